@@ -1,0 +1,43 @@
+# authdeck — build, test and run on Debian. `make setup` needs root (it runs apt-get).
+SWIFT ?= swift
+SWIFT_BUILD_FLAGS ?=
+RELEASE_FLAGS = -c release --static-swift-stdlib
+PREFIX ?= /usr/local
+BIN = $(shell $(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/authdeck
+RELEASE_BIN = $(shell $(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/authdeck
+
+# The Debian packages authdeck builds against and tests with.
+DEBIAN_PACKAGES = pkg-config libncurses-dev libssl-dev libcjose-dev libjansson-dev libsqlite3-dev \
+	libmicrohttpd-dev libsecret-1-dev libkeyutils-dev libqrencode-dev \
+	keyutils tmux dbus dbus-x11 gnome-keyring libsecret-tools sqlite3 python3 procps
+
+.PHONY: setup build release test run bench fuzz install clean
+
+setup:
+	@if [ "$$(id -u)" != 0 ]; then echo "make setup: run as root (it installs Debian packages)" >&2; exit 1; fi
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(DEBIAN_PACKAGES)
+
+build:
+	$(SWIFT) build $(SWIFT_BUILD_FLAGS)
+
+release:
+	$(SWIFT) build $(RELEASE_FLAGS)
+
+# Tests run inside a private D-Bus session with an unlocked gnome-keyring, so the Secret Service is real.
+test: build
+	scripts/with-keyring.sh $(SWIFT) test $(SWIFT_BUILD_FLAGS)
+
+run: build
+	scripts/run-sandbox.sh "$(BIN)"
+
+bench: release
+	scripts/bench.sh "$(RELEASE_BIN)"
+
+install: release
+	install -D -m 0755 "$(RELEASE_BIN)" "$(DESTDIR)$(PREFIX)/bin/authdeck"
+	install -d "$(DESTDIR)$(PREFIX)/share/authdeck"
+	cp -R Resources/. "$(DESTDIR)$(PREFIX)/share/authdeck/"
+
+clean:
+	rm -rf .build

@@ -1,0 +1,2 @@
+/// The AuthCore module. See SPEC.md section 1 for what it owns.
+public enum AuthCoreModule {}

@@ -1,0 +1,2 @@
+/// The TerminalUI module. See SPEC.md section 1 for what it owns.
+public enum TerminalUIModule {}
