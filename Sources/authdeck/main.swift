@@ -1,1 +1,5 @@
-print("authdeck")
+#if canImport(Glibc)
+import Glibc
+#endif
+
+exit(CommandLineApp.main(Array(CommandLine.arguments.dropFirst()), environment: ProcessEnvironment.current()))

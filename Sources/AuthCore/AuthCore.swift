@@ -1,2 +1,0 @@
-/// The AuthCore module. See SPEC.md section 1 for what it owns.
-public enum AuthCoreModule {}

@@ -1,0 +1,113 @@
+import Foundation
+
+/// What the store keeps in clear text about one session: enough to list, choose and describe it
+/// without the master key. Secrets live in `SessionSecrets`, encrypted.
+public struct SessionRecord: Sendable, Equatable, Codable {
+    /// Unique, user-chosen or generated; the Turnkey `sessionKey`.
+    public var key: String
+    /// Who issued the session: `direct`, `turnkey`, `portal`, `sandbox` or a configured backend's name.
+    public var backend: String
+    /// How the user proved who they are: `google`, `apple`, `discord`, `x`, `oidc`, `email`, `sms`.
+    public var provider: String
+    public var subject: String
+    public var email: String?
+    public var phone: String?
+    public var displayName: String?
+    public var issuer: String
+    public var createdAt: Date
+    /// When the access token (or session JWT) stops working; nil when unknown.
+    public var expiresAt: Date?
+    /// Whether a refresh token is held.
+    public var refreshable: Bool
+    public var scopes: [String]
+    /// Refresh this session in the background while the TUI runs.
+    public var autoRefresh: Bool
+
+    public init(key: String, backend: String, provider: String, subject: String, email: String? = nil,
+                phone: String? = nil, displayName: String? = nil, issuer: String, createdAt: Date,
+                expiresAt: Date?, refreshable: Bool, scopes: [String] = [], autoRefresh: Bool = false) {
+        self.key = key
+        self.backend = backend
+        self.provider = provider
+        self.subject = subject
+        self.email = email
+        self.phone = phone
+        self.displayName = displayName
+        self.issuer = issuer
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.refreshable = refreshable
+        self.scopes = scopes
+        self.autoRefresh = autoRefresh
+    }
+
+    /// The name to show for the user: display name, else email, else phone, else subject.
+    public var userLabel: String {
+        displayName ?? email ?? phone ?? subject
+    }
+
+    public func status(at now: Date) -> SessionStatus {
+        SessionStatus(expiresAt: expiresAt, now: now)
+    }
+}
+
+/// How usable a session is right now.
+public enum SessionStatus: String, Sendable, Equatable, Codable {
+    case active, expiring, expired
+
+    /// A session is `expiring` within this many seconds of its expiry.
+    public static let expiringWindow: TimeInterval = 300
+
+    public init(expiresAt: Date?, now: Date) {
+        guard let expiresAt else { self = .active; return }
+        let left = expiresAt.timeIntervalSince(now)
+        if left <= 0 {
+            self = .expired
+        } else if left <= Self.expiringWindow {
+            self = .expiring
+        } else {
+            self = .active
+        }
+    }
+}
+
+/// The secret half of a session, stored only encrypted (AES-256-GCM under the master key, the session key as
+/// associated data). Never printed, logged or traced; `description` is redacted for that reason.
+public struct SessionSecrets: Sendable, Equatable, Codable, CustomStringConvertible, CustomDebugStringConvertible {
+    public var accessToken: String?
+    public var refreshToken: String?
+    public var idToken: String?
+    /// The auth proxy's session JWT (turnkey) or client session token (portal).
+    public var sessionJwt: String?
+    /// The P-256 session private key as 64 hex characters (turnkey).
+    public var privateKeyHex: String?
+    /// When the refresh token stops working, when the provider says.
+    public var refreshExpiresAt: Date?
+
+    public init(accessToken: String? = nil, refreshToken: String? = nil, idToken: String? = nil,
+                sessionJwt: String? = nil, privateKeyHex: String? = nil, refreshExpiresAt: Date? = nil) {
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+        self.idToken = idToken
+        self.sessionJwt = sessionJwt
+        self.privateKeyHex = privateKeyHex
+        self.refreshExpiresAt = refreshExpiresAt
+    }
+
+    /// The bearer credential `authdeck token` prints: the access token, else the session JWT.
+    public var bearer: String? { accessToken ?? sessionJwt }
+
+    public var description: String { "SessionSecrets(redacted)" }
+    public var debugDescription: String { description }
+}
+
+/// A whole session as a sign-in produces it and the store persists it.
+public struct Session: Sendable, Equatable {
+    public var record: SessionRecord
+    public var secrets: SessionSecrets
+
+    public init(record: SessionRecord, secrets: SessionSecrets) {
+        self.record = record
+        self.secrets = secrets
+    }
+}

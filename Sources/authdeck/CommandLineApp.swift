@@ -1,0 +1,115 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The command line: picks the command, parses its options, runs it, and turns failures into exit codes.
+enum CommandLineApp {
+    static let version = "0.1.0"
+
+    static func main(_ words: [String], environment: [String: String]) -> Int32 {
+        guard let first = words.first else {
+            // With no arguments on a terminal, authdeck opens the TUI; elsewhere it shows the help.
+            if isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1, let tui = Commands.named("tui") {
+                return run(tui, [], environment: environment)
+            }
+            Output.out(overview)
+            return ExitCode.done.rawValue
+        }
+        switch first {
+        case "--version", "-V", "version":
+            Output.out("authdeck \(version)\n")
+            return ExitCode.done.rawValue
+        case "--help", "-h", "help":
+            if words.count > 1, let command = Commands.named(words[1]) {
+                Output.out(command.help)
+            } else {
+                Output.out(overview)
+            }
+            return ExitCode.done.rawValue
+        default:
+            guard let command = Commands.named(first) else {
+                Output.err("authdeck: unknown command '\(first)' (see authdeck --help)\n")
+                return ExitCode.usage.rawValue
+            }
+            return run(command, Array(words.dropFirst()), environment: environment)
+        }
+    }
+
+    private static func run(_ command: Command, _ words: [String], environment: [String: String]) -> Int32 {
+        if words.contains("--help") || words.contains("-h") {
+            Output.out(command.help)
+            return ExitCode.done.rawValue
+        }
+        do throws(CommandFailure) {
+            let arguments = try Arguments(words, options: command.options + GlobalOptions.specs)
+            let global = try GlobalOptions(arguments, environment: environment)
+            if let issue = command.pendingIssue {
+                throw CommandFailure(.failed, "'\(command.name)' is not built yet (issue \(issue))")
+            }
+            return try command.run(arguments, global).rawValue
+        } catch {
+            Output.err("authdeck \(command.name): \(error.message)\n")
+            if error.code == .usage { Output.err("usage: authdeck \(command.synopsis)\n") }
+            return error.code.rawValue
+        }
+    }
+
+    static var overview: String {
+        var text = """
+        authdeck \(version) — a terminal account manager for sign-in sessions.
+
+        usage: authdeck [COMMAND] [options]    (no command on a terminal opens the TUI)
+
+        commands:
+
+        """
+        for command in Commands.all {
+            let note = command.pendingIssue.map { "  (not built yet: issue \($0))" } ?? ""
+            text += "  " + command.name.padded(to: 10) + command.summary + note + "\n"
+        }
+        text += """
+
+        Every command takes --help. Exit codes: 0 done, 1 failed, 2 usage, 3 cancelled, 4 authentication failed,
+        5 store locked or storage failure, 6 timed out, 7 no such session.
+
+        """
+        return text
+    }
+}
+
+/// Writes to stdout and stderr without Foundation, so the hot path stays light.
+enum Output {
+    static func out(_ text: String) { write(STDOUT_FILENO, text) }
+    static func err(_ text: String) { write(STDERR_FILENO, text) }
+
+    private static func write(_ descriptor: Int32, _ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                offset += written
+            }
+        }
+    }
+}
+
+/// The process environment as a dictionary, read once.
+enum ProcessEnvironment {
+    static func current() -> [String: String] {
+        var result: [String: String] = [:]
+        var pointer = environ
+        while let entry = pointer.pointee {
+            let pair = String(cString: entry)
+            if let equals = pair.firstIndex(of: "=") {
+                result[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+            }
+            pointer += 1
+        }
+        return result
+    }
+}

@@ -1,0 +1,68 @@
+/// Every command of SPEC section 5, in the order `--help` lists them.
+enum Commands {
+    static let all: [Command] = [
+        Command("tui", synopsis: "tui", summary: "Open the ncurses front end (what `authdeck` alone does on a terminal).",
+                pendingIssue: 6),
+        Command("list", synopsis: "list [--json]", summary: "List sessions: key, backend, provider, user, status, expiry.",
+                options: [.flag("json", "print a JSON array")], pendingIssue: 3),
+        Command("login", synopsis: "login PROVIDER [options]",
+                summary: "Sign in with google, apple, discord, x, oidc, email or sms, and store the session.",
+                options: LoginOptions.specs, pendingIssue: 4),
+        Command("use", synopsis: "use KEY", summary: "Select the session that commands use by default.",
+                pendingIssue: 3),
+        Command("token", synopsis: "token [KEY] [--id-token] [--json]",
+                summary: "Print the access token (or session JWT), refreshing first if it expires within 60 s.",
+                options: [.flag("id-token", "print the ID token instead"), .flag("json", "print token and expiry as JSON")],
+                pendingIssue: 3),
+        Command("refresh", synopsis: "refresh [KEY|--all]", summary: "Refresh sessions now.",
+                options: [.flag("all", "every refreshable session")], pendingIssue: 4),
+        Command("logout", synopsis: "logout [KEY|--all] [--revoke]", summary: "Remove sessions from the store.",
+                options: [.flag("all", "every session"), .flag("revoke", "also revoke the tokens at the provider")],
+                pendingIssue: 3),
+        Command("status", synopsis: "status [KEY] [--json]",
+                summary: "Show when access and refresh tokens expire, checked against the server when it can.",
+                options: [.flag("json", "print JSON")], pendingIssue: 3),
+        Command("open-url", synopsis: "open-url URL",
+                summary: "Hand an authdeck:// redirect to the waiting sign-in (what the desktop entry runs).",
+                pendingIssue: 4),
+        Command("totp", synopsis: "totp add USER --secret BASE32 | --uri otpauth://…; totp list; totp rm USER",
+                summary: "Keep TOTP seeds of test accounts in the store.",
+                options: [.value("secret", "base32 seed"), .value("uri", "otpauth:// enrolment link")], pendingIssue: 5),
+        Command("sandbox", synopsis: "sandbox [--port N] [--users FILE] [--outbox FILE] [--config-out FILE]",
+                summary: "Run the built-in local identity provider and auth proxy on 127.0.0.1.",
+                options: [.value("port", "port (0 picks a free one)"), .value("users", "users JSON file"),
+                          .value("outbox", "where one-time codes are appended"),
+                          .value("config-out", "write a config.json pointing every backend here")],
+                pendingIssue: 5),
+        Command("store", synopsis: "store lock | migrate --to secret-service|passphrase | import FILE|- | export FILE",
+                summary: "Master-key handling, and moving sessions in and out of the store.",
+                options: [.value("to", "secret-service or passphrase"), .flag("replace", "overwrite existing keys")],
+                pendingIssue: 3),
+        Command("doctor", synopsis: "doctor",
+                summary: "Check config, store, keyring, browser, redirect registration and provider reachability.",
+                pendingIssue: 7),
+    ]
+
+    static func named(_ name: String) -> Command? {
+        all.first { $0.name == name }
+    }
+}
+
+/// The options of `authdeck login`.
+enum LoginOptions {
+    static let specs: [OptionSpec] = [
+        .value("backend", "who issues the session: direct, turnkey, portal, sandbox or a configured name"),
+        .value("session-key", "the key to store the session under"),
+        .flag("replace", "overwrite a session with the same key"),
+        .value("issuer", "OpenID Connect issuer URL (oidc)"),
+        .value("client-id", "OAuth client id"),
+        .value("client-secret-file", "file holding the client secret"),
+        .value("scope", "scopes, space-separated"),
+        .value("contact", "email address or phone number (email, sms)"),
+        .flag("no-browser", "print the URL and wait for the pasted redirect"),
+        .flag("device", "use the device authorization grant"),
+        .value("listen", "loopback receiver address, 127.0.0.1:PORT"),
+        .value("timeout", "seconds to wait (default 300)"),
+        .value("trace", "write a JSON trace of every protocol step to this file"),
+    ]
+}
