@@ -15,7 +15,9 @@ public enum Base64URL {
         var index = 0
         while index + 3 <= bytes.count {
             let chunk = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-            for shift in stride(from: 18, through: 0, by: -6) { output.append(alphabet[Int(chunk >> UInt32(shift) & 63)]) }
+            for shift in stride(from: 18, through: 0, by: -6) {
+                output.append(alphabet[Int(chunk >> UInt32(shift) & 63)])
+            }
             index += 3
         }
         let rest = bytes.count - index
@@ -39,7 +41,13 @@ public enum Base64URL {
         var accumulator: UInt32 = 0
         var bits = 0
         for symbol in symbols {
-            let mapped: UInt8 = symbol == UInt8(ascii: "+") ? UInt8(ascii: "-") : symbol == UInt8(ascii: "/") ? UInt8(ascii: "_") : symbol
+            // Standard-alphabet input is folded onto the url-safe alphabet.
+            let mapped: UInt8
+            switch symbol {
+            case UInt8(ascii: "+"): mapped = UInt8(ascii: "-")
+            case UInt8(ascii: "/"): mapped = UInt8(ascii: "_")
+            default: mapped = symbol
+            }
             let value = reverse[Int(mapped)]
             if value < 0 { return nil }
             accumulator = accumulator << 6 | UInt32(value)

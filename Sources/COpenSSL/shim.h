@@ -10,5 +10,22 @@
 #include <openssl/kdf.h>
 #include <openssl/core_names.h>
 #include <openssl/params.h>
+#include <openssl/param_build.h>
 #include <openssl/crypto.h>
+#include <openssl/bio.h>
+#include <openssl/pem.h>
+
+// OPENSSL_free is a macro (it records file and line); Swift needs a function.
+static inline void copenssl_free(void *pointer) {
+    OPENSSL_free(pointer);
+}
+
+// EVP_PKEY_KEYPAIR combines macros that Swift does not import as one constant.
+static inline int copenssl_selection_keypair(void) {
+    return EVP_PKEY_KEYPAIR;
+}
+
+static inline int copenssl_selection_public_key(void) {
+    return EVP_PKEY_PUBLIC_KEY;
+}
 #endif
