@@ -8,6 +8,7 @@
 #define _XOPEN_SOURCE_EXTENDED 1
 #endif
 #include <locale.h>
+#include <stdio.h>
 #include <wchar.h>
 #include <ncursesw/curses.h>
 
@@ -16,6 +17,7 @@ static inline WINDOW *cncursesw_stdscr(void) { return stdscr; }
 static inline int cncursesw_lines(void) { return LINES; }
 static inline int cncursesw_cols(void) { return COLS; }
 static inline int cncursesw_colors(void) { return COLORS; }
+static inline int cncursesw_color_pairs(void) { return COLOR_PAIRS; }
 static inline attr_t cncursesw_a_bold(void) { return A_BOLD; }
 static inline attr_t cncursesw_a_reverse(void) { return A_REVERSE; }
 static inline attr_t cncursesw_a_underline(void) { return A_UNDERLINE; }
@@ -31,6 +33,12 @@ static inline mmask_t cncursesw_button1_clicked(void) { return BUTTON1_CLICKED |
 static inline mmask_t cncursesw_button4_pressed(void) { return BUTTON4_PRESSED; }
 static inline mmask_t cncursesw_button5_pressed(void) { return BUTTON5_PRESSED; }
 static inline mmask_t cncursesw_all_mouse_events(void) { return ALL_MOUSE_EVENTS; }
+static inline mmask_t cncursesw_button1_pressed(void) { return BUTTON1_PRESSED; }
+static inline int cncursesw_key_code_yes(void) { return KEY_CODE_YES; }
+
+// Starts curses on the process's standard streams; unlike initscr it returns NULL instead of exiting when
+// $TERM is unknown, so the caller can print a normal error.
+static inline SCREEN *cncursesw_start(void) { return newterm(NULL, stdout, stdin); }
 
 /// Writes one cell: a wide-character string (a base character plus combining marks) with attributes and a pair.
 static inline int cncursesw_put_cell(int y, int x, const wchar_t *chars, attr_t attrs, short pair) {

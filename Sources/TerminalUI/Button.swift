@@ -1,0 +1,39 @@
+/// A button: its label with the mnemonic key shown in front (`[g] Google`), reversed when it has the focus.
+public struct Button: Widget, Hashable, Sendable {
+    public var label: String
+    /// The key that presses it from anywhere on its screen; the screen resolves it, the button only shows it.
+    public var mnemonic: Character?
+    public var isFocused: Bool
+    public var style: Style
+
+    public init(_ label: String, mnemonic: Character? = nil, isFocused: Bool = false, style: Style = .plain) {
+        self.label = label
+        self.mnemonic = mnemonic
+        self.isFocused = isFocused
+        self.style = style
+    }
+
+    /// The text drawn: `[g] Google`, or `[ OK ]` when there is no mnemonic.
+    public var text: String {
+        let clean = DisplayText.sanitized(label)
+        if let mnemonic { return "[\(mnemonic)] \(clean)" }
+        return "[ \(clean) ]"
+    }
+
+    public var width: Int { DisplayText.width(of: text) }
+
+    public func draw(in rect: Rect, into buffer: inout ScreenBuffer) {
+        guard !rect.isEmpty else { return }
+        let look = isFocused ? style.adding(.reverse) : style
+        if let mnemonic, !isFocused {
+            // The key stands out so the eye finds it without reading the label.
+            var end = buffer.write("[", row: rect.row, col: rect.col, style: look, maxWidth: rect.cols)
+            end = buffer.write(String(mnemonic), row: rect.row, col: end,
+                               style: look.with(foreground: .accent).adding(.bold), maxWidth: rect.right - end)
+            buffer.write("] " + DisplayText.sanitized(label), row: rect.row, col: end, style: look,
+                         maxWidth: rect.right - end)
+        } else {
+            buffer.write(text, row: rect.row, col: rect.col, style: look, maxWidth: rect.cols)
+        }
+    }
+}

@@ -1,0 +1,185 @@
+/// Text as a terminal shows it: how many columns it takes, and what must never reach the terminal.
+///
+/// Widths come from a built-in table (East Asian Wide and Fullwidth ranges, emoji presentation, combining marks)
+/// rather than from `wcwidth`, so they do not depend on the process locale and tests give the same answer
+/// everywhere.
+public enum DisplayText {
+    /// `text` without control characters: C0 and C1 controls, DEL, whole escape sequences (CSI, OSC, DCS and
+    /// the like) and bidirectional overrides. A tab becomes a space. Pasted junk, provider error strings and
+    /// claims from an ID token all go through here before they are drawn, so none of them can move the cursor,
+    /// retitle the window or hide text.
+    public static func sanitized(_ text: String) -> String {
+        // Fast path: plain printable ASCII is the common case (keys, emails, URLs).
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            return text
+        }
+        var scalars = String.UnicodeScalarView()
+        var state = EscapeState.text
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            switch state {
+            case .text:
+                switch value {
+                case 0x1B: state = .escape
+                case 0x9B: state = .controlSequence
+                case 0x90, 0x98, 0x9D, 0x9E, 0x9F: state = .controlString
+                case 0x09: scalars.append(" ")
+                case 0x00..<0x20, 0x7F..<0xA0: break
+                default:
+                    if !isInvisibleControl(value) { scalars.append(scalar) }
+                }
+            case .escape:
+                switch value {
+                case 0x5B: state = .controlSequence                     // ESC [
+                case 0x5D, 0x50, 0x58, 0x5E, 0x5F: state = .controlString // ESC ] P X ^ _
+                case 0x1B: state = .escape
+                case 0x20..<0x30: state = .escape                         // intermediate bytes
+                default: state = .text                                    // final byte ends it
+                }
+            case .controlSequence:
+                switch value {
+                case 0x20..<0x40: state = .controlSequence                // parameters and intermediates
+                case 0x1B: state = .escape
+                default: state = .text                                    // final byte (or junk) ends it
+                }
+            case .controlString:
+                switch value {
+                case 0x07, 0x9C: state = .text                            // BEL or ST
+                case 0x1B: state = .controlStringEscape
+                default: break
+                }
+            case .controlStringEscape:
+                state = value == 0x5C ? .text : .controlString            // ESC \ is ST
+            }
+        }
+        return String(scalars)
+    }
+
+    /// Columns a grapheme takes: 0 for a lone combining mark, 2 for wide CJK and emoji, else 1.
+    public static func width(of character: Character) -> Int {
+        if character.isASCII {
+            return character.asciiValue.map { $0 >= 0x20 && $0 < 0x7F ? 1 : 0 } ?? 1
+        }
+        let scalars = character.unicodeScalars
+        guard let first = scalars.first else { return 0 }
+        let properties = first.properties
+        if properties.isEmojiPresentation { return 2 }
+        // A text-style emoji followed by VS16 asks for emoji presentation, which terminals draw wide.
+        if properties.isEmoji && scalars.contains(where: { $0.value == 0xFE0F }) { return 2 }
+        // Two regional indicators form a flag.
+        if (0x1F1E6...0x1F1FF).contains(first.value) && scalars.count > 1 { return 2 }
+        for scalar in scalars {
+            let scalarWidth = width(of: scalar)
+            if scalarWidth > 0 { return scalarWidth }
+        }
+        return 0
+    }
+
+    /// Columns a whole string takes, once sanitized.
+    public static func width(of text: String) -> Int {
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
+        return text.reduce(0) { $0 + width(of: $1) }
+    }
+
+    /// `text` cut to at most `width` columns; a cut is marked with `…` so the reader knows there is more.
+    public static func truncated(_ text: String, toWidth width: Int, ellipsis: Bool = true) -> String {
+        guard width > 0 else { return "" }
+        if self.width(of: text) <= width { return text }
+        let room = ellipsis ? width - 1 : width
+        var result = ""
+        var used = 0
+        for character in text {
+            let characterWidth = self.width(of: character)
+            if used + characterWidth > room { break }
+            result.append(character)
+            used += characterWidth
+        }
+        return ellipsis ? result + "…" : result
+    }
+
+    /// `text` cut or padded with spaces to exactly `width` columns.
+    public static func padded(_ text: String, toWidth width: Int, alignment: Alignment = .left) -> String {
+        let cut = truncated(text, toWidth: width)
+        let gap = max(0, width - self.width(of: cut))
+        switch alignment {
+        case .left: return cut + String(repeating: " ", count: gap)
+        case .right: return String(repeating: " ", count: gap) + cut
+        case .center:
+            return String(repeating: " ", count: gap / 2) + cut + String(repeating: " ", count: gap - gap / 2)
+        }
+    }
+
+    /// `text` broken into lines of at most `width` columns at spaces; a word longer than a line is split.
+    public static func wrapped(_ text: String, toWidth width: Int) -> [String] {
+        guard width > 0 else { return [] }
+        var lines: [String] = []
+        var line = ""
+        var lineWidth = 0
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            var rest = String(word)
+            var restWidth = self.width(of: rest)
+            if lineWidth > 0 && lineWidth + 1 + restWidth <= width {
+                line += " " + rest
+                lineWidth += 1 + restWidth
+                continue
+            }
+            if lineWidth > 0 {
+                lines.append(line)
+                line = ""
+                lineWidth = 0
+            }
+            while restWidth > width {
+                let head = truncated(rest, toWidth: width, ellipsis: false)
+                guard !head.isEmpty else { break }   // a wide grapheme in a one-column line: give up on it
+                lines.append(head)
+                rest = String(rest.dropFirst(head.count))
+                restWidth = self.width(of: rest)
+            }
+            line = rest
+            lineWidth = restWidth
+        }
+        if lineWidth > 0 || lines.isEmpty { lines.append(line) }
+        return lines
+    }
+
+    // MARK: - Private
+
+    private enum EscapeState {
+        case text, escape, controlSequence, controlString, controlStringEscape
+    }
+
+    /// Bidirectional overrides and isolates can make text read differently from what it is (Trojan Source),
+    /// and a byte-order mark has no business in a cell.
+    private static func isInvisibleControl(_ value: UInt32) -> Bool {
+        (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
+            || value == 0x200E || value == 0x200F || value == 0xFEFF
+    }
+
+    private static func width(of scalar: Unicode.Scalar) -> Int {
+        let value = scalar.value
+        if value < 0x20 || (0x7F..<0xA0).contains(value) { return 0 }
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format:
+            return value == 0x00AD ? 1 : 0   // the soft hyphen is shown by most terminals
+        default:
+            break
+        }
+        if (0x1160...0x11FF).contains(value) { return 0 }   // Hangul medial vowels and final consonants join
+        if value == 0x200B { return 0 }
+        return wideRanges.contains { $0.contains(value) } ? 2 : 1
+    }
+
+    /// East Asian Wide and Fullwidth blocks (Unicode's EastAsianWidth.txt, folded into whole blocks).
+    private static let wideRanges: [ClosedRange<UInt32>] = [
+        0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+        0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE10...0xFE19,
+        0xFE30...0xFE6F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x16FE0...0x16FE4, 0x17000...0x18CFF,
+        0x1B000...0x1B2FF, 0x1F200...0x1F2FF,
+        0x20000...0x2FFFD, 0x30000...0x3FFFD,
+    ]
+}
+
+/// Where text sits in a space wider than itself.
+public enum Alignment: Sendable {
+    case left, right, center
+}

@@ -1,0 +1,131 @@
+/// The whole screen as a grid of cells: what screens render into and what the driver copies to the terminal.
+///
+/// Every write goes through `DisplayText.sanitized`, clips at the buffer's edge (or a given width), and keeps
+/// wide graphemes whole: one that would straddle the edge becomes a space, and overwriting half of one blanks
+/// the other half.
+public struct ScreenBuffer: Hashable, Sendable {
+    public let rows: Int
+    public let cols: Int
+    private var cells: [Cell]
+
+    public init(rows: Int, cols: Int, style: Style = .plain) {
+        self.rows = max(0, rows)
+        self.cols = max(0, cols)
+        cells = Array(repeating: .blank(style), count: self.rows * self.cols)
+    }
+
+    /// The whole screen as a rectangle.
+    public var bounds: Rect { Rect(row: 0, col: 0, rows: rows, cols: cols) }
+
+    public subscript(row: Int, col: Int) -> Cell {
+        precondition(row >= 0 && row < rows && col >= 0 && col < cols, "cell \(row),\(col) is off the screen")
+        return cells[row * cols + col]
+    }
+
+    // MARK: - Drawing
+
+    /// Blanks the whole screen.
+    public mutating func clear(style: Style = .plain) {
+        fill(bounds, style: style)
+    }
+
+    /// Blanks a rectangle (clipped to the screen) in the given style, for dialogs and selection bars.
+    public mutating func fill(_ rect: Rect, style: Style = .plain) {
+        let top = max(0, rect.row), bottom = min(rows, rect.bottom)
+        let left = max(0, rect.col), right = min(cols, rect.right)
+        guard top < bottom && left < right else { return }
+        for row in top..<bottom {
+            for col in left..<right {
+                put(.blank(style), row: row, col: col)
+            }
+        }
+    }
+
+    /// Writes one line of text starting at `row`, `col`, using at most `maxWidth` columns (and never past the
+    /// right edge). Returns the column after the last one written.
+    @discardableResult
+    public mutating func write(
+        _ text: String, row: Int, col: Int, style: Style = .plain, maxWidth: Int? = nil
+    ) -> Int {
+        guard row >= 0 && row < rows else { return col }
+        let limit = min(cols, maxWidth.map { col + max(0, $0) } ?? cols)
+        var column = col
+        var lastWritten: Int?
+        for character in DisplayText.sanitized(text) {
+            if column >= limit { break }
+            let width = DisplayText.width(of: character)
+            if width == 0 {
+                // A combining mark with no base in this string joins the grapheme written just before it.
+                if let previous = lastWritten {
+                    cells[row * cols + previous].text.unicodeScalars.append(contentsOf: character.unicodeScalars)
+                }
+                continue
+            }
+            if column < 0 {
+                // Left of the screen: skip, but a wide grapheme cut by the edge leaves a space behind.
+                if column + width > 0 { put(.blank(style), row: row, col: 0) }
+                column += width
+                continue
+            }
+            if column + width > limit {
+                put(.blank(style), row: row, col: column)   // never half a wide grapheme
+                column += 1
+                break
+            }
+            put(Cell(text: String(character), width: width, style: style), row: row, col: column)
+            lastWritten = column
+            column += width
+        }
+        return max(column, col)
+    }
+
+    /// Changes the look of cells without touching their text, for a selection bar over text already drawn.
+    public mutating func restyle(_ rect: Rect, _ change: (inout Style) -> Void) {
+        let top = max(0, rect.row), bottom = min(rows, rect.bottom)
+        let left = max(0, rect.col), right = min(cols, rect.right)
+        guard top < bottom && left < right else { return }
+        for row in top..<bottom {
+            for col in left..<right {
+                change(&cells[row * cols + col].style)
+            }
+        }
+    }
+
+    // MARK: - Reading back
+
+    /// Each row as plain text, trailing spaces trimmed: what a snapshot test compares.
+    public func textLines() -> [String] {
+        (0..<rows).map { row in
+            var line = ""
+            for col in 0..<cols {
+                line += cells[row * cols + col].text
+            }
+            while line.last == " " { line.removeLast() }
+            return line
+        }
+    }
+
+    /// The screen as plain text, one line per row.
+    public func textDump() -> String {
+        textLines().joined(separator: "\n")
+    }
+
+    // MARK: - Private
+
+    /// Stores a narrow or wide cell (a wide one with its continuation) while keeping every wide grapheme
+    /// already on screen paired with its continuation: a half that gets overwritten takes the other half along.
+    private mutating func put(_ cell: Cell, row: Int, col: Int) {
+        let span = cell.width == 2 ? 2 : 1
+        guard row >= 0 && row < rows && col >= 0 && col + span <= cols else { return }
+        let index = row * cols + col
+        if cells[index].isContinuation && col > 0 {
+            cells[index - 1] = .blank(cells[index - 1].style)
+        }
+        let last = index + span - 1
+        if cells[last].width == 2 && col + span < cols {
+            cells[last + 1] = .blank(cells[last + 1].style)
+        }
+        cells[index] = cell
+        if span == 2 { cells[index + 1] = .continuation(cell.style) }
+    }
+}
