@@ -1,0 +1,127 @@
+import Foundation
+
+/// Identifies one sign-in attempt for its whole life, so late events of an old attempt can be told apart.
+public struct AttemptID: Hashable, Sendable, CustomStringConvertible {
+    public let value: UInt64
+    public init(_ value: UInt64) { self.value = value }
+    public var description: String { "#\(value)" }
+}
+
+/// How an attempt waits for the outside world.
+public enum SignInMethod: Equatable, Sendable {
+    /// A browser redirect (loopback, custom scheme or pasted URL) to `redirectURI`.
+    case browser(redirectURI: String)
+    /// The device authorization grant: the user approves elsewhere while the caller polls.
+    case device
+    /// A one-time code sent to `contact`; `otpID` is known once the backend confirmed sending it.
+    case oneTimeCode(contact: Contact, format: OTPCodeFormat, otpID: String?)
+}
+
+/// Everything one sign-in attempt is made of, fixed when it starts (apart from the OTP id).
+public struct Attempt: Equatable, Sendable {
+    public let id: AttemptID
+    public let backend: String
+    public let provider: String
+    public var method: SignInMethod
+    /// The OAuth `state`: 128 random bits, base64url, single-use.
+    public let state: String
+    /// The PKCE code verifier (32 random bytes, base64url).
+    public let codeVerifier: String
+    /// The OIDC nonce; for the turnkey backend, bound to the session public key.
+    public let nonce: String?
+    /// Compressed P-256 session public key (66 hex), for backends that bind sessions to a key.
+    public let sessionPublicKeyHex: String?
+    public let deadline: Date
+    /// When a resend of the one-time code is allowed next.
+    public var resendAvailableAt: Date?
+
+    public init(id: AttemptID, backend: String, provider: String, method: SignInMethod, state: String,
+                codeVerifier: String, nonce: String?, sessionPublicKeyHex: String? = nil, deadline: Date,
+                resendAvailableAt: Date? = nil) {
+        self.id = id
+        self.backend = backend
+        self.provider = provider
+        self.method = method
+        self.state = state
+        self.codeVerifier = codeVerifier
+        self.nonce = nonce
+        self.sessionPublicKeyHex = sessionPublicKeyHex
+        self.deadline = deadline
+        self.resendAvailableAt = resendAvailableAt
+    }
+}
+
+/// What a backend answers when identity is proven but a TOTP code is still needed.
+public struct TOTPChallenge: Equatable, Sendable {
+    /// The backend's handle for the pending sign-in (Portal's userJwt, the proxy's userJwt).
+    public let userJwt: String
+    /// An `otpauth://` link when the user has not enrolled yet.
+    public let enrolmentLink: String?
+    /// The user the backend named, to offer a stored test-account code.
+    public let user: String?
+    public var attemptsLeft: Int
+
+    public init(userJwt: String, enrolmentLink: String? = nil, user: String? = nil, attemptsLeft: Int = 5) {
+        self.userJwt = userJwt
+        self.enrolmentLink = enrolmentLink
+        self.user = user
+        self.attemptsLeft = attemptsLeft
+    }
+}
+
+/// Whether the backend logged an existing account in or created one (the Para new-versus-existing flow).
+public enum SignInKind: String, Equatable, Sendable, Codable {
+    case login, signup
+}
+
+/// The result of a sign-in that reached the store.
+public struct SignInOutcome: Equatable, Sendable {
+    public let record: SessionRecord
+    public let kind: SignInKind
+
+    public init(record: SessionRecord, kind: SignInKind) {
+        self.record = record
+        self.kind = kind
+    }
+}
+
+/// A session a backend issued, not yet persisted.
+public struct IssuedSession: Equatable, Sendable {
+    public let session: Session
+    public let kind: SignInKind
+
+    public init(session: Session, kind: SignInKind) {
+        self.session = session
+        self.kind = kind
+    }
+}
+
+/// The parameters a redirect brought back, from a query string or a form body.
+public struct Callback: Equatable, Sendable {
+    public var code: String?
+    public var state: String?
+    public var error: String?
+    public var errorDescription: String?
+    public var idToken: String?
+    /// Portal's one-time `token` parameter.
+    public var token: String?
+
+    public init(code: String? = nil, state: String? = nil, error: String? = nil, errorDescription: String? = nil,
+                idToken: String? = nil, token: String? = nil) {
+        self.code = code
+        self.state = state
+        self.error = error
+        self.errorDescription = errorDescription
+        self.idToken = idToken
+        self.token = token
+    }
+}
+
+/// What a valid callback lets the caller exchange for a session.
+public enum Grant: Equatable, Sendable {
+    case authorizationCode(String)
+    /// An ID token delivered straight in the redirect (implicit-style `id_token`).
+    case idToken(String)
+    /// Portal's one-time token.
+    case portalToken(String)
+}

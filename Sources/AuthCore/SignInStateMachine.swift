@@ -1,0 +1,312 @@
+import AuthCrypto
+import Foundation
+
+/// The one machine every sign-in runs through, in the TUI and on the command line alike (SPEC section 2).
+///
+/// A value type: events are methods named after what happened, each returns the `Action` its owner must run.
+/// No I/O, clock or randomness inside; time comes in as `now`, attempts arrive fully built.
+public struct SignInStateMachine: Sendable {
+    /// Exactly the four states of SPEC section 2; everything else rides in their associated values.
+    public enum State: Equatable, Sendable {
+        /// Nothing in flight; the last attempt's error, if it ended in one, for display.
+        case idle(lastError: SignInError?)
+        /// A flow started and waits for a redirect, a pasted URL, a device approval or a typed code.
+        case awaitingCallback(Attempt, Progress)
+        /// Identity is proven, the backend wants a TOTP code; nothing is persisted yet.
+        case totpRequired(Attempt, TOTPChallenge, Progress)
+        /// A session was persisted and confirmed by the store.
+        case authenticated(SignInOutcome)
+    }
+
+    /// Where a waiting attempt is inside its state. One value, so no pair of flags can disagree.
+    public enum Progress: Equatable, Sendable {
+        /// Waiting for the user or the browser.
+        case waiting
+        /// A request is out: code exchange, OTP or TOTP verification. Further input waits for its answer.
+        case verifying
+        /// The session is issued and being written to the store.
+        case persisting(IssuedSession)
+        /// The write failed; the issued session is held so that only the write can be retried.
+        case storageFailed(IssuedSession)
+    }
+
+    /// Commands for the owner. Exactly one place runs them (`run(_:)` in the owner).
+    public enum Action: Equatable, Sendable {
+        /// Nothing to do (an event the outside world raced into, already handled).
+        case none
+        /// Start the attempt: open the browser and receivers, start device polling, or send the one-time code.
+        case begin(Attempt)
+        /// Exchange what the callback brought for a session.
+        case exchange(AttemptID, Grant)
+        /// Ask the backend to verify a typed one-time code.
+        case verifyCode(AttemptID, otpID: String, code: String)
+        /// Ask the backend to verify a TOTP code.
+        case verifyTOTP(AttemptID, userJwt: String, code: String)
+        /// Send the one-time code again.
+        case resendCode(AttemptID)
+        /// Write the session to the store, then report `persisted` or `persistFailed`.
+        case persist(AttemptID, IssuedSession)
+        /// Show that the attempt is signed in (the session is stored).
+        case report(SignInOutcome)
+        /// Show an error; the attempt goes on waiting.
+        case reject(SignInError)
+        /// The attempt ended with this error: stop its receivers and polling, show the error.
+        case fail(AttemptID, SignInError)
+        /// Show the outcome of an attempt again: a replayed callback, never a second exchange.
+        case replay(SignInOutcome)
+    }
+
+    public private(set) var state: State
+    /// The attempt that ended most recently and how; only to recognise replays and late callbacks.
+    private var ended: (state: String, outcome: SignInOutcome?)?
+
+    public init() {
+        state = .idle(lastError: nil)
+    }
+
+    // MARK: - Events
+
+    /// The user (or a script) asked for a new sign-in.
+    public mutating func startRequested(_ attempt: Attempt) -> Action {
+        switch state {
+        case .idle, .authenticated:
+            state = .awaitingCallback(attempt, .waiting)
+            return .begin(attempt)
+        case .awaitingCallback, .totpRequired:
+            // Rule 1: one sign-in at a time; the running attempt is untouched.
+            return .reject(.signInInProgress)
+        }
+    }
+
+    /// A redirect arrived from any receiver (loopback, custom scheme, paste).
+    public mutating func callbackReceived(_ callback: Callback, now: Date) -> Action {
+        switch state {
+        case .awaitingCallback(let attempt, let progress):
+            if now >= attempt.deadline { return end(attempt, .timedOut) }
+            guard let received = callback.state, ConstantTime.equals(received, attempt.state) else {
+                // Rule 3: a forged or stray callback changes nothing; the right one may still come.
+                return .reject(.stateMismatch)
+            }
+            guard case .waiting = progress else {
+                // Rule 4: the state is single-use; a replay during the exchange starts nothing.
+                return .none
+            }
+            if let error = callback.error {
+                if error == "access_denied" { return end(attempt, .closed) }
+                let detail = callback.errorDescription.map { "\(error): \($0)" } ?? error
+                return end(attempt, .authenticationFailed(providerError: detail))
+            }
+            let grant: Grant
+            if let code = callback.code, !code.isEmpty {
+                grant = .authorizationCode(code)
+            } else if let idToken = callback.idToken, !idToken.isEmpty {
+                grant = .idToken(idToken)
+            } else if let token = callback.token, !token.isEmpty {
+                grant = .portalToken(token)
+            } else {
+                return .reject(.callbackIncomplete)
+            }
+            state = .awaitingCallback(attempt, .verifying)
+            return .exchange(attempt.id, grant)
+        case .totpRequired(let attempt, _, _):
+            // The attempt's callback was already used; a replay must not restart the exchange.
+            return callback.state.map { ConstantTime.equals($0, attempt.state) } == true ? .none : .reject(.stateMismatch)
+        case .idle, .authenticated:
+            // Rules 2 and 4: late callbacks of ended attempts are ignored; a completed one reports its result again.
+            if let ended, let received = callback.state, ConstantTime.equals(received, ended.state),
+               let outcome = ended.outcome {
+                return .replay(outcome)
+            }
+            return .none
+        }
+    }
+
+    /// The backend confirmed it sent the one-time code (or resent it).
+    public mutating func codeSent(_ id: AttemptID, otpID: String, resendAvailableAt: Date) -> Action {
+        guard case .awaitingCallback(var attempt, let progress) = state, attempt.id == id,
+              case .oneTimeCode(let contact, let format, _) = attempt.method else {
+            return .none  // a late answer for an attempt that has ended
+        }
+        attempt.method = .oneTimeCode(contact: contact, format: format, otpID: otpID)
+        attempt.resendAvailableAt = resendAvailableAt
+        state = .awaitingCallback(attempt, progress)
+        return .none
+    }
+
+    /// The user typed a code: a one-time code while awaiting, a TOTP code when it is required.
+    public mutating func codeEntered(_ code: String, now: Date) -> Action {
+        switch state {
+        case .awaitingCallback(let attempt, let progress):
+            if now >= attempt.deadline { return end(attempt, .timedOut) }
+            guard case .oneTimeCode(_, let format, let otpID) = attempt.method else { return .reject(.invalidCode) }
+            guard case .waiting = progress else { return .none }  // a double Enter while verifying
+            guard let otpID else { return .reject(.unavailable(reason: "the code has not been sent yet")) }
+            guard let normalized = format.validate(code) else { return .reject(.invalidCode) }
+            state = .awaitingCallback(attempt, .verifying)
+            return .verifyCode(attempt.id, otpID: otpID, code: normalized)
+        case .totpRequired(let attempt, let challenge, let progress):
+            if now >= attempt.deadline { return end(attempt, .timedOut) }
+            guard case .waiting = progress else { return .none }  // a double Enter while verifying
+            guard let normalized = OTPCodeFormat.totp.validate(code) else { return .reject(.invalidCode) }
+            state = .totpRequired(attempt, challenge, .verifying)
+            return .verifyTOTP(attempt.id, userJwt: challenge.userJwt, code: normalized)
+        case .idle, .authenticated:
+            return .none  // a code typed after the attempt ended
+        }
+    }
+
+    /// The user asked for the one-time code again.
+    public mutating func resendRequested(now: Date) -> Action {
+        guard case .awaitingCallback(let attempt, .waiting) = state, case .oneTimeCode = attempt.method else {
+            return .none  // no code to resend in this state
+        }
+        if let availableAt = attempt.resendAvailableAt, now < availableAt { return .reject(.rateLimited) }
+        return .resendCode(attempt.id)
+    }
+
+    /// The backend issued a session (code exchanged, OTP or TOTP verified, device approved).
+    public mutating func sessionIssued(_ id: AttemptID, _ issued: IssuedSession) -> Action {
+        switch state {
+        case .awaitingCallback(let attempt, .verifying) where attempt.id == id,
+             .awaitingCallback(let attempt, .waiting) where attempt.id == id && attempt.method == .device:
+            state = .awaitingCallback(attempt, .persisting(issued))
+            return .persist(id, issued)
+        case .totpRequired(let attempt, let challenge, .verifying) where attempt.id == id:
+            // Rule 6: only the right TOTP code leads to persisting.
+            state = .totpRequired(attempt, challenge, .persisting(issued))
+            return .persist(id, issued)
+        case .idle, .awaitingCallback, .totpRequired, .authenticated:
+            return .none  // an answer for an attempt that was cancelled or timed out
+        }
+    }
+
+    /// The backend proved identity but asks for a TOTP code; nothing is persisted (rule 6).
+    public mutating func totpChallenged(_ id: AttemptID, _ challenge: TOTPChallenge) -> Action {
+        guard case .awaitingCallback(let attempt, .verifying) = state, attempt.id == id else {
+            return .none  // a late answer for an attempt that has ended
+        }
+        state = .totpRequired(attempt, challenge, .waiting)
+        return .none
+    }
+
+    /// The backend refused a typed code (one-time or TOTP). The attempt waits for another.
+    public mutating func codeRejected(_ id: AttemptID) -> Action {
+        switch state {
+        case .awaitingCallback(let attempt, .verifying) where attempt.id == id:
+            state = .awaitingCallback(attempt, .waiting)
+            return .reject(.invalidCode)
+        case .totpRequired(let attempt, var challenge, .verifying) where attempt.id == id:
+            challenge.attemptsLeft -= 1
+            if challenge.attemptsLeft <= 0 { return end(attempt, .rateLimited) }
+            state = .totpRequired(attempt, challenge, .waiting)
+            return .reject(.invalidCode)
+        case .idle, .awaitingCallback, .totpRequired, .authenticated:
+            return .none  // an answer for an attempt that has ended or was not verifying
+        }
+    }
+
+    /// A request of the attempt failed for good (exchange refused, invalid ID token, network).
+    public mutating func requestFailed(_ id: AttemptID, _ error: SignInError) -> Action {
+        switch state {
+        case .awaitingCallback(let attempt, _) where attempt.id == id,
+             .totpRequired(let attempt, _, _) where attempt.id == id:
+            return end(attempt, error)
+        case .idle, .awaitingCallback, .totpRequired, .authenticated:
+            return .none  // a late failure of an attempt that has already ended
+        }
+    }
+
+    /// The store confirmed the write (rule 5): only now is the attempt signed in.
+    public mutating func persisted(_ id: AttemptID, _ record: SessionRecord) -> Action {
+        switch state {
+        case .awaitingCallback(let attempt, .persisting(let issued)) where attempt.id == id,
+             .totpRequired(let attempt, _, .persisting(let issued)) where attempt.id == id:
+            let outcome = SignInOutcome(record: record, kind: issued.kind)
+            ended = (attempt.state, outcome)
+            state = .authenticated(outcome)
+            return .report(outcome)
+        case .idle, .awaitingCallback, .totpRequired, .authenticated:
+            return .none  // a confirmation for an attempt that is not persisting
+        }
+    }
+
+    /// The store refused the write (rule 5): no session is reported; the issued one is held for a retry.
+    public mutating func persistFailed(_ id: AttemptID, message: String) -> Action {
+        switch state {
+        case .awaitingCallback(let attempt, .persisting(let issued)) where attempt.id == id:
+            state = .awaitingCallback(attempt, .storageFailed(issued))
+            return .reject(.sessionStorageFailure(message: message))
+        case .totpRequired(let attempt, let challenge, .persisting(let issued)) where attempt.id == id:
+            state = .totpRequired(attempt, challenge, .storageFailed(issued))
+            return .reject(.sessionStorageFailure(message: message))
+        case .idle, .awaitingCallback, .totpRequired, .authenticated:
+            return .none  // a failure report for an attempt that is not persisting
+        }
+    }
+
+    /// The user asked to retry only the store write of a held session.
+    public mutating func persistRetryRequested() -> Action {
+        switch state {
+        case .awaitingCallback(let attempt, .storageFailed(let issued)):
+            state = .awaitingCallback(attempt, .persisting(issued))
+            return .persist(attempt.id, issued)
+        case .totpRequired(let attempt, let challenge, .storageFailed(let issued)):
+            state = .totpRequired(attempt, challenge, .persisting(issued))
+            return .persist(attempt.id, issued)
+        case .idle, .awaitingCallback, .totpRequired, .authenticated:
+            return .none  // nothing is held for a retry
+        }
+    }
+
+    /// Esc in the TUI, Ctrl-C on the command line (rule 2).
+    public mutating func cancelRequested() -> Action {
+        switch state {
+        case .awaitingCallback(let attempt, _), .totpRequired(let attempt, _, _):
+            return end(attempt, .closed)
+        case .idle, .authenticated:
+            return .none  // nothing to cancel
+        }
+    }
+
+    /// A clock tick: attempts past their deadline fail (rule 7).
+    public mutating func tick(now: Date) -> Action {
+        switch state {
+        case .awaitingCallback(let attempt, let progress), .totpRequired(let attempt, _, let progress):
+            // A session already issued is not thrown away by the clock: the write decides.
+            if case .persisting = progress { return .none }
+            return now >= attempt.deadline ? end(attempt, .timedOut) : .none
+        case .idle, .authenticated:
+            return .none
+        }
+    }
+
+    /// The user left the result screen.
+    public mutating func dismissed() -> Action {
+        switch state {
+        case .authenticated:
+            state = .idle(lastError: nil)
+            return .none
+        case .idle(let error) where error != nil:
+            state = .idle(lastError: nil)
+            return .none
+        case .idle, .awaitingCallback, .totpRequired:
+            return .none  // a running attempt is left with cancel, not dismiss
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// The attempt in flight, if any.
+    public var currentAttempt: Attempt? {
+        switch state {
+        case .awaitingCallback(let attempt, _), .totpRequired(let attempt, _, _): return attempt
+        case .idle, .authenticated: return nil
+        }
+    }
+
+    private mutating func end(_ attempt: Attempt, _ error: SignInError) -> Action {
+        ended = (attempt.state, nil)
+        state = .idle(lastError: error)
+        return .fail(attempt.id, error)
+    }
+}

@@ -1,0 +1,146 @@
+import AuthCore
+import Foundation
+import Testing
+
+/// The eight rules of SPEC section 2, each a script that fails when its rule is broken.
+@Suite struct SignInRuleTests {
+    let t0 = Fixture.t0
+    let one = AttemptID(1)
+
+    @Test func rule1_oneSignInAtATime() {
+        var m = Fixture.awaiting()
+        let second = Fixture.browserAttempt(id: 2, state: "second")
+        #expect(m.startRequested(second) == .reject(.signInInProgress))
+        // The running attempt is untouched: its callback still completes it, the second's is refused.
+        #expect(m.callbackReceived(Callback(code: "c", state: "second"), now: t0) == .reject(.stateMismatch))
+        #expect(m.callbackReceived(Fixture.goodCallback, now: t0) == .exchange(one, .authorizationCode("auth-code")))
+    }
+
+    @Test func rule2_cancelStoresNothingAndIgnoresLateCallbacks() {
+        var m = Fixture.awaiting()
+        #expect(m.cancelRequested() == .fail(one, .closed))
+        #expect(m.state == .idle(lastError: .closed))
+        #expect(m.callbackReceived(Fixture.goodCallback, now: t0) == .none)
+        #expect(m.sessionIssued(one, Fixture.issued) == .none)
+
+        var denied = Fixture.awaiting()
+        #expect(denied.callbackReceived(Callback(state: Fixture.state, error: "access_denied"), now: t0) == .fail(one, .closed))
+        #expect(denied.state == .idle(lastError: .closed))
+    }
+
+    @Test func rule3_stateCheckKeepsWaitingAndIsSingleUse() {
+        var m = Fixture.awaiting()
+        #expect(m.callbackReceived(Callback(code: "evil", state: "forged"), now: t0) == .reject(.stateMismatch))
+        #expect(m.callbackReceived(Callback(code: "evil"), now: t0) == .reject(.stateMismatch))
+        #expect(m.callbackReceived(Callback(state: Fixture.state, error: "server_error"), now: t0)
+                != .reject(.stateMismatch))
+        var fresh = Fixture.awaiting()
+        #expect(fresh.callbackReceived(Callback(code: "evil", state: String(Fixture.state.dropLast())), now: t0)
+                == .reject(.stateMismatch))
+        #expect(fresh.callbackReceived(Fixture.goodCallback, now: t0) == .exchange(one, .authorizationCode("auth-code")))
+        // Used once: the same state again starts no second exchange.
+        #expect(fresh.callbackReceived(Callback(code: "second", state: Fixture.state), now: t0) == .none)
+    }
+
+    @Test func rule4_replayReportsTheSameResultNeverASecondExchange() {
+        var m = Fixture.authenticated()
+        #expect(m.callbackReceived(Fixture.goodCallback, now: t0) == .replay(Fixture.outcome))
+        #expect(m.callbackReceived(Callback(code: "another", state: Fixture.state), now: t0) == .replay(Fixture.outcome))
+        #expect(m.state == .authenticated(Fixture.outcome))
+        // After the next attempt starts, the old callback still cannot reach an exchange.
+        let next = Fixture.browserAttempt(id: 2, state: "next")
+        _ = m.startRequested(next)
+        #expect(m.callbackReceived(Fixture.goodCallback, now: t0) == .reject(.stateMismatch))
+    }
+
+    @Test func rule5_persistBeforeReturn() {
+        var m = Fixture.exchanging()
+        #expect(m.sessionIssued(one, Fixture.issued) == .persist(one, Fixture.issued))
+        // Not authenticated until the store confirms.
+        #expect(m.state == .awaitingCallback(Fixture.browserAttempt(), .persisting(Fixture.issued)))
+        #expect(m.persistFailed(one, message: "database is read-only")
+                == .reject(.sessionStorageFailure(message: "database is read-only")))
+        #expect(m.state == .awaitingCallback(Fixture.browserAttempt(), .storageFailed(Fixture.issued)))
+        // Only the write may be retried; a stray callback cannot restart the exchange.
+        #expect(m.callbackReceived(Fixture.goodCallback, now: t0) == .none)
+        #expect(m.persistRetryRequested() == .persist(one, Fixture.issued))
+        #expect(m.persisted(one, Fixture.record) == .report(Fixture.outcome))
+        #expect(m.state == .authenticated(Fixture.outcome))
+    }
+
+    @Test func rule6_totpPersistsNothingUntilTheRightCode() {
+        var m = Fixture.exchanging()
+        #expect(m.totpChallenged(one, Fixture.challenge) == .none)
+        #expect(m.codeEntered("12345", now: t0) == .reject(.invalidCode))  // wrong length: never sent
+        #expect(m.codeEntered("111111", now: t0) == .verifyTOTP(one, userJwt: "user.jwt.value", code: "111111"))
+        #expect(m.codeRejected(one) == .reject(.invalidCode))
+        guard case .totpRequired(_, let challenge, .waiting) = m.state else { Issue.record("left totpRequired"); return }
+        #expect(challenge.attemptsLeft == 2)
+        #expect(m.codeEntered("222222", now: t0) == .verifyTOTP(one, userJwt: "user.jwt.value", code: "222222"))
+        #expect(m.sessionIssued(one, Fixture.issued) == .persist(one, Fixture.issued))
+        #expect(m.persisted(one, Fixture.record) == .report(Fixture.outcome))
+    }
+
+    @Test func rule6_tooManyWrongTotpCodesEndTheAttempt() {
+        var m = Fixture.totpRequired(TOTPChallenge(userJwt: "u", attemptsLeft: 1))
+        _ = m.codeEntered("000000", now: t0)
+        #expect(m.codeRejected(one) == .fail(one, .rateLimited))
+        #expect(m.state == .idle(lastError: .rateLimited))
+    }
+
+    @Test func rule7_deadline() {
+        var m = Fixture.awaiting()
+        let late = Fixture.deadline
+        #expect(m.callbackReceived(Fixture.goodCallback, now: late) == .fail(one, .timedOut))
+        #expect(m.state == .idle(lastError: .timedOut))
+        var otp = Fixture.awaiting(Fixture.otpAttempt())
+        _ = otp.codeSent(AttemptID(2), otpID: "o", resendAvailableAt: t0)
+        #expect(otp.codeEntered("123456", now: late) == .fail(AttemptID(2), .timedOut))
+    }
+
+    @Test func rule8_everyErrorHasAOneLineMessage() {
+        let all: [SignInError] = [
+            .closed, .signInInProgress, .unavailable(reason: "no browser"), .callbackIncomplete, .stateMismatch,
+            .authMethodUnavailable(method: "apple"), .authenticationFailed(providerError: "invalid_grant"),
+            .invalidIdToken(reason: "bad signature"), .unauthorized, .rateLimited,
+            .sessionStorageFailure(message: "disk full"), .timedOut, .invalidContact, .invalidCode,
+            .network(message: "connection refused"),
+        ]
+        #expect(Set(all.map(\.message)).count == all.count)
+        for error in all {
+            #expect(!error.message.isEmpty)
+            #expect(!error.message.contains("\n"))
+        }
+        #expect(SignInError.authenticationFailed(providerError: "invalid_grant").message.contains("invalid_grant"))
+    }
+
+    @Test func callbackWithoutResultIsIncompleteAndKeepsWaiting() {
+        var m = Fixture.awaiting()
+        #expect(m.callbackReceived(Callback(state: Fixture.state), now: t0) == .reject(.callbackIncomplete))
+        #expect(m.callbackReceived(Fixture.goodCallback, now: t0) == .exchange(one, .authorizationCode("auth-code")))
+    }
+
+    @Test func providerErrorsOtherThanDenialFailWithTheirDescription() {
+        var m = Fixture.awaiting()
+        let callback = Callback(state: Fixture.state, error: "invalid_scope", errorDescription: "scope foo is unknown")
+        #expect(m.callbackReceived(callback, now: t0)
+                == .fail(one, .authenticationFailed(providerError: "invalid_scope: scope foo is unknown")))
+    }
+
+    @Test func deviceApprovalPersistsWithoutACallback() {
+        var m = Fixture.awaiting(Fixture.deviceAttempt())
+        #expect(m.sessionIssued(AttemptID(3), Fixture.issued) == .persist(AttemptID(3), Fixture.issued))
+    }
+
+    @Test func doubleEnterVerifiesOnce() {
+        var m = Fixture.awaiting(Fixture.otpAttempt())
+        _ = m.codeSent(AttemptID(2), otpID: "o", resendAvailableAt: t0)
+        #expect(m.codeEntered("123456", now: t0) == .verifyCode(AttemptID(2), otpID: "o", code: "123456"))
+        #expect(m.codeEntered("123456", now: t0) == .none)
+    }
+
+    @Test func codeBeforeItWasSentIsRefused() {
+        var m = Fixture.awaiting(Fixture.otpAttempt())
+        #expect(m.codeEntered("123456", now: t0) == .reject(.unavailable(reason: "the code has not been sent yet")))
+    }
+}
