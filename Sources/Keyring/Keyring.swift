@@ -1,2 +1,0 @@
-/// The Keyring module. See SPEC.md section 1 for what it owns.
-public enum KeyringModule {}

@@ -1,0 +1,146 @@
+import AuthCrypto
+import CLibsecret
+import CShims
+import Foundation
+
+/// The master key held by the Secret Service (gnome-keyring, KeePassXC…) through libsecret, under the attributes
+/// application=authdeck, kind=master-key, store=<store id>.
+///
+/// Every call runs on its own thread with a GCancellable and is abandoned past `timeoutSeconds`: a keyring that
+/// hangs (a prompt nobody answers, a stuck daemon) must become an error, never a command that waits forever.
+public struct SecretServiceKeyring: Sendable {
+    public var timeoutSeconds: Int
+
+    public init(timeoutSeconds: Int) {
+        self.timeoutSeconds = timeoutSeconds
+    }
+
+    /// Whether a session bus can be found at all. Without one libsecret would try X11 autolaunch; skip that.
+    public static func busConfigured(environment: [String: String]) -> Bool {
+        if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return true }
+        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
+            return access(runtime + "/bus", F_OK) == 0
+        }
+        return false
+    }
+
+    /// The key, or nil when the Secret Service holds none for this store (a locked collection looks the same).
+    public func lookup(storeID: String) throws(SecretServiceFailure) -> [UInt8]? {
+        let text: String? = try run { cancellable, error in
+            guard let secret = cshims_secret_lookup(storeID, cancellable, error) else { return nil }
+            defer { secret_password_free(secret) }
+            return String(cString: secret)
+        }
+        guard let text else { return nil }
+        guard let key = Hex.decode(text), key.count == 32 else {
+            throw SecretServiceFailure(message: "the stored master key is malformed", unreachable: false)
+        }
+        return key
+    }
+
+    public func store(_ key: [UInt8], storeID: String) throws(SecretServiceFailure) {
+        let label = "authdeck master key (store \(storeID))"
+        let text = Hex.encode(key)
+        let stored: Bool = try run { cancellable, error in
+            cshims_secret_store(storeID, label, text, cancellable, error) != 0
+        }
+        if !stored {
+            throw SecretServiceFailure(message: "the Secret Service refused to store the key", unreachable: false)
+        }
+    }
+
+    @discardableResult
+    public func clear(storeID: String) throws(SecretServiceFailure) -> Bool {
+        try run { cancellable, error in cshims_secret_clear(storeID, cancellable, error) != 0 }
+    }
+
+    /// Runs one blocking libsecret call on a fresh thread and waits at most `timeoutSeconds` for it.
+    private func run<T: Sendable>(
+        _ call: @escaping @Sendable (UnsafeMutablePointer<GCancellable>?, UnsafeMutablePointer<UnsafeMutablePointer<GError>?>)
+            -> T
+    ) throws(SecretServiceFailure) -> T {
+        let box = CallResult<T>()
+        guard let cancellable = g_cancellable_new() else {
+            throw SecretServiceFailure(message: "cannot create a GCancellable", unreachable: true)
+        }
+        // One reference for the worker, one for us (to cancel it); each side drops its own.
+        g_object_ref(cancellable)
+        let shared = CancellableReference(pointer: cancellable)
+        Thread.detachNewThread {
+            var error: UnsafeMutablePointer<GError>?
+            let value = call(shared.pointer, &error)
+            if let error {
+                box.finish(.failure(SecretServiceFailure(error)))
+                g_error_free(error)
+            } else {
+                box.finish(.success(value))
+            }
+            g_object_unref(shared.pointer)
+        }
+        defer { g_object_unref(cancellable) }
+        guard let result = box.wait(seconds: timeoutSeconds) else {
+            // The worker may stay blocked in D-Bus a little longer; it owns its reference and nothing waits on it.
+            g_cancellable_cancel(cancellable)
+            throw SecretServiceFailure(message: "timed out", unreachable: false, timedOut: true)
+        }
+        return try result.get()
+    }
+}
+
+/// Why a Secret Service call failed: libsecret's one-line message, and whether the service is simply not there
+/// (no bus, nobody owns the name), which lets a new store fall back to a passphrase.
+public struct SecretServiceFailure: Error, Sendable, Equatable {
+    public var message: String
+    public var unreachable: Bool
+    public var timedOut = false
+
+    public init(message: String, unreachable: Bool, timedOut: Bool = false) {
+        self.message = message
+        self.unreachable = unreachable
+        self.timedOut = timedOut
+    }
+
+    init(_ error: UnsafeMutablePointer<GError>) {
+        let domain = error.pointee.domain
+        let code = error.pointee.code
+        message = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
+        if domain == g_dbus_error_quark() {
+            let missing: [GDBusError] = [G_DBUS_ERROR_SERVICE_UNKNOWN, G_DBUS_ERROR_NO_SERVER,
+                                         G_DBUS_ERROR_NAME_HAS_NO_OWNER, G_DBUS_ERROR_SPAWN_SERVICE_NOT_FOUND,
+                                         G_DBUS_ERROR_SPAWN_EXEC_FAILED, G_DBUS_ERROR_SPAWN_FAILED,
+                                         G_DBUS_ERROR_SPAWN_CHILD_EXITED, G_DBUS_ERROR_DISCONNECTED]
+            unreachable = missing.contains { Int32($0.rawValue) == code }
+        } else if domain == g_io_error_quark() {
+            // Connecting to the bus failed (no socket, refused): the service is not reachable.
+            unreachable = code != Int32(G_IO_ERROR_CANCELLED.rawValue)
+        } else {
+            unreachable = false
+        }
+    }
+}
+
+/// A GCancellable handed to the worker thread; GLib's cancellables are thread-safe.
+private struct CancellableReference: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<GCancellable>
+}
+
+/// The worker's result, handed over under a lock; the waiter gives up after its deadline.
+private final class CallResult<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private let done = DispatchSemaphore(value: 0)
+    private var result: Result<T, SecretServiceFailure>?
+
+    func finish(_ value: Result<T, SecretServiceFailure>) {
+        lock.lock()
+        result = value
+        lock.unlock()
+        done.signal()
+    }
+
+    func wait(seconds: Int) -> Result<T, SecretServiceFailure>? {
+        guard done.wait(timeout: .now() + .seconds(seconds)) == .success else { return nil }
+        lock.lock()
+        defer { lock.unlock() }
+        return result
+    }
+}

@@ -1,0 +1,65 @@
+import AuthCore
+import Foundation
+
+/// The plaintext layout of a session's secret blob: a version byte, then tag ‖ length (u32, little endian) ‖ bytes
+/// per field. A few dozen bytes of parsing instead of JSON keeps `authdeck token` off Foundation's coders.
+/// Unknown tags are skipped so a later version can add fields that this one carries through unread.
+enum SecretsCodec {
+    static let version: UInt8 = 1
+
+    private enum Tag: UInt8 {
+        case accessToken = 1, refreshToken, idToken, sessionJwt, privateKeyHex, refreshExpiresAt
+    }
+
+    static func encode(_ secrets: SessionSecrets) -> [UInt8] {
+        var output: [UInt8] = [version]
+        func append(_ tag: Tag, _ bytes: [UInt8]) {
+            output.append(tag.rawValue)
+            let count = UInt32(bytes.count)
+            for shift in stride(from: 0, to: 32, by: 8) { output.append(UInt8(truncatingIfNeeded: count >> shift)) }
+            output += bytes
+        }
+        if let value = secrets.accessToken { append(.accessToken, Array(value.utf8)) }
+        if let value = secrets.refreshToken { append(.refreshToken, Array(value.utf8)) }
+        if let value = secrets.idToken { append(.idToken, Array(value.utf8)) }
+        if let value = secrets.sessionJwt { append(.sessionJwt, Array(value.utf8)) }
+        if let value = secrets.privateKeyHex { append(.privateKeyHex, Array(value.utf8)) }
+        if let value = secrets.refreshExpiresAt {
+            let bits = value.timeIntervalSince1970.bitPattern
+            append(.refreshExpiresAt, (0..<8).map { UInt8(truncatingIfNeeded: bits >> ($0 * 8)) })
+        }
+        return output
+    }
+
+    /// Nil when the bytes are not a secrets blob this version can read.
+    static func decode(_ bytes: [UInt8]) -> SessionSecrets? {
+        guard bytes.first == version else { return nil }
+        var secrets = SessionSecrets()
+        var index = 1
+        while index < bytes.count {
+            guard index + 5 <= bytes.count else { return nil }
+            let tag = bytes[index]
+            var count = 0
+            for offset in 0..<4 { count |= Int(bytes[index + 1 + offset]) << (offset * 8) }
+            index += 5
+            guard count <= bytes.count - index else { return nil }
+            let field = bytes[index..<(index + count)]
+            index += count
+            switch Tag(rawValue: tag) {
+            case .accessToken: secrets.accessToken = String(decoding: field, as: UTF8.self)
+            case .refreshToken: secrets.refreshToken = String(decoding: field, as: UTF8.self)
+            case .idToken: secrets.idToken = String(decoding: field, as: UTF8.self)
+            case .sessionJwt: secrets.sessionJwt = String(decoding: field, as: UTF8.self)
+            case .privateKeyHex: secrets.privateKeyHex = String(decoding: field, as: UTF8.self)
+            case .refreshExpiresAt:
+                guard count == 8 else { return nil }
+                var bits: UInt64 = 0
+                for (offset, byte) in field.enumerated() { bits |= UInt64(byte) << (offset * 8) }
+                secrets.refreshExpiresAt = Date(timeIntervalSince1970: Double(bitPattern: bits))
+            case nil:
+                continue  // A field from a later version: kept in the blob, not understood here.
+            }
+        }
+        return secrets
+    }
+}

@@ -1,0 +1,309 @@
+import AuthCrypto
+import Foundation
+
+/// The master key: 32 random bytes that encrypt every secret blob. It is wrapped (KEK pattern) either by the Secret
+/// Service or by a passphrase-derived key, and cached in the kernel keyring after an unlock.
+extension SessionStore {
+    /// Which source wraps the master key; nil while the store has never needed one.
+    public func keySource() throws(StoreError) -> MasterKeySource? {
+        lock.lock()
+        defer { lock.unlock() }
+        return try currentSource()
+    }
+
+    /// Whether the master key is in the kernel keyring cache right now (the store is unlocked for this user).
+    public var isUnlockedInCache: Bool {
+        options.useKeyCache && KeyCache(storeID: storeID).read() != nil
+    }
+
+    /// Unlocks the store now (what the TUI does at start, and what `token` does implicitly).
+    public func unlock() throws(StoreError) {
+        lock.lock()
+        defer { lock.unlock() }
+        _ = try unlockedKey()
+    }
+
+    /// Forgets the master key: drops the kernel keyring cache entry and this object's copy. Returns whether a cache
+    /// entry was dropped.
+    @discardableResult
+    public func lockStore() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        masterKey = nil
+        masterKeyFromCache = false
+        return KeyCache(storeID: storeID).drop()
+    }
+
+    /// Moves the master key to `target`: stores it in the Secret Service or wraps it under a new passphrase.
+    /// Only the key's wrapping changes; no session is rewritten. On a store that has no key yet, creates it there.
+    public func migrateMasterKey(to target: MasterKeySource) throws(StoreError) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let current = try currentSource() else {
+            _ = try createMasterKey(preferring: target)
+            return
+        }
+        let key = try unlockedKey()
+        switch target {
+        case .passphrase:
+            let wrapping = try passphraseWrapping(of: key)
+            try write { () throws(SQLiteError) in
+                try writeSource(.passphrase, key: key)
+                try Self.writeMeta(database, StoreSchema.Meta.kdfSalt, blob: wrapping.salt)
+                try Self.writeMeta(database, StoreSchema.Meta.kdfParameters, text: wrapping.parameters)
+                try Self.writeMeta(database, StoreSchema.Meta.wrappedKey, blob: wrapping.wrapped)
+            }
+            if current == .secretService, options.secretServiceEnabled {
+                // The database now holds the key; an item left in the keyring would be a second copy to protect.
+                _ = try? SecretServiceKeyring(timeoutSeconds: options.keyringTimeoutSeconds).clear(storeID: storeID)
+            }
+        case .secretService:
+            guard options.secretServiceEnabled else {
+                throw .locked("no D-Bus session bus is reachable, so the Secret Service cannot take the key")
+            }
+            try storeInSecretService(key)
+            try write { () throws(SQLiteError) in
+                try writeSource(.secretService, key: key)
+                for name in [StoreSchema.Meta.kdfSalt, StoreSchema.Meta.kdfParameters, StoreSchema.Meta.wrappedKey] {
+                    try Self.deleteMeta(database, name)
+                }
+            }
+        }
+    }
+
+    // MARK: - Unlocking (callers hold `lock`)
+
+    /// The master key, unlocking the store on first use: the kernel keyring cache, else the recorded source; on a
+    /// store that never had a key, a new one is made (Secret Service first, else a passphrase).
+    func unlockedKey() throws(StoreError) -> [UInt8] {
+        if let masterKey { return masterKey }
+        if options.useKeyCache, let cached = KeyCache(storeID: storeID).read() {
+            masterKey = cached
+            masterKeyFromCache = true
+            return cached
+        }
+        let key: [UInt8]
+        switch try currentSource() {
+        case nil: key = try createMasterKey(preferring: nil)
+        case .secretService: key = try unlockFromSecretService()
+        case .passphrase: key = try unlockWithPassphrase()
+        }
+        remember(key)
+        return key
+    }
+
+    func cachedKeyMatches() throws(StoreError) -> Bool {
+        guard let masterKey else { return false }
+        let stored: [UInt8]?
+        do { stored = try Self.readMetaBlob(database, StoreSchema.Meta.keyCheck) } catch { throw fail(error) }
+        return stored.map { ConstantTime.equals($0, keyCheck(masterKey)) } ?? false
+    }
+
+    private func remember(_ key: [UInt8]) {
+        masterKey = key
+        masterKeyFromCache = false
+        if options.useKeyCache {
+            KeyCache(storeID: storeID).store(key, seconds: options.unlockForSeconds)
+        }
+    }
+
+    private func currentSource() throws(StoreError) -> MasterKeySource? {
+        let text: String?
+        do { text = try Self.readMetaText(database, StoreSchema.Meta.keySource) } catch { throw fail(error) }
+        guard let text else { return nil }
+        guard let source = MasterKeySource(rawValue: text) else {
+            throw .damagedDatabase(path: location.databasePath, detail: "unknown key source '\(text)'")
+        }
+        return source
+    }
+
+    private func unlockFromSecretService() throws(StoreError) -> [UInt8] {
+        guard options.secretServiceEnabled else {
+            throw .locked("the master key is in the Secret Service, but no D-Bus session bus is reachable; "
+                          + "run inside your desktop session (DBUS_SESSION_BUS_ADDRESS) with the keyring unlocked")
+        }
+        let keyring = SecretServiceKeyring(timeoutSeconds: options.keyringTimeoutSeconds)
+        let found: [UInt8]?
+        do {
+            found = try keyring.lookup(storeID: storeID)
+        } catch {
+            throw secretServiceError(error)
+        }
+        guard let key = found else {
+            throw .locked("the Secret Service gave no master key for this store (is the keyring locked?); "
+                          + "unlock your keyring and retry")
+        }
+        guard try keyMatches(key) else {
+            throw .secretService("the key in the Secret Service does not belong to this store")
+        }
+        return key
+    }
+
+    private func unlockWithPassphrase() throws(StoreError) -> [UInt8] {
+        let salt: [UInt8]?, parametersText: String?, wrapped: [UInt8]?
+        do {
+            salt = try Self.readMetaBlob(database, StoreSchema.Meta.kdfSalt)
+            parametersText = try Self.readMetaText(database, StoreSchema.Meta.kdfParameters)
+            wrapped = try Self.readMetaBlob(database, StoreSchema.Meta.wrappedKey)
+        } catch {
+            throw fail(error)
+        }
+        guard let salt, let parametersText, let parameters = Self.parseParameters(parametersText), let wrapped else {
+            throw .damagedDatabase(path: location.databasePath, detail: "the passphrase-wrapped key is missing")
+        }
+        guard let passphrase = try options.passphrase.read(.unlock) else {
+            throw .locked("the master key is wrapped by a passphrase; \(options.passphrase.hint)")
+        }
+        let wrappingKey: [UInt8]
+        do {
+            wrappingKey = try Scrypt.deriveKey(password: passphrase, salt: salt, parameters: parameters, length: 32)
+        } catch {
+            throw .storage("cannot derive the key from the passphrase: \(error)")
+        }
+        do {
+            return try AESGCM.open(wrapped, key: wrappingKey, associatedData: wrapAssociatedData)
+        } catch {
+            throw .wrongPassphrase
+        }
+    }
+
+    /// Makes the master key of a store that has none. The write lock is held while the key is placed, so two
+    /// processes starting on a new store cannot each make their own key.
+    private func createMasterKey(preferring target: MasterKeySource?) throws(StoreError) -> [UInt8] {
+        let key: [UInt8]
+        do { key = try SecureRandom.bytes(32) } catch { throw .storage("\(error)") }
+        let useSecretService: Bool
+        switch target {
+        case .secretService?:
+            guard options.secretServiceEnabled else {
+                throw .locked("no D-Bus session bus is reachable, so the Secret Service cannot take the key")
+            }
+            useSecretService = true
+        case .passphrase?:
+            useSecretService = false
+        case nil:
+            useSecretService = options.secretServiceEnabled
+        }
+        var secretServiceMissing = false
+        if useSecretService {
+            switch try createInSecretService(key) {
+            case .created:
+                remember(key)
+                return key
+            case .raced:
+                // Another process made the key while this one waited: unlock the way it chose.
+                return try unlockedKey()
+            case .unreachable:
+                // No keyring on this machine (no bus owner, no socket): a passphrase is the next source.
+                guard target == nil else {
+                    throw .locked("the Secret Service is not reachable, so it cannot take the key")
+                }
+                secretServiceMissing = true
+            }
+        }
+        // A passphrase: asked before taking the write lock, so a slow typist blocks nobody.
+        let wrapping = try passphraseWrapping(
+            of: key, noSourceHint: secretServiceMissing ? "the Secret Service is not reachable" : nil)
+        var raced = false
+        try write { () throws(SQLiteError) in
+            if try Self.readMetaText(database, StoreSchema.Meta.keySource) != nil {
+                raced = true
+                return
+            }
+            try writeSource(.passphrase, key: key)
+            try Self.writeMeta(database, StoreSchema.Meta.kdfSalt, blob: wrapping.salt)
+            try Self.writeMeta(database, StoreSchema.Meta.kdfParameters, text: wrapping.parameters)
+            try Self.writeMeta(database, StoreSchema.Meta.wrappedKey, blob: wrapping.wrapped)
+        }
+        if raced { return try unlockedKey() }
+        remember(key)
+        return key
+    }
+
+    // MARK: - Pieces
+
+    private var wrapAssociatedData: [UInt8] { Array("authdeck-master-key:\(storeID)".utf8) }
+
+    private func keyCheck(_ key: [UInt8]) -> [UInt8] {
+        HMAC.sha256(key: key, message: Array("authdeck-key-check:\(storeID)".utf8))
+    }
+
+    private func keyMatches(_ key: [UInt8]) throws(StoreError) -> Bool {
+        let stored: [UInt8]?
+        do { stored = try Self.readMetaBlob(database, StoreSchema.Meta.keyCheck) } catch { throw fail(error) }
+        guard let stored else { return true }
+        return ConstantTime.equals(stored, keyCheck(key))
+    }
+
+    private func writeSource(_ source: MasterKeySource, key: [UInt8]) throws(SQLiteError) {
+        try Self.writeMeta(database, StoreSchema.Meta.keySource, text: source.rawValue)
+        try Self.writeMeta(database, StoreSchema.Meta.keyCheck, blob: keyCheck(key))
+    }
+
+    private func write(_ body: () throws(SQLiteError) -> Void) throws(StoreError) {
+        do { try database.writeTransaction(body) } catch { throw fail(error) }
+    }
+
+    private func storeInSecretService(_ key: [UInt8]) throws(StoreError) {
+        do {
+            try SecretServiceKeyring(timeoutSeconds: options.keyringTimeoutSeconds).store(key, storeID: storeID)
+        } catch {
+            throw secretServiceError(error)
+        }
+    }
+
+    private enum Creation { case created, raced, unreachable }
+
+    /// Places a new key in the Secret Service and records that, under the write lock.
+    private func createInSecretService(_ key: [UInt8]) throws(StoreError) -> Creation {
+        do { try database.execute("BEGIN IMMEDIATE") } catch { throw fail(error) }
+        var committed = false
+        defer { if !committed { try? database.execute("ROLLBACK") } }
+        if try currentSource() != nil { return .raced }
+        do {
+            try SecretServiceKeyring(timeoutSeconds: options.keyringTimeoutSeconds).store(key, storeID: storeID)
+        } catch {
+            if error.unreachable { return .unreachable }
+            throw secretServiceError(error)
+        }
+        do {
+            try writeSource(.secretService, key: key)
+            try database.execute("COMMIT")
+            committed = true
+        } catch {
+            throw fail(error)
+        }
+        return .created
+    }
+
+    private func secretServiceError(_ error: SecretServiceFailure) -> StoreError {
+        if error.timedOut { return .keyringTimeout(seconds: options.keyringTimeoutSeconds) }
+        if error.unreachable { return .locked("the Secret Service is not reachable (\(error.message))") }
+        return .secretService(error.message)
+    }
+
+    private func passphraseWrapping(of key: [UInt8], noSourceHint: String? = nil)
+        throws(StoreError) -> (salt: [UInt8], parameters: String, wrapped: [UInt8]) {
+        guard let passphrase = try options.passphrase.read(.create) else {
+            let why = noSourceHint ?? "no Secret Service is available"
+            throw .locked("\(why) and no passphrase was given; \(options.passphrase.hint)")
+        }
+        let parameters = ScryptParameters.interactive
+        do {
+            let salt = try SecureRandom.bytes(16)
+            let wrappingKey = try Scrypt.deriveKey(password: passphrase, salt: salt, parameters: parameters, length: 32)
+            let wrapped = try AESGCM.seal(key, key: wrappingKey, associatedData: wrapAssociatedData)
+            return (salt, "\(parameters.n):\(parameters.r):\(parameters.p)", wrapped)
+        } catch {
+            throw .storage("cannot wrap the master key: \(error)")
+        }
+    }
+
+    static func parseParameters(_ text: String) -> ScryptParameters? {
+        let parts = text.split(separator: ":")
+        guard parts.count == 3, let n = UInt64(parts[0]), let r = UInt32(parts[1]), let p = UInt32(parts[2]) else {
+            return nil
+        }
+        return ScryptParameters(n: n, r: r, p: p)
+    }
+}

@@ -1,0 +1,283 @@
+import AuthCore
+import AuthCrypto
+import Foundation
+
+/// Sessions: listing and reading need no key (metadata is clear text); secrets and writes do.
+extension SessionStore {
+    // MARK: - Reading metadata
+
+    /// Every session, ordered by key.
+    public func entries() throws(StoreError) -> [StoreEntry] {
+        lock.lock()
+        defer { lock.unlock() }
+        do {
+            let selected = try Self.readMetaText(database, StoreSchema.Meta.selected)
+            let statement = try database.prepare("SELECT \(StoreSchema.sessionColumns) FROM sessions ORDER BY key")
+            var result: [StoreEntry] = []
+            while try statement.step() {
+                result.append(Self.entry(from: statement, selected: selected))
+            }
+            return result
+        } catch {
+            throw fail(error)
+        }
+    }
+
+    /// One session's metadata.
+    public func entry(_ key: String) throws(StoreError) -> StoreEntry {
+        lock.lock()
+        defer { lock.unlock() }
+        do {
+            let selected = try Self.readMetaText(database, StoreSchema.Meta.selected)
+            let statement = try database.prepare("SELECT \(StoreSchema.sessionColumns) FROM sessions WHERE key = ?1")
+            statement.bind(1, key)
+            guard try statement.step() else { throw StoreError.noSuchSession(key) }
+            return Self.entry(from: statement, selected: selected)
+        } catch let error as SQLiteError {
+            throw fail(error)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .storage("\(error)")
+        }
+    }
+
+    /// The selected session's key, if one is selected.
+    public func selectedKey() throws(StoreError) -> String? {
+        lock.lock()
+        defer { lock.unlock() }
+        do { return try Self.readMetaText(database, StoreSchema.Meta.selected) } catch { throw fail(error) }
+    }
+
+    /// The key a command should act on: the one it was given, else the selected one.
+    public func resolveKey(_ key: String?) throws(StoreError) -> String {
+        if let key { return key }
+        guard let selected = try selectedKey() else { throw .noSessionSelected }
+        return selected
+    }
+
+    // MARK: - Reading secrets
+
+    /// The whole session, secrets decrypted; `key` nil means the selected session. This is `authdeck token`'s
+    /// path: one indexed read, the key from the kernel keyring when cached, one AES-GCM open.
+    public func session(_ key: String? = nil) throws(StoreError) -> Session {
+        lock.lock()
+        defer { lock.unlock() }
+        let found: (entry: StoreEntry, blob: [UInt8])
+        do {
+            let statement = try database.prepare("""
+                SELECT \(StoreSchema.sessionColumns), secret, (SELECT value FROM meta WHERE name = 'selected') \
+                FROM sessions WHERE key = coalesce(?1, (SELECT value FROM meta WHERE name = 'selected'))
+                """)
+            statement.bind(1, key)
+            guard try statement.step() else {
+                throw key.map { StoreError.noSuchSession($0) } ?? StoreError.noSessionSelected
+            }
+            let selected = statement.string(15)
+            found = (Self.entry(from: statement, selected: selected), statement.blob(14) ?? [])
+        } catch let error as SQLiteError {
+            throw fail(error)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .storage("\(error)")
+        }
+        let secrets = try decrypt(found.blob, key: found.entry.record.key)
+        return Session(record: found.entry.record, secrets: secrets)
+    }
+
+    /// Every session with its secrets (for export). Fails on the first damaged one, naming it.
+    public func allSessions() throws(StoreError) -> [Session] {
+        var result: [Session] = []
+        for entry in try entries() {
+            result.append(try session(entry.record.key))
+        }
+        return result
+    }
+
+    private func decrypt(_ blob: [UInt8], key: String) throws(StoreError) -> SessionSecrets {
+        let masterKey = try unlockedKey()
+        do {
+            let plaintext = try AESGCM.open(blob, key: masterKey, associatedData: Array(key.utf8))
+            guard let secrets = SecretsCodec.decode(plaintext) else { throw StoreError.damagedSession(key) }
+            return secrets
+        } catch {
+            // A stale cached key would look like damage: check it, and if it is wrong, unlock properly and retry.
+            if masterKeyFromCache, try !cachedKeyMatches() {
+                KeyCache(storeID: storeID).drop()
+                self.masterKey = nil
+                masterKeyFromCache = false
+                return try decrypt(blob, key: key)
+            }
+            throw .damagedSession(key)
+        }
+    }
+
+    // MARK: - Writing
+
+    /// Stores `session` and returns its record only after the write is committed (SPEC section 2, rule 5).
+    /// A taken key is `keyTaken` unless `replace`. The first session stored when none is selected becomes selected.
+    @discardableResult
+    public func persist(_ session: Session, replace: Bool) throws(StoreError) -> SessionRecord {
+        try persist([session], replace: replace)[0]
+    }
+
+    /// Stores several sessions in one transaction: all of them or, on any error, none.
+    @discardableResult
+    public func persist(_ sessions: [Session], replace: Bool) throws(StoreError) -> [SessionRecord] {
+        lock.lock()
+        defer { lock.unlock() }
+        for session in sessions where session.record.key.isEmpty {
+            throw .invalidInput("a session key must not be empty")
+        }
+        let masterKey = try unlockedKey()
+        var sealed: [[UInt8]] = []
+        for session in sessions {
+            do {
+                sealed.append(try AESGCM.seal(SecretsCodec.encode(session.secrets), key: masterKey,
+                                              associatedData: Array(session.record.key.utf8)))
+            } catch {
+                throw .storage("cannot encrypt: \(error)")
+            }
+        }
+        let now = Date().timeIntervalSince1970
+        do {
+            try database.writeTransaction { () throws(SQLiteError) in
+                let exists = try database.prepare("SELECT 1 FROM sessions WHERE key = ?1")
+                let insert = try database.prepare("""
+                    INSERT OR REPLACE INTO sessions (\(StoreSchema.sessionColumns), secret, updated_at) \
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+                    """)
+                for (session, blob) in zip(sessions, sealed) {
+                    let record = session.record
+                    if !replace {
+                        exists.reset()
+                        exists.bind(1, record.key)
+                        if try exists.step() { throw SQLiteError(code: -1, message: record.key) }
+                    }
+                    insert.reset()
+                    insert.bind(1, record.key)
+                    insert.bind(2, record.backend)
+                    insert.bind(3, record.provider)
+                    insert.bind(4, record.subject)
+                    insert.bind(5, record.email)
+                    insert.bind(6, record.phone)
+                    insert.bind(7, record.displayName)
+                    insert.bind(8, record.issuer)
+                    insert.bind(9, record.createdAt.timeIntervalSince1970)
+                    insert.bind(10, record.expiresAt?.timeIntervalSince1970)
+                    insert.bind(11, Int64(record.refreshable ? 1 : 0))
+                    insert.bind(12, record.scopes.joined(separator: " "))
+                    insert.bind(13, Int64(record.autoRefresh ? 1 : 0))
+                    insert.bind(14, session.secrets.refreshExpiresAt?.timeIntervalSince1970)
+                    insert.bind(15, blob)
+                    insert.bind(16, now)
+                    try insert.step()
+                }
+                if let first = sessions.first, try Self.selectedIsMissing(database) {
+                    try Self.writeMeta(database, StoreSchema.Meta.selected, text: first.record.key)
+                }
+            }
+        } catch {
+            // Code -1 is this function's own signal for a taken key, raised inside the transaction.
+            if error.code == -1 { throw .keyTaken(error.message) }
+            throw fail(error)
+        }
+        return sessions.map(\.record)
+    }
+
+    /// Makes `key` the selected session.
+    public func select(_ key: String) throws(StoreError) {
+        lock.lock()
+        defer { lock.unlock() }
+        do {
+            try database.writeTransaction { () throws(SQLiteError) in
+                let exists = try database.prepare("SELECT 1 FROM sessions WHERE key = ?1")
+                exists.bind(1, key)
+                guard try exists.step() else { throw SQLiteError(code: -1, message: key) }
+                try Self.writeMeta(database, StoreSchema.Meta.selected, text: key)
+            }
+        } catch {
+            if error.code == -1 { throw .noSuchSession(key) }
+            throw fail(error)
+        }
+    }
+
+    /// Turns background refresh on or off for one session.
+    public func setAutoRefresh(_ key: String, _ enabled: Bool) throws(StoreError) {
+        lock.lock()
+        defer { lock.unlock() }
+        do {
+            try database.writeTransaction { () throws(SQLiteError) in
+                let update = try database.prepare("UPDATE sessions SET auto_refresh = ?2 WHERE key = ?1")
+                update.bind(1, key)
+                update.bind(2, Int64(enabled ? 1 : 0))
+                try update.step()
+                if database.changes == 0 { throw SQLiteError(code: -1, message: key) }
+            }
+        } catch {
+            if error.code == -1 { throw .noSuchSession(key) }
+            throw fail(error)
+        }
+    }
+
+    /// Removes one session; the selection is cleared when it pointed at it.
+    public func remove(_ key: String) throws(StoreError) {
+        lock.lock()
+        defer { lock.unlock() }
+        do {
+            try database.writeTransaction { () throws(SQLiteError) in
+                let delete = try database.prepare("DELETE FROM sessions WHERE key = ?1")
+                delete.bind(1, key)
+                try delete.step()
+                if database.changes == 0 { throw SQLiteError(code: -1, message: key) }
+                if try Self.selectedIsMissing(database) { try Self.deleteMeta(database, StoreSchema.Meta.selected) }
+            }
+        } catch {
+            if error.code == -1 { throw .noSuchSession(key) }
+            throw fail(error)
+        }
+    }
+
+    /// Removes every session; returns how many there were.
+    @discardableResult
+    public func removeAll() throws(StoreError) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        do {
+            return try database.writeTransaction { () throws(SQLiteError) in
+                try database.execute("DELETE FROM sessions")
+                let removed = database.changes
+                try Self.deleteMeta(database, StoreSchema.Meta.selected)
+                return removed
+            }
+        } catch {
+            throw fail(error)
+        }
+    }
+
+    // MARK: - Rows
+
+    private static func selectedIsMissing(_ database: SQLiteDatabase) throws(SQLiteError) -> Bool {
+        let statement = try database.prepare("""
+            SELECT 1 FROM meta JOIN sessions ON sessions.key = meta.value WHERE meta.name = 'selected'
+            """)
+        return try !statement.step()
+    }
+
+    static func entry(from statement: SQLiteStatement, selected: String?) -> StoreEntry {
+        let key = statement.string(0) ?? ""
+        let scopes = statement.string(11) ?? ""
+        let record = SessionRecord(
+            key: key, backend: statement.string(1) ?? "", provider: statement.string(2) ?? "",
+            subject: statement.string(3) ?? "", email: statement.string(4), phone: statement.string(5),
+            displayName: statement.string(6), issuer: statement.string(7) ?? "",
+            createdAt: Date(timeIntervalSince1970: statement.double(8) ?? 0),
+            expiresAt: statement.double(9).map { Date(timeIntervalSince1970: $0) },
+            refreshable: statement.int64(10) != 0,
+            scopes: scopes.split(separator: " ").map(String.init),
+            autoRefresh: statement.int64(12) != 0)
+        return StoreEntry(record: record, isSelected: key == selected,
+                          refreshExpiresAt: statement.double(13).map { Date(timeIntervalSince1970: $0) })
+    }
+}

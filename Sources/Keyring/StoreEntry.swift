@@ -1,0 +1,16 @@
+import AuthCore
+import Foundation
+
+/// One session as the store lists it: the clear-text record, whether it is the selected one, and the refresh
+/// token's expiry (kept in clear so `status` needs no key).
+public struct StoreEntry: Sendable, Equatable {
+    public var record: SessionRecord
+    public var isSelected: Bool
+    public var refreshExpiresAt: Date?
+
+    public init(record: SessionRecord, isSelected: Bool, refreshExpiresAt: Date? = nil) {
+        self.record = record
+        self.isSelected = isSelected
+        self.refreshExpiresAt = refreshExpiresAt
+    }
+}

@@ -1,0 +1,40 @@
+/// How a `SessionStore` unlocks and behaves: the key sources it may use, how long an unlock is cached,
+/// how long it waits for the keyring and for other processes.
+public struct StoreOptions: Sendable {
+    /// How long the unlocked master key stays in the kernel keyring; 0 caches nothing.
+    public var unlockForSeconds: Int
+    /// How long a Secret Service call may take before it is an error.
+    public var keyringTimeoutSeconds: Int
+    /// Whether the Secret Service may be used at all; false also when no session bus is configured.
+    public var secretServiceEnabled: Bool
+    /// Where passphrases come from.
+    public var passphrase: PassphraseUnlock
+    /// Whether the kernel keyring cache is read and written.
+    public var useKeyCache: Bool
+    /// How long a write waits for another process's transaction before it fails.
+    public var busyTimeoutMilliseconds: Int32
+    /// Receives one-line warnings (permissions repaired); the executable prints them on stderr.
+    public var warn: @Sendable (String) -> Void
+
+    public init(unlockForSeconds: Int = 900, keyringTimeoutSeconds: Int = 5, secretServiceEnabled: Bool = true,
+                passphrase: PassphraseUnlock = .unavailable, useKeyCache: Bool = true,
+                busyTimeoutMilliseconds: Int32 = 5_000, warn: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.unlockForSeconds = unlockForSeconds
+        self.keyringTimeoutSeconds = keyringTimeoutSeconds
+        self.secretServiceEnabled = secretServiceEnabled
+        self.passphrase = passphrase
+        self.useKeyCache = useKeyCache
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        self.warn = warn
+    }
+
+    /// The options a command line process uses: the Secret Service when a session bus is configured, the
+    /// passphrase from `AUTHDECK_PASSPHRASE_FILE` or the terminal.
+    public static func fromEnvironment(_ environment: [String: String], unlockForMinutes: Int,
+                                       keyringTimeoutSeconds: Int,
+                                       warn: @escaping @Sendable (String) -> Void) -> StoreOptions {
+        StoreOptions(unlockForSeconds: unlockForMinutes * 60, keyringTimeoutSeconds: keyringTimeoutSeconds,
+                     secretServiceEnabled: SecretServiceKeyring.busConfigured(environment: environment),
+                     passphrase: .fromEnvironment(environment), warn: warn)
+    }
+}

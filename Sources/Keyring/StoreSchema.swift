@@ -1,0 +1,50 @@
+/// The database layout and how older layouts are brought up to date. The version lives in `PRAGMA user_version`;
+/// migration `n` takes a database from version `n` to `n + 1` inside one write transaction.
+enum StoreSchema {
+    static let currentVersion = 1
+
+    /// `migrations[n]` turns version n into n + 1. Version 0 is a database with no tables yet.
+    static let migrations: [String] = [
+        """
+        CREATE TABLE meta (
+            name TEXT PRIMARY KEY NOT NULL,
+            value BLOB
+        ) WITHOUT ROWID;
+        CREATE TABLE sessions (
+            key TEXT PRIMARY KEY NOT NULL,
+            backend TEXT NOT NULL,
+            provider TEXT NOT NULL,
+            subject TEXT NOT NULL,
+            email TEXT,
+            phone TEXT,
+            display_name TEXT,
+            issuer TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            expires_at REAL,
+            refreshable INTEGER NOT NULL,
+            scopes TEXT NOT NULL,
+            auto_refresh INTEGER NOT NULL,
+            refresh_expires_at REAL,
+            secret BLOB NOT NULL,
+            updated_at REAL NOT NULL
+        );
+        """,
+    ]
+
+    /// The meta rows the store reads and writes.
+    enum Meta {
+        static let storeID = "store_id"
+        static let keySource = "key_source"
+        static let keyCheck = "key_check"
+        static let kdfSalt = "kdf_salt"
+        static let kdfParameters = "kdf_parameters"
+        static let wrappedKey = "wrapped_key"
+        static let selected = "selected"
+    }
+
+    /// The columns every session query reads, in the order `SessionStore.entry(from:)` expects.
+    static let sessionColumns = """
+        key, backend, provider, subject, email, phone, display_name, issuer, created_at, expires_at, refreshable, \
+        scopes, auto_refresh, refresh_expires_at
+        """
+}
