@@ -1,13 +1,15 @@
 #include "CShims.h"
 
 struct MHD_Daemon *cshims_mhd_start(const struct sockaddr_in *address,
+                                    cshims_uri_logger uri_logger, void *uri_logger_context,
                                     MHD_AccessHandlerCallback handler, void *handler_context,
                                     MHD_RequestCompletedCallback completed, void *completed_context,
                                     unsigned int connection_timeout, size_t memory_limit,
                                     unsigned int connection_limit) {
-    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG;
+    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO;
     return MHD_start_daemon(flags, ntohs(address->sin_port), NULL, NULL, handler, handler_context,
                             MHD_OPTION_SOCK_ADDR, (const struct sockaddr *)address,
+                            MHD_OPTION_URI_LOG_CALLBACK, uri_logger, uri_logger_context,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
                             MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout,
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,

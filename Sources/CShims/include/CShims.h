@@ -12,9 +12,14 @@
 
 // MARK: - libmicrohttpd
 
+/// Called with the raw request URI (path and query, still escaped) before anything else; what it returns
+/// becomes the request's per-connection context (`*con_cls` of the access handler).
+typedef void *(*cshims_uri_logger)(void *context, const char *uri, struct MHD_Connection *connection);
+
 /// Starts a daemon with its own polling thread, bound to `address` (IPv4, network byte order in the struct).
 /// `connection_timeout` is in seconds; `memory_limit` caps the per-connection buffer (and so the request size).
 struct MHD_Daemon *cshims_mhd_start(const struct sockaddr_in *address,
+                                    cshims_uri_logger uri_logger, void *uri_logger_context,
                                     MHD_AccessHandlerCallback handler, void *handler_context,
                                     MHD_RequestCompletedCallback completed, void *completed_context,
                                     unsigned int connection_timeout, size_t memory_limit,

@@ -1,0 +1,238 @@
+import AuthCore
+import CMicroHTTPD
+import CShims
+import Foundation
+
+/// One HTTP request as the server hands it to a handler: the raw target (still escaped), headers with
+/// lower-cased names, and the whole body.
+public struct HTTPRequest: Sendable {
+    public let method: String
+    /// The request target as sent: path and query, still percent-encoded.
+    public let target: String
+    /// Header names lower-cased; a repeated header keeps its last value.
+    public let headers: [String: String]
+    public let body: [UInt8]
+
+    public init(method: String, target: String, headers: [String: String] = [:], body: [UInt8] = []) {
+        self.method = method
+        self.target = target
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The path without the query.
+    public var path: String {
+        String(target.prefix { $0 != "?" && $0 != "#" })
+    }
+
+    /// The query string without `?`, still escaped; empty when there is none.
+    public var query: Substring {
+        guard let mark = target.firstIndex(of: "?") else { return "" }
+        return target[target.index(after: mark)...].prefix { $0 != "#" }
+    }
+
+    /// Decoded query parameters, or nil when an escape is broken.
+    public var queryParameters: [String: String]? {
+        FormEncoding.decode(query).map { Dictionary($0, uniquingKeysWith: { _, last in last }) }
+    }
+
+    public var contentType: String {
+        (headers["content-type"] ?? "").split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) }?
+            .lowercased() ?? ""
+    }
+}
+
+/// What a handler answers.
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    public var headers: [(String, String)]
+    public var body: [UInt8]
+
+    public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    public static func text(_ status: Int, _ text: String) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Array(text.utf8))
+    }
+
+    public static func html(_ status: Int, _ html: String) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", "text/html; charset=utf-8")], body: Array(html.utf8))
+    }
+
+    public static func json(_ status: Int, _ json: [UInt8]) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: json)
+    }
+}
+
+/// Why a server could not start.
+public struct HTTPServerError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+}
+
+/// A small HTTP/1.1 server on libmicrohttpd, bound to one IPv4 address (127.0.0.1 for every use authdeck has),
+/// with a cap on the request size and a timeout for clients that never finish sending. The handler runs on
+/// libmicrohttpd's thread; it must be quick and must not block on the server itself.
+public final class HTTPServer: @unchecked Sendable {
+    public typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
+
+    /// The port actually bound (useful after asking for port 0).
+    public let port: UInt16
+    public let host: String
+    private let context: Unmanaged<ServerContext>
+    private let lock = NSLock()
+    private var daemon: OpaquePointer?
+
+    /// - Parameters:
+    ///   - maximumRequestBytes: a request whose body exceeds this is answered 413 and never reaches the handler.
+    ///   - connectionTimeout: seconds of silence after which a connection is dropped.
+    public init(host: String = "127.0.0.1", port: UInt16 = 0, maximumRequestBytes: Int = 16 * 1024,
+                connectionTimeout: UInt32 = 10, connectionLimit: UInt32 = 256,
+                handler: @escaping Handler) throws(HTTPServerError) {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
+            throw HTTPServerError(description: "'\(host)' is not an IPv4 address")
+        }
+        let context = Unmanaged.passRetained(ServerContext(handler: handler, maximumBody: maximumRequestBytes))
+        // The header buffer gets room beyond the body cap so ordinary headers fit; larger requests are refused.
+        let memoryLimit = max(32 * 1024, maximumRequestBytes + 16 * 1024)
+        guard let started = cshims_mhd_start(&address, httpServerURILogger, context.toOpaque(),
+                                             httpServerAccess, context.toOpaque(), httpServerCompleted, nil,
+                                             connectionTimeout, memoryLimit, connectionLimit) else {
+            context.release()
+            throw HTTPServerError(description: "cannot listen on \(host):\(port) (\(String(cString: strerror(errno))))")
+        }
+        self.daemon = started
+        self.host = host
+        self.port = cshims_mhd_bound_port(started)
+        self.context = context
+    }
+
+    /// The base URL, e.g. `http://127.0.0.1:4711`.
+    public var baseURL: String { "http://\(host):\(port)" }
+
+    /// Stops listening and closes every connection; waits for a running handler to return. Safe to call twice.
+    public func stop() {
+        lock.lock()
+        let running = daemon
+        daemon = nil
+        lock.unlock()
+        if let running { MHD_stop_daemon(running) }
+    }
+
+    deinit {
+        stop()
+        context.release()
+    }
+}
+
+/// What the C callbacks need: the handler and the body cap.
+final class ServerContext: @unchecked Sendable {
+    let handler: HTTPServer.Handler
+    let maximumBody: Int
+
+    init(handler: @escaping HTTPServer.Handler, maximumBody: Int) {
+        self.handler = handler
+        self.maximumBody = maximumBody
+    }
+}
+
+/// One request in flight, created by the URI logger and released when libmicrohttpd completes the request.
+final class RequestInFlight {
+    let target: String
+    var body: [UInt8] = []
+    var tooLarge = false
+    /// libmicrohttpd calls the handler once when the headers are in, before any body; only later calls carry
+    /// the body and, with no data left, mean the request is complete.
+    var started = false
+
+    init(target: String) { self.target = target }
+}
+
+// The callbacks are file-scope functions: they run on libmicrohttpd's thread, outside any actor.
+
+private func httpServerURILogger(_ context: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?,
+                                 _ connection: OpaquePointer?) -> UnsafeMutableRawPointer? {
+    let target = uri.map { String(cString: $0) } ?? "/"
+    return Unmanaged.passRetained(RequestInFlight(target: target)).toOpaque()
+}
+
+private func httpServerCompleted(_ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+                                 _ requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+                                 _ reason: MHD_RequestTerminationCode) {
+    guard let requestContext, let pointer = requestContext.pointee else { return }
+    Unmanaged<RequestInFlight>.fromOpaque(pointer).release()
+    requestContext.pointee = nil
+}
+
+private func collectHeader(_ context: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ key: UnsafePointer<CChar>?,
+                           _ value: UnsafePointer<CChar>?) -> MHD_Result {
+    guard let context, let key else { return .YES }
+    let headers = context.assumingMemoryBound(to: [String: String].self)
+    headers.pointee[String(cString: key).lowercased()] = value.map { String(cString: $0) } ?? ""
+    return .YES
+}
+
+private func httpServerAccess(_ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+                              _ url: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>?,
+                              _ version: UnsafePointer<CChar>?, _ uploadData: UnsafePointer<CChar>?,
+                              _ uploadDataSize: UnsafeMutablePointer<Int>?,
+                              _ requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> MHD_Result {
+    guard let context, let connection, let requestContext, let uploadDataSize else { return .NO }
+    let server = Unmanaged<ServerContext>.fromOpaque(context).takeUnretainedValue()
+    guard let pointer = requestContext.pointee else { return .NO }
+    let request = Unmanaged<RequestInFlight>.fromOpaque(pointer).takeUnretainedValue()
+
+    if !request.started {
+        request.started = true
+        return .YES
+    }
+    if uploadDataSize.pointee > 0 {
+        // Keep reading (and dropping) what exceeds the cap, so the client gets a 413 rather than a reset.
+        if !request.tooLarge, let uploadData {
+            if request.body.count + uploadDataSize.pointee > server.maximumBody {
+                request.tooLarge = true
+                request.body = []
+            } else {
+                uploadData.withMemoryRebound(to: UInt8.self, capacity: uploadDataSize.pointee) {
+                    request.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: uploadDataSize.pointee))
+                }
+            }
+        }
+        uploadDataSize.pointee = 0
+        return .YES
+    }
+
+    let response: HTTPResponse
+    if request.tooLarge {
+        response = .text(413, "Request too large.\n")
+    } else {
+        var headers: [String: String] = [:]
+        withUnsafeMutablePointer(to: &headers) { pointer in
+            _ = MHD_get_connection_values(connection, .HEADER_KIND, collectHeader, pointer)
+        }
+        let methodName = method.map { String(cString: $0) } ?? "GET"
+        response = server.handler(HTTPRequest(method: methodName, target: request.target, headers: headers,
+                                              body: request.body))
+    }
+    return queue(response, on: connection)
+}
+
+private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+    let body = response.body
+    let created = body.withUnsafeBytes { bytes in
+        MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
+                                        .RESPMEM_MUST_COPY)
+    }
+    guard let created else { return .NO }
+    defer { MHD_destroy_response(created) }
+    for (name, value) in response.headers {
+        _ = MHD_add_response_header(created, name, value)
+    }
+    _ = MHD_add_response_header(created, "Cache-Control", "no-store")
+    return MHD_queue_response(connection, UInt32(response.status), created)
+}
