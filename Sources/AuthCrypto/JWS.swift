@@ -264,3 +264,11 @@ public enum JWS {
         return "\"" + String(String.UnicodeScalarView(kept)) + "\""
     }
 }
+
+extension CryptoError {
+    /// True when a JWKS held no key for the token's `kid`: the one case where refetching the JWKS may help.
+    public var isUnknownKeyID: Bool {
+        if case .invalidKey(let why) = self { return why.hasPrefix("no key with kid") }
+        return false
+    }
+}

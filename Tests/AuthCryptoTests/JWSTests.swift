@@ -171,6 +171,8 @@ struct JWSTests {
         #expect(throws: CryptoError.invalidKey(#"no key with kid "rotated-2" for RS256"#)) {
             try JWS.verify(token, jwks: Self.jwks)
         }
+        #expect(CryptoError.invalidKey(#"no key with kid "rotated-2" for RS256"#).isUnknownKeyID)
+        #expect(!CryptoError.invalidSignature.isUnknownKeyID)
         let refreshed = #"{"keys":[\#(V.rsaPublicJWK),\#(try signer.publicJSON())]}"#
         #expect(try JWS.verify(token, jwks: refreshed).keyID == "rotated-2")
     }
