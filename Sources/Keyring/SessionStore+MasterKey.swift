@@ -203,7 +203,8 @@ extension SessionStore {
         }
         // A passphrase: asked before taking the write lock, so a slow typist blocks nobody.
         let wrapping = try passphraseWrapping(
-            of: key, noSourceHint: secretServiceMissing ? "the Secret Service is not reachable" : nil)
+            of: key, noSourceHint: secretServiceMissing || !useSecretService && target == nil
+                ? "no Secret Service is reachable" : nil)
         var raced = false
         try write { () throws(SQLiteError) in
             if try Self.readMetaText(database, StoreSchema.Meta.keySource) != nil {
@@ -285,8 +286,9 @@ extension SessionStore {
     private func passphraseWrapping(of key: [UInt8], noSourceHint: String? = nil)
         throws(StoreError) -> (salt: [UInt8], parameters: String, wrapped: [UInt8]) {
         guard let passphrase = try options.passphrase.read(.create) else {
-            let why = noSourceHint ?? "no Secret Service is available"
-            throw .locked("\(why) and no passphrase was given; \(options.passphrase.hint)")
+            let why = noSourceHint.map { "\($0) and no passphrase was given" }
+                ?? "a passphrase is needed to wrap the master key but none was given"
+            throw .locked("\(why); \(options.passphrase.hint)")
         }
         let parameters = ScryptParameters.interactive
         do {
