@@ -42,7 +42,8 @@ public struct DigitField: Widget, Hashable, Sendable {
     /// Appends the characters of `input` that belong to the alphabet, until the boxes are full.
     public func inserting(_ input: String) -> DigitField {
         var copy = self
-        for character in input where copy.characters.count < length {
+        // Sanitize first: the digits inside a pasted escape sequence (`ESC [ 3 1 m`) are not part of the code.
+        for character in DisplayText.sanitized(input) where copy.characters.count < length {
             if let accepted = accept(character) { copy.characters.append(accepted) }
         }
         return copy

@@ -50,15 +50,12 @@ public struct ScreenBuffer: Hashable, Sendable {
         guard row >= 0 && row < rows else { return col }
         let limit = min(cols, maxWidth.map { col + max(0, $0) } ?? cols)
         var column = col
-        var lastWritten: Int?
         for character in DisplayText.sanitized(text) {
             if column >= limit { break }
             let width = DisplayText.width(of: character)
             if width == 0 {
-                // A combining mark with no base in this string joins the grapheme written just before it.
-                if let previous = lastWritten {
-                    cells[row * cols + previous].text.unicodeScalars.append(contentsOf: character.unicodeScalars)
-                }
+                // A mark with no base in this string (or a zero-width space) has no cell to sit in; drawn on its
+                // own, the terminal would merge it into whatever happens to be on screen before it.
                 continue
             }
             if column < 0 {
@@ -73,7 +70,6 @@ public struct ScreenBuffer: Hashable, Sendable {
                 break
             }
             put(Cell(text: String(character), width: width, style: style), row: row, col: column)
-            lastWritten = column
             column += width
         }
         return max(column, col)
