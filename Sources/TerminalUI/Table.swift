@@ -26,7 +26,7 @@ public struct Table: Widget {
     }
 
     /// The text of one cell and its colour (a session's status in green, yellow or red).
-    public struct Item: Hashable, Sendable, ExpressibleByStringLiteral {
+    public struct Item: Hashable, Sendable, ExpressibleByStringInterpolation {
         public var text: String
         public var color: Color
         public var attributes: TextAttributes

@@ -37,6 +37,10 @@ public final class Terminal {
         setlocale(LC_ALL, "")
         // Short enough that Esc feels immediate, long enough for arrow-key sequences over SSH.
         set_escdelay(25)
+        // ncurses puts in its own SIGINT/SIGTERM handlers (which exit with status 1); ours hand signals on to
+        // what the program had before curses, so they are recorded first.
+        let installsHandlers = !restoreHandlersInstalled.exchange(true, ordering: .sequentiallyConsistent)
+        if installsHandlers { Terminal.recordSignalActions() }
         guard let screen = cncursesw_start() else {
             throw StartError.unknownTerminal(getenv("TERM").map { String(cString: $0) } ?? "")
         }
@@ -57,7 +61,7 @@ public final class Terminal {
         rows = Int(cncursesw_lines())
         cols = Int(cncursesw_cols())
         cursesIsActive.store(true, ordering: .sequentiallyConsistent)
-        installRestoreHandlers()
+        if installsHandlers { Terminal.installRestoreHandlers() }
         writeToTerminal(bracketedPasteOn)
     }
 
@@ -263,15 +267,20 @@ public final class Terminal {
 
     // MARK: - Restoring the terminal
 
-    private func installRestoreHandlers() {
-        guard !restoreHandlersInstalled.exchange(true, ordering: .sequentiallyConsistent) else { return }
+    private static func recordSignalActions() {
+        for signalNumber in restoredSignals {
+            sigaction(signalNumber, nil, previousSignalActions + Int(signalNumber))
+        }
+    }
+
+    private static func installRestoreHandlers() {
         atexit(restoreTerminalAtExit)
         for signalNumber in restoredSignals {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = restoreTerminalOnSignal
             sigemptyset(&action.sa_mask)
             action.sa_flags = 0
-            sigaction(signalNumber, &action, previousSignalActions + Int(signalNumber))
+            sigaction(signalNumber, &action, nil)
         }
     }
 }
@@ -289,9 +298,9 @@ private let restoreHandlersInstalled = Atomic<Bool>(false)
 private let restoredSignals: [Int32] = [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGTRAP,
                                         SIGABRT, SIGFPE]
 
-/// The handlers that were there before ours (the Swift runtime's crash reporter, ncurses' own), indexed by
-/// signal number, so that ours restores the terminal and then hands the signal on to them.
-/// Written once while installing, before any of our handlers can run.
+/// The handlers the program had before curses started (the Swift runtime's crash reporter, or the default
+/// action), indexed by signal number, so that ours restores the terminal and then hands the signal on to them.
+/// Written once, before any of our handlers can run.
 nonisolated(unsafe) private let previousSignalActions: UnsafeMutablePointer<sigaction> = {
     let actions = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
     actions.initialize(repeating: sigaction(), count: 65)
