@@ -1,0 +1,217 @@
+import AuthClient
+import AuthCore
+import AuthCrypto
+
+/// What a successful code redemption yields, for the token endpoint and for the proxies that exchange codes
+/// at their own profiles (Turnkey's oauth2_authenticate, the portal's callback).
+struct RedeemedCode {
+    let code: String
+    let value: OIDCGrants.Code
+    let user: SandboxUser
+}
+
+extension OIDCRoutes {
+    func token(_ request: HTTPRequest, profile: OIDCProfile) -> HTTPResponse {
+        do throws(OAuthError) {
+            guard let form = request.formParameters else {
+                throw .invalidRequest("send an application/x-www-form-urlencoded body")
+            }
+            let clientID = try authenticateClient(request, form: form, profile: profile)
+            let answer: [String: Any]
+            switch form["grant_type"] {
+            case "authorization_code":
+                answer = try authorizationCodeGrant(form, profile: profile, clientID: clientID)
+            case "refresh_token":
+                answer = try refreshGrant(form, profile: profile, clientID: clientID)
+            case Self.deviceGrantType where profile.supportsDeviceGrant:
+                answer = try deviceGrant(form, profile: profile, clientID: clientID)
+            case nil:
+                throw .invalidRequest("grant_type is required")
+            case .some:
+                throw OAuthError(status: 400, code: "unsupported_grant_type",
+                                 description: "the \(profile.rawValue) profile does not offer this grant type")
+            }
+            return .json(200, object: answer)
+        } catch {
+            return error.response
+        }
+    }
+
+    /// The client id from the body or from Basic authentication (never both disagreeing). Secrets are not
+    /// checked (the sandbox registers public clients) except Apple's, whose client secret must at least be an
+    /// ES256 JWT naming the client, as Apple's is.
+    private func authenticateClient(_ request: HTTPRequest, form: [String: String],
+                                    profile: OIDCProfile) throws(OAuthError) -> String {
+        let basic = ClientCredentials.basic(request)
+        if ClientCredentials.hasBasic(request) && basic == nil {
+            throw .invalidClient("the Basic authorization header is malformed")
+        }
+        if let basic, let bodyID = form["client_id"], bodyID != basic.clientID {
+            throw .invalidRequest("client_id in the body and in the Authorization header differ")
+        }
+        guard let clientID = basic?.clientID ?? form["client_id"], !clientID.isEmpty else {
+            throw .invalidClient("client authentication failed: no client_id")
+        }
+        guard accepts(clientID: clientID, at: profile) else {
+            throw .invalidClient("the client is not registered with the \(profile.rawValue) profile")
+        }
+        if profile == .apple, let secret = basic?.secret ?? form["client_secret"] {
+            guard let parts = try? JWS.decodeUnverified(secret), let header = JSONText.object(parts.header),
+                  let claims = JSONText.object(parts.payload), header["alg"] as? String == "ES256",
+                  claims["sub"] as? String == clientID else {
+                throw .invalidClient("client_secret must be an ES256 JWT whose sub is the client id")
+            }
+        }
+        return clientID
+    }
+
+    // MARK: - Grants
+
+    private func authorizationCodeGrant(_ form: [String: String], profile: OIDCProfile,
+                                        clientID: String) throws(OAuthError) -> [String: Any] {
+        guard let code = form["code"], !code.isEmpty else { throw .invalidRequest("code is required") }
+        guard let redirectURI = form["redirect_uri"] else { throw .invalidRequest("redirect_uri is required") }
+        guard let verifier = form["code_verifier"] else {
+            throw .invalidRequest("code_verifier is required (PKCE)")
+        }
+        let redeemed = try redeem(code: code, profile: profile, clientID: clientID, redirectURI: redirectURI,
+                                  verifier: verifier)
+        let grantID = try random()
+        grants.withLock { $0.link(code: code, to: grantID) }
+        return try issueTokens(profile: profile, clientID: clientID, user: redeemed.user, scope: redeemed.value.scope,
+                               nonce: redeemed.value.nonce, grantID: grantID)
+    }
+
+    /// Redeems a code once: it is gone after this call whether or not the checks pass, and a second redemption
+    /// revokes whatever the first one issued.
+    func redeem(code: String, profile: OIDCProfile, clientID: String, redirectURI: String,
+                verifier: String) throws(OAuthError) -> RedeemedCode {
+        let now = context.clock.now
+        let value: OIDCGrants.Code
+        switch grants.withLock({ $0.redeem(code: code, now: now) }) {
+        case .redeemed(let found): value = found
+        case .replayed: throw .invalidGrant("the authorization code was already used")
+        case .unknown: throw .invalidGrant("the authorization code is unknown")
+        }
+        guard now - value.issuedAt <= Double(context.configuration.codeLifetime) else {
+            throw .invalidGrant("the authorization code has expired")
+        }
+        guard value.profile == profile, value.clientID == clientID else {
+            throw .invalidGrant("the authorization code was issued to another client")
+        }
+        guard value.redirectURI == redirectURI else {
+            throw .invalidGrant("redirect_uri does not match the one of the authorization request")
+        }
+        guard Self.isVerifier(verifier) else {
+            throw .invalidGrant("code_verifier must be 43 to 128 unreserved characters")
+        }
+        guard ConstantTime.equals(PKCE.challenge(for: verifier), value.challenge) else {
+            throw .invalidGrant("code_verifier does not match the code_challenge")
+        }
+        guard let user = context.user(named: value.userName) else { throw .invalidGrant("the user is gone") }
+        return RedeemedCode(code: code, value: value, user: user)
+    }
+
+    private func refreshGrant(_ form: [String: String], profile: OIDCProfile,
+                              clientID: String) throws(OAuthError) -> [String: Any] {
+        guard let refreshToken = form["refresh_token"], !refreshToken.isEmpty else {
+            throw .invalidRequest("refresh_token is required")
+        }
+        let found: OIDCGrants.Token
+        switch grants.withLock({ $0.rotate(refreshToken: refreshToken, profile: profile, clientID: clientID) }) {
+        case .rotated(let token): found = token
+        case .mismatched: throw .invalidGrant("the refresh token was issued to another client")
+        case .replayed: throw .invalidGrant("the refresh token was already used; the grant is revoked")
+        case .unknown: throw .invalidGrant("the refresh token is unknown or revoked")
+        }
+        var scope = found.scope
+        if let asked = form["scope"] {
+            let granted = Set(found.scope.split(separator: " "))
+            guard Set(asked.split(separator: " ")).isSubset(of: granted) else {
+                throw .invalidScope("a refresh cannot widen the scope")
+            }
+            scope = asked
+        }
+        guard let user = context.user(named: found.userName) else { throw .invalidGrant("the user is gone") }
+        return try issueTokens(profile: profile, clientID: clientID, user: user, scope: scope, nonce: nil,
+                               grantID: found.grantID)
+    }
+
+    private func deviceGrant(_ form: [String: String], profile: OIDCProfile,
+                             clientID: String) throws(OAuthError) -> [String: Any] {
+        guard let deviceCode = form["device_code"], !deviceCode.isEmpty else {
+            throw .invalidRequest("device_code is required")
+        }
+        let now = context.clock.now
+        switch grants.withLock({ $0.poll(deviceCode: deviceCode, profile: profile, clientID: clientID, now: now) }) {
+        case .approved(let device, let userName):
+            guard let user = context.user(named: userName) else { throw .invalidGrant("the user is gone") }
+            return try issueTokens(profile: profile, clientID: clientID, user: user, scope: device.scope, nonce: nil,
+                                   grantID: try random())
+        case .pending: throw .device("authorization_pending", "the user has not answered yet")
+        case .slowDown: throw .device("slow_down", "polling too fast; wait 5 more seconds between polls")
+        case .denied: throw .device("access_denied", "the user denied the request")
+        case .expired: throw .device("expired_token", "the device code has expired")
+        case .mismatched: throw .invalidGrant("the device code was issued to another client")
+        case .unknown: throw .invalidGrant("the device code is unknown")
+        }
+    }
+
+    // MARK: - Issuing
+
+    /// Access and refresh tokens, plus an ID token where the profile issues them: Apple always, Google and
+    /// generic when `openid` was asked for.
+    private func issueTokens(profile: OIDCProfile, clientID: String, user: SandboxUser, scope: String,
+                             nonce: String?, grantID: String) throws(OAuthError) -> [String: Any] {
+        let accessToken = try random()
+        let refreshToken = try random()
+        let now = context.clock.now
+        let lifetime = context.configuration.tokenLifetime
+        let token = OIDCGrants.Token(profile: profile, clientID: clientID, userName: user.name, scope: scope,
+                                     grantID: grantID, expiresAt: now + Double(lifetime))
+        grants.withLock { $0.add(accessToken: accessToken, refreshToken: refreshToken, token) }
+        var answer: [String: Any] = ["access_token": accessToken, "token_type": "Bearer", "expires_in": lifetime,
+                                     "refresh_token": refreshToken, "scope": scope]
+        let wantsIDToken = profile == .apple || scope.split(separator: " ").contains("openid")
+        if profile.issuesIDToken && wantsIDToken {
+            answer["id_token"] = try idToken(profile: profile, audience: clientID, user: user, nonce: nonce)
+        }
+        return answer
+    }
+
+    /// An ID token of `profile`, signed with the profile's algorithm; also what the Turnkey proxy hands out as
+    /// the oidcToken of Discord and X logins.
+    func idToken(profile: OIDCProfile, audience: String, user: SandboxUser, nonce: String?) throws(OAuthError) -> String {
+        let now = context.clock.seconds
+        var claims: [String: Any] = [
+            "iss": context.issuer(profile), "aud": audience, "azp": audience, "sub": user.subject(at: profile),
+            "iat": now, "exp": now + context.configuration.tokenLifetime, "auth_time": now, "name": user.displayName,
+        ]
+        if let email = user.email {
+            claims["email"] = email
+            claims["email_verified"] = true
+        }
+        if let nonce { claims["nonce"] = nonce }
+        do {
+            return try context.keys.sign(claims, algorithm: profile.signingAlgorithm)
+        } catch {
+            throw .serverError("the sandbox could not sign the ID token")
+        }
+    }
+
+    func random() throws(OAuthError) -> String {
+        do {
+            return try context.randomToken()
+        } catch {
+            throw .serverError("the sandbox could not draw random bytes")
+        }
+    }
+
+    /// RFC 7636 4.1: 43–128 characters of `[A-Za-z0-9-._~]`.
+    static func isVerifier(_ text: String) -> Bool {
+        (43...128).contains(text.utf8.count) && text.unicodeScalars.allSatisfy {
+            ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0)
+                || "-._~".unicodeScalars.contains($0)
+        }
+    }
+}

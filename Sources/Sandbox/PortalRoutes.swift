@@ -1,0 +1,262 @@
+import AuthClient
+import AuthCore
+import AuthCrypto
+import Foundation
+import Synchronization
+
+/// Portal-compatible routes of SPEC 3.5 under `/portal/api/v3/auth`, every call with the
+/// `x-portal-auth-environment-id` header; errors are `{"error": message}`.
+///
+/// Shapes the SPEC leaves open (the client side follows them):
+/// - `GET /methods` → `{"data": {"methods": ["google", "apple"], "totp": true}}`.
+/// - `GET /oauth/urls?redirectUrl=URL[&state=S]` → `{"data": {"google": URL, "apple": URL}}`. The URLs go through
+///   the sandbox's own consent page and come back to the portal's callback, which exchanges the code and
+///   redirects to `redirectUrl?token=<one-time>[&state=S]` (or `?error=access_denied|oauth_failed[&state=S]`).
+///   Both URLs share one single-use state. `redirectUrl` must be loopback or `authdeck://…` (else 401, as
+///   Portal answers a redirect URL that is not allow-listed).
+/// - `POST /oauth/tokens {"token"}` → `{"data": {endUserId, clientId, clientSessionToken?, userJwt, totpLink?}}`.
+/// - `POST /totps/validations {"code"}` with `Authorization: Bearer <userJwt>` →
+///   `{"data": {clientSessionToken, endUserId, clientId}}`; 401 for a wrong code, 429 after five.
+final class PortalRoutes: Sendable {
+    let context: SandboxContext
+    let oidc: OIDCRoutes
+    let state: Mutex<PortalState>
+
+    static let prefix = "/api/v3/auth"
+    static let portalClient = "sandbox-portal-client"
+
+    init(context: SandboxContext, oidc: OIDCRoutes) {
+        self.context = context
+        self.oidc = oidc
+        state = Mutex(PortalState(maximumAttempts: context.configuration.otpMaximumAttempts))
+    }
+
+    /// Where the provider leg of a portal login comes back to.
+    static func callbackURL(base: String, provider: OIDCProfile) -> String {
+        "\(base)/portal\(prefix)/oauth/callback/\(provider.rawValue)"
+    }
+
+    /// `path` is what follows `/portal`.
+    func handle(_ request: HTTPRequest, path: String) -> HTTPResponse {
+        guard path.hasPrefix(Self.prefix + "/") else { return PortalError.notFound("no such path").response }
+        let route = String(path.dropFirst(Self.prefix.count))
+        // The provider's redirect comes from the browser, which knows nothing of the environment header.
+        if route.hasPrefix("/oauth/callback/") {
+            guard let profile = OIDCProfile(rawValue: String(route.dropFirst("/oauth/callback/".count))),
+                  context.configuration.portalMethods.contains(profile) else {
+                return PortalError.notFound("no such path").response
+            }
+            guard request.method == "GET" || request.method == "POST" else { return Self.methodNotAllowed("GET, POST") }
+            return callback(request, profile: profile)
+        }
+        let expectations: [String: String] = ["/methods": "GET", "/oauth/urls": "GET", "/oauth/tokens": "POST",
+                                              "/totps/validations": "POST"]
+        guard let method = expectations[route] else { return PortalError.notFound("no such path").response }
+        guard request.method == method || (method == "GET" && request.method == "HEAD") else {
+            return Self.methodNotAllowed(method)
+        }
+        let environment = request.headers["x-portal-auth-environment-id"] ?? ""
+        guard !environment.isEmpty else {
+            return PortalError.unauthorized("the x-portal-auth-environment-id header is required").response
+        }
+        if let expected = context.configuration.portalEnvironmentID, !ConstantTime.equals(environment, expected) {
+            return PortalError.unauthorized("unknown auth environment").response
+        }
+        do throws(PortalError) {
+            switch route {
+            case "/methods": return .json(200, object: ["data": methods()])
+            case "/oauth/urls": return .json(200, object: ["data": try urls(request)])
+            case "/oauth/tokens": return .json(200, object: ["data": try tokens(request)])
+            default: return .json(200, object: ["data": try validations(request)])
+            }
+        } catch {
+            return error.response
+        }
+    }
+
+    private static func methodNotAllowed(_ allowed: String) -> HTTPResponse {
+        var answer = PortalError(status: 405, message: "use \(allowed)").response
+        answer.headers.append(("Allow", allowed))
+        return answer
+    }
+
+    // MARK: - Routes
+
+    private func methods() -> [String: Any] {
+        ["methods": context.configuration.portalMethods.map(\.rawValue), "totp": true]
+    }
+
+    private func urls(_ request: HTTPRequest) throws(PortalError) -> [String: Any] {
+        guard let query = request.queryParameters else { throw .badRequest("the query has a broken escape") }
+        guard let redirectURL = query["redirectUrl"], !redirectURL.isEmpty else {
+            throw .badRequest("redirectUrl is required")
+        }
+        guard Self.allowed(redirectURL: redirectURL, extra: context.configuration.extraRedirectURIs) else {
+            throw .unauthorized("redirectUrl is not allow-listed for this environment")
+        }
+        if let clientState = query["state"], clientState.utf8.count > 512 { throw .badRequest("state is too long") }
+        let loginState: String
+        let verifier: String
+        do {
+            loginState = try context.randomToken()
+            verifier = try context.randomToken()
+        } catch {
+            throw .server("the sandbox could not draw random bytes")
+        }
+        let now = context.clock.now
+        let pending = PortalState.PendingLogin(redirectURL: redirectURL, clientState: query["state"],
+                                               verifier: verifier, expiresAt: now + 600)
+        state.withLock {
+            $0.prune(now: now)
+            $0.pending[loginState] = pending
+        }
+        var urls: [String: Any] = [:]
+        for profile in context.configuration.portalMethods {
+            var parameters = [
+                ("client_id", SandboxConfiguration.portalClientID),
+                ("redirect_uri", Self.callbackURL(base: context.baseURL, provider: profile)),
+                ("response_type", "code"),
+                ("scope", profile == .apple ? "name email" : "openid email profile"),
+                ("state", loginState),
+                ("code_challenge", PKCE.challenge(for: verifier)),
+                ("code_challenge_method", PKCE.method),
+            ]
+            if profile == .apple { parameters.append(("response_mode", "form_post")) }
+            urls[profile.rawValue] = oidc.endpoint(profile, "/authorize") + "?" + FormEncoding.encode(parameters)
+        }
+        return urls
+    }
+
+    /// The provider's answer: exchange the code (in process), then send the browser on to the client's
+    /// redirect URL with a one-time token, or with the error.
+    private func callback(_ request: HTTPRequest, profile: OIDCProfile) -> HTTPResponse {
+        let fields = request.method == "POST" ? request.formParameters : request.queryParameters
+        guard let fields, let loginState = fields["state"],
+              let pending = state.withLock({ $0.pending.removeValue(forKey: loginState) }),
+              pending.expiresAt > context.clock.now else {
+            return OIDCRoutes.errorPage(400, "This sign-in link is unknown, expired or already used. Start again.")
+        }
+        var answer: [(String, String)]
+        if let error = fields["error"] {
+            answer = [("error", error == "access_denied" ? "access_denied" : "oauth_failed")]
+        } else if let code = fields["code"] {
+            do throws(OAuthError) {
+                let redeemed = try oidc.redeem(code: code, profile: profile, clientID: SandboxConfiguration.portalClientID,
+                                               redirectURI: Self.callbackURL(base: context.baseURL, provider: profile),
+                                               verifier: pending.verifier)
+                let token = try oidc.random()
+                let result = PortalState.Result(userName: redeemed.user.name, profile: profile,
+                                                expiresAt: context.clock.now + 120)
+                state.withLock { $0.results[token] = result }
+                answer = [("token", token)]
+            } catch {
+                answer = [("error", "oauth_failed")]
+            }
+        } else {
+            answer = [("error", "oauth_failed")]
+        }
+        if let clientState = pending.clientState { answer.append(("state", clientState)) }
+        let separator = pending.redirectURL.contains("?") ? "&" : "?"
+        return .redirect(to: pending.redirectURL + separator + FormEncoding.encode(answer))
+    }
+
+    private func tokens(_ request: HTTPRequest) throws(PortalError) -> [String: Any] {
+        guard let body = request.jsonObject else {
+            throw .badRequest("the body must be a JSON object sent as application/json")
+        }
+        guard let token = body["token"] as? String, !token.isEmpty else { throw .badRequest("token is required") }
+        let now = context.clock.now
+        guard let result = state.withLock({ $0.results.removeValue(forKey: token) }), result.expiresAt > now,
+              let user = context.user(named: result.userName) else {
+            throw .unauthorized("the token is unknown, expired or already used")
+        }
+        let endUserID = Self.endUserID(user, profile: result.profile)
+        let challengeID: String
+        do {
+            challengeID = try context.randomToken(bytes: 16)
+        } catch {
+            throw .server("the sandbox could not draw random bytes")
+        }
+        let seconds = context.clock.seconds
+        let userJwt = try sign([
+            "iss": context.baseURL + "/portal", "purpose": Purpose.portalUser, "jti": challengeID, "sub": endUserID,
+            "iat": seconds, "exp": seconds + 600,
+        ])
+        var data: [String: Any] = ["endUserId": endUserID, "clientId": Self.portalClient, "userJwt": userJwt]
+        if let seed = user.totpSeed, let secret = user.totpSecret {
+            state.withLock { $0.totp.add(id: challengeID, seed: seed, expiresAt: Double(seconds + 600), now: now) }
+            data["totpLink"] = TOTPLink.make(secret: secret, account: user.email ?? user.name)
+        } else {
+            data["clientSessionToken"] = try clientSessionToken()
+        }
+        return data
+    }
+
+    private func validations(_ request: HTTPRequest) throws(PortalError) -> [String: Any] {
+        guard let userJwt = request.bearerToken else {
+            throw .unauthorized("Authorization: Bearer <userJwt> is required")
+        }
+        guard let claims = context.keys.verifiedClaims(userJwt), claims["iss"] as? String == context.baseURL + "/portal",
+              claims["purpose"] as? String == Purpose.portalUser, let challengeID = claims["jti"] as? String,
+              let endUserID = claims["sub"] as? String else {
+            throw .unauthorized("the userJwt is not valid")
+        }
+        guard let expiry = claims["exp"] as? Int, Double(expiry) > context.clock.now else {
+            throw .unauthorized("the userJwt has expired")
+        }
+        guard let body = request.jsonObject else {
+            throw .badRequest("the body must be a JSON object sent as application/json")
+        }
+        guard let code = body["code"] as? String else { throw .badRequest("code is required") }
+        let now = context.clock.now
+        switch state.withLock({ $0.totp.check(id: challengeID, code: code, now: now) }) {
+        case .accepted:
+            return ["clientSessionToken": try clientSessionToken(), "endUserId": endUserID,
+                    "clientId": Self.portalClient]
+        case .wrongCode(let left):
+            if left == 0 { throw .tooMany("invalid TOTP code; too many attempts, sign in again") }
+            throw .unauthorized("invalid TOTP code (\(left) attempts left)")
+        case .tooManyAttempts:
+            throw .tooMany("too many attempts; sign in again")
+        case .unknown:
+            throw .badRequest("no TOTP validation is pending for this userJwt")
+        }
+    }
+
+    // MARK: - Pieces
+
+    /// Portal identifies an end user by email; a user without one by the provider's subject.
+    private static func endUserID(_ user: SandboxUser, profile: OIDCProfile) -> String {
+        let seed = user.email.map { "end user \($0)" } ?? "end user \(profile.rawValue) \(user.subject(at: profile))"
+        return ProxyAccounts.stableID(seed)
+    }
+
+    private func clientSessionToken() throws(PortalError) -> String {
+        do {
+            return try context.randomToken()
+        } catch {
+            throw .server("the sandbox could not draw random bytes")
+        }
+    }
+
+    private func sign(_ claims: [String: Any]) throws(PortalError) -> String {
+        do {
+            return try context.keys.sign(claims, algorithm: "ES256")
+        } catch {
+            throw .server("the sandbox could not sign a token")
+        }
+    }
+
+    /// Loopback, `authdeck://`, or an exactly configured URL.
+    static func allowed(redirectURL: String, extra: [String]) -> Bool {
+        if extra.contains(redirectURL) { return true }
+        guard redirectURL.utf8.count <= 2048, !redirectURL.contains("#"),
+              redirectURL.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else { return false }
+        if redirectURL.hasPrefix("authdeck://") { return redirectURL.count > "authdeck://".count }
+        guard let parts = URLComponents(string: redirectURL), parts.scheme == "http", parts.user == nil,
+              parts.port != nil, let host = parts.host, ["127.0.0.1", "::1", "[::1]"].contains(host) else {
+            return false
+        }
+        return parts.path.hasPrefix("/")
+    }
+}

@@ -1,0 +1,29 @@
+/// What the portal routes remember: OAuth requests waiting for the provider's answer (one state shared by the
+/// Google and Apple URLs of one request, used once), one-time result tokens, and open TOTP challenges.
+struct PortalState {
+    struct PendingLogin {
+        let redirectURL: String
+        let clientState: String?
+        let verifier: String
+        let expiresAt: Double
+    }
+
+    struct Result {
+        let userName: String
+        let profile: OIDCProfile
+        let expiresAt: Double
+    }
+
+    var pending: [String: PendingLogin] = [:]
+    var results: [String: Result] = [:]
+    var totp: TOTPChallenges
+
+    init(maximumAttempts: Int) {
+        totp = TOTPChallenges(maximumAttempts: maximumAttempts)
+    }
+
+    mutating func prune(now: Double) {
+        pending = pending.filter { $0.value.expiresAt > now }
+        results = results.filter { $0.value.expiresAt > now }
+    }
+}

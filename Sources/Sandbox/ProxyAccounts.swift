@@ -1,0 +1,73 @@
+import AuthCrypto
+
+/// What the Auth Proxy remembers: its accounts (the users file's existing users, then whoever signs up), the
+/// one-time codes in flight, the tokens already spent, and open TOTP challenges. Guarded by the routes' lock.
+struct ProxyAccounts {
+    struct Account {
+        let userID: String
+        let organizationID: String
+        var email: String?
+        var phone: String?
+        /// `issuer subject` pairs of the social identities linked to the account.
+        var identities: Set<String>
+        /// The users-file entry behind the account, which decides about TOTP.
+        var userName: String?
+    }
+
+    struct PendingCode {
+        let contact: String
+        let otpType: String
+        let code: String
+        let expiresAt: Double
+        var failures = 0
+    }
+
+    private(set) var accounts: [Account] = []
+    var codes: [String: PendingCode] = [:]
+    /// When each contact was last sent codes, to refuse a flood with 429.
+    var sends: [String: [Double]] = [:]
+    var spentVerificationTokens = Set<String>()
+    var spentOIDCTokens = Set<String>()
+    var totp: TOTPChallenges
+
+    /// Existing users get an account with every profile's identity linked; ids are derived from the name so a
+    /// restarted sandbox hands out the same ones.
+    init(users: [SandboxUser], identity: (SandboxUser, OIDCProfile) -> String, maximumAttempts: Int) {
+        totp = TOTPChallenges(maximumAttempts: maximumAttempts)
+        for user in users where user.existing {
+            let identities = Set(OIDCProfile.allCases.map { identity(user, $0) })
+            accounts.append(Account(userID: Self.stableID("user \(user.name)"),
+                                    organizationID: Self.stableID("organization \(user.name)"),
+                                    email: user.email, phone: user.phone, identities: identities,
+                                    userName: user.name))
+        }
+    }
+
+    static func stableID(_ seed: String) -> String {
+        SandboxContext.uuidString(SHA256.hash("authdeck-sandbox \(seed)"))
+    }
+
+    func account(email: String) -> Account? { accounts.first { $0.email == email } }
+    func account(phone: String) -> Account? { accounts.first { $0.phone == phone } }
+    func account(identity: String) -> Account? { accounts.first { $0.identities.contains(identity) } }
+
+    mutating func add(_ account: Account) {
+        accounts.append(account)
+    }
+
+    /// Counts a send to `contact`; false when it already had `limit` within `window` seconds.
+    mutating func recordSend(to contact: String, now: Double, limit: Int, window: Double) -> Bool {
+        let recent = (sends[contact] ?? []).filter { now - $0 < window }
+        guard recent.count < limit else {
+            sends[contact] = recent
+            return false
+        }
+        sends[contact] = recent + [now]
+        return true
+    }
+
+    /// Drops expired codes so a long-running sandbox stays small.
+    mutating func pruneCodes(now: Double) {
+        codes = codes.filter { $0.value.expiresAt > now }
+    }
+}

@@ -1,2 +1,0 @@
-/// The Sandbox module. See SPEC.md section 1 for what it owns.
-public enum SandboxModule {}

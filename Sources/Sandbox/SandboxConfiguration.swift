@@ -1,0 +1,59 @@
+/// How a sandbox runs: who its users are, where codes go, how long things live, and what it accepts.
+/// The defaults are what `authdeck sandbox` uses; tests shorten lifetimes and freeze the clock.
+public struct SandboxConfiguration: Sendable {
+    /// 0 picks a free port.
+    public var port: UInt16 = 0
+    public var users: [SandboxUser] = SandboxUsers.builtIn
+    /// The JSON-lines outbox; nil keeps codes off disk (tests read them from `announce`).
+    public var outboxPath: String?
+    /// Receives each outbox line as it is written (the command prints it on stdout).
+    public var announce: (@Sendable (String) -> Void)?
+    public var clock = SandboxClock()
+    /// Signing keys; nil makes fresh ones.
+    public var keys: SandboxKeys?
+
+    /// Access-token lifetime in seconds (ID tokens and userinfo follow it).
+    public var tokenLifetime = 3600
+    /// Authorization codes are single-use and live this long.
+    public var codeLifetime = 60
+    /// Device codes live this long; clients poll no faster than `deviceInterval`.
+    public var deviceCodeLifetime = 600
+    public var deviceInterval = 5
+
+    /// Client ids the OIDC profiles accept; nil accepts any non-empty id (a public client of any name), and
+    /// the profile's `defaultClientID` is what config.json names either way.
+    public var clientIDs: [OIDCProfile: String]?
+    /// Redirect URIs accepted exactly, beyond loopback (`http://127.0.0.1:PORT/…`) and `authdeck://…`.
+    public var extraRedirectURIs: [String] = []
+
+    /// The auth proxy's `X-Auth-Proxy-Config-ID`; nil accepts any non-empty value.
+    public var proxyConfigID: String?
+    public var otpLength = 6
+    public var otpAlphanumeric = false
+    /// One-time codes expire after this long; a code gets `otpMaximumAttempts` tries.
+    public var otpLifetime = 300
+    public var otpMaximumAttempts = 5
+    /// How long a proxy session JWT lives (wallet_kit_config's `sessionExpirationSeconds`).
+    public var sessionLifetime = 900
+
+    /// The portal's `x-portal-auth-environment-id`; nil accepts any non-empty value.
+    public var portalEnvironmentID: String?
+    /// The OAuth methods the portal's environment enables.
+    public var portalMethods: [OIDCProfile] = [.google, .apple]
+
+    /// Requests whose body is larger are answered 413 before any route sees them.
+    public var maximumRequestBytes = 16 * 1024
+
+    public init() {}
+
+    /// The ids config.json writes and, when `clientIDs` is set, the only ones accepted.
+    func clientID(for profile: OIDCProfile) -> String {
+        clientIDs?[profile] ?? profile.defaultClientID
+    }
+
+    /// The config id config.json writes.
+    var writtenProxyConfigID: String { proxyConfigID ?? "sandbox-config" }
+    var writtenPortalEnvironmentID: String { portalEnvironmentID ?? "sandbox-environment" }
+    /// The client id the portal uses for its own leg at the OIDC profiles.
+    static let portalClientID = "sandbox-portal"
+}

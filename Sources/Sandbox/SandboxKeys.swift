@@ -1,0 +1,41 @@
+import AuthCrypto
+import Foundation
+
+/// The sandbox's signing keys, made fresh at start: one ES256 and one RS256 key, published together as the
+/// JWKS of every OIDC profile so clients exercise both algorithms and key choice by `kid`.
+/// Tests share one instance because RSA key generation takes a noticeable moment.
+public final class SandboxKeys: Sendable {
+    let es256: JWK
+    let rs256: JWK
+    /// `{"keys":[…]}` with the public halves only.
+    let jwksJSON: String
+
+    public init() throws(CryptoError) {
+        let tag = Hex.encode(try SecureRandom.bytes(4))
+        es256 = try JWK.generateES256(keyID: "sandbox-es256-\(tag)")
+        rs256 = try JWK.generateRS256(keyID: "sandbox-rs256-\(tag)")
+        var keys: [Any] = []
+        for (key, algorithm) in [(es256, "ES256"), (rs256, "RS256")] {
+            guard var object = JSONText.object(Array(try key.publicJSON().utf8)) else {
+                throw .malformedInput("public JWK is not a JSON object")
+            }
+            object["alg"] = algorithm
+            object["use"] = "sig"
+            keys.append(object)
+        }
+        jwksJSON = String(decoding: JSONText.encode(["keys": keys]), as: UTF8.self)
+    }
+
+    /// A compact JWS over the JSON of `claims`.
+    func sign(_ claims: [String: Any], algorithm: String) throws(CryptoError) -> String {
+        let key = algorithm == "RS256" ? rs256 : es256
+        return try JWS.sign(payload: JSONText.encode(claims), key: key, algorithm: algorithm)
+    }
+
+    /// The claims of a token this sandbox signed, or nil when the signature does not check out against either
+    /// key or the payload is not a JSON object. Expiry and purpose are the caller's to check.
+    func verifiedClaims(_ token: String) -> [String: Any]? {
+        guard token.utf8.count <= 8192, let verified = try? JWS.verify(token, jwks: jwksJSON) else { return nil }
+        return JSONText.object(verified.payload)
+    }
+}

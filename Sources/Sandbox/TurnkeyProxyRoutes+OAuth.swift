@@ -1,0 +1,94 @@
+import AuthCore
+import AuthCrypto
+
+/// A social identity proven by an ID token (or oidcToken) this sandbox signed.
+struct VerifiedIdentity {
+    let profile: OIDCProfile?
+    let issuer: String
+    let subject: String
+    let email: String?
+    let nonce: String?
+
+    /// How accounts link the identity.
+    var key: String { "\(issuer) \(subject)" }
+}
+
+extension TurnkeyProxyRoutes {
+    /// Discord and X have no ID token: the proxy exchanges the code at the provider itself (here, the sandbox's
+    /// own profile, in process) and hands back an oidcToken it signs, carrying the client's nonce.
+    func oauth2Authenticate(_ body: [String: Any]) throws(ProxyError) -> [String: Any] {
+        let providerName = try Self.required(body, "provider")
+        let profile: OIDCProfile
+        switch providerName.lowercased() {
+        case "discord", "oauth2_provider_discord": profile = .discord
+        case "x", "twitter", "oauth2_provider_x": profile = .x
+        default: throw .invalidArgument("provider must be discord or x")
+        }
+        let code = try Self.required(body, "authCode")
+        let redirectURI = try Self.required(body, "redirectUri")
+        let verifier = try Self.required(body, "codeVerifier")
+        let clientID = try Self.required(body, "clientId")
+        let nonce = try Self.required(body, "nonce")
+        let redeemed: RedeemedCode
+        do {
+            redeemed = try oidc.redeem(code: code, profile: profile, clientID: clientID, redirectURI: redirectURI,
+                                       verifier: verifier)
+        } catch {
+            throw .unauthenticated("the \(profile.rawValue) code exchange failed: \(error.description)")
+        }
+        do {
+            return ["oidcToken": try oidc.idToken(profile: profile, audience: clientID, user: redeemed.user,
+                                                  nonce: nonce)]
+        } catch {
+            throw .internal("the sandbox could not sign the oidcToken")
+        }
+    }
+
+    /// Logs in with an ID token whose nonce binds it to the session key: `nonce == hex(sha256(publicKey))`.
+    func oauthLogin(_ body: [String: Any]) throws(ProxyError) -> [String: Any] {
+        let token = try Self.required(body, "oidcToken")
+        let publicKey = try Self.sessionPublicKey(body)
+        let identity = try verifiedOIDCToken(token)
+        let expected = AttemptSecrets.turnkeyNonce(sessionPublicKeyHex: publicKey)
+        guard let nonce = identity.nonce, ConstantTime.equals(nonce, expected) else {
+            throw .unauthenticated("the oidcToken's nonce is not sha256(publicKey)")
+        }
+        let tokenHash = Hex.encode(SHA256.hash(token))
+        let account = try state.withLock { (accounts) throws(ProxyError) -> ProxyAccounts.Account in
+            guard let found = accounts.account(identity: identity.key) else {
+                throw .notFound("no account for this identity; sign up first")
+            }
+            guard accounts.spentOIDCTokens.insert(tokenHash).inserted else {
+                throw .unauthenticated("the oidcToken was already used to log in")
+            }
+            return found
+        }
+        if let organizationID = JSONText.string(body, "organizationId"), organizationID != account.organizationID {
+            throw .permissionDenied("the account belongs to another organization")
+        }
+        return try sessionOrChallenge(account: account, publicKey: publicKey)
+    }
+
+    /// Checks signature, issuer (one of the profiles), expiry and audience of an ID token or oidcToken.
+    func verifiedOIDCToken(_ token: String) throws(ProxyError) -> VerifiedIdentity {
+        guard let claims = context.keys.verifiedClaims(token) else {
+            throw .unauthenticated("the oidcToken's signature does not verify")
+        }
+        guard let issuer = claims["iss"] as? String, let profile = context.profile(issuer: issuer) else {
+            throw .unauthenticated("the oidcToken's issuer is not a sandbox profile")
+        }
+        guard let expiry = claims["exp"] as? Int, Double(expiry) > context.clock.now else {
+            throw .unauthenticated("the oidcToken has expired")
+        }
+        guard let subject = claims["sub"] as? String, !subject.isEmpty else {
+            throw .unauthenticated("the oidcToken has no subject")
+        }
+        let audiences = (claims["aud"] as? String).map { [$0] } ?? (claims["aud"] as? [String]) ?? []
+        guard !audiences.isEmpty else { throw .unauthenticated("the oidcToken has no audience") }
+        if let configured = context.configuration.clientIDs?[profile], !audiences.contains(configured) {
+            throw .unauthenticated("the oidcToken was issued to another client")
+        }
+        return VerifiedIdentity(profile: profile, issuer: issuer, subject: subject, email: claims["email"] as? String,
+                                nonce: claims["nonce"] as? String)
+    }
+}
