@@ -38,6 +38,30 @@ public struct ProviderPreset: Equatable, Sendable, Codable {
     public var deviceGrant: Bool
     public var idToken: Bool
 
+    public init(name: String, title: String, mnemonic: String, kind: Kind, issuer: String? = nil,
+                discovery: String? = nil, authorizationEndpoint: String? = nil, tokenEndpoint: String? = nil,
+                jwksURI: String? = nil, userEndpoint: String? = nil, revocationEndpoint: String? = nil,
+                scopes: [String], responseMode: String? = nil, redirect: Redirect = .loopback,
+                clientSecret: String? = nil, deviceGrant: Bool = false, idToken: Bool) {
+        self.name = name
+        self.title = title
+        self.mnemonic = mnemonic
+        self.kind = kind
+        self.issuer = issuer
+        self.discovery = discovery
+        self.authorizationEndpoint = authorizationEndpoint
+        self.tokenEndpoint = tokenEndpoint
+        self.jwksURI = jwksURI
+        self.userEndpoint = userEndpoint
+        self.revocationEndpoint = revocationEndpoint
+        self.scopes = scopes
+        self.responseMode = responseMode
+        self.redirect = redirect
+        self.clientSecret = clientSecret
+        self.deviceGrant = deviceGrant
+        self.idToken = idToken
+    }
+
     /// The discovery document URL: the explicit one, else derived from the issuer (OIDC Discovery 4).
     public var discoveryURL: String? {
         if let discovery { return discovery }

@@ -1,0 +1,200 @@
+import AuthCore
+import AuthCrypto
+import Foundation
+
+/// Everything a direct sign-in needs about its provider, resolved from preset, configuration and options.
+public struct ResolvedProvider: Sendable {
+    public var preset: ProviderPreset
+    public var clientID: String
+    public var authentication: ClientAuthentication
+    public var scopes: [String]
+    public var endpoints: ProviderEndpoints
+    /// Where the provider sends the browser back; nil means the loopback receiver's URI.
+    public var registeredRedirectURI: String?
+    /// Extra authorize parameters (the sandbox's scripted approval, `prompt`…).
+    public var extraAuthorizeParameters: [(String, String)]
+    /// The backend name recorded with the session.
+    public var backendName: String
+
+    public init(preset: ProviderPreset, clientID: String, authentication: ClientAuthentication, scopes: [String],
+                endpoints: ProviderEndpoints, registeredRedirectURI: String? = nil,
+                extraAuthorizeParameters: [(String, String)] = [], backendName: String = "direct") {
+        self.preset = preset
+        self.clientID = clientID
+        self.authentication = authentication
+        self.scopes = scopes
+        self.endpoints = endpoints
+        self.registeredRedirectURI = registeredRedirectURI
+        self.extraAuthorizeParameters = extraAuthorizeParameters
+        self.backendName = backendName
+    }
+}
+
+/// The `direct` backend: the session is the provider's own tokens. Authorization code + PKCE for every provider,
+/// the device grant where offered, ID tokens verified before anything is stored, identity from the user
+/// endpoint for providers without ID tokens (Discord, X).
+public final class DirectSignIn: SignInBackend, @unchecked Sendable {
+    public let provider: ResolvedProvider
+    public let request: SignInRequest
+    private let transport: HTTPTransport
+    private let metadata: ProviderMetadataCache
+    private let clock: @Sendable () -> Date
+    private let lock = NSLock()
+    private var device: DeviceAuthorization?
+
+    public init(provider: ResolvedProvider, request: SignInRequest, transport: HTTPTransport,
+                metadata: ProviderMetadataCache, clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.provider = provider
+        self.request = request
+        self.transport = transport
+        self.metadata = metadata
+        self.clock = clock
+    }
+
+    private var oauth: OAuthClient {
+        OAuthClient(transport: transport, clientID: provider.clientID, authentication: provider.authentication)
+    }
+
+    public var waitsForRedirect: Bool { !request.useDevice }
+
+    public func method(loopbackRedirectURI: String?) throws(SignInError) -> SignInMethod {
+        if request.useDevice {
+            guard provider.endpoints.deviceAuthorization != nil else {
+                throw .authMethodUnavailable(method: "\(provider.preset.title) device")
+            }
+            return .device
+        }
+        if let registered = provider.registeredRedirectURI { return .browser(redirectURI: registered) }
+        guard let loopbackRedirectURI else {
+            throw .unavailable(reason: "no redirect URI: the loopback receiver is not running")
+        }
+        return .browser(redirectURI: loopbackRedirectURI)
+    }
+
+    public func makeAttempt(id: AttemptID, method: SignInMethod, deadline: Date) throws(SignInError) -> Attempt {
+        do {
+            let pkce = PKCE(randomBytes: try SecureRandom.bytes(32))
+            let state = AttemptSecrets.state(randomBytes: try SecureRandom.bytes(16))
+            let nonce = provider.preset.idToken ? AttemptSecrets.nonce(randomBytes: try SecureRandom.bytes(16)) : nil
+            return Attempt(id: id, backend: provider.backendName, provider: provider.preset.name, method: method,
+                           state: state, codeVerifier: pkce.verifier, nonce: nonce, deadline: deadline)
+        } catch {
+            throw .unavailable(reason: error.description)
+        }
+    }
+
+    public func begin(_ attempt: Attempt) throws(SignInError) -> AttemptPrompt {
+        switch attempt.method {
+        case .browser(let redirectURI):
+            let authorize = AuthorizationRequest(
+                endpoint: provider.endpoints.authorization, clientID: provider.clientID, redirectURI: redirectURI,
+                scopes: provider.scopes, state: attempt.state, codeChallenge: PKCE.challenge(for: attempt.codeVerifier),
+                nonce: attempt.nonce, responseMode: provider.preset.responseMode,
+                extraParameters: provider.extraAuthorizeParameters)
+            return .browser(url: try authorize.url())
+        case .device:
+            guard let endpoint = provider.endpoints.deviceAuthorization else {
+                throw .authMethodUnavailable(method: "\(provider.preset.title) device")
+            }
+            let started = try oauth.startDeviceAuthorization(scopes: provider.scopes, endpoint: endpoint)
+            lock.lock()
+            device = started
+            lock.unlock()
+            return .device(started)
+        case .oneTimeCode:
+            throw .authMethodUnavailable(method: "one-time code")
+        }
+    }
+
+    public func exchange(_ attempt: Attempt, _ grant: Grant) throws(SignInError) -> BackendAnswer {
+        guard case .browser(let redirectURI) = attempt.method else { throw .callbackIncomplete }
+        switch grant {
+        case .authorizationCode(let code):
+            let tokens = try oauth.exchange(code: code, verifier: attempt.codeVerifier, redirectURI: redirectURI,
+                                            endpoint: provider.endpoints.token)
+            return .issued(try session(from: tokens, attempt: attempt))
+        case .idToken, .portalToken:
+            // A direct sign-in always exchanges a code: tokens in the redirect would skip PKCE.
+            throw .callbackIncomplete
+        }
+    }
+
+    public func pollDevice(_ attempt: Attempt, interval: inout Int) throws(SignInError) -> BackendAnswer? {
+        lock.lock()
+        let current = device
+        lock.unlock()
+        guard let current else { throw .unavailable(reason: "the device authorization has not started") }
+        switch try oauth.pollDevice(current, endpoint: provider.endpoints.token) {
+        case .pending: return nil
+        case .slowDown:
+            interval += 5
+            return nil
+        case .approved(let tokens):
+            return .issued(try session(from: tokens, attempt: attempt))
+        }
+    }
+
+    /// Turns a token answer into a session: identity from the verified ID token, else the user endpoint.
+    func session(from tokens: TokenResponse, attempt: Attempt) throws(SignInError) -> IssuedSession {
+        let now = clock()
+        var subject: String
+        var email: String?
+        var name: String?
+        var issuer = provider.endpoints.issuer
+        if provider.preset.idToken {
+            guard let idToken = tokens.idToken else { throw .invalidIdToken(reason: "the provider sent no ID token") }
+            guard let jwksURL = provider.endpoints.jwks else { throw .invalidIdToken(reason: "the provider has no JWKS") }
+            let verifier = IDTokenVerifier(issuer: provider.endpoints.issuer, clientID: provider.clientID,
+                                           nonce: attempt.nonce)
+            let claims = try metadata.verify(idToken, with: verifier, jwksURL: jwksURL, now: now)
+            subject = claims.subject
+            email = claims.email
+            name = claims.name
+            issuer = claims.issuer
+        } else {
+            let identity = try UserEndpoint.identity(provider: provider.preset.name, accessToken: tokens.accessToken,
+                                                     endpoint: provider.endpoints.userinfo, transport: transport)
+            subject = identity.subject
+            email = identity.email
+            name = identity.name
+        }
+        let key = request.sessionKey ?? SessionKeyName.generated(provider: provider.preset.name, user: email ?? name ?? subject)
+        let record = SessionRecord(
+            key: key, backend: provider.backendName, provider: provider.preset.name, subject: subject, email: email,
+            displayName: name, issuer: issuer, createdAt: now,
+            expiresAt: tokens.expiresIn.map { now.addingTimeInterval(TimeInterval($0)) },
+            refreshable: tokens.refreshToken != nil, scopes: tokens.scope ?? provider.scopes)
+        let secrets = SessionSecrets(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
+                                     idToken: tokens.idToken)
+        return IssuedSession(session: Session(record: record, secrets: secrets), kind: .login)
+    }
+}
+
+/// Identity from the user endpoints of providers without ID tokens.
+public enum UserEndpoint {
+    public struct Identity: Equatable, Sendable {
+        public let subject: String
+        public let email: String?
+        public let name: String?
+    }
+
+    public static func identity(provider: String, accessToken: String, endpoint: String?,
+                                transport: HTTPTransport) throws(SignInError) -> Identity {
+        guard let endpoint else { throw .unavailable(reason: "\(provider) has no user endpoint configured") }
+        let response = try transport.send(OutgoingRequest(url: endpoint, headers: [
+            ("Authorization", "Bearer " + accessToken), ("Accept", "application/json"),
+        ]))
+        if response.status == 401 || response.status == 403 { throw .unauthorized }
+        guard response.status == 200 else {
+            throw .network(message: "HTTP \(response.status) from \(URLSessionTransport.redacted(endpoint))")
+        }
+        let json = try response.json()
+        // X wraps the user in `data`; Discord and OIDC userinfo answer flat.
+        let user = json["data"] ?? json
+        guard let subject = user["id"]?.string ?? user["sub"]?.string, !subject.isEmpty else {
+            throw .authenticationFailed(providerError: "the user endpoint named no user id")
+        }
+        let name = user["global_name"]?.string ?? user["name"]?.string ?? user["username"]?.string
+        return Identity(subject: subject, email: user["email"]?.string, name: name)
+    }
+}

@@ -1,0 +1,94 @@
+import AuthCore
+import Foundation
+
+/// What a receiver learned from the sign-in about one callback it delivered.
+public enum CallbackVerdict: Equatable, Sendable {
+    /// Taken: the sign-in goes on in the terminal.
+    case accepted
+    /// Refused, with a one-line reason for the browser page (never a token).
+    case refused(String)
+}
+
+/// The loopback redirect receiver (SPEC 3.2): `http://127.0.0.1:PORT/callback` on libmicrohttpd, GET with a query
+/// or form POST, 16 KiB cap, 404 for other paths, and pages that say what to do next.
+public final class LoopbackReceiver: @unchecked Sendable {
+    public typealias Deliver = @Sendable (Result<Callback, CallbackParser.Failure>, _ source: String) -> CallbackVerdict
+    private let server: HTTPServer
+    public static let path = "/callback"
+
+    /// - Parameter port: 0 for an ephemeral port (the default), or the one `--listen` names.
+    public init(port: UInt16 = 0, pages: CallbackPages, deliver: @escaping Deliver) throws(SignInError) {
+        do {
+            server = try HTTPServer(host: "127.0.0.1", port: port, maximumRequestBytes: CallbackParser.maximumLength,
+                                    connectionTimeout: 10) { request in
+                Self.handle(request, pages: pages, deliver: deliver)
+            }
+        } catch {
+            throw .unavailable(reason: "the loopback receiver cannot listen: \(error.description)")
+        }
+    }
+
+    public var port: UInt16 { server.port }
+    public var redirectURI: String { "http://127.0.0.1:\(server.port)\(Self.path)" }
+
+    public func stop() { server.stop() }
+
+    static func handle(_ request: HTTPRequest, pages: CallbackPages, deliver: Deliver) -> HTTPResponse {
+        guard request.path == path else { return .text(404, "Not found.\n") }
+        let parsed: Result<Callback, CallbackParser.Failure>
+        switch request.method {
+        case "GET":
+            parsed = Result { () throws(CallbackParser.Failure) in
+                try CallbackParser.parse(url: "http://127.0.0.1" + request.target)
+            }
+        case "POST":
+            guard request.contentType == "application/x-www-form-urlencoded" else {
+                return pages.error(415, "The sign-in answer had an unexpected format.")
+            }
+            parsed = Result { () throws(CallbackParser.Failure) in try CallbackParser.parse(form: request.body) }
+        default:
+            return HTTPResponse(status: 405, headers: [("Allow", "GET, POST")], body: Array("Method not allowed.\n".utf8))
+        }
+        switch deliver(parsed, "loopback") {
+        case .accepted: return pages.success("authdeck received the sign-in.")
+        case .refused(let reason): return pages.error(400, reason)
+        }
+    }
+}
+
+/// The browser pages from Resources (callback-success.html, callback-error.html), with the message escaped in.
+public struct CallbackPages: Sendable {
+    let successTemplate: String
+    let errorTemplate: String
+
+    public init(resources: URL = ResourceFolder.locate()) {
+        func load(_ name: String, fallback: String) -> String {
+            (try? String(contentsOf: resources.appendingPathComponent(name), encoding: .utf8)) ?? fallback
+        }
+        successTemplate = load("callback-success.html", fallback: "<!doctype html><p>{{message}}</p><p>Return to your terminal.</p>")
+        errorTemplate = load("callback-error.html", fallback: "<!doctype html><p>{{message}}</p><p>Return to your terminal.</p>")
+    }
+
+    func success(_ message: String) -> HTTPResponse {
+        .html(200, successTemplate.replacingOccurrences(of: "{{message}}", with: Self.escape(message)))
+    }
+
+    func error(_ status: Int, _ message: String) -> HTTPResponse {
+        .html(status, errorTemplate.replacingOccurrences(of: "{{message}}", with: Self.escape(message)))
+    }
+
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+}

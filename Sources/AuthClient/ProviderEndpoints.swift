@@ -1,0 +1,152 @@
+import AuthCore
+import Foundation
+
+/// A provider's endpoints as one sign-in uses them: from discovery, the preset and the operator's settings.
+public struct ProviderEndpoints: Equatable, Sendable, Codable {
+    public var issuer: String
+    public var authorization: String
+    public var token: String
+    public var jwks: String?
+    public var userinfo: String?
+    public var revocation: String?
+    public var deviceAuthorization: String?
+
+    public init(issuer: String, authorization: String, token: String, jwks: String? = nil, userinfo: String? = nil,
+                revocation: String? = nil, deviceAuthorization: String? = nil) {
+        self.issuer = issuer
+        self.authorization = authorization
+        self.token = token
+        self.jwks = jwks
+        self.userinfo = userinfo
+        self.revocation = revocation
+        self.deviceAuthorization = deviceAuthorization
+    }
+
+    /// Reads an OpenID Provider Configuration document (OIDC Discovery 1.0 section 3). The `issuer` inside must be
+    /// exactly the one asked for (section 4.3), or a malicious document could redirect verification elsewhere.
+    public static func fromDiscovery(_ document: JSONValue, expectedIssuer: String) throws(SignInError) -> ProviderEndpoints {
+        guard case .object = document else { throw .unavailable(reason: "the discovery document is not a JSON object") }
+        guard let issuer = document["issuer"]?.string, issuer == expectedIssuer else {
+            throw .unavailable(reason: "the discovery document names another issuer than \(expectedIssuer)")
+        }
+        guard let authorization = document["authorization_endpoint"]?.string,
+              let token = document["token_endpoint"]?.string else {
+            throw .unavailable(reason: "the discovery document lacks the authorization or token endpoint")
+        }
+        return ProviderEndpoints(issuer: issuer, authorization: authorization, token: token,
+                                 jwks: document["jwks_uri"]?.string, userinfo: document["userinfo_endpoint"]?.string,
+                                 revocation: document["revocation_endpoint"]?.string,
+                                 deviceAuthorization: document["device_authorization_endpoint"]?.string)
+    }
+}
+
+/// Fetches discovery documents and JWKS, keeping them in memory and on disk (`$AUTHDECK_HOME/cache`) so a
+/// sign-in needs no discovery round trip when one was made recently.
+public final class ProviderMetadataCache: @unchecked Sendable {
+    private let transport: HTTPTransport
+    private let folder: URL?
+    private let lock = NSLock()
+    private var memory: [String: (fetched: Date, body: [UInt8])] = [:]
+    public static let discoveryLifetime: TimeInterval = 24 * 3600
+    public static let jwksLifetime: TimeInterval = 3600
+
+    public init(transport: HTTPTransport, folder: URL?) {
+        self.transport = transport
+        self.folder = folder
+    }
+
+    public func endpoints(issuer: String, discoveryURL: String, now: Date = Date()) throws(SignInError) -> ProviderEndpoints {
+        let body = try fetch(discoveryURL, lifetime: Self.discoveryLifetime, now: now, refresh: false)
+        do {
+            return try ProviderEndpoints.fromDiscovery(try JSONValue.parse(body), expectedIssuer: issuer)
+        } catch let error as SignInError {
+            forget(discoveryURL)
+            throw error
+        } catch {
+            forget(discoveryURL)
+            throw .unavailable(reason: "the discovery document at \(URLSessionTransport.redacted(discoveryURL)) is not JSON")
+        }
+    }
+
+    /// The JWKS document; `refresh` skips the cache (after an unknown `kid`).
+    public func jwks(_ url: String, refresh: Bool, now: Date = Date()) throws(SignInError) -> String {
+        String(decoding: try fetch(url, lifetime: Self.jwksLifetime, now: now, refresh: refresh), as: UTF8.self)
+    }
+
+    /// Verifies an ID token against the issuer's JWKS, refetching the JWKS once when the token's `kid` is unknown.
+    public func verify(_ idToken: String, with verifier: IDTokenVerifier, jwksURL: String,
+                       now: Date = Date()) throws(SignInError) -> IDTokenClaims {
+        do {
+            return try verifier.verify(idToken, jwks: try jwks(jwksURL, refresh: false, now: now), now: now)
+        } catch let failure as IDTokenFailure where failure == .unknownKeyID {
+            do {
+                return try verifier.verify(idToken, jwks: try jwks(jwksURL, refresh: true, now: now), now: now)
+            } catch let failure as IDTokenFailure {
+                throw failure.signInError
+            } catch let error as SignInError {
+                throw error
+            } catch {
+                throw .invalidIdToken(reason: "\(error)")
+            }
+        } catch let failure as IDTokenFailure {
+            throw failure.signInError
+        } catch let error as SignInError {
+            throw error
+        } catch {
+            throw .invalidIdToken(reason: "\(error)")
+        }
+    }
+
+    private func fetch(_ url: String, lifetime: TimeInterval, now: Date, refresh: Bool) throws(SignInError) -> [UInt8] {
+        if !refresh, let cached = cached(url, lifetime: lifetime, now: now) { return cached }
+        let response = try transport.send(OutgoingRequest(url: url, headers: [("Accept", "application/json")]))
+        guard response.status == 200 else {
+            throw .network(message: "HTTP \(response.status) from \(URLSessionTransport.redacted(url))")
+        }
+        _ = try response.json()
+        remember(url, response.body, now: now)
+        return response.body
+    }
+
+    private func cacheFile(_ url: String) -> URL? {
+        folder?.appendingPathComponent("metadata-" + String(AuthCryptoBridge.hexDigest(url).prefix(32)) + ".json")
+    }
+
+    private func cached(_ url: String, lifetime: TimeInterval, now: Date) -> [UInt8]? {
+        lock.lock()
+        let entry = memory[url]
+        lock.unlock()
+        if let entry, now.timeIntervalSince(entry.fetched) < lifetime { return entry.body }
+        guard let file = cacheFile(url),
+              let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
+              let modified = attributes[.modificationDate] as? Date, now.timeIntervalSince(modified) < lifetime,
+              modified <= now.addingTimeInterval(60),
+              let data = try? Data(contentsOf: file) else {
+            return nil
+        }
+        let body = Array(data)
+        guard (try? JSONValue.parse(body)) != nil else { return nil }
+        lock.lock()
+        memory[url] = (modified, body)
+        lock.unlock()
+        return body
+    }
+
+    private func remember(_ url: String, _ body: [UInt8], now: Date) {
+        lock.lock()
+        memory[url] = (now, body)
+        lock.unlock()
+        guard let folder, let file = cacheFile(url) else { return }
+        // The cache is an optimisation: a folder that cannot be written only costs a round trip next time.
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
+                                                 attributes: [.posixPermissions: 0o700])
+        try? Data(body).write(to: file, options: .atomic)
+    }
+
+    private func forget(_ url: String) {
+        lock.lock()
+        memory[url] = nil
+        lock.unlock()
+        if let file = cacheFile(url) { try? FileManager.default.removeItem(at: file) }
+    }
+}

@@ -1,0 +1,152 @@
+import AuthCore
+import AuthCrypto
+import Foundation
+
+/// What `authdeck login` options can set over the configuration.
+public struct ProviderOverrides: Equatable, Sendable {
+    public var issuer: String?
+    public var clientID: String?
+    public var clientSecretFile: String?
+    public var scopes: [String]?
+
+    public init(issuer: String? = nil, clientID: String? = nil, clientSecretFile: String? = nil, scopes: [String]? = nil) {
+        self.issuer = issuer
+        self.clientID = clientID
+        self.clientSecretFile = clientSecretFile
+        self.scopes = scopes
+    }
+}
+
+/// Turns a provider name and a backend name into everything a direct sign-in needs: preset, then config.json
+/// (top level, then the backend's own), then command-line options; discovery fills in what is still missing.
+public struct ProviderResolver: Sendable {
+    public let catalog: ProviderCatalog
+    public let configuration: Configuration
+    public let metadata: ProviderMetadataCache
+    public let clock: @Sendable () -> Date
+
+    public init(catalog: ProviderCatalog, configuration: Configuration, metadata: ProviderMetadataCache,
+                clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.catalog = catalog
+        self.configuration = configuration
+        self.metadata = metadata
+        self.clock = clock
+    }
+
+    /// The sandbox's profile for a provider name (`oidc` is its `generic` profile).
+    public static func sandboxProfile(_ provider: String) -> String {
+        provider == "oidc" ? "generic" : provider
+    }
+
+    public func resolve(provider name: String, backend backendName: String,
+                        overrides: ProviderOverrides = ProviderOverrides()) throws(SignInError) -> ResolvedProvider {
+        guard let preset = catalog[name] else {
+            throw .unavailable(reason: "unknown provider '\(name)' (google, apple, discord, x, oidc)")
+        }
+        guard let backend = configuration.backend(named: backendName) else {
+            throw .unavailable(reason: "no backend named '\(backendName)' in config.json")
+        }
+        var settings = configuration.provider(name, backend: backendName)
+        if backend.type == .sandbox {
+            guard let base = backend.baseURL else { throw .unavailable(reason: "backend '\(backendName)' has no baseURL") }
+            let sandboxDefaults = ProviderConfiguration(
+                clientID: "authdeck-\(Self.sandboxProfile(name))",
+                issuer: base.trimmingSuffix("/") + "/oidc/" + Self.sandboxProfile(name))
+            settings = sandboxDefaults.overridden(by: settings)
+        } else if backend.type != .direct {
+            throw .authMethodUnavailable(method: "\(preset.title) through the \(backend.type.rawValue) backend")
+        }
+        settings = settings.overridden(by: ProviderConfiguration(
+            clientID: overrides.clientID, clientSecretFile: overrides.clientSecretFile, issuer: overrides.issuer,
+            scopes: overrides.scopes))
+
+        guard let clientID = settings.clientID, !clientID.isEmpty else {
+            throw .unavailable(reason: "no client id for \(preset.title): pass --client-id or set "
+                + "providers.\(name).clientID in config.json")
+        }
+        let endpoints = try endpoints(preset: preset, settings: settings, sandbox: backend.type == .sandbox)
+        return ResolvedProvider(preset: preset, clientID: clientID,
+                                authentication: try authentication(preset: preset, settings: settings, clientID: clientID),
+                                scopes: settings.scopes ?? preset.scopes, endpoints: endpoints,
+                                registeredRedirectURI: settings.redirectURI, backendName: backendName)
+    }
+
+    private func endpoints(preset: ProviderPreset, settings: ProviderConfiguration,
+                           sandbox: Bool) throws(SignInError) -> ProviderEndpoints {
+        let issuer = settings.issuer ?? preset.issuer
+        var found: ProviderEndpoints?
+        let explicit = (settings.authorizationEndpoint ?? (sandbox ? nil : preset.authorizationEndpoint),
+                        settings.tokenEndpoint ?? (sandbox ? nil : preset.tokenEndpoint))
+        if let authorization = explicit.0, let token = explicit.1, let issuer {
+            found = ProviderEndpoints(issuer: issuer, authorization: authorization, token: token,
+                                      jwks: preset.jwksURI, userinfo: preset.userEndpoint,
+                                      revocation: preset.revocationEndpoint)
+        } else {
+            guard let issuer else {
+                throw .unavailable(reason: "no issuer for \(preset.title): pass --issuer URL")
+            }
+            let trimmed = issuer.trimmingSuffix("/")
+            let discovery = settings.issuer == nil ? (preset.discoveryURL ?? trimmed + "/.well-known/openid-configuration")
+                : trimmed + "/.well-known/openid-configuration"
+            found = try metadata.endpoints(issuer: issuer, discoveryURL: discovery, now: clock())
+        }
+        guard var endpoints = found else { throw .unavailable(reason: "no endpoints for \(preset.title)") }
+        if let value = settings.authorizationEndpoint { endpoints.authorization = value }
+        if let value = settings.tokenEndpoint { endpoints.token = value }
+        if let value = settings.jwksURI { endpoints.jwks = value }
+        if let value = settings.userEndpoint ?? (endpoints.userinfo == nil ? preset.userEndpoint : nil) {
+            endpoints.userinfo = value
+        }
+        if let value = settings.revocationEndpoint { endpoints.revocation = value }
+        if let value = settings.deviceAuthorizationEndpoint { endpoints.deviceAuthorization = value }
+        return endpoints
+    }
+
+    private func authentication(preset: ProviderPreset, settings: ProviderConfiguration,
+                                clientID: String) throws(SignInError) -> ClientAuthentication {
+        if preset.clientSecret == "es256-jwt", let teamID = settings.teamID, let keyID = settings.keyID,
+           let keyFile = settings.privateKeyFile {
+            return .secret(try AppleClientSecret.make(teamID: teamID, clientID: clientID, keyID: keyID,
+                                                      privateKeyFile: keyFile, now: clock()))
+        }
+        guard let file = settings.clientSecretFile else { return .none }
+        guard let data = FileManager.default.contents(atPath: (file as NSString).expandingTildeInPath),
+              let text = String(data: data, encoding: .utf8) else {
+            throw .unavailable(reason: "cannot read the client secret file \(file)")
+        }
+        let secret = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !secret.isEmpty else { throw .unavailable(reason: "the client secret file \(file) is empty") }
+        return .secret(secret)
+    }
+}
+
+/// Apple's client secret: an ES256 JWT signed with the operator's key (.p8), valid for a few minutes.
+public enum AppleClientSecret {
+    public static func make(teamID: String, clientID: String, keyID: String, privateKeyFile: String,
+                            now: Date) throws(SignInError) -> String {
+        guard let data = FileManager.default.contents(atPath: (privateKeyFile as NSString).expandingTildeInPath),
+              let pem = String(data: data, encoding: .utf8) else {
+            throw .unavailable(reason: "cannot read the Apple key file \(privateKeyFile)")
+        }
+        do {
+            let key = try JWK(p256: try P256PrivateKey(pemRepresentation: pem), keyID: keyID)
+            let issued = Int(now.timeIntervalSince1970)
+            let claims: [String: JSONValue] = [
+                "iss": .string(teamID), "iat": .number(Double(issued)), "exp": .number(Double(issued + 300)),
+                "aud": .string("https://appleid.apple.com"), "sub": .string(clientID),
+            ]
+            let payload = try JSONEncoder().encode(JSONValue.object(claims))
+            return try JWS.sign(payload: Array(payload), key: key, algorithm: "ES256", type: nil)
+        } catch let error as CryptoError {
+            throw .unavailable(reason: "the Apple key \(privateKeyFile) cannot sign: \(error.description)")
+        } catch {
+            throw .unavailable(reason: "the Apple client secret cannot be built")
+        }
+    }
+}
+
+extension String {
+    func trimmingSuffix(_ suffix: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
+    }
+}

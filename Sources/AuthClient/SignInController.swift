@@ -1,0 +1,338 @@
+import AuthCore
+import Foundation
+
+/// Who shows a sign-in to a person: the command line or the TUI. Called on the controller's queue; keep it quick.
+public protocol SignInPresenter: AnyObject, Sendable {
+    /// The attempt began: what the user must act on, and which receivers are listening.
+    func attemptBegan(_ attempt: Attempt, prompt: AttemptPrompt, receivers: [String])
+    /// The machine changed state (for screens that show it).
+    func stateChanged(_ state: SignInStateMachine.State)
+    /// Something was refused but the attempt goes on (a forged callback, a wrong code).
+    func notice(_ error: SignInError)
+    /// A receiver got something, and what became of it (for traces and the waiting screen).
+    func callbackArrived(source: String, verdict: CallbackVerdict)
+    /// The attempt ended: signed in (and stored), or failed.
+    func finished(_ result: Result<SignInOutcome, SignInError>)
+    /// A replayed callback of a completed attempt: the same result again.
+    func replayed(_ outcome: SignInOutcome)
+}
+
+/// Where the redirect receivers listen.
+public struct ReceiverOptions: Sendable {
+    /// The loopback port (`--listen 127.0.0.1:PORT`); 0 picks one.
+    public var loopbackPort: UInt16
+    /// The custom-scheme socket; nil leaves that receiver off.
+    public var schemeSocketPath: String?
+    public var pages: CallbackPages
+
+    public init(loopbackPort: UInt16 = 0, schemeSocketPath: String? = nil, pages: CallbackPages = CallbackPages()) {
+        self.loopbackPort = loopbackPort
+        self.schemeSocketPath = schemeSocketPath
+        self.pages = pages
+    }
+}
+
+/// The owner of the sign-in machine: the one place its actions run. Events from receivers, the keyboard,
+/// network answers and the clock are serialised on one queue; each is `let action = machine.event(…); run(action)`.
+public final class SignInController: @unchecked Sendable {
+    public typealias Persist = @Sendable (Session) throws(SignInError) -> SessionRecord
+
+    private let queue = DispatchQueue(label: "authdeck.sign-in")
+    private let work = DispatchQueue(label: "authdeck.sign-in.work", attributes: .concurrent)
+    private let presenter: SignInPresenter
+    private let persist: Persist
+    private let receiverOptions: ReceiverOptions
+    private let browser: BrowserLauncher?
+    private let clock: @Sendable () -> Date
+
+    // Owned by `queue`.
+    private var machine = SignInStateMachine()
+    private var backend: SignInBackend?
+    private var loopback: LoopbackReceiver?
+    private var scheme: SchemeReceiver?
+    private var timer: DispatchSourceTimer?
+    private var nextAttempt: UInt64 = 1
+
+    /// - Parameter browser: opens the authorize URL; nil to only show it (`--no-browser`).
+    public init(presenter: SignInPresenter, persist: @escaping Persist, receivers: ReceiverOptions,
+                browser: BrowserLauncher?, clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.presenter = presenter
+        self.persist = persist
+        self.receiverOptions = receivers
+        self.browser = browser
+        self.clock = clock
+    }
+
+    public var state: SignInStateMachine.State {
+        queue.sync { machine.state }
+    }
+
+    // MARK: - Events
+
+    /// Starts a sign-in with `backend`; refused with `signInInProgress` while one runs (rule 1).
+    public func start(_ backend: SignInBackend, timeout: TimeInterval) {
+        queue.async { [self] in
+            if machine.currentAttempt != nil {
+                run(machine.startRequested(placeholderAttempt()))
+                return
+            }
+            let id = AttemptID(nextAttempt)
+            nextAttempt += 1
+            do throws(SignInError) {
+                let attempt = try prepare(backend, id: id, timeout: timeout)
+                self.backend = backend
+                run(machine.startRequested(attempt))
+            } catch {
+                stopReceivers()
+                presenter.finished(.failure(error))
+            }
+        }
+    }
+
+    /// A redirect URL typed or pasted by the user (SSH sessions, `--no-browser`).
+    @discardableResult
+    public func paste(_ text: String) -> CallbackVerdict {
+        let parsed = Result { () throws(CallbackParser.Failure) in try CallbackParser.parse(url: text) }
+        return deliver(parsed, source: "paste")
+    }
+
+    public func enterCode(_ code: String) {
+        queue.async { [self] in run(machine.codeEntered(code, now: clock())) }
+    }
+
+    public func resend() {
+        queue.async { [self] in run(machine.resendRequested(now: clock())) }
+    }
+
+    public func cancel() {
+        queue.async { [self] in run(machine.cancelRequested()) }
+    }
+
+    public func retryPersist() {
+        queue.async { [self] in run(machine.persistRetryRequested()) }
+    }
+
+    public func dismiss() {
+        queue.async { [self] in run(machine.dismissed()) }
+    }
+
+    /// Runs `body` on the controller's queue after everything queued before it: for tests and orderly shutdown.
+    public func sync<T>(_ body: () -> T) -> T { queue.sync(execute: body) }
+
+    // MARK: - Actions
+
+    private func run(_ action: SignInStateMachine.Action) {
+        presenter.stateChanged(machine.state)
+        switch action {
+        case .none:
+            break
+        case .begin(let attempt):
+            startTimer()
+            background(attempt.id) { backend throws(SignInError) in
+                let prompt = try backend.begin(attempt)
+                self.queue.async { self.began(attempt, prompt) }
+            }
+        case .exchange(let id, let grant):
+            guard let attempt = machine.currentAttempt else { return }
+            background(id) { backend throws(SignInError) in
+                let answer = try backend.exchange(attempt, grant)
+                self.queue.async { self.answered(id, answer) }
+            }
+        case .verifyCode(let id, let otpID, let code):
+            guard let attempt = machine.currentAttempt else { return }
+            background(id, codeMayBeWrong: true) { backend throws(SignInError) in
+                let answer = try backend.verifyCode(attempt, otpID: otpID, code: code)
+                self.queue.async { self.answered(id, answer) }
+            }
+        case .verifyTOTP(let id, let userJwt, let code):
+            guard let attempt = machine.currentAttempt else { return }
+            background(id, codeMayBeWrong: true) { backend throws(SignInError) in
+                let answer = try backend.verifyTOTP(attempt, userJwt: userJwt, code: code)
+                self.queue.async { self.answered(id, answer) }
+            }
+        case .resendCode(let id):
+            guard let attempt = machine.currentAttempt else { return }
+            background(id) { backend throws(SignInError) in
+                let otpID = try backend.resendCode(attempt)
+                self.queue.async {
+                    self.run(self.machine.codeSent(id, otpID: otpID, resendAvailableAt: self.clock().addingTimeInterval(30)))
+                }
+            }
+        case .persist(let id, let issued):
+            let persist = self.persist
+            work.async {
+                do throws(SignInError) {
+                    let record = try persist(issued.session)
+                    self.queue.async { self.run(self.machine.persisted(id, record)) }
+                } catch {
+                    let message: String
+                    if case .sessionStorageFailure(let text) = error { message = text } else { message = error.message }
+                    self.queue.async { self.run(self.machine.persistFailed(id, message: message)) }
+                }
+            }
+        case .report(let outcome):
+            finish()
+            presenter.finished(.success(outcome))
+        case .reject(let error):
+            presenter.notice(error)
+        case .fail(_, let error):
+            finish()
+            presenter.finished(.failure(error))
+        case .replay(let outcome):
+            presenter.replayed(outcome)
+        }
+    }
+
+    // MARK: - Helpers
+
+    private func prepare(_ backend: SignInBackend, id: AttemptID, timeout: TimeInterval) throws(SignInError) -> Attempt {
+        let deliver: LoopbackReceiver.Deliver = { [weak self] parsed, source in
+            guard let self else { return .refused("authdeck is shutting down") }
+            return self.deliver(parsed, source: source)
+        }
+        // The loopback receiver must run before the attempt exists: its port is part of the redirect URI.
+        var loopbackURI: String?
+        if backend.waitsForRedirect {
+            let receiver = try LoopbackReceiver(port: receiverOptions.loopbackPort, pages: receiverOptions.pages,
+                                                deliver: deliver)
+            loopback = receiver
+            loopbackURI = receiver.redirectURI
+            if let path = receiverOptions.schemeSocketPath {
+                // The scheme receiver is a convenience; another waiting instance owning the socket is no failure.
+                scheme = try? SchemeReceiver(socketPath: path, deliver: deliver)
+            }
+        }
+        let method = try backend.method(loopbackRedirectURI: loopbackURI)
+        return try backend.makeAttempt(id: id, method: method, deadline: clock().addingTimeInterval(timeout))
+    }
+
+    private func deliver(_ parsed: Result<Callback, CallbackParser.Failure>, source: String) -> CallbackVerdict {
+        // Runs on a receiver's thread; the machine is only touched on the queue.
+        let verdict: CallbackVerdict = queue.sync {
+            switch parsed {
+            case .failure(let failure):
+                return .refused("This is not a valid sign-in redirect: \(failure.description).")
+            case .success(let callback):
+                let action = machine.callbackReceived(callback, now: clock())
+                let verdict: CallbackVerdict
+                switch action {
+                case .exchange, .replay: verdict = .accepted
+                case .reject(let error), .fail(_, let error): verdict = .refused(error.message)
+                case .none: verdict = .refused("This sign-in is no longer waiting for a redirect.")
+                case .begin, .verifyCode, .verifyTOTP, .resendCode, .persist, .report:
+                    verdict = .refused("Unexpected redirect.")
+                }
+                run(action)
+                return verdict
+            }
+        }
+        queue.async { self.presenter.callbackArrived(source: source, verdict: verdict) }
+        return verdict
+    }
+
+    private func began(_ attempt: Attempt, _ prompt: AttemptPrompt) {
+        guard machine.currentAttempt?.id == attempt.id else { return }  // cancelled while starting
+        var receivers = ["paste"]
+        if let loopback { receivers.insert("loopback \(loopback.redirectURI)", at: 0) }
+        if let scheme { receivers.insert("authdeck:// (\(scheme.socketPath))", at: receivers.count - 1) }
+        presenter.attemptBegan(attempt, prompt: prompt, receivers: receivers)
+        switch prompt {
+        case .browser(let url):
+            if let browser {
+                do throws(SignInError) {
+                    try browser.open(url)
+                } catch {
+                    presenter.notice(error)
+                }
+            }
+        case .device(let authorization):
+            pollDevice(attempt, interval: authorization.interval)
+        case .codeSent(let otpID):
+            run(machine.codeSent(attempt.id, otpID: otpID, resendAvailableAt: clock().addingTimeInterval(30)))
+        }
+    }
+
+    private func answered(_ id: AttemptID, _ answer: BackendAnswer) {
+        switch answer {
+        case .issued(let issued): run(machine.sessionIssued(id, issued))
+        case .totpRequired(let challenge): run(machine.totpChallenged(id, challenge))
+        }
+    }
+
+    /// Runs a backend call off the queue and reports its failure back as an event.
+    private func background(_ id: AttemptID, codeMayBeWrong: Bool = false,
+                            _ body: @escaping @Sendable (SignInBackend) throws(SignInError) -> Void) {
+        guard let backend else { return }
+        work.async {
+            do throws(SignInError) {
+                try body(backend)
+            } catch {
+                self.queue.async {
+                    if codeMayBeWrong && error == .invalidCode {
+                        self.run(self.machine.codeRejected(id))
+                    } else {
+                        self.run(self.machine.requestFailed(id, error))
+                    }
+                }
+            }
+        }
+    }
+
+    private func pollDevice(_ attempt: Attempt, interval: Int) {
+        guard let backend else { return }
+        work.asyncAfter(deadline: .now() + .seconds(interval)) {
+            let stillWaiting = self.queue.sync { self.machine.currentAttempt?.id == attempt.id }
+            guard stillWaiting else { return }
+            var next = interval
+            do throws(SignInError) {
+                if let answer = try backend.pollDevice(attempt, interval: &next) {
+                    self.queue.async { self.answered(attempt.id, answer) }
+                } else {
+                    let slower = next
+                    self.queue.async { self.pollDevice(attempt, interval: slower) }
+                }
+            } catch {
+                self.queue.async { self.run(self.machine.requestFailed(attempt.id, error)) }
+            }
+        }
+    }
+
+    private func startTimer() {
+        timer?.cancel()
+        let source = DispatchSource.makeTimerSource(queue: queue)
+        source.schedule(deadline: .now() + 1, repeating: 1)
+        source.setEventHandler { [weak self] in
+            guard let self else { return }
+            self.run(self.machine.tick(now: self.clock()))
+        }
+        source.resume()
+        timer = source
+    }
+
+    private func finish() {
+        timer?.cancel()
+        timer = nil
+        backend = nil
+        stopReceivers()
+    }
+
+    /// Receivers stop off the queue (a receiver thread may be inside `deliver`, waiting on this very queue) and a
+    /// moment later, so the browser still gets the page that says what happened.
+    private func stopReceivers() {
+        let loopback = self.loopback
+        let scheme = self.scheme
+        self.loopback = nil
+        self.scheme = nil
+        work.asyncAfter(deadline: .now() + .milliseconds(500)) {
+            scheme?.stop()
+            loopback?.stop()
+        }
+    }
+
+    /// Only to let the machine answer `signInInProgress` itself when a second start arrives.
+    private func placeholderAttempt() -> Attempt {
+        Attempt(id: AttemptID(0), backend: "", provider: "", method: .device, state: "", codeVerifier: "", nonce: nil,
+                deadline: clock())
+    }
+}
+

@@ -1,0 +1,49 @@
+import AuthCore
+import Foundation
+
+/// A token endpoint's successful answer (RFC 6749 section 5.1).
+public struct TokenResponse: Equatable, Sendable {
+    public let accessToken: String
+    public let tokenType: String?
+    public let expiresIn: Int?
+    public let refreshToken: String?
+    public let idToken: String?
+    public let scope: [String]?
+
+    /// Reads a 2xx JSON answer; anything else is turned into the `SignInError` a user can act on.
+    public static func parse(_ response: IncomingResponse, endpoint: String) throws(SignInError) -> TokenResponse {
+        guard (200..<300).contains(response.status) else { throw OAuthErrorResponse.error(from: response, endpoint: endpoint) }
+        let json = try response.json()
+        guard let accessToken = json["access_token"]?.string, !accessToken.isEmpty else {
+            throw .authenticationFailed(providerError: "the token endpoint answered without an access token")
+        }
+        return TokenResponse(accessToken: accessToken, tokenType: json["token_type"]?.string,
+                             expiresIn: json["expires_in"]?.integer, refreshToken: json["refresh_token"]?.string,
+                             idToken: json["id_token"]?.string,
+                             scope: json["scope"]?.string.map { $0.split(separator: " ").map(String.init) })
+    }
+}
+
+/// Maps error answers of OAuth endpoints (RFC 6749 5.2, RFC 8628 3.5) to sign-in errors.
+public enum OAuthErrorResponse {
+    public static func error(from response: IncomingResponse, endpoint: String) -> SignInError {
+        let where_ = URLSessionTransport.redacted(endpoint)
+        if response.status == 429 { return .rateLimited }
+        guard let json = try? JSONValue.parse(response.body), let code = json["error"]?.string else {
+            if response.status >= 500 { return .network(message: "HTTP \(response.status) from \(where_)") }
+            return .network(message: "HTTP \(response.status) from \(where_) without an OAuth error")
+        }
+        let description = json["error_description"]?.string.map { ": " + printable($0) } ?? ""
+        switch code {
+        case "access_denied": return .closed
+        case "invalid_client", "unauthorized_client": return .unauthorized
+        case "slow_down", "temporarily_unavailable" where response.status == 429: return .rateLimited
+        default: return .authenticationFailed(providerError: printable(code) + description)
+        }
+    }
+
+    /// Provider text goes into one-line messages only as printable characters, at most 200 of them.
+    static func printable(_ text: String) -> String {
+        String(text.unicodeScalars.prefix(200).map { $0.properties.generalCategory == .control ? " " : Character($0) })
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+
+/// The kinds of backend that issue sessions (SPEC section 3).
+public enum BackendType: String, Equatable, Sendable, Codable {
+    /// The provider's own tokens.
+    case direct
+    /// A Turnkey-compatible auth proxy session bound to a P-256 key.
+    case turnkey
+    /// A Portal-style client session token.
+    case portal
+    /// The built-in sandbox: social providers through its OIDC profiles, codes through its proxy.
+    case sandbox
+}
+
+/// One configured backend.
+public struct BackendConfiguration: Equatable, Sendable, Codable {
+    public var type: BackendType
+    public var baseURL: String?
+    /// The proxy's `X-Auth-Proxy-Config-ID` (turnkey).
+    public var configID: String?
+    /// Portal's `x-portal-auth-environment-id`.
+    public var environmentID: String?
+    /// Provider settings that apply only through this backend (the sandbox's own issuers and client ids).
+    public var providers: [String: ProviderConfiguration]?
+
+    public init(type: BackendType, baseURL: String? = nil, configID: String? = nil, environmentID: String? = nil,
+                providers: [String: ProviderConfiguration]? = nil) {
+        self.type = type
+        self.baseURL = baseURL
+        self.configID = configID
+        self.environmentID = environmentID
+        self.providers = providers
+    }
+}
+
+/// What the operator sets for one provider; anything left out comes from the preset.
+public struct ProviderConfiguration: Equatable, Sendable, Codable {
+    public var clientID: String?
+    public var clientSecretFile: String?
+    public var issuer: String?
+    public var scopes: [String]?
+    /// The redirect URI the provider has registered, when it is not the loopback one (Apple's https relay).
+    public var redirectURI: String?
+    public var authorizationEndpoint: String?
+    public var tokenEndpoint: String?
+    public var userEndpoint: String?
+    public var revocationEndpoint: String?
+    public var deviceAuthorizationEndpoint: String?
+    public var jwksURI: String?
+    /// Apple: the team id, key id and .p8 key file the client-secret JWT is built from.
+    public var teamID: String?
+    public var keyID: String?
+    public var privateKeyFile: String?
+
+    public init(clientID: String? = nil, clientSecretFile: String? = nil, issuer: String? = nil,
+                scopes: [String]? = nil, redirectURI: String? = nil, authorizationEndpoint: String? = nil,
+                tokenEndpoint: String? = nil, userEndpoint: String? = nil, revocationEndpoint: String? = nil,
+                deviceAuthorizationEndpoint: String? = nil, jwksURI: String? = nil, teamID: String? = nil,
+                keyID: String? = nil, privateKeyFile: String? = nil) {
+        self.clientID = clientID
+        self.clientSecretFile = clientSecretFile
+        self.issuer = issuer
+        self.scopes = scopes
+        self.redirectURI = redirectURI
+        self.authorizationEndpoint = authorizationEndpoint
+        self.tokenEndpoint = tokenEndpoint
+        self.userEndpoint = userEndpoint
+        self.revocationEndpoint = revocationEndpoint
+        self.deviceAuthorizationEndpoint = deviceAuthorizationEndpoint
+        self.jwksURI = jwksURI
+        self.teamID = teamID
+        self.keyID = keyID
+        self.privateKeyFile = privateKeyFile
+    }
+
+    /// This configuration with every field `other` sets taking precedence.
+    public func overridden(by other: ProviderConfiguration?) -> ProviderConfiguration {
+        guard let other else { return self }
+        return ProviderConfiguration(
+            clientID: other.clientID ?? clientID, clientSecretFile: other.clientSecretFile ?? clientSecretFile,
+            issuer: other.issuer ?? issuer, scopes: other.scopes ?? scopes, redirectURI: other.redirectURI ?? redirectURI,
+            authorizationEndpoint: other.authorizationEndpoint ?? authorizationEndpoint,
+            tokenEndpoint: other.tokenEndpoint ?? tokenEndpoint, userEndpoint: other.userEndpoint ?? userEndpoint,
+            revocationEndpoint: other.revocationEndpoint ?? revocationEndpoint,
+            deviceAuthorizationEndpoint: other.deviceAuthorizationEndpoint ?? deviceAuthorizationEndpoint,
+            jwksURI: other.jwksURI ?? jwksURI, teamID: other.teamID ?? teamID, keyID: other.keyID ?? keyID,
+            privateKeyFile: other.privateKeyFile ?? privateKeyFile)
+    }
+}
+
+/// `config.json` (SPEC section 5): backends by name, providers, defaults. Every field is optional so an empty
+/// object is a valid configuration: direct sign-in with the presets.
+public struct Configuration: Equatable, Sendable, Codable {
+    public var defaultBackend: String?
+    public var backends: [String: BackendConfiguration]?
+    public var providers: [String: ProviderConfiguration]?
+
+    public init(defaultBackend: String? = nil, backends: [String: BackendConfiguration]? = nil,
+                providers: [String: ProviderConfiguration]? = nil) {
+        self.defaultBackend = defaultBackend
+        self.backends = backends
+        self.providers = providers
+    }
+
+    public struct Failure: Error, Equatable, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    public init(json: Data) throws(Failure) {
+        do {
+            self = try JSONDecoder().decode(Configuration.self, from: json)
+        } catch let error as DecodingError {
+            throw Failure(description: Self.describe(error))
+        } catch {
+            throw Failure(description: "not valid JSON")
+        }
+        if let defaultBackend, !Self.builtInBackends.contains(defaultBackend), backends?[defaultBackend] == nil {
+            throw Failure(description: "defaultBackend '\(defaultBackend)' is not a configured backend")
+        }
+    }
+
+    /// Backend names that work without configuration.
+    public static let builtInBackends: Set<String> = ["direct"]
+
+    /// The backend called `name`: a configured one, or the built-in `direct`.
+    public func backend(named name: String) -> BackendConfiguration? {
+        if let configured = backends?[name] { return configured }
+        return name == "direct" ? BackendConfiguration(type: .direct) : nil
+    }
+
+    /// The backend to use when none is named: the configured default, else `direct`.
+    public var defaultBackendName: String { defaultBackend ?? "direct" }
+
+    /// Provider settings as they apply through `backend`: the backend's own over the top-level ones.
+    public func provider(_ name: String, backend: String) -> ProviderConfiguration {
+        (providers?[name] ?? ProviderConfiguration()).overridden(by: backends?[backend]?.providers?[name])
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let parts = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }
+            return parts.isEmpty ? "top level" : String(parts.joined().drop { $0 == "." })
+        }
+        switch error {
+        case .keyNotFound(let key, let context): return "missing '\(key.stringValue)' in \(path(context))"
+        case .typeMismatch(_, let context): return "wrong type at \(path(context))"
+        case .valueNotFound(_, let context): return "missing value at \(path(context))"
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty ? "not valid JSON" : "invalid value at \(path(context))"
+        @unknown default: return "not valid"
+        }
+    }
+}

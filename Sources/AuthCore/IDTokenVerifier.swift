@@ -1,0 +1,95 @@
+import AuthCrypto
+import Foundation
+
+/// The claims of a verified ID token that authdeck keeps.
+public struct IDTokenClaims: Equatable, Sendable {
+    public let issuer: String
+    public let subject: String
+    public let audiences: [String]
+    public let expiresAt: Date
+    public let issuedAt: Date
+    public let nonce: String?
+    public let email: String?
+    public let name: String?
+    /// Every claim, for the details pane and traces (ID tokens carry no secrets beyond their signature).
+    public let all: [String: JSONValue]
+}
+
+/// Verifies an ID token exactly as SPEC section 3.1 says, before anything is stored: signature against the
+/// issuer's JWKS (RS256 and ES256, key by `kid`), `iss`, `aud` (and `azp` with several audiences), `exp`,
+/// `iat` with 60 s of skew, and `nonce`. Pure: the JWKS and the time come in as values.
+public struct IDTokenVerifier: Sendable {
+    public let issuer: String
+    public let clientID: String
+    public let nonce: String?
+    public static let allowedSkew: TimeInterval = 60
+    public static let algorithms: Set<String> = ["RS256", "ES256"]
+
+    public init(issuer: String, clientID: String, nonce: String?) {
+        self.issuer = issuer
+        self.clientID = clientID
+        self.nonce = nonce
+    }
+
+    /// - Throws: `invalidIdToken(reason)`; `unknownKeyID` is reported through `isUnknownKeyID` on the error so
+    ///   the caller can refetch the JWKS once and try again.
+    public func verify(_ idToken: String, jwks: String, now: Date) throws(IDTokenFailure) -> IDTokenClaims {
+        let verified: VerifiedJWS
+        do {
+            verified = try JWS.verify(idToken, jwks: jwks)
+        } catch {
+            throw error.isUnknownKeyID ? .unknownKeyID : .invalid("signature: \(error.description)")
+        }
+        guard Self.algorithms.contains(verified.algorithm) else {
+            throw .invalid("algorithm \(verified.algorithm) is not accepted")
+        }
+        guard case .object(let claims)? = try? JSONValue.parse(verified.payload) else {
+            throw .invalid("the payload is not a JSON object")
+        }
+        guard case .string(let iss)? = claims["iss"], iss == issuer else { throw .invalid("wrong issuer") }
+        guard case .string(let sub)? = claims["sub"], !sub.isEmpty else { throw .invalid("no subject") }
+        let audiences: [String]
+        switch claims["aud"] {
+        case .string(let single)?: audiences = [single]
+        case .array(let many)?: audiences = many.compactMap { if case .string(let value) = $0 { value } else { nil } }
+        default: audiences = []
+        }
+        guard audiences.contains(clientID) else { throw .invalid("wrong audience") }
+        if audiences.count > 1 {
+            guard case .string(let azp)? = claims["azp"], azp == clientID else {
+                throw .invalid("several audiences and azp is not this client")
+            }
+        } else if case .string(let azp)? = claims["azp"], azp != clientID {
+            throw .invalid("azp is not this client")
+        }
+        guard let exp = claims["exp"]?.number else { throw .invalid("no expiry") }
+        guard let iat = claims["iat"]?.number else { throw .invalid("no issue time") }
+        let expiresAt = Date(timeIntervalSince1970: exp)
+        let issuedAt = Date(timeIntervalSince1970: iat)
+        guard now.timeIntervalSince(expiresAt) < Self.allowedSkew else { throw .invalid("expired") }
+        guard issuedAt.timeIntervalSince(now) <= Self.allowedSkew else { throw .invalid("issued in the future") }
+        let tokenNonce = claims["nonce"]?.string
+        if let nonce {
+            guard let tokenNonce, ConstantTime.equals(tokenNonce, nonce) else { throw .invalid("wrong nonce") }
+        }
+        return IDTokenClaims(issuer: iss, subject: sub, audiences: audiences, expiresAt: expiresAt, issuedAt: issuedAt,
+                             nonce: tokenNonce, email: claims["email"]?.string, name: claims["name"]?.string,
+                             all: claims)
+    }
+}
+
+/// Why an ID token was refused.
+public enum IDTokenFailure: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The JWKS has no key with the token's `kid`: refetch it once, then give up.
+    case unknownKeyID
+    case invalid(String)
+
+    public var description: String {
+        switch self {
+        case .unknownKeyID: return "no signing key with the token's kid"
+        case .invalid(let reason): return reason
+        }
+    }
+
+    public var signInError: SignInError { .invalidIdToken(reason: description) }
+}

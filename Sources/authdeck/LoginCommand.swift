@@ -1,0 +1,240 @@
+import AuthClient
+import AuthCore
+import Foundation
+import Keyring
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `authdeck login PROVIDER`: runs one sign-in through the shared state machine and stores the session.
+enum LoginCommand {
+    static let socialProviders: Set<String> = ["google", "apple", "discord", "x", "oidc"]
+
+    static func run(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
+        let environment = ProcessEnvironment.current()
+        let positionals = try arguments.positionals(atMost: 1)
+        guard let provider = positionals.first else { throw .usage("name a provider: google, apple, discord, x, oidc, email or sms") }
+        guard socialProviders.contains(provider) || provider == "email" || provider == "sms" else {
+            throw .usage("unknown provider '\(provider)' (google, apple, discord, x, oidc, email, sms)")
+        }
+        let timeout = try arguments.integer("timeout", in: 5...3600) ?? 300
+        let listenPort = try listenPort(arguments.value("listen"))
+        let configuration: Configuration
+        let catalog: ProviderCatalog
+        do throws(SignInError) {
+            configuration = try ConfigurationFile.load(explicit: global.config, environment: environment)
+            catalog = try ConfigurationFile.catalog(environment: environment)
+        } catch {
+            throw error.commandFailure
+        }
+        let backendName = arguments.value("backend") ?? configuration.defaultBackendName
+        let request = SignInRequest(
+            provider: provider, backendName: backendName, sessionKey: arguments.value("session-key"),
+            replace: arguments.has("replace"),
+            scopes: arguments.value("scope").map { $0.split(separator: " ").map(String.init) },
+            useDevice: arguments.has("device"), timeout: TimeInterval(timeout))
+        if let key = request.sessionKey, key.isEmpty || key.contains(where: { $0.isWhitespace || $0.isNewline }) {
+            throw .usage("--session-key must be non-empty and without spaces")
+        }
+        guard socialProviders.contains(provider) else {
+            throw CommandFailure(.failed, "email and SMS sign-in come with the auth-proxy backends (issue 5)")
+        }
+
+        // The store opens first: a locked store fails now, not after the user has signed in.
+        let store = try StoreCommands.attempt { () throws(StoreError) in
+            try SessionStore.open(StoreCommands.location(), options: StoreCommands.storeOptions(global), create: true)
+        }
+        guard let store else { throw CommandFailure(.store, "the session store cannot be opened") }
+        try StoreCommands.attempt { () throws(StoreError) in try store.unlock() }
+
+        let dataFolder = ConfigurationFile.dataFolder(environment: environment)
+        let transport = URLSessionTransport()
+        let metadata = ProviderMetadataCache(transport: transport, folder: dataFolder.appendingPathComponent("cache"))
+        let resolver = ProviderResolver(catalog: catalog, configuration: configuration, metadata: metadata)
+        let backend: SignInBackend
+        do throws(SignInError) {
+            let resolved = try resolver.resolve(
+                provider: provider, backend: backendName,
+                overrides: ProviderOverrides(issuer: arguments.value("issuer"), clientID: arguments.value("client-id"),
+                                             clientSecretFile: arguments.value("client-secret-file"), scopes: request.scopes))
+            backend = DirectSignIn(provider: resolved, request: request, transport: transport, metadata: metadata)
+        } catch {
+            throw error.commandFailure
+        }
+
+        let replace = request.replace || request.sessionKey == nil
+        let persist: SignInController.Persist = { session throws(SignInError) in
+            do {
+                return try store.persist(session, replace: replace)
+            } catch {
+                throw .sessionStorageFailure(message: error.description)
+            }
+        }
+        let noBrowser = arguments.has("no-browser")
+        let browser = noBrowser ? nil : BrowserLauncher(environment: environment)
+        let presenter = CommandLinePresenter(quiet: global.quiet, showQR: noBrowser || browser?.command == nil)
+        let controller = SignInController(
+            presenter: presenter, persist: persist,
+            receivers: ReceiverOptions(loopbackPort: listenPort,
+                                       schemeSocketPath: SchemeReceiver.defaultSocketPath(environment: environment)),
+            browser: browser?.command == nil ? nil : browser)
+
+        let interrupts = InterruptWatch { controller.cancel() }
+        defer { interrupts.stop() }
+        controller.start(backend, timeout: TimeInterval(timeout))
+        let input = LineInput { line in
+            switch controller.state {
+            case .awaitingCallback(let attempt, .waiting):
+                if case .oneTimeCode = attempt.method { controller.enterCode(line) } else { presenter.pasted(controller.paste(line)) }
+            case .totpRequired(_, _, .waiting):
+                controller.enterCode(line)
+            case .awaitingCallback(_, .storageFailed), .totpRequired(_, _, .storageFailed):
+                controller.retryPersist()
+            case .idle, .authenticated, .awaitingCallback, .totpRequired:
+                break
+            }
+        }
+        input.start()
+        let result = presenter.waitForResult()
+        switch result {
+        case .success(let outcome):
+            if arguments.has("json") {
+                Output.out(SessionJSON.listObject(StoreEntry(record: outcome.record, isSelected: false), now: Date()) + "\n")
+            } else {
+                Output.out(outcome.record.key + "\n")
+            }
+            return .done
+        case .failure(let error):
+            throw error.commandFailure
+        }
+    }
+
+    /// `--listen 127.0.0.1:PORT`: the loopback receiver never listens on anything but 127.0.0.1.
+    static func listenPort(_ value: String?) throws(CommandFailure) -> UInt16 {
+        guard let value else { return 0 }
+        let parts = value.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0] == "127.0.0.1" || parts[0] == "localhost", let port = UInt16(parts[1]) else {
+            throw .usage("--listen takes 127.0.0.1:PORT (the receiver listens on loopback only)")
+        }
+        return port
+    }
+}
+
+/// Shows a command-line sign-in on stderr and hands its result to the waiting command.
+final class CommandLinePresenter: SignInPresenter, @unchecked Sendable {
+    private let quiet: Bool
+    private let showQR: Bool
+    private let done = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private var result: Result<SignInOutcome, SignInError>?
+
+    init(quiet: Bool, showQR: Bool) {
+        self.quiet = quiet
+        self.showQR = showQR
+    }
+
+    func say(_ text: String) {
+        if !quiet { Output.err(text + "\n") }
+    }
+
+    func attemptBegan(_ attempt: Attempt, prompt: AttemptPrompt, receivers: [String]) {
+        switch prompt {
+        case .browser(let url):
+            say("Sign in with \(attempt.provider) in your browser:\n\n  \(url)\n")
+            if showQR, let code = QRCode(url) { say(code.terminalText()) }
+            say("Waiting for the redirect (\(receivers.joined(separator: ", "))).")
+            say("If the browser is on another machine, paste the final URL here and press Enter. Ctrl-C cancels.")
+        case .device(let authorization):
+            say("Go to \(authorization.verificationURI) and enter the code:\n\n  \(authorization.userCode)\n")
+            if let code = QRCode(authorization.verificationURIComplete ?? authorization.verificationURI) {
+                say(code.terminalText())
+            }
+            say("Waiting for approval. Ctrl-C cancels.")
+        case .codeSent:
+            say("A code was sent. Type it and press Enter.")
+        }
+    }
+
+    func stateChanged(_ state: SignInStateMachine.State) {
+        if case .totpRequired(_, let challenge, .waiting) = state {
+            say("Two-factor code required (\(challenge.attemptsLeft) attempts left). Type the 6-digit code.")
+        }
+    }
+
+    func notice(_ error: SignInError) {
+        if case .sessionStorageFailure = error {
+            say("authdeck: \(error.message) Press Enter to retry saving, Ctrl-C to give up.")
+        } else {
+            say("authdeck: \(error.message)")
+        }
+    }
+
+    func callbackArrived(source: String, verdict: CallbackVerdict) {
+        if case .refused(let reason) = verdict, source != "paste" { say("authdeck: refused a \(source) redirect: \(reason)") }
+    }
+
+    func pasted(_ verdict: CallbackVerdict) {
+        if case .refused(let reason) = verdict { say("authdeck: \(reason)") }
+    }
+
+    func finished(_ result: Result<SignInOutcome, SignInError>) {
+        if case .success(let outcome) = result {
+            let verb = outcome.kind == .signup ? "Account created and signed in" : "Signed in"
+            say("\(verb) with \(outcome.record.provider) as \(outcome.record.userLabel) (session \(outcome.record.key)).")
+        }
+        lock.lock()
+        self.result = result
+        lock.unlock()
+        done.signal()
+    }
+
+    func replayed(_ outcome: SignInOutcome) {}
+
+    func waitForResult() -> Result<SignInOutcome, SignInError> {
+        done.wait()
+        lock.lock()
+        defer { lock.unlock() }
+        return result ?? .failure(.closed)
+    }
+}
+
+/// Reads lines from standard input on a thread of its own (codes, pasted URLs). End of input closes only this
+/// reader: the other receivers keep waiting until the deadline.
+final class LineInput: @unchecked Sendable {
+    private let handle: @Sendable (String) -> Void
+
+    init(_ handle: @escaping @Sendable (String) -> Void) {
+        self.handle = handle
+    }
+
+    func start() {
+        let handle = self.handle
+        let thread = Thread {
+            while let line = Swift.readLine(strippingNewline: true) {
+                let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+                handle(trimmed)
+            }
+        }
+        thread.name = "authdeck-input"
+        thread.start()
+    }
+}
+
+/// Turns Ctrl-C (SIGINT) and SIGTERM into a cancel of the running sign-in.
+final class InterruptWatch: @unchecked Sendable {
+    private let sources: [DispatchSourceSignal]
+
+    init(_ onInterrupt: @escaping @Sendable () -> Void) {
+        sources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler(handler: onInterrupt)
+            source.resume()
+            return source
+        }
+    }
+
+    func stop() {
+        for source in sources { source.cancel() }
+    }
+}
