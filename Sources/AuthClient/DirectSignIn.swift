@@ -15,6 +15,8 @@ public struct ResolvedProvider: Sendable {
     public var extraAuthorizeParameters: [(String, String)]
     /// The backend name recorded with the session.
     public var backendName: String
+    /// The file the client secret was read from, so refreshes can read it again.
+    public var clientSecretFile: String?
 
     public init(preset: ProviderPreset, clientID: String, authentication: ClientAuthentication, scopes: [String],
                 endpoints: ProviderEndpoints, registeredRedirectURI: String? = nil,
@@ -164,8 +166,11 @@ public final class DirectSignIn: SignInBackend, @unchecked Sendable {
             displayName: name, issuer: issuer, createdAt: now,
             expiresAt: tokens.expiresIn.map { now.addingTimeInterval(TimeInterval($0)) },
             refreshable: tokens.refreshToken != nil, scopes: tokens.scope ?? provider.scopes)
+        let endpoints = SessionEndpoints(clientID: provider.clientID, token: provider.endpoints.token,
+                                         revocation: provider.endpoints.revocation, user: provider.endpoints.userinfo,
+                                         clientSecretFile: provider.clientSecretFile)
         let secrets = SessionSecrets(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
-                                     idToken: tokens.idToken)
+                                     idToken: tokens.idToken, endpoints: endpoints)
         return IssuedSession(session: Session(record: record, secrets: secrets), kind: .login)
     }
 }

@@ -65,10 +65,13 @@ public struct ProviderResolver: Sendable {
                 + "providers.\(name).clientID in config.json")
         }
         let endpoints = try endpoints(preset: preset, settings: settings, sandbox: backend.type == .sandbox)
-        return ResolvedProvider(preset: preset, clientID: clientID,
-                                authentication: try authentication(preset: preset, settings: settings, clientID: clientID),
-                                scopes: settings.scopes ?? preset.scopes, endpoints: endpoints,
-                                registeredRedirectURI: settings.redirectURI, backendName: backendName)
+        var resolved = ResolvedProvider(
+            preset: preset, clientID: clientID,
+            authentication: try authentication(preset: preset, settings: settings, clientID: clientID),
+            scopes: settings.scopes ?? preset.scopes, endpoints: endpoints,
+            registeredRedirectURI: settings.redirectURI, backendName: backendName)
+        resolved.clientSecretFile = settings.clientSecretFile
+        return resolved
     }
 
     private func endpoints(preset: ProviderPreset, settings: ProviderConfiguration,
@@ -110,13 +113,18 @@ public struct ProviderResolver: Sendable {
                                                       privateKeyFile: keyFile, now: clock()))
         }
         guard let file = settings.clientSecretFile else { return .none }
+        return .secret(try Self.readClientSecret(file))
+    }
+
+    /// Reads a client secret file: the whole file, trimmed; an empty or unreadable file is an error.
+    public static func readClientSecret(_ file: String) throws(SignInError) -> String {
         guard let data = FileManager.default.contents(atPath: (file as NSString).expandingTildeInPath),
               let text = String(data: data, encoding: .utf8) else {
             throw .unavailable(reason: "cannot read the client secret file \(file)")
         }
         let secret = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !secret.isEmpty else { throw .unavailable(reason: "the client secret file \(file) is empty") }
-        return .secret(secret)
+        return secret
     }
 }
 

@@ -83,15 +83,20 @@ public struct SessionSecrets: Sendable, Equatable, Codable, CustomStringConverti
     public var privateKeyHex: String?
     /// When the refresh token stops working, when the provider says.
     public var refreshExpiresAt: Date?
+    /// Where this session is refreshed, revoked and checked, as the sign-in found it; kept with the secrets so a
+    /// session signed in with `--client-id` on the command line can still be refreshed later.
+    public var endpoints: SessionEndpoints?
 
     public init(accessToken: String? = nil, refreshToken: String? = nil, idToken: String? = nil,
-                sessionJwt: String? = nil, privateKeyHex: String? = nil, refreshExpiresAt: Date? = nil) {
+                sessionJwt: String? = nil, privateKeyHex: String? = nil, refreshExpiresAt: Date? = nil,
+                endpoints: SessionEndpoints? = nil) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.idToken = idToken
         self.sessionJwt = sessionJwt
         self.privateKeyHex = privateKeyHex
         self.refreshExpiresAt = refreshExpiresAt
+        self.endpoints = endpoints
     }
 
     /// The bearer credential `authdeck token` prints: the access token, else the session JWT.
@@ -99,6 +104,26 @@ public struct SessionSecrets: Sendable, Equatable, Codable, CustomStringConverti
 
     public var description: String { "SessionSecrets(redacted)" }
     public var debugDescription: String { description }
+}
+
+/// The provider endpoints and client a direct session is refreshed, revoked and checked with. No secret: a client
+/// secret stays in its file and is read again when needed.
+public struct SessionEndpoints: Sendable, Equatable, Codable {
+    public var clientID: String
+    public var token: String
+    public var revocation: String?
+    /// The userinfo (OIDC) or user endpoint (Discord, X) that `status` asks.
+    public var user: String?
+    public var clientSecretFile: String?
+
+    public init(clientID: String, token: String, revocation: String? = nil, user: String? = nil,
+                clientSecretFile: String? = nil) {
+        self.clientID = clientID
+        self.token = token
+        self.revocation = revocation
+        self.user = user
+        self.clientSecretFile = clientSecretFile
+    }
 }
 
 /// A whole session as a sign-in produces it and the store persists it.

@@ -8,7 +8,7 @@ enum SecretsCodec {
     static let version: UInt8 = 1
 
     private enum Tag: UInt8 {
-        case accessToken = 1, refreshToken, idToken, sessionJwt, privateKeyHex, refreshExpiresAt
+        case accessToken = 1, refreshToken, idToken, sessionJwt, privateKeyHex, refreshExpiresAt, endpoints
     }
 
     static func encode(_ secrets: SessionSecrets) -> [UInt8] {
@@ -28,6 +28,8 @@ enum SecretsCodec {
             let bits = value.timeIntervalSince1970.bitPattern
             append(.refreshExpiresAt, (0..<8).map { UInt8(truncatingIfNeeded: bits >> ($0 * 8)) })
         }
+        // Endpoints are read only when refreshing or revoking, so JSON here costs `token` nothing.
+        if let value = secrets.endpoints, let json = try? JSONEncoder().encode(value) { append(.endpoints, Array(json)) }
         return output
     }
 
@@ -56,6 +58,8 @@ enum SecretsCodec {
                 var bits: UInt64 = 0
                 for (offset, byte) in field.enumerated() { bits |= UInt64(byte) << (offset * 8) }
                 secrets.refreshExpiresAt = Date(timeIntervalSince1970: Double(bitPattern: bits))
+            case .endpoints:
+                secrets.endpoints = try? JSONDecoder().decode(SessionEndpoints.self, from: Data(field))
             case nil:
                 continue  // A field from a later version: kept in the blob, not understood here.
             }

@@ -7,7 +7,7 @@ enum Commands {
                 options: [.flag("json", "print a JSON array")], run: StoreCommands.list),
         Command("login", synopsis: "login PROVIDER [options]",
                 summary: "Sign in with google, apple, discord, x, oidc, email or sms, and store the session.",
-                options: LoginOptions.specs, pendingIssue: 4),
+                options: LoginOptions.specs, run: LoginCommand.run),
         Command("use", synopsis: "use KEY", summary: "Select the session that commands use by default.",
                 run: StoreCommands.use),
         Command("token", synopsis: "token [KEY] [--id-token] [--json]",
@@ -15,7 +15,7 @@ enum Commands {
                 options: [.flag("id-token", "print the ID token instead"), .flag("json", "print token and expiry as JSON")],
                 run: StoreCommands.token),
         Command("refresh", synopsis: "refresh [KEY|--all]", summary: "Refresh sessions now.",
-                options: [.flag("all", "every refreshable session")], pendingIssue: 4),
+                options: [.flag("all", "every refreshable session")], run: SessionCommands.refresh),
         Command("logout", synopsis: "logout [KEY|--all] [--revoke]", summary: "Remove sessions from the store.",
                 options: [.flag("all", "every session"), .flag("revoke", "also revoke the tokens at the provider")],
                 run: StoreCommands.logout),
@@ -24,7 +24,7 @@ enum Commands {
                 options: [.flag("json", "print JSON")], run: StoreCommands.status),
         Command("open-url", synopsis: "open-url URL",
                 summary: "Hand an authdeck:// redirect to the waiting sign-in (what the desktop entry runs).",
-                pendingIssue: 4),
+                run: SessionCommands.openURL),
         Command("totp", synopsis: "totp add USER --secret BASE32 | --uri otpauth://…; totp list; totp rm USER",
                 summary: "Keep TOTP seeds of test accounts in the store.",
                 options: [.value("secret", "base32 seed"), .value("uri", "otpauth:// enrolment link")], pendingIssue: 5),
@@ -64,5 +64,6 @@ enum LoginOptions {
         .value("listen", "loopback receiver address, 127.0.0.1:PORT"),
         .value("timeout", "seconds to wait (default 300)"),
         .value("trace", "write a JSON trace of every protocol step to this file"),
+        .flag("json", "print the new session as JSON instead of its key"),
     ]
 }

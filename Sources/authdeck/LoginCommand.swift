@@ -64,7 +64,7 @@ enum LoginCommand {
 
         let replace = request.replace || request.sessionKey == nil
         let persist: SignInController.Persist = { session throws(SignInError) in
-            do {
+            do throws(StoreError) {
                 return try store.persist(session, replace: replace)
             } catch {
                 throw .sessionStorageFailure(message: error.description)
