@@ -46,7 +46,7 @@ let package = Package(
         .testTarget(name: "AuthClientTests", dependencies: ["AuthClient", "AuthCore", "AuthCrypto"]),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "AuthClient", "AuthCore", "AuthCrypto"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "AuthCore"]),
-        .testTarget(name: "authdeckTests", dependencies: ["AuthCore"]),
+        .testTarget(name: "authdeckTests", dependencies: ["AuthCore"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -246,6 +246,11 @@ public final class SignInController: @unchecked Sendable {
                 }
             }
         case .device(let authorization):
+            // As `gh auth login` does: open the verification page here when a browser is at hand; the code shown
+            // in the terminal still works on any other device.
+            if let browser {
+                try? browser.open(authorization.verificationURIComplete ?? authorization.verificationURI)
+            }
             pollDevice(attempt, interval: authorization.interval)
         case .codeSent(let otpID):
             run(machine.codeSent(attempt.id, otpID: otpID, resendAvailableAt: clock().addingTimeInterval(30)))

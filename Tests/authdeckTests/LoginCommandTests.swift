@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `authdeck login` end to end: the real binary, the real sandbox on 127.0.0.1, a real store (passphrase), and a
+/// scripted browser as `$BROWSER` that approves at the sandbox and follows the redirect to the loopback receiver.
+@Suite(.serialized) struct LoginCommandTests {
+    let folder = TemporaryFolder()
+    let runner: CLIRunner
+    let sandbox: SandboxProcess
+    let browserLog: String
+
+    init() throws {
+        let passphrase = folder.write("passphrase", "correct horse battery staple\n")
+        browserLog = folder.path + "/browser.log"
+        var base = CLIRunner(home: folder.path + "/home", extra: [
+            "AUTHDECK_PASSPHRASE_FILE": passphrase, "BROWSER": ScriptedBrowser.path,
+            "SCRIPTED_BROWSER_LOG": folder.path + "/browser.log", "XDG_RUNTIME_DIR": folder.path + "/run",
+        ])
+        base.environment["DBUS_SESSION_BUS_ADDRESS"] = nil  // passphrase unlock: this suite is about sign-in
+        sandbox = try SandboxProcess(folder: folder, runner: base)
+        base.environment["AUTHDECK_CONFIG"] = sandbox.configPath
+        runner = base
+    }
+
+    func login(_ arguments: [String], environment: [String: String?] = [:], stdin: String? = nil,
+               timeout: TimeInterval = 30) -> CLIRunner.Result {
+        runner.run(["login"] + arguments, stdin: stdin, environment: environment, timeout: timeout)
+    }
+
+    func listed() throws -> [[String: Any]] {
+        let result = runner.run(["list", "--json"])
+        return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? []
+    }
+
+    @Test(arguments: ["google", "apple", "discord", "x", "oidc"])
+    func browserSignInStoresTheSession(_ provider: String) throws {
+        let result = login([provider])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let key = result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(!key.isEmpty)
+        let sessions = try listed()
+        let session = try #require(sessions.first { $0["key"] as? String == key })
+        #expect(session["provider"] as? String == provider)
+        #expect(session["backend"] as? String == "sandbox")
+        #expect(session["status"] as? String == "active")
+        let token = runner.run(["token", key])
+        #expect(token.status == 0)
+        #expect(!token.stdout.isEmpty)
+        // No token ever reaches stderr.
+        #expect(!result.stderr.contains(token.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+
+    @Test func deniedConsentIsACancel() throws {
+        let result = login(["google"], environment: ["SANDBOX_DECISION": "deny"])
+        #expect(result.status == 3, "stderr: \(result.stderr)")
+        #expect(try listed().isEmpty)
+    }
+
+    @Test func sessionKeyReplaceAndRefresh() throws {
+        #expect(login(["oidc", "--session-key", "work"]).status == 0)
+        let taken = login(["oidc", "--session-key", "work"])
+        #expect(taken.status == 5, "stderr: \(taken.stderr)")
+        #expect(taken.stderr.contains("--replace"))
+        #expect(login(["oidc", "--session-key", "work", "--replace"]).status == 0)
+        let before = runner.run(["token", "work"]).stdout
+        let refreshed = runner.run(["refresh", "work"])
+        #expect(refreshed.status == 0, "stderr: \(refreshed.stderr)")
+        let after = runner.run(["token", "work"]).stdout
+        #expect(before != after)
+        #expect(!after.isEmpty)
+    }
+
+    @Test func revokeThenTheServerRefusesTheToken() throws {
+        #expect(login(["google", "--session-key", "g"]).status == 0)
+        let status = runner.run(["status", "g", "--json"])
+        #expect(status.status == 0)
+        let revoked = runner.run(["logout", "g", "--revoke"])
+        #expect(revoked.status == 0, "stderr: \(revoked.stderr)")
+        #expect(try listed().isEmpty)
+    }
+
+    @Test func deviceGrantWithTheBrowserApproving() throws {
+        let result = login(["google", "--device"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("enter the code"))
+        #expect(try listed().count == 1)
+    }
+
+    @Test func noBrowserPrintsTheURLAndAQRCode() throws {
+        let result = login(["google", "--no-browser", "--timeout", "5"], stdin: "")
+        #expect(result.status == 6, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("/oidc/google/authorize?"))
+        #expect(result.stderr.contains("▀") || result.stderr.contains("▄"))
+        #expect(try listed().isEmpty)
+    }
+
+    @Test func badInputIsAUsageError() throws {
+        #expect(login([]).status == 2)
+        #expect(login(["myspace"]).status == 2)
+        #expect(login(["google", "--listen", "0.0.0.0:8080"]).status == 2)
+        #expect(login(["google", "--timeout", "abc"]).status == 2)
+        let unknownBackend = login(["google", "--backend", "nope"])
+        #expect(unknownBackend.status == 1)
+        #expect(unknownBackend.stderr.contains("nope"))
+    }
+}

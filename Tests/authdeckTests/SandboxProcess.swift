@@ -1,0 +1,68 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `authdeck sandbox` running for one test: started on a free port with its config written next to the store,
+/// stopped (SIGTERM) when the test lets go of it.
+final class SandboxProcess: @unchecked Sendable {
+    let process: Process
+    let baseURL: String
+    let configPath: String
+    let outboxPath: String
+
+    init(folder: TemporaryFolder, runner: CLIRunner, extraArguments: [String] = []) throws {
+        configPath = folder.path + "/sandbox-config.json"
+        outboxPath = folder.path + "/outbox.jsonl"
+        let stdoutPath = folder.path + "/sandbox.out"
+        FileManager.default.createFile(atPath: stdoutPath, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
+        process = try runner.start(executable: CLIRunner.binary,
+                                   ["sandbox", "--port", "0", "--config-out", configPath, "--outbox", outboxPath]
+                                       + extraArguments,
+                                   stdout: handle)
+        var first: String?
+        for _ in 0..<200 {
+            if let text = try? String(contentsOfFile: stdoutPath, encoding: .utf8), let line = text.split(separator: "\n").first,
+               text.contains("\n"), FileManager.default.fileExists(atPath: configPath) {
+                first = String(line)
+                break
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        guard let first, first.hasPrefix("http://127.0.0.1:") else {
+            process.terminate()
+            throw CLIFailure("the sandbox printed no base URL")
+        }
+        baseURL = first
+    }
+
+    /// The one-time codes the sandbox wrote to its outbox, newest last.
+    func codes() -> [(contact: String, code: String)] {
+        guard let text = try? String(contentsOfFile: outboxPath, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { line in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let contact = object["contact"] as? String, let code = object["code"] as? String else { return nil }
+            return (contact, code)
+        }
+    }
+
+    deinit {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+}
+
+struct CLIFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The scripted browser of Tests/authdeckTests/Fixtures, as `$BROWSER`.
+enum ScriptedBrowser {
+    static var path: String {
+        CLIRunner.repositoryRoot + "/Tests/authdeckTests/Fixtures/scripted-browser.py"
+    }
+}
