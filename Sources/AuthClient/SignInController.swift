@@ -44,8 +44,10 @@ public final class SignInController: @unchecked Sendable {
     private let receiverOptions: ReceiverOptions
     private let browser: BrowserLauncher?
     private let clock: @Sendable () -> Date
+    private let trace: FlowTrace?
 
     // Owned by `queue`.
+    private var lastStateName = "idle"
     private var machine = SignInStateMachine()
     private var backend: SignInBackend?
     private var loopback: LoopbackReceiver?
@@ -54,8 +56,11 @@ public final class SignInController: @unchecked Sendable {
     private var nextAttempt: UInt64 = 1
 
     /// - Parameter browser: opens the authorize URL; nil to only show it (`--no-browser`).
+    /// - Parameter trace: records every protocol step of the attempts (give the same trace to the backend's
+    ///   transport through `TracingTransport` so requests land in it too).
     public init(presenter: SignInPresenter, persist: @escaping Persist, receivers: ReceiverOptions,
-                browser: BrowserLauncher?, clock: @escaping @Sendable () -> Date = { Date() }) {
+                browser: BrowserLauncher?, trace: FlowTrace? = nil, clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.trace = trace
         self.presenter = presenter
         self.persist = persist
         self.receiverOptions = receivers
@@ -123,6 +128,11 @@ public final class SignInController: @unchecked Sendable {
 
     private func run(_ action: SignInStateMachine.Action) {
         presenter.stateChanged(machine.state)
+        let name = Self.name(of: machine.state)
+        if name != lastStateName {
+            trace?.record("transition", "\(lastStateName) → \(name)", ["from": .string(lastStateName), "to": .string(name)])
+            lastStateName = name
+        }
         switch action {
         case .none:
             break
@@ -172,11 +182,15 @@ public final class SignInController: @unchecked Sendable {
             }
         case .report(let outcome):
             finish()
+            trace?.record("result", "stored session \(outcome.record.key) (\(outcome.kind.rawValue))",
+                          ["key": .string(outcome.record.key), "kind": .string(outcome.kind.rawValue)])
             presenter.finished(.success(outcome))
         case .reject(let error):
+            trace?.record("notice", error.message)
             presenter.notice(error)
         case .fail(_, let error):
             finish()
+            trace?.record("result", error.message, ["error": .string(error.message)])
             presenter.finished(.failure(error))
         case .replay(let outcome):
             presenter.replayed(outcome)
@@ -226,7 +240,15 @@ public final class SignInController: @unchecked Sendable {
                 return verdict
             }
         }
-        queue.async { self.presenter.callbackArrived(source: source, verdict: verdict) }
+        queue.async {
+            switch verdict {
+            case .accepted: self.trace?.record("receiver", "\(source): accepted", ["source": .string(source), "accepted": .bool(true)])
+            case .refused(let reason):
+                self.trace?.record("receiver", "\(source): refused: \(reason)",
+                                   ["source": .string(source), "accepted": .bool(false), "reason": .string(reason)])
+            }
+            self.presenter.callbackArrived(source: source, verdict: verdict)
+        }
         return verdict
     }
 
@@ -236,6 +258,18 @@ public final class SignInController: @unchecked Sendable {
         if let loopback { receivers.insert("loopback \(loopback.redirectURI)", at: 0) }
         if let scheme { receivers.insert("authdeck:// (\(scheme.socketPath))", at: receivers.count - 1) }
         presenter.attemptBegan(attempt, prompt: prompt, receivers: receivers)
+        switch prompt {
+        case .browser(let url):
+            let (base, parameters) = FlowTrace.redactedURL(url)
+            trace?.record("authorize", "authorize at \(base)", ["url": .string(base), "parameters": parameters,
+                                                                 "receivers": .array(receivers.map { .string($0) })])
+        case .device(let authorization):
+            trace?.record("authorize", "device code \(authorization.userCode) at \(authorization.verificationURI)",
+                          ["verificationURI": .string(authorization.verificationURI),
+                           "interval": .number(Double(authorization.interval))])
+        case .codeSent:
+            trace?.record("authorize", "one-time code sent")
+        }
         switch prompt {
         case .browser(let url):
             if let browser {
@@ -331,6 +365,24 @@ public final class SignInController: @unchecked Sendable {
         work.asyncAfter(deadline: .now() + .milliseconds(500)) {
             scheme?.stop()
             loopback?.stop()
+        }
+    }
+
+    static func name(of state: SignInStateMachine.State) -> String {
+        switch state {
+        case .idle: return "idle"
+        case .awaitingCallback(_, let progress): return "awaitingCallback(\(name(of: progress)))"
+        case .totpRequired(_, _, let progress): return "totpRequired(\(name(of: progress)))"
+        case .authenticated: return "authenticated"
+        }
+    }
+
+    static func name(of progress: SignInStateMachine.Progress) -> String {
+        switch progress {
+        case .waiting: return "waiting"
+        case .verifying: return "verifying"
+        case .persisting: return "persisting"
+        case .storageFailed: return "storageFailed"
         }
     }
 

@@ -48,7 +48,8 @@ enum LoginCommand {
         try StoreCommands.attempt { () throws(StoreError) in try store.unlock() }
 
         let dataFolder = ConfigurationFile.dataFolder(environment: environment)
-        let transport = URLSessionTransport()
+        let trace = arguments.value("trace").map { _ in FlowTrace() }
+        let transport: HTTPTransport = trace.map { TracingTransport(URLSessionTransport(), trace: $0) } ?? URLSessionTransport()
         let metadata = ProviderMetadataCache(transport: transport, folder: dataFolder.appendingPathComponent("cache"))
         let resolver = ProviderResolver(catalog: catalog, configuration: configuration, metadata: metadata)
         let backend: SignInBackend
@@ -77,7 +78,7 @@ enum LoginCommand {
             presenter: presenter, persist: persist,
             receivers: ReceiverOptions(loopbackPort: listenPort,
                                        schemeSocketPath: SchemeReceiver.defaultSocketPath(environment: environment)),
-            browser: browser?.command == nil ? nil : browser)
+            browser: browser?.command == nil ? nil : browser, trace: trace)
 
         let interrupts = InterruptWatch { controller.cancel() }
         defer { interrupts.stop() }
@@ -96,6 +97,9 @@ enum LoginCommand {
         }
         input.start()
         let result = presenter.waitForResult()
+        if let trace, let path = arguments.value("trace") {
+            try writeTrace(trace, to: path)
+        }
         switch result {
         case .success(let outcome):
             if arguments.has("json") {
@@ -106,6 +110,20 @@ enum LoginCommand {
             return .done
         case .failure(let error):
             throw error.commandFailure
+        }
+    }
+
+    /// Writes the trace as JSON lines, readable by the user only (it names accounts and endpoints).
+    static func writeTrace(_ trace: FlowTrace, to path: String) throws(CommandFailure) {
+        let bytes = Array(trace.jsonLines().utf8)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw CommandFailure(.failed, "cannot write the trace to \(path)") }
+        defer { close(descriptor) }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            guard written > 0 else { throw CommandFailure(.failed, "cannot write the trace to \(path)") }
+            offset += written
         }
     }
 

@@ -1,0 +1,65 @@
+import AuthClient
+import AuthCore
+import AuthCrypto
+import Foundation
+import Testing
+
+/// The trace of a whole flow names every step and holds none of the secrets the flow handled.
+@Suite struct FlowTraceTests {
+    @Test func fullFlowIsTracedAndRedacted() throws {
+        let provider = try TestProvider()
+        let trace = FlowTrace()
+        let presenter = RecordingPresenter()
+        let stored = PersistedSessions()
+        let transport = TracingTransport(URLSessionTransport(timeout: 5), trace: trace)
+        let preset = ProviderPreset(name: "oidc", title: "OIDC", mnemonic: "o", kind: .oidc, scopes: ["openid"], idToken: true)
+        let resolved = ResolvedProvider(preset: preset, clientID: TestProvider.clientID,
+                                        authentication: .secret("client-secret-value-123"), scopes: ["openid"],
+                                        endpoints: provider.endpoints)
+        let backend = DirectSignIn(provider: resolved, request: SignInRequest(provider: "oidc", backendName: "direct"),
+                                   transport: transport, metadata: ProviderMetadataCache(transport: transport, folder: nil))
+        let controller = SignInController(presenter: presenter, persist: stored.persist, receivers: ReceiverOptions(),
+                                          browser: nil, trace: trace)
+        controller.start(backend, timeout: 60)
+        let attempt = try #require(presenter.waitForBegin())
+        let code = provider.issueCode(nonce: attempt.nonce, challenge: PKCE.challenge(for: attempt.codeVerifier))
+        guard case .browser(let redirect) = attempt.method else { Issue.record("not a browser attempt"); return }
+        #expect(controller.paste("\(redirect)?code=\(code)&state=wrong-state") != .accepted)
+        #expect(controller.paste("\(redirect)?code=\(code)&state=\(attempt.state)") == .accepted)
+        guard case .success? = presenter.waitForEnd() else { Issue.record("the flow failed"); return }
+        _ = controller.sync { 0 }
+        Thread.sleep(forTimeInterval: 0.1)
+
+        let kinds = Set(trace.steps.map(\.kind))
+        for kind in ["authorize", "receiver", "request", "response", "id_token", "transition", "result"] {
+            #expect(kinds.contains(kind), "no \(kind) step")
+        }
+        #expect(trace.steps.contains { $0.kind == "receiver" && $0.summary.contains("refused") })
+        let idToken = try #require(stored.sessions.first?.secrets.idToken)
+        let claims = trace.steps.first { $0.kind == "id_token" }?.details["claims"]
+        #expect(claims?["sub"]?.string == "user-42")
+
+        let text = trace.jsonLines()
+        let session = try #require(stored.sessions.first)
+        let secrets = [code, attempt.codeVerifier, attempt.state, try #require(attempt.nonce),
+                       try #require(session.secrets.accessToken), try #require(session.secrets.refreshToken), idToken,
+                       String(idToken.split(separator: ".")[2]), "client-secret-value-123"]
+        for secret in secrets {
+            #expect(!text.contains(secret), "the trace holds a secret of \(secret.count) characters")
+        }
+        // Every line is one JSON object.
+        for line in text.split(separator: "\n") {
+            #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) is [String: Any])
+        }
+    }
+
+    @Test func redactionIsByField() {
+        let pairs = FlowTrace.redactedPairs([("code", "abc"), ("grant_type", "authorization_code"), ("state", "123456789")])
+        #expect(pairs["code"]?.string == "[redacted 3 chars]")
+        #expect(pairs["grant_type"]?.string == "authorization_code")
+        #expect(pairs["state"]?.string == "1234…")
+        let json = FlowTrace.redactedJSON(.object(["data": .object(["userJwt": .string("u.v.w"), "endUserId": .string("e1")])]))
+        #expect(json["data"]?["userJwt"]?.string == "[redacted 5 chars]")
+        #expect(json["data"]?["endUserId"]?.string == "e1")
+    }
+}
