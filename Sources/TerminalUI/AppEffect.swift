@@ -1,0 +1,30 @@
+/// What `AppState.update` asks the event loop to do; the loop is the one place that runs them.
+public enum AppEffect: Equatable, Sendable {
+    /// Start a sign-in for flow `flow` (a controller of its own, so a cancelled flow's late reports are told apart).
+    case startSignIn(flow: Int, SignInChoice)
+    /// Esc during a sign-in: the machine ends it with `closed`, nothing is stored.
+    case cancelSignIn(flow: Int)
+    /// A redirect URL typed or pasted into the waiting screen.
+    case pasteRedirect(flow: Int, String)
+    /// A one-time or TOTP code typed on screen.
+    case enterCode(flow: Int, String)
+    case resendCode(flow: Int)
+    /// Retry only the store write of a session the backend issued.
+    case retrySave(flow: Int)
+    /// The result screen was left; the controller's machine goes back to idle.
+    case dismissSignIn(flow: Int)
+    /// Enter on a session: make it the one commands use.
+    case select(String)
+    /// A confirmed sign-out; with `revoke` the provider is told first.
+    case signOut(String, revoke: Bool)
+    /// Refresh one session now (`r`, or auto-refresh).
+    case refresh(String)
+    /// Turn background refresh of a session on or off (`a`).
+    case setAutoRefresh(String, Bool)
+    /// Unlock the store with a typed passphrase.
+    case unlock(passphrase: String)
+    /// Ctrl-L: repaint the whole terminal.
+    case repaint
+    /// `q`: leave the TUI.
+    case quit
+}

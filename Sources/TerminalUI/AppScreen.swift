@@ -1,0 +1,57 @@
+import AuthCore
+
+/// The whole frame for a state: the screen of the current mode, the overlay over it, or the too-small message.
+public struct AppScreen: Screen {
+    public init() {}
+
+    /// A frame of the state's size, ready for `Terminal.present`.
+    public static func frame(_ state: AppState) -> ScreenBuffer {
+        TooSmallScreen.frame(rows: state.rows, cols: state.cols) { AppScreen().render(state, into: &$0) }
+    }
+
+    public func render(_ state: AppState, into buffer: inout ScreenBuffer) {
+        if state.overlay == .trace {
+            TraceScreen().render(state, into: &buffer)
+            return
+        }
+        switch state.mode {
+        case .unlock: UnlockScreen().render(state, into: &buffer)
+        case .sessions: SessionsScreen().render(state, into: &buffer)
+        case .newSignIn: NewSignInScreen().render(state, into: &buffer)
+        case .contact: CodeEntryScreen().render(state, into: &buffer)
+        case .signIn(let flow): Self.flowScreen(flow, state: state, into: &buffer)
+        }
+        switch state.overlay {
+        case .none, .trace: break
+        case .help: HelpOverlay.draw(for: state.mode, into: &buffer)
+        case .confirmSignOut(let key, let revoke): ConfirmDialog.draw(key: key, revoke: revoke, into: &buffer)
+        }
+    }
+
+    /// A sign-in shows exactly the machine's state: waiting (browser, device), code entry, TOTP, or the result.
+    static func flowScreen(_ flow: SignInFlow, state: AppState, into buffer: inout ScreenBuffer) {
+        switch flow.phase {
+        case .finished:
+            ResultScreen().render(state, into: &buffer)
+        case .starting:
+            if flow.choice.usesCode {
+                CodeEntryScreen().render(state, into: &buffer)
+            } else {
+                AwaitingCallbackScreen().render(state, into: &buffer)
+            }
+        case .running(let machine):
+            switch machine {
+            case .awaitingCallback(let attempt, _):
+                if case .oneTimeCode = attempt.method {
+                    CodeEntryScreen().render(state, into: &buffer)
+                } else {
+                    AwaitingCallbackScreen().render(state, into: &buffer)
+                }
+            case .totpRequired:
+                TOTPScreen().render(state, into: &buffer)
+            case .idle, .authenticated:
+                AwaitingCallbackScreen().render(state, into: &buffer)
+            }
+        }
+    }
+}

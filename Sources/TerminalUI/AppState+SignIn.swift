@@ -1,0 +1,312 @@
+import AuthCore
+import Foundation
+
+/// Keys of the New sign-in, contact and sign-in screens, and the sign-in controller's reports.
+extension AppState {
+    // MARK: - New sign-in
+
+    mutating func newSignInKey(_ request: KeyRequest, _ form: NewSignInForm) -> [AppEffect] {
+        var form = form
+        form.error = nil
+        switch request {
+        case .escape, .interrupt:
+            mode = .sessions
+            return []
+        case .tab, .down:
+            form.focus = Self.focus(after: form.focus, step: 1)
+        case .backTab, .up:
+            form.focus = Self.focus(after: form.focus, step: -1)
+        case .enter:
+            return start(form.providerIndex, form)
+        case .mouseClick(let row, let col):
+            let frames = NewSignInScreen.buttonFrames(form, rows: rows, cols: cols)
+            if let index = frames.firstIndex(where: { $0.contains(row: row, col: col) }) {
+                return start(index, form)
+            }
+            if NewSignInScreen.backendRect(rows: rows, cols: cols).contains(row: row, col: col) {
+                form.focus = .backend
+                form.backendIndex = (form.backendIndex + 1) % form.backends.count
+            } else if NewSignInScreen.sessionKeyRect(rows: rows, cols: cols).contains(row: row, col: col) {
+                form.focus = .sessionKey
+            }
+        default:
+            switch form.focus {
+            case .sessionKey:
+                if let edited = form.sessionKey.applying(request) { form.sessionKey = edited }
+            case .providers, .backend:
+                switch request {
+                case .left, .right:
+                    let step = request == .left ? -1 : 1
+                    if form.focus == .providers {
+                        form.providerIndex = (form.providerIndex + step + form.providers.count) % form.providers.count
+                    } else {
+                        form.backendIndex = (form.backendIndex + step + form.backends.count) % form.backends.count
+                    }
+                case .character("b"):
+                    form.backendIndex = (form.backendIndex + 1) % form.backends.count
+                case .character("?"):
+                    overlay = .help
+                case .character(let letter):
+                    // Mnemonics press their button from anywhere but the text field.
+                    if let index = form.providers.firstIndex(where: { $0.mnemonic == letter }) {
+                        return start(index, form)
+                    }
+                default:
+                    break
+                }
+            }
+        }
+        mode = .newSignIn(form)
+        return []
+    }
+
+    private static func focus(after focus: NewSignInForm.Focus, step: Int) -> NewSignInForm.Focus {
+        let order: [NewSignInForm.Focus] = [.providers, .backend, .sessionKey]
+        let index = order.firstIndex(of: focus)!
+        return order[(index + step + order.count) % order.count]
+    }
+
+    private mutating func start(_ providerIndex: Int, _ form: NewSignInForm) -> [AppEffect] {
+        var form = form
+        form.providerIndex = providerIndex
+        let key = form.sessionKey.text
+        if key.contains(where: { $0.isWhitespace || $0.isNewline }) {
+            form.error = "A session key has no spaces."
+            form.focus = .sessionKey
+            mode = .newSignIn(form)
+            return []
+        }
+        let provider = form.provider
+        let choice = SignInChoice(provider: provider.name, title: provider.title, backend: form.backend,
+                                  sessionKey: key.isEmpty ? nil : key)
+        if choice.usesCode {
+            mode = .contact(ContactForm(choice: choice))
+            return []
+        }
+        return beginFlow(choice)
+    }
+
+    /// Shows the waiting screen at once and asks for the start: the screen never waits on the controller, and the
+    /// keys that follow a double press land on the new screen, where they start nothing.
+    private mutating func beginFlow(_ choice: SignInChoice) -> [AppEffect] {
+        let id = nextFlowID
+        nextFlowID += 1
+        mode = .signIn(SignInFlow(id: id, choice: choice, startedAt: now))
+        message = nil
+        return [.startSignIn(flow: id, choice)]
+    }
+
+    // MARK: - Contact
+
+    mutating func contactKey(_ request: KeyRequest, _ form: ContactForm) -> [AppEffect] {
+        var form = form
+        switch request {
+        case .escape:
+            var back = NewSignInForm(providers: providers, backends: backends, defaultBackend: form.choice.backend)
+            back.providerIndex = providers.firstIndex { $0.name == form.choice.provider } ?? 0
+            mode = .newSignIn(back)
+            return []
+        case .interrupt:
+            mode = .sessions
+            return []
+        case .enter:
+            switch form.validatedContact() {
+            case .success(let contact):
+                var choice = form.choice
+                choice.contact = contact
+                return beginFlow(choice)
+            case .failure(let error):
+                form.error = error.message
+            }
+        default:
+            if let edited = form.field.applying(request) {
+                form.field = edited
+                form.error = nil
+            }
+        }
+        mode = .contact(form)
+        return []
+    }
+
+    // MARK: - A sign-in on screen
+
+    mutating func flowKey(_ request: KeyRequest, _ flow: SignInFlow) -> [AppEffect] {
+        var flow = flow
+        if case .finished(let result) = flow.phase {
+            switch request {
+            case .enter, .escape, .interrupt, .character("q"), .character(" "), .mouseClick:
+                return leaveFinished(flow, result)
+            case .character("n"):
+                let effects = leaveFinished(flow, result)
+                mode = .newSignIn(NewSignInForm(providers: providers, backends: backends,
+                                                defaultBackend: flow.choice.backend))
+                return effects
+            case .character("t"):
+                overlay = .trace
+            case .character("?"):
+                overlay = .help
+            default:
+                break
+            }
+            return []
+        }
+        if request == .escape || request == .interrupt {
+            return cancel(flow)
+        }
+        let state: SignInStateMachine.State?
+        if case .running(let running) = flow.phase { state = running } else { state = nil }
+        var effects: [AppEffect] = []
+        switch state {
+        case .awaitingCallback(_, .storageFailed), .totpRequired(_, _, .storageFailed):
+            if request == .enter || request == .character("r") {
+                flow.notice = nil
+                effects = [.retrySave(flow: flow.id)]
+            } else if request == .character("t") {
+                overlay = .trace
+            }
+        case .awaitingCallback(let attempt, let progress):
+            if case .oneTimeCode = attempt.method {
+                effects = codeKey(request, &flow, waiting: progress == .waiting, canResend: true)
+            } else {
+                effects = waitingKey(request, &flow)
+            }
+        case .totpRequired(_, _, let progress):
+            effects = codeKey(request, &flow, waiting: progress == .waiting, canResend: false)
+        case nil, .idle, .authenticated:
+            // Starting: only Esc (above), help and trace mean anything until the controller reports the attempt.
+            switch request {
+            case .character("t"): overlay = .trace
+            case .character("?"): overlay = .help
+            default: break
+            }
+        }
+        mode = .signIn(flow)
+        return effects
+    }
+
+    /// The browser (or device) waiting screen: the paste field takes typing once `p` focuses it, or a paste.
+    private mutating func waitingKey(_ request: KeyRequest, _ flow: inout SignInFlow) -> [AppEffect] {
+        if flow.pasteField.isFocused {
+            switch request {
+            case .enter:
+                let text = flow.pasteField.text.trimmingCharacters(in: .whitespaces)
+                flow.pasteField = TextField(placeholder: flow.pasteField.placeholder, maxLength: 16_384)
+                guard !text.isEmpty else { return [] }
+                return [.pasteRedirect(flow: flow.id, text)]
+            case .tab:
+                flow.pasteField.isFocused = false
+            default:
+                if let edited = flow.pasteField.applying(request) { flow.pasteField = edited }
+            }
+            return []
+        }
+        switch request {
+        case .paste(let text):
+            flow.pasteField = flow.pasteField.inserting(text)
+            flow.pasteField.isFocused = true
+        case .character("p"), .tab:
+            flow.pasteField.isFocused = true
+        case .character("t"):
+            overlay = .trace
+        case .character("?"):
+            overlay = .help
+        default:
+            break  // a stray key (the second of a double press) changes nothing here
+        }
+        return []
+    }
+
+    /// Code entry (one-time code or TOTP): typing fills the boxes, Enter sends a complete code, Tab reaches Resend.
+    private mutating func codeKey(_ request: KeyRequest, _ flow: inout SignInFlow, waiting: Bool,
+                                  canResend: Bool) -> [AppEffect] {
+        switch request {
+        case .tab, .backTab:
+            if canResend { flow.codeFocus = flow.codeFocus == .code ? .resend : .code }
+            flow.codeField.isFocused = flow.codeFocus == .code
+            return []
+        case .enter:
+            guard waiting else { return [] }  // a second Enter while the code is being checked
+            if flow.codeFocus == .resend {
+                if let availableAt = flow.attempt?.resendAvailableAt, availableAt > now {
+                    flow.notice = "You can ask for a new code in \(Int(availableAt.timeIntervalSince(now).rounded(.up))) s."
+                    return []
+                }
+                flow.notice = nil
+                flow.codeFocus = .code
+                flow.codeField.isFocused = true
+                return [.resendCode(flow: flow.id)]
+            }
+            guard flow.codeField.isComplete else {
+                flow.notice = "Type all \(flow.codeField.length) characters of the code."
+                return []
+            }
+            flow.notice = nil
+            return [.enterCode(flow: flow.id, flow.codeField.code)]
+        case .character(let character) where flow.codeFocus == .code:
+            let edited = flow.codeField.inserting(String(character))
+            if edited != flow.codeField {
+                if waiting { flow.codeField = edited }
+            } else if character == "t" {
+                overlay = .trace
+            } else if character == "?" {
+                overlay = .help
+            }
+            return []
+        case .character("t"):
+            overlay = .trace
+            return []
+        default:
+            if waiting, flow.codeFocus == .code, let edited = flow.codeField.applying(request) {
+                flow.codeField = edited
+            }
+            return []
+        }
+    }
+
+    private mutating func cancel(_ flow: SignInFlow) -> [AppEffect] {
+        var ended = flow
+        ended.trace.append(TraceLine(time: now, kind: .state, text: "cancel requested (Esc)"))
+        lastFlow = ended
+        mode = .sessions
+        message = Message("Sign-in cancelled; nothing was stored.")
+        return [.cancelSignIn(flow: flow.id)]
+    }
+
+    private mutating func leaveFinished(_ flow: SignInFlow, _ result: Result<SignInOutcome, SignInError>)
+        -> [AppEffect] {
+        lastFlow = flow
+        mode = .sessions
+        switch result {
+        case .success(let outcome):
+            sessions.moveCursor(toRow: sessions.visible.firstIndex { sessions.items[$0].key == outcome.record.key }
+                                ?? sessions.cursor)
+            message = Message("Signed in: \(outcome.record.key).")
+        case .failure(let error):
+            message = Message(error.message, isError: error != .closed)
+        }
+        return [.dismissSignIn(flow: flow.id)]
+    }
+
+    // MARK: - Controller reports
+
+    mutating func handleSignIn(_ id: Int, _ event: SignInEvent) -> [AppEffect] {
+        if case .finished(.success(let outcome)) = event {
+            // Stored whatever the screen shows now (even a flow cancelled while it was persisting).
+            let noneSelected = !sessions.items.contains { $0.isSelected }
+            let existing = sessions.items.first { $0.key == outcome.record.key }
+            sessions.upsert(SessionItem(record: outcome.record, isSelected: existing?.isSelected ?? noneSelected),
+                            focus: true)
+        }
+        if case .signIn(var flow) = mode, flow.id == id {
+            flow.apply(event, now: now)
+            mode = .signIn(flow)
+            return []
+        }
+        if var last = lastFlow, last.id == id {
+            // A cancelled flow's late reports go to its trace only.
+            last.apply(event, now: now)
+            lastFlow = last
+        }
+        return []
+    }
+}

@@ -1,0 +1,206 @@
+import AuthCore
+import Foundation
+
+/// The reducer: every event goes through `update`, which changes the state and names the effects the event loop
+/// must run. Pure: no clock, no I/O, so key scripts can be tested line by line.
+extension AppState {
+    /// The state after `event`, and what the event loop must do about it.
+    public static func update(_ state: AppState, _ event: AppEvent) -> (AppState, [AppEffect]) {
+        var copy = state
+        let effects = copy.apply(event)
+        return (copy, effects)
+    }
+
+    /// `update` in place, for the event loop.
+    public mutating func apply(_ event: AppEvent) -> [AppEffect] {
+        let effects = handle(event)
+        // The table's first row moves only when the cursor leaves the view; stored here since rendering is pure.
+        let visibleRows = max(0, SessionsScreen.layout(rows: rows, cols: cols).table.rows - 1)
+        sessions.scrollOffset = Table.scrollOffset(current: sessions.scrollOffset, selected: sessions.cursor,
+                                                   visibleRows: visibleRows, rowCount: sessions.count)
+        return effects
+    }
+
+    private mutating func handle(_ event: AppEvent) -> [AppEffect] {
+        switch event {
+        case .key(let request):
+            return handleKey(request)
+        case .tick(let date):
+            now = date
+            return autoRefreshDue()
+        case .sessionsLoaded(let items):
+            sessions.replaceAll(items)
+            return []
+        case .storeChanged(let status):
+            store = status
+            switch (mode, status) {
+            case (.unlock, .unlocked), (.unlock, .empty):
+                mode = .sessions
+                message = Message("Store unlocked.")
+            case (.unlock(var form), .locked(let reason)):
+                form.reason = reason
+                form.isUnlocking = false
+                mode = .unlock(form)
+            default:
+                break
+            }
+            return []
+        case .unlockFailed(let text):
+            if case .unlock(var form) = mode {
+                form.isUnlocking = false
+                form.error = text
+                form.field = TextField(isMasked: true, isFocused: true, maxLength: 1024)
+                mode = .unlock(form)
+            } else {
+                message = Message(text, isError: true)
+            }
+            return []
+        case .sessionStored(let item, let focus):
+            sessions.upsert(item, focus: focus)
+            return []
+        case .sessionSelected(let key):
+            sessions.markSelected(key)
+            message = Message("Selected \(key): commands now use it by default.")
+            return []
+        case .sessionRemoved(let key):
+            sessions.remove(key)
+            message = Message("Signed out of \(key).")
+            return []
+        case .refreshFinished(let key, let error):
+            sessions.update(key) { $0.refresh = error.map { .failed($0) } ?? .refreshed(now) }
+            message = error.map { Message("Refresh of \(key) failed: \($0)", isError: true) }
+                ?? Message("Refreshed \(key).")
+            return []
+        case .storeFailed(let text):
+            message = Message(text, isError: true)
+            return []
+        case .signIn(let id, let event):
+            return handleSignIn(id, event)
+        }
+    }
+
+    // MARK: - Keys
+
+    mutating func handleKey(_ request: KeyRequest) -> [AppEffect] {
+        switch request {
+        case .resize(let newRows, let newCols):
+            rows = newRows
+            cols = newCols
+            return []
+        case .redraw:
+            return [.repaint]
+        default:
+            break
+        }
+        // A screen too small to show anything takes only the keys that leave: acting on keys the user cannot see
+        // the answer to (a `d` then `y`) would be guessing.
+        if !TooSmallScreen.fits(rows: rows, cols: cols) {
+            guard request == .escape || request == .interrupt else { return [] }
+            overlay = .none
+        }
+        switch overlay {
+        case .none:
+            break
+        case .help:
+            overlay = .none   // any key closes help
+            return []
+        case .trace:
+            switch request {
+            case .escape, .enter, .interrupt, .character("t"), .character("q"), .mouseClick:
+                overlay = .none
+            default:
+                break
+            }
+            return []
+        case .confirmSignOut(let key, let revoke):
+            return confirmKey(request, key: key, revoke: revoke)
+        }
+        switch mode {
+        case .unlock(let form): return unlockKey(request, form)
+        case .sessions: return sessionsKey(request)
+        case .newSignIn(let form): return newSignInKey(request, form)
+        case .contact(let form): return contactKey(request, form)
+        case .signIn(let flow): return flowKey(request, flow)
+        }
+    }
+
+    private mutating func confirmKey(_ request: KeyRequest, key: String, revoke: Bool) -> [AppEffect] {
+        var answer: Bool?
+        switch request {
+        case .character("y"), .character("Y"), .enter: answer = true
+        case .character("n"), .character("N"), .escape, .interrupt: answer = false
+        case .mouseClick(let row, let col):
+            let dialog = ConfirmDialog.dialog(key: key, revoke: revoke)
+            if let index = dialog.buttonIndex(atRow: row, col: col, in: ConfirmDialog.area(rows: rows, cols: cols)) {
+                answer = index == 0
+            }
+        default: break
+        }
+        guard let answer else { return [] }
+        overlay = .none
+        guard answer else {
+            message = Message("Nothing was signed out.")
+            return []
+        }
+        message = Message(revoke ? "Revoking and signing out of \(key)…" : "Signing out of \(key)…")
+        return [.signOut(key, revoke: revoke)]
+    }
+
+    private mutating func unlockKey(_ request: KeyRequest, _ form: UnlockForm) -> [AppEffect] {
+        var form = form
+        switch request {
+        case .escape:
+            // Sessions can be listed without the key; sign-ins and refreshes ask for it again.
+            mode = .sessions
+            message = Message("The store stays locked: sessions are listed, tokens stay closed.", isError: true)
+            return []
+        case .interrupt:
+            isQuitting = true
+            return [.quit]
+        case .enter:
+            guard !form.isUnlocking, !form.field.text.isEmpty else { return [] }
+            form.isUnlocking = true
+            form.error = nil
+            let passphrase = form.field.text
+            mode = .unlock(form)
+            return [.unlock(passphrase: passphrase)]
+        default:
+            guard !form.isUnlocking, let edited = form.field.applying(request) else { return [] }
+            form.field = edited
+            mode = .unlock(form)
+            return []
+        }
+    }
+
+    /// The store is locked: show the prompt, saying what needs it.
+    mutating func askToUnlock(for what: String) {
+        guard case .locked(let reason) = store else { return }
+        var form = UnlockForm(reason: reason)
+        form.error = "Unlock the store to \(what)."
+        mode = .unlock(form)
+    }
+
+    var isStoreLocked: Bool {
+        if case .locked = store { return true }
+        return false
+    }
+
+    // MARK: - Auto-refresh
+
+    /// Sessions marked for auto-refresh whose token expires within a minute, refreshed once each (a failure waits
+    /// for the user, so a broken refresh token is not hammered every second).
+    private mutating func autoRefreshDue() -> [AppEffect] {
+        guard !isStoreLocked else { return [] }
+        var due: [String] = []
+        let horizon = now.addingTimeInterval(60)
+        for item in sessions.items where item.record.autoRefresh && item.record.refreshable {
+            guard let expiresAt = item.record.expiresAt, expiresAt <= horizon else { continue }
+            switch item.refresh {
+            case .idle, .refreshed: due.append(item.key)
+            case .refreshing, .failed: continue
+            }
+        }
+        for key in due { sessions.update(key) { $0.refresh = .refreshing } }
+        return due.map { .refresh($0) }
+    }
+}

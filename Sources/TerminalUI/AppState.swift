@@ -1,0 +1,84 @@
+import AuthCore
+import Foundation
+
+/// Everything the TUI shows, in one value: the screens are pure functions of it and `update` is the only thing
+/// that changes it. The event loop owns one and feeds it events.
+public struct AppState: Equatable, Sendable {
+    /// Which screen has the keyboard.
+    public enum Mode: Equatable, Sendable {
+        /// The store is locked: the passphrase prompt.
+        case unlock(UnlockForm)
+        /// The Sessions list (home).
+        case sessions
+        /// Provider buttons, backend chooser and session-key field.
+        case newSignIn(NewSignInForm)
+        /// The contact step of an email or SMS sign-in.
+        case contact(ContactForm)
+        /// A sign-in in flight or just ended: awaiting callback, code entry, TOTP, or the result.
+        case signIn(SignInFlow)
+    }
+
+    /// A one-line message under the screen: what just happened, or why something was refused.
+    public struct Message: Equatable, Sendable {
+        public var text: String
+        public var isError: Bool
+
+        public init(_ text: String, isError: Bool = false) {
+            self.text = text
+            self.isError = isError
+        }
+    }
+
+    public var rows: Int
+    public var cols: Int
+    public var now: Date
+    /// Seconds east of UTC, for clock times on screen (the event loop reads the local zone once).
+    public var utcOffsetSeconds: Int
+    public var mode: Mode
+    public var overlay: Overlay
+    public var sessions: SessionList
+    public var store: StoreStatus
+    public var message: Message?
+    /// The `/` field while the filter is being typed.
+    public var filterField: TextField?
+    /// The most recent sign-in, kept after it ended for the trace (`t`).
+    public var lastFlow: SignInFlow?
+    /// The number the next sign-in flow gets.
+    public var nextFlowID: Int
+    public var providers: [ProviderChoice]
+    public var backends: [String]
+    public var defaultBackend: String
+    /// Set when the user asked to quit; the event loop ends after running the effects.
+    public var isQuitting: Bool
+
+    public init(rows: Int, cols: Int, now: Date, utcOffsetSeconds: Int = 0, providers: [ProviderChoice] = ProviderChoice.standard,
+                backends: [String] = ["direct"], defaultBackend: String = "direct", store: StoreStatus = .empty,
+                sessions: [SessionItem] = []) {
+        self.rows = rows
+        self.cols = cols
+        self.now = now
+        self.utcOffsetSeconds = utcOffsetSeconds
+        self.providers = providers
+        self.backends = backends
+        self.defaultBackend = defaultBackend
+        self.store = store
+        self.sessions = SessionList(items: sessions)
+        mode = .sessions
+        if case .locked(let reason) = store { mode = .unlock(UnlockForm(reason: reason)) }
+        overlay = .none
+        message = nil
+        filterField = nil
+        lastFlow = nil
+        nextFlowID = 1
+        isQuitting = false
+    }
+
+    /// The flow on screen, if a sign-in screen is showing.
+    public var flow: SignInFlow? {
+        if case .signIn(let flow) = mode { return flow }
+        return nil
+    }
+
+    /// The flow the trace shows: the one on screen, else the last one.
+    public var tracedFlow: SignInFlow? { flow ?? lastFlow }
+}

@@ -1,0 +1,86 @@
+import AuthCore
+import Foundation
+
+/// Email and SMS sign-in: first the contact field, then a digit field sized to the backend's code length, with
+/// resend behind a countdown.
+public struct CodeEntryScreen: Screen {
+    public init() {}
+
+    public func render(_ state: AppState, into buffer: inout ScreenBuffer) {
+        switch state.mode {
+        case .contact(let form): renderContact(form, state: state, into: &buffer)
+        case .signIn(let flow): renderCode(flow, state: state, into: &buffer)
+        case .unlock, .sessions, .newSignIn: return
+        }
+    }
+
+    private func renderContact(_ form: ContactForm, state: AppState, into buffer: inout ScreenBuffer) {
+        AppFrame.draw(title: "\(form.choice.title) via \(form.choice.backend)",
+                      hints: [.init("Enter", "send code"), .init("Esc", "back")], state: state, into: &buffer)
+        let body = AppFrame.body(rows: buffer.rows, cols: buffer.cols)
+        let isPhone = form.choice.provider == "sms"
+        buffer.write(isPhone ? "  Which phone number should the code go to?" : "  Which address should the code go to?",
+                     row: body.row + 1, col: 0, style: Style(attributes: .bold))
+        buffer.write(isPhone ? "  Phone" : "  Email", row: body.row + 3, col: 0, style: Style(foreground: .accent))
+        form.field.draw(in: Rect(row: body.row + 3, col: 10, rows: 1, cols: max(0, min(50, buffer.cols - 12))),
+                        into: &buffer)
+        if let error = form.error {
+            buffer.write("  " + error, row: body.row + 5, col: 0, style: Style(foreground: .error),
+                         maxWidth: buffer.cols)
+        }
+        let hint = isPhone ? "  International format: + and the country code, 8 to 15 digits."
+            : "  A one-time code is sent there; you type it on the next screen."
+        buffer.write(hint, row: body.row + 7, col: 0, style: Style(foreground: .dim), maxWidth: buffer.cols)
+    }
+
+    private func renderCode(_ flow: SignInFlow, state: AppState, into buffer: inout ScreenBuffer) {
+        let left = flow.secondsLeft(now: state.now)
+        AppFrame.draw(title: "\(flow.choice.title) via \(flow.choice.backend)",
+                      right: left.map { "\(TimeText.countdown($0)) left" } ?? "",
+                      hints: [.init("Enter", "verify"), .init("Tab", "resend"), .init("Esc", "cancel"),
+                              .init("t", "trace")],
+                      state: state, into: &buffer)
+        let body = AppFrame.body(rows: buffer.rows, cols: buffer.cols)
+        let contact = flow.choice.contact?.value ?? "your contact"
+        var progress: SignInStateMachine.Progress = .waiting
+        var resendAt: Date?
+        var sent = false
+        if case .running(.awaitingCallback(let attempt, let current)) = flow.phase {
+            progress = current
+            resendAt = attempt.resendAvailableAt
+            if case .oneTimeCode(_, _, let otpID) = attempt.method { sent = otpID != nil }
+        }
+        var lines = ScreenLines()
+        lines.add(sent ? "  A code was sent to \(contact)." : "  Sending a code to \(contact)…",
+                  Style(attributes: .bold))
+        lines.draw(in: Rect(row: body.row + 1, col: 0, rows: 2, cols: body.cols), into: &buffer)
+
+        buffer.write("  Code", row: body.row + 3, col: 0, style: Style(foreground: .accent))
+        var field = flow.codeField
+        field.isFocused = flow.codeFocus == .code && progress == .waiting
+        field.draw(in: Rect(row: body.row + 3, col: 10, rows: 1, cols: field.width), into: &buffer)
+
+        let resendText: String
+        if let resendAt, resendAt > state.now {
+            resendText = "Resend in \(TimeText.countdown(TimeText.secondsUntil(resendAt, from: state.now)))"
+        } else {
+            resendText = "Resend code"
+        }
+        Button(resendText, isFocused: flow.codeFocus == .resend,
+               style: resendAt.map { $0 > state.now } == true ? Style(foreground: .dim) : .plain)
+            .draw(in: Rect(row: body.row + 5, col: 10, rows: 1, cols: body.cols - 12), into: &buffer)
+
+        var status = ScreenLines()
+        switch progress {
+        case .waiting: status.add("  Type the \(flow.codeField.length)-character code and press Enter.",
+                                  Style(foreground: .dim))
+        case .verifying: status.add("  Checking the code…", Style(attributes: .bold))
+        case .persisting: status.add("  Saving the session to the store…", Style(attributes: .bold))
+        case .storageFailed: status.add("  The session could not be saved. Enter retries the save; Esc gives up.",
+                                        Style(foreground: .error))
+        }
+        if let notice = flow.notice { status.add("  " + notice, Style(foreground: .error)) }
+        status.draw(in: Rect(row: body.row + 7, col: 0, rows: body.bottom - body.row - 7, cols: body.cols),
+                    into: &buffer)
+    }
+}

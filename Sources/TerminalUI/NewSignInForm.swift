@@ -1,0 +1,33 @@
+/// The New sign-in screen's state: the provider buttons, the backend chooser, the session-key field, and which
+/// of them has the keyboard.
+public struct NewSignInForm: Equatable, Sendable {
+    /// What Tab moves between.
+    public enum Focus: Equatable, Sendable {
+        case providers
+        case backend
+        case sessionKey
+    }
+
+    public var providers: [ProviderChoice]
+    /// The provider button the arrows are on; Enter starts it.
+    public var providerIndex: Int
+    public var backends: [String]
+    public var backendIndex: Int
+    public var sessionKey: TextField
+    public var focus: Focus
+    /// Why the last Enter did not start anything (a session key with spaces).
+    public var error: String?
+
+    public init(providers: [ProviderChoice], backends: [String], defaultBackend: String) {
+        self.providers = providers
+        providerIndex = 0
+        self.backends = backends.isEmpty ? [defaultBackend] : backends
+        backendIndex = self.backends.firstIndex(of: defaultBackend) ?? 0
+        sessionKey = TextField(placeholder: "made up from provider and user", maxLength: 128)
+        focus = .providers
+        error = nil
+    }
+
+    public var backend: String { backends[backendIndex] }
+    public var provider: ProviderChoice { providers[providerIndex] }
+}

@@ -1,0 +1,85 @@
+/// New sign-in: provider buttons with their mnemonics (g a d x o e s), a backend chooser and a session-key field.
+public struct NewSignInScreen: Screen {
+    public init() {}
+
+    /// Lines reserved for the provider buttons, which wrap on narrow terminals.
+    static let buttonLines = 3
+
+    /// Where each provider button is drawn: the browser providers on one line, the code ones on the next, wrapped
+    /// when the terminal is narrow.
+    public static func buttonFrames(_ form: NewSignInForm, rows: Int, cols: Int) -> [Rect] {
+        let body = AppFrame.body(rows: rows, cols: cols)
+        let left = body.col + 3
+        var line = 0, col = left
+        var frames: [Rect] = []
+        var previousUsedCode: Bool?
+        for provider in form.providers {
+            let width = Button(provider.title, mnemonic: provider.mnemonic).width
+            let usesCode = provider.name == "email" || provider.name == "sms"
+            let groupChanged = previousUsedCode.map { $0 != usesCode } ?? false
+            if col > left && (groupChanged || col + width > body.right - 1) {
+                line += 1
+                col = left
+            }
+            previousUsedCode = usesCode
+            let fits = line < buttonLines
+            frames.append(Rect(row: body.row + 2 + line, col: col, rows: fits ? 1 : 0, cols: fits ? width : 0))
+            col += width + 2
+        }
+        return frames
+    }
+
+    public static func backendRect(rows: Int, cols: Int) -> Rect {
+        let body = AppFrame.body(rows: rows, cols: cols)
+        return Rect(row: body.row + 3 + buttonLines, col: 16, rows: 1, cols: max(0, cols - 18))
+    }
+
+    public static func sessionKeyRect(rows: Int, cols: Int) -> Rect {
+        let body = AppFrame.body(rows: rows, cols: cols)
+        return Rect(row: body.row + 4 + buttonLines, col: 16, rows: 1, cols: max(0, min(40, cols - 18)))
+    }
+
+    public func render(_ state: AppState, into buffer: inout ScreenBuffer) {
+        guard case .newSignIn(let form) = state.mode else { return }
+        AppFrame.draw(title: "New sign-in", hints: Self.hints, state: state, into: &buffer)
+        let rows = buffer.rows, cols = buffer.cols
+        let body = AppFrame.body(rows: rows, cols: cols)
+        buffer.write("  Sign in with", row: body.row + 1, col: 0, style: Style(attributes: .bold))
+        let frames = Self.buttonFrames(form, rows: rows, cols: cols)
+        for (index, provider) in form.providers.enumerated() where !frames[index].isEmpty {
+            let focused = form.focus == .providers && index == form.providerIndex
+            let marked = form.focus != .providers && index == form.providerIndex
+            Button(provider.title, mnemonic: provider.mnemonic, isFocused: focused,
+                   style: marked ? Style(attributes: .underline) : .plain)
+                .draw(in: frames[index], into: &buffer)
+        }
+        let backendRect = Self.backendRect(rows: rows, cols: cols)
+        buffer.write("  Backend", row: backendRect.row, col: 0, style: Style(foreground: .accent))
+        let backendText = "‹ \(form.backend) ›"
+        let backendStyle = form.focus == .backend ? Style(attributes: .reverse) : Style(attributes: .bold)
+        let end = buffer.write(backendText, row: backendRect.row, col: backendRect.col, style: backendStyle)
+        let choices = form.backends.count > 1 ? "  b or ←/→ changes (\(form.backends.count) configured)" : ""
+        buffer.write(choices, row: backendRect.row, col: end, style: Style(foreground: .dim))
+
+        let keyRect = Self.sessionKeyRect(rows: rows, cols: cols)
+        buffer.write("  Session key", row: keyRect.row, col: 0, style: Style(foreground: .accent))
+        var field = form.sessionKey
+        field.isFocused = form.focus == .sessionKey
+        field.draw(in: keyRect, into: &buffer)
+
+        if let error = form.error {
+            buffer.write("  " + error, row: keyRect.row + 2, col: 0, style: Style(foreground: .error))
+        }
+        let help = [
+            "Press a provider's key, or move with ←/→ and Tab and press Enter.",
+            "Email and SMS ask for the address next, then for the code that was sent.",
+        ]
+        for (index, line) in help.enumerated() where keyRect.row + 4 + index < body.bottom {
+            buffer.write("  " + line, row: keyRect.row + 4 + index, col: 0, style: Style(foreground: .dim),
+                         maxWidth: cols)
+        }
+    }
+
+    static let hints: [StatusBar.Hint] = [.init("Enter", "start"), .init("Tab", "next field"),
+                                          .init("b", "backend"), .init("Esc", "back"), .init("?", "help")]
+}

@@ -1,0 +1,10 @@
+/// What is drawn over the current screen; only one at a time.
+public enum Overlay: Equatable, Sendable {
+    case none
+    /// `?`: the keys of the screen underneath.
+    case help
+    /// `t`: the steps of the current or last sign-in.
+    case trace
+    /// `d` or `R` on a session: sign out (and revoke) only after a yes.
+    case confirmSignOut(key: String, revoke: Bool)
+}

@@ -1,0 +1,160 @@
+import AuthCore
+import Foundation
+
+/// The home screen: the sessions table (key, provider letter, user, backend, status in its colour, expires-in
+/// counting down, the selected one marked) and a details pane for the session under the cursor.
+public struct SessionsScreen: Screen {
+    /// Where the table and the details pane sit.
+    public struct Layout: Equatable, Sendable {
+        public var table: Rect
+        public var details: Rect
+    }
+
+    public init() {}
+
+    public static let columns = [
+        Table.Column(" ", width: .fixed(1)),
+        Table.Column("KEY", width: .flexible(minimum: 10)),
+        Table.Column("P", width: .fixed(1)),
+        Table.Column("USER", width: .flexible(minimum: 10)),
+        Table.Column("BACKEND", width: .fixed(9)),
+        Table.Column("STATUS", width: .fixed(8)),
+        Table.Column("EXPIRES", width: .fixed(9), alignment: .right),
+    ]
+
+    public static func layout(rows: Int, cols: Int) -> Layout {
+        let body = AppFrame.body(rows: rows, cols: cols)
+        let detailsHeight = body.rows >= 30 ? 10 : 8
+        let (table, details) = body.splitBottom(detailsHeight)
+        return Layout(table: Rect(row: table.row, col: 1, rows: table.rows, cols: cols - 2), details: details)
+    }
+
+    /// The table as drawn for `state`: rows are built only for the lines on screen.
+    public static func table(for state: AppState) -> Table {
+        let list = state.sessions
+        let now = state.now
+        let empty = list.filter.isEmpty ? "No sessions yet — press n to sign in."
+            : "No session matches “\(list.filter)” — Esc clears the filter."
+        return Table(columns: columns, rowCount: list.count, selectedRow: list.count > 0 ? list.cursor : nil,
+                     scrollOffset: list.scrollOffset, emptyMessage: empty) { row in
+            let item = list.item(atRow: row)
+            let record = item.record
+            let status = record.status(at: now)
+            let expires: String
+            switch item.refresh {
+            case .refreshing: expires = "refresh…"
+            case .idle, .refreshed, .failed:
+                expires = record.expiresAt.map { TimeText.remaining(TimeText.secondsUntil($0, from: now)) } ?? "—"
+            }
+            return [
+                Table.Item(item.isSelected ? "*" : " ", color: .accent, attributes: .bold),
+                Table.Item(record.key),
+                Table.Item(ProviderChoice.letter(for: record.provider), color: .accent),
+                Table.Item(record.userLabel),
+                Table.Item(record.backend),
+                Table.Item(status.rawValue, color: Self.color(status)),
+                Table.Item(expires, color: status == .active ? .normal : Self.color(status)),
+            ]
+        }
+    }
+
+    public static func color(_ status: SessionStatus) -> Color {
+        switch status {
+        case .active: return .active
+        case .expiring: return .expiring
+        case .expired: return .expired
+        }
+    }
+
+    public func render(_ state: AppState, into buffer: inout ScreenBuffer) {
+        let layout = Self.layout(rows: buffer.rows, cols: buffer.cols)
+        let list = state.sessions
+        var right = list.count == 1 ? "1 session" : "\(list.count) sessions"
+        if !list.filter.isEmpty { right = "\(list.count) of \(list.items.count) match “\(list.filter)”" }
+        right += " · by \(list.sort.rawValue)"
+        AppFrame.draw(title: "Sessions", right: right, hints: Self.hints(state), state: state, into: &buffer)
+        Self.table(for: state).draw(in: layout.table, into: &buffer)
+        drawDetails(state, in: layout.details, into: &buffer)
+        if let field = state.filterField {
+            let row = buffer.rows - 2
+            buffer.fill(Rect(row: row, col: 0, rows: 1, cols: buffer.cols))
+            let start = buffer.write(" Filter: ", row: row, col: 0, style: Style(foreground: .accent, attributes: .bold))
+            field.draw(in: Rect(row: row, col: start, rows: 1, cols: min(40, buffer.cols - start - 1)), into: &buffer)
+        }
+    }
+
+    static func hints(_ state: AppState) -> [StatusBar.Hint] {
+        if state.filterField != nil { return [.init("Enter", "keep"), .init("Esc", "clear")] }
+        return [.init("n", "new"), .init("Enter", "select"), .init("r", "refresh"), .init("d", "sign out"),
+                .init("/", "filter"), .init("s", "sort"), .init("t", "trace"), .init("?", "help"), .init("q", "quit")]
+    }
+
+    private func drawDetails(_ state: AppState, in rect: Rect, into buffer: inout ScreenBuffer) {
+        guard rect.rows >= 3 else { return }
+        let box = Box(title: "Details", style: Style(foreground: .dim), titleStyle: Style(attributes: .bold))
+        box.draw(in: rect, into: &buffer)
+        let inside = rect.inset(by: 1)
+        guard let item = state.sessions.current else {
+            buffer.write(" Sign in with n; the new session shows here.", row: inside.row, col: inside.col,
+                         style: Style(foreground: .dim), maxWidth: inside.cols)
+            return
+        }
+        let lines = Self.detailLines(item, state: state)
+        for (index, line) in lines.enumerated() where index < inside.rows {
+            let row = inside.row + index
+            let end = buffer.write(" " + DisplayText.padded(line.label, toWidth: 9), row: row, col: inside.col,
+                                   style: Style(foreground: .accent), maxWidth: inside.cols)
+            buffer.write(line.value, row: row, col: end, style: Style(foreground: line.color),
+                         maxWidth: inside.right - end - 1)
+        }
+    }
+
+    /// One labelled line of the details pane.
+    struct DetailLine {
+        var label: String
+        var value: String
+        var color: Color = .normal
+    }
+
+    static func detailLines(_ item: SessionItem, state: AppState) -> [DetailLine] {
+        let record = item.record
+        let offset = state.utcOffsetSeconds
+        var user = [record.displayName, record.email, record.phone].compactMap { $0 }
+        if user.isEmpty { user = [record.subject] }
+        var lines = [
+            DetailLine(label: "User", value: user.joined(separator: " · ")
+                + (item.isSelected ? "   (selected: commands use it)" : "")),
+            DetailLine(label: "Claims", value: "sub \(record.subject) · iss \(record.issuer)"),
+            DetailLine(label: "Session", value: "\(record.key) · \(record.provider) via \(record.backend)"
+                + (record.scopes.isEmpty ? "" : " · scopes " + record.scopes.joined(separator: " "))),
+        ]
+        var times = "created " + TimeText.dateTime(record.createdAt, offset: offset)
+        var timesColor = Color.normal
+        if let expiresAt = record.expiresAt {
+            let left = TimeText.secondsUntil(expiresAt, from: state.now)
+            times += " · expires " + TimeText.dateTime(expiresAt, offset: offset)
+                + (left > 0 ? " (in \(TimeText.remaining(left)))" : " (expired)")
+            let status = record.status(at: state.now)
+            if status != .active { timesColor = color(status) }
+        } else {
+            times += " · no known expiry"
+        }
+        lines.append(DetailLine(label: "Times", value: times, color: timesColor))
+        var refresh = record.refreshable ? "refresh token held" : "no refresh token"
+        if let until = item.refreshExpiresAt {
+            refresh += " until " + TimeText.dateTime(until, offset: offset)
+        }
+        refresh += record.autoRefresh ? " · auto-refresh on (a)" : " · auto-refresh off (a)"
+        var refreshColor = Color.normal
+        switch item.refresh {
+        case .idle: break
+        case .refreshing: refresh += " · refreshing…"
+        case .refreshed(let date): refresh += " · refreshed at " + TimeText.clock(date, offset: offset)
+        case .failed(let why):
+            refresh += " · last refresh failed: " + why
+            refreshColor = .error
+        }
+        lines.append(DetailLine(label: "Refresh", value: refresh, color: refreshColor))
+        return lines
+    }
+}

@@ -1,0 +1,26 @@
+import AuthCore
+
+/// What the New sign-in screen asks the event loop to start.
+public struct SignInChoice: Equatable, Sendable {
+    /// `google`, `apple`, `discord`, `x`, `oidc`, `email` or `sms`.
+    public var provider: String
+    /// The provider's name as the button shows it.
+    public var title: String
+    public var backend: String
+    /// The key to store the session under; nil lets authdeck make one up.
+    public var sessionKey: String?
+    /// Where the one-time code goes (email and SMS only).
+    public var contact: Contact?
+
+    public init(provider: String, title: String, backend: String, sessionKey: String? = nil,
+                contact: Contact? = nil) {
+        self.provider = provider
+        self.title = title
+        self.backend = backend
+        self.sessionKey = sessionKey
+        self.contact = contact
+    }
+
+    /// Whether this sign-in goes by a one-time code rather than a browser.
+    public var usesCode: Bool { provider == "email" || provider == "sms" }
+}

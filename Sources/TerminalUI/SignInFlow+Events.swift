@@ -1,0 +1,117 @@
+import AuthCore
+import Foundation
+
+/// How a flow takes its controller's reports: the phase follows the machine, the trace records each step.
+extension SignInFlow {
+    public mutating func apply(_ event: SignInEvent, now: Date) {
+        switch event {
+        case .began(let attempt, let prompt, let receivers):
+            self.prompt = prompt
+            self.receivers = receivers
+            if case .starting = phase { phase = .running(.awaitingCallback(attempt, .waiting)) }
+            if case .oneTimeCode(_, let format, _) = attempt.method { sizeCodeField(for: format) }
+            let what: String
+            switch prompt {
+            case .browser(let url, _): what = "browser: \(Self.shortened(url))"
+            case .device(let code, let url, _): what = "device code \(code) at \(url)"
+            case .codeSent: what = "code sent"
+            }
+            record(now, .state, "began \(attempt.id): \(what)")
+            if !receivers.isEmpty { record(now, .state, "listening: " + receivers.joined(separator: ", ")) }
+        case .stateChanged(let state):
+            guard isActive else { return }  // the end is reported by `finished`; late changes add nothing
+            switch state {
+            case .idle, .authenticated:
+                return  // the `finished` report that follows carries the outcome
+            case .awaitingCallback(let attempt, _):
+                if case .oneTimeCode(_, let format, _) = attempt.method, codeField.length != format.length {
+                    sizeCodeField(for: format)
+                }
+            case .totpRequired:
+                if case .running(.totpRequired) = phase {} else {
+                    codeField = DigitField(length: OTPCodeFormat.totp.length, isFocused: true)
+                    codeFocus = .code
+                }
+            }
+            let before = Self.describe(phase)
+            phase = .running(state)
+            let after = Self.describe(phase)
+            if after != before { record(now, .state, after) }
+        case .notice(let error):
+            notice = error.message
+            if error == .invalidCode { codeField = codeField.cleared() }
+            record(now, .notice, error.message, isError: true)
+        case .callbackArrived(let source, let refusal):
+            if let refusal {
+                lastCallback = "\(source): refused — \(refusal)"
+                record(now, .callback, lastCallback!, isError: true)
+            } else {
+                lastCallback = "\(source): accepted"
+                notice = nil
+                record(now, .callback, lastCallback!)
+            }
+        case .finished(let result):
+            phase = .finished(result)
+            switch result {
+            case .success(let outcome):
+                record(now, .result, "stored session \(outcome.record.key) (\(outcome.kind.rawValue))")
+            case .failure(let error):
+                record(now, .result, error.message, isError: error != .closed)
+            }
+        case .replayed(let outcome):
+            record(now, .callback, "replayed callback: \(outcome.record.key) reported again, nothing exchanged")
+        case .enrolmentCode(let modules):
+            enrolmentQR = modules
+        }
+    }
+
+    /// A short name for where the flow stands, for the trace and the screens.
+    public static func describe(_ phase: Phase) -> String {
+        switch phase {
+        case .starting: return "starting"
+        case .finished(.success): return "authenticated"
+        case .finished(.failure): return "idle"
+        case .running(let state):
+            switch state {
+            case .idle: return "idle"
+            case .authenticated: return "authenticated"
+            case .awaitingCallback(_, let progress): return "awaitingCallback (\(describe(progress)))"
+            case .totpRequired(_, let challenge, let progress):
+                return "totpRequired (\(describe(progress)), \(challenge.attemptsLeft) attempts left)"
+            }
+        }
+    }
+
+    static func describe(_ progress: SignInStateMachine.Progress) -> String {
+        switch progress {
+        case .waiting: return "waiting"
+        case .verifying: return "verifying"
+        case .persisting: return "persisting"
+        case .storageFailed: return "storage failed"
+        }
+    }
+
+    /// URLs in the trace are cut: the full one is on the waiting screen, and the trace should stay one line each.
+    static func shortened(_ url: String) -> String {
+        DisplayText.truncated(url, toWidth: 60)
+    }
+
+    private mutating func sizeCodeField(for format: OTPCodeFormat) {
+        codeField = DigitField(length: format.length, alphabet: format.alphanumeric ? .alphanumeric : .digits,
+                               isFocused: true)
+        codeFocus = .code
+    }
+
+    private mutating func record(_ time: Date, _ kind: TraceLine.Kind, _ text: String, isError: Bool = false) {
+        // A flow that is left running for hours with a noisy receiver must not grow without bound.
+        if trace.count >= 500 { trace.removeFirst(trace.count - 499) }
+        trace.append(TraceLine(time: time, kind: kind, text: text, isError: isError))
+    }
+}
+
+extension DigitField {
+    /// The same field with every box empty (after a refused code).
+    func cleared() -> DigitField {
+        DigitField(length: length, alphabet: alphabet, isMasked: isMasked, isFocused: isFocused, style: style)
+    }
+}

@@ -1,0 +1,83 @@
+import AuthCore
+import Foundation
+
+/// One sign-in as the screens show it: exactly the controller's machine state, plus what only the screen
+/// needs (the prompt, the fields being typed, the trace).
+public struct SignInFlow: Equatable, Sendable {
+    /// Where the flow stands, as the controller last reported it.
+    public enum Phase: Equatable, Sendable {
+        /// The start was asked for; the controller has not reported the attempt yet.
+        case starting
+        /// The machine's state while the attempt runs (awaiting callback, TOTP required, or their progress).
+        case running(SignInStateMachine.State)
+        /// The attempt ended: stored and signed in, or failed.
+        case finished(Result<SignInOutcome, SignInError>)
+    }
+
+    /// Which part of the code-entry screen has the keyboard.
+    public enum CodeFocus: Equatable, Sendable {
+        case code
+        case resend
+    }
+
+    /// Tells this flow's controller events apart from a cancelled one's late reports.
+    public let id: Int
+    public let choice: SignInChoice
+    public var phase: Phase
+    public var prompt: SignInPrompt?
+    public var receivers: [String]
+    /// The last refusal of an attempt that goes on (a forged callback, a wrong code), in the error colour.
+    public var notice: String?
+    /// The latest callback a receiver got and its verdict.
+    public var lastCallback: String?
+    public var pasteField: TextField
+    public var codeField: DigitField
+    public var codeFocus: CodeFocus
+    public var enrolmentQR: [[Bool]]?
+    public let startedAt: Date
+    public var trace: [TraceLine]
+
+    public init(id: Int, choice: SignInChoice, startedAt: Date) {
+        self.id = id
+        self.choice = choice
+        self.startedAt = startedAt
+        phase = .starting
+        prompt = nil
+        receivers = []
+        notice = nil
+        lastCallback = nil
+        pasteField = TextField(placeholder: "press p, or paste the final redirect URL", maxLength: 16_384)
+        codeField = DigitField(length: 6)
+        codeFocus = .code
+        enrolmentQR = nil
+        trace = [TraceLine(time: startedAt, kind: .state,
+                           text: "start: \(choice.provider) via \(choice.backend)")]
+    }
+
+    /// The attempt in flight, when the controller reported one.
+    public var attempt: Attempt? {
+        guard case .running(let state) = phase else { return nil }
+        switch state {
+        case .awaitingCallback(let attempt, _), .totpRequired(let attempt, _, _): return attempt
+        case .idle, .authenticated: return nil
+        }
+    }
+
+    /// Whether the attempt still runs (Esc cancels it) rather than having ended.
+    public var isActive: Bool {
+        switch phase {
+        case .starting: return true
+        case .running(let state):
+            switch state {
+            case .awaitingCallback, .totpRequired: return true
+            case .idle, .authenticated: return false
+            }
+        case .finished: return false
+        }
+    }
+
+    /// Seconds left before the attempt's deadline.
+    public func secondsLeft(now: Date) -> Int? {
+        attempt.map { max(0, Int($0.deadline.timeIntervalSince(now).rounded(.up))) }
+    }
+}

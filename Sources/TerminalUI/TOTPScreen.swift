@@ -1,0 +1,55 @@
+import AuthCore
+
+/// TOTP required: a 6-digit field, the attempts left, and the enrolment QR code when the backend sent a link.
+public struct TOTPScreen: Screen {
+    public init() {}
+
+    public func render(_ state: AppState, into buffer: inout ScreenBuffer) {
+        guard let flow = state.flow, case .running(.totpRequired(_, let challenge, let progress)) = flow.phase else {
+            return
+        }
+        let left = flow.secondsLeft(now: state.now)
+        AppFrame.draw(title: "Two-factor code · \(flow.choice.title) via \(flow.choice.backend)",
+                      right: left.map { "\(TimeText.countdown($0)) left" } ?? "",
+                      hints: [.init("Enter", "verify"), .init("Esc", "cancel"), .init("t", "trace")],
+                      state: state, into: &buffer)
+        let body = AppFrame.body(rows: buffer.rows, cols: buffer.cols)
+        var textCols = body.cols
+        if let modules = flow.enrolmentQR {
+            let block = QRBlock(modules: modules)
+            if block.width + 46 <= body.cols && block.height <= body.rows - 1 {
+                block.draw(in: Rect(row: body.row + 1, col: body.cols - block.width - 1, rows: block.height,
+                                    cols: block.width), into: &buffer)
+                textCols = body.cols - block.width - 3
+            }
+        }
+        let who = challenge.user.map { " for \($0)" } ?? ""
+        var heading = ScreenLines()
+        heading.add("  Identity proven\(who); this account also needs a TOTP code.", Style(attributes: .bold))
+        heading.draw(in: Rect(row: body.row + 1, col: 0, rows: 2, cols: textCols), into: &buffer)
+        buffer.write("  Code", row: body.row + 3, col: 0, style: Style(foreground: .accent))
+        var field = flow.codeField
+        field.isFocused = progress == .waiting
+        field.draw(in: Rect(row: body.row + 3, col: 10, rows: 1, cols: field.width), into: &buffer)
+        let attempts = challenge.attemptsLeft == 1 ? "1 attempt left" : "\(challenge.attemptsLeft) attempts left"
+        buffer.write(attempts, row: body.row + 3, col: 12 + field.width,
+                     style: Style(foreground: challenge.attemptsLeft <= 2 ? .expiring : .dim))
+        var lines = ScreenLines()
+        switch progress {
+        case .waiting: lines.add("  Type the 6 digits your authenticator app shows and press Enter.",
+                                 Style(foreground: .dim))
+        case .verifying: lines.add("  Checking the code…", Style(attributes: .bold))
+        case .persisting: lines.add("  Saving the session to the store…", Style(attributes: .bold))
+        case .storageFailed: lines.add("  The session could not be saved. Enter retries the save; Esc gives up.",
+                                       Style(foreground: .error))
+        }
+        if let notice = flow.notice { lines.add("  " + notice, Style(foreground: .error)) }
+        if let link = challenge.enrolmentLink {
+            lines.blank()
+            lines.add("  Not enrolled yet: scan the QR code with an authenticator app, or add this link:")
+            lines.add("    " + link, Style(foreground: .dim))
+        }
+        lines.draw(in: Rect(row: body.row + 5, col: 0, rows: body.bottom - body.row - 5, cols: textCols),
+                   into: &buffer)
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// Trace: the steps of the current or last attempt as the TUI saw them (state transitions, receiver callbacks
+/// with their verdicts, notices, the result). The protocol-level trace comes with issue 7.
+public struct TraceScreen: Screen {
+    public init() {}
+
+    public func render(_ state: AppState, into buffer: inout ScreenBuffer) {
+        buffer.clear()
+        AppFrame.draw(title: "Trace", hints: [.init("Esc", "back"), .init("t", "close")], state: state,
+                      into: &buffer)
+        let body = AppFrame.body(rows: buffer.rows, cols: buffer.cols)
+        guard let flow = state.tracedFlow else {
+            buffer.write("  No sign-in has run in this session of authdeck yet (n starts one).", row: body.row + 1,
+                         col: 0, style: Style(foreground: .dim))
+            return
+        }
+        buffer.write("  Flow \(flow.id): \(flow.choice.title) via \(flow.choice.backend) · now "
+                     + SignInFlow.describe(flow.phase), row: body.row, col: 0, style: Style(attributes: .bold),
+                     maxWidth: body.cols)
+        let room = body.rows - 3
+        let shown = flow.trace.suffix(max(0, room))
+        var row = body.row + 2
+        for line in shown {
+            let offset = line.time.timeIntervalSince(flow.startedAt)
+            let stamp = "+" + String(format: "%.3f", offset) + "s"
+            let kind: String
+            switch line.kind {
+            case .state: kind = "state"
+            case .callback: kind = "callback"
+            case .notice: kind = "notice"
+            case .result: kind = "result"
+            }
+            var col = buffer.write("  " + DisplayText.padded(stamp, toWidth: 10, alignment: .right), row: row,
+                                   col: 0, style: Style(foreground: .dim))
+            col = buffer.write(" " + DisplayText.padded(kind, toWidth: 9), row: row, col: col,
+                               style: Style(foreground: .accent))
+            buffer.write(line.text, row: row, col: col, style: Style(foreground: line.isError ? .error : .normal),
+                         maxWidth: body.cols - col - 1)
+            row += 1
+        }
+        buffer.write("  Requests, timings and ID-token claims join this trace with issue 7.", row: body.bottom - 1,
+                     col: 0, style: Style(foreground: .dim), maxWidth: body.cols)
+    }
+}

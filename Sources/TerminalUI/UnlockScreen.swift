@@ -1,0 +1,25 @@
+/// The store is locked: a masked passphrase field. Esc goes on to the list without unlocking.
+public struct UnlockScreen: Screen {
+    public init() {}
+
+    public func render(_ state: AppState, into buffer: inout ScreenBuffer) {
+        guard case .unlock(let form) = state.mode else { return }
+        AppFrame.draw(title: "Store locked", hints: [.init("Enter", "unlock"), .init("Esc", "list only"),
+                                                     .init("Ctrl-C", "quit")], state: state, into: &buffer)
+        let body = AppFrame.body(rows: buffer.rows, cols: buffer.cols)
+        var lines = ScreenLines()
+        lines.add("  The session store is locked.", Style(attributes: .bold))
+        lines.add("  " + form.reason, Style(foreground: .dim))
+        let end = lines.draw(in: Rect(row: body.row + 1, col: 0, rows: 5, cols: body.cols), into: &buffer)
+        let row = end + 1
+        buffer.write("  Passphrase", row: row, col: 0, style: Style(foreground: .accent))
+        form.field.draw(in: Rect(row: row, col: 15, rows: 1, cols: max(0, min(40, buffer.cols - 17))), into: &buffer)
+        if form.isUnlocking {
+            buffer.write("  Unlocking…", row: row + 2, col: 0, style: Style(attributes: .bold))
+        } else if let error = form.error {
+            buffer.write("  " + error, row: row + 2, col: 0, style: Style(foreground: .error), maxWidth: buffer.cols)
+        }
+        buffer.write("  Without unlocking, sessions are listed but no token can be read, refreshed or stored.",
+                     row: row + 4, col: 0, style: Style(foreground: .dim), maxWidth: buffer.cols)
+    }
+}
