@@ -140,9 +140,12 @@ public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionTaskD
     }
 
     /// A URL for messages: scheme, host and path only, so query parameters (codes, tokens) never leak.
+    public static func redactedForDisplay(_ text: String) -> String { redacted(text) }
+
     static func redacted(_ text: String) -> String {
         guard let components = URLComponents(string: text), let host = components.host else { return "(invalid URL)" }
-        return "\(components.scheme ?? "?")://\(host)\(components.path)"
+        let port = components.port.map { ":\($0)" } ?? ""
+        return "\(components.scheme ?? "?")://\(host)\(port)\(components.path)"
     }
 }
 

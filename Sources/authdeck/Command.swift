@@ -49,6 +49,7 @@ struct GlobalOptions {
 
     init(_ arguments: Arguments, environment: [String: String]) throws(CommandFailure) {
         session = arguments.value("session") ?? environment["AUTHDECK_SESSION"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? DirectorySession.find()?.key
         config = arguments.value("config") ?? environment["AUTHDECK_CONFIG"]
         unlockForMinutes = try arguments.integer("unlock-for", in: 0...10_080) ?? 15
         keyringTimeoutSeconds = try arguments.integer("keyring-timeout", in: 1...300) ?? 5
