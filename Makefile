@@ -34,10 +34,18 @@ run: build
 bench: release
 	scripts/bench.sh "$(RELEASE_BIN)"
 
+# The binary, its data files, the man page, shell completions and the authdeck:// URL handler.
 install: release
 	install -D -m 0755 "$(RELEASE_BIN)" "$(DESTDIR)$(PREFIX)/bin/authdeck"
 	install -d "$(DESTDIR)$(PREFIX)/share/authdeck"
-	cp -R Resources/. "$(DESTDIR)$(PREFIX)/share/authdeck/"
+	install -m 0644 Resources/providers.json Resources/sandbox-users.json Resources/callback-success.html \
+		Resources/callback-error.html "$(DESTDIR)$(PREFIX)/share/authdeck/"
+	install -D -m 0644 Resources/authdeck.1 "$(DESTDIR)$(PREFIX)/share/man/man1/authdeck.1"
+	install -D -m 0644 Resources/completions/authdeck.bash "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/authdeck"
+	install -D -m 0644 Resources/completions/_authdeck "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_authdeck"
+	install -D -m 0644 Resources/completions/authdeck.fish "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/authdeck.fish"
+	install -D -m 0644 Resources/authdeck-url-handler.desktop \
+		"$(DESTDIR)$(PREFIX)/share/applications/authdeck-url-handler.desktop"
 
 clean:
 	rm -rf .build

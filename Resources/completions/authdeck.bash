@@ -1,0 +1,54 @@
+# bash completion for authdeck
+_authdeck_sessions() {
+    authdeck list --json 2>/dev/null | python3 -c 'import json,sys
+try:
+    print(" ".join(s["key"] for s in json.load(sys.stdin)))
+except Exception:
+    pass' 2>/dev/null
+}
+
+_authdeck() {
+    local cur prev command
+    COMPREPLY=()
+    cur="${COMP_WORDS[COMP_CWORD]}"
+    prev="${COMP_WORDS[COMP_CWORD-1]}"
+    command="${COMP_WORDS[1]}"
+    local commands="tui list login use token refresh logout status open-url totp sandbox store doctor"
+    local global="--session --config --unlock-for --keyring-timeout --quiet --help"
+    if [ "$COMP_CWORD" -eq 1 ]; then
+        COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
+        return
+    fi
+    case "$prev" in
+        --config|--client-secret-file|--trace|--users|--outbox|--config-out|--uri)
+            COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --session) COMPREPLY=($(compgen -W "$(_authdeck_sessions)" -- "$cur")); return ;;
+        --backend) COMPREPLY=($(compgen -W "direct sandbox sandbox-turnkey sandbox-portal turnkey portal" -- "$cur")); return ;;
+        --to) COMPREPLY=($(compgen -W "secret-service passphrase" -- "$cur")); return ;;
+    esac
+    case "$command" in
+        login)
+            if [ "$COMP_CWORD" -eq 2 ]; then
+                COMPREPLY=($(compgen -W "google apple discord x oidc email sms" -- "$cur"))
+            else
+                COMPREPLY=($(compgen -W "--backend --session-key --replace --issuer --client-id --client-secret-file --scope --contact --no-browser --device --listen --timeout --trace --json $global" -- "$cur"))
+            fi ;;
+        use|token|refresh|logout|status)
+            local options="$global"
+            case "$command" in
+                use) options="--here $global" ;;
+                token) options="--id-token --json $global" ;;
+                refresh) options="--all $global" ;;
+                logout) options="--all --revoke $global" ;;
+                status) options="--json $global" ;;
+            esac
+            COMPREPLY=($(compgen -W "$(_authdeck_sessions) $options" -- "$cur")) ;;
+        list) COMPREPLY=($(compgen -W "--json $global" -- "$cur")) ;;
+        totp) COMPREPLY=($(compgen -W "add list rm --secret --uri $global" -- "$cur")) ;;
+        store) COMPREPLY=($(compgen -W "lock migrate import export --to --replace $global" -- "$cur")) ;;
+        sandbox) COMPREPLY=($(compgen -W "--port --users --outbox --config-out $global" -- "$cur")) ;;
+        doctor) COMPREPLY=($(compgen -W "--json $global" -- "$cur")) ;;
+        *) COMPREPLY=($(compgen -W "$global" -- "$cur")) ;;
+    esac
+}
+complete -F _authdeck authdeck

@@ -1,0 +1,46 @@
+# fish completion for authdeck
+function __authdeck_sessions
+    authdeck list --json 2>/dev/null | python3 -c 'import json,sys
+try:
+    print("\n".join(s["key"] for s in json.load(sys.stdin)))
+except Exception:
+    pass' 2>/dev/null
+end
+
+set -l commands tui list login use token refresh logout status open-url totp sandbox store doctor
+complete -c authdeck -f
+complete -c authdeck -n "not __fish_seen_subcommand_from $commands" -a "$commands"
+complete -c authdeck -n "not __fish_seen_subcommand_from $commands" -l version -d 'print the version'
+complete -c authdeck -l session -x -a '(__authdeck_sessions)' -d 'session for one command'
+complete -c authdeck -l config -r -F -d 'configuration file'
+complete -c authdeck -l unlock-for -x -d 'minutes to keep the store unlocked'
+complete -c authdeck -l keyring-timeout -x -d 'seconds to wait for the Secret Service'
+complete -c authdeck -l quiet -d 'print less'
+complete -c authdeck -l help -d 'show help'
+complete -c authdeck -n "__fish_seen_subcommand_from login" -a "google apple discord x oidc email sms"
+complete -c authdeck -n "__fish_seen_subcommand_from login" -l backend -x -a "direct sandbox sandbox-turnkey sandbox-portal turnkey portal"
+complete -c authdeck -n "__fish_seen_subcommand_from login" -l session-key -x
+complete -c authdeck -n "__fish_seen_subcommand_from login" -l replace
+complete -c authdeck -n "__fish_seen_subcommand_from login" -l issuer -x
+complete -c authdeck -n "__fish_seen_subcommand_from login" -l client-id -x
+complete -c authdeck -n "__fish_seen_subcommand_from login" -l client-secret-file -r -F
+complete -c authdeck -n "__fish_seen_subcommand_from login" -l scope -x
+complete -c authdeck -n "__fish_seen_subcommand_from login" -l contact -x
+complete -c authdeck -n "__fish_seen_subcommand_from login" -l no-browser
+complete -c authdeck -n "__fish_seen_subcommand_from login" -l device
+complete -c authdeck -n "__fish_seen_subcommand_from login" -l listen -x
+complete -c authdeck -n "__fish_seen_subcommand_from login" -l timeout -x
+complete -c authdeck -n "__fish_seen_subcommand_from login" -l trace -r -F
+complete -c authdeck -n "__fish_seen_subcommand_from use token refresh logout status" -a '(__authdeck_sessions)'
+complete -c authdeck -n "__fish_seen_subcommand_from use" -l here
+complete -c authdeck -n "__fish_seen_subcommand_from token" -l id-token
+complete -c authdeck -n "__fish_seen_subcommand_from refresh logout" -l all
+complete -c authdeck -n "__fish_seen_subcommand_from logout" -l revoke
+complete -c authdeck -n "__fish_seen_subcommand_from list token status doctor login" -l json
+complete -c authdeck -n "__fish_seen_subcommand_from totp" -a "add list rm"
+complete -c authdeck -n "__fish_seen_subcommand_from store" -a "lock migrate import export"
+complete -c authdeck -n "__fish_seen_subcommand_from store" -l to -x -a "secret-service passphrase"
+complete -c authdeck -n "__fish_seen_subcommand_from sandbox" -l port -x
+complete -c authdeck -n "__fish_seen_subcommand_from sandbox" -l users -r -F
+complete -c authdeck -n "__fish_seen_subcommand_from sandbox" -l outbox -r -F
+complete -c authdeck -n "__fish_seen_subcommand_from sandbox" -l config-out -r -F
