@@ -40,7 +40,7 @@ public enum SandboxUsers {
     }
 
     /// Decodes and checks: unique non-empty names, valid email and E.164 phone, decodable TOTP seeds.
-    /// Email and phone are normalised the way the clients normalise what users type.
+    /// Email (lower-cased) and phone (E.164) are normalised so lookups match what users type.
     public static func decode(_ bytes: [UInt8]) throws(Failure) -> [SandboxUser] {
         let decoded: [SandboxUser]
         do {
@@ -65,7 +65,8 @@ public enum SandboxUsers {
                 guard let valid = try? Contact.validatedEmail(email) else {
                     throw Failure(description: "\(label) (\(user.name)): '\(email)' is not an email address")
                 }
-                user.email = valid.value
+                // Lower-cased whole, so matching is case-insensitive as at real providers.
+                user.email = valid.value.lowercased()
             }
             if let phone = user.phone {
                 guard let valid = try? Contact.validatedPhone(phone) else {

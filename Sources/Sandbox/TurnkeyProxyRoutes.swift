@@ -216,7 +216,8 @@ final class TurnkeyProxyRoutes: Sendable {
             guard let contact = try? Contact.validatedEmail(text) else {
                 throw .invalidArgument("not a valid email address")
             }
-            return contact.value
+            // Accounts match addresses case-insensitively, as every real provider does.
+            return contact.value.lowercased()
         case "OTP_TYPE_SMS":
             guard let contact = try? Contact.validatedPhone(text) else {
                 throw .invalidArgument("not a valid E.164 phone number")

@@ -2,7 +2,7 @@
 enum Commands {
     static let all: [Command] = [
         Command("tui", synopsis: "tui", summary: "Open the ncurses front end (what `authdeck` alone does on a terminal).",
-                pendingIssue: 6),
+                run: TUICommand.run),
         Command("list", synopsis: "list [--json]", summary: "List sessions: key, backend, provider, user, status, expiry.",
                 options: [.flag("json", "print a JSON array")], run: StoreCommands.list),
         Command("login", synopsis: "login PROVIDER [options]",
