@@ -1,0 +1,204 @@
+import AuthCore
+import AuthCrypto
+import Foundation
+import Sandbox
+import Synchronization
+import Testing
+
+/// Signing keys shared by every test: RSA generation takes a moment and would dominate the suite.
+enum SharedKeys {
+    static let keys: SandboxKeys = {
+        do {
+            return try SandboxKeys()
+        } catch {
+            fatalError("cannot make sandbox keys: \(error)")
+        }
+    }()
+}
+
+/// What the outbox announced, in order.
+final class Deliveries: Sendable {
+    /// Each delivery as contact, otpId and code; JSON objects themselves are not Sendable.
+    private let lines = Mutex<[(contact: String, otpID: String, code: String)]>([])
+
+    func append(_ line: String) {
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any],
+              let contact = object["contact"] as? String, let otpID = object["otpId"] as? String,
+              let code = object["code"] as? String else { return }
+        lines.withLock { $0.append((contact, otpID, code)) }
+    }
+
+    /// The last code sent to `contact`.
+    func last(to contact: String) -> (otpID: String, code: String)? {
+        lines.withLock { all in
+            all.last(where: { $0.contact == contact }).map { ($0.otpID, $0.code) }
+        }
+    }
+
+    /// The code sent with `otpID`.
+    func code(otpID: String) -> String? {
+        lines.withLock { all in all.last(where: { $0.otpID == otpID })?.code }
+    }
+
+    var count: Int { lines.withLock { $0.count } }
+}
+
+/// A sandbox on a free port with a frozen clock and shared keys, plus the client steps tests repeat.
+final class SandboxFixture: Sendable {
+    let server: SandboxServer
+    let clock: SandboxClock
+    let deliveries = Deliveries()
+    let port: UInt16
+    let base: String
+
+    static let loopback = "http://127.0.0.1:5999/callback"
+    static let proxyHeaders = ["X-Auth-Proxy-Config-ID": "test-config"]
+    static let portalHeaders = ["x-portal-auth-environment-id": "test-environment"]
+
+    init(_ adjust: (inout SandboxConfiguration) -> Void = { _ in }) throws {
+        let clock = SandboxClock(frozenAt: Date().timeIntervalSince1970.rounded())
+        var configuration = SandboxConfiguration()
+        configuration.keys = SharedKeys.keys
+        configuration.clock = clock
+        let deliveries = self.deliveries
+        configuration.announce = { deliveries.append($0) }
+        adjust(&configuration)
+        server = try SandboxServer(configuration: configuration)
+        self.clock = clock
+        port = server.port
+        base = server.baseURL
+    }
+
+    deinit { server.stop() }
+
+    // MARK: - HTTP
+
+    func get(_ target: String, headers: [String: String] = [:]) throws -> SandboxHTTP.Reply {
+        try SandboxHTTP.request("GET", port: port, target, headers: headers)
+    }
+
+    func form(_ target: String, _ fields: [(String, String)], headers: [String: String] = [:]) throws
+        -> SandboxHTTP.Reply {
+        try SandboxHTTP.form(port: port, target, fields, headers: headers)
+    }
+
+    func proxy(_ path: String, _ body: [String: Any]) throws -> SandboxHTTP.Reply {
+        try SandboxHTTP.json(port: port, "/turnkey/v1/\(path)", body, headers: Self.proxyHeaders)
+    }
+
+    func portal(_ path: String, _ body: [String: Any], bearer: String? = nil) throws -> SandboxHTTP.Reply {
+        var headers = Self.portalHeaders
+        if let bearer { headers["Authorization"] = "Bearer \(bearer)" }
+        return try SandboxHTTP.json(port: port, "/portal/api/v3/auth\(path)", body, headers: headers)
+    }
+
+    var jwks: String {
+        get throws { try get("/oidc/google/jwks").text }
+    }
+
+    // MARK: - OIDC steps
+
+    struct Grant {
+        let code: String
+        let verifier: String
+        let redirectURI: String
+        let state: String
+    }
+
+    /// The authorize URL with PKCE, state and nonce, plus whatever `extra` adds.
+    func authorizeTarget(_ profile: String, clientID: String = "test-client", redirectURI: String = loopback,
+                         challenge: String, state: String = "state-1", nonce: String? = "nonce-1",
+                         extra: [(String, String)] = []) -> String {
+        let scope = profile == "apple" ? "name email" : profile == "discord" ? "identify email" : "openid email profile"
+        var parameters = [("client_id", clientID), ("redirect_uri", redirectURI), ("response_type", "code"),
+                          ("scope", scope), ("state", state), ("code_challenge", challenge),
+                          ("code_challenge_method", "S256")]
+        if let nonce { parameters.append(("nonce", nonce)) }
+        return "/oidc/\(profile)/authorize?" + FormEncoding.encode(parameters + extra)
+    }
+
+    /// Runs the scripted approval and returns the code, from a redirect or from Apple's form_post page.
+    func approve(_ profile: String, user: String = "ada", clientID: String = "test-client",
+                 redirectURI: String = loopback, nonce: String? = "nonce-1") throws -> Grant {
+        let verifier = Base64URL.encode(try SecureRandom.bytes(32))
+        let target = authorizeTarget(profile, clientID: clientID, redirectURI: redirectURI,
+                                     challenge: PKCE.challenge(for: verifier), nonce: nonce,
+                                     extra: [("sandbox_user", user), ("sandbox_auto", "approve")])
+        let reply = try get(target)
+        let fields = profile == "apple" ? Self.formFields(reply.text) : reply.locationQuery
+        guard let code = fields["code"] else {
+            throw SandboxHTTP.Failure(description: "no code: \(reply.status) \(reply.text.prefix(300))")
+        }
+        return Grant(code: code, verifier: verifier, redirectURI: redirectURI, state: fields["state"] ?? "")
+    }
+
+    func exchange(_ profile: String, _ grant: Grant, clientID: String = "test-client",
+                  verifier: String? = nil, redirectURI: String? = nil) throws -> SandboxHTTP.Reply {
+        try form("/oidc/\(profile)/token", [
+            ("grant_type", "authorization_code"), ("code", grant.code), ("client_id", clientID),
+            ("redirect_uri", redirectURI ?? grant.redirectURI), ("code_verifier", verifier ?? grant.verifier),
+        ])
+    }
+
+    /// The hidden inputs of an auto-submitting form_post page.
+    static func formFields(_ html: String) -> [String: String] {
+        var fields: [String: String] = [:]
+        for piece in html.components(separatedBy: "<input type=\"hidden\" ").dropFirst() {
+            guard let name = piece.between("name=\"", "\""), let value = piece.between("value=\"", "\"") else { continue }
+            fields[name] = value.replacingOccurrences(of: "&quot;", with: "\"")
+                .replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&lt;", with: "<")
+                .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+        }
+        return fields
+    }
+
+    /// The action URL of the first form on a page.
+    static func formAction(_ html: String) -> String? {
+        html.between("<form method=\"post\" action=\"", "\"")?.replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    // MARK: - Proxy steps
+
+    /// otp_init + otp_verify for `contact`; returns the verificationToken.
+    func verifiedContact(_ contact: String, type: String = "OTP_TYPE_EMAIL") throws -> String {
+        let initReply = try proxy("otp_init", ["contact": contact, "otpType": type])
+        guard initReply.status == 200, let otpID = initReply.string("otpId"),
+              let code = deliveries.code(otpID: otpID) else {
+            throw SandboxHTTP.Failure(description: "otp_init failed: \(initReply.status) \(initReply.text)")
+        }
+        let verify = try proxy("otp_verify", ["otpId": otpID, "otpCode": code])
+        guard let token = verify.string("verificationToken") else {
+            throw SandboxHTTP.Failure(description: "otp_verify failed: \(verify.status) \(verify.text)")
+        }
+        return token
+    }
+
+    /// otp_login's body with the client signature over the documented message.
+    static func otpLoginBody(verificationToken: String, key: P256PrivateKey,
+                             message: String? = nil, signer: P256PrivateKey? = nil) throws -> [String: Any] {
+        let publicKey = key.publicKey.compressedHex
+        let text = try message ?? String(decoding: JSONSerialization.data(withJSONObject: [
+            "login": ["verificationToken": verificationToken, "publicKey": publicKey],
+        ], options: [.sortedKeys]), as: UTF8.self)
+        let signature = try (signer ?? key).signature(for: Array(text.utf8))
+        return [
+            "verificationToken": verificationToken, "publicKey": publicKey,
+            "clientSignature": ["message": text, "publicKey": publicKey, "scheme": "CLIENT_SIGNATURE_SCHEME_API_P256",
+                                "signature": Hex.encode(signature)],
+        ]
+    }
+
+    /// The verified claims of a JWT the sandbox signed.
+    func claims(_ token: String) throws -> [String: Any] {
+        let verified = try JWS.verify(token, jwks: try jwks)
+        return (try JSONSerialization.jsonObject(with: Data(verified.payload))) as? [String: Any] ?? [:]
+    }
+}
+
+extension String {
+    /// The text between the first `start` and the next `end`.
+    func between(_ start: String, _ end: String) -> String? {
+        guard let from = range(of: start), let to = self[from.upperBound...].range(of: end) else { return nil }
+        return String(self[from.upperBound..<to.lowerBound])
+    }
+}
