@@ -42,6 +42,8 @@ public enum SignInEvent: Equatable, Sendable {
     case finished(Result<SignInOutcome, SignInError>)
     /// A replayed callback of a completed attempt.
     case replayed(SignInOutcome)
+    /// A protocol step of the flow trace, already redacted (request line, status, timing, claims).
+    case protocolStep(kind: String, summary: String, elapsedMilliseconds: Double)
     /// The TOTP enrolment link as QR modules (encoded outside TerminalUI).
     case enrolmentCode([[Bool]])
 }

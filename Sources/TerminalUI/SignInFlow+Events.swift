@@ -60,6 +60,8 @@ extension SignInFlow {
             }
         case .replayed(let outcome):
             record(now, .callback, "replayed callback: \(outcome.record.key) reported again, nothing exchanged")
+        case .protocolStep(let kind, let summary, let elapsed):
+            record(startedAt.addingTimeInterval(elapsed / 1000), .step(kind), summary, isError: kind == "notice")
         case .enrolmentCode(let modules):
             enrolmentQR = modules
         }

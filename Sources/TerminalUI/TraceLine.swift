@@ -12,6 +12,8 @@ public struct TraceLine: Equatable, Sendable {
         case notice
         /// The attempt ended.
         case result
+        /// A protocol step from the flow trace (request, response, id_token…), named by its kind.
+        case step(String)
     }
 
     public var time: Date

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Trace: the steps of the current or last attempt as the TUI saw them (state transitions, receiver callbacks
-/// with their verdicts, notices, the result). The protocol-level trace comes with issue 7.
+/// with their verdicts, notices, the result) and the protocol steps of the flow trace (requests, responses,
+/// timings, ID-token claims), redacted before they reach the screen.
 public struct TraceScreen: Screen {
     public init() {}
 
@@ -19,7 +20,9 @@ public struct TraceScreen: Screen {
                      + SignInFlow.describe(flow.phase), row: body.row, col: 0, style: Style(attributes: .bold),
                      maxWidth: body.cols)
         let room = body.rows - 3
-        let shown = flow.trace.suffix(max(0, room))
+        // With the flow trace wired, its steps say everything the screen's own notes say, and more exactly.
+        let steps = flow.trace.filter { if case .step = $0.kind { return true } else { return false } }
+        let shown = (steps.isEmpty ? flow.trace : steps).suffix(max(0, room))
         var row = body.row + 2
         for line in shown {
             let offset = line.time.timeIntervalSince(flow.startedAt)
@@ -30,16 +33,17 @@ public struct TraceScreen: Screen {
             case .callback: kind = "callback"
             case .notice: kind = "notice"
             case .result: kind = "result"
+            case .step(let name): kind = name
             }
             var col = buffer.write("  " + DisplayText.padded(stamp, toWidth: 10, alignment: .right), row: row,
                                    col: 0, style: Style(foreground: .dim))
-            col = buffer.write(" " + DisplayText.padded(kind, toWidth: 9), row: row, col: col,
+            col = buffer.write(" " + DisplayText.padded(kind, toWidth: 11), row: row, col: col,
                                style: Style(foreground: .accent))
             buffer.write(line.text, row: row, col: col, style: Style(foreground: line.isError ? .error : .normal),
                          maxWidth: body.cols - col - 1)
             row += 1
         }
-        buffer.write("  Requests, timings and ID-token claims join this trace with issue 7.", row: body.bottom - 1,
+        buffer.write("  Secrets are redacted. authdeck login --trace FILE writes the same steps as JSON lines.", row: body.bottom - 1,
                      col: 0, style: Style(foreground: .dim), maxWidth: body.cols)
     }
 }

@@ -1,0 +1,227 @@
+import AuthClient
+import AuthCore
+import Foundation
+import Keyring
+import TerminalUI
+
+/// The TUI's event loop: one thread owns the app state. It reads keys, drains what the sign-in controllers and
+/// background work posted, ticks the clock once a second, hands each to `AppState.apply`, runs the effects that
+/// come back, and presents a frame when anything changed.
+final class TUIEventLoop {
+    private(set) var state: AppState
+    private let terminal: Terminal
+    private let store: TUIStore
+    private let setup: SignInSetup
+    private let inbox = TUIInbox()
+    /// Network and scrypt work, off the loop so the screen keeps answering.
+    private let background = DispatchQueue(label: "authdeck.tui.background", attributes: .concurrent)
+    /// One controller per flow, so a cancelled flow's late reports carry its own number.
+    private var controllers: [Int: SignInController] = [:]
+
+    init(state: AppState, terminal: Terminal, store: TUIStore, setup: SignInSetup) {
+        self.state = state
+        self.terminal = terminal
+        self.store = store
+        self.setup = setup
+    }
+
+    /// Runs until the user quits.
+    func run() {
+        var lastSecond = Int(Date().timeIntervalSince1970)
+        while !state.isQuitting {
+            var changed = false
+            if let request = terminal.nextKey(timeoutMilliseconds: 40) {
+                dispatch(.key(request))
+                changed = true
+            }
+            for event in inbox.drain() {
+                dispatch(event)
+                changed = true
+            }
+            let now = Date()
+            let second = Int(now.timeIntervalSince1970)
+            if second != lastSecond {
+                lastSecond = second
+                dispatch(.tick(now))
+                changed = true
+            }
+            if changed && !state.isQuitting { present() }
+        }
+        for controller in controllers.values { controller.cancel() }
+    }
+
+    func present() {
+        terminal.present(AppScreen.frame(state))
+    }
+
+    /// For `make bench`: the mean time from a key request to a presented frame, moving down and up the list.
+    func timeKeyPresses(_ count: Int) -> Duration {
+        let clock = ContinuousClock()
+        let start = clock.now
+        for index in 0..<count {
+            dispatch(.key(index % 2 == 0 ? .down : .up))
+            present()
+        }
+        return start.duration(to: clock.now) / count
+    }
+
+    private func dispatch(_ event: AppEvent) {
+        for effect in state.apply(event) { run(effect) }
+    }
+
+    // MARK: - Effects
+
+    private func run(_ effect: AppEffect) {
+        switch effect {
+        case .startSignIn(let flow, let choice):
+            start(flow, choice)
+        case .cancelSignIn(let flow):
+            controllers[flow]?.cancel()
+        case .pasteRedirect(let flow, let text):
+            // The verdict also arrives as a presenter report, which the screen shows.
+            _ = controllers[flow]?.paste(text)
+        case .enterCode(let flow, let code):
+            controllers[flow]?.enterCode(code)
+        case .resendCode(let flow):
+            controllers[flow]?.resend()
+        case .retrySave(let flow):
+            controllers[flow]?.retryPersist()
+        case .dismissSignIn(let flow):
+            controllers[flow]?.dismiss()
+            controllers[flow] = nil
+        case .select(let key):
+            storeWork { store throws(StoreError) in
+                try store.select(key)
+                return [.sessionSelected(key)]
+            }
+        case .signOut(let key, let revoke):
+            signOut(key, revoke: revoke)
+        case .refresh(let key):
+            refresh(key)
+        case .setAutoRefresh(let key, let enabled):
+            storeWork { store throws(StoreError) in
+                try store.setAutoRefresh(key, enabled)
+                return [.sessionStored(TUIStore.item(try store.entry(key)), focus: false)]
+            }
+        case .unlock(let passphrase):
+            let store = self.store, inbox = self.inbox
+            background.async {
+                do throws(StoreError) {
+                    let status = try store.unlock(passphrase: passphrase)
+                    inbox.post(.sessionsLoaded(try store.items()))
+                    inbox.post(.storeChanged(status))
+                } catch {
+                    inbox.post(.unlockFailed(error.description))
+                }
+            }
+        case .repaint:
+            terminal.repaintAll()
+        case .quit:
+            break  // the loop ends once the state says so
+        }
+    }
+
+    private func start(_ flow: Int, _ choice: SignInChoice) {
+        let inbox = self.inbox
+        let sessionStore: SessionStore
+        do throws(StoreError) {
+            guard let opened = try store.store(create: true) else { throw StoreError.storage("no store") }
+            sessionStore = opened
+            if case .empty = state.store { inbox.post(.storeChanged(try store.unlock(passphrase: nil))) }
+        } catch {
+            inbox.post(.storeChanged(.locked(error.description)))
+            inbox.post(.signIn(flow: flow, .finished(.failure(.sessionStorageFailure(message: error.description)))))
+            return
+        }
+        let trace = FlowTrace(onStep: { step in
+            inbox.post(.signIn(flow: flow, .protocolStep(kind: step.kind, summary: step.summary,
+                                                               elapsedMilliseconds: step.elapsedMs)))
+        })
+        let request = SignInRequest(provider: choice.provider, backendName: choice.backend,
+                                    sessionKey: choice.sessionKey, contact: choice.contact)
+        let backend: SignInBackend
+        do throws(SignInError) {
+            backend = try setup.backend(for: request, trace: trace)
+        } catch {
+            inbox.post(.signIn(flow: flow, .finished(.failure(error))))
+            return
+        }
+        let replace = choice.sessionKey == nil
+        let persist: SignInController.Persist = { session throws(SignInError) in
+            do throws(StoreError) {
+                return try sessionStore.persist(session, replace: replace)
+            } catch {
+                throw .sessionStorageFailure(message: error.description)
+            }
+        }
+        let launcher = BrowserLauncher(environment: setup.environment)
+        let controller = SignInController(
+            presenter: TUIPresenter(flow: flow, inbox: inbox), persist: persist,
+            receivers: ReceiverOptions(schemeSocketPath: SchemeReceiver.defaultSocketPath(environment: setup.environment)),
+            browser: launcher.command == nil ? nil : launcher, trace: trace)
+        controllers[flow] = controller
+        controller.start(backend, timeout: 300)
+    }
+
+    private func signOut(_ key: String, revoke: Bool) {
+        guard revoke else {
+            storeWork { store throws(StoreError) in
+                try store.remove(key)
+                return [.sessionRemoved(key)]
+            }
+            return
+        }
+        let store = self.store, inbox = self.inbox
+        background.async {
+            do throws(StoreError) {
+                guard let opened = try store.store(create: false) else { throw StoreError.noSuchSession(key) }
+                let session = try opened.session(key)
+                do throws(SignInError) {
+                    try SessionRefresher(transport: URLSessionTransport()).revoke(session)
+                } catch {
+                    inbox.post(.storeFailed("Revoking \(key) failed, so it was kept: \(error.message)"))
+                    return
+                }
+                try opened.remove(key)
+                inbox.post(.sessionRemoved(key))
+            } catch {
+                inbox.post(.storeFailed(error.description))
+            }
+        }
+    }
+
+    private func refresh(_ key: String) {
+        let store = self.store, inbox = self.inbox
+        background.async {
+            do throws(StoreError) {
+                guard let opened = try store.store(create: false) else { throw StoreError.noSuchSession(key) }
+                let session = try opened.session(key)
+                let refreshed: Session
+                do throws(SignInError) {
+                    refreshed = try SessionRefresher(transport: URLSessionTransport()).refresh(session)
+                } catch {
+                    inbox.post(.refreshFinished(key: key, error: error.message))
+                    return
+                }
+                _ = try opened.persist(refreshed, replace: true)
+                inbox.post(.sessionStored(TUIStore.item(try opened.entry(key)), focus: false))
+                inbox.post(.refreshFinished(key: key, error: nil))
+            } catch {
+                inbox.post(.refreshFinished(key: key, error: error.description))
+            }
+        }
+    }
+
+    /// A quick store change run on the loop's thread (SQLite answers in well under a frame); its events follow.
+    private func storeWork(_ body: (SessionStore) throws(StoreError) -> [AppEvent]) {
+        do throws(StoreError) {
+            guard let opened = try store.store(create: false) else {
+                inbox.post(.storeFailed("no sessions stored yet"))
+                return
+            }
+            for event in try body(opened) { inbox.post(event) }
+        } catch {
+            inbox.post(.storeFailed(error.description))
+        }
+    }
+}
