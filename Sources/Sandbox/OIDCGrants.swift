@@ -158,7 +158,9 @@ struct OIDCGrants {
     }
 
     mutating func decide(userCode: String, _ decision: Decision, now: Double) -> DeviceDecision {
-        guard let deviceCode = deviceCodeByUserCode[userCode], var device = devices[deviceCode] else { return .unknown }
+        guard let deviceCode = deviceCodeByUserCode[userCode], var device = devices[deviceCode] else {
+            return .unknown
+        }
         guard now < device.expiresAt else { return .expired }
         guard device.decision == .pending else { return .alreadyDecided }
         device.decision = decision

@@ -15,14 +15,16 @@ extension OIDCRoutes {
             return OAuthError.invalidClient("client_id is required").response
         }
         guard accepts(clientID: clientID, at: profile) else {
-            return OAuthError.invalidClient("the client is not registered with the \(profile.rawValue) profile").response
+            return OAuthError.invalidClient("the client is not registered with the \(profile.rawValue) profile")
+                .response
         }
         let scope = form["scope"] ?? profile.defaultScopes.joined(separator: " ")
         let deviceCode: String
         let userCode: String
         do {
             deviceCode = try context.randomToken()
-            let letters = try SecureRandom.bytes(8).map { Self.userCodeAlphabet[Int($0) % Self.userCodeAlphabet.count] }
+            let alphabet = Self.userCodeAlphabet
+            let letters = try SecureRandom.bytes(8).map { alphabet[Int($0) % alphabet.count] }
             userCode = String(letters[0..<4]) + "-" + String(letters[4..<8])
         } catch {
             return OAuthError.serverError("the sandbox could not draw random bytes").response
@@ -75,7 +77,8 @@ extension OIDCRoutes {
             return Self.errorPage(400, "The action must be approve or deny.")
         }
         let now = context.clock.now
-        guard let device = grants.withLock({ $0.device(userCode: userCode, now: now) }), device.profile == profile else {
+        guard let device = grants.withLock({ $0.device(userCode: userCode, now: now) }),
+              device.profile == profile else {
             return deviceForm(profile: profile, userCode: "", message: "That code is unknown or has expired.",
                               status: 400)
         }
@@ -98,7 +101,8 @@ extension OIDCRoutes {
         return String(letters.prefix(4)) + "-" + String(letters.suffix(4))
     }
 
-    private func deviceForm(profile: OIDCProfile, userCode: String, message: String?, status: Int = 200) -> HTTPResponse {
+    private func deviceForm(profile: OIDCProfile, userCode: String, message: String?,
+                            status: Int = 200) -> HTTPResponse {
         var choices = ""
         for (index, user) in context.users.enumerated() {
             let checked = index == 0 ? " checked" : ""

@@ -181,7 +181,8 @@ extension OIDCRoutes {
 
     /// An ID token of `profile`, signed with the profile's algorithm; also what the Turnkey proxy hands out as
     /// the oidcToken of Discord and X logins.
-    func idToken(profile: OIDCProfile, audience: String, user: SandboxUser, nonce: String?) throws(OAuthError) -> String {
+    func idToken(profile: OIDCProfile, audience: String, user: SandboxUser,
+                 nonce: String?) throws(OAuthError) -> String {
         let now = context.clock.seconds
         var claims: [String: Any] = [
             "iss": context.issuer(profile), "aud": audience, "azp": audience, "sub": user.subject(at: profile),

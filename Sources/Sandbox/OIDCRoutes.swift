@@ -94,7 +94,9 @@ final class OIDCRoutes: Sendable {
     /// Any non-empty printable id (a public client of any name), or only the configured one; the portal's own
     /// client is always known to the profiles it uses.
     func accepts(clientID: String, at profile: OIDCProfile) -> Bool {
-        if clientID == SandboxConfiguration.portalClientID { return context.configuration.portalMethods.contains(profile) }
+        if clientID == SandboxConfiguration.portalClientID {
+            return context.configuration.portalMethods.contains(profile)
+        }
         if let configured = context.configuration.clientIDs { return configured[profile] == clientID }
         return !clientID.isEmpty && clientID.utf8.count <= 256 && clientID.unicodeScalars.allSatisfy {
             $0.value > 0x20 && $0.value < 0x7F

@@ -46,7 +46,9 @@ final class PortalRoutes: Sendable {
                   context.configuration.portalMethods.contains(profile) else {
                 return PortalError.notFound("no such path").response
             }
-            guard request.method == "GET" || request.method == "POST" else { return Self.methodNotAllowed("GET, POST") }
+            guard request.method == "GET" || request.method == "POST" else {
+                return Self.methodNotAllowed("GET, POST")
+            }
             return callback(request, profile: profile)
         }
         let expectations: [String: String] = ["/methods": "GET", "/oauth/urls": "GET", "/oauth/tokens": "POST",
@@ -141,7 +143,8 @@ final class PortalRoutes: Sendable {
             answer = [("error", error == "access_denied" ? "access_denied" : "oauth_failed")]
         } else if let code = fields["code"] {
             do throws(OAuthError) {
-                let redeemed = try oidc.redeem(code: code, profile: profile, clientID: SandboxConfiguration.portalClientID,
+                let redeemed = try oidc.redeem(code: code, profile: profile,
+                                               clientID: SandboxConfiguration.portalClientID,
                                                redirectURI: Self.callbackURL(base: context.baseURL, provider: profile),
                                                verifier: pending.verifier)
                 let token = try oidc.random()
@@ -196,7 +199,8 @@ final class PortalRoutes: Sendable {
         guard let userJwt = request.bearerToken else {
             throw .unauthorized("Authorization: Bearer <userJwt> is required")
         }
-        guard let claims = context.keys.verifiedClaims(userJwt), claims["iss"] as? String == context.baseURL + "/portal",
+        guard let claims = context.keys.verifiedClaims(userJwt),
+              claims["iss"] as? String == context.baseURL + "/portal",
               claims["purpose"] as? String == Purpose.portalUser, let challengeID = claims["jti"] as? String,
               let endUserID = claims["sub"] as? String else {
             throw .unauthorized("the userJwt is not valid")

@@ -16,7 +16,8 @@ final class SandboxRouter: Sendable {
 
     func handle(_ request: HTTPRequest) -> HTTPResponse {
         guard let path = Self.decodedPath(request.path) else {
-            return .json(400, object: ["error": "invalid_request", "error_description": "the path has a broken escape"])
+            return .json(400, object: ["error": "invalid_request",
+                                       "error_description": "the path has a broken escape"])
         }
         if path.hasPrefix("/oidc/") {
             let rest = path.dropFirst("/oidc/".count)

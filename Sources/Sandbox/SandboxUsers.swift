@@ -76,7 +76,8 @@ public enum SandboxUsers {
             }
             if let secret = user.totpSecret {
                 guard let seed = Base32.decode(secret), seed.count >= 10 else {
-                    throw Failure(description: "\(label) (\(user.name)): totpSecret must be base32 of 10 bytes or more")
+                    throw Failure(description: "\(label) (\(user.name)): totpSecret must be base32 of "
+                        + "10 bytes or more")
                 }
             }
             users.append(user)

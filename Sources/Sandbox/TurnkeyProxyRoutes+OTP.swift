@@ -50,7 +50,9 @@ extension TurnkeyProxyRoutes {
             guard ConstantTime.equals(typed, pending.code) else {
                 pending.failures += 1
                 accounts.codes[otpID] = pending
-                if pending.failures >= maximum { throw .exhausted("invalid code; too many attempts, request a new code") }
+                if pending.failures >= maximum {
+                    throw .exhausted("invalid code; too many attempts, request a new code")
+                }
                 throw .unauthenticated("invalid code (\(maximum - pending.failures) attempts left)")
             }
             accounts.codes[otpID] = nil

@@ -44,13 +44,15 @@ import Testing
             #expect((discovery.json["code_challenge_methods_supported"] as? [String]) == ["S256"])
             #expect((discovery.json["device_authorization_endpoint"] != nil) == (profile != "apple"))
 
-            let info = try sandbox.get("/oidc/\(profile)/userinfo", headers: ["Authorization": "Bearer \(accessToken)"])
+            let bearer = ["Authorization": "Bearer \(accessToken)"]
+            let info = try sandbox.get("/oidc/\(profile)/userinfo", headers: bearer)
             #expect(info.status == 200)
             #expect(info.string("sub") == subject)
             #expect(info.string("email") == "ada@example.com")
         }
         if profile == "discord" {
-            let me = try sandbox.get("/oidc/discord/api/users/@me", headers: ["Authorization": "Bearer \(accessToken)"])
+            let bearer = ["Authorization": "Bearer \(accessToken)"]
+            let me = try sandbox.get("/oidc/discord/api/users/@me", headers: bearer)
             #expect(me.status == 200)
             #expect(me.string("username") == "ada")
             #expect(me.string("global_name") == "Ada")
@@ -70,8 +72,9 @@ import Testing
     @Test func appleAnswersWithAnAutoSubmittingFormPost() throws {
         let sandbox = try SandboxFixture()
         let verifier = Base64URL.encode(try SecureRandom.bytes(32))
+        let scripted = [("sandbox_user", "ada"), ("sandbox_auto", "approve")]
         let page = try sandbox.get(sandbox.authorizeTarget("apple", challenge: PKCE.challenge(for: verifier),
-                                                           extra: [("sandbox_user", "ada"), ("sandbox_auto", "approve")]))
+                                                           extra: scripted))
         #expect(page.status == 200)
         #expect(page.headers["location"] == nil)
         #expect(SandboxFixture.formAction(page.text) == SandboxFixture.loopback)
@@ -185,7 +188,8 @@ import Testing
         for redirect in ["https://evil.example/cb", "http://127.0.0.1/no-port", "http://localhost:80/cb",
                          "http://127.0.0.2:80/cb", "javascript:alert(1)", "http://127.0.0.1:5999/cb#frag"] {
             let reply = try sandbox.get(sandbox.authorizeTarget("google", redirectURI: redirect, challenge: challenge,
-                                                                extra: [("sandbox_user", "ada"), ("sandbox_auto", "approve")]))
+                                                                extra: [("sandbox_user", "ada"),
+                                                                        ("sandbox_auto", "approve")]))
             #expect(reply.status == 400, "\(redirect)")
             #expect(reply.headers["location"] == nil, "\(redirect)")
             #expect(!reply.text.contains("code="), "\(redirect)")

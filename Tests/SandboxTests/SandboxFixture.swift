@@ -109,7 +109,8 @@ final class SandboxFixture: Sendable {
     func authorizeTarget(_ profile: String, clientID: String = "test-client", redirectURI: String = loopback,
                          challenge: String, state: String = "state-1", nonce: String? = "nonce-1",
                          extra: [(String, String)] = []) -> String {
-        let scope = profile == "apple" ? "name email" : profile == "discord" ? "identify email" : "openid email profile"
+        let scopes = ["apple": "name email", "discord": "identify email", "x": "users.read offline.access"]
+        let scope = scopes[profile] ?? "openid email profile"
         var parameters = [("client_id", clientID), ("redirect_uri", redirectURI), ("response_type", "code"),
                           ("scope", scope), ("state", state), ("code_challenge", challenge),
                           ("code_challenge_method", "S256")]
@@ -144,7 +145,9 @@ final class SandboxFixture: Sendable {
     static func formFields(_ html: String) -> [String: String] {
         var fields: [String: String] = [:]
         for piece in html.components(separatedBy: "<input type=\"hidden\" ").dropFirst() {
-            guard let name = piece.between("name=\"", "\""), let value = piece.between("value=\"", "\"") else { continue }
+            guard let name = piece.between("name=\"", "\""), let value = piece.between("value=\"", "\"") else {
+                continue
+            }
             fields[name] = value.replacingOccurrences(of: "&quot;", with: "\"")
                 .replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&lt;", with: "<")
                 .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")

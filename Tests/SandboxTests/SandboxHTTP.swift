@@ -33,7 +33,7 @@ enum SandboxHTTP {
 
     /// Sends `raw` as is. `halfClose` shuts the sending side afterwards, as a client that gives up would, so a
     /// server waiting for more bytes learns at once that none will come.
-    static func send(port: UInt16, raw: [UInt8], halfClose: Bool = false) throws -> Reply {
+    static func send(port: UInt16, raw: [UInt8], halfClose: Bool = false, timeout: Int = 10) throws -> Reply {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket failed") }
         defer { close(descriptor) }
@@ -41,8 +41,8 @@ enum SandboxHTTP {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
         inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var receiveTimeout = timeval(tv_sec: timeout, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &receiveTimeout, socklen_t(MemoryLayout<timeval>.size))
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))

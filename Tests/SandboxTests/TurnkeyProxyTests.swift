@@ -44,8 +44,8 @@ import Testing
                                                     "verificationToken": verificationToken])
         let organizationID = try #require(account.string("organizationId"))
         let key = try P256PrivateKey()
-        let login = try sandbox.proxy("otp_login", try SandboxFixture.otpLoginBody(verificationToken: verificationToken,
-                                                                                   key: key))
+        let body = try SandboxFixture.otpLoginBody(verificationToken: verificationToken, key: key)
+        let login = try sandbox.proxy("otp_login", body)
         #expect(login.status == 200, "\(login.text)")
         let session = try sandbox.claims(try #require(login.string("session")))
         #expect(session["public_key"] as? String == key.publicKey.compressedHex)
@@ -56,8 +56,7 @@ import Testing
         #expect(session["exp"] as? Int == issuedAt + 900)
 
         // The verification token logs in once.
-        let again = try sandbox.proxy("otp_login", try SandboxFixture.otpLoginBody(verificationToken: verificationToken,
-                                                                                   key: key))
+        let again = try sandbox.proxy("otp_login", body)
         #expect(again.status == 401)
     }
 
@@ -164,7 +163,8 @@ import Testing
         let signedByAnother = try SandboxFixture.otpLoginBody(verificationToken: token, key: key, signer: otherKey)
         #expect(try sandbox.proxy("otp_login", signedByAnother).status == 401)
 
-        let unbound = "{\"login\":{\"publicKey\":\"\(otherKey.publicKey.compressedHex)\",\"verificationToken\":\"\(token)\"}}"
+        let unbound = "{\"login\":{\"publicKey\":\"\(otherKey.publicKey.compressedHex)\","
+            + "\"verificationToken\":\"\(token)\"}}"
         let wrongMessage = try SandboxFixture.otpLoginBody(verificationToken: token, key: key, message: unbound)
         #expect(try sandbox.proxy("otp_login", wrongMessage).status == 401)
 
@@ -183,7 +183,8 @@ import Testing
         #expect(forged.status == 401)
 
         // After all that, the honest request still works: failures did not spend the token.
-        let honest = try sandbox.proxy("otp_login", try SandboxFixture.otpLoginBody(verificationToken: token, key: key))
+        let honestBody = try SandboxFixture.otpLoginBody(verificationToken: token, key: key)
+        let honest = try sandbox.proxy("otp_login", honestBody)
         #expect(honest.status == 200, "\(honest.text)")
     }
 
@@ -234,7 +235,8 @@ import Testing
         #expect(claims["nonce"] as? String == nonce)
         #expect(claims["iss"] as? String == "\(sandbox.base)/oidc/\(provider)")
         #expect(claims["aud"] as? String == "test-client")
-        let login = try sandbox.proxy("oauth_login", ["oidcToken": oidcToken, "publicKey": key.publicKey.compressedHex])
+        let publicKey = key.publicKey.compressedHex
+        let login = try sandbox.proxy("oauth_login", ["oidcToken": oidcToken, "publicKey": publicKey])
         #expect(login.status == 200, "\(login.text)")
 
         let second = try sandbox.approve(provider, nonce: nil)
@@ -257,7 +259,8 @@ import Testing
         #expect(try sandbox.proxy("account", ["filterType": "OIDC_TOKEN", "filterValue": idToken]).json.isEmpty)
         #expect(try sandbox.proxy("oauth_login", ["oidcToken": idToken,
                                                   "publicKey": key.publicKey.compressedHex]).status == 404)
-        let signup = try sandbox.proxy("signup", ["oauthProviders": [["providerName": "google", "oidcToken": idToken]]])
+        let providers = [["providerName": "google", "oidcToken": idToken]]
+        let signup = try sandbox.proxy("signup", ["oauthProviders": providers])
         #expect(signup.status == 200, "\(signup.text)")
         let login = try sandbox.proxy("oauth_login", ["oidcToken": idToken, "publicKey": key.publicKey.compressedHex])
         #expect(login.status == 200, "\(login.text)")
@@ -302,7 +305,8 @@ import Testing
         let previous = TOTP.code(secret: seed, time: now - 30)
         #expect(try sandbox.proxy("totp_verify", ["userJwt": try challenge(), "code": previous]).status == 200)
         let stale = TOTP.code(secret: seed, time: now - 90)
-        if stale != TOTP.code(secret: seed, time: now) && stale != previous && stale != TOTP.code(secret: seed, time: now + 30) {
+        let accepted = [previous, TOTP.code(secret: seed, time: now), TOTP.code(secret: seed, time: now + 30)]
+        if !accepted.contains(stale) {
             #expect(try sandbox.proxy("totp_verify", ["userJwt": try challenge(), "code": stale]).status == 401)
         }
 
