@@ -77,7 +77,9 @@ public final class DirectSignIn: SignInBackend, @unchecked Sendable {
         do {
             let pkce = PKCE(randomBytes: try SecureRandom.bytes(32))
             let state = AttemptSecrets.state(randomBytes: try SecureRandom.bytes(16))
-            let nonce = provider.preset.idToken ? AttemptSecrets.nonce(randomBytes: try SecureRandom.bytes(16)) : nil
+            // The device grant carries no nonce (RFC 8628 has no authorize request to put it in).
+            let wantsNonce = provider.preset.idToken && method != .device
+            let nonce = wantsNonce ? AttemptSecrets.nonce(randomBytes: try SecureRandom.bytes(16)) : nil
             return Attempt(id: id, backend: provider.backendName, provider: provider.preset.name, method: method,
                            state: state, codeVerifier: pkce.verifier, nonce: nonce, deadline: deadline)
         } catch {

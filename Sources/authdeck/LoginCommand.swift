@@ -46,6 +46,11 @@ enum LoginCommand {
         }
         guard let store else { throw CommandFailure(.store, "the session store cannot be opened") }
         try StoreCommands.attempt { () throws(StoreError) in try store.unlock() }
+        // A taken key is refused before the browser opens, not after the user has signed in.
+        if let key = request.sessionKey, !request.replace,
+           (try? store.entry(key)) != nil {
+            throw StoreCommands.failure(.keyTaken(key))
+        }
 
         let dataFolder = ConfigurationFile.dataFolder(environment: environment)
         let trace = arguments.value("trace").map { _ in FlowTrace() }

@@ -2,11 +2,11 @@ import AuthCore
 import Foundation
 import Keyring
 
-/// What `authdeck status` prints: the store's lock state and key source, and one session's expiries. The server
-/// check comes with the provider clients (issue 4); until then the report says the figures are local.
+/// What `authdeck status` prints: the store's lock state and key source, one session's expiries, and what the
+/// provider's user endpoint said of the access token when it could be asked (`server`, nil when not asked).
 enum StatusReport {
     static func text(entry: StoreEntry?, location: StoreLocation, source: MasterKeySource?, unlocked: Bool,
-                     now: Date) -> String {
+                     now: Date, server: String? = nil) -> String {
         var text = "store:          \(location.databasePath)\n"
         text += "master key:     \(source?.rawValue ?? "not created yet")\n"
         text += "unlocked:       \(unlocked ? "yes (cached in the kernel keyring)" : "no")\n"
@@ -23,12 +23,12 @@ enum StatusReport {
         } else {
             text += "none"
         }
-        text += "\nchecked:        locally (the server check comes with the provider clients)\n"
+        text += "\nchecked:        " + (server.map { "against the server: \($0)" } ?? "locally (no user endpoint to ask)") + "\n"
         return text
     }
 
     static func json(entry: StoreEntry?, location: StoreLocation, source: MasterKeySource?, unlocked: Bool,
-                     now: Date) -> String {
+                     now: Date, server: String? = nil) -> String {
         var text = "{\"store\":{\"path\":\(SessionJSON.quoted(location.databasePath)),"
         text += "\"keySource\":\(SessionJSON.quoted(source?.rawValue)),\"unlocked\":\(unlocked)},\"session\":"
         if let entry {
@@ -38,7 +38,7 @@ enum StatusReport {
             text += "\"expiresAt\":\(SessionJSON.quoted(record.expiresAt.map(SessionJSON.iso8601))),"
             text += "\"refreshable\":\(record.refreshable),"
             text += "\"refreshExpiresAt\":\(SessionJSON.quoted(entry.refreshExpiresAt.map(SessionJSON.iso8601))),"
-            text += "\"serverChecked\":false}"
+            text += "\"serverChecked\":\(server != nil),\"server\":\(SessionJSON.quoted(server))}"
         } else {
             text += "null"
         }

@@ -1,3 +1,4 @@
+import AuthClient
 import AuthCore
 import Foundation
 import Keyring
@@ -52,12 +53,21 @@ enum StoreCommands {
             guard let bearer = session.secrets.bearer else {
                 throw CommandFailure(.failed, "session '\(record.key)' holds no access token or session JWT")
             }
-            if let expiresAt = record.expiresAt, expiresAt <= Date() {
-                // Refreshing belongs to the provider clients (issue 4); until then an expired token is an error.
-                throw CommandFailure(.failed, "session '\(record.key)' expired at \(SessionJSON.iso8601(expiresAt)); "
-                                     + "sign in again (automatic refresh is not built yet)")
+            if SessionRefresher.needsRefresh(record, now: Date()) {
+                // Refresh first when the token has less than a minute left; the network is touched only then.
+                if record.refreshable && session.secrets.endpoints != nil {
+                    let refreshed = try SessionCommands.refresh(record.key, store: store,
+                                                                refresher: SessionRefresher(transport: URLSessionTransport()))
+                    token = refreshed.secrets.bearer ?? bearer
+                } else if let expiresAt = record.expiresAt, expiresAt <= Date() {
+                    throw CommandFailure(.failed, "session '\(record.key)' expired at \(SessionJSON.iso8601(expiresAt)) "
+                                         + "and cannot be refreshed; sign in again")
+                } else {
+                    token = bearer
+                }
+            } else {
+                token = bearer
             }
-            token = bearer
         }
         if arguments.has("json") {
             Output.out("{\"key\":\(SessionJSON.quoted(record.key)),\"token\":\(SessionJSON.quoted(token)),"
@@ -72,15 +82,16 @@ enum StoreCommands {
 
     static func logout(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
         let positional = try arguments.positionals(atMost: 1).first
-        if arguments.has("revoke") {
-            throw CommandFailure(.failed, "--revoke needs the provider clients (issue 4), which are not built yet; "
-                                 + "nothing was removed (run without --revoke to remove the session locally)")
-        }
+        let revoke = arguments.has("revoke")
         if arguments.has("all") {
             if positional != nil { throw .usage("give a KEY or --all, not both") }
             guard let store = try openStore(global, create: false) else {
                 if !global.quiet { Output.err("no sessions to remove\n") }
                 return .done
+            }
+            if revoke {
+                let entries = try attempt { () throws(StoreError) in try store.entries() }
+                for entry in entries { try revokeAtProvider(entry.record.key, store: store) }
             }
             let removed = try attempt { () throws(StoreError) in try store.removeAll() }
             if !global.quiet { Output.err("removed \(removed) session\(removed == 1 ? "" : "s")\n") }
@@ -88,9 +99,20 @@ enum StoreCommands {
         }
         let store = try requireStore(global)
         let key = try attempt { () throws(StoreError) in try store.resolveKey(positional ?? global.session) }
+        if revoke { try revokeAtProvider(key, store: store) }
         try attempt { () throws(StoreError) in try store.remove(key) }
         if !global.quiet { Output.err("removed '\(key)'\n") }
         return .done
+    }
+
+    /// Revokes a session's tokens at its provider; a refusal keeps the session (nothing is removed on failure).
+    private static func revokeAtProvider(_ key: String, store: SessionStore) throws(CommandFailure) {
+        let session = try attempt { () throws(StoreError) in try store.session(key) }
+        do throws(SignInError) {
+            try SessionRefresher(transport: URLSessionTransport()).revoke(session)
+        } catch {
+            throw CommandFailure(error.exitCode, "could not revoke '\(key)': \(error.message); nothing was removed")
+        }
     }
 
     // MARK: - status
@@ -110,16 +132,32 @@ enum StoreCommands {
         let source = try store.flatMap { store throws(CommandFailure) in
             try attempt { () throws(StoreError) in try store.keySource() }
         }
+        let server = serverCheck(entry, store: store)
         let unlocked = store?.isUnlockedInCache ?? false
         let now = Date()
         if arguments.has("json") {
             Output.out(StatusReport.json(entry: entry, location: location(), source: source, unlocked: unlocked,
-                                         now: now))
+                                         now: now, server: server))
         } else {
             Output.out(StatusReport.text(entry: entry, location: location(), source: source, unlocked: unlocked,
-                                         now: now))
+                                         now: now, server: server))
         }
         return .done
+    }
+
+    /// What the user endpoint says of the session's token: "valid", "refused (HTTP 401)", or an error; nil when
+    /// the session has no endpoint to ask or its secrets cannot be read now.
+    private static func serverCheck(_ entry: StoreEntry?, store: SessionStore?) -> String? {
+        guard let entry, let store, let session = try? store.session(entry.record.key) else { return nil }
+        do throws(SignInError) {
+            switch try SessionRefresher(transport: URLSessionTransport(timeout: 5)).check(session) {
+            case .valid: return "valid"
+            case .refused(let status): return "refused (HTTP \(status))"
+            case .unknown: return nil
+            }
+        } catch {
+            return "not reachable (\(error.message))"
+        }
     }
 
     // MARK: - Opening the store
