@@ -1,5 +1,28 @@
 #!/usr/bin/env bash
-# `make run`: the TUI against the built-in sandbox. Until the sandbox and the TUI exist, shows the help.
+# `make run`: authdeck's TUI against its built-in sandbox, with nothing else to set. The sandbox's sessions live
+# in their own data folder, so a real store is never touched.
 set -euo pipefail
 bin=$1
-exec "$bin" --help
+export AUTHDECK_HOME="${AUTHDECK_HOME:-${XDG_DATA_HOME:-$HOME/.local/share}/authdeck-sandbox}"
+mkdir -p "$AUTHDECK_HOME"
+chmod 700 "$AUTHDECK_HOME"
+config="$AUTHDECK_HOME/sandbox-config.json"
+log="$AUTHDECK_HOME/sandbox.log"
+rm -f "$config"
+"$bin" sandbox --port 0 --config-out "$config" >"$log" 2>&1 &
+sandbox=$!
+trap 'kill "$sandbox" 2>/dev/null || true; wait "$sandbox" 2>/dev/null || true' EXIT
+for _ in $(seq 1 100); do
+    [ -s "$config" ] && break
+    kill -0 "$sandbox" 2>/dev/null || { cat "$log" >&2; echo "make run: the sandbox did not start" >&2; exit 1; }
+    sleep 0.05
+done
+[ -s "$config" ] || { echo "make run: the sandbox wrote no config" >&2; exit 1; }
+export AUTHDECK_CONFIG="$config"
+echo "sandbox at $(head -n 1 "$log"); one-time codes in $AUTHDECK_HOME/sandbox-outbox.jsonl" >&2
+if [ -t 0 ] && [ -t 1 ]; then
+    "$bin" tui
+else
+    # Not on a terminal (CI, a pipe): show what the sandbox offers instead of a screen.
+    "$bin" doctor || true
+fi
