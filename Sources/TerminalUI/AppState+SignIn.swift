@@ -225,7 +225,8 @@ extension AppState {
             flow.codeField.isFocused = flow.codeFocus == .code
             return []
         case .enter:
-            guard waiting else { return [] }  // a second Enter while the code is being checked
+            // A second Enter while the code is out (or being checked) sends nothing.
+            guard waiting, !flow.isCodeSubmitted else { return [] }
             if flow.codeFocus == .resend {
                 if let availableAt = flow.attempt?.resendAvailableAt, availableAt > now {
                     flow.notice = "You can ask for a new code in \(Int(availableAt.timeIntervalSince(now).rounded(.up))) s."
@@ -241,6 +242,7 @@ extension AppState {
                 return []
             }
             flow.notice = nil
+            flow.isCodeSubmitted = true
             return [.enterCode(flow: flow.id, flow.codeField.code)]
         case .character(let character) where flow.codeFocus == .code:
             let edited = flow.codeField.inserting(String(character))

@@ -33,12 +33,17 @@ extension SignInFlow {
                     codeFocus = .code
                 }
             }
+            switch state {
+            case .awaitingCallback(_, .waiting), .totpRequired(_, _, .waiting): break
+            case .idle, .authenticated, .awaitingCallback, .totpRequired: isCodeSubmitted = false  // answered
+            }
             let before = Self.describe(phase)
             phase = .running(state)
             let after = Self.describe(phase)
             if after != before { record(now, .state, after) }
         case .notice(let error):
             notice = error.message
+            isCodeSubmitted = false
             if error == .invalidCode { codeField = codeField.cleared() }
             record(now, .notice, error.message, isError: true)
         case .callbackArrived(let source, let refusal):

@@ -33,6 +33,8 @@ public struct SignInFlow: Equatable, Sendable {
     public var pasteField: TextField
     public var codeField: DigitField
     public var codeFocus: CodeFocus
+    /// A code was sent and the controller has not answered yet: a second Enter must not send it again.
+    public var isCodeSubmitted: Bool
     public var enrolmentQR: [[Bool]]?
     public let startedAt: Date
     public var trace: [TraceLine]
@@ -49,6 +51,7 @@ public struct SignInFlow: Equatable, Sendable {
         pasteField = TextField(placeholder: "press p, or paste the final redirect URL", maxLength: 16_384)
         codeField = DigitField(length: 6)
         codeFocus = .code
+        isCodeSubmitted = false
         enrolmentQR = nil
         trace = [TraceLine(time: startedAt, kind: .state,
                            text: "start: \(choice.provider) via \(choice.backend)")]

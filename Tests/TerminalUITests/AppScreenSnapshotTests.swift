@@ -1,0 +1,176 @@
+import AuthCore
+import Foundation
+import Testing
+@testable import TerminalUI
+
+/// Every screen in every state, at 80×24 and 120×40, compared with the text in Snapshots/. Run with
+/// AUTHDECK_RECORD_SNAPSHOTS=1 to write the files afresh after a deliberate change, then read the diff.
+@Suite struct AppScreenSnapshotTests {
+    /// One named state of the app, built the way the event loop would build it: through `update`.
+    struct Case: CustomTestStringConvertible, Sendable {
+        let name: String
+        let make: @Sendable (_ rows: Int, _ cols: Int) -> AppState
+        var testDescription: String { name }
+    }
+
+    static let cases: [Case] = [
+        Case(name: "sessions") { rows, cols in AppFixtures.state(rows: rows, cols: cols) },
+        Case(name: "sessions-empty") { rows, cols in
+            AppFixtures.state(rows: rows, cols: cols, sessions: [], store: .empty)
+        },
+        Case(name: "sessions-filter") { rows, cols in
+            AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("/ada")).0
+        },
+        Case(name: "sessions-sorted-by-expiry") { rows, cols in
+            AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("s")).0
+        },
+        Case(name: "sessions-help") { rows, cols in
+            AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("?")).0
+        },
+        Case(name: "sessions-confirm-sign-out") { rows, cols in
+            AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("jd")).0
+        },
+        Case(name: "sessions-confirm-revoke") { rows, cols in
+            AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("jR")).0
+        },
+        Case(name: "sessions-refresh-failed") { rows, cols in
+            AppFixtures.run(AppFixtures.state(rows: rows, cols: cols),
+                            AppFixtures.keys("j") + [.refreshFinished(key: "work-google", error: "invalid_grant")]).0
+        },
+        Case(name: "unlock") { rows, cols in
+            AppFixtures.state(rows: rows, cols: cols, store: .locked("the master key is wrapped by a passphrase"))
+        },
+        Case(name: "unlock-wrong-passphrase") { rows, cols in
+            let locked = AppFixtures.state(rows: rows, cols: cols, store: .locked("the master key is wrapped by a passphrase"))
+            return AppFixtures.run(locked, AppFixtures.keys("secret") + [.key(.enter),
+                                                                          .unlockFailed("wrong passphrase: the store stays locked")]).0
+        },
+        Case(name: "new-sign-in") { rows, cols in
+            AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("n")).0
+        },
+        Case(name: "new-sign-in-session-key") { rows, cols in
+            AppFixtures.run(AppFixtures.state(rows: rows, cols: cols),
+                            AppFixtures.keys("n") + [.key(.right), .key(.tab), .key(.tab)] + AppFixtures.keys("my key")
+                                + [.key(.enter)]).0
+        },
+        Case(name: "contact") { rows, cols in
+            AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("neada@")).0
+        },
+        Case(name: "contact-invalid") { rows, cols in
+            AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("nsnot a phone") + [.key(.enter)]).0
+        },
+        Case(name: "awaiting-starting") { rows, cols in AppFixtures.flowState(rows: rows, cols: cols) },
+        Case(name: "awaiting-browser") { rows, cols in
+            AppFixtures.flowState(rows: rows, cols: cols, reports: AppFixtures.browserReports(qr: AppFixtures.modules))
+        },
+        Case(name: "awaiting-refused-callback") { rows, cols in
+            AppFixtures.flowState(rows: rows, cols: cols, reports: AppFixtures.browserReports() + [
+                .callbackArrived(source: "loopback", refusal: SignInError.stateMismatch.message),
+                .notice(.stateMismatch),
+            ])
+        },
+        Case(name: "awaiting-paste-typed") { rows, cols in
+            let state = AppFixtures.flowState(rows: rows, cols: cols, reports: AppFixtures.browserReports())
+            return AppFixtures.run(state, AppFixtures.keys("phttp://127.0.0.1:40123/callback?code=abc")).0
+        },
+        Case(name: "awaiting-verifying") { rows, cols in
+            AppFixtures.flowState(rows: rows, cols: cols, reports: AppFixtures.browserReports() + [
+                .callbackArrived(source: "loopback", refusal: nil),
+                .stateChanged(.awaitingCallback(AppFixtures.attempt(), .verifying)),
+            ])
+        },
+        Case(name: "awaiting-storage-failed") { rows, cols in
+            let issued = IssuedSession(session: Session(record: AppFixtures.outcome.record, secrets: SessionSecrets()),
+                                       kind: .login)
+            return AppFixtures.flowState(rows: rows, cols: cols, reports: AppFixtures.browserReports() + [
+                .stateChanged(.awaitingCallback(AppFixtures.attempt(), .storageFailed(issued))),
+                .notice(.sessionStorageFailure(message: "disk full")),
+            ])
+        },
+        Case(name: "awaiting-device") { rows, cols in
+            let attempt = AppFixtures.attempt(method: .device)
+            return AppFixtures.flowState(rows: rows, cols: cols, reports: [
+                .began(attempt, .device(userCode: "WDJB-MJHT", verificationURL: "http://127.0.0.1:41909/device",
+                                        qr: AppFixtures.modules), receivers: []),
+            ])
+        },
+        Case(name: "code-entry") { rows, cols in codeState(rows, cols, typed: "1234") },
+        Case(name: "code-entry-rejected") { rows, cols in
+            let state = codeState(rows, cols, typed: "123456")
+            let attempt = codeAttempt()
+            return AppFixtures.run(state, [.key(.enter),
+                                           .signIn(flow: 1, .stateChanged(.awaitingCallback(attempt, .verifying))),
+                                           .signIn(flow: 1, .stateChanged(.awaitingCallback(attempt, .waiting))),
+                                           .signIn(flow: 1, .notice(.invalidCode))]).0
+        },
+        Case(name: "totp") { rows, cols in
+            let challenge = TOTPChallenge(userJwt: "jwt", user: "ada", attemptsLeft: 4)
+            let state = AppFixtures.flowState(rows: rows, cols: cols, reports: AppFixtures.browserReports() + [
+                .stateChanged(.totpRequired(AppFixtures.attempt(), challenge, .waiting)),
+            ])
+            return AppFixtures.run(state, AppFixtures.keys("12")).0
+        },
+        Case(name: "totp-enrolment") { rows, cols in
+            let challenge = TOTPChallenge(userJwt: "jwt", enrolmentLink: "otpauth://totp/authdeck:ada?issuer=authdeck",
+                                          user: "ada", attemptsLeft: 5)
+            return AppFixtures.flowState(rows: rows, cols: cols, reports: AppFixtures.browserReports() + [
+                .stateChanged(.totpRequired(AppFixtures.attempt(), challenge, .waiting)),
+                .enrolmentCode(AppFixtures.modules),
+            ])
+        },
+        Case(name: "result-signed-in") { rows, cols in
+            AppFixtures.flowState(rows: rows, cols: cols,
+                                  reports: AppFixtures.browserReports() + [.finished(.success(AppFixtures.outcome))])
+        },
+        Case(name: "result-account-created") { rows, cols in
+            let created = SignInOutcome(record: AppFixtures.outcome.record, kind: .signup)
+            return AppFixtures.flowState(rows: rows, cols: cols, provider: "d",
+                                         reports: AppFixtures.browserReports() + [.finished(.success(created))])
+        },
+        Case(name: "result-error") { rows, cols in
+            AppFixtures.flowState(rows: rows, cols: cols, reports: AppFixtures.browserReports() + [
+                .finished(.failure(.authenticationFailed(providerError: "access_denied: user said no"))),
+            ])
+        },
+        Case(name: "trace") { rows, cols in
+            let state = AppFixtures.flowState(rows: rows, cols: cols, reports: AppFixtures.browserReports() + [
+                .callbackArrived(source: "paste", refusal: "This is not a valid sign-in redirect: no query."),
+                .callbackArrived(source: "loopback", refusal: nil),
+                .finished(.success(AppFixtures.outcome)),
+            ])
+            return AppFixtures.run(state, AppFixtures.keys("t")).0
+        },
+        Case(name: "trace-none-yet") { rows, cols in
+            AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("t")).0
+        },
+    ]
+
+    static func codeAttempt() -> Attempt {
+        let format = try! OTPCodeFormat(length: 6, alphanumeric: false)
+        return AppFixtures.attempt(method: .oneTimeCode(contact: .email("ada@example.com"), format: format,
+                                                        otpID: "otp-1"), provider: "email", resendIn: 25)
+    }
+
+    static func codeState(_ rows: Int, _ cols: Int, typed: String) -> AppState {
+        let (contact, _) = AppFixtures.run(AppFixtures.state(rows: rows, cols: cols),
+                                           AppFixtures.keys("neada@example.com") + [.key(.enter)])
+        let attempt = codeAttempt()
+        let reported = AppFixtures.run(contact, [.signIn(flow: 1, .began(attempt, .codeSent, receivers: [])),
+                                                 .signIn(flow: 1, .stateChanged(.awaitingCallback(attempt, .waiting)))])
+        return AppFixtures.run(reported.0, AppFixtures.keys(typed)).0
+    }
+
+    static let sizes: [(rows: Int, cols: Int)] = [(24, 80), (40, 120)]
+
+    @Test(arguments: cases, [0, 1])
+    func screenMatchesItsSnapshot(_ example: Case, _ sizeIndex: Int) throws {
+        let size = Self.sizes[sizeIndex]
+        let frame = AppScreen.frame(example.make(size.rows, size.cols))
+        try Snapshots.expect(frame, named: "\(example.name)-\(size.cols)x\(size.rows)")
+    }
+
+    @Test func everyScreenStateHasASnapshotAtBothSizes() {
+        #expect(Self.cases.count >= 25)
+        #expect(Set(Self.cases.map(\.name)).count == Self.cases.count)
+    }
+}
