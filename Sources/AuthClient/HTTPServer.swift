@@ -189,6 +189,16 @@ private func httpServerAccess(_ context: UnsafeMutableRawPointer?, _ connection:
 
     if !request.started {
         request.started = true
+        // A body announced larger than the cap is refused at once, rather than read (or waited for) first.
+        if let announced = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
+           let length = Int(String(cString: announced)), length > server.maximumBody {
+            request.tooLarge = true
+            return queue(.text(413, "Request too large.\n"), on: connection)
+        }
+        return .YES
+    }
+    if uploadDataSize.pointee > 0 && request.tooLarge {
+        uploadDataSize.pointee = 0
         return .YES
     }
     if uploadDataSize.pointee > 0 {

@@ -62,6 +62,16 @@ import Glibc
         #expect(!leftover.contains("200 OK"))
     }
 
+    @Test func anAnnouncedOversizedBodyIsRefusedBeforeItArrives() throws {
+        // The server would wait 30 s for a body; the client reads for 10 s. Only an answer given before the body
+        // arrives reaches the client.
+        let server = try HTTPServer(maximumRequestBytes: 1024, connectionTimeout: 30) { _ in .text(200, "read") }
+        defer { server.stop() }
+        let response = try RawHTTP.exchange(port: server.port, "POST /callback HTTP/1.1\r\nHost: x\r\n"
+            + "Content-Length: 100000000\r\n\r\n")
+        #expect(RawHTTP.status(of: response) == 413)
+    }
+
     @Test func garbageGetsAnErrorNotACrash() throws {
         let server = try Self.echo()
         defer { server.stop() }
