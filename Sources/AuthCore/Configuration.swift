@@ -20,15 +20,22 @@ public struct BackendConfiguration: Equatable, Sendable, Codable {
     public var configID: String?
     /// Portal's `x-portal-auth-environment-id`.
     public var environmentID: String?
+    /// The sandbox's own auth proxy (its `/turnkey`), which sends its email and SMS codes.
+    public var proxyBaseURL: String?
+    /// The sandbox's own Portal routes (its `/portal`).
+    public var portalBaseURL: String?
     /// Provider settings that apply only through this backend (the sandbox's own issuers and client ids).
     public var providers: [String: ProviderConfiguration]?
 
     public init(type: BackendType, baseURL: String? = nil, configID: String? = nil, environmentID: String? = nil,
+                proxyBaseURL: String? = nil, portalBaseURL: String? = nil,
                 providers: [String: ProviderConfiguration]? = nil) {
         self.type = type
         self.baseURL = baseURL
         self.configID = configID
         self.environmentID = environmentID
+        self.proxyBaseURL = proxyBaseURL
+        self.portalBaseURL = portalBaseURL
         self.providers = providers
     }
 }

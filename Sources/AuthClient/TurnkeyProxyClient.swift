@@ -1,0 +1,227 @@
+import AuthCore
+import AuthCrypto
+import Foundation
+
+/// The wire calls of a Turnkey-compatible Auth Proxy (SPEC 3.4): `POST <base>/v1/<path>` with a JSON body and the
+/// `X-Auth-Proxy-Config-ID` header. Each call answers typed values or a `SignInError` carrying the proxy's own
+/// message, so the sign-in above it never parses HTTP.
+public struct TurnkeyProxyClient: Sendable {
+    /// The proxy's base URL, without `/v1` (the sandbox's is `http://127.0.0.1:PORT/turnkey`).
+    public let baseURL: String
+    public let configID: String
+    public let transport: HTTPTransport
+
+    public static let clientSignatureScheme = "CLIENT_SIGNATURE_SCHEME_API_P256"
+
+    public init(baseURL: String, configID: String, transport: HTTPTransport) {
+        self.baseURL = baseURL.trimmingSuffix("/")
+        self.configID = configID
+        self.transport = transport
+    }
+
+    /// What `wallet_kit_config` says about the proxy: which methods are on, the code shape, session lifetime and
+    /// the OAuth clients it expects ID tokens for.
+    public struct WalletKitConfig: Equatable, Sendable {
+        public var enabledProviders: [String]
+        public var otpFormat: OTPCodeFormat
+        public var sessionExpirationSeconds: Int?
+        public var oauthClientIDs: [String: String]
+        public var oauthRedirectURL: String?
+        public var organizationID: String?
+
+        public func enables(_ method: String) -> Bool {
+            enabledProviders.contains { $0.caseInsensitiveCompare(method) == .orderedSame }
+        }
+    }
+
+    /// A login's answer: the session JWT, or the TOTP extension's challenge.
+    public enum LoginAnswer: Equatable, Sendable {
+        case session(String)
+        case totpRequired(userJwt: String, totpLink: String?)
+    }
+
+    // MARK: - Calls
+
+    public func walletKitConfig() throws(SignInError) -> WalletKitConfig {
+        let json = try call("wallet_kit_config", [:])
+        let providers: [String]
+        if case .array(let list)? = json["enabledProviders"] {
+            providers = list.compactMap(\.string)
+        } else {
+            providers = []
+        }
+        var clientIDs: [String: String] = [:]
+        if case .object(let members)? = json["oauthClientIds"] {
+            for (name, value) in members { if let id = value.string { clientIDs[name] = id } }
+        }
+        // A proxy that names no code shape gets Turnkey's default: six digits.
+        let format = try OTPCodeFormat(length: json["otpLength"]?.integer ?? 6,
+                                       alphanumeric: json["otpAlphanumeric"]?.bool ?? false)
+        return WalletKitConfig(enabledProviders: providers, otpFormat: format,
+                               sessionExpirationSeconds: json["sessionExpirationSeconds"]?.integer,
+                               oauthClientIDs: clientIDs, oauthRedirectURL: json["oauthRedirectUrl"]?.string,
+                               organizationID: json["organizationId"]?.string)
+    }
+
+    /// Sends a one-time code; answers its otpId.
+    public func initOTP(contact: Contact) throws(SignInError) -> String {
+        let json = try call("otp_init", ["contact": .string(contact.value), "otpType": .string(Self.otpType(contact))])
+        return try Self.member(json, "otpId", of: "otp_init")
+    }
+
+    /// Checks a typed code; a wrong one is `invalidCode`, so the sign-in keeps waiting for another.
+    public func verifyOTP(otpID: String, code: String) throws(SignInError) -> String {
+        let json = try call("otp_verify", ["otpId": .string(otpID), "otpCode": .string(code)], codeSent: true)
+        return try Self.member(json, "verificationToken", of: "otp_verify")
+    }
+
+    /// The organization of the account a contact or identity belongs to; nil when there is none yet.
+    public func account(filterType: String, filterValue: String,
+                        verificationToken: String? = nil) throws(SignInError) -> String? {
+        var body: [String: JSONValue] = ["filterType": .string(filterType), "filterValue": .string(filterValue)]
+        if let verificationToken { body["verificationToken"] = .string(verificationToken) }
+        // Some proxies answer a lookup that found nothing with 404 rather than `{}`: both mean "no account".
+        guard let json = try lookup("account", body) else { return nil }
+        return json["organizationId"]?.string.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Creates an account for a verified contact; answers its organization.
+    public func signup(contact: Contact, verificationToken: String) throws(SignInError) -> String? {
+        let field = Self.isEmail(contact) ? "userEmail" : "userPhoneNumber"
+        let json = try call("signup", [field: .string(contact.value), "verificationToken": .string(verificationToken)])
+        return json["organizationId"]?.string
+    }
+
+    /// Creates an account for a social identity; answers its organization.
+    public func signup(oidcToken: String, providerName: String) throws(SignInError) -> String? {
+        let provider: JSONValue = .object(["providerName": .string(providerName), "oidcToken": .string(oidcToken)])
+        let json = try call("signup", ["oauthProviders": .array([provider])])
+        return json["organizationId"]?.string
+    }
+
+    /// Logs in with a verificationToken, proving with the client signature that the caller holds the session key.
+    public func otpLogin(verificationToken: String, key: P256PrivateKey,
+                         organizationID: String?) throws(SignInError) -> LoginAnswer {
+        let publicKey = key.publicKey.compressedHex
+        var body: [String: JSONValue] = [
+            "verificationToken": .string(verificationToken), "publicKey": .string(publicKey),
+            "clientSignature": try Self.clientSignature(verificationToken: verificationToken, key: key),
+        ]
+        if let organizationID { body["organizationId"] = .string(organizationID) }
+        return try Self.loginAnswer(try call("otp_login", body), of: "otp_login")
+    }
+
+    /// Discord and X have no ID token: the proxy redeems the code and answers an oidcToken carrying `nonce`.
+    public func oauth2Authenticate(provider: String, authCode: String, redirectURI: String, codeVerifier: String,
+                                   clientID: String, nonce: String) throws(SignInError) -> String {
+        let json = try call("oauth2_authenticate", [
+            "provider": .string(provider), "authCode": .string(authCode), "redirectUri": .string(redirectURI),
+            "codeVerifier": .string(codeVerifier), "clientId": .string(clientID), "nonce": .string(nonce),
+        ])
+        return try Self.member(json, "oidcToken", of: "oauth2_authenticate")
+    }
+
+    public func oauthLogin(oidcToken: String, publicKey: String,
+                           organizationID: String?) throws(SignInError) -> LoginAnswer {
+        var body: [String: JSONValue] = ["oidcToken": .string(oidcToken), "publicKey": .string(publicKey)]
+        if let organizationID { body["organizationId"] = .string(organizationID) }
+        return try Self.loginAnswer(try call("oauth_login", body), of: "oauth_login")
+    }
+
+    /// The TOTP extension's second step; a wrong code is `invalidCode`.
+    public func verifyTOTP(userJwt: String, code: String) throws(SignInError) -> String {
+        let json = try call("totp_verify", ["userJwt": .string(userJwt), "code": .string(code)], codeSent: true)
+        return try Self.member(json, "session", of: "totp_verify")
+    }
+
+    // MARK: - Pieces
+
+    /// SPEC 3.4's client signature: ECDSA P-256 over SHA-256 of the message, raw r‖s as hex. The message binds
+    /// the session key to this one verification, in the shape the sandbox documents.
+    public static func clientSignature(verificationToken: String, key: P256PrivateKey) throws(SignInError) -> JSONValue {
+        let publicKey = key.publicKey.compressedHex
+        let message = JSONValue.object(["login": .object([
+            "publicKey": .string(publicKey), "verificationToken": .string(verificationToken),
+        ])])
+        let text = try encode(message)
+        let signature: [UInt8]
+        do {
+            signature = try key.signature(for: Array(text.utf8))
+        } catch {
+            throw .unavailable(reason: "the session key cannot sign: \(error.description)")
+        }
+        return .object([
+            "message": .string(text), "publicKey": .string(publicKey), "scheme": .string(clientSignatureScheme),
+            "signature": .string(Hex.encode(signature)),
+        ])
+    }
+
+    static func otpType(_ contact: Contact) -> String {
+        isEmail(contact) ? "OTP_TYPE_EMAIL" : "OTP_TYPE_SMS"
+    }
+
+    static func isEmail(_ contact: Contact) -> Bool {
+        if case .email = contact { return true }
+        return false
+    }
+
+    static func loginAnswer(_ json: JSONValue, of call: String) throws(SignInError) -> LoginAnswer {
+        if let challenge = json["totpRequired"], case .object = challenge {
+            guard let userJwt = challenge["userJwt"]?.string, !userJwt.isEmpty else {
+                throw .network(message: "the auth proxy's \(call) asked for TOTP without a userJwt")
+            }
+            return .totpRequired(userJwt: userJwt, totpLink: challenge["totpLink"]?.string)
+        }
+        return .session(try member(json, "session", of: call))
+    }
+
+    static func member(_ json: JSONValue, _ name: String, of call: String) throws(SignInError) -> String {
+        guard let value = json[name]?.string, !value.isEmpty else {
+            throw .network(message: "the auth proxy's \(call) answer has no \(name)")
+        }
+        return value
+    }
+
+    static func encode(_ value: JSONValue) throws(SignInError) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        do {
+            return String(decoding: try encoder.encode(value), as: UTF8.self)
+        } catch {
+            throw .unavailable(reason: "a request body cannot be encoded")
+        }
+    }
+
+    /// One call. `codeSent`: the request carries a code the user typed, so 401 means that code was wrong.
+    func call(_ path: String, _ body: [String: JSONValue], codeSent: Bool = false) throws(SignInError) -> JSONValue {
+        let response = try send(path, body)
+        guard (200..<300).contains(response.status) else {
+            throw TurnkeyProxyError.error(from: response, call: path, codeSent: codeSent)
+        }
+        let json = try response.json()
+        guard case .object = json else {
+            throw .network(message: "the auth proxy's \(path) answer is not a JSON object")
+        }
+        return json
+    }
+
+    /// A lookup: 404 is an answer ("nothing found"), not an error.
+    func lookup(_ path: String, _ body: [String: JSONValue]) throws(SignInError) -> JSONValue? {
+        let response = try send(path, body)
+        if response.status == 404, (try? JSONValue.parse(response.body)) != nil { return nil }
+        guard (200..<300).contains(response.status) else {
+            throw TurnkeyProxyError.error(from: response, call: path, codeSent: false)
+        }
+        let json = try response.json()
+        guard case .object = json else {
+            throw .network(message: "the auth proxy's \(path) answer is not a JSON object")
+        }
+        return json
+    }
+
+    private func send(_ path: String, _ body: [String: JSONValue]) throws(SignInError) -> IncomingResponse {
+        let request = OutgoingRequest.json(baseURL + "/v1/" + path, Array(try Self.encode(.object(body)).utf8),
+                                           headers: [("X-Auth-Proxy-Config-ID", configID)])
+        return try transport.send(request)
+    }
+}

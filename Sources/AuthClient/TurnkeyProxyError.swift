@@ -1,0 +1,57 @@
+import AuthCore
+import Foundation
+
+/// Turns an Auth Proxy's refusal (`{"code", "message", "details"}` with a gRPC code and an HTTP status) into the
+/// sign-in's error, keeping the proxy's own words where the error has room for them. Portal's `{"error"}` shape
+/// maps the same way.
+enum TurnkeyProxyError {
+    /// - Parameter service: who answered, for the message ("the auth proxy", "Portal").
+    /// - Parameter codeSent: the request carried a code the user typed, so UNAUTHENTICATED means that code was
+    ///   wrong and the user may try again.
+    static func error(from response: IncomingResponse, service: String = "the auth proxy", call: String,
+                      codeSent: Bool) -> SignInError {
+        let status = response.status
+        guard let json = try? JSONValue.parse(response.body) else {
+            return .network(message: "\(service) answered \(call) with HTTP \(status) and \(bodyKind(response))")
+        }
+        let message = (json["message"]?.string ?? json["error"]?.string).map(printable)
+        switch status {
+        case 401:
+            return codeSent ? .invalidCode : .unauthorized
+        case 429:
+            return .rateLimited
+        case 500...:
+            let detail = message.map { ": \($0)" } ?? ""
+            return .network(message: "\(service) failed on \(call) (HTTP \(status))\(detail)")
+        default:
+            return .authenticationFailed(providerError: message ?? "\(service) refused \(call) (HTTP \(status))")
+        }
+    }
+
+    /// What a non-JSON body looks like, for the message: HTML (a gateway's error page), empty, or other text.
+    static func bodyKind(_ response: IncomingResponse) -> String {
+        if response.body.isEmpty { return "an empty body" }
+        let type = response.headers["content-type"]?.split(separator: ";").first.map(String.init) ?? ""
+        let start = String(decoding: response.body.prefix(64), as: UTF8.self).lowercased()
+        if type.contains("html") || start.contains("<html") || start.contains("<!doctype") {
+            return "an HTML page, not JSON"
+        }
+        return type.isEmpty ? "a body that is not JSON" : "\(type), not JSON"
+    }
+
+    /// A server's message as one short printable line; anything shaped like a token is dropped, so a proxy that
+    /// echoes a credential back cannot put it on the screen.
+    static func printable(_ text: String) -> String {
+        let line = String(text.unicodeScalars.map { scalar -> Character in
+            scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value) ? " " : Character(scalar)
+        })
+        let words = line.split(separator: " ").map { word -> String in
+            let parts = word.split(separator: ".")
+            if parts.count == 3 && word.count > 40 || word.count > 48 { return "[redacted]" }
+            return String(word)
+        }
+        let joined = words.joined(separator: " ")
+        let trimmed = joined.hasSuffix(".") ? String(joined.dropLast()) : joined
+        return trimmed.count > 160 ? String(trimmed.prefix(157)) + "…" : trimmed
+    }
+}

@@ -1,0 +1,293 @@
+import AuthCore
+import AuthCrypto
+import Foundation
+
+/// The `turnkey` backend: the session is the Auth Proxy's JWT, bound to a P-256 session key drawn fresh for each
+/// attempt and stored with it. Email and SMS codes (`otp_init`, `otp_verify`, then `account` → `otp_login`, or
+/// `signup` first), social logins (the provider's ID token, or the proxy's `oauth2_authenticate` for Discord and
+/// X, whose nonce binds it to the session key), and the TOTP extension. `wallet_kit_config` comes first: it says
+/// which methods are on and what a code looks like.
+public final class TurnkeySignIn: SignInBackend, @unchecked Sendable {
+    /// Resolves the provider leg of a social login, given the client id the proxy expects (nil: the configured one).
+    public typealias ProviderLeg = @Sendable (_ clientID: String?) throws(SignInError) -> ResolvedProvider
+
+    public let request: SignInRequest
+    public let client: TurnkeyProxyClient
+    private let resolveProvider: ProviderLeg?
+    private let metadata: ProviderMetadataCache?
+    private let clock: @Sendable () -> Date
+
+    // One attempt's values, set by `method` and `makeAttempt`, read by the later calls (on other threads).
+    private let lock = NSLock()
+    private var walletKit: TurnkeyProxyClient.WalletKitConfig?
+    private var provider: ResolvedProvider?
+    private var key: P256PrivateKey?
+    private var kind = SignInKind.login
+    private var identity = Identity()
+
+    /// Who the user is, as far as the attempt learned it: for the session's record and the TOTP prompt.
+    private struct Identity {
+        var email: String?
+        var phone: String?
+        var name: String?
+    }
+
+    static let codeProviders: Set<String> = ["email", "sms"]
+    static let socialProviders: Set<String> = ["google", "apple", "discord", "x"]
+
+    /// - Parameter provider: for social logins, resolves the provider's endpoints and client (after
+    ///   `wallet_kit_config`, so its `oauthClientIds` can name the client); nil for email and SMS.
+    public init(request: SignInRequest, client: TurnkeyProxyClient, provider: ProviderLeg? = nil,
+                metadata: ProviderMetadataCache? = nil, clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.request = request
+        self.client = client
+        self.resolveProvider = provider
+        self.metadata = metadata
+        self.clock = clock
+    }
+
+    private var sendsCode: Bool { Self.codeProviders.contains(request.provider) }
+
+    public var waitsForRedirect: Bool { !sendsCode }
+
+    public func method(loopbackRedirectURI: String?) throws(SignInError) -> SignInMethod {
+        let config = try client.walletKitConfig()
+        guard config.enables(request.provider) else { throw .authMethodUnavailable(method: title) }
+        locked { walletKit = config }
+        if sendsCode {
+            guard let contact = request.contact, Self.matches(contact, provider: request.provider) else {
+                throw .invalidContact
+            }
+            return .oneTimeCode(contact: contact, format: config.otpFormat, otpID: nil)
+        }
+        guard Self.socialProviders.contains(request.provider), let resolveProvider else {
+            throw .authMethodUnavailable(method: "\(title) through the turnkey backend")
+        }
+        if request.useDevice { throw .authMethodUnavailable(method: "\(title) device") }
+        let resolved = try resolveProvider(config.oauthClientIDs[request.provider])
+        locked { provider = resolved }
+        if let registered = resolved.registeredRedirectURI { return .browser(redirectURI: registered) }
+        guard let loopbackRedirectURI else {
+            throw .unavailable(reason: "no redirect URI: the loopback receiver is not running")
+        }
+        return .browser(redirectURI: loopbackRedirectURI)
+    }
+
+    public func makeAttempt(id: AttemptID, method: SignInMethod, deadline: Date) throws(SignInError) -> Attempt {
+        do {
+            // A fresh session key per attempt: the proxy binds the session (and, for social logins, the ID token's
+            // nonce) to it, so a key is never reused across sign-ins.
+            let sessionKey = try P256PrivateKey()
+            let publicKey = sessionKey.publicKey.compressedHex
+            let pkce = PKCE(randomBytes: try SecureRandom.bytes(32))
+            let state = AttemptSecrets.state(randomBytes: try SecureRandom.bytes(16))
+            locked {
+                key = sessionKey
+                kind = .login
+                identity = Identity()
+            }
+            let nonce = sendsCode ? nil : AttemptSecrets.turnkeyNonce(sessionPublicKeyHex: publicKey)
+            return Attempt(id: id, backend: request.backendName, provider: request.provider, method: method,
+                           state: state, codeVerifier: pkce.verifier, nonce: nonce, sessionPublicKeyHex: publicKey,
+                           deadline: deadline)
+        } catch {
+            throw .unavailable(reason: error.description)
+        }
+    }
+
+    public func begin(_ attempt: Attempt) throws(SignInError) -> AttemptPrompt {
+        switch attempt.method {
+        case .oneTimeCode(let contact, _, _):
+            return .codeSent(otpID: try client.initOTP(contact: contact))
+        case .browser(let redirectURI):
+            let provider = try resolvedProvider()
+            // Discord and X issue no ID token, so the nonce goes to the proxy's oauth2_authenticate instead.
+            let authorize = AuthorizationRequest(
+                endpoint: provider.endpoints.authorization, clientID: provider.clientID, redirectURI: redirectURI,
+                scopes: provider.scopes, state: attempt.state, codeChallenge: PKCE.challenge(for: attempt.codeVerifier),
+                nonce: provider.preset.idToken ? attempt.nonce : nil, responseMode: provider.preset.responseMode,
+                extraParameters: provider.extraAuthorizeParameters)
+            return .browser(url: try authorize.url())
+        case .device:
+            throw .authMethodUnavailable(method: "\(title) device")
+        }
+    }
+
+    public func exchange(_ attempt: Attempt, _ grant: Grant) throws(SignInError) -> BackendAnswer {
+        guard case .browser(let redirectURI) = attempt.method, case .authorizationCode(let code) = grant,
+              let nonce = attempt.nonce else {
+            // Tokens in the redirect would skip PKCE; only a code is accepted.
+            throw .callbackIncomplete
+        }
+        let provider = try resolvedProvider()
+        let oidcToken: String
+        if provider.preset.idToken {
+            let oauth = OAuthClient(transport: client.transport, clientID: provider.clientID,
+                                    authentication: provider.authentication)
+            let tokens = try oauth.exchange(code: code, verifier: attempt.codeVerifier, redirectURI: redirectURI,
+                                            endpoint: provider.endpoints.token)
+            guard let idToken = tokens.idToken else { throw .invalidIdToken(reason: "the provider sent no ID token") }
+            try checkIDToken(idToken, provider: provider, nonce: nonce)
+            oidcToken = idToken
+        } else {
+            oidcToken = try client.oauth2Authenticate(
+                provider: provider.preset.name, authCode: code, redirectURI: redirectURI,
+                codeVerifier: attempt.codeVerifier, clientID: provider.clientID, nonce: nonce)
+            // The proxy signed this token; its claims only name the user for the record.
+            let claims = Self.unverifiedClaims(oidcToken)
+            locked {
+                identity.email = claims["email"]?.string
+                identity.name = claims["name"]?.string
+            }
+        }
+        var organizationID = try client.account(filterType: "OIDC_TOKEN", filterValue: oidcToken)
+        if organizationID == nil {
+            organizationID = try client.signup(oidcToken: oidcToken, providerName: provider.preset.name)
+            locked { kind = .signup }
+        }
+        let answer = try client.oauthLogin(oidcToken: oidcToken, publicKey: try sessionKey().publicKey.compressedHex,
+                                           organizationID: organizationID)
+        return try backendAnswer(answer)
+    }
+
+    public func verifyCode(_ attempt: Attempt, otpID: String, code: String) throws(SignInError) -> BackendAnswer {
+        guard case .oneTimeCode(let contact, _, _) = attempt.method else { throw .invalidCode }
+        let verificationToken = try client.verifyOTP(otpID: otpID, code: code)
+        locked {
+            switch contact {
+            case .email(let address): identity.email = address
+            case .phone(let number): identity.phone = number
+            }
+        }
+        let filterType = TurnkeyProxyClient.isEmail(contact) ? "EMAIL" : "PHONE_NUMBER"
+        var organizationID = try client.account(filterType: filterType, filterValue: contact.value,
+                                                verificationToken: verificationToken)
+        if organizationID == nil {
+            // The Para flow: a contact without an account signs up first, and the result says so.
+            organizationID = try client.signup(contact: contact, verificationToken: verificationToken)
+            locked { kind = .signup }
+        }
+        let answer = try client.otpLogin(verificationToken: verificationToken, key: try sessionKey(),
+                                         organizationID: organizationID)
+        return try backendAnswer(answer)
+    }
+
+    public func verifyTOTP(_ attempt: Attempt, userJwt: String, code: String) throws(SignInError) -> BackendAnswer {
+        .issued(try session(try client.verifyTOTP(userJwt: userJwt, code: code)))
+    }
+
+    public func resendCode(_ attempt: Attempt) throws(SignInError) -> String {
+        guard case .oneTimeCode(let contact, _, _) = attempt.method else {
+            throw .authMethodUnavailable(method: "one-time code")
+        }
+        return try client.initOTP(contact: contact)
+    }
+
+    // MARK: - Helpers
+
+    private var title: String {
+        switch request.provider {
+        case "email": return "Email code"
+        case "sms": return "SMS code"
+        case "x": return "X"
+        default: return request.provider.prefix(1).uppercased() + request.provider.dropFirst()
+        }
+    }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
+    }
+
+    private func resolvedProvider() throws(SignInError) -> ResolvedProvider {
+        guard let provider = locked({ provider }) else {
+            throw .unavailable(reason: "the provider was not resolved before the attempt began")
+        }
+        return provider
+    }
+
+    private func sessionKey() throws(SignInError) -> P256PrivateKey {
+        guard let key = locked({ key }) else { throw .unavailable(reason: "the attempt has no session key") }
+        return key
+    }
+
+    static func matches(_ contact: Contact, provider: String) -> Bool {
+        switch (contact, provider) {
+        case (.email, "email"), (.phone, "sms"): return true
+        default: return false
+        }
+    }
+
+    /// The provider's ID token is checked before the proxy sees it, so a token for another client or attempt is
+    /// refused here with a reason rather than by the proxy without one.
+    private func checkIDToken(_ idToken: String, provider: ResolvedProvider, nonce: String) throws(SignInError) {
+        if let metadata, let jwks = provider.endpoints.jwks {
+            let verifier = IDTokenVerifier(issuer: provider.endpoints.issuer, clientID: provider.clientID, nonce: nonce)
+            let claims = try metadata.verify(idToken, with: verifier, jwksURL: jwks, now: clock())
+            locked {
+                identity.email = claims.email
+                identity.name = claims.name
+            }
+        } else {
+            let claims = Self.unverifiedClaims(idToken)
+            guard claims["nonce"]?.string == nonce else { throw .invalidIdToken(reason: "nonce mismatch") }
+            locked {
+                identity.email = claims["email"]?.string
+                identity.name = claims["name"]?.string
+            }
+        }
+    }
+
+    private func backendAnswer(_ answer: TurnkeyProxyClient.LoginAnswer) throws(SignInError) -> BackendAnswer {
+        switch answer {
+        case .session(let jwt):
+            return .issued(try session(jwt))
+        case .totpRequired(let userJwt, let link):
+            let user = locked { identity.email ?? identity.phone ?? identity.name }
+            return .totpRequired(TOTPChallenge(userJwt: userJwt, enrolmentLink: link, user: user))
+        }
+    }
+
+    /// The proxy's session JWT as a stored session. Its claims are read without verifying (the proxy's key is not
+    /// known to the client), but a session bound to another key than this attempt's is refused: it could not be
+    /// used, and storing it would hide that.
+    func session(_ jwt: String) throws(SignInError) -> IssuedSession {
+        let key = try sessionKey()
+        let claims = Self.unverifiedClaims(jwt)
+        guard case .object = claims else {
+            throw .authenticationFailed(providerError: "the auth proxy's session is not a JWT")
+        }
+        guard let boundKey = claims["public_key"]?.string,
+              ConstantTime.equals(boundKey.lowercased(), key.publicKey.compressedHex) else {
+            throw .authenticationFailed(providerError: "the auth proxy's session is bound to another key")
+        }
+        guard let userID = claims["user_id"]?.string ?? claims["organization_id"]?.string, !userID.isEmpty else {
+            throw .authenticationFailed(providerError: "the auth proxy's session names no user")
+        }
+        let now = clock()
+        let lifetime = locked { walletKit?.sessionExpirationSeconds }
+        let expiresAt = claims["exp"]?.integer.map { Date(timeIntervalSince1970: TimeInterval($0)) }
+            ?? lifetime.map { now.addingTimeInterval(TimeInterval($0)) }
+        if let expiresAt, expiresAt <= now {
+            throw .authenticationFailed(providerError: "the auth proxy issued a session that has already expired")
+        }
+        let (known, kind) = locked { (identity, self.kind) }
+        let label = known.email ?? known.phone ?? known.name ?? userID
+        let record = SessionRecord(
+            key: request.sessionKey ?? SessionKeyName.generated(provider: request.provider, user: label),
+            backend: request.backendName, provider: request.provider, subject: userID, email: known.email,
+            phone: known.phone, displayName: known.name, issuer: claims["iss"]?.string ?? client.baseURL,
+            createdAt: now, expiresAt: expiresAt, refreshable: false,
+            scopes: claims["session_type"]?.string.map { [$0] } ?? [])
+        let secrets = SessionSecrets(sessionJwt: jwt, privateKeyHex: Hex.encode(key.rawRepresentation))
+        return IssuedSession(session: Session(record: record, secrets: secrets), kind: kind)
+    }
+
+    static func unverifiedClaims(_ jwt: String) -> JSONValue {
+        guard let parts = try? JWS.decodeUnverified(jwt), let claims = try? JSONValue.parse(parts.payload) else {
+            return .null
+        }
+        return claims
+    }
+}
