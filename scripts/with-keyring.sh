@@ -11,8 +11,8 @@ if [ "${AUTHDECK_IN_KEYRING_SESSION:-}" != 1 ]; then
     export AUTHDECK_KEYRING_HOME="$keyring_home"
     # dbus-daemon warns that it cannot raise its fd limit in containers; that is noise, not a failure.
     status=0
-    dbus-run-session -- "$0" "$@" 2> >(grep -v -e 'Failed to set fd limit' -e 'Activating service name' \
-        -e 'Successfully activated service' >&2) || status=$?
+    dbus-run-session -- "$0" "$@" 2> >(grep --line-buffered -v -e 'Failed to set fd limit' \
+        -e 'Activating service name' -e 'Successfully activated service' >&2) || status=$?
     exit "$status"
 fi
 export XDG_DATA_HOME="$AUTHDECK_KEYRING_HOME/data"
@@ -20,7 +20,9 @@ export XDG_DATA_HOME="$AUTHDECK_KEYRING_HOME/data"
 export XDG_RUNTIME_DIR="$AUTHDECK_KEYRING_HOME/run"
 mkdir -p -m 0700 "$XDG_DATA_HOME" "$XDG_RUNTIME_DIR"
 # An unlocked login keyring; the password only guards this throw-away keyring.
-eval "$(printf 'authdeck-test\n' | gnome-keyring-daemon --unlock --components=secrets)"
+# The daemon outlives this script; its stderr goes to a log so it holds no caller's pipe open.
+eval "$(printf 'authdeck-test\n' | gnome-keyring-daemon --unlock --components=secrets \
+    2>>"$AUTHDECK_KEYRING_HOME/gnome-keyring.log")"
 export GNOME_KEYRING_CONTROL
 probe="probe-$$-$RANDOM"
 if ! printf '%s' "$probe" | timeout 10 secret-tool store --label='authdeck self-check' application authdeck-self-check \

@@ -76,6 +76,14 @@ public final class SessionStore: @unchecked Sendable {
         return SessionStore(location: location, options: options, database: database, storeID: storeID)
     }
 
+    /// Closes the database connection now rather than when the last reference goes; the store is unusable after.
+    /// The last connection to close checkpoints the WAL into the main file.
+    public func close() {
+        lock.lock()
+        defer { lock.unlock() }
+        database.close()
+    }
+
     // MARK: - Creating and checking the file
 
     /// Builds a new database under a temporary name and links it into place, so no process ever sees a

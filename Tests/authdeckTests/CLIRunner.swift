@@ -60,44 +60,55 @@ struct CLIRunner: Sendable {
     /// Runs any program (bash scripts that drive authdeck in a loop, with-keyring.sh).
     func run(executable: String, _ arguments: [String], stdin: String? = nil,
              environment extra: [String: String?] = [:], timeout: TimeInterval = 30) -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        var environment = self.environment
-        for (name, value) in extra { environment[name] = value }
-        environment["AUTHDECK_BIN"] = Self.binary
-        process.environment = environment
-        let output = Pipe(), errors = Pipe(), input = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = input
-        let collected = Collected()
-        output.fileHandleForReading.readabilityHandler = { collected.append(out: $0.availableData) }
-        errors.fileHandleForReading.readabilityHandler = { collected.append(err: $0.availableData) }
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
+        var input: [Int32] = [-1, -1], output: [Int32] = [-1, -1], errors: [Int32] = [-1, -1]
+        guard pipe(&input) == 0, pipe(&output) == 0, pipe(&errors) == 0 else {
+            return Result(status: -1, stdout: "", stderr: "cannot create pipes", timedOut: false)
+        }
+        // Only the child's dup2'd copies may survive exec; stray copies would keep a pipe from ever ending.
+        for descriptor in input + output + errors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        let child: SpawnedProcess
         do {
-            try process.run()
+            child = try spawn(executable: executable, arguments, environment: extra,
+                              descriptors: (input[0], output[1], errors[1]))
         } catch {
+            for descriptor in input + output + errors { close(descriptor) }
             return Result(status: -1, stdout: "", stderr: "cannot start \(executable): \(error)", timedOut: false)
         }
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try? input.fileHandleForWriting.close()
-        var timedOut = false
-        if finished.wait(timeout: .now() + timeout) == .timedOut {
-            timedOut = true
-            kill(process.processIdentifier, SIGKILL)
-            finished.wait()
+        close(input[0])
+        close(output[1])
+        close(errors[1])
+        let stdoutReader = PipeReader(output[0]), stderrReader = PipeReader(errors[0])
+        if let stdin {
+            var bytes = Array(stdin.utf8)
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes.withUnsafeMutableBytes { write(input[1], $0.baseAddress! + offset, $0.count - offset) }
+                if written < 0 && errno == EINTR { continue }
+                if written <= 0 { break }
+                offset += written
+            }
         }
-        output.fileHandleForReading.readabilityHandler = nil
-        errors.fileHandleForReading.readabilityHandler = nil
-        collected.append(out: output.fileHandleForReading.readDataToEndOfFile())
-        collected.append(err: errors.fileHandleForReading.readDataToEndOfFile())
-        return Result(status: process.terminationStatus, stdout: collected.stdout, stderr: collected.stderr,
+        close(input[1])
+        let (status, timedOut) = child.wait(timeout: timeout)
+        // A grandchild (a background listener) may hold the pipes open; do not wait for it for long.
+        return Result(status: status, stdout: stdoutReader.finish(within: 2), stderr: stderrReader.finish(within: 2),
                       timedOut: timedOut)
     }
 
-    /// Starts a program and returns at once; the caller waits for or kills it.
+    /// Starts a program and returns at once, its standard output going to `stdoutPath` (else nowhere); waited for
+    /// with waitpid (see `spawn`).
+    func spawn(executable: String, _ arguments: [String], environment extra: [String: String?] = [:],
+               stdoutPath: String? = nil) throws -> SpawnedProcess {
+        let null = open("/dev/null", O_RDWR | O_CLOEXEC)
+        let out = stdoutPath.map { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600) } ?? null
+        defer {
+            close(null)
+            if out != null { close(out) }
+        }
+        return try spawn(executable: executable, arguments, environment: extra, descriptors: (null, out, null))
+    }
+
+    /// Starts a program with Foundation's Process and returns at once (long-running servers such as the sandbox).
     func start(executable: String, _ arguments: [String], environment extra: [String: String?] = [:],
                stdout: FileHandle? = nil) throws -> Process {
         let process = Process()
@@ -113,17 +124,99 @@ struct CLIRunner: Sendable {
         try process.run()
         return process
     }
+
+    /// posix_spawn and waitpid, not Foundation's Process: once GLib is loaded in this process (the Secret Service
+    /// tests share it), Process stopped reporting some exits and its waits hung; polling waitpid cannot miss one.
+    private func spawn(executable: String, _ arguments: [String], environment extra: [String: String?],
+                       descriptors: (Int32, Int32, Int32)) throws -> SpawnedProcess {
+        var environment = self.environment
+        for (name, value) in extra { environment[name] = value }
+        environment["AUTHDECK_BIN"] = Self.binary
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, descriptors.0, 0)
+        posix_spawn_file_actions_adddup2(&actions, descriptors.1, 1)
+        posix_spawn_file_actions_adddup2(&actions, descriptors.2, 2)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        guard status == 0 else { throw SpawnError(code: status) }
+        return SpawnedProcess(pid: pid)
+    }
 }
 
-/// Output gathered from pipe callbacks on Foundation's threads.
-private final class Collected: @unchecked Sendable {
-    private let lock = NSLock()
-    private var out = Data(), err = Data()
+/// posix_spawn failed with this errno.
+struct SpawnError: Error {
+    let code: Int32
+}
 
-    func append(out data: Data) { lock.lock(); out.append(data); lock.unlock() }
-    func append(err data: Data) { lock.lock(); err.append(data); lock.unlock() }
-    var stdout: String { lock.lock(); defer { lock.unlock() }; return String(decoding: out, as: UTF8.self) }
-    var stderr: String { lock.lock(); defer { lock.unlock() }; return String(decoding: err, as: UTF8.self) }
+/// A child process this test started; waited for by polling waitpid, which no signal handler can intercept.
+struct SpawnedProcess: Sendable {
+    let pid: pid_t
+
+    /// Waits for the exit, killing the child after `timeout`. Returns the exit status (128 + signal when killed).
+    func wait(timeout: TimeInterval = 3600) -> (status: Int32, timedOut: Bool) {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        var status: Int32 = 0
+        while true {
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid { return (Self.decode(status), false) }
+            if result < 0 && errno != EINTR { return (-1, false) }
+            if Date() >= deadline {
+                Glibc.kill(pid, SIGKILL)
+                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                return (Self.decode(status), true)
+            }
+            usleep(2_000)
+        }
+    }
+
+    func kill(_ signal: Int32) {
+        _ = Glibc.kill(pid, signal)
+    }
+
+    private static func decode(_ status: Int32) -> Int32 {
+        let signal = status & 0x7f
+        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+    }
+}
+
+/// Reads a pipe to its end on a thread of its own.
+private final class PipeReader: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data: [UInt8] = []
+    private let done = DispatchSemaphore(value: 0)
+    private let descriptor: Int32
+
+    init(_ descriptor: Int32) {
+        self.descriptor = descriptor
+        Thread.detachNewThread { [self] in
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = read(descriptor, &buffer, buffer.count)
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { break }
+                lock.lock()
+                data += buffer[0..<count]
+                lock.unlock()
+            }
+            done.signal()
+        }
+    }
+
+    func finish(within seconds: Int) -> String {
+        let ended = done.wait(timeout: .now() + .seconds(seconds)) == .success
+        lock.lock()
+        defer { lock.unlock() }
+        if ended { close(descriptor) }
+        return String(decoding: data, as: UTF8.self)
+    }
 }
 
 /// A temporary folder for one test, removed when the test ends.
@@ -151,5 +244,14 @@ final class TemporaryFolder: @unchecked Sendable {
 
     func bytes(_ name: String) -> [UInt8]? {
         FileManager.default.contents(atPath: path + "/" + name).map { [UInt8]($0) }
+    }
+}
+
+/// A short fingerprint of some bytes (size and FNV-1a 64), for equality checks whose failures stay readable.
+enum Digest {
+    static func of(_ bytes: [UInt8]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        return "\(bytes.count):" + String(hash, radix: 16)
     }
 }

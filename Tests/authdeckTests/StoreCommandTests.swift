@@ -32,6 +32,9 @@ import Glibc
 
     func databaseBytes() -> [UInt8]? { FileManager.default.contents(atPath: home + "/sessions.db").map { [UInt8]($0) } }
 
+    /// Size and checksum of the database file: "byte for byte unchanged" checks that print short on failure.
+    func databaseDigest() -> String? { databaseBytes().map(Digest.of) }
+
     // MARK: - Commands
 
     @Test func listJSONHasExactlyTheSpecFields() throws {
@@ -113,9 +116,11 @@ import Glibc
     @Test func logoutRemovesOneOrAll() throws {
         let runner = passphraseRunner()
         seed(runner, Self.line("a", access: "AT-a") + Self.line("b", access: "AT-b") + Self.line("c", access: "AT-c"))
+        // Imported sessions carry no revocation endpoint: revoking fails, and a failed revocation removes nothing.
         let revoke = runner.run(["logout", "a", "--revoke"])
-        #expect(revoke.status == 1)
-        #expect(revoke.stderr.contains("issue 4"))
+        #expect(revoke.status != 0)
+        #expect(revoke.stderr.contains("nothing was removed"))
+        #expect(runner.run(["list", "--json"]).stdout.contains("\"a\""))
         #expect(runner.run(["logout", "b"]).status == 0)
         #expect(runner.run(["logout", "b"]).status == 7)
         #expect(runner.run(["logout"]).status == 0, "logout with no key removes the selected session")
@@ -197,30 +202,30 @@ import Glibc
     @Test func wrongPassphraseExits5AndLeavesTheFileUnchanged() throws {
         seed(passphraseRunner("right one"), Self.line("a", access: "AT-a"))
         #expect(passphraseRunner("right one").run(["store", "lock"]).status == 0)
-        let before = try #require(databaseBytes())
+        let before = try #require(databaseDigest())
         let result = passphraseRunner("wrong one").run(["token", "a"])
         #expect(result.status == 5)
         #expect(result.stderr.contains("wrong passphrase"))
         #expect(result.stdout.isEmpty)
-        #expect(databaseBytes() == before)
+        #expect(databaseDigest() == before)
         #expect(passphraseRunner("right one").run(["token", "a"]).stdout == "AT-a\n")
     }
 
     @Test func missingPassphraseFileExits5AndLeavesTheFileUnchanged() throws {
         seed(passphraseRunner(), Self.line("a", access: "AT-a"))
         #expect(passphraseRunner().run(["store", "lock"]).status == 0)
-        let before = try #require(databaseBytes())
+        let before = try #require(databaseDigest())
         let runner = CLIRunner(home: home, extra: ["AUTHDECK_PASSPHRASE_FILE": folder.path + "/no-such-file",
                                                    "DBUS_SESSION_BUS_ADDRESS": ""])
         let result = runner.run(["token", "a"])
         #expect(result.status == 5)
         #expect(result.stderr.contains("AUTHDECK_PASSPHRASE_FILE"))
-        #expect(databaseBytes() == before)
+        #expect(databaseDigest() == before)
         // No passphrase source at all (standard input is a pipe): still locked, with how to unlock.
         let none = CLIRunner(home: home, extra: ["DBUS_SESSION_BUS_ADDRESS": ""]).run(["token", "a"])
         #expect(none.status == 5)
         #expect(none.stderr.contains("AUTHDECK_PASSPHRASE_FILE=FILE"))
-        #expect(databaseBytes() == before)
+        #expect(databaseDigest() == before)
     }
 
     @Test(arguments: ["truncated", "zeroed", "garbage", "empty"])
@@ -245,7 +250,7 @@ import Glibc
             #expect(result.status == 5, "\(command) with a \(damage) file: \(result.stderr)")
             #expect(result.stderr.contains(path), "the error names the file: \(result.stderr)")
             #expect(result.stderr.contains("damaged"))
-            #expect(databaseBytes() == damaged, "the damaged file was rewritten")
+            #expect(databaseDigest() == Digest.of(damaged), "the damaged file was rewritten")
         }
     }
 
@@ -268,7 +273,7 @@ import Glibc
         #expect(bad.stderr.contains("damaged"))
         #expect(runner.run(["token", "good"]).stdout == "AT-good\n")
         #expect(runner.run(["list", "--json"]).stdout.contains("\"bad\""), "metadata of the damaged one still lists")
-        #expect(databaseBytes() == file)
+        #expect(databaseDigest() == Digest.of(file))
     }
 
     @Test func permissionsAreRepairedWithAWarning() throws {

@@ -1,0 +1,67 @@
+import AuthCore
+import AuthCrypto
+import Foundation
+import Testing
+@testable import Keyring
+
+@Suite struct SessionJSONTests {
+    let now = Date(timeIntervalSince1970: 1_700_000_000)
+
+    @Test func listObjectsCarryExactlyTheSpecFields() throws {
+        let record = SessionRecord(key: "k\"1", backend: "turnkey", provider: "email", subject: "u1",
+                                   email: "a@b.c", phone: nil, displayName: "Ann", issuer: "https://i",
+                                   createdAt: Date(timeIntervalSince1970: 0),
+                                   expiresAt: Date(timeIntervalSince1970: 1_700_000_100), refreshable: true)
+        let text = SessionJSON.listArray([StoreEntry(record: record, isSelected: true)], now: now)
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
+        let object = try #require(array.first)
+        #expect(Set(object.keys) == ["key", "backend", "provider", "subject", "email", "phone", "issuer", "createdAt",
+                                     "expiresAt", "status", "refreshable", "selected"])
+        #expect(object["key"] as? String == "k\"1")
+        #expect(object["createdAt"] as? String == "1970-01-01T00:00:00Z")
+        #expect(object["expiresAt"] as? String == "2023-11-14T22:15:00Z")
+        #expect(object["status"] as? String == "expiring")
+        #expect(object["phone"] is NSNull)
+        #expect(SessionJSON.listArray([], now: now) == "[]\n")
+    }
+
+    @Test func transferLinesRoundTrip() throws {
+        let session = Session(
+            record: SessionRecord(key: "a", backend: "portal", provider: "apple", subject: "s", email: nil,
+                                  phone: "+15555550100", displayName: "Bo\nb", issuer: "https://appleid.apple.com",
+                                  createdAt: Date(timeIntervalSince1970: 1_600_000_000),
+                                  expiresAt: nil, refreshable: true, scopes: ["openid", "name"], autoRefresh: true),
+            secrets: SessionSecrets(accessToken: "at\u{1}", refreshToken: "rt", idToken: "id",
+                                    refreshExpiresAt: Date(timeIntervalSince1970: 1_650_000_000)))
+        let line = SessionJSON.transferLine(session, selected: false, now: now)
+        let parsed = try SessionJSON.parseLines(Array((line + "\n\n").utf8))
+        #expect(parsed == [session])
+    }
+
+    @Test func badLinesAreNamedWithoutTheirContent() {
+        let lines = "{\"key\":\"a\",\"accessToken\":\"t\"}\nnot json SECRET\n"
+        #expect(throws: StoreError.invalidInput("line 2: not a JSON object")) {
+            try SessionJSON.parseLines(Array(lines.utf8))
+        }
+        #expect(throws: StoreError.invalidInput("line 1: needs accessToken, sessionJwt or idToken")) {
+            try SessionJSON.parseLines(Array("{\"key\":\"a\"}".utf8))
+        }
+        #expect(throws: StoreError.invalidInput("line 1: 'expiresAt' is not an ISO 8601 date")) {
+            try SessionJSON.parseLines(Array("{\"key\":\"a\",\"accessToken\":\"SECRET\",\"expiresAt\":\"soon\"}".utf8))
+        }
+    }
+
+    @Test func bundlesOpenOnlyWithTheirPassphrase() throws {
+        let lines = Array("{\"key\":\"a\",\"accessToken\":\"BUNDLED-SECRET\"}".utf8)
+        let cheap = ScryptParameters(n: 1024, r: 8, p: 1)
+        let bundle = try ExportBundle.seal(lines, passphrase: Array("pw".utf8), parameters: cheap)
+        #expect(ExportBundle.isBundle(bundle))
+        #expect(!ExportBundle.isBundle(lines))
+        #expect(!String(decoding: bundle, as: UTF8.self).contains("BUNDLED-SECRET"))
+        #expect(try ExportBundle.open(bundle, passphrase: Array("pw".utf8)) == lines)
+        #expect(throws: StoreError.self) { try ExportBundle.open(bundle, passphrase: Array("other".utf8)) }
+        var tampered = bundle
+        tampered[tampered.count - 10] = tampered[tampered.count - 10] == 65 ? 66 : 65
+        #expect(throws: StoreError.self) { try ExportBundle.open(tampered, passphrase: Array("pw".utf8)) }
+    }
+}
