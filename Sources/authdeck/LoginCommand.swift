@@ -28,16 +28,15 @@ enum LoginCommand {
             throw error.commandFailure
         }
         let backendName = arguments.value("backend") ?? configuration.defaultBackendName
+        // The contact is checked before anything else happens: a typo never reaches the proxy (SPEC 3.3).
+        let contact = try contact(for: provider, arguments.value("contact"))
         let request = SignInRequest(
             provider: provider, backendName: backendName, sessionKey: arguments.value("session-key"),
             replace: arguments.has("replace"),
             scopes: arguments.value("scope").map { $0.split(separator: " ").map(String.init) },
-            useDevice: arguments.has("device"), timeout: TimeInterval(timeout))
+            contact: contact, useDevice: arguments.has("device"), timeout: TimeInterval(timeout))
         if let key = request.sessionKey, key.isEmpty || key.contains(where: { $0.isWhitespace || $0.isNewline }) {
             throw .usage("--session-key must be non-empty and without spaces")
-        }
-        guard socialProviders.contains(provider) else {
-            throw CommandFailure(.failed, "email and SMS sign-in come with the auth-proxy backends (issue 5)")
         }
 
         // The store opens first: a locked store fails now, not after the user has signed in.
@@ -56,14 +55,13 @@ enum LoginCommand {
         let trace = arguments.value("trace").map { _ in FlowTrace() }
         let transport: HTTPTransport = trace.map { TracingTransport(URLSessionTransport(), trace: $0) } ?? URLSessionTransport()
         let metadata = ProviderMetadataCache(transport: transport, folder: dataFolder.appendingPathComponent("cache"))
-        let resolver = ProviderResolver(catalog: catalog, configuration: configuration, metadata: metadata)
         let backend: SignInBackend
         do throws(SignInError) {
-            let resolved = try resolver.resolve(
-                provider: provider, backend: backendName,
+            backend = try SignInBackends.make(
+                request: request, configuration: configuration, catalog: catalog, transport: transport,
+                metadata: metadata,
                 overrides: ProviderOverrides(issuer: arguments.value("issuer"), clientID: arguments.value("client-id"),
                                              clientSecretFile: arguments.value("client-secret-file"), scopes: request.scopes))
-            backend = DirectSignIn(provider: resolved, request: request, transport: transport, metadata: metadata)
         } catch {
             throw error.commandFailure
         }
@@ -91,7 +89,11 @@ enum LoginCommand {
         let input = LineInput { line in
             switch controller.state {
             case .awaitingCallback(let attempt, .waiting):
-                if case .oneTimeCode = attempt.method { controller.enterCode(line) } else { presenter.pasted(controller.paste(line)) }
+                if case .oneTimeCode = attempt.method {
+                    if line.lowercased() == "resend" { controller.resend() } else if !line.isEmpty { controller.enterCode(line) }
+                } else {
+                    presenter.pasted(controller.paste(line))
+                }
             case .totpRequired(_, _, .waiting):
                 controller.enterCode(line)
             case .awaitingCallback(_, .storageFailed), .totpRequired(_, _, .storageFailed):
@@ -132,6 +134,24 @@ enum LoginCommand {
         }
     }
 
+    /// `--contact` for email and SMS, validated and normalised; a bad one is a usage error (exit 2) before any
+    /// request. Social providers take no contact.
+    static func contact(for provider: String, _ value: String?) throws(CommandFailure) -> Contact? {
+        guard provider == "email" || provider == "sms" else {
+            if value != nil { throw .usage("--contact is only for email and sms sign-in") }
+            return nil
+        }
+        guard let value else {
+            throw .usage(provider == "email" ? "name the address: --contact you@example.com"
+                                             : "name the phone number: --contact +15550100001")
+        }
+        do throws(SignInError) {
+            return provider == "email" ? try Contact.validatedEmail(value) : try Contact.validatedPhone(value)
+        } catch {
+            throw .usage(error.message)
+        }
+    }
+
     /// `--listen 127.0.0.1:PORT`: the loopback receiver never listens on anything but 127.0.0.1.
     static func listenPort(_ value: String?) throws(CommandFailure) -> UInt16 {
         guard let value else { return 0 }
@@ -150,6 +170,10 @@ final class CommandLinePresenter: SignInPresenter, @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private let lock = NSLock()
     private var result: Result<SignInOutcome, SignInError>?
+    private var lastOTPID: String?
+    private var resendAvailableAt: Date?
+    private var totpPrompted = false
+    private var attemptsLeft: Int?
 
     init(quiet: Bool, showQR: Bool) {
         self.quiet = quiet
@@ -173,23 +197,72 @@ final class CommandLinePresenter: SignInPresenter, @unchecked Sendable {
                 say(code.terminalText())
             }
             say("Waiting for approval. Ctrl-C cancels.")
-        case .codeSent:
-            say("A code was sent. Type it and press Enter.")
+        case .codeSent(let otpID):
+            guard case .oneTimeCode(let contact, let format, _) = attempt.method else { return }
+            lock.lock()
+            lastOTPID = otpID
+            lock.unlock()
+            let alphabet = format.alphanumeric ? "letters and digits" : "digits"
+            say("A code was sent to \(contact). Type it (\(format.length) \(alphabet)) and press Enter.")
+            say("Type 'resend' for a new code (after \(Int(Self.resendCooldown)) s). Ctrl-C cancels.")
         }
     }
 
+    /// What the machine's resend cooldown is; the controller starts it when a code goes out.
+    static let resendCooldown: TimeInterval = 30
+
     func stateChanged(_ state: SignInStateMachine.State) {
-        if case .totpRequired(_, let challenge, .waiting) = state {
-            say("Two-factor code required (\(challenge.attemptsLeft) attempts left). Type the 6-digit code.")
+        switch state {
+        case .awaitingCallback(let attempt, .waiting):
+            guard case .oneTimeCode(let contact, _, let otpID?) = attempt.method else { return }
+            lock.lock()
+            let isNew = lastOTPID != nil && lastOTPID != otpID
+            lastOTPID = otpID
+            resendAvailableAt = attempt.resendAvailableAt
+            lock.unlock()
+            if isNew { say("A new code was sent to \(contact). Type it and press Enter.") }
+        case .totpRequired(_, let challenge, .waiting):
+            lock.lock()
+            let firstPrompt = !totpPrompted
+            totpPrompted = true
+            attemptsLeft = challenge.attemptsLeft
+            lock.unlock()
+            // stateChanged runs after every action: the prompt is shown once, a wrong code's notice says the rest.
+            guard firstPrompt else { return }
+            if let link = challenge.enrolmentLink, let code = QRCode(link) {
+                // The link carries the TOTP secret: only the QR code is shown, never the text.
+                say("Not enrolled yet? Scan this with your authenticator app:")
+                say(code.terminalText())
+            }
+            let who = challenge.user.map { " for \($0)" } ?? ""
+            say("Two-factor code required\(who) (\(challenge.attemptsLeft) attempts left). Type the 6-digit code.")
+        case .idle, .awaitingCallback, .totpRequired, .authenticated:
+            break
         }
     }
 
     func notice(_ error: SignInError) {
         if case .sessionStorageFailure = error {
             say("authdeck: \(error.message) Press Enter to retry saving, Ctrl-C to give up.")
+        } else if case .rateLimited = error, let wait = secondsUntilResend() {
+            say("authdeck: a new code can be sent in \(wait) s.")
+        } else if case .invalidCode = error {
+            lock.lock()
+            let left = totpPrompted ? attemptsLeft.map { " (\($0) attempts left)" } ?? "" : ""
+            lock.unlock()
+            say("authdeck: \(error.message) Try again\(left).")
         } else {
             say("authdeck: \(error.message)")
         }
+    }
+
+    /// While a code's resend cooldown runs, the seconds left (the machine refuses a resend as `rateLimited`).
+    private func secondsUntilResend() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let resendAvailableAt else { return nil }
+        let left = resendAvailableAt.timeIntervalSinceNow
+        return left > 0 ? Int(left.rounded(.up)) : nil
     }
 
     func callbackArrived(source: String, verdict: CallbackVerdict) {
