@@ -39,6 +39,11 @@ enum TUICommand {
             throw StoreCommands.failure(error)
         }
 
+        // A parent may hand down a signal mask that blocks SIGTERM; the terminal must still be restored on one.
+        var endings = sigset_t()
+        sigemptyset(&endings)
+        for number in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&endings, number) }
+        pthread_sigmask(SIG_UNBLOCK, &endings, nil)
         let terminal: Terminal
         do {
             terminal = try Terminal()
