@@ -43,10 +43,10 @@ let package = Package(
         .testTarget(name: "AuthCryptoTests", dependencies: ["AuthCrypto"]),
         .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthCrypto"]),
         .testTarget(name: "KeyringTests", dependencies: ["Keyring", "AuthCore", "AuthCrypto"]),
-        .testTarget(name: "AuthClientTests", dependencies: ["AuthClient", "AuthCore", "AuthCrypto"]),
+        .testTarget(name: "AuthClientTests", dependencies: ["AuthClient", "AuthCore", "AuthCrypto", "Sandbox"]),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "AuthClient", "AuthCore", "AuthCrypto"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "AuthCore"]),
-        .testTarget(name: "authdeckTests", dependencies: ["AuthCore"], exclude: ["Fixtures"]),
+        .testTarget(name: "authdeckTests", dependencies: ["AuthCore", "AuthCrypto"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,169 @@
+import AuthClient
+import AuthCore
+import AuthCrypto
+import Foundation
+import Sandbox
+import Testing
+
+/// The portal backend against the sandbox's Portal routes, through the controller, the real loopback receiver and
+/// the machine: the provider URL with authdeck's state, the one-time token, the TOTP branch, and the seed's error
+/// cases (authMethodUnavailable, authenticationFailed, unauthorized, callbackIncomplete, signInInProgress, closed).
+@Suite(.serialized) struct PortalSignInTests {
+    let presenter = RecordingPresenter()
+    let stored = PersistedSessions()
+    let controller: SignInController
+
+    init() {
+        controller = SignInController(presenter: presenter, persist: stored.persist, receivers: ReceiverOptions(),
+                                      browser: nil)
+    }
+
+    /// Starts `provider` through `sandbox-portal` and answers the attempt and the URL to open.
+    func start(_ sandbox: TurnkeySandbox, _ provider: String = "google") throws -> (Attempt, String) {
+        controller.start(try sandbox.backend(provider, backend: "sandbox-portal"), timeout: 60)
+        let attempt = try #require(presenter.waitForBegin())
+        guard case .browser(let url)? = presenter.prompts.last else {
+            throw TurnkeySandbox.BrowseFailure(description: "no browser prompt: \(presenter.results)")
+        }
+        return (attempt, url)
+    }
+
+    func ended() -> Result<SignInOutcome, SignInError>? { presenter.waitForEnd() }
+
+    @Test(arguments: ["google", "apple"])
+    func signInWithoutTOTPStoresTheClientSessionToken(_ provider: String) throws {
+        let sandbox = try TurnkeySandbox()
+        let (attempt, url) = try start(sandbox, provider)
+        guard case .browser(let redirect) = attempt.method else { Issue.record("not a browser attempt"); return }
+        let final = try sandbox.browse(url)
+        #expect(final.hasPrefix(redirect + "?"))
+        let query = Dictionary(URLComponents(string: final)?.queryItems?.map { ($0.name, $0.value ?? "") } ?? [],
+                               uniquingKeysWith: { first, _ in first })
+        #expect(query["state"] == attempt.state)
+        #expect(query["token"] != nil)
+        #expect(controller.paste(final) == .accepted)
+        guard case .success(let outcome)? = ended() else { Issue.record("no session"); return }
+        #expect(outcome.record.backend == "sandbox-portal")
+        #expect(outcome.record.provider == provider)
+        let session = try #require(stored.sessions.first)
+        #expect(session.secrets.sessionJwt?.isEmpty == false)
+        #expect(session.record.subject.count == 36)
+    }
+
+    @Test func aTOTPUserIsChallengedWithTheUserJwt() throws {
+        let sandbox = try TurnkeySandbox()
+        let (_, url) = try start(sandbox)
+        #expect(controller.paste(try sandbox.browse(url, user: "dora")) == .accepted)
+        #expect(presenter.wait { if case .totpRequired(_, _, .waiting) = controller.state { true } else { false } })
+        guard case .totpRequired(_, let challenge, _) = controller.state else { Issue.record("no TOTP"); return }
+        #expect(challenge.enrolmentLink?.hasPrefix("otpauth://") == true)
+        #expect(stored.count == 0)
+        let right = sandbox.totp()
+        controller.enterCode(TurnkeySandbox.wrongCode(for: right))
+        #expect(presenter.wait { presenter.notices == [.invalidCode] })
+        #expect(stored.count == 0)
+        controller.enterCode(right)
+        guard case .success(let outcome)? = ended() else { Issue.record("no session"); return }
+        #expect(outcome.record.subject == challenge.user)
+        #expect(stored.sessions.first?.secrets.sessionJwt?.isEmpty == false)
+    }
+
+    @Test func accessDeniedIsClosed() throws {
+        let sandbox = try TurnkeySandbox()
+        let (_, url) = try start(sandbox)
+        let final = try sandbox.browse(url, decision: "deny")
+        #expect(final.contains("error=access_denied"))
+        _ = controller.paste(final)
+        #expect(ended().map { if case .failure(.closed) = $0 { true } else { false } } == true)
+        #expect(stored.count == 0)
+    }
+
+    @Test func aFailedProviderLegIsAuthenticationFailed() throws {
+        let sandbox = try TurnkeySandbox()
+        let (_, url) = try start(sandbox)
+        // Portal's callback with a code the provider never issued: Portal sends the browser back with oauth_failed.
+        let portalState = try #require(URLComponents(string: url)?.queryItems?.first { $0.name == "state" }?.value)
+        let callback = sandbox.base + "/portal/api/v3/auth/oauth/callback/google?"
+            + FormEncoding.encode([("state", portalState), ("code", "forged")])
+        let response = try URLSessionTransport(timeout: 5).send(OutgoingRequest(url: callback))
+        let final = try #require(response.headers["location"])
+        #expect(final.contains("error=oauth_failed"))
+        _ = controller.paste(final)
+        #expect(ended().map { if case .failure(.authenticationFailed("oauth_failed")) = $0 { true } else { false } } == true)
+    }
+
+    @Test func aMethodTheEnvironmentDoesNotOfferIsUnavailable() throws {
+        let sandbox = try TurnkeySandbox { $0.portalMethods = [.google] }
+        let backend = try sandbox.backend("apple", backend: "sandbox-portal")
+        #expect(throws: SignInError.authMethodUnavailable(method: "Apple")) {
+            _ = try backend.method(loopbackRedirectURI: "http://127.0.0.1:5999/callback")
+        }
+    }
+
+    @Test func aWrongEnvironmentOrARedirectNotAllowListedIsUnauthorized() throws {
+        let sandbox = try TurnkeySandbox { $0.portalEnvironmentID = "the-right-one" }
+        let transport = URLSessionTransport(timeout: 3)
+        let wrong = PortalClient(baseURL: sandbox.base + "/portal", environmentID: "wrong", transport: transport)
+        #expect(throws: SignInError.unauthorized) { _ = try wrong.methods() }
+        let right = PortalClient(baseURL: sandbox.base + "/portal", environmentID: "the-right-one", transport: transport)
+        #expect(try right.methods() == ["google", "apple"])
+        #expect(throws: SignInError.unauthorized) {
+            _ = try right.oauthURLs(redirectURL: "https://evil.example/callback", state: "s")
+        }
+    }
+
+    @Test func aCallbackWithoutATokenKeepsWaiting() throws {
+        let sandbox = try TurnkeySandbox()
+        let (attempt, _) = try start(sandbox)
+        guard case .browser(let redirect) = attempt.method else { Issue.record("not a browser attempt"); return }
+        _ = controller.paste(redirect + "?state=" + attempt.state)
+        #expect(presenter.wait { presenter.notices.contains(.callbackIncomplete) })
+        #expect(controller.state.attempt?.id == attempt.id)
+        controller.cancel()
+        _ = ended()
+    }
+
+    @Test func aSecondSignInWhileOneRunsIsRefused() throws {
+        let sandbox = try TurnkeySandbox()
+        let (attempt, _) = try start(sandbox)
+        controller.start(try sandbox.backend("google", backend: "sandbox-portal"), timeout: 60)
+        #expect(presenter.wait { presenter.notices.contains(.signInInProgress) })
+        #expect(controller.state.attempt?.id == attempt.id)
+        controller.cancel()
+        _ = ended()
+    }
+
+    @Test func aOneTimeTokenIsExchangedOnce() throws {
+        let sandbox = try TurnkeySandbox()
+        let (_, url) = try start(sandbox)
+        let final = try sandbox.browse(url)
+        let token = try #require(URLComponents(string: final)?.queryItems?.first { $0.name == "token" }?.value)
+        let client = PortalClient(baseURL: sandbox.base + "/portal", environmentID: "sandbox-environment",
+                                  transport: URLSessionTransport(timeout: 3))
+        #expect(try client.exchange(token: token).clientSessionToken != nil)
+        #expect(throws: SignInError.unauthorized) { _ = try client.exchange(token: token) }
+        controller.cancel()
+        _ = ended()
+    }
+
+    @Test func aPortalThatFailsOrAnswersHTMLSaysWhich() throws {
+        let proxy = try TurnkeyTestProxy { path, _ in
+            path.hasSuffix("/methods") ? .html(502, "<html><body>Bad gateway</body></html>")
+                : TurnkeyTestProxy.json(500, #"{"error":"token store down"}"#)
+        }
+        let client = PortalClient(baseURL: proxy.baseURL, environmentID: "env",
+                                  transport: URLSessionTransport(timeout: 2))
+        #expect {
+            _ = try client.methods()
+        } throws: { error in
+            guard case .network(let message) = error as? SignInError else { return false }
+            return message.contains("HTTP 502") && message.contains("HTML") && message.contains("Portal")
+        }
+        #expect {
+            _ = try client.exchange(token: "t")
+        } throws: { error in
+            guard case .network(let message) = error as? SignInError else { return false }
+            return message.contains("HTTP 500") && message.contains("token store down")
+        }
+    }
+}

@@ -1,0 +1,175 @@
+import AuthClient
+import AuthCore
+import AuthCrypto
+import Foundation
+import Testing
+
+/// A tiny auth proxy on 127.0.0.1 that answers whatever a test scripts, for the faults the sandbox is too
+/// well-behaved to show: 5xx, HTML, empty bodies, a session bound to another key.
+final class TurnkeyTestProxy: @unchecked Sendable {
+    typealias Script = @Sendable (_ path: String, _ body: JSONValue) -> HTTPResponse
+
+    private var server: HTTPServer!
+    private let lock = NSLock()
+    private var seen: [String] = []
+
+    init(_ script: @escaping Script) throws {
+        server = try HTTPServer { [unowned self] request in
+            self.lock.withLock { self.seen.append(request.path) }
+            return script(request.path, (try? JSONValue.parse(request.body)) ?? .null)
+        }
+    }
+
+    deinit { server.stop() }
+
+    var baseURL: String { server.baseURL }
+    var paths: [String] { lock.withLock { seen } }
+
+    func stop() { server.stop() }
+
+    func backend(_ provider: String, contact: Contact? = nil, transport: HTTPTransport = URLSessionTransport(timeout: 2))
+        -> TurnkeySignIn {
+        TurnkeySignIn(request: SignInRequest(provider: provider, backendName: "turnkey", contact: contact),
+                      client: TurnkeyProxyClient(baseURL: baseURL, configID: "test", transport: transport))
+    }
+
+    static func json(_ status: Int, _ text: String) -> HTTPResponse {
+        .json(status, Array(text.utf8))
+    }
+
+    static let walletKit = json(200, #"{"enabledProviders":["email","sms"],"otpLength":6,"otpAlphanumeric":false}"#)
+
+    /// A session JWT the way a proxy would sign it, with the claims a test chooses.
+    static func sessionJWT(publicKey: String, expiresIn: Int = 900) -> String {
+        let now = Int(Date().timeIntervalSince1970)
+        let claims: JSONValue = .object([
+            "public_key": .string(publicKey), "user_id": .string("user-1"), "organization_id": .string("org-1"),
+            "session_type": .string("SESSION_TYPE_READ_WRITE"), "exp": .number(Double(now + expiresIn)),
+        ])
+        let key = try? JWK.generateES256(keyID: "proxy")
+        guard let key, let payload = try? JSONEncoder().encode(claims),
+              let jwt = try? JWS.sign(payload: Array(payload), key: key, algorithm: "ES256") else { return "" }
+        return jwt
+    }
+}
+
+@Suite struct TurnkeyProxyFaultTests {
+    /// Runs wallet_kit_config against a proxy that answers it with `response`.
+    func configError(_ response: HTTPResponse) throws -> SignInError? {
+        let proxy = try TurnkeyTestProxy { _, _ in response }
+        do {
+            _ = try proxy.backend("email", contact: .email("ada@example.com")).method(loopbackRedirectURI: nil)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func aServerErrorIsANetworkErrorWithTheProxysMessage() throws {
+        let error = try configError(TurnkeyTestProxy.json(500, #"{"code":13,"message":"database unavailable"}"#))
+        guard case .network(let message)? = error else { Issue.record("got \(String(describing: error))"); return }
+        #expect(message.contains("HTTP 500"))
+        #expect(message.contains("database unavailable"))
+        #expect(message.contains("wallet_kit_config"))
+    }
+
+    @Test func anHTMLAnswerSaysItIsHTML() throws {
+        let error = try configError(.html(502, "<!DOCTYPE html><html><body>Bad gateway</body></html>"))
+        guard case .network(let message)? = error else { Issue.record("got \(String(describing: error))"); return }
+        #expect(message.contains("HTTP 502"))
+        #expect(message.contains("HTML"))
+        // A 200 that is not JSON is no success either.
+        let ok = try configError(.html(200, "<html>maintenance</html>"))
+        guard case .network(let text)? = ok else { Issue.record("got \(String(describing: ok))"); return }
+        #expect(text.contains("not JSON"))
+    }
+
+    @Test func anEmptyErrorBodySaysSo() throws {
+        let error = try configError(HTTPResponse(status: 503))
+        guard case .network(let message)? = error else { Issue.record("got \(String(describing: error))"); return }
+        #expect(message.contains("HTTP 503"))
+        #expect(message.contains("empty"))
+    }
+
+    @Test func aProxyThatDoesNotAnswerIsANetworkError() throws {
+        let proxy = try TurnkeyTestProxy { _, _ in TurnkeyTestProxy.walletKit }
+        proxy.stop()
+        let backend = proxy.backend("email", contact: .email("ada@example.com"))
+        #expect {
+            _ = try backend.method(loopbackRedirectURI: nil)
+        } throws: { error in
+            if case .network = error as? SignInError { return true }
+            return false
+        }
+    }
+
+    @Test func statusCodesMapToTheSignInErrors() throws {
+        #expect(try configError(TurnkeyTestProxy.json(401, #"{"code":16,"message":"unknown config"}"#)) == .unauthorized)
+        #expect(try configError(TurnkeyTestProxy.json(429, #"{"code":8,"message":"slow down"}"#)) == .rateLimited)
+        #expect(try configError(TurnkeyTestProxy.json(403, #"{"code":7,"message":"Not for you."}"#))
+            == .authenticationFailed(providerError: "Not for you"))
+    }
+
+    @Test func aTokenInTheProxysMessageIsNeverShown() throws {
+        let jwt = TurnkeyTestProxy.sessionJWT(publicKey: "02" + String(repeating: "ab", count: 32))
+        let error = try configError(TurnkeyTestProxy.json(400, "{\"code\":3,\"message\":\"bad token \(jwt)\"}"))
+        #expect(error == .authenticationFailed(providerError: "bad token [redacted]"))
+        #expect(!(error?.message.contains(jwt) ?? true))
+    }
+
+    /// A proxy that runs the whole code flow and answers otp_login with `session`.
+    func codeFlow(session: @escaping @Sendable (_ publicKey: String) -> String,
+                  verify: HTTPResponse = TurnkeyTestProxy.json(200, #"{"verificationToken":"vt"}"#),
+                  login: HTTPResponse? = nil) throws -> (TurnkeyTestProxy, Result<BackendAnswer, SignInError>) {
+        let proxy = try TurnkeyTestProxy { path, body in
+            switch path {
+            case "/v1/wallet_kit_config": return TurnkeyTestProxy.walletKit
+            case "/v1/otp_init": return TurnkeyTestProxy.json(200, #"{"otpId":"otp-1"}"#)
+            case "/v1/otp_verify": return verify
+            case "/v1/account": return TurnkeyTestProxy.json(404, #"{"code":5,"message":"no such account"}"#)
+            case "/v1/signup": return TurnkeyTestProxy.json(200, #"{"organizationId":"org-1","userId":"user-1"}"#)
+            case "/v1/otp_login":
+                if let login { return login }
+                let key = body["publicKey"]?.string ?? ""
+                return TurnkeyTestProxy.json(200, "{\"session\":\"\(session(key))\"}")
+            default: return TurnkeyTestProxy.json(404, #"{"code":5,"message":"no such path"}"#)
+            }
+        }
+        let backend = proxy.backend("email", contact: .email("ada@example.com"))
+        let method = try backend.method(loopbackRedirectURI: nil)
+        let attempt = try backend.makeAttempt(id: AttemptID(1), method: method, deadline: Date().addingTimeInterval(60))
+        _ = try backend.begin(attempt)
+        let result = Result { () throws(SignInError) in try backend.verifyCode(attempt, otpID: "otp-1", code: "123456") }
+        return (proxy, result)
+    }
+
+    @Test func anAccountLookupAnswering404SignsUp() throws {
+        let (proxy, result) = try codeFlow { TurnkeyTestProxy.sessionJWT(publicKey: $0) }
+        guard case .success(.issued(let issued)) = result else { Issue.record("got \(result)"); return }
+        #expect(issued.kind == .signup)
+        #expect(proxy.paths.contains("/v1/signup"))
+    }
+
+    @Test func aSessionBoundToAnotherKeyIsRefused() throws {
+        let other = try P256PrivateKey().publicKey.compressedHex
+        let (_, result) = try codeFlow { _ in TurnkeyTestProxy.sessionJWT(publicKey: other) }
+        #expect(throws: SignInError.authenticationFailed(providerError: "the auth proxy's session is bound to another key")) {
+            try result.get()
+        }
+    }
+
+    @Test func anAlreadyExpiredSessionIsRefused() throws {
+        let (_, result) = try codeFlow { TurnkeyTestProxy.sessionJWT(publicKey: $0, expiresIn: -10) }
+        guard case .failure(.authenticationFailed(let reason)) = result else { Issue.record("got \(result)"); return }
+        #expect(reason.contains("expired"))
+    }
+
+    @Test func aWrongCodeIsInvalidCodeButAForgedTokenIsUnauthorized() throws {
+        let (_, wrong) = try codeFlow(session: { _ in "" },
+                                      verify: TurnkeyTestProxy.json(401, #"{"code":16,"message":"invalid code"}"#))
+        #expect(throws: SignInError.invalidCode) { try wrong.get() }
+        let (_, forged) = try codeFlow(session: { _ in "" },
+                                       login: TurnkeyTestProxy.json(401, #"{"code":16,"message":"forged"}"#))
+        #expect(throws: SignInError.unauthorized) { try forged.get() }
+    }
+}

@@ -1,0 +1,194 @@
+import AuthClient
+import AuthCore
+import AuthCrypto
+import Foundation
+import Sandbox
+import Synchronization
+import Testing
+
+/// The real sandbox in process for the turnkey and portal client tests: a free port, a frozen clock the tests
+/// move, shared signing keys, the outbox read from its announcements, and the config.json it writes, so the
+/// backends are built exactly as `authdeck login` builds them.
+final class TurnkeySandbox: Sendable {
+    /// RSA key generation takes a moment; every test shares one set.
+    static let keys: SandboxKeys = {
+        do {
+            return try SandboxKeys()
+        } catch {
+            fatalError("cannot make sandbox keys: \(error)")
+        }
+    }()
+
+    static let catalog: ProviderCatalog = {
+        let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Resources").path
+        do {
+            return try ConfigurationFile.catalog(environment: ["AUTHDECK_RESOURCES": resources])
+        } catch {
+            fatalError("cannot read providers.json: \(error)")
+        }
+    }()
+
+    let server: SandboxServer
+    let clock: SandboxClock
+    let configuration: Configuration
+    private let sent = SentCodes()
+
+    init(_ adjust: (inout SandboxConfiguration) -> Void = { _ in }) throws {
+        let clock = SandboxClock(frozenAt: Date().timeIntervalSince1970.rounded())
+        var settings = SandboxConfiguration()
+        settings.keys = Self.keys
+        settings.clock = clock
+        let sent = self.sent
+        settings.announce = { line in
+            guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any],
+                  let contact = object["contact"] as? String, let otpID = object["otpId"] as? String,
+                  let code = object["code"] as? String else { return }
+            sent.append(contact: contact, otpID: otpID, code: code)
+        }
+        adjust(&settings)
+        server = try SandboxServer(configuration: settings)
+        self.clock = clock
+        configuration = try Configuration(json: Data(server.configJSON))
+    }
+
+    deinit { server.stop() }
+
+    var base: String { server.baseURL }
+
+    /// The code the outbox got for `otpID`.
+    func code(otpID: String) -> String? {
+        sent.all.last(where: { $0.otpID == otpID })?.code
+    }
+
+    /// How many codes went out.
+    var codesSent: Int { sent.all.count }
+
+    /// A code of the right shape that is not `code`: the same length and alphabet, one character changed.
+    static func wrongCode(for code: String) -> String {
+        var characters = Array(code)
+        characters[0] = characters[0] == "1" ? "2" : "1"
+        return String(characters)
+    }
+
+    /// The backend `authdeck login PROVIDER --backend NAME` would run against this sandbox.
+    func backend(_ provider: String, backend name: String, contact: Contact? = nil, sessionKey: String? = nil,
+                 transport: RecordingTransport = RecordingTransport()) throws -> SignInBackend {
+        let request = SignInRequest(provider: provider, backendName: name, sessionKey: sessionKey, contact: contact)
+        return try SignInBackends.make(request: request, configuration: configuration, catalog: Self.catalog,
+                                       transport: transport,
+                                       metadata: ProviderMetadataCache(transport: transport, folder: nil))
+    }
+
+    /// The current TOTP code for a sandbox user's base32 secret, by the sandbox's clock.
+    func totp(_ secret: String = "JBSWY3DPEHPK3PXP") -> String {
+        TOTP.code(secret: Base32.decode(secret) ?? [], time: Int64(clock.now))
+    }
+
+    // MARK: - The browser's part
+
+    /// Opens `url` as a scripted browser would (the sandbox's automatic decision added) and follows the sandbox's
+    /// redirects until one leaves the sandbox: that is the final redirect a browser would hand to authdeck.
+    func browse(_ url: String, user: String = "ada", decision: String = "approve") throws -> String {
+        var next = url + (url.contains("?") ? "&" : "?")
+            + FormEncoding.encode([("sandbox_user", user), ("sandbox_auto", decision)])
+        let transport = URLSessionTransport(timeout: 5)
+        var request = OutgoingRequest(url: next)
+        for _ in 0..<5 {
+            let response = try transport.send(request)
+            if let location = response.headers["location"] {
+                guard location.hasPrefix(base) else { return location }
+                next = location
+                request = OutgoingRequest(url: next)
+                continue
+            }
+            // Apple's form_post: a page whose form posts the answer on; a browser submits it at once.
+            let page = String(decoding: response.body, as: UTF8.self)
+            guard let (action, fields) = Self.postedForm(page) else {
+                throw BrowseFailure(description: "no redirect from \(next.prefix(80)): HTTP \(response.status)")
+            }
+            guard action.hasPrefix(base) else {
+                // The form goes to authdeck itself: the answer is what a loopback receiver would be given.
+                return action + (action.contains("?") ? "&" : "?") + FormEncoding.encode(fields)
+            }
+            request = .form(action, fields)
+        }
+        throw BrowseFailure(description: "too many redirects")
+    }
+
+    /// The action and hidden fields of an auto-submitting `form_post` page.
+    static func postedForm(_ html: String) -> (String, [(String, String)])? {
+        func between(_ text: Substring, _ start: String, _ end: String) -> Substring? {
+            guard let from = text.range(of: start), let to = text[from.upperBound...].range(of: end) else { return nil }
+            return text[from.upperBound..<to.lowerBound]
+        }
+        func unescaped(_ text: Substring) -> String {
+            text.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+                .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+                .replacingOccurrences(of: "&amp;", with: "&")
+        }
+        guard let action = between(Substring(html), "<form method=\"post\" action=\"", "\"") else { return nil }
+        var fields: [(String, String)] = []
+        for piece in html.components(separatedBy: "<input type=\"hidden\" ").dropFirst() {
+            guard let name = between(Substring(piece), "name=\"", "\""),
+                  let value = between(Substring(piece), "value=\"", "\"") else { continue }
+            fields.append((unescaped(name), unescaped(value)))
+        }
+        return (unescaped(action), fields)
+    }
+
+    struct BrowseFailure: Error, CustomStringConvertible {
+        let description: String
+    }
+}
+
+/// What the sandbox's outbox announced, in order.
+final class SentCodes: Sendable {
+    private let lines = Mutex<[(contact: String, otpID: String, code: String)]>([])
+
+    func append(contact: String, otpID: String, code: String) {
+        lines.withLock { $0.append((contact, otpID, code)) }
+    }
+
+    var all: [(contact: String, otpID: String, code: String)] { lines.withLock { $0 } }
+}
+
+/// The controller's clock in tests that move it (the resend cooldown).
+final class ControllerClock: Sendable {
+    private let offset = Mutex<TimeInterval>(0)
+
+    var date: Date { Date().addingTimeInterval(offset.withLock { $0 }) }
+
+    func advance(by seconds: TimeInterval) {
+        offset.withLock { $0 += seconds }
+    }
+}
+
+/// Sends through URLSession and remembers each request's path, so a test can prove a request was never sent.
+final class RecordingTransport: HTTPTransport, @unchecked Sendable {
+    private let inner = URLSessionTransport(timeout: 3)
+    private let lock = NSLock()
+    private var sentPaths: [String] = []
+
+    func send(_ request: OutgoingRequest) throws(SignInError) -> IncomingResponse {
+        let path = URLComponents(string: request.url)?.path ?? request.url
+        lock.withLock { sentPaths.append(path) }
+        return try inner.send(request)
+    }
+
+    var paths: [String] { lock.withLock { sentPaths } }
+
+    func count(_ suffix: String) -> Int { paths.filter { $0.hasSuffix(suffix) }.count }
+}
+
+extension RecordingPresenter {
+    /// Waits until `condition` holds (the controller reports on its own queue).
+    func wait(_ seconds: Double = 10, until condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return condition()
+    }
+}

@@ -1,0 +1,331 @@
+import AuthClient
+import AuthCore
+import AuthCrypto
+import Foundation
+import Sandbox
+import Synchronization
+import Testing
+
+/// The turnkey backend against the real sandbox proxy, driven through the shared controller and machine as the
+/// command line and the TUI drive it: email and SMS codes, signup versus login, the client signature, social
+/// logins bound to the session key, the TOTP extension, and every bad input of issue 5 that reaches the client.
+@Suite(.serialized) struct TurnkeySignInTests {
+    let presenter = RecordingPresenter()
+    let stored = PersistedSessions()
+    let now = ControllerClock()
+    let controller: SignInController
+
+    init() {
+        let now = self.now
+        controller = SignInController(presenter: presenter, persist: stored.persist, receivers: ReceiverOptions(),
+                                      browser: nil, clock: { now.date })
+    }
+
+    /// Starts a code sign-in and answers the otpId the proxy sent the code with.
+    func startCode(_ sandbox: TurnkeySandbox, _ provider: String = "email", contact: Contact,
+                   transport: RecordingTransport = RecordingTransport(),
+                   backend name: String = "sandbox") throws -> (attempt: Attempt, otpID: String) {
+        controller.start(try sandbox.backend(provider, backend: name, contact: contact, transport: transport),
+                         timeout: 120)
+        let attempt = try #require(presenter.waitForBegin())
+        guard case .codeSent(let otpID)? = presenter.prompts.last else {
+            throw TurnkeySandbox.BrowseFailure(description: "no code was sent: \(presenter.results)")
+        }
+        // The machine learns the otpId on its queue; a code typed before that is refused as "not sent yet".
+        #expect(presenter.wait { if case .oneTimeCode(_, _, _?) = controller.state.attempt?.method { true } else { false } })
+        return (attempt, otpID)
+    }
+
+    func outcome() throws -> SignInOutcome {
+        switch try #require(presenter.waitForEnd()) {
+        case .success(let outcome): return outcome
+        case .failure(let error): throw error
+        }
+    }
+
+    func failure() throws -> SignInError? {
+        guard case .failure(let error)? = presenter.waitForEnd() else { return nil }
+        return error
+    }
+
+    static func claims(_ jwt: String) throws -> JSONValue {
+        try JSONValue.parse(try JWS.decodeUnverified(jwt).payload)
+    }
+
+    // MARK: - Email and SMS
+
+    @Test func emailCodeLogsAnExistingUserInWithASessionBoundToItsKey() throws {
+        let sandbox = try TurnkeySandbox()
+        let (attempt, otpID) = try startCode(sandbox, contact: .email("ada@example.com"))
+        #expect(attempt.sessionPublicKeyHex?.count == 66)
+        controller.enterCode(try #require(sandbox.code(otpID: otpID)))
+        let outcome = try outcome()
+        #expect(outcome.kind == .login)
+        #expect(outcome.record.backend == "sandbox")
+        #expect(outcome.record.provider == "email")
+        #expect(outcome.record.email == "ada@example.com")
+        let session = try #require(stored.sessions.first)
+        let jwt = try #require(session.secrets.sessionJwt)
+        let claims = try Self.claims(jwt)
+        #expect(claims["public_key"]?.string == attempt.sessionPublicKeyHex)
+        #expect(claims["user_id"]?.string == outcome.record.subject)
+        #expect(claims["session_type"]?.string == "SESSION_TYPE_READ_WRITE")
+        #expect(outcome.record.expiresAt.map { Int($0.timeIntervalSince1970) } == claims["exp"]?.integer)
+        // The private key stored with the session is the one the session is bound to.
+        let privateHex = try #require(session.secrets.privateKeyHex)
+        #expect(privateHex.count == 64)
+        let privateBytes = try #require(Hex.decode(privateHex))
+        let key = try P256PrivateKey(rawRepresentation: privateBytes)
+        #expect(key.publicKey.compressedHex == attempt.sessionPublicKeyHex)
+        #expect(session.secrets.accessToken == nil)
+    }
+
+    @Test func aNewContactSignsUpAndTheResultSaysSo() throws {
+        let sandbox = try TurnkeySandbox()
+        let transport = RecordingTransport()
+        let (_, otpID) = try startCode(sandbox, contact: .email("cleo@example.com"), transport: transport)
+        controller.enterCode(try #require(sandbox.code(otpID: otpID)))
+        let outcome = try outcome()
+        #expect(outcome.kind == .signup)
+        #expect(transport.count("/v1/signup") == 1)
+        #expect(transport.count("/v1/otp_login") == 1)
+    }
+
+    @Test func smsCodeThroughTheTurnkeyBackend() throws {
+        let sandbox = try TurnkeySandbox()
+        let (_, otpID) = try startCode(sandbox, "sms", contact: .phone("+15550100002"), backend: "sandbox-turnkey")
+        controller.enterCode(try #require(sandbox.code(otpID: otpID)))
+        let outcome = try outcome()
+        #expect(outcome.kind == .login)
+        #expect(outcome.record.phone == "+15550100002")
+        #expect(outcome.record.backend == "sandbox-turnkey")
+    }
+
+    @Test func theClientSignatureIsRawRSOverTheLoginMessage() throws {
+        let key = try P256PrivateKey()
+        let signature = try TurnkeyProxyClient.clientSignature(verificationToken: "a.b.c", key: key)
+        #expect(signature["scheme"]?.string == "CLIENT_SIGNATURE_SCHEME_API_P256")
+        #expect(signature["publicKey"]?.string == key.publicKey.compressedHex)
+        let message = try #require(signature["message"]?.string)
+        let login = try JSONValue.parse(message)["login"]
+        #expect(login?["publicKey"]?.string == key.publicKey.compressedHex)
+        #expect(login?["verificationToken"]?.string == "a.b.c")
+        let hex = try #require(signature["signature"]?.string)
+        let raw = try #require(Hex.decode(hex))
+        #expect(raw.count == 64)
+        #expect(key.publicKey.isValidSignature(raw, for: Array(message.utf8)))
+        #expect(!key.publicKey.isValidSignature(raw, for: Array((message + " ").utf8)))
+    }
+
+    // MARK: - Bad input
+
+    @Test func aContactIsRequiredAndNoRequestIsSentWithoutOne() throws {
+        let sandbox = try TurnkeySandbox()
+        let transport = RecordingTransport()
+        #expect(throws: SignInError.invalidContact) {
+            _ = try sandbox.backend("email", backend: "sandbox", contact: nil, transport: transport)
+        }
+        #expect(throws: SignInError.invalidContact) { _ = try Contact.validatedEmail("ada@@example.com") }
+        #expect(throws: SignInError.invalidContact) { _ = try Contact.validatedPhone("5550100001") }
+        // A phone number given for an email sign-in is refused after the config, before any code goes out.
+        let mismatched = try sandbox.backend("email", backend: "sandbox", contact: .phone("+15550100001"),
+                                             transport: transport)
+        #expect(throws: SignInError.invalidContact) { _ = try mismatched.method(loopbackRedirectURI: nil) }
+        #expect(transport.count("/v1/otp_init") == 0)
+        #expect(sandbox.codesSent == 0)
+    }
+
+    @Test func aCodeOfTheWrongShapeIsRefusedBeforeSending() throws {
+        let sandbox = try TurnkeySandbox {
+            $0.otpLength = 8
+            $0.otpAlphanumeric = true
+        }
+        let transport = RecordingTransport()
+        let (attempt, otpID) = try startCode(sandbox, contact: .email("ada@example.com"), transport: transport)
+        guard case .oneTimeCode(_, let format, _) = attempt.method else { Issue.record("not a code attempt"); return }
+        #expect(format.length == 8)
+        #expect(format.alphanumeric)
+        for bad in ["1234567", "123456789", "ABCD!EFG", ""] {
+            controller.enterCode(bad)
+        }
+        #expect(presenter.wait { presenter.notices.count == 4 })
+        #expect(presenter.notices.allSatisfy { $0 == .invalidCode })
+        #expect(transport.count("/v1/otp_verify") == 0)
+        // Lower case and a dash are normalised, then sent.
+        let code = try #require(sandbox.code(otpID: otpID))
+        controller.enterCode(code.prefix(4).lowercased() + "-" + code.dropFirst(4).lowercased())
+        #expect(try outcome().kind == .login)
+        #expect(transport.count("/v1/otp_verify") == 1)
+    }
+
+    @Test func aWrongCodeIsShownAndTheUserMayTryAgain() throws {
+        let sandbox = try TurnkeySandbox()
+        let (_, otpID) = try startCode(sandbox, contact: .email("ada@example.com"))
+        let code = try #require(sandbox.code(otpID: otpID))
+        controller.enterCode(TurnkeySandbox.wrongCode(for: code))
+        #expect(presenter.wait { presenter.notices == [.invalidCode] })
+        #expect(presenter.wait {
+            if case .awaitingCallback(_, .waiting) = controller.state { true } else { false }
+        })
+        #expect(stored.count == 0)
+        controller.enterCode(code)
+        #expect(try outcome().kind == .login)
+        #expect(stored.count == 1)
+    }
+
+    @Test func anExpiredCodeEndsTheAttemptWithTheProxysReason() throws {
+        let sandbox = try TurnkeySandbox { $0.otpLifetime = 60 }
+        let (_, otpID) = try startCode(sandbox, contact: .email("ada@example.com"))
+        sandbox.clock.advance(by: 61)
+        controller.enterCode(try #require(sandbox.code(otpID: otpID)))
+        let error = try #require(try failure())
+        guard case .authenticationFailed(let reason) = error else { Issue.record("got \(error)"); return }
+        #expect(reason.contains("expired"))
+        #expect(stored.count == 0)
+    }
+
+    @Test func anExpiredOrUnknownOtpIDIsRefused() throws {
+        let sandbox = try TurnkeySandbox { $0.otpLifetime = 60 }
+        let backend = try sandbox.backend("email", backend: "sandbox", contact: .email("ada@example.com"))
+        let method = try backend.method(loopbackRedirectURI: nil)
+        let attempt = try backend.makeAttempt(id: AttemptID(1), method: method, deadline: Date().addingTimeInterval(60))
+        guard case .codeSent(let otpID) = try backend.begin(attempt) else { Issue.record("no code sent"); return }
+        let code = try #require(sandbox.code(otpID: otpID))
+        #expect(throws: SignInError.authenticationFailed(providerError: "unknown otpId")) {
+            _ = try backend.verifyCode(attempt, otpID: "no-such-otp", code: code)
+        }
+        sandbox.clock.advance(by: 61)
+        #expect(throws: SignInError.authenticationFailed(providerError: "the code has expired; request a new one")) {
+            _ = try backend.verifyCode(attempt, otpID: otpID, code: code)
+        }
+        // The expired otpId is gone: asking again names it unknown.
+        #expect(throws: SignInError.authenticationFailed(providerError: "unknown otpId")) {
+            _ = try backend.verifyCode(attempt, otpID: otpID, code: code)
+        }
+    }
+
+    @Test func tooManyWrongCodesEndTheAttempt() throws {
+        let sandbox = try TurnkeySandbox()
+        let (_, otpID) = try startCode(sandbox, contact: .email("ada@example.com"))
+        let code = try #require(sandbox.code(otpID: otpID))
+        for round in 1...4 {
+            controller.enterCode(TurnkeySandbox.wrongCode(for: code))
+            #expect(presenter.wait { presenter.notices.count == round })
+        }
+        controller.enterCode(TurnkeySandbox.wrongCode(for: code))
+        #expect(try failure() == .rateLimited)
+        // The attempt is over: the right code now changes nothing.
+        controller.enterCode(code)
+        #expect(controller.sync { stored.count } == 0)
+    }
+
+    @Test func aResendInsideTheCooldownIsRefusedAndAfterItSendsANewCode() throws {
+        let sandbox = try TurnkeySandbox()
+        let transport = RecordingTransport()
+        let (_, firstID) = try startCode(sandbox, contact: .email("ada@example.com"), transport: transport)
+        controller.resend()
+        #expect(presenter.wait { presenter.notices == [.rateLimited] })
+        #expect(sandbox.codesSent == 1)
+        #expect(transport.count("/v1/otp_init") == 1)
+
+        now.advance(by: 31)
+        controller.resend()
+        #expect(presenter.wait { sandbox.codesSent == 2 })
+        #expect(presenter.wait {
+            if case .oneTimeCode(_, _, let otpID?) = controller.state.attempt?.method { otpID != firstID } else { false }
+        })
+        guard case .oneTimeCode(_, _, let secondID?) = controller.state.attempt?.method else {
+            Issue.record("no new otpId")
+            return
+        }
+        controller.enterCode(try #require(sandbox.code(otpID: secondID)))
+        #expect(try outcome().kind == .login)
+    }
+
+    // MARK: - TOTP
+
+    @Test func aTOTPUserIsChallengedAndOnlyTheRightCodeStores() throws {
+        let sandbox = try TurnkeySandbox()
+        let (_, otpID) = try startCode(sandbox, contact: .email("dora@example.com"))
+        controller.enterCode(try #require(sandbox.code(otpID: otpID)))
+        #expect(presenter.wait { if case .totpRequired(_, _, .waiting) = controller.state { true } else { false } })
+        guard case .totpRequired(_, let challenge, _) = controller.state else { Issue.record("no TOTP"); return }
+        #expect(challenge.enrolmentLink?.hasPrefix("otpauth://totp/") == true)
+        #expect(challenge.user == "dora@example.com")
+        #expect(stored.count == 0)
+
+        let right = sandbox.totp()
+        controller.enterCode(TurnkeySandbox.wrongCode(for: right))
+        #expect(presenter.wait { presenter.notices == [.invalidCode] })
+        guard case .totpRequired(_, let after, _) = controller.state else { Issue.record("left TOTP"); return }
+        #expect(after.attemptsLeft == 4)
+        #expect(stored.count == 0)
+
+        controller.enterCode(right)
+        let outcome = try outcome()
+        #expect(outcome.kind == .login)
+        let claims = try Self.claims(try #require(stored.sessions.first?.secrets.sessionJwt))
+        #expect(claims["public_key"]?.string == controller.sync { presenter.attempt?.sessionPublicKeyHex })
+    }
+
+    // MARK: - Social logins
+
+    func social(_ provider: String, user: String, sandbox: TurnkeySandbox,
+                transport: RecordingTransport = RecordingTransport()) throws -> SignInOutcome {
+        controller.start(try sandbox.backend(provider, backend: "sandbox-turnkey", transport: transport), timeout: 60)
+        let attempt = try #require(presenter.waitForBegin())
+        #expect(attempt.nonce == AttemptSecrets.turnkeyNonce(sessionPublicKeyHex: try #require(attempt.sessionPublicKeyHex)))
+        guard case .browser(let url)? = presenter.prompts.last else {
+            throw TurnkeySandbox.BrowseFailure(description: "no browser prompt: \(presenter.results)")
+        }
+        let query = URLComponents(string: url)?.queryItems ?? []
+        // Providers with ID tokens carry the key-bound nonce; Discord and X hand it to the proxy instead.
+        let sentNonce = query.first { $0.name == "nonce" }?.value
+        #expect(sentNonce == (["google", "apple"].contains(provider) ? attempt.nonce : nil))
+        #expect(query.first { $0.name == "client_id" }?.value == "sandbox-\(provider)")
+        #expect(controller.paste(try sandbox.browse(url, user: user)) == .accepted)
+        return try outcome()
+    }
+
+    @Test(arguments: ["google", "apple", "discord", "x"])
+    func socialLoginOfAnExistingUser(_ provider: String) throws {
+        let sandbox = try TurnkeySandbox()
+        let transport = RecordingTransport()
+        let outcome = try social(provider, user: "ada", sandbox: sandbox, transport: transport)
+        #expect(outcome.kind == .login)
+        #expect(outcome.record.provider == provider)
+        #expect(outcome.record.email == "ada@example.com")
+        #expect(transport.count("/v1/oauth2_authenticate") == (["google", "apple"].contains(provider) ? 0 : 1))
+        #expect(transport.count("/v1/oauth_login") == 1)
+        let claims = try Self.claims(try #require(stored.sessions.first?.secrets.sessionJwt))
+        #expect(claims["public_key"]?.string == presenter.attempt?.sessionPublicKeyHex)
+    }
+
+    @Test func socialLoginOfANewUserSignsUp() throws {
+        let sandbox = try TurnkeySandbox()
+        let outcome = try social("google", user: "cleo", sandbox: sandbox)
+        #expect(outcome.kind == .signup)
+    }
+
+    @Test func aMethodTheProxyDoesNotEnableIsUnavailable() throws {
+        let proxy = try TurnkeyTestProxy { path, _ in
+            path == "/v1/wallet_kit_config" ? .json(200, Array(#"{"enabledProviders":["google"],"otpLength":6}"#.utf8))
+                : .json(500, Array(#"{"code":13,"message":"unexpected"}"#.utf8))
+        }
+        let backend = proxy.backend("email", contact: .email("ada@example.com"))
+        #expect(throws: SignInError.authMethodUnavailable(method: "Email code")) {
+            _ = try backend.method(loopbackRedirectURI: nil)
+        }
+        #expect(proxy.paths == ["/v1/wallet_kit_config"])
+    }
+}
+
+extension SignInStateMachine.State {
+    /// The attempt in flight, for tests that read the machine's state through the controller.
+    var attempt: Attempt? {
+        switch self {
+        case .awaitingCallback(let attempt, _), .totpRequired(let attempt, _, _): return attempt
+        case .idle, .authenticated: return nil
+        }
+    }
+}
