@@ -1,0 +1,302 @@
+import AuthCrypto
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `authdeck login` through the auth-proxy backends end to end: the real binary, `authdeck sandbox` as a child
+/// process, a passphrase store, the scripted browser for social logins, and codes typed on standard input (a pipe,
+/// not a terminal) as the sandbox's outbox delivers them.
+@Suite(.serialized) struct ProxyLoginTests {
+    let folder = TemporaryFolder()
+    let runner: CLIRunner
+    let sandbox: SandboxProcess
+
+    static let doraSecret = "JBSWY3DPEHPK3PXP"
+
+    init() throws {
+        let passphrase = folder.write("passphrase", "correct horse battery staple\n")
+        var base = CLIRunner(home: folder.path + "/home", extra: [
+            "AUTHDECK_PASSPHRASE_FILE": passphrase, "BROWSER": ScriptedBrowser.path,
+            "SCRIPTED_BROWSER_LOG": folder.path + "/browser.log", "XDG_RUNTIME_DIR": folder.path + "/run",
+        ])
+        base.environment["DBUS_SESSION_BUS_ADDRESS"] = nil  // passphrase unlock: this suite is about sign-in
+        sandbox = try SandboxProcess(folder: folder, runner: base)
+        base.environment["AUTHDECK_CONFIG"] = sandbox.configPath
+        runner = base
+    }
+
+    func login(_ arguments: [String], environment: [String: String?] = [:]) -> CLIRunner.Result {
+        runner.run(["login"] + arguments, stdin: "", environment: environment, timeout: 30)
+    }
+
+    func live(_ arguments: [String], environment: [String: String?] = [:]) throws -> LiveLogin {
+        try LiveLogin(runner: runner, arguments: ["login"] + arguments + ["--timeout", "30"], environment: environment)
+    }
+
+    func listed() throws -> [[String: Any]] {
+        let result = runner.run(["list", "--json"])
+        return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? []
+    }
+
+    /// The code the sandbox sent, once authdeck has said so: a line typed before that is refused as "not sent
+    /// yet", as it would be from a person who typed before the code arrived.
+    func code(_ run: LiveLogin) throws -> String {
+        #expect(run.wait { run.stderr.contains("A code was sent to") })
+        return try #require(sandbox.codes().last?.code)
+    }
+
+    static func wrong(_ code: String) -> String {
+        (code.first == "1" ? "2" : "1") + code.dropFirst()
+    }
+
+    static func totp() -> String {
+        TOTP.code(secret: Base32.decode(doraSecret) ?? [], time: Int64(Date().timeIntervalSince1970))
+    }
+
+    /// The session stored under the printed key; its token never appeared on stderr.
+    func expectStored(_ result: CLIRunner.Result, backend: String, provider: String) throws {
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let key = result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let session = try #require(try listed().first { $0["key"] as? String == key })
+        #expect(session["backend"] as? String == backend)
+        #expect(session["provider"] as? String == provider)
+        let token = runner.run(["token", key]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(token.split(separator: ".").count == 3 || backend == "sandbox-portal")
+        #expect(!token.isEmpty)
+        #expect(!result.stderr.contains(token))
+    }
+
+    // MARK: - Contacts
+
+    @Test func anInvalidEmailIsRefusedBeforeAnyRequest() throws {
+        for contact in ["ada@@example.com", "ada example.com", "ada@example"] {
+            let result = login(["email", "--contact", contact])
+            #expect(result.status == 2, "stderr: \(result.stderr)")
+            #expect(result.stderr.contains("not a valid email address or phone number"))
+        }
+        #expect(login(["email"]).status == 2)
+        #expect(sandbox.codes().isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: sandbox.outboxPath) || sandbox.codes().isEmpty)
+    }
+
+    @Test func anInvalidPhoneNumberIsRefusedBeforeAnyRequest() throws {
+        for contact in ["555-0100", "+1 555", "+1 555 CALL NOW"] {
+            let result = login(["sms", "--contact", contact, "--backend", "sandbox-turnkey"])
+            #expect(result.status == 2, "stderr: \(result.stderr)")
+            #expect(result.stderr.contains("8–15 digits"))
+        }
+        #expect(sandbox.codes().isEmpty)
+    }
+
+    // MARK: - Email and SMS codes
+
+    @Test func anEmailCodeLogsAnExistingUserIn() throws {
+        let run = try live(["email", "--contact", " ada@EXAMPLE.com "])
+        run.send(try code(run))
+        let result = run.finish()
+        #expect(result.stderr.contains("A code was sent to ada@example.com"))
+        #expect(result.stderr.contains("Signed in with email as ada@example.com"))
+        try expectStored(result, backend: "sandbox", provider: "email")
+    }
+
+    @Test func anSMSCodeThroughTheTurnkeyBackend() throws {
+        let run = try live(["sms", "--contact", "+1 (555) 010-0002", "--backend", "sandbox-turnkey"])
+        run.send(try code(run))
+        let result = run.finish()
+        #expect(result.stderr.contains("A code was sent to +15550100002"))
+        try expectStored(result, backend: "sandbox-turnkey", provider: "sms")
+    }
+
+    @Test func aNewUserSignsUpAndIsToldSo() throws {
+        let run = try live(["email", "--contact", "cleo@example.com"])
+        run.send(try code(run))
+        let result = run.finish()
+        #expect(result.stderr.contains("Account created and signed in"))
+        try expectStored(result, backend: "sandbox", provider: "email")
+    }
+
+    @Test func codesOfTheWrongLengthOrAlphabetAreRefusedBeforeSending() throws {
+        let run = try live(["email", "--contact", "ada@example.com"])
+        let code = try code(run)
+        // Five malformed codes: had any reached the proxy, five failures would have used up the otpId.
+        for bad in ["12345", "1234567", "12a456", "abcdef", "12 3"] { run.send(bad) }
+        #expect(run.wait { run.stderr.components(separatedBy: "That code is not valid").count == 6 })
+        run.send(code)
+        let result = run.finish()
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+    }
+
+    @Test func aWrongCodeIsShownAndTheRightOneStillWorks() throws {
+        let run = try live(["email", "--contact", "ada@example.com"])
+        let code = try code(run)
+        run.send(Self.wrong(code))
+        #expect(run.wait { run.stderr.contains("That code is not valid. Try again") })
+        run.send(code)
+        let result = run.finish()
+        try expectStored(result, backend: "sandbox", provider: "email")
+    }
+
+    @Test func tooManyWrongCodesFailAndStoreNothing() throws {
+        let run = try live(["email", "--contact", "ada@example.com"])
+        let code = try code(run)
+        for round in 1...4 {
+            run.send(Self.wrong(code))
+            #expect(run.wait { run.stderr.components(separatedBy: "That code is not valid").count == round + 1 })
+        }
+        run.send(Self.wrong(code))
+        let result = run.finish()
+        #expect(result.status == 4, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("Too many attempts"))
+        #expect(try listed().isEmpty)
+    }
+
+    @Test func aResendInsideTheCooldownIsRefused() throws {
+        let run = try live(["email", "--contact", "ada@example.com"])
+        let code = try code(run)
+        run.send("resend")
+        #expect(run.wait { run.stderr.contains("a new code can be sent in") })
+        #expect(sandbox.codes().count == 1)
+        run.send(code)
+        let result = run.finish()
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(sandbox.codes().count == 1)
+    }
+
+    @Test func aTOTPUserTypesTheSecondFactor() throws {
+        let run = try live(["email", "--contact", "dora@example.com"])
+        run.send(try code(run))
+        #expect(run.wait { run.stderr.contains("Two-factor code required") })
+        // The enrolment link is shown only as a QR code: its secret never appears as text.
+        #expect(run.stderr.contains("▀") || run.stderr.contains("▄") || run.stderr.contains("█"))
+        #expect(!run.stderr.contains(Self.doraSecret))
+        let right = Self.totp()
+        run.send(Self.wrong(right))
+        #expect(run.wait { run.stderr.contains("attempts left).") && run.stderr.contains("not valid") })
+        #expect(try listed().isEmpty)
+        run.send(Self.totp())
+        let result = run.finish()
+        try expectStored(result, backend: "sandbox", provider: "email")
+    }
+
+    // MARK: - Social logins through the proxies
+
+    @Test(arguments: ["google", "apple", "discord", "x"])
+    func socialLoginThroughTheTurnkeyProxy(_ provider: String) throws {
+        let result = login([provider, "--backend", "sandbox-turnkey"])
+        #expect(result.stderr.contains("Signed in with \(provider)"))
+        try expectStored(result, backend: "sandbox-turnkey", provider: provider)
+    }
+
+    @Test func aNewSocialUserSignsUpThroughTheTurnkeyProxy() throws {
+        let result = login(["google", "--backend", "sandbox-turnkey"], environment: ["SANDBOX_USER": "cleo"])
+        #expect(result.stderr.contains("Account created and signed in"))
+        try expectStored(result, backend: "sandbox-turnkey", provider: "google")
+    }
+
+    @Test(arguments: ["google", "apple"])
+    func portalSignInWithoutTOTP(_ provider: String) throws {
+        let result = login([provider, "--backend", "sandbox-portal"])
+        try expectStored(result, backend: "sandbox-portal", provider: provider)
+    }
+
+    @Test func portalSignInWithTOTP() throws {
+        let run = try live(["google", "--backend", "sandbox-portal"], environment: ["SANDBOX_USER": "dora"])
+        #expect(run.wait { run.stderr.contains("Two-factor code required") })
+        #expect(try listed().isEmpty)
+        run.send(Self.totp())
+        let result = run.finish()
+        try expectStored(result, backend: "sandbox-portal", provider: "google")
+    }
+
+    @Test func portalAccessDeniedIsACancel() throws {
+        let result = login(["google", "--backend", "sandbox-portal"], environment: ["SANDBOX_DECISION": "deny"])
+        #expect(result.status == 3, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("cancelled"))
+        #expect(try listed().isEmpty)
+    }
+
+    @Test func codesAreRefusedByBackendsThatCannotSendThem() throws {
+        let result = login(["email", "--contact", "ada@example.com", "--backend", "sandbox-portal"])
+        #expect(result.status == 4, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("Email code sign-in is not enabled"))
+        #expect(sandbox.codes().isEmpty)
+    }
+}
+
+/// `authdeck login` running with its standard input held open, so a test can type a line when the sign-in is
+/// ready for it (a code after the outbox got it, a TOTP code after the prompt), as a person at the terminal would.
+final class LiveLogin: @unchecked Sendable {
+    private let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private let errors = Pipe()
+    private let lock = NSLock()
+    private var out = Data(), err = Data()
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(runner: CLIRunner, arguments: [String], environment extra: [String: String?]) throws {
+        process.executableURL = URL(fileURLWithPath: CLIRunner.binary)
+        process.arguments = arguments
+        var environment = runner.environment
+        for (name, value) in extra { environment[name] = value }
+        process.environment = environment
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = input
+        output.fileHandleForReading.readabilityHandler = { [unowned self] handle in
+            let data = handle.availableData
+            lock.withLock { out.append(data) }
+        }
+        errors.fileHandleForReading.readabilityHandler = { [unowned self] handle in
+            let data = handle.availableData
+            lock.withLock { err.append(data) }
+        }
+        let finished = self.finished
+        process.terminationHandler = { _ in finished.signal() }
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    var stderr: String { lock.withLock { String(decoding: err, as: UTF8.self) } }
+
+    func send(_ line: String) {
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+    }
+
+    /// Polls until `condition` holds or 15 s pass.
+    func wait(_ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline {
+            if condition() { return true }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return condition()
+    }
+
+    /// Waits for the command to end (killing it after `timeout`) and answers what it printed.
+    func finish(timeout: TimeInterval = 30) -> CLIRunner.Result {
+        var timedOut = false
+        if finished.wait(timeout: .now() + timeout) == .timedOut {
+            timedOut = true
+            kill(process.processIdentifier, SIGKILL)
+            finished.wait()
+        }
+        try? input.fileHandleForWriting.close()
+        output.fileHandleForReading.readabilityHandler = nil
+        errors.fileHandleForReading.readabilityHandler = nil
+        let restOut = output.fileHandleForReading.readDataToEndOfFile()
+        let restErr = errors.fileHandleForReading.readDataToEndOfFile()
+        return lock.withLock {
+            out.append(restOut)
+            err.append(restErr)
+            return
+                CLIRunner.Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+                                 stderr: String(decoding: err, as: UTF8.self), timedOut: timedOut)
+        }
+    }
+}
