@@ -25,7 +25,8 @@ eval "$(printf 'authdeck-test\n' | gnome-keyring-daemon --unlock --components=se
     2>>"$AUTHDECK_KEYRING_HOME/gnome-keyring.log")"
 export GNOME_KEYRING_CONTROL
 probe="probe-$$-$RANDOM"
-if ! printf '%s' "$probe" | timeout 10 secret-tool store --label='authdeck self-check' application authdeck-self-check \
+if ! printf '%s' "$probe" \
+        | timeout 10 secret-tool store --label='authdeck self-check' application authdeck-self-check \
         || [ "$(timeout 10 secret-tool lookup application authdeck-self-check)" != "$probe" ]; then
     echo "with-keyring.sh: the private Secret Service does not work (store/lookup failed)" >&2
     exit 1

@@ -11,46 +11,59 @@ public enum SessionJSON {
     /// The `list --json` fields in order: key, backend, provider, subject, email, phone, issuer, createdAt,
     /// expiresAt, status, refreshable, selected.
     public static func listObject(_ entry: StoreEntry, now: Date) -> String {
-        var text = "{"
-        appendListFields(entry, now: now, to: &text)
-        text += "}"
-        return text
+        var buffer = JSONBuffer(capacity: 320)
+        buffer.raw("{")
+        appendListFields(entry, now: now, to: &buffer)
+        buffer.raw("}")
+        return buffer.text
     }
 
     /// An array of `listObject`s, one per line.
     public static func listArray(_ entries: [StoreEntry], now: Date) -> String {
         guard !entries.isEmpty else { return "[]\n" }
-        var text = "[\n"
-        text.reserveCapacity(entries.count * 320)
+        var buffer = JSONBuffer(capacity: entries.count * 320)
+        buffer.raw("[\n")
         for (index, entry) in entries.enumerated() {
-            text += "  {"
-            appendListFields(entry, now: now, to: &text)
-            text += index == entries.count - 1 ? "}\n" : "},\n"
+            buffer.raw("  {")
+            appendListFields(entry, now: now, to: &buffer)
+            buffer.raw(index == entries.count - 1 ? "}\n" : "},\n")
         }
-        text += "]\n"
-        return text
+        buffer.raw("]\n")
+        return buffer.text
     }
 
     /// One import/export line: the list fields, then displayName, scopes, autoRefresh and the secrets that are set.
     public static func transferLine(_ session: Session, selected: Bool, now: Date) -> String {
         let entry = StoreEntry(record: session.record, isSelected: selected,
                                refreshExpiresAt: session.secrets.refreshExpiresAt)
-        var text = "{"
-        appendListFields(entry, now: now, to: &text)
+        var buffer = JSONBuffer(capacity: 1024)
+        buffer.raw("{")
+        appendListFields(entry, now: now, to: &buffer)
         let record = session.record, secrets = session.secrets
-        text += ",\"displayName\":" + quoted(record.displayName)
-        text += ",\"scopes\":[" + record.scopes.map { quoted($0) }.joined(separator: ",") + "]"
-        text += ",\"autoRefresh\":" + (record.autoRefresh ? "true" : "false")
-        let optional: [(String, String?)] = [
-            ("accessToken", secrets.accessToken), ("refreshToken", secrets.refreshToken),
-            ("idToken", secrets.idToken), ("sessionJwt", secrets.sessionJwt),
-            ("privateKeyHex", secrets.privateKeyHex), ("refreshExpiresAt", secrets.refreshExpiresAt.map(iso8601)),
-        ]
-        for (name, value) in optional {
-            if let value { text += ",\"\(name)\":" + quoted(value) }
+        buffer.raw(",\"displayName\":")
+        buffer.string(record.displayName)
+        buffer.raw(",\"scopes\":[")
+        for (index, scope) in record.scopes.enumerated() {
+            if index > 0 { buffer.raw(",") }
+            buffer.string(scope)
         }
-        text += "}"
-        return text
+        buffer.raw("],\"autoRefresh\":")
+        buffer.bool(record.autoRefresh)
+        let optional: [(StaticString, String?)] = [
+            (",\"accessToken\":", secrets.accessToken), (",\"refreshToken\":", secrets.refreshToken),
+            (",\"idToken\":", secrets.idToken), (",\"sessionJwt\":", secrets.sessionJwt),
+            (",\"privateKeyHex\":", secrets.privateKeyHex),
+        ]
+        for (name, value) in optional where value != nil {
+            buffer.raw(name)
+            buffer.string(value)
+        }
+        if let refreshExpiresAt = secrets.refreshExpiresAt {
+            buffer.raw(",\"refreshExpiresAt\":")
+            buffer.date(refreshExpiresAt)
+        }
+        buffer.raw("}")
+        return buffer.text
     }
 
     /// Parses import lines (blank lines skipped). Errors name the line, never its content: it may hold a token.
@@ -122,57 +135,62 @@ public enum SessionJSON {
 
     // MARK: - Pieces
 
-    private static func appendListFields(_ entry: StoreEntry, now: Date, to text: inout String) {
+    private static func appendListFields(_ entry: StoreEntry, now: Date, to buffer: inout JSONBuffer) {
         let record = entry.record
-        text += "\"key\":" + quoted(record.key)
-        text += ",\"backend\":" + quoted(record.backend)
-        text += ",\"provider\":" + quoted(record.provider)
-        text += ",\"subject\":" + quoted(record.subject)
-        text += ",\"email\":" + quoted(record.email)
-        text += ",\"phone\":" + quoted(record.phone)
-        text += ",\"issuer\":" + quoted(record.issuer)
-        text += ",\"createdAt\":" + quoted(iso8601(record.createdAt))
-        text += ",\"expiresAt\":" + quoted(record.expiresAt.map(iso8601))
-        text += ",\"status\":" + quoted(record.status(at: now).rawValue)
-        text += ",\"refreshable\":" + (record.refreshable ? "true" : "false")
-        text += ",\"selected\":" + (entry.isSelected ? "true" : "false")
+        buffer.raw("\"key\":")
+        buffer.string(record.key)
+        buffer.raw(",\"backend\":")
+        buffer.string(record.backend)
+        buffer.raw(",\"provider\":")
+        buffer.string(record.provider)
+        buffer.raw(",\"subject\":")
+        buffer.string(record.subject)
+        buffer.raw(",\"email\":")
+        buffer.string(record.email)
+        buffer.raw(",\"phone\":")
+        buffer.string(record.phone)
+        buffer.raw(",\"issuer\":")
+        buffer.string(record.issuer)
+        buffer.raw(",\"createdAt\":")
+        buffer.date(record.createdAt)
+        buffer.raw(",\"expiresAt\":")
+        buffer.date(record.expiresAt)
+        buffer.raw(",\"status\":\"")
+        switch record.status(at: now) {
+        case .active: buffer.raw("active\"")
+        case .expiring: buffer.raw("expiring\"")
+        case .expired: buffer.raw("expired\"")
+        }
+        buffer.raw(",\"refreshable\":")
+        buffer.bool(record.refreshable)
+        buffer.raw(",\"selected\":")
+        buffer.bool(entry.isSelected)
     }
 
     /// A JSON string literal, or `null`.
     public static func quoted(_ value: String?) -> String {
-        guard let value else { return "null" }
-        var output = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
-        return output + "\""
+        var buffer = JSONBuffer()
+        buffer.string(value)
+        return buffer.text
     }
 
     /// `2024-05-01T12:00:00Z`: UTC, whole seconds.
     public static func iso8601(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+        var bytes: [UInt8] = []
+        JSONBuffer.appendISO8601(date, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Reads `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)`.
     public static func parseISO8601(_ text: String) -> Date? {
-        let withFraction = ISO8601DateFormatter()
-        withFraction.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        let plain = ISO8601DateFormatter()
-        return plain.date(from: text) ?? withFraction.date(from: text)
+        // Formatters are costly to make (an import of 100,000 lines made 200,000 of them); these are read-only.
+        plainFormatter.date(from: text) ?? fractionFormatter.date(from: text)
     }
+
+    nonisolated(unsafe) private static let plainFormatter = ISO8601DateFormatter()
+    nonisolated(unsafe) private static let fractionFormatter: ISO8601DateFormatter = {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
+    }()
 }

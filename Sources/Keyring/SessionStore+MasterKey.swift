@@ -293,7 +293,8 @@ extension SessionStore {
         let parameters = ScryptParameters.interactive
         do {
             let salt = try SecureRandom.bytes(16)
-            let wrappingKey = try Scrypt.deriveKey(password: passphrase, salt: salt, parameters: parameters, length: 32)
+            let wrappingKey = try Scrypt.deriveKey(password: passphrase, salt: salt, parameters: parameters,
+                                                   length: 32)
             let wrapped = try AESGCM.seal(key, key: wrappingKey, associatedData: wrapAssociatedData)
             return (salt, "\(parameters.n):\(parameters.r):\(parameters.p)", wrapped)
         } catch {

@@ -102,7 +102,8 @@ public final class SessionStore: @unchecked Sendable {
         }
         do {
             let id = Hex.encode(try SecureRandom.bytes(16))
-            let database = try SQLiteDatabase(path: temporary, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds)
+            let database = try SQLiteDatabase(path: temporary,
+                                              busyTimeoutMilliseconds: options.busyTimeoutMilliseconds)
             try database.execute("PRAGMA journal_mode=WAL")
             try database.writeTransaction { () throws(SQLiteError) in
                 try migrate(database, from: 0)

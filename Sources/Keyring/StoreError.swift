@@ -48,7 +48,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .damagedSession(let key):
             return "the secrets of session '\(key)' are damaged and cannot be decrypted; other sessions are fine"
         case .newerSchema(let found, let known):
-            return "the store has schema version \(found) but this authdeck knows only up to \(known); upgrade authdeck"
+            return "the store has schema version \(found) but this authdeck knows only up to \(known); "
+                + "upgrade authdeck"
         case .storage(let why):
             return "storage failure: \(why)"
         case .invalidInput(let why):

@@ -19,7 +19,8 @@ public struct StoreLocation: Sendable, Equatable {
         }
         if let home = nonEmpty("AUTHDECK_HOME") { return StoreLocation(directory: home) }
         if let data = nonEmpty("XDG_DATA_HOME") { return StoreLocation(directory: data + "/authdeck") }
-        let home = nonEmpty("HOME") ?? (getpwuid(getuid()).flatMap { $0.pointee.pw_dir.map { String(cString: $0) } } ?? "/")
+        let account = getpwuid(getuid()).flatMap { $0.pointee.pw_dir.map { String(cString: $0) } }
+        let home = nonEmpty("HOME") ?? account ?? "/"
         return StoreLocation(directory: home + "/.local/share/authdeck")
     }
 

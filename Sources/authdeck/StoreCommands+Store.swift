@@ -37,7 +37,9 @@ enum StoreMaintenance {
     }
 
     private static func migrate(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
-        guard let name = arguments.value("to") else { throw .usage("store migrate needs --to secret-service|passphrase") }
+        guard let name = arguments.value("to") else {
+            throw .usage("store migrate needs --to secret-service|passphrase")
+        }
         guard let target = MasterKeySource(rawValue: name) else {
             throw .usage("--to must be secret-service or passphrase")
         }

@@ -22,7 +22,8 @@ import Testing
         let again = try fixture.open(passphrase: .unavailable, secretService: true)
         #expect(try again.session("a").secrets.accessToken == "AT-a")
         // The database holds a check value, never the key.
-        let bytes = try #require(fixture.databaseBytes) + (FileManager.default.contents(atPath: fixture.databasePath + "-wal").map { [UInt8]($0) } ?? [])
+        let wal = FileManager.default.contents(atPath: fixture.databasePath + "-wal").map { [UInt8]($0) } ?? []
+        let bytes = try #require(fixture.databaseBytes) + wal
         #expect(!Hex.encode(bytes).contains(Hex.encode(key)))
         try keyring.clear(storeID: store.storeID)
     }

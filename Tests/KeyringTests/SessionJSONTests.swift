@@ -65,3 +65,26 @@ import Testing
         #expect(throws: StoreError.self) { try ExportBundle.open(tampered, passphrase: Array("pw".utf8)) }
     }
 }
+
+/// The row-direct `listJSON` must say exactly what `listArray` over `entries()` says.
+@Suite struct ListJSONTests {
+    @Test func theFastPathMatchesTheRecordPath() throws {
+        let fixture = StoreFixture()
+        let store = try fixture.open()
+        let now = Date(timeIntervalSince1970: 3_999_999_900)
+        #expect(try store.listJSON(now: now) == "[]\n")
+        var odd = StoreFixture.session("quo\"te\\back\nline\u{1}", expires: nil)
+        odd.record.phone = "+15555550100"
+        odd.record.email = nil
+        try store.persist(odd, replace: false)
+        try store.persist(StoreFixture.session("expiring"), replace: false)
+        try store.persist(StoreFixture.session("gone", expires: Date(timeIntervalSince1970: 1_000)), replace: false)
+        try store.persist(StoreFixture.session("ünï", refresh: "rt"), replace: false)
+        let fast = try store.listJSON(now: now)
+        #expect(fast == SessionJSON.listArray(try store.entries(), now: now))
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(fast.utf8)) as? [[String: Any]])
+        #expect(parsed.map { $0["status"] as? String } == ["expiring", "expired", "active", "expiring"])
+        #expect(parsed[2]["key"] as? String == "quo\"te\\back\nline\u{1}")
+        #expect(parsed[2]["phone"] as? String == "+15555550100")
+    }
+}

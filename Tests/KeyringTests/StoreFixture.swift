@@ -49,8 +49,8 @@ final class StoreFixture: @unchecked Sendable {
                                    email: "\(key)@example.com", issuer: "https://accounts.example.com",
                                    createdAt: Date(timeIntervalSince1970: 1_700_000_000), expiresAt: expires,
                                    refreshable: refresh != nil, scopes: ["openid", "email"])
-        return Session(record: record, secrets: SessionSecrets(accessToken: access ?? "AT-\(key)", refreshToken: refresh,
-                                                               sessionJwt: jwt))
+        let secrets = SessionSecrets(accessToken: access ?? "AT-\(key)", refreshToken: refresh, sessionJwt: jwt)
+        return Session(record: record, secrets: secrets)
     }
 }
 

@@ -82,7 +82,9 @@ struct CLIRunner: Sendable {
             var bytes = Array(stdin.utf8)
             var offset = 0
             while offset < bytes.count {
-                let written = bytes.withUnsafeMutableBytes { write(input[1], $0.baseAddress! + offset, $0.count - offset) }
+                let written = bytes.withUnsafeMutableBytes {
+                    write(input[1], $0.baseAddress! + offset, $0.count - offset)
+                }
                 if written < 0 && errno == EINTR { continue }
                 if written <= 0 { break }
                 offset += written

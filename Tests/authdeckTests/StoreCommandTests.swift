@@ -30,7 +30,9 @@ import Glibc
         #expect(result.status == 0, "import failed: \(result.stderr)")
     }
 
-    func databaseBytes() -> [UInt8]? { FileManager.default.contents(atPath: home + "/sessions.db").map { [UInt8]($0) } }
+    func databaseBytes() -> [UInt8]? {
+        FileManager.default.contents(atPath: home + "/sessions.db").map { [UInt8]($0) }
+    }
 
     /// Size and checksum of the database file: "byte for byte unchanged" checks that print short on failure.
     func databaseDigest() -> String? { databaseBytes().map(Digest.of) }
@@ -170,7 +172,8 @@ import Glibc
     @Test func exportBundleImportsIntoAnotherStore() throws {
         let runner = passphraseRunner()
         seed(runner, Self.line("a", access: "AT-export-a", extra: ",\"refreshToken\":\"RT-export-a\"")
-             + Self.line("b", extra: ",\"sessionJwt\":\"JWT-export-b\",\"privateKeyHex\":\"\(String(repeating: "ab", count: 32))\""))
+             + Self.line("b", extra: ",\"sessionJwt\":\"JWT-export-b\","
+                         + "\"privateKeyHex\":\"\(String(repeating: "ab", count: 32))\""))
         let bundlePassphrase = folder.write("bundle-pass", "bundle secret\n")
         let bundle = folder.path + "/sessions.bundle"
         let export = runner.run(["store", "export", bundle],
@@ -232,7 +235,9 @@ import Glibc
     func damagedDatabaseIsAClearErrorAndStaysUntouched(_ damage: String) throws {
         let runner = passphraseRunner()
         var lines = ""
-        for index in 0..<40 { lines += Self.line("s\(index)", access: "AT-\(index)-" + String(repeating: "x", count: 300)) }
+        for index in 0..<40 {
+            lines += Self.line("s\(index)", access: "AT-\(index)-" + String(repeating: "x", count: 300))
+        }
         seed(runner, lines)
         let path = home + "/sessions.db"
         let original = try #require(databaseBytes())
@@ -256,7 +261,8 @@ import Glibc
 
     @Test func oneFlippedBitDamagesOnlyThatSession() throws {
         let runner = passphraseRunner()
-        seed(runner, Self.line("good", access: "AT-good") + Self.line("bad", access: "AT-bad-" + String(repeating: "y", count: 64)))
+        seed(runner, Self.line("good", access: "AT-good")
+             + Self.line("bad", access: "AT-bad-" + String(repeating: "y", count: 64)))
         // Find the sealed blob of "bad" on disk (the WAL was checkpointed when the importer exited) and flip a bit.
         let hex = runner.run(executable: "/usr/bin/sqlite3",
                              [home + "/sessions.db", "SELECT hex(secret) FROM sessions WHERE key = 'bad'"])

@@ -16,18 +16,22 @@ enum SecretServiceAvailability {
     let folder = TemporaryFolder()
     var home: String { folder.path + "/home" }
 
-    func databaseBytes() -> [UInt8]? { FileManager.default.contents(atPath: home + "/sessions.db").map { [UInt8]($0) } }
+    func databaseBytes() -> [UInt8]? {
+        FileManager.default.contents(atPath: home + "/sessions.db").map { [UInt8]($0) }
+    }
 
     /// Size and checksum of the database file: "byte for byte unchanged" checks that print short on failure.
     func databaseDigest() -> String? { databaseBytes().map(Digest.of) }
 
     static func line(_ key: String, _ token: String) -> String {
-        "{\"key\":\"\(key)\",\"provider\":\"google\",\"accessToken\":\"\(token)\",\"expiresAt\":\"2099-01-01T00:00:00Z\"}\n"
+        "{\"key\":\"\(key)\",\"provider\":\"google\",\"accessToken\":\"\(token)\","
+            + "\"expiresAt\":\"2099-01-01T00:00:00Z\"}\n"
     }
 
     @Test(.enabled(if: SecretServiceAvailability.runnable, SecretServiceAvailability.reason))
     func aNewStoreKeepsItsKeyInTheSecretService() throws {
-        #expect(SecretServiceAvailability.hasSessionBus, "CI must provide the Secret Service (scripts/with-keyring.sh)")
+        #expect(SecretServiceAvailability.hasSessionBus,
+                "CI must provide the Secret Service (scripts/with-keyring.sh)")
         let runner = CLIRunner(home: home)
         #expect(runner.run(["store", "import", "-"], stdin: Self.line("a", "AT-ss-a")).status == 0)
         #expect(runner.run(["status"]).stdout.contains("master key:     secret-service"))
@@ -63,7 +67,8 @@ enum SecretServiceAvailability {
     @Test(.enabled(if: SecretServiceAvailability.runnable, SecretServiceAvailability.reason))
     func migrateBetweenSecretServiceAndPassphraseRewritesNoSession() throws {
         let runner = CLIRunner(home: home)
-        #expect(runner.run(["store", "import", "-"], stdin: Self.line("a", "AT-a") + Self.line("b", "AT-b")).status == 0)
+        let lines = Self.line("a", "AT-a") + Self.line("b", "AT-b")
+        #expect(runner.run(["store", "import", "-"], stdin: lines).status == 0)
         let query = [home + "/sessions.db", "SELECT key, hex(secret) FROM sessions ORDER BY key"]
         let blobs = runner.run(executable: "/usr/bin/sqlite3", query).stdout
         #expect(blobs.split(separator: "\n").count == 2)
@@ -103,7 +108,8 @@ enum SecretServiceAvailability {
             "$AUTHDECK_BIN" store lock
             before=$(sha256sum "$AUTHDECK_HOME/sessions.db")
             gdbus call --session --dest org.freedesktop.secrets --object-path /org/freedesktop/secrets \\
-                --method org.freedesktop.Secret.Service.Lock "['/org/freedesktop/secrets/collection/login']" >/dev/null \\
+                --method org.freedesktop.Secret.Service.Lock \\
+                "['/org/freedesktop/secrets/collection/login']" >/dev/null \\
                 || exit 91
             "$AUTHDECK_BIN" token a --keyring-timeout 10; echo "rc=$?"
             after=$(sha256sum "$AUTHDECK_HOME/sessions.db")
