@@ -44,10 +44,11 @@ public struct TOTPScreen: Screen {
                                        Style(foreground: .error))
         }
         if let notice = flow.notice { lines.add("  " + notice, Style(foreground: .error)) }
-        if let link = challenge.enrolmentLink {
+        if challenge.enrolmentLink != nil {
+            // The link carries the TOTP secret, so it is shown only as a QR code, never as text.
             lines.blank()
-            lines.add("  Not enrolled yet: scan the QR code with an authenticator app, or add this link:")
-            lines.add("    " + link, Style(foreground: .dim))
+            lines.add(textCols < body.cols ? "  Not enrolled yet: scan the QR code with an authenticator app."
+                      : "  Not enrolled yet: enlarge the terminal to see the QR code for your authenticator app.")
         }
         lines.draw(in: Rect(row: body.row + 5, col: 0, rows: body.bottom - body.row - 5, cols: textCols),
                    into: &buffer)

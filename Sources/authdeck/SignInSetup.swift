@@ -26,18 +26,14 @@ struct SignInSetup: Sendable {
         return names
     }
 
-    /// A backend for one attempt; `trace` (when given) sees every request it sends.
+    /// A backend for one attempt, chosen by backend type and provider as `authdeck login` chooses it (direct,
+    /// sandbox, turnkey, portal; email and SMS codes through the proxies); `trace` sees every request it sends.
     func backend(for request: SignInRequest, trace: FlowTrace?) throws(SignInError) -> SignInBackend {
-        guard LoginCommand.socialProviders.contains(request.provider) else {
-            // The auth-proxy backends that send codes are not built yet; the screen shows this as the result.
-            throw .unavailable(reason: "email and SMS sign-in come with the auth-proxy backends (issue 5)")
-        }
         let base = URLSessionTransport()
         let transport: HTTPTransport = trace.map { TracingTransport(base, trace: $0) } ?? base
         let metadata = ProviderMetadataCache(transport: transport, folder: dataFolder.appendingPathComponent("cache"))
-        let resolver = ProviderResolver(catalog: catalog, configuration: configuration, metadata: metadata)
-        let resolved = try resolver.resolve(provider: request.provider, backend: request.backendName,
-                                            overrides: ProviderOverrides(scopes: request.scopes))
-        return DirectSignIn(provider: resolved, request: request, transport: transport, metadata: metadata)
+        return try SignInBackends.make(request: request, configuration: configuration, catalog: catalog,
+                                       transport: transport, metadata: metadata,
+                                       overrides: ProviderOverrides(scopes: request.scopes))
     }
 }

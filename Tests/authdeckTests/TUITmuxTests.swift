@@ -1,3 +1,4 @@
+import AuthCrypto
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -136,6 +137,54 @@ struct TUITmuxTests {
         let sessions = try listed()
         #expect(sessions.count == 1)
         #expect((sessions.first?["key"] as? String)?.hasPrefix("google-ada") == true)
+    }
+
+    @Test func anEmailCodeTypedOnScreenThenATOTPCodeSignIn() throws {
+        let sandbox = try SandboxProcess(folder: folder, runner: runner)
+        let pane = try startTUI(["AUTHDECK_CONFIG": sandbox.configPath])
+        defer { pane.close() }
+        try pane.waitFor("No sessions yet")
+        // Ada: email, code from the outbox typed into the digit boxes.
+        pane.send("n")
+        pane.send("e")
+        try pane.waitFor("Which address should the code go to?")
+        pane.send("ada@example.com")
+        pane.send("Enter")
+        try pane.waitFor("A code was sent to ada@example.com.")
+        #expect(pane.capture().contains("Resend in 0:"))
+        let adaCode = try #require(sandbox.codes().last { $0.contact == "ada@example.com" }?.code)
+        pane.send(adaCode)
+        pane.send("Enter")
+        try pane.waitFor("Signed in with Email code as ada@example.com")
+        pane.send("Enter")
+        try pane.waitFor("1 session")
+        // Dora: email code, then the TOTP screen; a wrong code keeps it with one attempt less, the right one signs in.
+        pane.send("n")
+        pane.send("e")
+        try pane.waitFor("Which address should the code go to?")
+        pane.send("dora@example.com")
+        pane.send("Enter")
+        try pane.waitFor("A code was sent to dora@example.com.")
+        let doraCode = try #require(sandbox.codes().last { $0.contact == "dora@example.com" }?.code)
+        pane.send(doraCode)
+        pane.send("Enter")
+        try pane.waitFor("needs a TOTP code")
+        #expect(!pane.capture().contains("JBSWY3DPEHPK3PXP"))   // the enrolment secret is never shown as text
+        let secret = Base32.decode("JBSWY3DPEHPK3PXP") ?? []
+        let right = TOTP.code(secret: secret, time: Int64(Date().timeIntervalSince1970))
+        let wrong = String(right.map { $0 == "9" ? "0" : Character(String(($0.wholeNumberValue ?? 0) + 1)) })
+        pane.send(wrong)
+        pane.send("Enter")
+        try pane.waitFor("That code is not valid.")
+        try pane.waitFor("attempts left")
+        pane.send(TOTP.code(secret: secret, time: Int64(Date().timeIntervalSince1970)))
+        pane.send("Enter")
+        try pane.waitFor("Signed in with Email code as dora@example.com")
+        pane.send("Enter")
+        try pane.waitFor("2 sessions")
+        pane.send("q")
+        try pane.waitForExit()
+        #expect(try listed().count == 2)
     }
 
     @Test func aResizeStormAndATinyPaneKeepTheProgramAlive() throws {
