@@ -77,18 +77,5 @@ public struct CallbackPages: Sendable {
         .html(status, errorTemplate.replacingOccurrences(of: "{{message}}", with: Self.escape(message)))
     }
 
-    static func escape(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
-    }
+    static func escape(_ text: String) -> String { HTMLText.escape(text) }
 }

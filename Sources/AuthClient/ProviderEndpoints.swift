@@ -76,24 +76,15 @@ public final class ProviderMetadataCache: @unchecked Sendable {
     /// Verifies an ID token against the issuer's JWKS, refetching the JWKS once when the token's `kid` is unknown.
     public func verify(_ idToken: String, with verifier: IDTokenVerifier, jwksURL: String,
                        now: Date = Date()) throws(SignInError) -> IDTokenClaims {
-        do {
-            return try verifier.verify(idToken, jwks: try jwks(jwksURL, refresh: false, now: now), now: now)
-        } catch let failure as IDTokenFailure where failure == .unknownKeyID {
-            do {
-                return try verifier.verify(idToken, jwks: try jwks(jwksURL, refresh: true, now: now), now: now)
-            } catch let failure as IDTokenFailure {
-                throw failure.signInError
-            } catch let error as SignInError {
-                throw error
-            } catch {
-                throw .invalidIdToken(reason: "\(error)")
-            }
-        } catch let failure as IDTokenFailure {
-            throw failure.signInError
-        } catch let error as SignInError {
-            throw error
-        } catch {
-            throw .invalidIdToken(reason: "\(error)")
+        func check(refresh: Bool) throws(SignInError) -> Result<IDTokenClaims, IDTokenFailure> {
+            let document = try jwks(jwksURL, refresh: refresh, now: now)
+            return Result { () throws(IDTokenFailure) in try verifier.verify(idToken, jwks: document, now: now) }
+        }
+        var result = try check(refresh: false)
+        if case .failure(.unknownKeyID) = result { result = try check(refresh: true) }
+        switch result {
+        case .success(let claims): return claims
+        case .failure(let failure): throw failure.signInError
         }
     }
 

@@ -25,15 +25,15 @@ public enum FormEncoding {
         pairs.map { escape($0.0) + "=" + escape($0.1) }.joined(separator: "&")
     }
 
-    /// Decodes one component: `%XX` and (for form bodies and queries) `+` as space. Nil on a broken escape or
-    /// bytes that are not UTF-8.
-    public static func unescape(_ text: Substring) -> String? {
+    /// Decodes one component: `%XX`, and `+` as space for form bodies and queries (paths keep their `+`). Nil on a
+    /// broken escape or bytes that are not UTF-8.
+    public static func unescape(_ text: Substring, plusIsSpace: Bool = true) -> String? {
         var output = [UInt8]()
         output.reserveCapacity(text.utf8.count)
         var iterator = text.utf8.makeIterator()
         while let byte = iterator.next() {
             switch byte {
-            case UInt8(ascii: "+"):
+            case UInt8(ascii: "+") where plusIsSpace:
                 output.append(UInt8(ascii: " "))
             case UInt8(ascii: "%"):
                 guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {

@@ -1,20 +1,8 @@
+import AuthCore
+
 /// Small pieces of HTML for the sandbox's pages; every value from a request goes through `escape`.
 enum HTML {
-    static func escape(_ text: String) -> String {
-        var output = ""
-        output.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": output += "&amp;"
-            case "<": output += "&lt;"
-            case ">": output += "&gt;"
-            case "\"": output += "&quot;"
-            case "'": output += "&#39;"
-            default: output.append(character)
-            }
-        }
-        return output
-    }
+    static func escape(_ text: String) -> String { HTMLText.escape(text) }
 
     /// A whole page with the sandbox's plain look.
     static func page(title: String, body: String) -> String {

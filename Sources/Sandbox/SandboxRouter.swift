@@ -1,3 +1,4 @@
+import AuthCore
 import AuthClient
 
 /// Sends each request to the routes that own its path prefix; everything else is a JSON 404.
@@ -45,28 +46,6 @@ final class SandboxRouter: Sendable {
 
     /// The path with `%XX` decoded (but `+` left alone, as paths want), nil on a broken escape or bad UTF-8.
     static func decodedPath(_ raw: String) -> String? {
-        guard raw.contains("%") else { return raw }
-        var bytes: [UInt8] = []
-        var iterator = raw.utf8.makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
-            }
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
-                return nil
-            }
-            bytes.append(high << 4 | low)
-        }
-        return String(validating: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
+        raw.contains("%") ? FormEncoding.unescape(Substring(raw), plusIsSpace: false) : raw
     }
 }
