@@ -93,7 +93,8 @@ public struct PortalClient: Sendable {
 
     /// Sends one request and unwraps `data`. 401 is `unauthorized` (a redirect URL that is not allow-listed, a
     /// wrong environment), or `invalidCode` where the request carried a typed code.
-    private func call(_ request: OutgoingRequest, name: String, codeSent: Bool = false) throws(SignInError) -> JSONValue {
+    private func call(_ request: OutgoingRequest, name: String,
+                      codeSent: Bool = false) throws(SignInError) -> JSONValue {
         let response = try transport.send(request)
         guard (200..<300).contains(response.status) else {
             throw TurnkeyProxyError.error(from: response, service: "Portal", call: name, codeSent: codeSent)

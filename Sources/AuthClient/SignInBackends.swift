@@ -49,7 +49,8 @@ public enum SignInBackends {
             // this backend as a direct one; the client id the proxy names in wallet_kit_config wins over config.json.
             var asDirect = configuration
             asDirect.backends?[name] = BackendConfiguration(type: .direct, providers: backend.providers)
-            let resolver = ProviderResolver(catalog: catalog, configuration: asDirect, metadata: metadata, clock: clock)
+            let resolver = ProviderResolver(catalog: catalog, configuration: asDirect, metadata: metadata,
+                                            clock: clock)
             let leg: TurnkeySignIn.ProviderLeg = { (proxyClientID) throws(SignInError) -> ResolvedProvider in
                 var chosen = overrides
                 if chosen.clientID == nil { chosen.clientID = proxyClientID }
@@ -69,10 +70,12 @@ public enum SignInBackends {
                                _ transport: HTTPTransport, _ metadata: ProviderMetadataCache,
                                _ overrides: ProviderOverrides,
                                _ clock: @escaping @Sendable () -> Date) throws(SignInError) -> SignInBackend {
-        let resolver = ProviderResolver(catalog: catalog, configuration: configuration, metadata: metadata, clock: clock)
+        let resolver = ProviderResolver(catalog: catalog, configuration: configuration, metadata: metadata,
+                                        clock: clock)
         let resolved = try resolver.resolve(provider: request.provider, backend: request.backendName,
                                             overrides: overrides)
-        return DirectSignIn(provider: resolved, request: request, transport: transport, metadata: metadata, clock: clock)
+        return DirectSignIn(provider: resolved, request: request, transport: transport, metadata: metadata,
+                            clock: clock)
     }
 
     private static func codeTitle(_ provider: String) -> String {

@@ -138,7 +138,8 @@ public struct TurnkeyProxyClient: Sendable {
 
     /// SPEC 3.4's client signature: ECDSA P-256 over SHA-256 of the message, raw r‖s as hex. The message binds
     /// the session key to this one verification, in the shape the sandbox documents.
-    public static func clientSignature(verificationToken: String, key: P256PrivateKey) throws(SignInError) -> JSONValue {
+    public static func clientSignature(verificationToken: String,
+                                       key: P256PrivateKey) throws(SignInError) -> JSONValue {
         let publicKey = key.publicKey.compressedHex
         let message = JSONValue.object(["login": .object([
             "publicKey": .string(publicKey), "verificationToken": .string(verificationToken),

@@ -43,7 +43,8 @@ enum TurnkeyProxyError {
     /// echoes a credential back cannot put it on the screen.
     static func printable(_ text: String) -> String {
         let line = String(text.unicodeScalars.map { scalar -> Character in
-            scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value) ? " " : Character(scalar)
+            let control = scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
+            return control ? " " : Character(scalar)
         })
         let words = line.split(separator: " ").map { word -> String in
             let parts = word.split(separator: ".")

@@ -104,7 +104,8 @@ public final class TurnkeySignIn: SignInBackend, @unchecked Sendable {
             // Discord and X issue no ID token, so the nonce goes to the proxy's oauth2_authenticate instead.
             let authorize = AuthorizationRequest(
                 endpoint: provider.endpoints.authorization, clientID: provider.clientID, redirectURI: redirectURI,
-                scopes: provider.scopes, state: attempt.state, codeChallenge: PKCE.challenge(for: attempt.codeVerifier),
+                scopes: provider.scopes, state: attempt.state,
+                codeChallenge: PKCE.challenge(for: attempt.codeVerifier),
                 nonce: provider.preset.idToken ? attempt.nonce : nil, responseMode: provider.preset.responseMode,
                 extraParameters: provider.extraAuthorizeParameters)
             return .browser(url: try authorize.url())
@@ -223,7 +224,8 @@ public final class TurnkeySignIn: SignInBackend, @unchecked Sendable {
     /// refused here with a reason rather than by the proxy without one.
     private func checkIDToken(_ idToken: String, provider: ResolvedProvider, nonce: String) throws(SignInError) {
         if let metadata, let jwks = provider.endpoints.jwks {
-            let verifier = IDTokenVerifier(issuer: provider.endpoints.issuer, clientID: provider.clientID, nonce: nonce)
+            let verifier = IDTokenVerifier(issuer: provider.endpoints.issuer, clientID: provider.clientID,
+                                           nonce: nonce)
             let claims = try metadata.verify(idToken, with: verifier, jwksURL: jwks, now: clock())
             locked {
                 identity.email = claims.email

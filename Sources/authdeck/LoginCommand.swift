@@ -13,7 +13,9 @@ enum LoginCommand {
     static func run(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
         let environment = ProcessEnvironment.current()
         let positionals = try arguments.positionals(atMost: 1)
-        guard let provider = positionals.first else { throw .usage("name a provider: google, apple, discord, x, oidc, email or sms") }
+        guard let provider = positionals.first else {
+            throw .usage("name a provider: google, apple, discord, x, oidc, email or sms")
+        }
         guard socialProviders.contains(provider) || provider == "email" || provider == "sms" else {
             throw .usage("unknown provider '\(provider)' (google, apple, discord, x, oidc, email, sms)")
         }
@@ -53,7 +55,8 @@ enum LoginCommand {
 
         let dataFolder = ConfigurationFile.dataFolder(environment: environment)
         let trace = arguments.value("trace").map { _ in FlowTrace() }
-        let transport: HTTPTransport = trace.map { TracingTransport(URLSessionTransport(), trace: $0) } ?? URLSessionTransport()
+        let transport: HTTPTransport = trace.map { TracingTransport(URLSessionTransport(), trace: $0) }
+            ?? URLSessionTransport()
         let metadata = ProviderMetadataCache(transport: transport, folder: dataFolder.appendingPathComponent("cache"))
         let backend: SignInBackend
         do throws(SignInError) {
@@ -61,7 +64,8 @@ enum LoginCommand {
                 request: request, configuration: configuration, catalog: catalog, transport: transport,
                 metadata: metadata,
                 overrides: ProviderOverrides(issuer: arguments.value("issuer"), clientID: arguments.value("client-id"),
-                                             clientSecretFile: arguments.value("client-secret-file"), scopes: request.scopes))
+                                             clientSecretFile: arguments.value("client-secret-file"),
+                                             scopes: request.scopes))
         } catch {
             throw error.commandFailure
         }
@@ -90,7 +94,11 @@ enum LoginCommand {
             switch controller.state {
             case .awaitingCallback(let attempt, .waiting):
                 if case .oneTimeCode = attempt.method {
-                    if line.lowercased() == "resend" { controller.resend() } else if !line.isEmpty { controller.enterCode(line) }
+                    if line.lowercased() == "resend" {
+                        controller.resend()
+                    } else if !line.isEmpty {
+                        controller.enterCode(line)
+                    }
                 } else {
                     presenter.pasted(controller.paste(line))
                 }
@@ -110,7 +118,8 @@ enum LoginCommand {
         switch result {
         case .success(let outcome):
             if arguments.has("json") {
-                Output.out(SessionJSON.listObject(StoreEntry(record: outcome.record, isSelected: false), now: Date()) + "\n")
+                let entry = StoreEntry(record: outcome.record, isSelected: false)
+                Output.out(SessionJSON.listObject(entry, now: Date()) + "\n")
             } else {
                 Output.out(outcome.record.key + "\n")
             }
@@ -266,7 +275,9 @@ final class CommandLinePresenter: SignInPresenter, @unchecked Sendable {
     }
 
     func callbackArrived(source: String, verdict: CallbackVerdict) {
-        if case .refused(let reason) = verdict, source != "paste" { say("authdeck: refused a \(source) redirect: \(reason)") }
+        if case .refused(let reason) = verdict, source != "paste" {
+            say("authdeck: refused a \(source) redirect: \(reason)")
+        }
     }
 
     func pasted(_ verdict: CallbackVerdict) {
@@ -276,7 +287,8 @@ final class CommandLinePresenter: SignInPresenter, @unchecked Sendable {
     func finished(_ result: Result<SignInOutcome, SignInError>) {
         if case .success(let outcome) = result {
             let verb = outcome.kind == .signup ? "Account created and signed in" : "Signed in"
-            say("\(verb) with \(outcome.record.provider) as \(outcome.record.userLabel) (session \(outcome.record.key)).")
+            let record = outcome.record
+            say("\(verb) with \(record.provider) as \(record.userLabel) (session \(record.key)).")
         }
         lock.lock()
         self.result = result

@@ -89,7 +89,8 @@ import Testing
         let final = try #require(response.headers["location"])
         #expect(final.contains("error=oauth_failed"))
         _ = controller.paste(final)
-        #expect(ended().map { if case .failure(.authenticationFailed("oauth_failed")) = $0 { true } else { false } } == true)
+        guard case .failure(let error)? = ended() else { Issue.record("the attempt did not fail"); return }
+        #expect(error == .authenticationFailed(providerError: "oauth_failed"))
     }
 
     @Test func aMethodTheEnvironmentDoesNotOfferIsUnavailable() throws {
@@ -105,7 +106,8 @@ import Testing
         let transport = URLSessionTransport(timeout: 3)
         let wrong = PortalClient(baseURL: sandbox.base + "/portal", environmentID: "wrong", transport: transport)
         #expect(throws: SignInError.unauthorized) { _ = try wrong.methods() }
-        let right = PortalClient(baseURL: sandbox.base + "/portal", environmentID: "the-right-one", transport: transport)
+        let right = PortalClient(baseURL: sandbox.base + "/portal", environmentID: "the-right-one",
+                                 transport: transport)
         #expect(try right.methods() == ["google", "apple"])
         #expect(throws: SignInError.unauthorized) {
             _ = try right.oauthURLs(redirectURL: "https://evil.example/callback", state: "s")

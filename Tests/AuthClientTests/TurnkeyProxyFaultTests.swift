@@ -27,8 +27,8 @@ final class TurnkeyTestProxy: @unchecked Sendable {
 
     func stop() { server.stop() }
 
-    func backend(_ provider: String, contact: Contact? = nil, transport: HTTPTransport = URLSessionTransport(timeout: 2))
-        -> TurnkeySignIn {
+    func backend(_ provider: String, contact: Contact? = nil,
+                 transport: HTTPTransport = URLSessionTransport(timeout: 2)) -> TurnkeySignIn {
         TurnkeySignIn(request: SignInRequest(provider: provider, backendName: "turnkey", contact: contact),
                       client: TurnkeyProxyClient(baseURL: baseURL, configID: "test", transport: transport))
     }
@@ -104,7 +104,8 @@ final class TurnkeyTestProxy: @unchecked Sendable {
     }
 
     @Test func statusCodesMapToTheSignInErrors() throws {
-        #expect(try configError(TurnkeyTestProxy.json(401, #"{"code":16,"message":"unknown config"}"#)) == .unauthorized)
+        #expect(try configError(TurnkeyTestProxy.json(401, #"{"code":16,"message":"unknown config"}"#))
+            == .unauthorized)
         #expect(try configError(TurnkeyTestProxy.json(429, #"{"code":8,"message":"slow down"}"#)) == .rateLimited)
         #expect(try configError(TurnkeyTestProxy.json(403, #"{"code":7,"message":"Not for you."}"#))
             == .authenticationFailed(providerError: "Not for you"))
@@ -137,9 +138,12 @@ final class TurnkeyTestProxy: @unchecked Sendable {
         }
         let backend = proxy.backend("email", contact: .email("ada@example.com"))
         let method = try backend.method(loopbackRedirectURI: nil)
-        let attempt = try backend.makeAttempt(id: AttemptID(1), method: method, deadline: Date().addingTimeInterval(60))
+        let attempt = try backend.makeAttempt(id: AttemptID(1), method: method,
+                                              deadline: Date().addingTimeInterval(60))
         _ = try backend.begin(attempt)
-        let result = Result { () throws(SignInError) in try backend.verifyCode(attempt, otpID: "otp-1", code: "123456") }
+        let result = Result { () throws(SignInError) in
+            try backend.verifyCode(attempt, otpID: "otp-1", code: "123456")
+        }
         return (proxy, result)
     }
 
@@ -153,7 +157,9 @@ final class TurnkeyTestProxy: @unchecked Sendable {
     @Test func aSessionBoundToAnotherKeyIsRefused() throws {
         let other = try P256PrivateKey().publicKey.compressedHex
         let (_, result) = try codeFlow { _ in TurnkeyTestProxy.sessionJWT(publicKey: other) }
-        #expect(throws: SignInError.authenticationFailed(providerError: "the auth proxy's session is bound to another key")) {
+        let reason = "the auth proxy's session is bound to another key"
+        let refusal = SignInError.authenticationFailed(providerError: reason)
+        #expect(throws: refusal) {
             try result.get()
         }
     }

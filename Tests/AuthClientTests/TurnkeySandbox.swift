@@ -119,7 +119,9 @@ final class TurnkeySandbox: Sendable {
     /// The action and hidden fields of an auto-submitting `form_post` page.
     static func postedForm(_ html: String) -> (String, [(String, String)])? {
         func between(_ text: Substring, _ start: String, _ end: String) -> Substring? {
-            guard let from = text.range(of: start), let to = text[from.upperBound...].range(of: end) else { return nil }
+            guard let from = text.range(of: start), let to = text[from.upperBound...].range(of: end) else {
+                return nil
+            }
             return text[from.upperBound..<to.lowerBound]
         }
         func unescaped(_ text: Substring) -> String {

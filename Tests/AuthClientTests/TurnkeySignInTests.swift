@@ -32,7 +32,9 @@ import Testing
             throw TurnkeySandbox.BrowseFailure(description: "no code was sent: \(presenter.results)")
         }
         // The machine learns the otpId on its queue; a code typed before that is refused as "not sent yet".
-        #expect(presenter.wait { if case .oneTimeCode(_, _, _?) = controller.state.attempt?.method { true } else { false } })
+        #expect(presenter.wait {
+            if case .oneTimeCode(_, _, _?) = controller.state.attempt?.method { true } else { false }
+        })
         return (attempt, otpID)
     }
 
@@ -188,7 +190,8 @@ import Testing
         let sandbox = try TurnkeySandbox { $0.otpLifetime = 60 }
         let backend = try sandbox.backend("email", backend: "sandbox", contact: .email("ada@example.com"))
         let method = try backend.method(loopbackRedirectURI: nil)
-        let attempt = try backend.makeAttempt(id: AttemptID(1), method: method, deadline: Date().addingTimeInterval(60))
+        let attempt = try backend.makeAttempt(id: AttemptID(1), method: method,
+                                              deadline: Date().addingTimeInterval(60))
         guard case .codeSent(let otpID) = try backend.begin(attempt) else { Issue.record("no code sent"); return }
         let code = try #require(sandbox.code(otpID: otpID))
         #expect(throws: SignInError.authenticationFailed(providerError: "unknown otpId")) {
@@ -232,7 +235,8 @@ import Testing
         controller.resend()
         #expect(presenter.wait { sandbox.codesSent == 2 })
         #expect(presenter.wait {
-            if case .oneTimeCode(_, _, let otpID?) = controller.state.attempt?.method { otpID != firstID } else { false }
+            guard case .oneTimeCode(_, _, let otpID?) = controller.state.attempt?.method else { return false }
+            return otpID != firstID
         })
         guard case .oneTimeCode(_, _, let secondID?) = controller.state.attempt?.method else {
             Issue.record("no new otpId")
@@ -274,7 +278,8 @@ import Testing
                 transport: RecordingTransport = RecordingTransport()) throws -> SignInOutcome {
         controller.start(try sandbox.backend(provider, backend: "sandbox-turnkey", transport: transport), timeout: 60)
         let attempt = try #require(presenter.waitForBegin())
-        #expect(attempt.nonce == AttemptSecrets.turnkeyNonce(sessionPublicKeyHex: try #require(attempt.sessionPublicKeyHex)))
+        let publicKey = try #require(attempt.sessionPublicKeyHex)
+        #expect(attempt.nonce == AttemptSecrets.turnkeyNonce(sessionPublicKeyHex: publicKey))
         guard case .browser(let url)? = presenter.prompts.last else {
             throw TurnkeySandbox.BrowseFailure(description: "no browser prompt: \(presenter.results)")
         }
