@@ -19,16 +19,42 @@ public final class JWK: @unchecked Sendable {
 
     /// Imports a single JWK JSON object.
     public convenience init(json: String) throws(CryptoError) {
-        var error = cjose_err()
+        var parseError = json_error_t()
         let bytes = Array(json.utf8)
-        let imported: OpaquePointer? = bytes.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { cjose_jwk_import($0.baseAddress, $0.count, &error) }
+        let root: UnsafeMutablePointer<json_t>? = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { json_loadb($0.baseAddress, $0.count, 0, &parseError) }
         }
-        guard let imported else {
+        guard let root else { throw .invalidKey("not a usable JWK") }
+        defer { ccjose_json_decref(root) }
+        var error = cjose_err()
+        guard Self.hasPlainBase64URLMembers(root), let imported = cjose_jwk_import_json(root, &error) else {
             ERR_clear_error()
             throw .invalidKey("not a usable JWK")
         }
         try self.init(taking: imported, keyID: nil)
+    }
+
+    /// The members cjose decodes as base64url.
+    private static let base64URLMembers = ["n", "e", "d", "p", "q", "dp", "dq", "qi", "x", "y", "k"]
+
+    /// cjose 0.6 (Debian's) asserts, aborting the whole process, when a `=` follows 4n+1 base64url symbols
+    /// (found by `make fuzz`). A key from a provider's JWKS reaches cjose only when every member it decodes is
+    /// plain base64url, which is also all RFC 7518 allows there.
+    static func hasPlainBase64URLMembers(_ object: UnsafeMutablePointer<json_t>) -> Bool {
+        base64URLMembers.allSatisfy { name in
+            guard let value = json_object_get(object, name), let text = json_string_value(value) else { return true }
+            var symbol = text
+            while symbol.pointee != 0 {
+                switch UInt8(bitPattern: symbol.pointee) {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                     UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+                    symbol += 1
+                default:
+                    return false
+                }
+            }
+            return true
+        }
     }
 
     /// A fresh P-256 key pair for ES256.

@@ -238,6 +238,7 @@ public enum JWS {
         for index in 0..<json_array_size(list) {
             guard let element = json_array_get(list, index) else { continue }
             if let use = string(element, "use"), use != "sig" { continue }
+            guard JWK.hasPlainBase64URLMembers(element) else { continue }
             var cjoseError = cjose_err()
             guard let imported = cjose_jwk_import_json(element, &cjoseError) else {
                 ERR_clear_error()
