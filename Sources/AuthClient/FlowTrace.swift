@@ -32,6 +32,9 @@ public final class FlowTrace: @unchecked Sendable {
         "token", "device_code", "password", "otpCode", "verificationToken", "oidcToken", "userJwt", "session",
         "sessionJwt", "clientSessionToken", "authCode", "codeVerifier", "assertion", "secret", "totpSecret",
         "privateKey", "privateKeyHex",
+        // The proxy's client signature message embeds the verification token; an enrolment link embeds the
+        // TOTP secret.
+        "clientSignature", "totpLink", "enrolmentLink", "otpauth",
     ]
     /// Values that bind an attempt (state, nonce): shown by their first characters only, enough to match them up.
     public static let bindingNames: Set<String> = ["state", "nonce", "code_challenge"]

@@ -115,19 +115,66 @@ public final class HTTPServer: @unchecked Sendable {
     /// The base URL, e.g. `http://127.0.0.1:4711`.
     public var baseURL: String { "http://\(host):\(port)" }
 
-    /// Stops listening and closes every connection; waits for a running handler to return. Safe to call twice.
+    /// Stops listening and closes every connection; waits for a running handler to return. Safe to call twice,
+    /// and from a handler (then the stop completes on another thread, since libmicrohttpd cannot join the thread
+    /// it is running on).
     public func stop() {
+        shutDown(releasing: nil)
+    }
+
+    deinit {
+        // The last reference can go away inside a handler (a receiver whose owner finishes there); the context
+        // must outlive the daemon's threads, so it is released only after the stop.
+        shutDown(releasing: context)
+    }
+
+    private func shutDown(releasing context: Unmanaged<ServerContext>?) {
         lock.lock()
         let running = daemon
         daemon = nil
         lock.unlock()
-        if let running { MHD_stop_daemon(running) }
+        guard let running else {
+            context?.release()
+            return
+        }
+        let stop = DaemonStop(daemon: running, context: context)
+        if ServerThreadMark.isCurrentThreadMarked {
+            Thread.detachNewThread { stop.run() }
+        } else {
+            stop.run()
+        }
+    }
+}
+
+/// One daemon to stop, and the context to release after it, handed to whichever thread stops it.
+private final class DaemonStop: @unchecked Sendable {
+    let daemon: OpaquePointer
+    let context: Unmanaged<ServerContext>?
+
+    init(daemon: OpaquePointer, context: Unmanaged<ServerContext>?) {
+        self.daemon = daemon
+        self.context = context
     }
 
-    deinit {
-        stop()
-        context.release()
+    func run() {
+        MHD_stop_daemon(daemon)
+        context?.release()
     }
+}
+
+/// Marks libmicrohttpd's threads, so a stop requested on one of them is moved to another thread.
+enum ServerThreadMark {
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    static func markCurrentThread() {
+        if pthread_getspecific(key) == nil { pthread_setspecific(key, UnsafeRawPointer(bitPattern: 1)) }
+    }
+
+    static var isCurrentThreadMarked: Bool { pthread_getspecific(key) != nil }
 }
 
 /// What the C callbacks need: the handler and the body cap.
@@ -157,6 +204,7 @@ final class RequestInFlight {
 
 private func httpServerURILogger(_ context: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?,
                                  _ connection: OpaquePointer?) -> UnsafeMutableRawPointer? {
+    ServerThreadMark.markCurrentThread()
     let target = uri.map { String(cString: $0) } ?? "/"
     return Unmanaged.passRetained(RequestInFlight(target: target)).toOpaque()
 }

@@ -7,11 +7,15 @@ public enum ResourceFolder {
         if let explicit = environment["AUTHDECK_RESOURCES"], !explicit.isEmpty {
             return URL(fileURLWithPath: explicit)
         }
-        let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
-        let installed = executable.deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("share/authdeck")
-        if FileManager.default.fileExists(atPath: installed.appendingPathComponent("providers.json").path) {
-            return installed
+        // bin/authdeck and lib/authdeck/authdeck-full both find PREFIX/share/authdeck.
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var folder = executable.deletingLastPathComponent()
+        for _ in 0..<3 {
+            folder = folder.deletingLastPathComponent()
+            let installed = folder.appendingPathComponent("share/authdeck")
+            if FileManager.default.fileExists(atPath: installed.appendingPathComponent("providers.json").path) {
+                return installed
+            }
         }
         // Sources/AuthClient/ResourceFolder.swift → the checkout's Resources.
         return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -21,13 +21,9 @@ public struct SessionRefresher: Sendable {
         self.clock = clock
     }
 
-    /// The seconds before expiry at which `token` refreshes first.
-    public static let refreshWindow: TimeInterval = 60
-
     /// Whether a session should be refreshed before its token is handed out.
     public static func needsRefresh(_ record: SessionRecord, now: Date) -> Bool {
-        guard let expiresAt = record.expiresAt else { return false }
-        return expiresAt.timeIntervalSince(now) <= refreshWindow
+        record.needsRefresh(at: now)
     }
 
     private func client(_ endpoints: SessionEndpoints) throws(SignInError) -> OAuthClient {

@@ -49,6 +49,15 @@ public struct SessionRecord: Sendable, Equatable, Codable {
     public func status(at now: Date) -> SessionStatus {
         SessionStatus(expiresAt: expiresAt, now: now)
     }
+
+    /// The seconds before expiry at which `token` refreshes first.
+    public static let refreshWindow: TimeInterval = 60
+
+    /// Whether the token should be refreshed before it is handed out: it expires within `refreshWindow`.
+    public func needsRefresh(at now: Date) -> Bool {
+        guard let expiresAt else { return false }
+        return expiresAt.timeIntervalSince(now) <= Self.refreshWindow
+    }
 }
 
 /// How usable a session is right now.

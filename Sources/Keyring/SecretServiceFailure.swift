@@ -1,7 +1,5 @@
-import CLibsecret
-
-/// Why a Secret Service call failed: libsecret's one-line message, and whether the service is simply not there
-/// (no bus, nobody owns the name), which lets a new store fall back to a passphrase.
+/// Why a master-key vault (the Secret Service) call failed: its one-line message, and whether the service is
+/// simply not there (no bus, nobody owns the name), which lets a new store fall back to a passphrase.
 public struct SecretServiceFailure: Error, Sendable, Equatable {
     public var message: String
     public var unreachable: Bool
@@ -11,23 +9,5 @@ public struct SecretServiceFailure: Error, Sendable, Equatable {
         self.message = message
         self.unreachable = unreachable
         self.timedOut = timedOut
-    }
-
-    init(_ error: UnsafeMutablePointer<GError>) {
-        let domain = error.pointee.domain
-        let code = error.pointee.code
-        message = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
-        if domain == g_dbus_error_quark() {
-            let missing: [GDBusError] = [G_DBUS_ERROR_SERVICE_UNKNOWN, G_DBUS_ERROR_NO_SERVER,
-                                         G_DBUS_ERROR_NAME_HAS_NO_OWNER, G_DBUS_ERROR_SPAWN_SERVICE_NOT_FOUND,
-                                         G_DBUS_ERROR_SPAWN_EXEC_FAILED, G_DBUS_ERROR_SPAWN_FAILED,
-                                         G_DBUS_ERROR_SPAWN_CHILD_EXITED, G_DBUS_ERROR_DISCONNECTED]
-            unreachable = missing.contains { Int32($0.rawValue) == code }
-        } else if domain == g_io_error_quark() {
-            // Connecting to the bus failed (no socket, refused): the service is not reachable.
-            unreachable = code != Int32(G_IO_ERROR_CANCELLED.rawValue)
-        } else {
-            unreachable = false
-        }
     }
 }

@@ -66,6 +66,11 @@ public enum SessionJSON {
         return buffer.text
     }
 
+    /// What `token --json` prints: the key, the token and its expiry.
+    public static func tokenObject(key: String, token: String, expiresAt: Date?) -> String {
+        "{\"key\":\(quoted(key)),\"token\":\(quoted(token)),\"expiresAt\":\(quoted(expiresAt.map(iso8601)))}"
+    }
+
     /// Parses import lines (blank lines skipped). Errors name the line, never its content: it may hold a token.
     public static func parseLines(_ bytes: [UInt8]) throws(StoreError) -> [Session] {
         var sessions: [Session] = []
@@ -184,8 +189,15 @@ public enum SessionJSON {
     /// Reads `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)`.
     public static func parseISO8601(_ text: String) -> Date? {
         // Formatters are costly to make (an import of 100,000 lines made 200,000 of them); these are read-only.
-        plainFormatter.date(from: text) ?? fractionFormatter.date(from: text)
+        guard let date = plainFormatter.date(from: text) ?? fractionFormatter.date(from: text) else { return nil }
+        // Before 1583 Foundation's parser counts in the Julian calendar while `iso8601` writes the proleptic
+        // Gregorian one, and past 9999 `iso8601` has no digits left: such a date would move on every export and
+        // import (found by `make fuzz`). No session is that old or lasts that long.
+        return supportedDates.contains(date.timeIntervalSince1970) ? date : nil
     }
+
+    /// 1583-01-01T00:00:00Z up to 9999-12-31T23:59:59Z.
+    private static let supportedDates: ClosedRange<TimeInterval> = -12_212_553_600...253_402_300_799
 
     nonisolated(unsafe) private static let plainFormatter = ISO8601DateFormatter()
     nonisolated(unsafe) private static let fractionFormatter: ISO8601DateFormatter = {

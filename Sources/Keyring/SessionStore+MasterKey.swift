@@ -53,9 +53,9 @@ extension SessionStore {
                 try Self.writeMeta(database, StoreSchema.Meta.kdfParameters, text: wrapping.parameters)
                 try Self.writeMeta(database, StoreSchema.Meta.wrappedKey, blob: wrapping.wrapped)
             }
-            if current == .secretService, options.secretServiceEnabled {
+            if current == .secretService, let vault = options.secretService {
                 // The database now holds the key; an item left in the keyring would be a second copy to protect.
-                _ = try? SecretServiceKeyring(timeoutSeconds: options.keyringTimeoutSeconds).clear(storeID: storeID)
+                _ = try? vault.clear(storeID: storeID)
             }
         case .secretService:
             guard options.secretServiceEnabled else {
@@ -118,11 +118,10 @@ extension SessionStore {
     }
 
     private func unlockFromSecretService() throws(StoreError) -> [UInt8] {
-        guard options.secretServiceEnabled else {
+        guard let keyring = options.secretService else {
             throw .locked("the master key is in the Secret Service, but no D-Bus session bus is reachable; "
                           + "run inside your desktop session (DBUS_SESSION_BUS_ADDRESS) with the keyring unlocked")
         }
-        let keyring = SecretServiceKeyring(timeoutSeconds: options.keyringTimeoutSeconds)
         let found: [UInt8]?
         do {
             found = try keyring.lookup(storeID: storeID)
@@ -246,8 +245,11 @@ extension SessionStore {
     }
 
     private func storeInSecretService(_ key: [UInt8]) throws(StoreError) {
+        guard let vault = options.secretService else {
+            throw .locked("no D-Bus session bus is reachable, so the Secret Service cannot take the key")
+        }
         do {
-            try SecretServiceKeyring(timeoutSeconds: options.keyringTimeoutSeconds).store(key, storeID: storeID)
+            try vault.store(key, storeID: storeID)
         } catch {
             throw secretServiceError(error)
         }
@@ -261,8 +263,9 @@ extension SessionStore {
         var committed = false
         defer { if !committed { try? database.execute("ROLLBACK") } }
         if try currentSource() != nil { return .raced }
+        guard let vault = options.secretService else { return .unreachable }
         do {
-            try SecretServiceKeyring(timeoutSeconds: options.keyringTimeoutSeconds).store(key, storeID: storeID)
+            try vault.store(key, storeID: storeID)
         } catch {
             if error.unreachable { return .unreachable }
             throw secretServiceError(error)

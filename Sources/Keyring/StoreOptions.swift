@@ -5,8 +5,9 @@ public struct StoreOptions: Sendable {
     public var unlockForSeconds: Int
     /// How long a Secret Service call may take before it is an error.
     public var keyringTimeoutSeconds: Int
-    /// Whether the Secret Service may be used at all; false also when no session bus is configured.
-    public var secretServiceEnabled: Bool
+    /// The Secret Service, when it may be used at all; nil also when no session bus is configured.
+    public var secretService: MasterKeyVault?
+    public var secretServiceEnabled: Bool { secretService != nil }
     /// Where passphrases come from.
     public var passphrase: PassphraseUnlock
     /// Whether the kernel keyring cache is read and written.
@@ -16,12 +17,12 @@ public struct StoreOptions: Sendable {
     /// Receives one-line warnings (permissions repaired); the executable prints them on stderr.
     public var warn: @Sendable (String) -> Void
 
-    public init(unlockForSeconds: Int = 900, keyringTimeoutSeconds: Int = 5, secretServiceEnabled: Bool = true,
+    public init(unlockForSeconds: Int = 900, keyringTimeoutSeconds: Int = 5, secretService: MasterKeyVault? = nil,
                 passphrase: PassphraseUnlock = .unavailable, useKeyCache: Bool = true,
                 busyTimeoutMilliseconds: Int32 = 5_000, warn: @escaping @Sendable (String) -> Void = { _ in }) {
         self.unlockForSeconds = unlockForSeconds
         self.keyringTimeoutSeconds = keyringTimeoutSeconds
-        self.secretServiceEnabled = secretServiceEnabled
+        self.secretService = secretService
         self.passphrase = passphrase
         self.useKeyCache = useKeyCache
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
@@ -30,11 +31,13 @@ public struct StoreOptions: Sendable {
 
     /// The options a command line process uses: the Secret Service when a session bus is configured, the
     /// passphrase from `AUTHDECK_PASSPHRASE_FILE` or the terminal.
+    /// `secretService` is the vault to use when a session bus is configured (the caller makes it, so this module
+    /// never links libsecret).
     public static func fromEnvironment(_ environment: [String: String], unlockForMinutes: Int,
-                                       keyringTimeoutSeconds: Int,
+                                       keyringTimeoutSeconds: Int, secretService: MasterKeyVault?,
                                        warn: @escaping @Sendable (String) -> Void) -> StoreOptions {
         StoreOptions(unlockForSeconds: unlockForMinutes * 60, keyringTimeoutSeconds: keyringTimeoutSeconds,
-                     secretServiceEnabled: SecretServiceKeyring.busConfigured(environment: environment),
+                     secretService: SessionBus.configured(environment: environment) ? secretService : nil,
                      passphrase: .fromEnvironment(environment), warn: warn)
     }
 }

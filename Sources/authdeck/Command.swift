@@ -1,3 +1,5 @@
+import Keyring
+
 /// One `authdeck` command: its name, what it does, its options, and what runs it.
 struct Command: Sendable {
     let name: String
@@ -49,7 +51,7 @@ struct GlobalOptions {
 
     init(_ arguments: Arguments, environment: [String: String]) throws(CommandFailure) {
         session = arguments.value("session") ?? environment["AUTHDECK_SESSION"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? DirectorySession.find()?.key
+            ?? DirectorySessionFile.find()?.key
         config = arguments.value("config") ?? environment["AUTHDECK_CONFIG"]
         unlockForMinutes = try arguments.integer("unlock-for", in: 0...10_080) ?? 15
         keyringTimeoutSeconds = try arguments.integer("keyring-timeout", in: 1...300) ?? 5

@@ -1,10 +1,11 @@
+import AuthCore
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// The command line: picks the command, parses its options, runs it, and turns failures into exit codes.
 enum CommandLineApp {
-    static let version = "0.1.0"
+    static let version = AuthdeckVersion.current
 
     static func main(_ words: [String], environment: [String: String]) -> Int32 {
         guard let first = words.first else {

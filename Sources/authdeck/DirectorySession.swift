@@ -3,26 +3,12 @@ import Glibc
 #endif
 import Keyring
 
-/// The per-directory session: a `.authdeck-session` file in the working directory or a parent names the session
-/// for commands run there (after `--session` and `$AUTHDECK_SESSION`, before the selected one), as `.nvmrc`
-/// does for Node versions. The file holds the key on its first line.
+/// Writing the per-directory session file (`use --here`); finding it is `DirectorySessionFile` in Keyring, which
+/// the lean `authdeck` binary shares.
 enum DirectorySession {
-    static let fileName = ".authdeck-session"
-
-    /// The nearest file and the key it names, searching from the working directory up to `/`.
-    static func find() -> (key: String, path: String)? {
-        var directory = currentDirectory()
-        while true {
-            let path = (directory == "/" ? "" : directory) + "/" + fileName
-            if let key = readKey(path) { return (key, path) }
-            guard directory != "/", let slash = directory.lastIndex(of: "/") else { return nil }
-            directory = slash == directory.startIndex ? "/" : String(directory[..<slash])
-        }
-    }
-
     /// Writes `key` to `.authdeck-session` in the working directory.
     static func write(_ key: String) throws(CommandFailure) -> String {
-        let path = currentDirectory() + "/" + fileName
+        let path = DirectorySessionFile.currentDirectory() + "/" + DirectorySessionFile.fileName
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw CommandFailure(.failed, "cannot write \(path): \(String(cString: strerror(errno)))")
@@ -35,39 +21,6 @@ enum DirectorySession {
         return path
     }
 
-    private static func currentDirectory() -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard getcwd(&buffer, buffer.count) != nil else { return "/" }
-        return String(cString: buffer)
-    }
-
-    /// The first line of a small regular file, trimmed; nil when absent, empty or not a plain short file.
-    private static func readKey(_ path: String) -> String? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var buffer = [UInt8](repeating: 0, count: 512)
-        let count = read(descriptor, &buffer, buffer.count)
-        guard count > 0 else { return nil }
-        let text = String(decoding: buffer[0..<count], as: UTF8.self)
-        let key = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).first.map {
-            String($0).trimmingCharactersInSpace()
-        }
-        guard let key, !key.isEmpty, !key.contains(" ") else { return nil }
-        return key
-    }
-}
-
-extension String {
-    func trimmingCharactersInSpace() -> String {
-        var text = Substring(self)
-        while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
-        while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
-        return String(text)
-    }
-}
-
-extension DirectorySession {
     /// `authdeck use KEY`, and `use --here KEY`, which names the session for this directory instead of selecting it.
     static func use(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
         guard arguments.has("here") else { return try StoreCommands.use(arguments, global) }
@@ -75,7 +28,9 @@ extension DirectorySession {
         let store = try StoreCommands.requireStore(global)
         _ = try StoreCommands.attempt { () throws(StoreError) in try store.entry(key) }
         let path = try write(key)
-        if !global.quiet { Output.err("commands run under \(currentDirectory()) now use '\(key)' (\(path))\n") }
+        if !global.quiet {
+            Output.err("commands run under \(DirectorySessionFile.currentDirectory()) now use '\(key)' (\(path))\n")
+        }
         return .done
     }
 }

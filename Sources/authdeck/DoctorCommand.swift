@@ -3,6 +3,7 @@ import AuthCore
 import AuthCrypto
 import Foundation
 import Keyring
+import SecretService
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -2,6 +2,7 @@ import AuthClient
 import AuthCore
 import Foundation
 import Keyring
+import SecretService
 
 /// The store's commands: `list`, `use`, `token`, `logout`, `status` and `store …`. Each opens the store, does one
 /// thing, and turns a `StoreError` into the exit code of SPEC section 5.
@@ -75,8 +76,7 @@ enum StoreCommands {
             }
         }
         if arguments.has("json") {
-            Output.out("{\"key\":\(SessionJSON.quoted(record.key)),\"token\":\(SessionJSON.quoted(token)),"
-                       + "\"expiresAt\":\(SessionJSON.quoted(record.expiresAt.map(SessionJSON.iso8601)))}\n")
+            Output.out(SessionJSON.tokenObject(key: record.key, token: token, expiresAt: record.expiresAt) + "\n")
         } else {
             Output.out(token + "\n")
         }
@@ -174,6 +174,7 @@ enum StoreCommands {
     static func storeOptions(_ global: GlobalOptions) -> StoreOptions {
         StoreOptions.fromEnvironment(ProcessEnvironment.current(), unlockForMinutes: global.unlockForMinutes,
                                      keyringTimeoutSeconds: global.keyringTimeoutSeconds,
+                                     secretService: SecretServiceKeyring(timeoutSeconds: global.keyringTimeoutSeconds),
                                      warn: { Output.err("authdeck: \($0)\n") })
     }
 

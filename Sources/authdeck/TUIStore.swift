@@ -1,5 +1,6 @@
 import Foundation
 import Keyring
+import SecretService
 import Synchronization
 import TerminalUI
 
@@ -16,6 +17,8 @@ final class TUIStore: Sendable {
         location = StoreLocation.resolve(environment: environment)
         var options = StoreOptions.fromEnvironment(environment, unlockForMinutes: global.unlockForMinutes,
                                                    keyringTimeoutSeconds: global.keyringTimeoutSeconds,
+                                                   secretService: SecretServiceKeyring(
+                                                       timeoutSeconds: global.keyringTimeoutSeconds),
                                                    warn: { _ in })
         if (environment["AUTHDECK_PASSPHRASE_FILE"] ?? "").isEmpty {
             options.passphrase = PassphraseUnlock(hint: "type the passphrase on the unlock screen") { _ in nil }

@@ -61,5 +61,12 @@ import Testing
         let json = FlowTrace.redactedJSON(.object(["data": .object(["userJwt": .string("u.v.w"), "endUserId": .string("e1")])]))
         #expect(json["data"]?["userJwt"]?.string == "[redacted 5 chars]")
         #expect(json["data"]?["endUserId"]?.string == "e1")
+        let proxy = FlowTrace.redactedJSON(.object([
+            "clientSignature": .object(["message": .string("{\"login\":{\"verificationToken\":\"v.t.x\"}}")]),
+            "totpRequired": .object(["totpLink": .string("otpauth://totp/a?secret=JBSWY3DPEHPK3PXP")]),
+        ]))
+        let text = String(decoding: try! JSONEncoder().encode(proxy), as: UTF8.self)
+        #expect(!text.contains("v.t.x"))
+        #expect(!text.contains("JBSWY3DPEHPK3PXP"))
     }
 }

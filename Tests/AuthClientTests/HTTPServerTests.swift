@@ -88,11 +88,47 @@ import Glibc
         #expect(throws: HTTPServerError.self) { _ = try HTTPServer(host: "localhost") { _ in .text(200, "") } }
     }
 
+    @Test func aHandlerMayStopAndReleaseItsOwnServer() throws {
+        // libmicrohttpd aborts the process when a daemon is stopped from its own thread; the server must move
+        // such a stop elsewhere. Here the handler drops the last reference, as a finished sign-in's receiver does.
+        let holder = ServerHolder()
+        holder.server = try HTTPServer { _ in
+            holder.server = nil
+            return .text(200, "bye")
+        }
+        let port = try #require(holder.server?.port)
+        let response = try RawHTTP.exchange(port: port, "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        #expect(RawHTTP.status(of: response) == 200)
+        var refused = false
+        for _ in 0..<100 where !refused {
+            refused = (try? RawHTTP.connect(host: "127.0.0.1", port: port)).map { close($0); return false } ?? true
+            if !refused { Thread.sleep(forTimeInterval: 0.02) }
+        }
+        #expect(refused)
+    }
+
     @Test func stoppedServerRefusesConnections() throws {
         let server = try Self.echo()
         let port = server.port
         server.stop()
         server.stop()
         #expect(throws: RawHTTP.Failure.self) { _ = try RawHTTP.connect(host: "127.0.0.1", port: port) }
+    }
+}
+
+/// Holds a server that its own handler releases.
+final class ServerHolder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var held: HTTPServer?
+
+    var server: HTTPServer? {
+        get { lock.lock(); defer { lock.unlock() }; return held }
+        set {
+            lock.lock()
+            let old = held
+            held = newValue
+            lock.unlock()
+            _ = old  // released here, outside the lock: this may run the server's deinit
+        }
     }
 }

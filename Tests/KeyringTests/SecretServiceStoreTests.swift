@@ -2,6 +2,7 @@ import AuthCrypto
 import Foundation
 import Testing
 @testable import Keyring
+import SecretService
 
 /// The Secret Service as the master key's source, against the real gnome-keyring of scripts/with-keyring.sh.
 /// Skipped with this reason outside CI when there is no session bus; with CI=true they must run.

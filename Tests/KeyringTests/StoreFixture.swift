@@ -2,6 +2,7 @@ import AuthCore
 import AuthCrypto
 import Foundation
 @testable import Keyring
+import SecretService
 
 /// A store in a temporary folder, passphrase-wrapped, with no Secret Service and no kernel keyring cache, so unit
 /// tests never touch anything outside their folder.
@@ -23,7 +24,7 @@ final class StoreFixture: @unchecked Sendable {
     func options(passphrase: PassphraseUnlock = .fixed("unit passphrase"), cache: Bool = false,
                  secretService: Bool = false) -> StoreOptions {
         let log = warnings
-        return StoreOptions(unlockForSeconds: 60, keyringTimeoutSeconds: 5, secretServiceEnabled: secretService,
+        return StoreOptions(unlockForSeconds: 60, keyringTimeoutSeconds: 5, secretService: secretService ? SecretServiceKeyring(timeoutSeconds: 5) : nil,
                             passphrase: passphrase, useKeyCache: cache, warn: { log.append($0) })
     }
 

@@ -2,13 +2,14 @@ import AuthCrypto
 import CLibsecret
 import CShims
 import Foundation
+import Keyring
 
 /// The master key held by the Secret Service (gnome-keyring, KeePassXC…) through libsecret, under the attributes
 /// application=authdeck, kind=master-key, store=<store id>.
 ///
 /// Every call runs on its own thread with a GCancellable and is abandoned past `timeoutSeconds`: a keyring that
 /// hangs (a prompt nobody answers, a stuck daemon) must become an error, never a command that waits forever.
-public struct SecretServiceKeyring: Sendable {
+public struct SecretServiceKeyring: MasterKeyVault {
     public var timeoutSeconds: Int
 
     public init(timeoutSeconds: Int) {
@@ -17,11 +18,7 @@ public struct SecretServiceKeyring: Sendable {
 
     /// Whether a session bus can be found at all. Without one libsecret would try X11 autolaunch; skip that.
     public static func busConfigured(environment: [String: String]) -> Bool {
-        if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return true }
-        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
-            return access(runtime + "/bus", F_OK) == 0
-        }
-        return false
+        SessionBus.configured(environment: environment)
     }
 
     /// The key, or nil when the Secret Service holds none for this store (a locked collection looks the same).

@@ -1,0 +1,121 @@
+import AuthCore
+import Foundation
+import Keyring
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The commands the lean binary answers itself. Each returns nil for anything it does not handle exactly as
+/// authdeck-full would, so the full binary decides.
+enum FastPath {
+    static func run(_ arguments: [String], environment: [String: String]) -> Int32? {
+        switch arguments.first {
+        case "--version", "-V", "version":
+            guard arguments.count == 1 else { return nil }
+            write("authdeck \(AuthdeckVersion.current)\n")
+            return 0
+        case "token":
+            return token(Array(arguments.dropFirst()), environment: environment)
+        default:
+            return nil
+        }
+    }
+
+    /// `token [KEY] [--id-token] [--json] [--session KEY] [--quiet] [--unlock-for M] [--keyring-timeout S]`, served
+    /// when the master key is in the kernel-keyring cache and the token needs no refresh.
+    static func token(_ words: [String], environment: [String: String]) -> Int32? {
+        guard let request = TokenRequest(words) else { return nil }
+        let options = StoreOptions(unlockForSeconds: request.unlockForMinutes * 60, secretService: nil,
+                                   passphrase: .unavailable, warn: { write("authdeck: \($0)\n", to: STDERR_FILENO) })
+        let key = request.positional ?? request.session ?? environment["AUTHDECK_SESSION"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? DirectorySessionFile.find()?.key
+        do throws(StoreError) {
+            guard let store = try SessionStore.open(StoreLocation.resolve(environment: environment), options: options,
+                                                    create: false) else { return nil }
+            let session = try store.session(key)
+            let token: String?
+            if request.idToken {
+                token = session.secrets.idToken
+            } else {
+                guard !session.record.needsRefresh(at: Date()) else { return nil }
+                token = session.secrets.bearer
+            }
+            guard let token else { return nil }
+            if request.json {
+                write(SessionJSON.tokenObject(key: session.record.key, token: token, expiresAt: session.record.expiresAt)
+                      + "\n")
+            } else {
+                write(token + "\n")
+            }
+            return 0
+        } catch {
+            return nil
+        }
+    }
+
+    static func write(_ text: String, to descriptor: Int32 = STDOUT_FILENO) {
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                if written <= 0 { return }
+                offset += written
+            }
+        }
+    }
+}
+
+/// The options of `token` this binary understands; anything else makes it hand over.
+struct TokenRequest {
+    var positional: String?
+    var session: String?
+    var idToken = false
+    var json = false
+    var unlockForMinutes = 15
+
+    init?(_ words: [String]) {
+        var index = 0
+        func value() -> String? {
+            index += 1
+            return index < words.count ? words[index] : nil
+        }
+        while index < words.count {
+            let word = words[index]
+            switch word {
+            case "--id-token": idToken = true
+            case "--json": json = true
+            case "--quiet": break
+            case "--session":
+                guard let given = value(), !given.isEmpty else { return nil }
+                session = given
+            case "--unlock-for":
+                guard let given = value(), let minutes = Int(given), (0...10_080).contains(minutes) else { return nil }
+                unlockForMinutes = minutes
+            case "--keyring-timeout", "--config":
+                guard value() != nil else { return nil }
+            default:
+                guard !word.hasPrefix("-"), positional == nil else { return nil }
+                positional = word
+            }
+            index += 1
+        }
+    }
+}
+
+/// The environment as a dictionary, read once.
+enum LauncherEnvironment {
+    static func current() -> [String: String] {
+        var result: [String: String] = [:]
+        var pointer = environ
+        while let entry = pointer.pointee {
+            let pair = String(cString: entry)
+            if let equals = pair.firstIndex(of: "=") {
+                result[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+            }
+            pointer += 1
+        }
+        return result
+    }
+}
