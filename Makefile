@@ -34,9 +34,10 @@ run: build
 bench: release
 	scripts/bench.sh "$(RELEASE_BIN)"
 
-# The binary, its data files, the man page, shell completions and the authdeck:// URL handler.
+# The two binaries (authdeck, which hands most commands to lib/authdeck/authdeck-full), the data files, the man page, shell completions and the authdeck:// URL handler.
 install: release
 	install -D -m 0755 "$(RELEASE_BIN)" "$(DESTDIR)$(PREFIX)/bin/authdeck"
+	install -D -m 0755 "$(RELEASE_BIN)-full" "$(DESTDIR)$(PREFIX)/lib/authdeck/authdeck-full"
 	install -d "$(DESTDIR)$(PREFIX)/share/authdeck"
 	install -m 0644 Resources/providers.json Resources/sandbox-users.json Resources/callback-success.html \
 		Resources/callback-error.html "$(DESTDIR)$(PREFIX)/share/authdeck/"
