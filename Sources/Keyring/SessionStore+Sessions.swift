@@ -150,20 +150,25 @@ extension SessionStore {
     }
 
     private func decrypt(_ blob: [UInt8], key: String) throws(StoreError) -> SessionSecrets {
+        let plaintext = try openSealed(blob, associatedData: Array(key.utf8), damaged: .damagedSession(key))
+        guard let secrets = SecretsCodec.decode(plaintext) else { throw StoreError.damagedSession(key) }
+        return secrets
+    }
+
+    /// Opens a blob sealed under the master key; `damaged` is the error when it does not open.
+    func openSealed(_ blob: [UInt8], associatedData: [UInt8], damaged: StoreError) throws(StoreError) -> [UInt8] {
         let masterKey = try unlockedKey()
         do {
-            let plaintext = try AESGCM.open(blob, key: masterKey, associatedData: Array(key.utf8))
-            guard let secrets = SecretsCodec.decode(plaintext) else { throw StoreError.damagedSession(key) }
-            return secrets
+            return try AESGCM.open(blob, key: masterKey, associatedData: associatedData)
         } catch {
             // A stale cached key would look like damage: check it, and if it is wrong, unlock properly and retry.
             if masterKeyFromCache, try !cachedKeyMatches() {
                 KeyCache(storeID: storeID).drop()
                 self.masterKey = nil
                 masterKeyFromCache = false
-                return try decrypt(blob, key: key)
+                return try openSealed(blob, associatedData: associatedData, damaged: damaged)
             }
-            throw .damagedSession(key)
+            throw damaged
         }
     }
 

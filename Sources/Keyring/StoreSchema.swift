@@ -1,7 +1,7 @@
 /// The database layout and how older layouts are brought up to date. The version lives in `PRAGMA user_version`;
 /// migration `n` takes a database from version `n` to `n + 1` inside one write transaction.
 enum StoreSchema {
-    static let currentVersion = 1
+    static let currentVersion = 2
 
     /// `migrations[n]` turns version n into n + 1. Version 0 is a database with no tables yet.
     static let migrations: [String] = [
@@ -28,6 +28,17 @@ enum StoreSchema {
             secret BLOB NOT NULL,
             updated_at REAL NOT NULL
         );
+        """,
+        // Version 2: TOTP seeds of test accounts (`authdeck totp`), sealed like session secrets.
+        """
+        CREATE TABLE totp_seeds (
+            user TEXT PRIMARY KEY NOT NULL,
+            algorithm TEXT NOT NULL,
+            digits INTEGER NOT NULL,
+            period INTEGER NOT NULL,
+            created_at REAL NOT NULL,
+            secret BLOB NOT NULL
+        ) WITHOUT ROWID;
         """,
     ]
 

@@ -80,7 +80,8 @@ enum LoginCommand {
         }
         let noBrowser = arguments.has("no-browser")
         let browser = noBrowser ? nil : BrowserLauncher(environment: environment)
-        let presenter = CommandLinePresenter(quiet: global.quiet, showQR: noBrowser || browser?.command == nil)
+        let presenter = CommandLinePresenter(quiet: global.quiet, showQR: noBrowser || browser?.command == nil,
+                                             hasTestSeed: { TOTPCommand.seed(for: $0, in: store) != nil })
         let controller = SignInController(
             presenter: presenter, persist: persist,
             receivers: ReceiverOptions(loopbackPort: listenPort,
@@ -102,8 +103,13 @@ enum LoginCommand {
                 } else {
                     presenter.pasted(controller.paste(line))
                 }
-            case .totpRequired(_, _, .waiting):
-                controller.enterCode(line)
+            case .totpRequired(_, let challenge, .waiting):
+                // A stored test-account seed is used only when asked for, by typing `seed`.
+                if line == "seed", let seed = TOTPCommand.seed(for: challenge.user, in: store) {
+                    controller.enterCode(seed.code(at: Date()))
+                } else {
+                    controller.enterCode(line)
+                }
             case .awaitingCallback(_, .storageFailed), .totpRequired(_, _, .storageFailed):
                 controller.retryPersist()
             case .idle, .authenticated, .awaitingCallback, .totpRequired:
@@ -183,8 +189,11 @@ final class CommandLinePresenter: SignInPresenter, @unchecked Sendable {
     private var resendAvailableAt: Date?
     private var totpPrompted = false
     private var attemptsLeft: Int?
+    /// Whether a test-account TOTP seed is stored for a user a backend names.
+    private let hasTestSeed: @Sendable (String?) -> Bool
 
-    init(quiet: Bool, showQR: Bool) {
+    init(quiet: Bool, showQR: Bool, hasTestSeed: @escaping @Sendable (String?) -> Bool = { _ in false }) {
+        self.hasTestSeed = hasTestSeed
         self.quiet = quiet
         self.showQR = showQR
     }
@@ -245,6 +254,9 @@ final class CommandLinePresenter: SignInPresenter, @unchecked Sendable {
             }
             let who = challenge.user.map { " for \($0)" } ?? ""
             say("Two-factor code required\(who) (\(challenge.attemptsLeft) attempts left). Type the 6-digit code.")
+            if hasTestSeed(challenge.user) {
+                say("A test-account TOTP seed is stored for this user: type seed to use its current code.")
+            }
         case .idle, .awaitingCallback, .totpRequired, .authenticated:
             break
         }

@@ -24,7 +24,8 @@ final class StoreFixture: @unchecked Sendable {
     func options(passphrase: PassphraseUnlock = .fixed("unit passphrase"), cache: Bool = false,
                  secretService: Bool = false) -> StoreOptions {
         let log = warnings
-        return StoreOptions(unlockForSeconds: 60, keyringTimeoutSeconds: 5, secretService: secretService ? SecretServiceKeyring(timeoutSeconds: 5) : nil,
+        return StoreOptions(unlockForSeconds: 60, keyringTimeoutSeconds: 5,
+                            secretService: secretService ? SecretServiceKeyring(timeoutSeconds: 5) : nil,
                             passphrase: passphrase, useKeyCache: cache, warn: { log.append($0) })
     }
 

@@ -180,6 +180,27 @@ import Glibc
         try expectStored(result, backend: "sandbox", provider: "email")
     }
 
+    @Test func aStoredTestAccountSeedIsOfferedAndUsedOnlyWhenAsked() throws {
+        let add = runner.run(["totp", "add", "dora@example.com", "--secret", "-"], stdin: Self.doraSecret + "\n")
+        #expect(add.status == 0, "stderr: \(add.stderr)")
+        #expect(!add.stderr.contains("command line"))
+        let listed = runner.run(["totp", "list", "--json"])
+        #expect(listed.stdout.contains("\"user\":\"dora@example.com\""))
+        #expect(!listed.stdout.contains(Self.doraSecret))
+        #expect(runner.run(["totp", "code", "dora@example.com"]).stdout == Self.totp() + "\n")
+
+        let run = try live(["email", "--contact", "dora@example.com"])
+        run.send(try code(run))
+        #expect(run.wait { run.stderr.contains("type seed to use its current code") })
+        // Offered, not used: nothing is stored until the user asks for the seed's code.
+        #expect(try self.listed().isEmpty)
+        run.send("seed")
+        let result = run.finish()
+        try expectStored(result, backend: "sandbox", provider: "email")
+        #expect(runner.run(["totp", "rm", "dora@example.com"]).status == 0)
+        #expect(runner.run(["totp", "code", "dora@example.com"]).status == 7)
+    }
+
     // MARK: - Social logins through the proxies
 
     @Test(arguments: ["google", "apple", "discord", "x"])
