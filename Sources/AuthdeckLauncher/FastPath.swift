@@ -103,19 +103,3 @@ struct TokenRequest {
         }
     }
 }
-
-/// The environment as a dictionary, read once.
-enum LauncherEnvironment {
-    static func current() -> [String: String] {
-        var result: [String: String] = [:]
-        var pointer = environ
-        while let entry = pointer.pointee {
-            let pair = String(cString: entry)
-            if let equals = pair.firstIndex(of: "=") {
-                result[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
-            }
-            pointer += 1
-        }
-        return result
-    }
-}

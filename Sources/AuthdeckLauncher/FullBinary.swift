@@ -10,10 +10,10 @@ enum FullBinary {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard length > 0 else { return nil }
-        let me = String(cString: buffer)
+        let me = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let folder = me.hasSuffix("/") ? me : String(me[..<(me.lastIndex(of: "/") ?? me.endIndex)])
-        for candidate in [folder + "/" + name, folder + "/../lib/authdeck/" + name, folder + "/../libexec/authdeck/" + name]
-        where access(candidate, X_OK) == 0 {
+        let candidates = [folder + "/" + name, folder + "/../lib/authdeck/" + name, folder + "/../libexec/authdeck/" + name]
+        for candidate in candidates where access(candidate, X_OK) == 0 {
             return candidate
         }
         return nil

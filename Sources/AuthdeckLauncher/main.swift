@@ -1,13 +1,14 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Keyring
 
 // The `authdeck` users run. `authdeck token` is what scripts call in loops, so this binary loads only the store's
 // libraries (SQLite, libcrypto, keyutils) and answers `token` from the kernel-keyring cache itself; everything else,
 // and every case it does not handle plainly (a locked store, a token to refresh, an error to explain), is handed to
 // authdeck-full, which does it all and says what went wrong.
 let arguments = Array(CommandLine.arguments.dropFirst())
-if let status = FastPath.run(arguments, environment: LauncherEnvironment.current()) {
+if let status = FastPath.run(arguments, environment: ProcessEnvironment.current()) {
     exit(status)
 }
 FullBinary.exec(arguments)

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Keyring
 
 exit(CommandLineApp.main(Array(CommandLine.arguments.dropFirst()), environment: ProcessEnvironment.current()))
