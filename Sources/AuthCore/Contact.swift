@@ -11,8 +11,13 @@ public enum Contact: Equatable, Sendable, CustomStringConvertible {
         guard trimmed.utf8.count <= 254, parts.count == 2 else { throw .invalidContact }
         let local = parts[0]
         let domain = parts[1].lowercased()
+        // No space or line break of any script (U+00A0, U+0085, U+2028…), control or invisible format character
+        // (bidi overrides, zero-width space): such an address cannot be typed back and would break or disguise the
+        // one-line messages that name it (found by `make fuzz`).
         let localAllowed = local.unicodeScalars.allSatisfy { scalar in
-            scalar.value > 0x20 && scalar.value != 0x7F && !"()<>[]\\,;:\"".unicodeScalars.contains(scalar)
+            let category = scalar.properties.generalCategory
+            return scalar.value > 0x20 && !scalar.properties.isWhitespace && category != .control
+                && category != .format && !"()<>[]\\,;:\"".unicodeScalars.contains(scalar)
         }
         guard !local.isEmpty, local.utf8.count <= 64, localAllowed, !local.hasPrefix("."), !local.hasSuffix("."),
               !local.contains("..") else {
