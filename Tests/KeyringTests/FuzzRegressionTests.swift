@@ -1,0 +1,53 @@
+import AuthCore
+import Foundation
+import Testing
+@testable import Keyring
+
+/// Inputs `make fuzz` found breaking the store's readers, kept so they stay fixed.
+@Suite struct FuzzRegressionTests {
+    let now = Date(timeIntervalSince1970: 1_700_000_000)
+
+    /// A date before the Gregorian reform moved by days on each export and import: Foundation parsed it as a Julian
+    /// date, `iso8601` wrote it back as a proleptic Gregorian one. Such dates are now refused with the line number.
+    @Test func importLineFromBeforeTheGregorianReformIsRefused() {
+        let line = #"{"key":"work","accessToken":"at","createdAt":"1012-05-01T12:00:00Z"}"#
+        #expect(throws: StoreError.invalidInput("line 1: 'createdAt' is not an ISO 8601 date")) {
+            try SessionJSON.parseLines(Array(line.utf8))
+        }
+    }
+
+    /// Past 9999 `iso8601` has no fifth digit, so the year came back as 0000.
+    @Test func importLinePastYear9999IsRefused() {
+        let line = #"{"key":"k","accessToken":"at","expiresAt":"9999-12-31T23:00:00-05:00"}"#
+        #expect(throws: StoreError.invalidInput("line 1: 'expiresAt' is not an ISO 8601 date")) {
+            try SessionJSON.parseLines(Array(line.utf8))
+        }
+    }
+
+    @Test func datesAtTheEdgesOfTheSupportedRangeSurviveExportAndImport() throws {
+        for text in ["1583-01-01T00:00:00Z", "9999-12-31T23:59:59Z"] {
+            let line = #"{"key":"k","accessToken":"at","createdAt":"\#(text)"}"#
+            let session = try #require(try SessionJSON.parseLines(Array(line.utf8)).first)
+            #expect(SessionJSON.iso8601(session.record.createdAt) == text)
+            let exported = SessionJSON.transferLine(session, selected: false, now: now)
+            #expect(try SessionJSON.parseLines(Array(exported.utf8)) == [session])
+        }
+    }
+
+    /// The input the fuzzer saved: the first line changed its createdAt on a second export and import.
+    @Test func savedFuzzerInputIsRefusedRatherThanChanged() {
+        let lines = #"""
+            {"key":"work","backend":"direct","provider":"google","subject":"1234","email":"a@example.com",\#
+            "phone":null,"issuer":"https://accounts.google.com","createdAt":"1012-05-01T12:00:00Z",\#
+            "expiresAt":"2024-05-01T13:00:00.5Z","status":"active","refreshable":true,"selected":true,\#
+            "displayName":"A","scopes":["openid","email"],\#
+            "autoRefresh":true,"accessToken":"at","refreshTok(n":"rt","idToken":"eyJ.eyJ.sig",\#
+            "refreshExpiresAt":"2030-01-01T00:00:00+02:00"}
+            {"key":"proxy","backend":"turnkey","provider":"email","sessionJwt":"NumberElementseyJ.eyJ.sig",\#
+            "privateKeyHex":"00ff","scopes":"SESSION_TYPE_READ_WRITE"}
+            """#
+        #expect(throws: StoreError.invalidInput("line 1: 'createdAt' is not an ISO 8601 date")) {
+            try SessionJSON.parseLines(Array(lines.utf8))
+        }
+    }
+}
