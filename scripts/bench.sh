@@ -53,4 +53,4 @@ PY
         fi
     done
 }
-tui_rows
+tui_rows || echo "  (the TUI rows did not finish)" >&2
