@@ -133,9 +133,7 @@ enum SecretServiceAvailability {
             s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(16); time.sleep(20)' "$socket" &
             listener=$!
             for _ in $(seq 100); do [ -S "$socket" ] && break; sleep 0.05; done
-            start=$(date +%s%N)
             DBUS_SESSION_BUS_ADDRESS="unix:path=$socket" "$AUTHDECK_BIN" token a --keyring-timeout 1; echo "rc=$?"
-            echo "ms=$(( ($(date +%s%N) - start) / 1000000 ))"
             kill "$listener"
             after=$(sha256sum "$AUTHDECK_HOME/sessions.db")
             [ "$before" = "$after" ] && echo unchanged
@@ -143,8 +141,7 @@ enum SecretServiceAvailability {
         #expect(result.stdout.contains("rc=5"), "stdout: \(result.stdout) stderr: \(result.stderr)")
         #expect(result.stderr.contains("did not answer within 1 s"))
         #expect(result.stdout.contains("unchanged"))
-        let milliseconds = result.stdout.split(separator: "\n").first { $0.hasPrefix("ms=") }
-            .flatMap { Int($0.dropFirst(3)) } ?? .max
-        #expect(milliseconds < 4_000, "the timeout took \(milliseconds) ms")
+        // The message names the 1 s timeout: the keyring call was abandoned, not waited out (tests assert no wall
+        // times; the runner's own timeout catches a hang).
     }
 }
