@@ -98,6 +98,29 @@ import Glibc
         #expect(try listed().isEmpty)
     }
 
+    @Test func ctrlCCancelsWithExit3AndStoresNothing() throws {
+        let run = try LiveLogin(runner: runner, arguments: ["login", "google", "--no-browser"], environment: [:])
+        #expect(run.wait { run.stderr.contains("paste the final URL") })
+        run.interrupt()
+        let result = run.finish()
+        #expect(result.status == 3, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("cancelled"))
+        #expect(try listed().isEmpty)
+    }
+
+    @Test func tokenRefreshesATokenAboutToExpire() throws {
+        // A second sandbox whose access tokens live 30 s: inside the 60 s window, so every `token` refreshes first.
+        let shortFolder = TemporaryFolder()
+        let short = try SandboxProcess(folder: shortFolder, runner: runner, extraArguments: ["--token-lifetime", "30"])
+        let environment: [String: String?] = ["AUTHDECK_CONFIG": short.configPath]
+        #expect(login(["google", "--session-key", "short"], environment: environment).status == 0)
+        let first = runner.run(["token", "short"], environment: environment)
+        let second = runner.run(["token", "short"], environment: environment)
+        #expect(first.status == 0 && second.status == 0, "stderr: \(first.stderr) \(second.stderr)")
+        #expect(!first.stdout.isEmpty && first.stdout != second.stdout)
+        #expect(try listed().count == 1)
+    }
+
     @Test func badInputIsAUsageError() throws {
         #expect(login([]).status == 2)
         #expect(login(["myspace"]).status == 2)

@@ -289,6 +289,11 @@ final class LiveLogin: @unchecked Sendable {
         input.fileHandleForWriting.write(Data((line + "\n").utf8))
     }
 
+    /// Ctrl-C, as the terminal would send it.
+    func interrupt() {
+        kill(process.processIdentifier, SIGINT)
+    }
+
     /// Polls until `condition` holds or 15 s pass.
     func wait(_ condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(15)
