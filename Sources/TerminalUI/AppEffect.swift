@@ -9,6 +9,8 @@ public enum AppEffect: Equatable, Sendable {
     /// A one-time or TOTP code typed on screen.
     case enterCode(flow: Int, String)
     case resendCode(flow: Int)
+    /// `u` at a TOTP prompt: answer it with the stored test-account seed's current code.
+    case useTestAccountCode(flow: Int)
     /// Retry only the store write of a session the backend issued.
     case retrySave(flow: Int)
     /// The result screen was left; the controller's machine goes back to idle.

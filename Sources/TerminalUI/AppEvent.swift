@@ -46,4 +46,6 @@ public enum SignInEvent: Equatable, Sendable {
     case protocolStep(kind: String, summary: String, elapsedMilliseconds: Double)
     /// The TOTP enrolment link as QR modules (encoded outside TerminalUI).
     case enrolmentCode([[Bool]])
+    /// A test-account TOTP seed is stored for the user the backend named: the screen offers its code.
+    case testAccountCodeOffered
 }

@@ -248,6 +248,10 @@ extension AppState {
             let edited = flow.codeField.inserting(String(character))
             if edited != flow.codeField {
                 if waiting { flow.codeField = edited }
+            } else if character == "u" && flow.offersTestAccountCode && waiting && !flow.isCodeSubmitted {
+                flow.notice = nil
+                flow.isCodeSubmitted = true
+                return [.useTestAccountCode(flow: flow.id)]
             } else if character == "t" {
                 overlay = .trace
             } else if character == "?" {

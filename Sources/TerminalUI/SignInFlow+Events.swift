@@ -69,6 +69,8 @@ extension SignInFlow {
             record(startedAt.addingTimeInterval(elapsed / 1000), .step(kind), summary, isError: kind == "notice")
         case .enrolmentCode(let modules):
             enrolmentQR = modules
+        case .testAccountCodeOffered:
+            offersTestAccountCode = true
         }
     }
 

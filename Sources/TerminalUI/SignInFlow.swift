@@ -36,6 +36,8 @@ public struct SignInFlow: Equatable, Sendable {
     /// A code was sent and the controller has not answered yet: a second Enter must not send it again.
     public var isCodeSubmitted: Bool
     public var enrolmentQR: [[Bool]]?
+    /// A stored test-account seed can answer the TOTP prompt (used only when the user presses `u`).
+    public var offersTestAccountCode = false
     public let startedAt: Date
     public var trace: [TraceLine]
 

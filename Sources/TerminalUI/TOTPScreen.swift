@@ -44,6 +44,10 @@ public struct TOTPScreen: Screen {
                                        Style(foreground: .error))
         }
         if let notice = flow.notice { lines.add("  " + notice, Style(foreground: .error)) }
+        if flow.offersTestAccountCode && progress == .waiting {
+            lines.add("  A test-account seed is stored for this user: press u to use its current code.",
+                      Style(foreground: .accent))
+        }
         if challenge.enrolmentLink != nil {
             // The link carries the TOTP secret, so it is shown only as a QR code, never as text.
             lines.blank()

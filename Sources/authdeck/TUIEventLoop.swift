@@ -82,6 +82,8 @@ final class TUIEventLoop {
             _ = controllers[flow]?.paste(text)
         case .enterCode(let flow, let code):
             controllers[flow]?.enterCode(code)
+        case .useTestAccountCode(let flow):
+            useTestAccountCode(flow)
         case .resendCode(let flow):
             controllers[flow]?.resend()
         case .retrySave(let flow):
@@ -156,11 +158,25 @@ final class TUIEventLoop {
         }
         let launcher = BrowserLauncher(environment: setup.environment)
         let controller = SignInController(
-            presenter: TUIPresenter(flow: flow, inbox: inbox), persist: persist,
+            presenter: TUIPresenter(flow: flow, inbox: inbox,
+                                    hasTestSeed: { TOTPCommand.seed(for: $0, in: sessionStore) != nil }),
+            persist: persist,
             receivers: ReceiverOptions(schemeSocketPath: SchemeReceiver.defaultSocketPath(environment: setup.environment)),
             browser: launcher.command == nil ? nil : launcher, trace: trace)
         controllers[flow] = controller
         controller.start(backend, timeout: 300)
+    }
+
+    /// Answers a TOTP prompt with the stored seed's current code, asked for with `u`.
+    private func useTestAccountCode(_ flow: Int) {
+        guard let current = state.flow, current.id == flow,
+              case .running(.totpRequired(_, let challenge, _)) = current.phase,
+              let opened = try? store.store(create: false),
+              let seed = TOTPCommand.seed(for: challenge.user, in: opened) else {
+            inbox.post(.signIn(flow: flow, .notice(.unavailable(reason: "no test-account seed is stored for this user"))))
+            return
+        }
+        controllers[flow]?.enterCode(seed.code(at: Date()))
     }
 
     private func signOut(_ key: String, revoke: Bool) {

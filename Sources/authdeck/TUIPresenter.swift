@@ -9,10 +9,14 @@ final class TUIPresenter: SignInPresenter, Sendable {
     private let flow: Int
     private let inbox: TUIInbox
     private let enrolmentShown = Mutex(false)
+    private let seedOffered = Mutex(false)
+    /// Whether a test-account TOTP seed is stored for a user a backend names.
+    private let hasTestSeed: @Sendable (String?) -> Bool
 
-    init(flow: Int, inbox: TUIInbox) {
+    init(flow: Int, inbox: TUIInbox, hasTestSeed: @escaping @Sendable (String?) -> Bool = { _ in false }) {
         self.flow = flow
         self.inbox = inbox
+        self.hasTestSeed = hasTestSeed
     }
 
     private func post(_ event: SignInEvent) {
@@ -40,6 +44,11 @@ final class TUIPresenter: SignInPresenter, Sendable {
            !enrolmentShown.withLock({ shown in defer { shown = true }; return shown }),
            let modules = QRCode(link)?.modules {
             post(.enrolmentCode(modules))
+        }
+        if case .totpRequired(_, let challenge, .waiting) = state,
+           !seedOffered.withLock({ offered in defer { offered = true }; return offered }),
+           hasTestSeed(challenge.user) {
+            post(.testAccountCodeOffered)
         }
     }
 

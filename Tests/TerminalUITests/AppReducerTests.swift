@@ -127,6 +127,24 @@ import Testing
         #expect(shown.attemptsLeft == 4)
     }
 
+    @Test func aStoredTestAccountCodeIsUsedOnlyWhenAskedFor() {
+        let attempt = AppFixtures.attempt()
+        let challenge = TOTPChallenge(userJwt: "jwt", user: "dora@example.com", attemptsLeft: 5)
+        let prompt = AppFixtures.flowState(reports: AppFixtures.browserReports()
+                                           + [.stateChanged(.totpRequired(attempt, challenge, .waiting))])
+        // Without an offer, `u` is just a key the digit field refuses.
+        #expect(AppFixtures.run(prompt, AppFixtures.keys("u")).1.isEmpty)
+        let (offered, none) = AppFixtures.run(prompt, [.signIn(flow: 1, .testAccountCodeOffered)])
+        #expect(none.isEmpty)
+        var sized = offered
+        sized.rows = 24
+        sized.cols = 80
+        #expect(AppScreen.frame(sized).textDump().contains("press u to use its current code"))
+        let (sent, effects) = AppFixtures.run(offered, AppFixtures.keys("uu"))
+        #expect(effects == [.useTestAccountCode(flow: 1)])
+        #expect(sent.flow?.isCodeSubmitted == true)
+    }
+
     @Test func unlockSendsThePassphraseOnceAndReturnsToTheList() {
         let locked = AppFixtures.state(store: .locked("wrapped by a passphrase"))
         let (asked, effects) = AppFixtures.run(locked, AppFixtures.keys("pw") + [.key(.enter), .key(.enter)])
