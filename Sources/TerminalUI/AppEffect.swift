@@ -9,6 +9,8 @@ public enum AppEffect: Equatable, Sendable {
     /// A one-time or TOTP code typed on screen.
     case enterCode(flow: Int, String)
     case resendCode(flow: Int)
+    /// `e` on the Trace screen: write the flow's redacted trace as JSON lines to a file.
+    case exportTrace(flow: Int)
     /// `u` at a TOTP prompt: answer it with the stored test-account seed's current code.
     case useTestAccountCode(flow: Int)
     /// Retry only the store write of a session the backend issued.

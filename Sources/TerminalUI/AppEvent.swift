@@ -46,6 +46,8 @@ public enum SignInEvent: Equatable, Sendable {
     case protocolStep(kind: String, summary: String, elapsedMilliseconds: Double)
     /// The TOTP enrolment link as QR modules (encoded outside TerminalUI).
     case enrolmentCode([[Bool]])
+    /// The trace was written (or could not be): a line for the Trace screen.
+    case traceExported(String)
     /// A test-account TOTP seed is stored for the user the backend named: the screen offers its code.
     case testAccountCodeOffered
 }

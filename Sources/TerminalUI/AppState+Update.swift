@@ -108,6 +108,8 @@ extension AppState {
             switch request {
             case .escape, .enter, .interrupt, .character("t"), .character("q"), .mouseClick:
                 overlay = .none
+            case .character("e"):
+                if let flow = tracedFlow { return [.exportTrace(flow: flow.id)] }
             default:
                 break
             }

@@ -71,6 +71,8 @@ extension SignInFlow {
             enrolmentQR = modules
         case .testAccountCodeOffered:
             offersTestAccountCode = true
+        case .traceExported(let note):
+            traceExportNote = note
         }
     }
 

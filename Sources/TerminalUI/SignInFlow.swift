@@ -38,6 +38,8 @@ public struct SignInFlow: Equatable, Sendable {
     public var enrolmentQR: [[Bool]]?
     /// A stored test-account seed can answer the TOTP prompt (used only when the user presses `u`).
     public var offersTestAccountCode = false
+    /// Where `e` on the Trace screen wrote the trace, or why it could not.
+    public var traceExportNote: String?
     public let startedAt: Date
     public var trace: [TraceLine]
 

@@ -8,8 +8,8 @@ public struct TraceScreen: Screen {
 
     public func render(_ state: AppState, into buffer: inout ScreenBuffer) {
         buffer.clear()
-        AppFrame.draw(title: "Trace", hints: [.init("Esc", "back"), .init("t", "close")], state: state,
-                      into: &buffer)
+        AppFrame.draw(title: "Trace", hints: [.init("Esc", "back"), .init("t", "close"), .init("e", "export JSON")],
+                      state: state, into: &buffer)
         let body = AppFrame.body(rows: buffer.rows, cols: buffer.cols)
         guard let flow = state.tracedFlow else {
             buffer.write("  No sign-in has run in this session of authdeck yet (n starts one).", row: body.row + 1,
@@ -43,7 +43,12 @@ public struct TraceScreen: Screen {
                          maxWidth: body.cols - col - 1)
             row += 1
         }
-        buffer.write("  Secrets are redacted. authdeck login --trace FILE writes the same steps as JSON lines.", row: body.bottom - 1,
-                     col: 0, style: Style(foreground: .dim), maxWidth: body.cols)
+        if let note = flow.traceExportNote {
+            buffer.write("  " + note, row: body.bottom - 1, col: 0, style: Style(foreground: .accent),
+                         maxWidth: body.cols)
+        } else {
+            buffer.write("  Secrets are redacted. e writes these steps as JSON lines, as login --trace FILE does.",
+                         row: body.bottom - 1, col: 0, style: Style(foreground: .dim), maxWidth: body.cols)
+        }
     }
 }

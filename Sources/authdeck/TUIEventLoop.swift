@@ -17,6 +17,8 @@ final class TUIEventLoop {
     private let background = DispatchQueue(label: "authdeck.tui.background", attributes: .concurrent)
     /// One controller per flow, so a cancelled flow's late reports carry its own number.
     private var controllers: [Int: SignInController] = [:]
+    /// Each flow's redacted protocol trace, for `e` on the Trace screen.
+    private var traces: [Int: FlowTrace] = [:]
 
     init(state: AppState, terminal: Terminal, store: TUIStore, setup: SignInSetup) {
         self.state = state
@@ -84,6 +86,8 @@ final class TUIEventLoop {
             controllers[flow]?.enterCode(code)
         case .useTestAccountCode(let flow):
             useTestAccountCode(flow)
+        case .exportTrace(let flow):
+            exportTrace(flow)
         case .resendCode(let flow):
             controllers[flow]?.resend()
         case .retrySave(let flow):
@@ -164,7 +168,26 @@ final class TUIEventLoop {
             receivers: ReceiverOptions(schemeSocketPath: SchemeReceiver.defaultSocketPath(environment: setup.environment)),
             browser: launcher.command == nil ? nil : launcher, trace: trace)
         controllers[flow] = controller
+        traces[flow] = trace
         controller.start(backend, timeout: 300)
+    }
+
+    /// Writes a flow's trace as JSON lines (the `login --trace` format) under the data folder, readable by the user only.
+    private func exportTrace(_ flow: Int) {
+        guard let trace = traces[flow] else {
+            inbox.post(.signIn(flow: flow, .traceExported("This flow has no protocol trace to export.")))
+            return
+        }
+        let folder = store.location.directory + "/traces"
+        let stamp = Int(Date().timeIntervalSince1970)
+        let path = "\(folder)/trace-\(stamp)-flow\(flow).jsonl"
+        do throws(CommandFailure) {
+            mkdir(folder, 0o700)
+            try LoginCommand.writeTrace(trace, to: path)
+            inbox.post(.signIn(flow: flow, .traceExported("Trace written to \(path)")))
+        } catch {
+            inbox.post(.signIn(flow: flow, .traceExported("Could not write the trace: \(error.message)")))
+        }
     }
 
     /// Answers a TOTP prompt with the stored seed's current code, asked for with `u`.

@@ -145,6 +145,18 @@ import Testing
         #expect(sent.flow?.isCodeSubmitted == true)
     }
 
+    @Test func theTraceScreenExportsItsFlow() {
+        let state = AppFixtures.flowState(reports: AppFixtures.browserReports())
+        let (tracing, _) = AppFixtures.run(state, AppFixtures.keys("t"))
+        #expect(tracing.overlay == .trace)
+        let (_, effects) = AppFixtures.run(tracing, AppFixtures.keys("e"))
+        #expect(effects == [.exportTrace(flow: 1)])
+        var (noted, _) = AppFixtures.run(tracing, [.signIn(flow: 1, .traceExported("Trace written to /tmp/t.jsonl"))])
+        noted.rows = 24
+        noted.cols = 80
+        #expect(AppScreen.frame(noted).textDump().contains("Trace written to /tmp/t.jsonl"))
+    }
+
     @Test func unlockSendsThePassphraseOnceAndReturnsToTheList() {
         let locked = AppFixtures.state(store: .locked("wrapped by a passphrase"))
         let (asked, effects) = AppFixtures.run(locked, AppFixtures.keys("pw") + [.key(.enter), .key(.enter)])
