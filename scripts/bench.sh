@@ -14,7 +14,6 @@ tui_rows() {
     command -v tmux >/dev/null || { echo "  (TUI rows skipped: tmux is not installed)" >&2; return; }
     local work
     work=$(mktemp -d)
-    trap 'tmux -S "$work/tmux.sock" kill-server 2>/dev/null; rm -rf "$work"' RETURN
     printf 'bench passphrase\n' >"$work/passphrase"
     printf '{}\n' >"$work/config.json"
     for count in 10000 100000; do
@@ -52,5 +51,8 @@ PY
                 "$(awk -v k="${rss:-0}" 'BEGIN { printf "%.1f MB", k / 1024 }')" "≤ 25 MB" >&2
         fi
     done
+    # Cleaned up here rather than in a RETURN trap: under set -u such a trap outlives the function and its locals.
+    tmux -S "$work/tmux.sock" kill-server 2>/dev/null || true
+    rm -rf "$work"
 }
 tui_rows || echo "  (the TUI rows did not finish)" >&2
