@@ -37,13 +37,16 @@ public enum ExportBundle {
     public static func open(_ bytes: [UInt8], passphrase: [UInt8]) throws(StoreError) -> [UInt8] {
         guard let object = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any],
               object["format"] as? String == format, object["version"] as? Int == 1,
-              let n = object["n"] as? Int, let r = object["r"] as? Int, let p = object["p"] as? Int,
+              // r and p are 32-bit in scrypt; a larger value must be refused here, not trap in the conversion
+              // (found by `make fuzz`).
+              let n = object["n"] as? Int, let r = (object["r"] as? Int).flatMap(UInt32.init(exactly:)),
+              let p = (object["p"] as? Int).flatMap(UInt32.init(exactly:)),
               n > 1, r > 0, p > 0,
               let salt = (object["salt"] as? String).flatMap(Base64URL.decode),
               let sealed = (object["sealed"] as? String).flatMap(Base64URL.decode) else {
             throw .invalidInput("the export bundle is malformed")
         }
-        let parameters = ScryptParameters(n: UInt64(n), r: UInt32(r), p: UInt32(p))
+        let parameters = ScryptParameters(n: UInt64(n), r: r, p: p)
         let key: [UInt8]
         do {
             key = try Scrypt.deriveKey(password: passphrase, salt: salt, parameters: parameters, length: 32)

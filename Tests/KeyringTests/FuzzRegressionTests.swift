@@ -1,4 +1,5 @@
 import AuthCore
+import AuthCrypto
 import Foundation
 import Testing
 @testable import Keyring
@@ -32,6 +33,21 @@ import Testing
             let exported = SessionJSON.transferLine(session, selected: false, now: now)
             #expect(try SessionJSON.parseLines(Array(exported.utf8)) == [session])
         }
+    }
+
+    /// scrypt's r and p are 32-bit: a bundle claiming more trapped in the conversion and killed `store import`.
+    @Test func bundleWithScryptParametersPast32BitsIsRefused() throws {
+        let passphrase = Array("pass".utf8)
+        let bundle = try ExportBundle.seal(Array("{}".utf8), passphrase: passphrase,
+                                           parameters: ScryptParameters(n: 16, r: 1, p: 1))
+        let text = String(decoding: bundle, as: UTF8.self)
+        for (old, new) in [("\"r\":1", "\"r\":4294967395"), ("\"p\":1", "\"p\":4294967296")] {
+            let hostile = Array(text.replacingOccurrences(of: old, with: new).utf8)
+            #expect(throws: StoreError.invalidInput("the export bundle is malformed")) {
+                try ExportBundle.open(hostile, passphrase: passphrase)
+            }
+        }
+        #expect(try ExportBundle.open(bundle, passphrase: passphrase) == Array("{}".utf8))
     }
 
     /// The input the fuzzer saved: the first line changed its createdAt on a second export and import.
