@@ -26,13 +26,21 @@ release:
 
 # Tests run inside a private D-Bus session with an unlocked gnome-keyring, so the Secret Service is real.
 test: build
-	scripts/with-keyring.sh $(SWIFT) test $(SWIFT_BUILD_FLAGS)
+	scripts/with-keyring.sh $(SWIFT) test $(SWIFT_BUILD_FLAGS) && scripts/fuzz.sh --smoke
 
 run: build
 	scripts/run-sandbox.sh "$(BIN)"
 
 bench: release
 	scripts/bench.sh "$(RELEASE_BIN)"
+
+# libFuzzer targets in Fuzz/, built with swiftc outside Package.swift; FUZZ_SECONDS (default 60) per target.
+# Crash inputs are kept in Fuzz/crashes/. fuzz-smoke is the short run `make test` ends with.
+.PHONY: fuzz-smoke
+fuzz:
+	scripts/fuzz.sh
+fuzz-smoke:
+	scripts/fuzz.sh --smoke
 
 # The two binaries (authdeck, which hands most commands to lib/authdeck/authdeck-full), the data files, the man page, shell completions and the authdeck:// URL handler.
 install: release

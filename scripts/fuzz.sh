@@ -1,0 +1,213 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets in Fuzz/ against the real module sources and runs them.
+#
+#   scripts/fuzz.sh                 every target for $FUZZ_SECONDS (default 60) each; fails on a crash or hang
+#   scripts/fuzz.sh --smoke         every target over its seed corpus plus $FUZZ_SMOKE_SECONDS (default 3) each
+#   scripts/fuzz.sh --build         only build (into .build/fuzz/)
+#   scripts/fuzz.sh --write-seeds   regenerate the generated seeds in Fuzz/corpus/<target>/ (see Fuzz/README.md)
+#   scripts/fuzz.sh [mode] NAME...  only the named targets (callback jws responses storeblob contact display)
+#
+# The fuzzers are built with swiftc directly, not through Package.swift: the sanitizer flags would slow every
+# ordinary build and test. Each module is compiled once into .build/fuzz/ and rebuilt only when a content hash of
+# its sources, its dependencies and the flags changes, so a smoke run after an unrelated change costs seconds.
+# Crash and hang inputs land in Fuzz/crashes/ (git-ignored); reproduce one with `.build/fuzz/bin/<target> FILE`.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+mode=run
+case "${1:-}" in
+    --smoke) mode=smoke; shift ;;
+    --build) mode=build; shift ;;
+    --write-seeds) mode=seeds; shift ;;
+    --run) shift ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+esac
+
+all_targets=(callback jws responses storeblob contact display)
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")
+
+SWIFTC=${SWIFTC:-swiftc}
+# Swift's own crash backtracer would read memory ASan watches, bury the real report under a false one and linger
+# after the fuzzer exits; libFuzzer prints the stack itself.
+export SWIFT_BACKTRACE=enable=no
+FUZZ_SECONDS=${FUZZ_SECONDS:-60}
+FUZZ_SMOKE_SECONDS=${FUZZ_SMOKE_SECONDS:-3}
+out=.build/fuzz
+mkdir -p "$out/lib" "$out/bin" "$out/obj" "$out/modulemaps/CShims"
+
+# Optimised fuzzers run several times more inputs per second; whole-module mode compiles an optimised module in
+# about a third of the time per-file mode takes. -g keeps stack traces readable.
+swift_flags=(-swift-version 6 -parse-as-library -O -wmo -num-threads 2 -g -sanitize=fuzzer,address -use-ld=lld
+    -I "$out/lib" -I Sources/COpenSSL -I Sources/CCjose -I Sources/CSQLite -I Sources/CLibsecret
+    -I Sources/CKeyutils -I Sources/CMicroHTTPD -I Sources/CQRencode -I Sources/CNcursesw
+    -I "$out/modulemaps/CShims")
+for flag in $(pkg-config --cflags libsecret-1 libmicrohttpd); do swift_flags+=(-Xcc "$flag"); done
+c_libs=(-lcrypto -lcjose -ljansson)
+
+toolchain=$("$SWIFTC" --version 2>&1 | head -1)
+
+# sha256 over the flags, the toolchain and the contents of the given files.
+content_hash() {
+    { printf '%s\n' "$toolchain" "${swift_flags[@]}"; cat "$@"; } | sha256sum | cut -d' ' -f1
+}
+
+# Runs swiftc, keeping the linker's noise about sanitizer symbols out of the log.
+swiftc_quiet() {
+    local log
+    log=$(mktemp)
+    if ! "$SWIFTC" "$@" >"$log" 2>&1; then
+        grep -v -e 'Cannot export local symbol' "$log" >&2 || true
+        rm -f "$log"
+        return 1
+    fi
+    grep -e 'error:' "$log" >&2 || true
+    rm -f "$log"
+}
+
+# The C shims target has no module map of its own (SwiftPM makes one for C targets), so one is written here.
+build_cshims() {
+    local hash
+    hash=$(content_hash Sources/CShims/shims.c Sources/CShims/include/CShims.h)
+    if [ "$(cat "$out/obj/CShims.hash" 2>/dev/null)" = "$hash" ]; then return 0; fi
+    printf 'module CShims {\n    header "%s"\n    export *\n}\n' "$root/Sources/CShims/include/CShims.h" \
+        >"$out/modulemaps/CShims/module.modulemap"
+    # shellcheck disable=SC2046
+    cc -c -O1 -fPIC -I Sources/CShims/include $(pkg-config --cflags libsecret-1 libmicrohttpd) \
+        Sources/CShims/shims.c -o "$out/obj/CShims.o" || return 1
+    echo "$hash" >"$out/obj/CShims.hash"
+}
+
+# build_module NAME DEP...: Sources/NAME as a static library and module in .build/fuzz/lib, instrumented so
+# libFuzzer sees coverage inside it too.
+build_module() {
+    local name=$1; shift
+    local deps=("$@") inputs=(Sources/"$name"/*.swift) hash dep
+    for dep in "${deps[@]}"; do inputs+=("$out/lib/$dep.hash"); done
+    hash=$(content_hash "${inputs[@]}")
+    if [ "$(cat "$out/lib/$name.hash" 2>/dev/null)" = "$hash" ] && [ -f "$out/lib/lib$name.a" ]; then return 0; fi
+    echo "fuzz: compiling module $name" >&2
+    rm -f "$out/lib/$name.hash"
+    swiftc_quiet "${swift_flags[@]}" -emit-library -static -emit-module -module-name "$name" \
+        -emit-module-path "$out/lib/$name.swiftmodule" -o "$out/lib/lib$name.a" Sources/"$name"/*.swift || return 1
+    echo "$hash" >"$out/lib/$name.hash"
+}
+
+# What each target is made of: the module it is compiled into (its own, or the module under test when it needs
+# internal types), the Swift sources, the prebuilt modules it links and the C libraries.
+target_recipe() {
+    case $1 in
+        callback)
+            module=FuzzCallback; sources=(Fuzz/CallbackFuzz.swift); modules=(AuthCore AuthCrypto); extra=() ;;
+        jws)
+            module=FuzzJWS; sources=(Fuzz/JWSFuzz.swift); modules=(AuthCore AuthCrypto); extra=() ;;
+        responses)
+            module=FuzzResponses; sources=(Fuzz/ResponsesFuzz.swift); modules=(AuthClient AuthCore AuthCrypto)
+            extra=("$out/obj/CShims.o" -lmicrohttpd -lqrencode -lsecret-1 -lgio-2.0 -lgobject-2.0 -lglib-2.0) ;;
+        storeblob)
+            # SecretsCodec is internal to Keyring: the target is compiled as the Keyring module itself.
+            module=Keyring; sources=(Sources/Keyring/*.swift Fuzz/StoreBlobFuzz.swift)
+            modules=(AuthCore AuthCrypto); extra=(-lsqlite3 -lkeyutils) ;;
+        contact)
+            module=FuzzContact; sources=(Fuzz/ContactFuzz.swift); modules=(AuthCore AuthCrypto); extra=() ;;
+        display)
+            module=FuzzDisplay; sources=(Fuzz/DisplayFuzz.swift); modules=(TerminalUI AuthCore AuthCrypto)
+            extra=(-lncursesw -ltinfo) ;;
+        *) echo "fuzz: no target named '$1' (targets: ${all_targets[*]})" >&2; return 1 ;;
+    esac
+    sources+=(Fuzz/FuzzSupport.swift)
+}
+
+# Builds the modules a target needs (in dependency order), then the target; skips whatever is up to date.
+build_target() {
+    local name=$1 module sources modules extra hash inputs=() dep
+    # Every step returns on failure by hand: callers run this under `||`, where `set -e` does not apply.
+    target_recipe "$name" || return 1
+    build_module AuthCrypto || return 1
+    build_module AuthCore AuthCrypto || return 1
+    case " ${modules[*]} ${extra[*]} " in *CShims*) build_cshims || return 1 ;; esac
+    case " ${modules[*]} " in *" AuthClient "*) build_module AuthClient AuthCore AuthCrypto || return 1 ;; esac
+    case " ${modules[*]} " in *" TerminalUI "*) build_module TerminalUI AuthCore AuthCrypto || return 1 ;; esac
+    inputs=("${sources[@]}")
+    for dep in "${modules[@]}"; do inputs+=("$out/lib/$dep.hash"); done
+    case " ${extra[*]} " in *CShims*) inputs+=("$out/obj/CShims.hash") ;; esac
+    hash=$(content_hash "${inputs[@]}") || return 1
+    if [ "$(cat "$out/bin/$name.hash" 2>/dev/null)" = "$hash" ] && [ -x "$out/bin/$name" ]; then return 0; fi
+    echo "fuzz: linking target $name" >&2
+    rm -f "$out/bin/$name.hash"
+    local libs=()
+    for dep in "${modules[@]}"; do libs+=(-l"$dep"); done
+    swiftc_quiet "${swift_flags[@]}" -module-name "$module" -o "$out/bin/$name" "${sources[@]}" \
+        -L "$out/lib" "${libs[@]}" "${extra[@]}" "${c_libs[@]}" || return 1
+    echo "$hash" >"$out/bin/$name.hash"
+}
+
+max_len_of() {
+    case $1 in
+        callback) echo 4096 ;; jws) echo 8192 ;; responses) echo 4096 ;; storeblob) echo 8192 ;;
+        contact) echo 512 ;; display) echo 1024 ;;
+    esac
+}
+
+# run_target NAME SECONDS SCRATCH: fuzzes with the seeds (read-only) and a scratch corpus that collects new
+# inputs; a crash, an out-of-memory or an input slower than 10 s fails the run and is saved to Fuzz/crashes/.
+run_target() {
+    local name=$1 seconds=$2 scratch=$3 dict=() log status=0
+    mkdir -p "$scratch" Fuzz/crashes
+    [ -f "Fuzz/$name.dict" ] && dict=(-dict="Fuzz/$name.dict")
+    log=$(mktemp)
+    # -print_funcs=0: symbolizing every newly covered function costs seconds at start, which a smoke run lacks.
+    ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=1} \
+        "$out/bin/$name" -max_total_time="$seconds" -max_len="$(max_len_of "$name")" -timeout=10 \
+        -rss_limit_mb=2048 -malloc_limit_mb=2048 -print_final_stats=1 -print_funcs=0 "${dict[@]}" \
+        -artifact_prefix="Fuzz/crashes/$name-" "$scratch" "Fuzz/corpus/$name" >"$log" 2>&1 || status=$?
+    local runs
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    if [ "$status" -ne 0 ]; then
+        echo "fuzz: $name FAILED (exit $status); its input is in Fuzz/crashes/:" >&2
+        grep -v -e '^#' -e '^INFO:' -e '^MERGE' "$log" | tail -40 >&2
+        rm -f "$log"
+        return 1
+    fi
+    echo "fuzz: $name ok, ${runs:-?} inputs in ${seconds}s"
+    rm -f "$log"
+}
+
+# Builds the given targets; a target that does not build is reported and left out of the run, and fails it.
+build_all() {
+    built=()
+    for name in "$@"; do
+        if build_target "$name"; then built+=("$name"); else failed+=("$name (build)"); fi
+    done
+}
+
+failed=()
+case $mode in
+    build)
+        build_all "${targets[@]}" ;;
+    seeds)
+        build_all "${targets[@]}"
+        for name in "${built[@]}"; do
+            mkdir -p "Fuzz/corpus/$name"
+            AUTHDECK_FUZZ_WRITE_SEEDS="Fuzz/corpus/$name" "$out/bin/$name" >/dev/null
+            echo "fuzz: $name seeds in Fuzz/corpus/$name ($(ls "Fuzz/corpus/$name" | wc -l) files)"
+        done ;;
+    smoke)
+        started=$(date +%s)
+        scratch_root=$(mktemp -d /tmp/authdeck-fuzz-smoke.XXXXXX)
+        trap 'rm -rf "$scratch_root"' EXIT
+        build_all "${targets[@]}"
+        for name in "${built[@]}"; do
+            run_target "$name" "$FUZZ_SMOKE_SECONDS" "$scratch_root/$name" || failed+=("$name")
+        done
+        echo "fuzz: smoke run took $(( $(date +%s) - started ))s" ;;
+    run)
+        build_all "${targets[@]}"
+        for name in "${built[@]}"; do
+            # The working corpus persists in .build/fuzz so each run starts where the last one stopped.
+            run_target "$name" "$FUZZ_SECONDS" "$out/corpus/$name" || failed+=("$name")
+        done ;;
+esac
+[ ${#failed[@]} -eq 0 ] || { echo "fuzz: failing targets: ${failed[*]}" >&2; exit 1; }
