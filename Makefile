@@ -42,7 +42,8 @@ fuzz:
 fuzz-smoke:
 	scripts/fuzz.sh --smoke
 
-# The two binaries (authdeck, which hands most commands to lib/authdeck/authdeck-full), the data files, the man page, shell completions and the authdeck:// URL handler.
+# The two binaries (authdeck hands most commands to lib/authdeck/authdeck-full), the data files, the man page,
+# shell completions and the authdeck:// URL handler.
 install: release
 	install -D -m 0755 "$(RELEASE_BIN)" "$(DESTDIR)$(PREFIX)/bin/authdeck"
 	install -D -m 0755 "$(RELEASE_BIN)-full" "$(DESTDIR)$(PREFIX)/lib/authdeck/authdeck-full"

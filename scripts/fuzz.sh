@@ -210,4 +210,8 @@ case $mode in
             run_target "$name" "$FUZZ_SECONDS" "$out/corpus/$name" || failed+=("$name")
         done ;;
 esac
+if [ "$mode" = smoke ] || [ "$mode" = run ]; then
+    # The plain closing line test runners end with, so a log reader sees what this step checked.
+    echo "fuzz: $(( ${#built[@]} - ${#failed[@]} )) passed, ${#failed[@]} failed"
+fi
 [ ${#failed[@]} -eq 0 ] || { echo "fuzz: failing targets: ${failed[*]}" >&2; exit 1; }
