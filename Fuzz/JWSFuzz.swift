@@ -79,7 +79,9 @@ private func checkKey(_ json: String) {
         invariant(false, "an imported key cannot export its public form")
         return
     }
-    invariant(!publicJSON.contains("\"d\""), "the public form of a key holds its private part")
+    let members = try? JSONValue.parse(publicJSON)
+    invariant(["d", "p", "q", "dp", "dq", "qi"].allSatisfy { members?[$0] == nil },
+              "the public form of a key holds its private part: \(publicJSON)")
     guard let again = try? JWK(json: publicJSON) else {
         invariant(false, "a key's public form does not import: \(publicJSON)")
         return
