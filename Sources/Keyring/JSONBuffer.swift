@@ -84,7 +84,10 @@ struct JSONBuffer {
     }
 
     static func appendISO8601(_ date: Date, to bytes: inout [UInt8]) {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        // A damaged row can hold any double: years are kept to 0001–9999 so formatting never traps.
+        let interval = date.timeIntervalSince1970
+        let clamped = interval.isFinite ? min(max(interval, -62_135_596_800), 253_402_300_799) : 0
+        var seconds = time_t(clamped.rounded(.down))
         var parts = tm()
         gmtime_r(&seconds, &parts)
         func digits(_ value: Int32, _ count: Int) {

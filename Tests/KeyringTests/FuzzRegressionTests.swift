@@ -67,3 +67,20 @@ import Testing
         }
     }
 }
+
+/// Dates from a damaged database row are formatted without trapping, whatever double the row holds.
+@Suite struct DamagedDateFormattingTests {
+    @Test(arguments: [Double.infinity, -Double.infinity, Double.nan, 1e300, -1e300, 253_402_300_800, -62_135_596_801])
+    func anyDoubleFormatsAsAnISODate(_ seconds: Double) {
+        var bytes: [UInt8] = []
+        JSONBuffer.appendISO8601(Date(timeIntervalSince1970: seconds), to: &bytes)
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.count == 20 && text.hasSuffix("Z"), "\(text)")
+    }
+
+    @Test func ordinaryDatesAreUnchanged() {
+        var bytes: [UInt8] = []
+        JSONBuffer.appendISO8601(Date(timeIntervalSince1970: 1_800_000_000), to: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == "2027-01-15T08:00:00Z")
+    }
+}
