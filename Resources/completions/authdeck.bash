@@ -44,7 +44,7 @@ _authdeck() {
             esac
             COMPREPLY=($(compgen -W "$(_authdeck_sessions) $options" -- "$cur")) ;;
         list) COMPREPLY=($(compgen -W "--json $global" -- "$cur")) ;;
-        totp) COMPREPLY=($(compgen -W "add list rm --secret --uri $global" -- "$cur")) ;;
+        totp) COMPREPLY=($(compgen -W "add list rm code --secret --uri --replace --json $global" -- "$cur")) ;;
         store) COMPREPLY=($(compgen -W "lock migrate import export --to --replace $global" -- "$cur")) ;;
         sandbox) COMPREPLY=($(compgen -W "--port --users --outbox --config-out $global" -- "$cur")) ;;
         doctor) COMPREPLY=($(compgen -W "--json $global" -- "$cur")) ;;

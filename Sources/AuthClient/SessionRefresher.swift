@@ -21,10 +21,6 @@ public struct SessionRefresher: Sendable {
         self.clock = clock
     }
 
-    /// Whether a session should be refreshed before its token is handed out.
-    public static func needsRefresh(_ record: SessionRecord, now: Date) -> Bool {
-        record.needsRefresh(at: now)
-    }
 
     private func client(_ endpoints: SessionEndpoints) throws(SignInError) -> OAuthClient {
         let authentication: ClientAuthentication

@@ -59,7 +59,7 @@ enum StoreCommands {
             guard let bearer = session.secrets.bearer else {
                 throw CommandFailure(.failed, "session '\(record.key)' holds no access token or session JWT")
             }
-            if SessionRefresher.needsRefresh(record, now: Date()) {
+            if record.needsRefresh(at: Date()) {
                 // Refresh first when the token has less than a minute left; the network is touched only then.
                 if record.refreshable && session.secrets.endpoints != nil {
                     let refreshed = try SessionCommands.refresh(record.key, store: store,
