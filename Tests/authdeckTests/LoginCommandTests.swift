@@ -7,22 +7,12 @@ import Glibc
 /// `authdeck login` end to end: the real binary, the real sandbox on 127.0.0.1, a real store (passphrase), and a
 /// scripted browser as `$BROWSER` that approves at the sandbox and follows the redirect to the loopback receiver.
 @Suite(.serialized) struct LoginCommandTests {
-    let folder = TemporaryFolder()
-    let runner: CLIRunner
-    let sandbox: SandboxProcess
-    let browserLog: String
+    let setup: SandboxLoginSetup
+    var runner: CLIRunner { setup.runner }
+    var sandbox: SandboxProcess { setup.sandbox }
 
     init() throws {
-        let passphrase = folder.write("passphrase", "correct horse battery staple\n")
-        browserLog = folder.path + "/browser.log"
-        var base = CLIRunner(home: folder.path + "/home", extra: [
-            "AUTHDECK_PASSPHRASE_FILE": passphrase, "BROWSER": ScriptedBrowser.path,
-            "SCRIPTED_BROWSER_LOG": folder.path + "/browser.log", "XDG_RUNTIME_DIR": folder.path + "/run",
-        ])
-        base.environment["DBUS_SESSION_BUS_ADDRESS"] = nil  // passphrase unlock: this suite is about sign-in
-        sandbox = try SandboxProcess(folder: folder, runner: base)
-        base.environment["AUTHDECK_CONFIG"] = sandbox.configPath
-        runner = base
+        setup = try SandboxLoginSetup()
     }
 
     func login(_ arguments: [String], environment: [String: String?] = [:], stdin: String? = nil,
@@ -30,10 +20,7 @@ import Glibc
         runner.run(["login"] + arguments, stdin: stdin, environment: environment, timeout: timeout)
     }
 
-    func listed() throws -> [[String: Any]] {
-        let result = runner.run(["list", "--json"])
-        return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? []
-    }
+    func listed() throws -> [[String: Any]] { try setup.listed() }
 
     @Test(arguments: ["google", "apple", "discord", "x", "oidc"])
     func browserSignInStoresTheSession(_ provider: String) throws {

@@ -9,22 +9,14 @@ import Glibc
 /// process, a passphrase store, the scripted browser for social logins, and codes typed on standard input (a pipe,
 /// not a terminal) as the sandbox's outbox delivers them.
 @Suite(.serialized) struct ProxyLoginTests {
-    let folder = TemporaryFolder()
-    let runner: CLIRunner
-    let sandbox: SandboxProcess
+    let setup: SandboxLoginSetup
+    var runner: CLIRunner { setup.runner }
+    var sandbox: SandboxProcess { setup.sandbox }
 
     static let doraSecret = "JBSWY3DPEHPK3PXP"
 
     init() throws {
-        let passphrase = folder.write("passphrase", "correct horse battery staple\n")
-        var base = CLIRunner(home: folder.path + "/home", extra: [
-            "AUTHDECK_PASSPHRASE_FILE": passphrase, "BROWSER": ScriptedBrowser.path,
-            "SCRIPTED_BROWSER_LOG": folder.path + "/browser.log", "XDG_RUNTIME_DIR": folder.path + "/run",
-        ])
-        base.environment["DBUS_SESSION_BUS_ADDRESS"] = nil  // passphrase unlock: this suite is about sign-in
-        sandbox = try SandboxProcess(folder: folder, runner: base)
-        base.environment["AUTHDECK_CONFIG"] = sandbox.configPath
-        runner = base
+        setup = try SandboxLoginSetup()
     }
 
     func login(_ arguments: [String], environment: [String: String?] = [:]) -> CLIRunner.Result {
@@ -35,10 +27,7 @@ import Glibc
         try LiveLogin(runner: runner, arguments: ["login"] + arguments + ["--timeout", "30"], environment: environment)
     }
 
-    func listed() throws -> [[String: Any]] {
-        let result = runner.run(["list", "--json"])
-        return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? []
-    }
+    func listed() throws -> [[String: Any]] { try setup.listed() }
 
     /// The code the sandbox sent, once authdeck has said so: a line typed before that is refused as "not sent
     /// yet", as it would be from a person who typed before the code arrived.

@@ -66,3 +66,29 @@ enum ScriptedBrowser {
         CLIRunner.repositoryRoot + "/Tests/authdeckTests/Fixtures/scripted-browser.py"
     }
 }
+
+/// What every sign-in test starts from: a passphrase store (no Secret Service: these suites are about sign-in), the
+/// scripted browser as `$BROWSER`, and a running sandbox whose config the runner uses.
+struct SandboxLoginSetup {
+    let folder = TemporaryFolder()
+    let runner: CLIRunner
+    let sandbox: SandboxProcess
+
+    init() throws {
+        let passphrase = folder.write("passphrase", "correct horse battery staple\n")
+        var base = CLIRunner(home: folder.path + "/home", extra: [
+            "AUTHDECK_PASSPHRASE_FILE": passphrase, "BROWSER": ScriptedBrowser.path,
+            "SCRIPTED_BROWSER_LOG": folder.path + "/browser.log", "XDG_RUNTIME_DIR": folder.path + "/run",
+        ])
+        base.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
+        sandbox = try SandboxProcess(folder: folder, runner: base)
+        base.environment["AUTHDECK_CONFIG"] = sandbox.configPath
+        runner = base
+    }
+
+    /// `authdeck list --json`, parsed.
+    func listed() throws -> [[String: Any]] {
+        let result = runner.run(["list", "--json"])
+        return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? []
+    }
+}
