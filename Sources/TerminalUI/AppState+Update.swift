@@ -203,6 +203,6 @@ extension AppState {
             }
         }
         for key in due { sessions.update(key) { $0.refresh = .refreshing } }
-        return due.map { .refresh($0) }
+        return due.map { .autoRefresh($0) }
     }
 }

@@ -103,7 +103,9 @@ final class TUIEventLoop {
         case .signOut(let key, let revoke):
             signOut(key, revoke: revoke)
         case .refresh(let key):
-            refresh(key)
+            refresh(key, ifExpiringWithin: nil)
+        case .autoRefresh(let key):
+            refresh(key, ifExpiringWithin: 60)
         case .setAutoRefresh(let key, let enabled):
             storeWork { store throws(StoreError) in
                 try store.setAutoRefresh(key, enabled)
@@ -229,20 +231,20 @@ final class TUIEventLoop {
         }
     }
 
-    private func refresh(_ key: String) {
+    private func refresh(_ key: String, ifExpiringWithin window: TimeInterval?) {
         let store = self.store, inbox = self.inbox
         background.async {
             do throws(StoreError) {
                 guard let opened = try store.store(create: false) else { throw StoreError.noSuchSession(key) }
-                let session = try opened.session(key)
-                let refreshed: Session
-                do throws(SignInError) {
-                    refreshed = try SessionRefresher(transport: URLSessionTransport()).refresh(session)
+                // The same locked path as `authdeck refresh`, so the TUI and scripts never refresh one session twice.
+                do throws(CommandFailure) {
+                    _ = try SessionCommands.refresh(key, store: opened,
+                                                    refresher: SessionRefresher(transport: URLSessionTransport()),
+                                                    ifExpiringWithin: window)
                 } catch {
                     inbox.post(.refreshFinished(key: key, error: error.message))
                     return
                 }
-                _ = try opened.persist(refreshed, replace: true)
                 inbox.post(.sessionStored(TUIStore.item(try opened.entry(key)), focus: false))
                 inbox.post(.refreshFinished(key: key, error: nil))
             } catch {
