@@ -77,6 +77,41 @@ extension SessionStore {
         }
     }
 
+    /// A number that changes whenever another connection (another process, or another store object) commits a
+    /// change; a watcher compares it to see whether to look again.
+    public func changeCounter() throws(StoreError) -> Int64 {
+        lock.lock()
+        defer { lock.unlock() }
+        do { return try database.dataVersion() } catch { throw fail(error) }
+    }
+
+    /// The sessions written at or after `since` (store time, seconds since 1970), every key, and the selection:
+    /// what a watcher needs to bring its rows up to date without reading every row again.
+    public func changes(since: Double) throws(StoreError) -> (changed: [StoreEntry], keys: Set<String>,
+                                                              selected: String?, newest: Double) {
+        lock.lock()
+        defer { lock.unlock() }
+        do {
+            let selected = try Self.readMetaText(database, StoreSchema.Meta.selected)
+            let rows = try database.prepare("""
+                SELECT \(StoreSchema.sessionColumns), updated_at FROM sessions WHERE updated_at >= ?1
+                """)
+            rows.bind(1, since)
+            var changed: [StoreEntry] = []
+            var newest = since
+            while try rows.step() {
+                changed.append(Self.entry(from: rows, selected: selected))
+                newest = max(newest, rows.double(14) ?? since)
+            }
+            let keyRows = try database.prepare("SELECT key FROM sessions")
+            var keys = Set<String>()
+            while try keyRows.step() { keys.insert(keyRows.string(0) ?? "") }
+            return (changed, keys, selected, newest)
+        } catch {
+            throw fail(error)
+        }
+    }
+
     /// One session's metadata.
     public func entry(_ key: String) throws(StoreError) -> StoreEntry {
         lock.lock()
