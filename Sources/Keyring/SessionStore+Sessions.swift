@@ -299,18 +299,38 @@ extension SessionStore {
         }
     }
 
-    /// Rewrites a session that exists (a refresh): never brings back one that another process removed meanwhile,
-    /// and keeps its selection and key.
+    /// Rewrites what a refresh changes in a session that exists: never brings back one that another process removed
+    /// meanwhile, and keeps its key, identity, creation time, selection and auto-refresh flag.
     public func update(_ session: Session) throws(StoreError) {
         lock.lock()
         defer { lock.unlock() }
         let masterKey = try unlockedKey()
+        let record = session.record
+        let blob: [UInt8]
+        do {
+            blob = try AESGCM.seal(SecretsCodec.encode(session.secrets), key: masterKey,
+                                   associatedData: Array(record.key.utf8))
+        } catch {
+            throw .storage("cannot encrypt: \(error)")
+        }
         do {
             try database.writeTransaction { () throws(SQLiteError) in
-                let exists = try database.prepare("SELECT 1 FROM sessions WHERE key = ?1")
-                exists.bind(1, session.record.key)
-                guard try exists.step() else { throw SQLiteError(code: -1, message: session.record.key) }
-                try insert([session], masterKey: masterKey)
+                let statement = try database.prepare("""
+                    UPDATE sessions SET email = ?2, phone = ?3, display_name = ?4, expires_at = ?5, refreshable = ?6, \
+                    scopes = ?7, refresh_expires_at = ?8, secret = ?9, updated_at = ?10 WHERE key = ?1
+                    """)
+                statement.bind(1, record.key)
+                statement.bind(2, record.email)
+                statement.bind(3, record.phone)
+                statement.bind(4, record.displayName)
+                statement.bind(5, record.expiresAt?.timeIntervalSince1970)
+                statement.bind(6, Int64(record.refreshable ? 1 : 0))
+                statement.bind(7, record.scopes.joined(separator: " "))
+                statement.bind(8, session.secrets.refreshExpiresAt?.timeIntervalSince1970)
+                statement.bind(9, blob)
+                statement.bind(10, Date().timeIntervalSince1970)
+                try statement.step()
+                if database.changes == 0 { throw SQLiteError(code: -1, message: record.key) }
             }
         } catch {
             if error.code == -1 { throw .noSuchSession(error.message) }

@@ -36,6 +36,7 @@ enum StoreCommands {
 
     static func use(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
         guard let key = try arguments.positionals(atMost: 1).first else { throw .usage("use needs a session KEY") }
+        if let problem = SessionKeyRule.problem(key) { throw .usage(problem) }
         let store = try requireStore(global)
         try attempt { () throws(StoreError) in try store.select(key) }
         if !global.quiet { Output.err("selected '\(key)'\n") }
