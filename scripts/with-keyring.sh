@@ -7,12 +7,27 @@ set -euo pipefail
 if [ "${AUTHDECK_IN_KEYRING_SESSION:-}" != 1 ]; then
     export AUTHDECK_IN_KEYRING_SESSION=1
     keyring_home=$(mktemp -d /tmp/authdeck-keyring.XXXXXX)
-    trap 'rm -rf "$keyring_home"' EXIT
     export AUTHDECK_KEYRING_HOME="$keyring_home"
-    # dbus-daemon warns that it cannot raise its fd limit in containers; that is noise, not a failure.
+    # A bus of our own (not dbus-run-session, which leaves the keyring daemon running and holding the caller's
+    # pipes): its PID is known, and so is every process it or the tests started, by this run's folder in their
+    # environment.
+    bus=$(dbus-daemon --session --fork --nopidfile --print-address=1 --print-pid=1 2>/dev/null) || {
+        echo "with-keyring.sh: cannot start a private dbus-daemon" >&2
+        exit 1
+    }
+    export DBUS_SESSION_BUS_ADDRESS="${bus%%$'\n'*}"
+    bus_pid="${bus##*$'\n'}"
+    stop_run() {
+        local pid
+        for pid in $(grep -lsF "AUTHDECK_KEYRING_HOME=$keyring_home" /proc/[0-9]*/environ | cut -d/ -f3); do
+            [ "$pid" != $$ ] && kill "$pid" 2>/dev/null || true
+        done
+        kill "$bus_pid" 2>/dev/null || true
+        rm -rf "$keyring_home"
+    }
+    trap stop_run EXIT
     status=0
-    dbus-run-session -- "$0" "$@" 2> >(grep --line-buffered -v -e 'Failed to set fd limit' \
-        -e 'Activating service name' -e 'Successfully activated service' >&2) || status=$?
+    "$0" "$@" || status=$?
     exit "$status"
 fi
 export XDG_DATA_HOME="$AUTHDECK_KEYRING_HOME/data"
