@@ -306,13 +306,7 @@ extension SessionStore {
         defer { lock.unlock() }
         let masterKey = try unlockedKey()
         let record = session.record
-        let blob: [UInt8]
-        do {
-            blob = try AESGCM.seal(SecretsCodec.encode(session.secrets), key: masterKey,
-                                   associatedData: Array(record.key.utf8))
-        } catch {
-            throw .storage("cannot encrypt: \(error)")
-        }
+        guard let blob = Self.sealed(session, masterKey: masterKey) else { throw .storage("cannot encrypt") }
         do {
             try database.writeTransaction { () throws(SQLiteError) in
                 let statement = try database.prepare("""
@@ -349,13 +343,8 @@ extension SessionStore {
         let now = Date().timeIntervalSince1970
         for session in sessions {
             let record = session.record
-            let blob: [UInt8]
-            do {
-                // The session key is the associated data: a blob moved onto another row does not open there.
-                blob = try AESGCM.seal(SecretsCodec.encode(session.secrets), key: masterKey,
-                                       associatedData: Array(record.key.utf8))
-            } catch {
-                throw SQLiteError(code: -3, message: "cannot encrypt: \(error)")
+            guard let blob = Self.sealed(session, masterKey: masterKey) else {
+                throw SQLiteError(code: -3, message: "cannot encrypt")
             }
             statement.reset()
             statement.bind(1, record.key)
@@ -379,6 +368,13 @@ extension SessionStore {
         if let first = sessions.first, try Self.selectedIsMissing(database) {
             try Self.writeMeta(database, StoreSchema.Meta.selected, text: first.record.key)
         }
+    }
+
+    /// The session's secrets sealed under the master key, with the session key as associated data: a blob moved onto
+    /// another row does not open there. Nil only when the cipher fails.
+    private static func sealed(_ session: Session, masterKey: [UInt8]) -> [UInt8]? {
+        try? AESGCM.seal(SecretsCodec.encode(session.secrets), key: masterKey,
+                         associatedData: Array(session.record.key.utf8))
     }
 
     /// The session-key rule (`SessionKeyRule`), enforced again here so no entry point can store a key it broke.

@@ -36,7 +36,7 @@ struct SharedStoreTmuxTests {
     }
 
     /// A TUI whose store opens locked: no passphrase file and no kernel-keyring cache entry.
-    func lockedTUI() throws -> TmuxPane {
+    func lockedTUI(_ runner: CLIRunner) throws -> TmuxPane {
         #expect(runner.run(["store", "lock"]).status == 0)
         var environment = runner.environment
         environment["AUTHDECK_PASSPHRASE_FILE"] = nil
@@ -58,7 +58,7 @@ struct SharedStoreTmuxTests {
 
     @Test func theTUIUnlockedAtThePromptAndScriptsShareOneStore() throws {
         #expect(runner.run(["store", "import", "-"], stdin: Self.lines("seed", count: 3)).status == 0)
-        let pane = try lockedTUI()
+        let pane = try lockedTUI(runner)
         defer { pane.close() }
         try unlock(pane)
         try pane.waitFor("3 sessions")
@@ -135,16 +135,7 @@ struct SharedStoreTmuxTests {
             let login = soak.run(["login", "google", "--session-key", "refresh-\(index)"])
             #expect(login.status == 0, "\(login.stderr)")
         }
-        #expect(soak.run(["store", "lock"]).status == 0)
-        var environment = soak.environment
-        environment["AUTHDECK_PASSPHRASE_FILE"] = nil
-        let browser = folder.write("soak-browser.sh", """
-            #!/bin/sh
-            curl -s -L -o /dev/null "$1&sandbox_user=ada&sandbox_auto=approve"
-            """)
-        chmod(browser, 0o755)
-        environment["BROWSER"] = browser
-        let pane = try TmuxPane(command: [CLIRunner.binary, "tui"], environment: environment, folder: folder.path)
+        let pane = try lockedTUI(soak)
         defer { pane.close() }
         try unlock(pane)
 
