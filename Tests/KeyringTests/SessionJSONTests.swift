@@ -91,3 +91,23 @@ import Testing
         #expect(parsed[2]["phone"] as? String == "+15555550100")
     }
 }
+
+/// The import date reader against Python's `datetime.fromisoformat(...).timestamp()` (proleptic Gregorian, UTC),
+/// whose answers are the constants below.
+@Suite struct ISO8601ReaderTests {
+    @Test(arguments: [
+        ("2024-05-01T12:00:00Z", 1_714_564_800.0), ("2030-01-01T00:00:00+02:00", 1_893_448_800.0),
+        ("1583-01-01T00:00:00Z", -12_212_553_600.0), ("9999-12-31T23:59:59Z", 253_402_300_799.0),
+        ("2024-02-29T23:59:59.250-05:30", 1_709_270_999.25), ("2000-03-01T00:00:00Z", 951_868_800.0),
+    ])
+    func readsWhatPythonReads(_ text: String, _ seconds: Double) {
+        #expect(SessionJSON.parseISO8601(text)?.timeIntervalSince1970 == seconds)
+    }
+
+    @Test(arguments: ["2023-02-29T00:00:00Z", "2024-13-01T00:00:00Z", "2024-05-01 12:00:00Z", "2024-05-01T12:00:00",
+                      "2024-05-01T12:00:00+0200", "2024-05-01T12:00:00.Z", "2024-05-01T24:00:00Z",
+                      "2024-05-01T12:00:00Zjunk", "1582-12-31T23:59:59Z", "९९९९-12-31T23:59:59Z", ""])
+    func refusesWhatIsNotThatFormat(_ text: String) {
+        #expect(SessionJSON.parseISO8601(text) == nil)
+    }
+}
