@@ -207,8 +207,9 @@ public final class SignInController: @unchecked Sendable {
         // The loopback receiver must run before the attempt exists: its port is part of the redirect URI.
         var loopbackURI: String?
         if backend.waitsForRedirect {
-            let receiver = try LoopbackReceiver(port: receiverOptions.loopbackPort, pages: receiverOptions.pages,
-                                                deliver: deliver)
+            let binding = try LoopbackBinding.resolve(registered: backend.registeredRedirectURI,
+                                                      listenPort: receiverOptions.loopbackPort)
+            let receiver = try binding.open(pages: receiverOptions.pages, deliver: deliver)
             loopback = receiver
             loopbackURI = receiver.redirectURI
             if let path = receiverOptions.schemeSocketPath {

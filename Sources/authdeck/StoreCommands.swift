@@ -96,7 +96,7 @@ enum StoreCommands {
             }
             if revoke {
                 let entries = try attempt { () throws(StoreError) in try store.entries() }
-                for entry in entries { try revokeAtProvider(entry.record.key, store: store) }
+                for entry in entries { try revokeAtProvider(entry.record.key, store: store, global: global) }
             }
             let removed = try attempt { () throws(StoreError) in try store.removeAll() }
             if !global.quiet { Output.err("removed \(removed) session\(removed == 1 ? "" : "s")\n") }
@@ -104,17 +104,19 @@ enum StoreCommands {
         }
         let store = try requireStore(global)
         let key = try attempt { () throws(StoreError) in try store.resolveKey(positional ?? global.session) }
-        if revoke { try revokeAtProvider(key, store: store) }
+        if revoke { try revokeAtProvider(key, store: store, global: global) }
         try attempt { () throws(StoreError) in try store.remove(key) }
         if !global.quiet { Output.err("removed '\(key)'\n") }
         return .done
     }
 
     /// Revokes a session's tokens at its provider; a refusal keeps the session (nothing is removed on failure).
-    private static func revokeAtProvider(_ key: String, store: SessionStore) throws(CommandFailure) {
+    private static func revokeAtProvider(_ key: String, store: SessionStore,
+                                         global: GlobalOptions) throws(CommandFailure) {
         let session = try attempt { () throws(StoreError) in try store.session(key) }
         do throws(SignInError) {
-            try SessionRefresher(transport: URLSessionTransport()).revoke(session)
+            try SessionRefresher(transport: URLSessionTransport(), currentEndpoints: CurrentEndpoints.lookup(global))
+                .revoke(session)
         } catch {
             throw CommandFailure(error.exitCode, "could not revoke '\(key)': \(error.message); nothing was removed")
         }

@@ -160,12 +160,21 @@ final class TUIEventLoop {
                 throw .sessionStorageFailure(message: error.description)
             }
         }
+        // config.json's `listen` fixes the receiver's port as `login --listen` does; a registered loopback redirect
+        // URI with a port fixes it in the controller.
+        let listen = setup.configuration.listen
+        guard let listenPort = listen.map({ LoopbackBinding.listenPort($0) }) ?? 0 else {
+            let reason = "config.json: listen takes 127.0.0.1:PORT, not '\(listen ?? "")'"
+            inbox.post(.signIn(flow: flow, .finished(.failure(.unavailable(reason: reason)))))
+            return
+        }
         let launcher = BrowserLauncher(environment: setup.environment)
         let controller = SignInController(
             presenter: TUIPresenter(flow: flow, inbox: inbox,
                                     hasTestSeed: { TOTPCommand.seed(for: $0, in: sessionStore) != nil }),
             persist: persist,
-            receivers: ReceiverOptions(schemeSocketPath: SchemeReceiver.defaultSocketPath(environment: setup.environment)),
+            receivers: ReceiverOptions(loopbackPort: listenPort,
+                                       schemeSocketPath: SchemeReceiver.defaultSocketPath(environment: setup.environment)),
             browser: launcher.command == nil ? nil : launcher, trace: trace)
         controllers[flow] = controller
         traces[flow] = trace
