@@ -253,9 +253,7 @@ public enum UserEndpoint {
             ("Authorization", "Bearer " + accessToken), ("Accept", "application/json"),
         ]))
         if response.status == 401 || response.status == 403 { throw .unauthorized }
-        guard response.status == 200 else {
-            throw .network(message: "HTTP \(response.status) from \(URLSessionTransport.redacted(endpoint))")
-        }
+        guard response.status == 200 else { throw OAuthErrorResponse.error(from: response, endpoint: endpoint) }
         let json = try response.json()
         // X wraps the user in `data`; Discord and OIDC userinfo answer flat.
         let user = json["data"] ?? json

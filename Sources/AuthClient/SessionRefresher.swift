@@ -92,6 +92,6 @@ public struct SessionRefresher: Sendable {
         ]))
         if (200..<300).contains(response.status) { return .valid }
         if response.status == 401 || response.status == 403 { return .refused(response.status) }
-        throw .network(message: "HTTP \(response.status) from \(URLSessionTransport.redacted(endpoint))")
+        throw OAuthErrorResponse.error(from: response, endpoint: endpoint)
     }
 }

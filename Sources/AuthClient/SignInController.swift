@@ -228,7 +228,9 @@ public final class SignInController: @unchecked Sendable {
             case .failure(let failure):
                 return .refused("This is not a valid sign-in redirect: \(failure.description).")
             case .success(let callback):
-                let action = machine.callbackReceived(callback, now: clock())
+                // Every receiver serves the user's own processes only once issue 14's peer check is in the
+                // loopback receiver; until then a stateless error redirect is taken from any local process.
+                let action = machine.callbackReceived(callback, now: clock(), fromOwnUser: true)
                 let verdict: CallbackVerdict
                 switch action {
                 case .exchange, .replay: verdict = .accepted
@@ -241,12 +243,23 @@ public final class SignInController: @unchecked Sendable {
                 return verdict
             }
         }
+        // The provider's error and its words go into the trace as they came (printable), whatever became of them.
+        var answer: [String: JSONValue] = [:]
+        if case .success(let callback) = parsed, let error = callback.error {
+            answer["error"] = .string(SignInError.printable(error))
+            answer["error_description"] = callback.errorDescription.map { .string(SignInError.printable($0)) } ?? .null
+            answer["state"] = callback.state.map { FlowTrace.redactedValue("state", $0) } ?? .null
+        }
+        let providerAnswer = answer
         queue.async {
             switch verdict {
-            case .accepted: self.trace?.record("receiver", "\(source): accepted", ["source": .string(source), "accepted": .bool(true)])
+            case .accepted:
+                self.trace?.record("receiver", "\(source): accepted",
+                                   providerAnswer.merging(["source": .string(source), "accepted": .bool(true)]) { $1 })
             case .refused(let reason):
                 self.trace?.record("receiver", "\(source): refused: \(reason)",
-                                   ["source": .string(source), "accepted": .bool(false), "reason": .string(reason)])
+                                   providerAnswer.merging(["source": .string(source), "accepted": .bool(false),
+                                                   "reason": .string(reason)]) { $1 })
             }
             self.presenter.callbackArrived(source: source, verdict: verdict)
         }
