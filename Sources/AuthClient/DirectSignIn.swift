@@ -229,11 +229,14 @@ public final class DirectSignIn: SignInBackend, @unchecked Sendable {
         let client = OAuthClient(transport: transport, clientID: provider.clientID,
                                  authentication: provider.revocationAuthentication ?? provider.authentication)
         do throws(SignInError) {
-            if let refresh = tokens.refreshToken { try client.revoke(refresh, hint: "refresh_token", endpoint: endpoint) }
+            if let refresh = tokens.refreshToken {
+                try client.revoke(refresh, hint: "refresh_token", endpoint: endpoint)
+            }
             try client.revoke(tokens.accessToken, hint: "access_token", endpoint: endpoint)
             return error.adding("the tokens the provider issued were revoked")
         } catch let failure {
-            return error.adding("the tokens the provider issued could not be revoked (\(failure.message.trimmingSuffix(".")))")
+            let why = failure.message.trimmingSuffix(".")
+            return error.adding("the tokens the provider issued could not be revoked (\(why))")
         }
     }
 }

@@ -45,7 +45,8 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
                                  revocation: document["revocation_endpoint"]?.string,
                                  deviceAuthorization: document["device_authorization_endpoint"]?.string,
                                  tokenAuthMethods: strings(document["token_endpoint_auth_methods_supported"]),
-                                 revocationAuthMethods: strings(document["revocation_endpoint_auth_methods_supported"]))
+                                 revocationAuthMethods:
+                                    strings(document["revocation_endpoint_auth_methods_supported"]))
     }
 
     /// Fills what OIDC discovery left out from RFC 8414 authorization server metadata of the same issuer: the

@@ -119,7 +119,8 @@ public struct ProviderResolver: Sendable {
         }
         let method = try ClientAuthMethod.choose(configured: settings.tokenEndpointAuthMethod,
                                                  supported: endpoints.tokenAuthMethods,
-                                                 hasSecret: settings.clientSecretFile != nil, endpoint: "token endpoint")
+                                                 hasSecret: settings.clientSecretFile != nil,
+                                                 endpoint: "token endpoint")
         guard method != .none, let file = settings.clientSecretFile else { return .none }
         return ClientAuthentication.secret(try Self.readClientSecret(file)).using(method)
     }

@@ -31,7 +31,8 @@ public struct SessionRefresher: Sendable {
     private func client(_ endpoints: SessionEndpoints, revocation: Bool = false) throws(SignInError) -> OAuthClient {
         var authentication = ClientAuthentication.none
         if let file = endpoints.clientSecretFile {
-            let stored = revocation ? endpoints.revocationAuthMethod ?? endpoints.tokenAuthMethod : endpoints.tokenAuthMethod
+            let stored = revocation ? endpoints.revocationAuthMethod ?? endpoints.tokenAuthMethod
+                : endpoints.tokenAuthMethod
             let method = stored.flatMap(ClientAuthMethod.init(rawValue:)) ?? .clientSecretPost
             if method != .none {
                 authentication = ClientAuthentication.secret(try ProviderResolver.readClientSecret(file)).using(method)

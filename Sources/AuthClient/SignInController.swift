@@ -226,7 +226,9 @@ public final class SignInController: @unchecked Sendable {
         let verdict: CallbackVerdict = queue.sync {
             switch parsed {
             case .failure(let failure):
-                return .refused("This is not a valid sign-in redirect: \(failure.description).")
+                let verdict = CallbackVerdict.refused("This is not a valid sign-in redirect: \(failure.description).")
+                recordReceiver(parsed, source: source, verdict: verdict)
+                return verdict
             case .success(let callback):
                 // Every receiver serves the user's own processes only once issue 14's peer check is in the
                 // loopback receiver; until then a stateless error redirect is taken from any local process.
@@ -239,31 +241,35 @@ public final class SignInController: @unchecked Sendable {
                 case .begin, .verifyCode, .verifyTOTP, .resendCode, .persist, .report:
                     verdict = .refused("Unexpected redirect.")
                 }
+                // Before the action runs: the receiver step comes ahead of the result it leads to.
+                recordReceiver(parsed, source: source, verdict: verdict)
                 run(action)
                 return verdict
             }
         }
-        // The provider's error and its words go into the trace as they came (printable), whatever became of them.
-        var answer: [String: JSONValue] = [:]
-        if case .success(let callback) = parsed, let error = callback.error {
-            answer["error"] = .string(SignInError.printable(error))
-            answer["error_description"] = callback.errorDescription.map { .string(SignInError.printable($0)) } ?? .null
-            answer["state"] = callback.state.map { FlowTrace.redactedValue("state", $0) } ?? .null
-        }
-        let providerAnswer = answer
-        queue.async {
-            switch verdict {
-            case .accepted:
-                self.trace?.record("receiver", "\(source): accepted",
-                                   providerAnswer.merging(["source": .string(source), "accepted": .bool(true)]) { $1 })
-            case .refused(let reason):
-                self.trace?.record("receiver", "\(source): refused: \(reason)",
-                                   providerAnswer.merging(["source": .string(source), "accepted": .bool(false),
-                                                   "reason": .string(reason)]) { $1 })
-            }
-            self.presenter.callbackArrived(source: source, verdict: verdict)
-        }
+        queue.async { self.presenter.callbackArrived(source: source, verdict: verdict) }
         return verdict
+    }
+
+    /// The trace's receiver step, with the provider's `error` and `error_description` as they came (printable).
+    private func recordReceiver(_ parsed: Result<Callback, CallbackParser.Failure>, source: String,
+                                verdict: CallbackVerdict) {
+        var details: [String: JSONValue] = ["source": .string(source)]
+        if case .success(let callback) = parsed, let error = callback.error {
+            details["error"] = .string(SignInError.printable(error))
+            details["error_description"] = callback.errorDescription.map { .string(SignInError.printable($0)) }
+                ?? .null
+            details["state"] = callback.state.map { FlowTrace.redactedValue("state", $0) } ?? .null
+        }
+        switch verdict {
+        case .accepted:
+            details["accepted"] = .bool(true)
+            trace?.record("receiver", "\(source): accepted", details)
+        case .refused(let reason):
+            details["accepted"] = .bool(false)
+            details["reason"] = .string(reason)
+            trace?.record("receiver", "\(source): refused: \(reason)", details)
+        }
     }
 
     private func began(_ attempt: Attempt, _ prompt: AttemptPrompt) {

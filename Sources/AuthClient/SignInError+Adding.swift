@@ -6,7 +6,8 @@ extension SignInError {
     func adding(_ note: String) -> SignInError {
         switch self {
         case .invalidIdToken(let reason): return .invalidIdToken(reason: reason + "; " + note)
-        case .authenticationFailed(let providerError): return .authenticationFailed(providerError: providerError + "; " + note)
+        case .authenticationFailed(let providerError):
+            return .authenticationFailed(providerError: providerError + "; " + note)
         case .unavailable(let reason): return .unavailable(reason: reason + "; " + note)
         case .network(let message): return .network(message: message + "; " + note)
         case .closed, .signInInProgress, .callbackIncomplete, .stateMismatch, .authMethodUnavailable, .unauthorized,

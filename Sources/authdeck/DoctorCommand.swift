@@ -219,7 +219,8 @@ enum DoctorCommand {
                let error = (try? CallbackParser.parse(url: location))?.error {
                 // The provider sent its refusal to the redirect URI itself: it knows the URI, not the request.
                 return Check(level: .fail, area: area,
-                             message: "the authorize endpoint answered \(SignInError.printable(error)) for redirect URI \(redirect)",
+                             message: "the authorize endpoint answered \(SignInError.printable(error)) "
+                                + "for redirect URI \(redirect)",
                              fix: "check the client id and scopes of providers.\(name)")
             }
             if (200..<400).contains(response.status) {

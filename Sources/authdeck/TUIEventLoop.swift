@@ -173,8 +173,9 @@ final class TUIEventLoop {
             presenter: TUIPresenter(flow: flow, inbox: inbox,
                                     hasTestSeed: { TOTPCommand.seed(for: $0, in: sessionStore) != nil }),
             persist: persist,
-            receivers: ReceiverOptions(loopbackPort: listenPort,
-                                       schemeSocketPath: SchemeReceiver.defaultSocketPath(environment: setup.environment)),
+            receivers: ReceiverOptions(
+                loopbackPort: listenPort,
+                schemeSocketPath: SchemeReceiver.defaultSocketPath(environment: setup.environment)),
             browser: launcher.command == nil ? nil : launcher, trace: trace)
         controllers[flow] = controller
         traces[flow] = trace

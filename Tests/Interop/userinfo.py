@@ -6,7 +6,8 @@ import urllib.error
 import urllib.request
 
 token = sys.stdin.read().strip()
-request = urllib.request.Request(sys.argv[1], headers={"Authorization": "Bearer " + token, "Accept": "application/json"})
+headers = {"Authorization": "Bearer " + token, "Accept": "application/json"}
+request = urllib.request.Request(sys.argv[1], headers=headers)
 try:
     with urllib.request.urlopen(request, timeout=10) as response:
         print(response.status)

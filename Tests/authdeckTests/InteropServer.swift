@@ -31,7 +31,9 @@ final class InteropServer: @unchecked Sendable {
         case glewlwyd
         case djangoOAuthToolkit = "django-oauth-toolkit"
 
-        var script: String { CLIRunner.repositoryRoot + "/Tests/Interop/" + (self == .glewlwyd ? "glewlwyd" : "dot") + "/serve.py" }
+        var script: String {
+            CLIRunner.repositoryRoot + "/Tests/Interop/" + (self == .glewlwyd ? "glewlwyd" : "dot") + "/serve.py"
+        }
 
         var python: String {
             self == .glewlwyd ? "/usr/bin/python3" : CLIRunner.repositoryRoot + "/.build/interop-venv/bin/python"

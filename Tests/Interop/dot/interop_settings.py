@@ -34,6 +34,12 @@ TEMPLATES = [{
 DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": os.path.join(FOLDER, "dot.sqlite3")}}
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast: a test server
 LOGIN_URL = "/accounts/login/"
+# Server errors go to standard error, which the test keeps in the server's folder.
+LOGGING = {
+    "version": 1,
+    "handlers": {"stderr": {"class": "logging.StreamHandler"}},
+    "loggers": {"django.request": {"handlers": ["stderr"], "level": "ERROR"}},
+}
 
 with open(os.path.join(FOLDER, "oidc.key")) as key_file:
     RSA_KEY = key_file.read()

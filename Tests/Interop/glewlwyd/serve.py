@@ -55,7 +55,8 @@ def write_config(folder, port, database):
     URL, a log file and a database in FOLDER."""
     replaced = {
         "port": "%d" % port, "external_url": '"http://127.0.0.1:%d"' % port, "log_mode": '"file"',
-        "log_level": '"%s"' % os.environ.get("INTEROP_LOG_LEVEL", "WARNING"), "log_file": '"%s"' % os.path.join(folder, "glewlwyd.log"),
+        "log_level": '"%s"' % os.environ.get("INTEROP_LOG_LEVEL", "WARNING"),
+        "log_file": '"%s"' % os.path.join(folder, "glewlwyd.log"),
         "session_expiration": "3600",
     }
     lines = ['bind_address="127.0.0.1"']
