@@ -136,6 +136,15 @@ import Glibc
         #expect(stored.count == 0)
     }
 
+    @Test func aStatelessErrorRedirectEndsTheAttemptWithoutWaitingOutTheTimeout() throws {
+        // As Authlib-based providers send it: no state (RFC 6749 4.1.2.1 asks for one).
+        let (_, port) = try begin()
+        #expect(try browserReturns(port, "error=access_denied&error_description=Denied+by+user") == 400)
+        #expect(presenter.waitForEnd()?.failureError == .authenticationFailed(
+            providerError: "access denied at the provider: Denied by user (the redirect came without state)"))
+        #expect(stored.count == 0)
+    }
+
     @Test func otherProviderErrorsCarryTheirDescription() throws {
         let (attempt, port) = try begin()
         #expect(try browserReturns(port, "error=server_error&error_description=try+later&state=\(attempt.state)") == 400)
