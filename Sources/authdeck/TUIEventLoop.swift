@@ -221,12 +221,14 @@ final class TUIEventLoop {
             return
         }
         let store = self.store, inbox = self.inbox
+        let current = CurrentEndpoints.lookup(configuration: setup.configuration, catalog: setup.catalog,
+                                              environment: setup.environment)
         background.async {
             do throws(StoreError) {
                 guard let opened = try store.store(create: false) else { throw StoreError.noSuchSession(key) }
                 let session = try opened.session(key)
                 do throws(SignInError) {
-                    try SessionRefresher(transport: URLSessionTransport()).revoke(session)
+                    try SessionRefresher(transport: URLSessionTransport(), currentEndpoints: current).revoke(session)
                 } catch {
                     inbox.post(.storeFailed("Revoking \(key) failed, so it was kept: \(error.message)"))
                     return
