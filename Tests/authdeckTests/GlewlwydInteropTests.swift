@@ -80,7 +80,8 @@ extension InteropTests {
 
         @Test func confidentialClientRegisteredForBasicRefusesTheSecretInTheBody() throws {
             // The client is registered with token_endpoint_auth_method client_secret_basic; config.json asks for the
-            // body form: glewlwyd refuses the code exchange (403), authdeck names the refusal (exit 4) and stores nothing.
+            // body form: glewlwyd refuses the code exchange (403), authdeck names the refusal (exit 4) and stores
+            // nothing.
             let secret = setup.secretFile(info.clientSecret)
             try setup.configure(["issuer": info.issuer, "clientID": info.confidentialClient,
                                  "clientSecretFile": secret,
