@@ -23,7 +23,8 @@ extension InteropTests {
 
         @Test func browserLoginWithIdentityFromUserInfoRotationAndRevocation() throws {
             try configure(client: info.publicClient)
-            let result = setup.login(["--session-key", "d"])
+            let tracePath = setup.folder.path + "/trace.jsonl"
+            let result = setup.login(["--session-key", "d", "--trace", tracePath])
             #expect(result.status == 0, "stderr: \(result.stderr)\nbrowser: \(setup.browserSteps)")
             let session = try #require(try setup.session("d"))
             // The toolkit's ID token names only `sub`; email and name come from its UserInfo (OIDC Core 5.4).
@@ -32,6 +33,14 @@ extension InteropTests {
             #expect(session["issuer"] as? String == info.issuer)
             let token = setup.token("d")
             #expect(server.userinfo(userinfo, token: token).status == 200)
+            // No code, token or verifier in the trace: each such field is redacted, the token nowhere.
+            let trace = setup.trace(tracePath)
+            #expect(!trace.text.contains(token))
+            for name in ["code", "code_verifier", "access_token", "refresh_token", "id_token"] {
+                for value in InteropLogin.values(named: name, in: trace.steps) {
+                    #expect(value.hasPrefix("[redacted"), "\(name) in the trace: \(value.prefix(12))…")
+                }
+            }
 
             // The toolkit rotates refresh tokens and revokes the old one at once: a second refresh works only when the
             // rotated one was kept.

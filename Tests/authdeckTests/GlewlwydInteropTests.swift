@@ -42,7 +42,7 @@ extension InteropTests {
             #expect(!trace.text.contains(token))
             #expect(trace.steps.contains { $0["kind"] as? String == "receiver" })
             for name in ["code", "code_verifier", "access_token", "refresh_token", "id_token"] {
-                for value in Self.values(named: name, in: trace.steps) {
+                for value in InteropLogin.values(named: name, in: trace.steps) {
                     #expect(value.hasPrefix("[redacted"), "\(name) in the trace: \(value.prefix(12))…")
                 }
             }
@@ -138,22 +138,6 @@ extension InteropTests {
             #expect(unregistered.stdout.contains("refused redirect URI"), "doctor: \(unregistered.stdout)")
             let timedOut = setup.login(["--timeout", "5"])
             #expect(timedOut.status == 6, "stderr: \(timedOut.stderr)")
-        }
-
-        /// The string values of members called `name` anywhere in the trace steps.
-        static func values(named name: String, in steps: [[String: Any]]) -> [String] {
-            var found: [String] = []
-            func walk(_ value: Any) {
-                if let object = value as? [String: Any] {
-                    for (key, member) in object {
-                        if key == name, let text = member as? String { found.append(text) } else { walk(member) }
-                    }
-                } else if let array = value as? [Any] {
-                    array.forEach(walk)
-                }
-            }
-            steps.forEach(walk)
-            return found
         }
     }
 }

@@ -67,4 +67,20 @@ struct InteropLogin {
         }
         return (text, steps)
     }
+
+    /// The string values of members called `name` anywhere in the trace steps.
+    static func values(named name: String, in steps: [[String: Any]]) -> [String] {
+        var found: [String] = []
+        func walk(_ value: Any) {
+            if let object = value as? [String: Any] {
+                for (key, member) in object {
+                    if key == name, let text = member as? String { found.append(text) } else { walk(member) }
+                }
+            } else if let array = value as? [Any] {
+                array.forEach(walk)
+            }
+        }
+        steps.forEach(walk)
+        return found
+    }
 }
