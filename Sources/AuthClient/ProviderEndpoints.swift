@@ -106,9 +106,13 @@ public final class ProviderMetadataCache: @unchecked Sendable {
             let found = try ProviderEndpoints.fromDiscovery(try JSONValue.parse(body), expectedIssuer: issuer)
             guard found.revocation == nil || found.deviceAuthorization == nil,
                   let url = ProviderEndpoints.authorizationServerMetadataURL(issuer: issuer) else { return found }
-            // Plenty of servers publish no RFC 8414 document: its absence costs only that round trip.
+            // Plenty of servers publish no RFC 8414 document: its absence is remembered like a document (an empty
+            // one), so it costs one round trip a day, not one a sign-in.
             guard let metadata = try? fetch(url, lifetime: Self.discoveryLifetime, now: now, refresh: false),
-                  let document = try? JSONValue.parse(metadata) else { return found }
+                  let document = try? JSONValue.parse(metadata) else {
+                remember(url, Array("{}".utf8), now: now)
+                return found
+            }
             return found.supplemented(by: document)
         } catch let error as SignInError {
             forget(discoveryURL)

@@ -45,6 +45,37 @@ import Testing
         #expect(response.details["bodyBytes"] == .number(Double(page.utf8.count)))
     }
 
+    @Test func discoveryIsSupplementedFromRFC8414MetadataOnceADay() throws {
+        let discovery = #"{"issuer":"https://idp.test/o","authorization_endpoint":"https://idp.test/o/a","#
+            + #""token_endpoint":"https://idp.test/o/t"}"#
+        let metadata = #"{"issuer":"https://idp.test/o","revocation_endpoint":"https://idp.test/o/revoke"}"#
+        let transport = ScriptedTransport([
+            "https://idp.test/o/.well-known/openid-configuration": (200, discovery),
+            "https://idp.test/.well-known/oauth-authorization-server/o": (200, metadata),
+        ])
+        let cache = ProviderMetadataCache(transport: transport, folder: nil)
+        let now = Date()
+        for _ in 0..<2 {
+            let endpoints = try cache.endpoints(issuer: "https://idp.test/o",
+                                                discoveryURL: "https://idp.test/o/.well-known/openid-configuration",
+                                                now: now)
+            #expect(endpoints.revocation == "https://idp.test/o/revoke")
+            #expect(endpoints.deviceAuthorization == nil)
+        }
+        #expect(transport.requests.count == 2)
+
+        // A server without the document: asked once, its absence remembered.
+        let bare = ScriptedTransport(["https://idp.test/o/.well-known/openid-configuration": (200, discovery)])
+        let bareCache = ProviderMetadataCache(transport: bare, folder: nil)
+        for _ in 0..<2 {
+            let endpoints = try bareCache.endpoints(issuer: "https://idp.test/o",
+                                                    discoveryURL: "https://idp.test/o/.well-known/openid-configuration",
+                                                    now: now)
+            #expect(endpoints.revocation == nil)
+        }
+        #expect(bare.requests.count == 2)
+    }
+
     @Test func rfc8414MetadataURLsAndSupplements() {
         // RFC 8414 section 3.1's example issuer, and one without a path.
         #expect(ProviderEndpoints.authorizationServerMetadataURL(issuer: "https://example.com/issuer1")
