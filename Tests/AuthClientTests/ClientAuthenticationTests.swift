@@ -20,9 +20,11 @@ import Testing
         // config.json wins over discovery.
         #expect(try ClientAuthMethod.choose(configured: "client_secret_post", supported: ["client_secret_basic"],
                                             hasSecret: true, endpoint: "t") == post)
-        #expect(try ClientAuthMethod.choose(configured: "none", supported: nil, hasSecret: true, endpoint: "t") == .none)
+        #expect(try ClientAuthMethod.choose(configured: "none", supported: nil, hasSecret: true, endpoint: "t")
+            == .none)
         #expect(throws: SignInError.self) {
-            try ClientAuthMethod.choose(configured: "client_secret_jwt", supported: nil, hasSecret: true, endpoint: "t")
+            try ClientAuthMethod.choose(configured: "client_secret_jwt", supported: nil, hasSecret: true,
+                                        endpoint: "t")
         }
         #expect(throws: SignInError.self) {
             try ClientAuthMethod.choose(configured: "client_secret_basic", supported: nil, hasSecret: false,
@@ -40,7 +42,8 @@ import Testing
         let client = OAuthClient(transport: transport, clientID: pair.0, authentication: .basic(pair.1))
         _ = try client.refresh("rt", endpoint: "https://idp.test/token")
         let request = try #require(transport.requests.first)
-        #expect(ScriptedTransport.header(request, "Authorization") == "Basic " + (try Self.pythonBasic(pair.0, pair.1)))
+        let expected = "Basic " + (try Self.pythonBasic(pair.0, pair.1))
+        #expect(ScriptedTransport.header(request, "Authorization") == expected)
         let form = ScriptedTransport.form(request)
         #expect(form["client_secret"] == nil && form["client_id"] == nil)
         #expect(form["grant_type"] == "refresh_token")
@@ -55,7 +58,8 @@ import Testing
         let (post, none) = (transport.requests[0], transport.requests[1])
         #expect(ScriptedTransport.form(post)["client_secret"] == "s")
         #expect(ScriptedTransport.header(post, "Authorization") == nil)
-        #expect(ScriptedTransport.form(none)["client_id"] == "c" && ScriptedTransport.form(none)["client_secret"] == nil)
+        #expect(ScriptedTransport.form(none)["client_id"] == "c")
+        #expect(ScriptedTransport.form(none)["client_secret"] == nil)
     }
 
     /// What Python's standard library makes of the pair: `quote_plus` (application/x-www-form-urlencoded, RFC 6749

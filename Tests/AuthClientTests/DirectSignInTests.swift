@@ -105,7 +105,8 @@ import Glibc
 
     @Test func accessDeniedCancels() throws {
         let (attempt, port) = try begin()
-        #expect(try browserReturns(port, "error=access_denied&error_description=No+thanks&state=\(attempt.state)") == 400)
+        #expect(try browserReturns(port, "error=access_denied&error_description=No+thanks&state=\(attempt.state)")
+            == 400)
         // The provider's refusal in its words (SPEC 0), not a cancel here.
         #expect(presenter.waitForEnd()?.failureError
             == .authenticationFailed(providerError: "access denied at the provider: No thanks"))

@@ -68,9 +68,9 @@ import Testing
         let bare = ScriptedTransport(["https://idp.test/o/.well-known/openid-configuration": (200, discovery)])
         let bareCache = ProviderMetadataCache(transport: bare, folder: nil)
         for _ in 0..<2 {
-            let endpoints = try bareCache.endpoints(issuer: "https://idp.test/o",
-                                                    discoveryURL: "https://idp.test/o/.well-known/openid-configuration",
-                                                    now: now)
+            let endpoints = try bareCache.endpoints(
+                issuer: "https://idp.test/o", discoveryURL: "https://idp.test/o/.well-known/openid-configuration",
+                now: now)
             #expect(endpoints.revocation == nil)
         }
         #expect(bare.requests.count == 2)
@@ -94,7 +94,10 @@ import Testing
         #expect(supplemented.deviceAuthorization == nil)
         // Another issuer's document adds nothing (RFC 8414 3.3).
         var foreign = metadata
-        if case .object(var members) = foreign { members["issuer"] = .string("https://evil.test"); foreign = .object(members) }
+        if case .object(var members) = foreign {
+            members["issuer"] = .string("https://evil.test")
+            foreign = .object(members)
+        }
         #expect(discovered.supplemented(by: foreign).revocation == nil)
     }
 }

@@ -45,7 +45,8 @@ import Testing
         var other = Fixture.awaiting()
         #expect(other.callbackReceived(Callback(error: "access_denied", errorDescription: "user said no"), now: t0,
                                        fromOwnUser: false) == .reject(refusal))
-        #expect(other.callbackReceived(Fixture.goodCallback, now: t0) == .exchange(one, .authorizationCode("auth-code")))
+        #expect(other.callbackReceived(Fixture.goodCallback, now: t0)
+            == .exchange(one, .authorizationCode("auth-code")))
 
         var server = Fixture.awaiting()
         #expect(server.callbackReceived(Callback(error: "server_error"), now: t0)
