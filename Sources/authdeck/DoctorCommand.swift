@@ -224,7 +224,13 @@ enum DoctorCommand {
                              fix: "check the client id and scopes of providers.\(name)")
             }
             if (200..<400).contains(response.status) {
-                return Check(level: .ok, area: area, message: "redirect URI \(redirect) accepted by the authorize endpoint", fix: nil)
+                // Some providers (django-oauth-toolkit) send the browser to their login page before they look at
+                // the redirect URI: say so rather than promise more than the probe saw.
+                let loginFirst = (300..<400).contains(response.status) && !location.hasPrefix(redirect)
+                    ? " (it asked for a login first; some providers check the redirect URI only after it)" : ""
+                return Check(level: .ok, area: area,
+                             message: "redirect URI \(redirect) accepted by the authorize endpoint\(loginFirst)",
+                             fix: nil)
             }
             let body = String(decoding: response.body.prefix(2000), as: UTF8.self)
             let hint = body.range(of: "redirect", options: .caseInsensitive) != nil ? " (it names the redirect URI)" : ""

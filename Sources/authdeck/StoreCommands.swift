@@ -139,7 +139,7 @@ enum StoreCommands {
         let source = try store.flatMap { store throws(CommandFailure) in
             try attempt { () throws(StoreError) in try store.keySource() }
         }
-        let server = serverCheck(entry, store: store)
+        let server = serverCheck(entry, store: store, global: global)
         let unlocked = store?.isUnlockedInCache ?? false
         let now = Date()
         if arguments.has("json") {
@@ -154,10 +154,12 @@ enum StoreCommands {
 
     /// What the user endpoint says of the session's token: "valid", "refused (HTTP 401)", or an error; nil when
     /// the session has no endpoint to ask or its secrets cannot be read now.
-    private static func serverCheck(_ entry: StoreEntry?, store: SessionStore?) -> String? {
+    private static func serverCheck(_ entry: StoreEntry?, store: SessionStore?, global: GlobalOptions) -> String? {
         guard let entry, let store, let session = try? store.session(entry.record.key) else { return nil }
         do throws(SignInError) {
-            switch try SessionRefresher(transport: URLSessionTransport(timeout: 5)).check(session) {
+            let refresher = SessionRefresher(transport: URLSessionTransport(timeout: 5),
+                                             currentEndpoints: CurrentEndpoints.lookup(global))
+            switch try refresher.check(session) {
             case .valid: return "valid"
             case .refused(let status): return "refused (HTTP \(status))"
             case .unknown: return nil
