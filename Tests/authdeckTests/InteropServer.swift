@@ -80,6 +80,11 @@ final class InteropServer: @unchecked Sendable {
         process = Process()
         process.executableURL = URL(fileURLWithPath: kind.python)
         process.arguments = [kind.script, folder.path]
+        var environment = ProcessInfo.processInfo.environment
+        environment["INTEROP_CACHE"] = CLIRunner.repositoryRoot + "/.build/interop-cache"
+        try? FileManager.default.createDirectory(atPath: environment["INTEROP_CACHE"]!,
+                                                 withIntermediateDirectories: true)
+        process.environment = environment
         input = Pipe()
         process.standardInput = input
         process.standardOutput = output

@@ -6,11 +6,13 @@
 """
 import json
 import os
+import shutil
 import signal
 import socket
 import socketserver
 import subprocess
 import sys
+import tempfile
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 
@@ -38,13 +40,31 @@ def main():
     os.environ["DJANGO_SETTINGS_MODULE"] = "interop_settings"
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     key_path = os.path.join(folder, "oidc.key")
-    if not os.path.exists(key_path):
+    database = os.path.join(folder, "dot.sqlite3")
+    # A migrated, empty database and a key made once per toolkit version under INTEROP_CACHE (.build): each test
+    # then starts from a copy instead of migrating again, which takes seconds on a busy machine.
+    import oauth2_provider
+    cache = os.environ.get("INTEROP_CACHE")
+    template = os.path.join(cache, "dot-" + oauth2_provider.__version__) if cache else None
+    if template and os.path.exists(os.path.join(template, "ready")):
+        shutil.copy(os.path.join(template, "dot.sqlite3"), database)
+        shutil.copy(os.path.join(template, "oidc.key"), key_path)
+    elif not os.path.exists(key_path):
         subprocess.run(["openssl", "genrsa", "-out", key_path, "2048"], check=True, capture_output=True)
 
     import django
     django.setup()
     from django.core.management import call_command
     call_command("migrate", verbosity=0)
+    if template and not os.path.exists(os.path.join(template, "ready")):
+        staging = tempfile.mkdtemp(dir=cache)
+        shutil.copy(database, os.path.join(staging, "dot.sqlite3"))
+        shutil.copy(key_path, os.path.join(staging, "oidc.key"))
+        open(os.path.join(staging, "ready"), "w").close()
+        try:
+            os.rename(staging, template)
+        except OSError:
+            shutil.rmtree(staging)  # another run made it first
     from django.contrib.auth.models import User
     from oauth2_provider.models import Application
 
