@@ -81,11 +81,14 @@ extension InteropTests {
             // token (RFC 8628 promises none), so the identity comes from UserInfo.
             try configure(client: info.deviceClient,
                           ["deviceAuthorizationEndpoint": info.baseURL + "/o/device-authorization/"])
-            let result = setup.login(["--device", "--session-key", "dev"])
+            let tracePath = setup.folder.path + "/trace.jsonl"
+            let result = setup.login(["--device", "--session-key", "dev", "--trace", tracePath])
             #expect(result.status == 0, "stderr: \(result.stderr)\nbrowser: \(setup.browserSteps)")
             let session = try #require(try setup.session("dev"))
             #expect(session["subject"] as? String == info.subject)
             #expect(session["email"] as? String == info.email)
+            let kinds = setup.trace(tracePath).steps.compactMap { $0["kind"] as? String }
+            #expect(!kinds.contains("id_token"), "the toolkit sent an ID token after all")
         }
 
         @Test func deniedConsentIsTheProvidersRefusal() throws {
