@@ -60,7 +60,7 @@ _authdeck() {
             if [ "$COMP_CWORD" -eq 2 ]; then
                 COMPREPLY=($(compgen -W "show diff replay" -- "$cur"))
             elif [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--expand --all --json --timeout --trace-out $global" -- "$cur"))
+                COMPREPLY=($(compgen -W "--expand --all --plain --json --timeout --trace-out $global" -- "$cur"))
             else
                 COMPREPLY=($(compgen -f -- "$cur"))
             fi ;;

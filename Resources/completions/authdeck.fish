@@ -63,6 +63,7 @@ complete -c authdeck -n "__fish_seen_subcommand_from trace" -a "show diff replay
 complete -c authdeck -n "__fish_seen_subcommand_from trace" -F
 complete -c authdeck -n "__fish_seen_subcommand_from trace" -l expand -x -d 'step numbers'
 complete -c authdeck -n "__fish_seen_subcommand_from trace" -l all
+complete -c authdeck -n "__fish_seen_subcommand_from trace" -l plain -d 'print instead of opening the viewer'
 complete -c authdeck -n "__fish_seen_subcommand_from trace sandbox" -l json
 complete -c authdeck -n "__fish_seen_subcommand_from trace" -l timeout -x
 complete -c authdeck -n "__fish_seen_subcommand_from trace" -l trace-out -r -F

@@ -61,6 +61,7 @@ enum Commands {
                 summary: "Read a customer's exported sign-in trace, compare two, or reproduce one against the sandbox.",
                 options: [.value("expand", "trace show: steps whose details to show, comma-separated"),
                           .flag("all", "trace show: every step's details"),
+                          .flag("plain", "trace show: print to the terminal instead of opening the Trace screen"),
                           .flag("json", "print JSON"),
                           .value("timeout", "trace replay: the longest wait for a timed-out sign-in (default 10)"),
                           .value("trace-out", "trace replay: keep the replay's own trace in this file")],

@@ -45,6 +45,11 @@ enum TraceCommand {
                 + "\n")
             return .done
         }
+        // On a terminal, with nothing asked of the plain rendering, the file opens in the Trace screen's look.
+        if expanded.isEmpty, !arguments.has("plain"), isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1,
+           TraceViewerLoop.run(document) {
+            return .done
+        }
         Output.out(TraceView.text(document, expanded: expanded))
         return .done
     }
