@@ -52,7 +52,7 @@ _authdeck() {
             if [ "${COMP_WORDS[2]}" = "faults" ] && [ "$COMP_CWORD" -eq 3 ]; then
                 COMPREPLY=($(compgen -W "none list $faults" -- "$cur"))
             elif [ "$COMP_CWORD" -eq 2 ] && [[ "$cur" != -* ]]; then
-                COMPREPLY=($(compgen -W "faults approve" -- "$cur"))
+                COMPREPLY=($(compgen -W "faults panel approve" -- "$cur"))
             else
                 COMPREPLY=($(compgen -W "--port --users --outbox --config-out --token-lifetime --device-interval --fault --delay-ms --url --user --deny --json $global" -- "$cur"))
             fi ;;

@@ -52,7 +52,7 @@ complete -c authdeck -n "__fish_seen_subcommand_from sandbox" -l port -x
 complete -c authdeck -n "__fish_seen_subcommand_from sandbox" -l users -r -F
 complete -c authdeck -n "__fish_seen_subcommand_from sandbox" -l outbox -r -F
 complete -c authdeck -n "__fish_seen_subcommand_from sandbox" -l config-out -r -F
-complete -c authdeck -n "__fish_seen_subcommand_from sandbox" -a "faults approve"
+complete -c authdeck -n "__fish_seen_subcommand_from sandbox" -a "faults panel approve"
 complete -c authdeck -n "__fish_seen_subcommand_from sandbox" -l fault -x -a "list $faults" -d 'faults to switch on'
 complete -c authdeck -n "__fish_seen_subcommand_from faults" -a "none list $faults"
 complete -c authdeck -n "__fish_seen_subcommand_from sandbox" -l delay-ms -x -d 'slow-provider delay'

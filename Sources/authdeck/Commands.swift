@@ -38,7 +38,8 @@ enum Commands {
                           .flag("replace", "overwrite a stored seed"), .flag("json", "totp list as JSON")],
                 run: TOTPCommand.run),
         Command("sandbox", synopsis: "sandbox [--port N] [--users FILE] [--outbox FILE] [--config-out FILE] "
-                    + "[--fault NAME[,NAME…]|FILE|list]; sandbox faults [NAME[,NAME…]|none|list]; sandbox approve URL",
+                    + "[--fault NAME[,NAME…]|FILE|list]; sandbox faults [NAME[,NAME…]|none|list]; sandbox panel; "
+                    + "sandbox approve URL",
                 summary: "Run the built-in local identity provider and auth proxy on 127.0.0.1, with faults on demand.",
                 options: [.value("port", "port (0 picks a free one)"), .value("users", "users JSON file"),
                           .value("outbox", "where one-time codes are appended"),

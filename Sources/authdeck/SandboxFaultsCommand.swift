@@ -56,7 +56,7 @@ enum SandboxFaultsCommand {
         return data.map { Array($0) } ?? Array("{}".utf8)
     }
 
-    private static func current(_ base: String, _ transport: URLSessionTransport) throws(CommandFailure)
+    static func current(_ base: String, _ transport: URLSessionTransport) throws(CommandFailure)
         -> SandboxFaults.Selection {
         let object = try send(OutgoingRequest(url: base + "/sandbox/faults"), transport)
         let names = (object["faults"] as? [String] ?? []).joined(separator: ",")
@@ -65,7 +65,7 @@ enum SandboxFaultsCommand {
         return selection
     }
 
-    private static func send(_ request: OutgoingRequest, _ transport: URLSessionTransport) throws(CommandFailure)
+    static func send(_ request: OutgoingRequest, _ transport: URLSessionTransport) throws(CommandFailure)
         -> [String: Any] {
         let response: IncomingResponse
         do throws(SignInError) {
