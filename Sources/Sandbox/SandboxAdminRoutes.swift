@@ -34,7 +34,8 @@ struct SandboxAdminRoutes: Sendable {
             }
             return state()
         default:
-            var answer = HTTPResponse.json(405, object: ["error": "invalid_request", "error_description": "use GET or PUT"])
+            var answer = HTTPResponse.json(405, object: ["error": "invalid_request",
+                                                         "error_description": "use GET or PUT"])
             answer.headers.append(("Allow", "GET, HEAD, PUT"))
             return answer
         }

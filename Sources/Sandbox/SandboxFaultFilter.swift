@@ -67,11 +67,17 @@ struct SandboxFaultFilter: Sendable {
         }
         let grantType = request.formParameters?["grant_type"]
         if grantType == "authorization_code" {
-            if on.contains(.codeReused) { return OAuthError.invalidGrant("the authorization code was already used").response }
-            if on.contains(.codeExpired) { return OAuthError.invalidGrant("the authorization code has expired").response }
+            if on.contains(.codeReused) {
+                return OAuthError.invalidGrant("the authorization code was already used").response
+            }
+            if on.contains(.codeExpired) {
+                return OAuthError.invalidGrant("the authorization code has expired").response
+            }
         }
         if grantType == OIDCRoutes.deviceGrantType {
-            if on.contains(.deviceExpired) { return OAuthError.device("expired_token", "the device code has expired").response }
+            if on.contains(.deviceExpired) {
+                return OAuthError.device("expired_token", "the device code has expired").response
+            }
             if on.contains(.deviceSlowDown) {
                 return OAuthError.device("slow_down", "polling too fast; wait 5 more seconds between polls").response
             }
@@ -80,7 +86,8 @@ struct SandboxFaultFilter: Sendable {
     }
 
     /// The route's token answer with its ID token re-issued to carry the claim faults.
-    private func idTokenFaults(_ response: HTTPResponse, profile: OIDCProfile, on: Set<SandboxFault>) -> HTTPResponse {
+    private func idTokenFaults(_ response: HTTPResponse, profile: OIDCProfile,
+                               on: Set<SandboxFault>) -> HTTPResponse {
         let claimFaults: Set<SandboxFault> = [.futureIAT, .wrongAudience, .wrongIssuer, .wrongNonce, .rotatedKey,
                                               .noEmailClaim]
         guard response.status == 200, !on.isDisjoint(with: claimFaults), var answer = JSONText.object(response.body),

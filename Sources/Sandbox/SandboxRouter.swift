@@ -21,7 +21,7 @@ final class SandboxRouter: Sendable {
                                        "error_description": "the path has a broken escape"])
         }
         if path.hasPrefix("/sandbox/") { return SandboxAdminRoutes(faults: context.faults).handle(request, path: path) }
-        return SandboxFaultFilter(context: context).filter(request, path: path) { request in route(request, path: path) }
+        return SandboxFaultFilter(context: context).filter(request, path: path) { route($0, path: path) }
     }
 
     private func route(_ request: HTTPRequest, path: String) -> HTTPResponse {

@@ -21,7 +21,7 @@ enum SandboxApproveCommand {
         let transport = URLSessionTransport(timeout: 10)
         var response = try fetch(OutgoingRequest(url: start), transport)
         // A redirect goes to the receiver; a form_post page is posted to it; anything else is the sandbox's answer.
-        if (301...303).contains(response.status) || response.status == 307, let location = response.headers["location"] {
+        if [301, 302, 303, 307].contains(response.status), let location = response.headers["location"] {
             response = try fetch(OutgoingRequest(url: location), transport)
         } else if response.status == 200, let form = postForm(in: response.body) {
             response = try fetch(OutgoingRequest.form(form.action, form.fields), transport)

@@ -20,7 +20,8 @@ enum SandboxFaultsCommand {
         if words.count == 2 || arguments.value("delay-ms") != nil {
             var selection: SandboxFaults.Selection
             do throws(SandboxFaults.Failure) {
-                selection = SandboxFaults.Selection(faults: try SandboxFaults.parse(names: words.count == 2 ? words[1] : ""))
+                let names = words.count == 2 ? words[1] : ""
+                selection = SandboxFaults.Selection(faults: try SandboxFaults.parse(names: names))
             } catch {
                 throw .usage(error.description)
             }
@@ -74,8 +75,8 @@ enum SandboxFaultsCommand {
             throw CommandFailure(.failed, "cannot reach the sandbox: \(error.message)")
         }
         guard let object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] else {
-            throw CommandFailure(.failed, "the sandbox answered HTTP \(response.status) without JSON (is it an authdeck "
-                + "sandbox?)")
+            throw CommandFailure(.failed, "the sandbox answered HTTP \(response.status) without JSON "
+                + "(is it an authdeck sandbox?)")
         }
         guard response.status == 200 else {
             let reason = object["error_description"] as? String ?? "HTTP \(response.status)"

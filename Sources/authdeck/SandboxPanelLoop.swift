@@ -12,7 +12,8 @@ enum SandboxPanelLoop {
         let base = try SandboxFaultsCommand.sandboxURL(arguments, global)
         let transport = URLSessionTransport(timeout: 10)
         let first = try SandboxFaultsCommand.send(OutgoingRequest(url: base + "/sandbox/faults"), transport)
-        let available = (first["available"] as? [[String: Any]] ?? []).compactMap { entry -> SandboxFaultsPanel.Fault? in
+        let listed = first["available"] as? [[String: Any]] ?? []
+        let available = listed.compactMap { entry -> SandboxFaultsPanel.Fault? in
             guard let name = entry["name"] as? String else { return nil }
             return SandboxFaultsPanel.Fault(name: name, summary: entry["summary"] as? String ?? "")
         }
@@ -40,7 +41,8 @@ enum SandboxPanelLoop {
                 if case .redraw = key { terminal.repaintAll() }
                 exchange(&panel, OutgoingRequest(url: base + "/sandbox/faults"), transport, note: "read the sandbox")
             case .apply(let names):
-                let body = try? JSONSerialization.data(withJSONObject: ["faults": names.sorted(), "delayMs": panel.delayMs])
+                let selection: [String: Any] = ["faults": names.sorted(), "delayMs": panel.delayMs]
+                let body = try? JSONSerialization.data(withJSONObject: selection)
                 var request = OutgoingRequest.json(base + "/sandbox/faults", body.map { Array($0) } ?? [],
                                                    headers: [("X-Authdeck-Sandbox", "admin")])
                 request.method = "PUT"

@@ -41,8 +41,8 @@ enum TraceCommand {
             }
         }
         if arguments.has("json") {
-            Output.out(String(decoding: (try? TraceView.encoder.encode(document.steps)) ?? Data("[]".utf8), as: UTF8.self)
-                + "\n")
+            let json = (try? TraceView.encoder.encode(document.steps)) ?? Data("[]".utf8)
+            Output.out(String(decoding: json, as: UTF8.self) + "\n")
             return .done
         }
         // On a terminal, with nothing asked of the plain rendering, the file opens in the Trace screen's look.
@@ -56,7 +56,8 @@ enum TraceCommand {
 
     // MARK: - diff
 
-    static func diff(_ a: TraceDocument, _ b: TraceDocument, _ arguments: Arguments) throws(CommandFailure) -> ExitCode {
+    static func diff(_ a: TraceDocument, _ b: TraceDocument,
+                     _ arguments: Arguments) throws(CommandFailure) -> ExitCode {
         let comparison = TraceDiff(a: a.steps, b: b.steps)
         if arguments.has("json") {
             Output.out(comparison.json(pathA: a.path, pathB: b.path) + "\n")
@@ -74,7 +75,8 @@ enum TraceCommand {
         signal(SIGPIPE, SIG_IGN)
         let cap = try arguments.integer("timeout", in: 5...600) ?? TraceReplayPlan.defaultTimeoutCap
         let plan = TraceReplayPlan(document, timeoutCap: cap)
-        let outcome = try TraceReplay(document: document, plan: plan, quiet: global.quiet || arguments.has("json")).run()
+        let quiet = global.quiet || arguments.has("json")
+        let outcome = try TraceReplay(document: document, plan: plan, quiet: quiet).run()
         if let path = arguments.value("trace-out") {
             guard FileManager.default.createFile(atPath: path, contents: Data(outcome.traceBytes),
                                                  attributes: [.posixPermissions: 0o600]) else {
@@ -98,8 +100,8 @@ enum TraceCommand {
                 "sameError": .bool(sameError), "notReproduced": .array(notes.map(JSONValue.string)),
             ]
             object["sameExit"] = sameExit.map(JSONValue.bool) ?? .null
-            Output.out(String(decoding: (try? TraceView.encoder.encode(JSONValue.object(object))) ?? Data(), as: UTF8.self)
-                + "\n")
+            let json = (try? TraceView.encoder.encode(JSONValue.object(object))) ?? Data("{}".utf8)
+            Output.out(String(decoding: json, as: UTF8.self) + "\n")
         } else {
             let customerExit = document.exitCode.map { " (exit \($0))" } ?? ""
             var text = "replayed: \(plan.summary)\n"

@@ -171,7 +171,8 @@ struct TraceDiff {
             return "\(index + 1) \(step.kind) \(step.summary)"
         }
         func fit(_ text: String) -> String {
-            text.count > side ? String(text.prefix(side - 1)) + "…" : text.padding(toLength: side, withPad: " ", startingAt: 0)
+            text.count > side ? String(text.prefix(side - 1)) + "…"
+                : text.padding(toLength: side, withPad: " ", startingAt: 0)
         }
         var output = "  " + fit("A: " + pathA) + "   " + "B: " + pathB + "\n"
         let first = firstDivergence

@@ -73,28 +73,39 @@ struct TraceReplay {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = plan.loginArguments(trace: tracePath)
         process.environment = environment
-        let input = Pipe(), output = Pipe(), errors = Pipe()
+        let input = Pipe(), errors = Pipe()
         process.standardInput = input
-        process.standardOutput = output
+        process.standardOutput = FileHandle.nullDevice
         process.standardError = errors
         codes.input = input.fileHandleForWriting
         let totpSecret = plan.typesTOTP ? SandboxUsers.builtIn.first { $0.name == plan.user }?.totpSecret : nil
-        errors.fileHandleForReading.readabilityHandler = { handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
-            if codes.saw(text, marker: "Two-factor code required"), let totpSecret {
-                let code = TOTP.code(secret: Base32.decode(totpSecret) ?? [], time: Int64(Date().timeIntervalSince1970))
-                codes.type(code)
-            }
-        }
-        output.fileHandleForReading.readabilityHandler = { handle in _ = handle.availableData }
         do {
             try process.run()
         } catch {
             throw CommandFailure(.failed, "cannot run \(executable): \(error.localizedDescription)")
         }
+        // The login's stderr is read by a thread of its own with plain read(2), until the login closes it: what it
+        // says tells when to type a code.
+        try? errors.fileHandleForWriting.close()
+        let finished = DispatchSemaphore(value: 0)
+        let descriptor = errors.fileHandleForReading.fileDescriptor
+        let reader = Thread {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { break }
+                codes.read(String(decoding: buffer[0..<count], as: UTF8.self))
+                if codes.saw(marker: "Two-factor code required"), let totpSecret {
+                    let now = Int64(Date().timeIntervalSince1970)
+                    codes.type(TOTP.code(secret: Base32.decode(totpSecret) ?? [], time: now))
+                }
+            }
+            finished.signal()
+        }
+        reader.start()
         process.waitUntilExit()
-        errors.fileHandleForReading.readabilityHandler = nil
-        output.fileHandleForReading.readabilityHandler = nil
+        finished.wait()
         codes.close()
         let bytes = FileManager.default.contents(atPath: tracePath).map { Array($0) } ?? []
         let replayed = bytes.isEmpty ? nil : try? TraceDocument(path: tracePath, bytes: bytes)
@@ -117,25 +128,49 @@ struct TraceReplay {
 }
 
 /// Hands the sandbox's one-time codes (and TOTP codes) to the replayed login's standard input, as a person would
-/// type them once they arrive.
+/// type them: a one-time code once both the sandbox has sent it and the login has said it was sent (a line typed
+/// before that is refused as "not sent yet").
 private final class CodeRelay: @unchecked Sendable {
     private let lock = NSLock()
     var input: FileHandle?
     private var seen = ""
     private var prompted = false
+    private var pendingCode: String?
+    private var typedCodes = 0
+
+    static let sentMarker = "code was sent to"
 
     func announced(_ line: String) {
         guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any],
               let code = object["code"] as? String else { return }
-        // The login says the code was sent after the sandbox wrote it; a moment's wait keeps the line after that.
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { self.type(code) }
+        lock.lock()
+        pendingCode = code
+        lock.unlock()
+        typeWhenReady()
     }
 
-    /// Whether `marker` appeared in the text so far for the first time.
-    func saw(_ text: String, marker: String) -> Bool {
+    /// More of the login's standard error.
+    func read(_ text: String) {
+        lock.lock()
+        seen += text
+        lock.unlock()
+        typeWhenReady()
+    }
+
+    private func typeWhenReady() {
         lock.lock()
         defer { lock.unlock() }
-        seen += text
+        let announcements = seen.components(separatedBy: Self.sentMarker).count - 1
+        guard let code = pendingCode, announcements > typedCodes else { return }
+        pendingCode = nil
+        typedCodes += 1
+        try? input?.write(contentsOf: Data((code + "\n").utf8))
+    }
+
+    /// Whether `marker` appeared in the login's output, answered true once.
+    func saw(marker: String) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
         guard !prompted, seen.contains(marker) else { return false }
         prompted = true
         return true

@@ -71,7 +71,8 @@ struct TraceReplayPlan {
             user = "dora"
             typesTOTP = true
             if provider == "email" { contact = "dora@example.com" }
-            notes.append("a TOTP step ran: the sandbox's dora (who has a TOTP seed) signs in and types her current code")
+            notes.append("a TOTP step ran: the sandbox's dora (who has a TOTP seed) signs in and types her "
+                + "current code")
         } else if let email = claims?["email"]?.string, SandboxUsers.builtIn.contains(where: { $0.email == email }) {
             user = SandboxUsers.builtIn.first { $0.email == email }!.name
         }
@@ -184,9 +185,11 @@ struct TraceReplayPlan {
                 on(.accessDeniedNoState)
                 notes.append("a redirect was refused for its state: replayed as access_denied without state (a stale "
                     + "or forged redirect looks the same in a trace)")
-            } else if tokenRequests.count > tokenAnswers.count || responses.contains(where: { $0.summary.hasPrefix("no answer") }) {
+            } else if tokenRequests.count > tokenAnswers.count
+                        || responses.contains(where: { $0.summary.hasPrefix("no answer") }) {
                 on(.slowProvider)
-            } else if !device, steps.contains(where: { $0.kind == "authorize" }), !steps.contains(where: { $0.kind == "receiver" }) {
+            } else if !device, steps.contains(where: { $0.kind == "authorize" }),
+                      !steps.contains(where: { $0.kind == "receiver" }) {
                 on(.redirectUnreachable)
                 notes.append("the browser never came back: replayed as a redirect to a port nobody listens on (a "
                     + "closed browser tab looks the same in a trace)")

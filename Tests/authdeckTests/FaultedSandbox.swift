@@ -63,7 +63,9 @@ enum TraceFile {
 
     /// The `response` steps whose URL ends with `suffix`.
     static func responses(_ steps: [[String: Any]], to suffix: String) -> [[String: Any]] {
-        steps.filter { $0["kind"] as? String == "response" && (details($0)["url"] as? String)?.hasSuffix(suffix) == true }
+        steps.filter {
+            $0["kind"] as? String == "response" && (details($0)["url"] as? String)?.hasSuffix(suffix) == true
+        }
     }
 
     /// The `error` member of a response step's JSON body.

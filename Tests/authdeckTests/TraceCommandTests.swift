@@ -28,8 +28,8 @@ import Testing
 
     func replayed(_ path: String) throws -> (json: [String: Any], result: CLIRunner.Result) {
         let result = freshRunner.run(["trace", "replay", path, "--json"], timeout: 90)
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
-                                "stdout: \(result.stdout) stderr: \(result.stderr)")
+        let parsed = try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let json = try #require(parsed, "status \(result.status) stdout: \(result.stdout) stderr: \(result.stderr)")
         return (json, result)
     }
 
@@ -49,7 +49,8 @@ import Testing
         if customer.status == 0 {
             #expect(replay["error"] is NSNull, sourceLocation: sourceLocation)
         } else {
-            #expect(portless("authdeck login: " + replayError) == portless(customerError), sourceLocation: sourceLocation)
+            #expect(portless("authdeck login: " + replayError) == portless(customerError),
+                    sourceLocation: sourceLocation)
         }
         #expect(json["sameError"] as? Bool == true, sourceLocation: sourceLocation)
         #expect(json["sameExit"] as? Bool == true, sourceLocation: sourceLocation)
@@ -167,8 +168,8 @@ import Testing
     }
 
     @Test func badTraceFilesAreOneLineErrors() throws {
-        let broken = fresh.write("broken.jsonl", #"{"kind":"transition","at":"x","elapsedMs":1,"summary":"a","details":{}}"#
-            + "\n{\"kind\": 3}\n")
+        let step = #"{"kind":"transition","at":"x","elapsedMs":1,"summary":"a","details":{}}"#
+        let broken = fresh.write("broken.jsonl", step + "\n{\"kind\": 3}\n")
         for command in [["show", broken], ["diff", broken, broken], ["replay", broken]] {
             let result = freshRunner.run(["trace"] + command)
             #expect(result.status == 1)
@@ -179,8 +180,8 @@ import Testing
         #expect(freshRunner.run(["trace"]).status == 2)
         #expect(freshRunner.run(["trace", "frobnicate", broken]).status == 2)
         // A control character in a crafted trace never reaches the terminal.
-        let crafted = fresh.write("crafted.jsonl",
-                                  #"{"kind":"notice","at":"x","elapsedMs":1,"summary":"a\u001b[2Jb","details":{}}"# + "\n")
+        let escape = #"{"kind":"notice","at":"x","elapsedMs":1,"summary":"a\u001b[2Jb","details":{}}"#
+        let crafted = fresh.write("crafted.jsonl", escape + "\n")
         let shown = freshRunner.run(["trace", "show", crafted])
         #expect(shown.status == 0)
         #expect(!shown.stdout.contains("\u{1b}"))
