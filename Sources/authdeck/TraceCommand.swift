@@ -84,6 +84,8 @@ enum TraceCommand {
             }
         }
         let sameError = outcome.error.map(TraceDiff.normalized) == document.finalError.map(TraceDiff.normalized)
+        // A real provider words its errors its own way: the same error code or status class is the same failure.
+        let sameKind = outcome.error.map(errorKind) == document.finalError.map(errorKind)
         let sameExit = document.exitCode.map { Int32($0) == outcome.exit }
         var notes = plan.notes
         if document.exitCode == nil {
@@ -97,7 +99,7 @@ enum TraceCommand {
                                      "exit": document.exitCode.map { .number(Double($0)) } ?? .null]),
                 "replay": .object(["error": outcome.error.map(JSONValue.string) ?? .null,
                                    "exit": .number(Double(outcome.exit))]),
-                "sameError": .bool(sameError), "notReproduced": .array(notes.map(JSONValue.string)),
+                "sameError": .bool(sameError), "sameKind": .bool(sameKind), "notReproduced": .array(notes.map(JSONValue.string)),
             ]
             object["sameExit"] = sameExit.map(JSONValue.bool) ?? .null
             let json = (try? TraceView.encoder.encode(JSONValue.object(object))) ?? Data("{}".utf8)
@@ -107,8 +109,12 @@ enum TraceCommand {
             var text = "replayed: \(plan.summary)\n"
             text += "customer: \(document.finalError ?? "signed in")\(customerExit)\n"
             text += "replay:   \(outcome.error ?? "signed in") (exit \(outcome.exit))\n"
+            let andExit = sameExit == true ? " and exit code" : ""
             if sameError && sameExit != false {
-                text += "reproduced: the same final error\(sameExit == true ? " and exit code" : "")\n"
+                text += "reproduced: the same final error\(andExit)\n"
+            } else if sameKind && sameExit != false {
+                text += "reproduced: the same kind of error (\(errorKind(document.finalError ?? "")))\(andExit); "
+                    + "the provider's words differ\n"
             } else {
                 text += "NOT reproduced: the replay ended differently (trace diff shows where; --trace-out keeps the "
                     + "replay's trace)\n"
@@ -117,5 +123,20 @@ enum TraceCommand {
             Output.out(text)
         }
         return outcome.exitCode
+    }
+
+    /// What an error message says without the provider's own words: the OAuth error code of an authentication
+    /// failure, the status class of an HTTP failure, the check an ID token failed; else the whole message.
+    static func errorKind(_ message: String) -> String {
+        let normalized = TraceDiff.normalized(message)
+        let prefix = "Authentication failed: "
+        if normalized.hasPrefix(prefix), let code = normalized.dropFirst(prefix.count).split(separator: ":").first,
+           !code.contains(" ") {
+            return "Authentication failed: " + code
+        }
+        if normalized.hasPrefix("Network error: HTTP "), let status = normalized.dropFirst(19).first {
+            return "Network error: HTTP \(status)xx"
+        }
+        return normalized
     }
 }

@@ -118,6 +118,21 @@ import Testing
         #expect(result.stdout.contains("not reproduced: the browser never came back"))
     }
 
+    @Test func aTraceFromARealProviderIsReproducedByItsErrorCode() throws {
+        // Written by hand as Google answers: invalid_grant with its own words, at its own hosts.
+        let path = CLIRunner.repositoryRoot + "/Tests/authdeckTests/Fixtures/customer-trace.jsonl"
+        let text = freshRunner.run(["trace", "replay", path], timeout: 90)
+        #expect(text.status == 4, "stderr: \(text.stderr)")
+        #expect(text.stdout.contains("replayed: google through sandbox, browser"))
+        #expect(text.stdout.contains("faults: code-reused"))
+        #expect(text.stdout.contains("reproduced: the same kind of error (Authentication failed: invalid_grant) "
+            + "and exit code; the provider's words differ"))
+        let (json, _) = try replayed(path)
+        #expect(json["sameError"] as? Bool == false)
+        #expect(json["sameKind"] as? Bool == true)
+        #expect(json["sameExit"] as? Bool == true)
+    }
+
     // MARK: - diff
 
     @Test func diffMarksWhereACustomersRunLeavesAGoodOne() throws {
