@@ -48,6 +48,24 @@ import Testing
         #expect(badFile.stderr.contains("unknown field 'delay'"))
     }
 
+    @Test func bashCompletesFaultNamesAndTraceCommands() throws {
+        let folder = TemporaryFolder()
+        let runner = CLIRunner(home: folder.path + "/home")
+        let script = CLIRunner.repositoryRoot + "/Resources/completions/authdeck.bash"
+        func complete(_ words: [String]) -> [String] {
+            let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+            return runner.run(executable: "/bin/bash", ["-c", """
+                source '\(script)'
+                COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _authdeck; printf '%s\\n' "${COMPREPLY[@]}"
+                """]).stdout.split(separator: "\n").map(String.init)
+        }
+        #expect(complete(["authdeck", "sandbox", "--fault", "token-"]) == ["token-5xx-html"])
+        #expect(complete(["authdeck", "sandbox", "faults", "id-token-wrong-a"]) == ["id-token-wrong-aud"])
+        #expect(Set(complete(["authdeck", "sandbox", ""])) == ["faults", "panel", "approve"])
+        #expect(Set(complete(["authdeck", "trace", ""])) == ["show", "diff", "replay"])
+        #expect(complete(["authdeck", "tr"]) == ["trace"])
+    }
+
     @Test func aJSONFileChoosesTheFaults() throws {
         let folder = TemporaryFolder()
         let file = folder.write("faults.json", #"{"faults": ["id-token-wrong-aud"], "delayMs": 100}"#)
