@@ -30,7 +30,11 @@ public enum OAuthErrorResponse {
         let where_ = URLSessionTransport.redacted(endpoint)
         if response.status == 429 { return .rateLimited }
         guard let json = try? JSONValue.parse(response.body), let code = json["error"]?.string else {
-            if response.status >= 500 { return .network(message: "HTTP \(response.status) from \(where_)") }
+            if response.status >= 500 {
+                // Say what came back: a gateway's HTML page points at what sits in front of the provider.
+                let body = TurnkeyProxyError.bodyKind(response)
+                return .network(message: "HTTP \(response.status) from \(where_) with \(body)")
+            }
             return .network(message: "HTTP \(response.status) from \(where_) without an OAuth error")
         }
         let description = json["error_description"]?.string.map { ": " + printable($0) } ?? ""

@@ -116,7 +116,8 @@ import Testing
 
     @Test func tokenEndpoint5xxWithAnHTMLPage() throws {
         let setup = try FaultedSandbox(["--fault", "token-5xx-html"])
-        expectFailed(setup, setup.login(["google"]), exit: 1, saying: ["502", "/oidc/google/token"])
+        expectFailed(setup, setup.login(["google"]), exit: 1,
+                     saying: ["502", "/oidc/google/token", "an HTML page, not JSON"])
         let response = try #require(TraceFile.responses(setup.trace(), to: "/oidc/google/token").last)
         let details = TraceFile.details(response)
         #expect(details["status"] as? Int == 502)
