@@ -35,7 +35,7 @@ SWIFTC=${SWIFTC:-swiftc}
 export SWIFT_BACKTRACE=enable=no
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 FUZZ_SMOKE_SECONDS=${FUZZ_SMOKE_SECONDS:-3}
-out=.build/fuzz
+out="$root/.build/fuzz"
 mkdir -p "$out/lib" "$out/bin" "$out/obj" "$out/modulemaps/CShims"
 
 # Optimised fuzzers run several times more inputs per second; whole-module mode compiles an optimised module in
@@ -56,9 +56,15 @@ content_hash() {
 
 # Runs swiftc, keeping the linker's noise about sanitizer symbols out of the log.
 swiftc_quiet() {
-    local log
+    local log arg args=()
     log=$(mktemp)
-    if ! "$SWIFTC" "$@" >"$log" 2>&1; then
+    # Run from a folder under .build, with the repository's relative paths made absolute: swiftc leaves partial
+    # module files (Keyring-1.swiftmodule …) in its working directory, which must not be the repository root.
+    for arg in "$@"; do
+        if [[ $arg != /* && $arg != -* && -e "$root/$arg" ]]; then args+=("$root/$arg"); else args+=("$arg"); fi
+    done
+    mkdir -p "$out/work"
+    if ! (cd "$out/work" && "$SWIFTC" "${args[@]}") >"$log" 2>&1; then
         grep -v -e 'Cannot export local symbol' "$log" >&2 || true
         rm -f "$log"
         return 1

@@ -13,17 +13,19 @@ _authdeck() {
     cur="${COMP_WORDS[COMP_CWORD]}"
     prev="${COMP_WORDS[COMP_CWORD-1]}"
     command="${COMP_WORDS[1]}"
-    local commands="tui list login use token refresh logout status open-url totp sandbox store doctor"
+    local commands="tui list login use token refresh logout status open-url totp sandbox store trace doctor"
+    local faults="token-5xx-html slow-provider code-expired code-reused access-denied access-denied-no-state id-token-future-iat id-token-wrong-aud id-token-wrong-iss id-token-wrong-nonce rotated-signing-key no-email-claim device-slow-down device-expired otp-rate-limit otp-expired totp-lockout redirect-unreachable"
     local global="--session --config --unlock-for --keyring-timeout --quiet --help"
     if [ "$COMP_CWORD" -eq 1 ]; then
         COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
         return
     fi
     case "$prev" in
-        --config|--client-secret-file|--trace|--users|--outbox|--config-out|--uri)
+        --config|--client-secret-file|--trace|--users|--outbox|--config-out|--uri|--trace-out)
             COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --session) COMPREPLY=($(compgen -W "$(_authdeck_sessions)" -- "$cur")); return ;;
         --backend) COMPREPLY=($(compgen -W "direct sandbox sandbox-turnkey sandbox-portal turnkey portal" -- "$cur")); return ;;
+        --fault) COMPREPLY=($(compgen -W "list $faults" -f -- "$cur")); return ;;
         --to) COMPREPLY=($(compgen -W "secret-service passphrase" -- "$cur")); return ;;
     esac
     case "$command" in
@@ -46,7 +48,22 @@ _authdeck() {
         list) COMPREPLY=($(compgen -W "--json $global" -- "$cur")) ;;
         totp) COMPREPLY=($(compgen -W "add list rm code --secret --uri --replace --json $global" -- "$cur")) ;;
         store) COMPREPLY=($(compgen -W "lock migrate import export --to --replace --skip-existing $global" -- "$cur")) ;;
-        sandbox) COMPREPLY=($(compgen -W "--port --users --outbox --config-out $global" -- "$cur")) ;;
+        sandbox)
+            if [ "${COMP_WORDS[2]}" = "faults" ] && [ "$COMP_CWORD" -eq 3 ]; then
+                COMPREPLY=($(compgen -W "none list $faults" -- "$cur"))
+            elif [ "$COMP_CWORD" -eq 2 ] && [[ "$cur" != -* ]]; then
+                COMPREPLY=($(compgen -W "faults panel approve" -- "$cur"))
+            else
+                COMPREPLY=($(compgen -W "--port --users --outbox --config-out --token-lifetime --device-interval --fault --delay-ms --url --user --deny --json $global" -- "$cur"))
+            fi ;;
+        trace)
+            if [ "$COMP_CWORD" -eq 2 ]; then
+                COMPREPLY=($(compgen -W "show diff replay" -- "$cur"))
+            elif [[ "$cur" == -* ]]; then
+                COMPREPLY=($(compgen -W "--expand --all --plain --json --timeout --trace-out $global" -- "$cur"))
+            else
+                COMPREPLY=($(compgen -f -- "$cur"))
+            fi ;;
         doctor) COMPREPLY=($(compgen -W "--json $global" -- "$cur")) ;;
         *) COMPREPLY=($(compgen -W "$global" -- "$cur")) ;;
     esac

@@ -7,7 +7,8 @@ except Exception:
     pass' 2>/dev/null
 end
 
-set -l commands tui list login use token refresh logout status open-url totp sandbox store doctor
+set -l commands tui list login use token refresh logout status open-url totp sandbox store trace doctor
+set -l faults token-5xx-html slow-provider code-expired code-reused access-denied access-denied-no-state id-token-future-iat id-token-wrong-aud id-token-wrong-iss id-token-wrong-nonce rotated-signing-key no-email-claim device-slow-down device-expired otp-rate-limit otp-expired totp-lockout redirect-unreachable
 complete -c authdeck -f
 complete -c authdeck -n "not __fish_seen_subcommand_from $commands" -a "$commands"
 complete -c authdeck -n "not __fish_seen_subcommand_from $commands" -l version -d 'print the version'
@@ -51,3 +52,18 @@ complete -c authdeck -n "__fish_seen_subcommand_from sandbox" -l port -x
 complete -c authdeck -n "__fish_seen_subcommand_from sandbox" -l users -r -F
 complete -c authdeck -n "__fish_seen_subcommand_from sandbox" -l outbox -r -F
 complete -c authdeck -n "__fish_seen_subcommand_from sandbox" -l config-out -r -F
+complete -c authdeck -n "__fish_seen_subcommand_from sandbox" -a "faults panel approve"
+complete -c authdeck -n "__fish_seen_subcommand_from sandbox" -l fault -x -a "list $faults" -d 'faults to switch on'
+complete -c authdeck -n "__fish_seen_subcommand_from faults" -a "none list $faults"
+complete -c authdeck -n "__fish_seen_subcommand_from sandbox" -l delay-ms -x -d 'slow-provider delay'
+complete -c authdeck -n "__fish_seen_subcommand_from sandbox" -l url -x -d 'the sandbox base URL'
+complete -c authdeck -n "__fish_seen_subcommand_from sandbox" -l user -x -a "ada bob cleo dora"
+complete -c authdeck -n "__fish_seen_subcommand_from sandbox" -l deny
+complete -c authdeck -n "__fish_seen_subcommand_from trace" -a "show diff replay"
+complete -c authdeck -n "__fish_seen_subcommand_from trace" -F
+complete -c authdeck -n "__fish_seen_subcommand_from trace" -l expand -x -d 'step numbers'
+complete -c authdeck -n "__fish_seen_subcommand_from trace" -l all
+complete -c authdeck -n "__fish_seen_subcommand_from trace" -l plain -d 'print instead of opening the viewer'
+complete -c authdeck -n "__fish_seen_subcommand_from trace sandbox" -l json
+complete -c authdeck -n "__fish_seen_subcommand_from trace" -l timeout -x
+complete -c authdeck -n "__fish_seen_subcommand_from trace" -l trace-out -r -F

@@ -31,9 +31,11 @@ public enum OAuthErrorResponse {
         if response.status == 429 { return .rateLimited }
         let json = try? JSONValue.parse(response.body)
         guard let code = json?["error"]?.string else {
-            // Not an OAuth answer: what the server is, not what the network did, goes into the message.
+            // Not an OAuth answer: what the server is, not what the network did, goes into the message; a
+            // gateway's HTML page points at what sits in front of the provider.
             if response.status >= 500 {
-                return .unavailable(reason: "the provider answered HTTP \(response.status) at \(where_)")
+                return .unavailable(reason: "the provider answered HTTP \(response.status) at \(where_), with "
+                    + TurnkeyProxyError.bodyKind(response))
             }
             if response.status >= 400 {
                 return .authenticationFailed(providerError: "the provider refused: \(response.status) at \(where_), "

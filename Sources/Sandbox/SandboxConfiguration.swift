@@ -41,6 +41,9 @@ public struct SandboxConfiguration: Sendable {
     /// The OAuth methods the portal's environment enables.
     public var portalMethods: [OIDCProfile] = [.google, .apple]
 
+    /// The faults switched on at start (`--fault`); the admin route changes them while the sandbox runs.
+    public var faults = SandboxFaults.Selection()
+
     /// Requests whose body is larger are answered 413 before any route sees them.
     public var maximumRequestBytes = 16 * 1024
 

@@ -9,12 +9,14 @@ final class SandboxContext: Sendable {
     /// `http://127.0.0.1:PORT`, no trailing slash.
     let baseURL: String
     let outbox: Outbox
+    let faults: SandboxFaults
 
     init(configuration: SandboxConfiguration, keys: SandboxKeys, baseURL: String) {
         self.configuration = configuration
         self.keys = keys
         self.baseURL = baseURL
         outbox = Outbox(path: configuration.outboxPath, announce: configuration.announce)
+        faults = SandboxFaults(configuration.faults)
     }
 
     var clock: SandboxClock { configuration.clock }

@@ -20,6 +20,11 @@ final class SandboxRouter: Sendable {
             return .json(400, object: ["error": "invalid_request",
                                        "error_description": "the path has a broken escape"])
         }
+        if path.hasPrefix("/sandbox/") { return SandboxAdminRoutes(faults: context.faults).handle(request, path: path) }
+        return SandboxFaultFilter(context: context).filter(request, path: path) { route($0, path: path) }
+    }
+
+    private func route(_ request: HTTPRequest, path: String) -> HTTPResponse {
         if path.hasPrefix("/oidc/") {
             let rest = path.dropFirst("/oidc/".count)
             let name = rest.prefix { $0 != "/" }

@@ -51,6 +51,9 @@ public final class SandboxServer: Sendable {
         self.port = started.port
     }
 
+    /// The faults switched on, changeable while the sandbox runs.
+    public var faults: SandboxFaults { router.context.faults }
+
     /// Stops listening; waits for a running handler. Safe to call twice.
     public func stop() {
         server.stop()

@@ -117,6 +117,13 @@ enum LoginCommand {
         input.start()
         let result = presenter.waitForResult()
         if let trace, let path = arguments.value("trace") {
+            // The exit code closes the trace, so `trace replay` can tell whether it got what the customer got.
+            let code: ExitCode
+            switch result {
+            case .success: code = .done
+            case .failure(let error): code = error.exitCode
+            }
+            trace.record("exit", "exit code \(code.rawValue)", ["code": .number(Double(code.rawValue))])
             try writeTrace(trace, to: path)
         }
         switch result {

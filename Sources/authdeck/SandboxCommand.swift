@@ -10,12 +10,31 @@ import Sandbox
 /// codes follow, one JSON object a line.
 enum SandboxCommand {
     static func run(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
-        _ = try arguments.positionals(atMost: 0)
+        switch arguments.positionals.first {
+        case "faults": return try SandboxFaultsCommand.run(arguments, global)
+        case "approve": return try SandboxApproveCommand.run(arguments, global)
+        case "panel": return try SandboxPanelLoop.run(arguments, global)
+        default: _ = try arguments.positionals(atMost: 0)
+        }
+        if arguments.value("fault") == "list" {
+            Output.out(SandboxFaults.listing)
+            return .done
+        }
         let environment = ProcessEnvironment.current()
         var configuration = SandboxConfiguration()
         configuration.port = UInt16(try arguments.integer("port", in: 0...65535) ?? 0)
         configuration.tokenLifetime = try arguments.integer("token-lifetime", in: 1...86_400) ?? 3600
         configuration.deviceInterval = try arguments.integer("device-interval", in: 1...60) ?? 5
+        if let fault = arguments.value("fault") {
+            do throws(SandboxFaults.Failure) {
+                configuration.faults = try SandboxFaults.selection(argument: fault)
+            } catch {
+                throw .usage(error.description)
+            }
+        }
+        if let delay = try arguments.integer("delay-ms", in: SandboxFaults.Selection.delayRange) {
+            configuration.faults.delayMs = delay
+        }
         do {
             if let path = arguments.value("users") {
                 configuration.users = try SandboxUsers.load(path: path)
@@ -57,6 +76,9 @@ enum SandboxCommand {
             let names = configuration.users.map(\.name).joined(separator: ", ")
             Output.err("authdeck sandbox: listening on \(server.baseURL) (users: \(names)); "
                 + "codes go to \(configuration.outboxPath ?? "stdout"). Ctrl-C stops.\n")
+            if !configuration.faults.faults.isEmpty {
+                Output.err("authdeck sandbox: faults on: \(configuration.faults.names.joined(separator: ","))\n")
+            }
         }
         var received: Int32 = 0
         while sigwait(&signals, &received) != 0 {}

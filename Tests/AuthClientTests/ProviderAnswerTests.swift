@@ -17,7 +17,8 @@ import Testing
                 + "without an OAuth error"))
         #expect(OAuthErrorResponse.error(from: answer(502, "<html>Bad gateway</html>", type: "text/html"),
                                          endpoint: endpoint)
-            == .unavailable(reason: "the provider answered HTTP 502 at https://idp.test/revoke"))
+            == .unavailable(reason: "the provider answered HTTP 502 at https://idp.test/revoke, with an HTML page, "
+                + "not JSON"))
         #expect(OAuthErrorResponse.error(from: answer(401, #"{"error":"invalid_client","error_description":"who?"}"#),
                                          endpoint: endpoint)
             == .authenticationFailed(providerError: "the provider refused: 401 invalid_client: who?"))

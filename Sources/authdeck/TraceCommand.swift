@@ -1,0 +1,142 @@
+import AuthClient
+import AuthCore
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `authdeck trace show FILE`, `trace diff A B`, `trace replay FILE`: what support staff do with a customer's
+/// exported trace. Every one reads traces only; none needs or shows a secret (traces carry none).
+enum TraceCommand {
+    static func run(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
+        let words = arguments.positionals
+        switch words.first {
+        case "show":
+            guard words.count == 2 else { throw .usage("name one trace: trace show FILE") }
+            return try show(TraceDocument(path: words[1]), arguments)
+        case "diff":
+            guard words.count == 3 else { throw .usage("name two traces: trace diff A B") }
+            return try diff(TraceDocument(path: words[1]), TraceDocument(path: words[2]), arguments)
+        case "replay":
+            guard words.count == 2 else { throw .usage("name one trace: trace replay FILE") }
+            return try replay(TraceDocument(path: words[1]), arguments, global)
+        case nil:
+            throw .usage("name what to do: trace show FILE, trace diff A B or trace replay FILE")
+        case let other?:
+            throw .usage("unknown trace command '\(other.prefix(40))' (show, diff, replay)")
+        }
+    }
+
+    // MARK: - show
+
+    static func show(_ document: TraceDocument, _ arguments: Arguments) throws(CommandFailure) -> ExitCode {
+        var expanded: Set<Int> = []
+        if arguments.has("all") { expanded = Set(1...document.steps.count) }
+        if let list = arguments.value("expand") {
+            for word in list.split(separator: ",") {
+                guard let number = Int(word), (1...document.steps.count).contains(number) else {
+                    throw .usage("--expand takes step numbers from 1 to \(document.steps.count), comma-separated")
+                }
+                expanded.insert(number)
+            }
+        }
+        if arguments.has("json") {
+            let json = (try? TraceView.encoder.encode(document.steps)) ?? Data("[]".utf8)
+            Output.out(String(decoding: json, as: UTF8.self) + "\n")
+            return .done
+        }
+        // On a terminal, with nothing asked of the plain rendering, the file opens in the Trace screen's look.
+        if expanded.isEmpty, !arguments.has("plain"), isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1,
+           TraceViewerLoop.run(document) {
+            return .done
+        }
+        Output.out(TraceView.text(document, expanded: expanded))
+        return .done
+    }
+
+    // MARK: - diff
+
+    static func diff(_ a: TraceDocument, _ b: TraceDocument,
+                     _ arguments: Arguments) throws(CommandFailure) -> ExitCode {
+        let comparison = TraceDiff(a: a.steps, b: b.steps)
+        if arguments.has("json") {
+            Output.out(comparison.json(pathA: a.path, pathB: b.path) + "\n")
+        } else {
+            let columns = Int(ProcessInfo.processInfo.environment["COLUMNS"] ?? "") ?? 120
+            Output.out(comparison.text(pathA: a.path, pathB: b.path, width: max(80, min(columns, 240))))
+        }
+        return .done
+    }
+
+    // MARK: - replay
+
+    static func replay(_ document: TraceDocument, _ arguments: Arguments,
+                       _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
+        signal(SIGPIPE, SIG_IGN)
+        let cap = try arguments.integer("timeout", in: 5...600) ?? TraceReplayPlan.defaultTimeoutCap
+        let plan = TraceReplayPlan(document, timeoutCap: cap)
+        let quiet = global.quiet || arguments.has("json")
+        let outcome = try TraceReplay(document: document, plan: plan, quiet: quiet).run()
+        if let path = arguments.value("trace-out") {
+            guard FileManager.default.createFile(atPath: path, contents: Data(outcome.traceBytes),
+                                                 attributes: [.posixPermissions: 0o600]) else {
+                throw CommandFailure(.failed, "cannot write the replay's trace to \(path)")
+            }
+        }
+        let sameError = outcome.error.map(TraceDiff.normalized) == document.finalError.map(TraceDiff.normalized)
+        // A real provider words its errors its own way: the same error code or status class is the same failure.
+        let sameKind = outcome.error.map(errorKind) == document.finalError.map(errorKind)
+        let sameExit = document.exitCode.map { Int32($0) == outcome.exit }
+        var notes = plan.notes
+        if document.exitCode == nil {
+            notes.append("the trace does not record the customer's exit code (written by an older authdeck)")
+        }
+        if arguments.has("json") {
+            var object: [String: JSONValue] = [
+                "provider": .string(plan.provider), "backend": .string(plan.backend), "device": .bool(plan.device),
+                "faults": .array(plan.faults.names.map(JSONValue.string)),
+                "customer": .object(["error": document.finalError.map(JSONValue.string) ?? .null,
+                                     "exit": document.exitCode.map { .number(Double($0)) } ?? .null]),
+                "replay": .object(["error": outcome.error.map(JSONValue.string) ?? .null,
+                                   "exit": .number(Double(outcome.exit))]),
+                "sameError": .bool(sameError), "sameKind": .bool(sameKind), "notReproduced": .array(notes.map(JSONValue.string)),
+            ]
+            object["sameExit"] = sameExit.map(JSONValue.bool) ?? .null
+            let json = (try? TraceView.encoder.encode(JSONValue.object(object))) ?? Data("{}".utf8)
+            Output.out(String(decoding: json, as: UTF8.self) + "\n")
+        } else {
+            let customerExit = document.exitCode.map { " (exit \($0))" } ?? ""
+            var text = "replayed: \(plan.summary)\n"
+            text += "customer: \(document.finalError ?? "signed in")\(customerExit)\n"
+            text += "replay:   \(outcome.error ?? "signed in") (exit \(outcome.exit))\n"
+            let andExit = sameExit == true ? " and exit code" : ""
+            if sameError && sameExit != false {
+                text += "reproduced: the same final error\(andExit)\n"
+            } else if sameKind && sameExit != false {
+                text += "reproduced: the same kind of error (\(errorKind(document.finalError ?? "")))\(andExit); "
+                    + "the provider's words differ\n"
+            } else {
+                text += "NOT reproduced: the replay ended differently (trace diff shows where; --trace-out keeps the "
+                    + "replay's trace)\n"
+            }
+            for note in notes { text += "not reproduced: \(note)\n" }
+            Output.out(text)
+        }
+        return outcome.exitCode
+    }
+
+    /// What an error message says without the provider's own words: the OAuth error code of an authentication
+    /// failure, the status class of an HTTP failure, the check an ID token failed; else the whole message.
+    static func errorKind(_ message: String) -> String {
+        let normalized = TraceDiff.normalized(message)
+        let prefix = "Authentication failed: "
+        if normalized.hasPrefix(prefix), let code = normalized.dropFirst(prefix.count).split(separator: ":").first,
+           !code.contains(" ") {
+            return "Authentication failed: " + code
+        }
+        if normalized.hasPrefix("Network error: HTTP "), let status = normalized.dropFirst(19).first {
+            return "Network error: HTTP \(status)xx"
+        }
+        return normalized
+    }
+}

@@ -1,0 +1,68 @@
+import AuthClient
+import AuthCore
+import Foundation
+
+/// A trace file as `login --trace FILE` (or the TUI's export) wrote it: JSON lines, one step each, read strictly so
+/// a truncated or foreign file is a one-line error naming the line, never a half-shown trace.
+struct TraceDocument {
+    let path: String
+    let steps: [TraceStep]
+
+    /// Traces are small (a sign-in is tens of steps); a file far larger is not one.
+    static let maximumBytes = 8 << 20
+
+    init(path: String) throws(CommandFailure) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandFailure(.failed, "cannot read the trace \(path)")
+        }
+        guard data.count <= Self.maximumBytes else {
+            throw CommandFailure(.failed, "\(path) is larger than 8 MiB: not a sign-in trace")
+        }
+        try self.init(path: path, bytes: Array(data))
+    }
+
+    init(path: String, bytes: [UInt8]) throws(CommandFailure) {
+        self.path = path
+        let decoder = JSONDecoder()
+        var steps: [TraceStep] = []
+        for (index, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
+            guard let step = try? decoder.decode(TraceStep.self, from: Data(line)) else {
+                throw CommandFailure(.failed, "\(path) line \(index + 1) is not a trace step (a JSON object with kind, "
+                    + "at, elapsedMs, summary and details)")
+            }
+            steps.append(step)
+        }
+        guard !steps.isEmpty else { throw CommandFailure(.failed, "\(path) holds no trace steps") }
+        self.steps = steps
+    }
+
+    /// The step's endpoint by its last path segment (`token`, `jwks`, `otp_init`): what lines up a customer's
+    /// trace at a real provider with one at the sandbox, whose hosts and paths differ.
+    static func endpoint(_ step: TraceStep) -> String? {
+        guard let url = step.details["url"]?.string else { return nil }
+        let path = URLComponents(string: url)?.path ?? url
+        return path.split(separator: "/").last.map(String.init)
+    }
+
+    /// The `error` (OAuth) or `message` (proxy) of a response's JSON body.
+    static func responseError(_ step: TraceStep) -> String? {
+        guard let body = step.details["body"] else { return nil }
+        return body["error"]?.string ?? body["message"]?.string
+    }
+
+    static func status(_ step: TraceStep) -> Int? {
+        step.details["status"]?.integer
+    }
+
+    /// The final error the attempt ended with: the last `result` step, unless it stored a session.
+    var finalError: String? {
+        guard let result = steps.last(where: { $0.kind == "result" }) else { return nil }
+        return result.details["error"]?.string ?? (result.summary.hasPrefix("stored session") ? nil : result.summary)
+    }
+
+    /// The exit code the command ended with, when the trace recorded it (an `exit` step).
+    var exitCode: Int? {
+        steps.last { $0.kind == "exit" }?.details["code"]?.integer
+    }
+}

@@ -1,0 +1,289 @@
+import AuthCrypto
+import Foundation
+import Testing
+
+/// Issue 19's fault profiles through the real binary: `authdeck sandbox --fault NAME` as a child process, a login
+/// against it with `--trace`, and for each fault the message, the exit code (SPEC section 5, amended by section 0),
+/// the trace steps that show the failure, and an empty store afterwards.
+@Suite(.serialized) struct SandboxFaultTests {
+    /// Every fault `--fault list` must name, written out here rather than taken from the code.
+    static let expectedFaults = [
+        "token-5xx-html", "slow-provider", "code-expired", "code-reused", "access-denied", "access-denied-no-state",
+        "id-token-future-iat", "id-token-wrong-aud", "id-token-wrong-iss", "id-token-wrong-nonce",
+        "rotated-signing-key", "no-email-claim", "device-slow-down", "device-expired", "otp-rate-limit",
+        "otp-expired", "totp-lockout", "redirect-unreachable",
+    ]
+
+    /// The failure as the user saw it: exit code, the words on stderr, the trace's result step saying the same as
+    /// the last stderr line, and nothing stored.
+    func expectFailed(_ setup: FaultedSandbox, _ result: CLIRunner.Result, exit: Int32, saying words: [String],
+                      sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(result.status == exit, "stderr: \(result.stderr)", sourceLocation: sourceLocation)
+        for word in words {
+            #expect(result.stderr.contains(word), "stderr lacks '\(word)': \(result.stderr)",
+                    sourceLocation: sourceLocation)
+        }
+        #expect(result.stdout.isEmpty, "stdout: \(result.stdout)", sourceLocation: sourceLocation)
+        let last = result.stderr.split(separator: "\n").last.map(String.init) ?? ""
+        let traced = TraceFile.result(setup.trace()) ?? "(no result step)"
+        #expect(last == "authdeck login: " + traced, "trace result: \(traced)", sourceLocation: sourceLocation)
+        #expect(setup.listed().isEmpty, "a session was stored", sourceLocation: sourceLocation)
+    }
+
+    // MARK: - Choosing faults
+
+    @Test func faultListNamesEveryFaultAndABadNameIsAUsageError() throws {
+        let setup = try FaultedSandbox([])
+        let listed = setup.runner.run(["sandbox", "--fault", "list"])
+        #expect(listed.status == 0)
+        let names = listed.stdout.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }
+        #expect(names == Self.expectedFaults)
+        #expect(listed.stdout.split(separator: "\n").allSatisfy { $0.split(separator: " ").count > 3 })
+        let bad = setup.runner.run(["sandbox", "--fault", "token-5xx-html,nope"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("unknown fault 'nope'"))
+        let file = setup.folder.write("faults.json", #"{"faults": ["code-reused"], "delay": 5}"#)
+        let badFile = setup.runner.run(["sandbox", "--fault", file])
+        #expect(badFile.status == 2)
+        #expect(badFile.stderr.contains("unknown field 'delay'"))
+    }
+
+    @Test func bashCompletesFaultNamesAndTraceCommands() throws {
+        let folder = TemporaryFolder()
+        let runner = CLIRunner(home: folder.path + "/home")
+        let script = CLIRunner.repositoryRoot + "/Resources/completions/authdeck.bash"
+        func complete(_ words: [String]) -> [String] {
+            let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+            return runner.run(executable: "/bin/bash", ["-c", """
+                source '\(script)'
+                COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _authdeck; printf '%s\\n' "${COMPREPLY[@]}"
+                """]).stdout.split(separator: "\n").map(String.init)
+        }
+        #expect(complete(["authdeck", "sandbox", "--fault", "token-"]) == ["token-5xx-html"])
+        #expect(complete(["authdeck", "sandbox", "faults", "id-token-wrong-a"]) == ["id-token-wrong-aud"])
+        #expect(Set(complete(["authdeck", "sandbox", ""])) == ["faults", "panel", "approve"])
+        #expect(Set(complete(["authdeck", "trace", ""])) == ["show", "diff", "replay"])
+        #expect(complete(["authdeck", "tr"]) == ["trace"])
+    }
+
+    @Test func aJSONFileChoosesTheFaults() throws {
+        let folder = TemporaryFolder()
+        let file = folder.write("faults.json", #"{"faults": ["id-token-wrong-aud"], "delayMs": 100}"#)
+        let setup = try FaultedSandbox(["--fault", file])
+        let result = setup.login(["google"])
+        expectFailed(setup, result, exit: 4, saying: ["Refused the ID token", "audience"])
+    }
+
+    @Test func faultsSwitchWhileTheSandboxRuns() throws {
+        let setup = try FaultedSandbox([])
+        let runner = setup.runner
+        #expect(runner.run(["sandbox", "faults"]).stdout == "none\n")
+        let on = runner.run(["sandbox", "faults", "code-reused,slow-provider", "--delay-ms", "50"])
+        #expect(on.status == 0, "stderr: \(on.stderr)")
+        #expect(on.stdout == "slow-provider,code-reused (delay 50 ms)\n")
+        expectFailed(setup, setup.login(["google"]), exit: 4, saying: ["invalid_grant", "already used"])
+        let json = runner.run(["sandbox", "faults", "--json", "--url", setup.sandbox.baseURL])
+        let state = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect(state?["faults"] as? [String] == ["slow-provider", "code-reused"])
+        #expect(state?["delayMs"] as? Int == 50)
+
+        #expect(runner.run(["sandbox", "faults", "none"]).stdout == "none\n")
+        let good = setup.login(["google"])
+        #expect(good.status == 0, "stderr: \(good.stderr)")
+        #expect(setup.listed().count == 1)
+        #expect(runner.run(["sandbox", "faults", "nope"]).status == 2)
+        #expect(runner.run(["sandbox", "faults", "none", "--url", "http://example.com:1"]).status == 2)
+    }
+
+    @Test func theAdminRouteRefusesAChangeWithoutItsHeader() throws {
+        let setup = try FaultedSandbox([])
+        // What a web page could send: a simple cross-origin POST, no custom header.
+        let result = setup.runner.run(executable: "/usr/bin/python3", ["-c", """
+            import urllib.request, urllib.error, sys
+            request = urllib.request.Request(sys.argv[1] + "/sandbox/faults", data=b'{"faults":["code-reused"]}',
+                                             method="POST", headers={"Content-Type": "application/json"})
+            try:
+                urllib.request.urlopen(request)
+                print("accepted")
+            except urllib.error.HTTPError as error:
+                print(error.code)
+            """, setup.sandbox.baseURL])
+        #expect(result.stdout == "403\n", "stderr: \(result.stderr)")
+        #expect(setup.runner.run(["sandbox", "faults"]).stdout == "none\n")
+    }
+
+    // MARK: - Provider endpoints
+
+    @Test func tokenEndpoint5xxWithAnHTMLPage() throws {
+        let setup = try FaultedSandbox(["--fault", "token-5xx-html"])
+        expectFailed(setup, setup.login(["google"]), exit: 1,
+                     saying: ["502", "/oidc/google/token", "an HTML page, not JSON"])
+        let response = try #require(TraceFile.responses(setup.trace(), to: "/oidc/google/token").last)
+        let details = TraceFile.details(response)
+        #expect(details["status"] as? Int == 502)
+        #expect((details["contentType"] as? String)?.hasPrefix("text/html") == true)
+        #expect((details["body"] as? String)?.contains("not JSON") == true)
+    }
+
+    @Test func aSlowProviderRunsPastTheDeadline() throws {
+        let setup = try FaultedSandbox(["--fault", "slow-provider", "--delay-ms", "8000"])
+        expectFailed(setup, setup.login(["google"], timeout: 5), exit: 6, saying: ["timed out"])
+        let steps = setup.trace()
+        // The code came back and was sent to the token endpoint, which had not answered by the deadline.
+        #expect(TraceFile.kinds(steps).contains("receiver"))
+        let requests = steps.filter { $0["kind"] as? String == "request" }
+        #expect((requests.last?["summary"] as? String)?.hasSuffix("/oidc/google/token") == true)
+        #expect(TraceFile.responses(steps, to: "/oidc/google/token").isEmpty)
+    }
+
+    @Test(arguments: [("code-expired", "has expired"), ("code-reused", "already used")])
+    func theTokenEndpointRefusesTheCode(_ fault: String, _ words: String) throws {
+        let setup = try FaultedSandbox(["--fault", fault])
+        expectFailed(setup, setup.login(["google"]), exit: 4, saying: ["invalid_grant", words])
+        let response = try #require(TraceFile.responses(setup.trace(), to: "/oidc/google/token").last)
+        #expect(TraceFile.details(response)["status"] as? Int == 400)
+        #expect(TraceFile.error(response) == "invalid_grant")
+    }
+
+    // MARK: - Authorization response
+
+    @Test func accessDeniedIsARefusalWithTheProvidersWords() throws {
+        let setup = try FaultedSandbox(["--fault", "access-denied"])
+        // SPEC section 0: access_denied from the provider is a refusal, exit 4, with the provider's words.
+        expectFailed(setup, setup.login(["google"]), exit: 4, saying: ["the user denied the request"])
+        #expect(!TraceFile.kinds(setup.trace()).contains("request"))
+    }
+
+    @Test func accessDeniedWithoutStateIsRefusedAndTheAttemptWaitsOut() throws {
+        let setup = try FaultedSandbox(["--fault", "access-denied-no-state"])
+        expectFailed(setup, setup.login(["google"]), exit: 6, saying: ["state does not match", "timed out"])
+        let steps = setup.trace()
+        let receiver = try #require(steps.first { $0["kind"] as? String == "receiver" })
+        #expect((receiver["summary"] as? String)?.contains("refused") == true)
+        #expect(!TraceFile.kinds(steps).contains("request"))
+    }
+
+    @Test func aRedirectToAPortNobodyListensOnNeverComesBack() throws {
+        let setup = try FaultedSandbox(["--fault", "redirect-unreachable"])
+        expectFailed(setup, setup.login(["google"]), exit: 6, saying: ["timed out"])
+        let kinds = TraceFile.kinds(setup.trace())
+        #expect(kinds.contains("authorize"))
+        #expect(!kinds.contains("receiver"))
+        // The browser did get a redirect, to a loopback port other than authdeck's receiver, and could not follow.
+        let log = (try? String(contentsOfFile: setup.folder.path + "/browser.log", encoding: .utf8)) ?? ""
+        #expect(log.contains("open "))
+        #expect(!log.contains("done 200"))
+    }
+
+    // MARK: - ID tokens
+
+    @Test func anIDTokenFromTheFutureIsRefused() throws {
+        let setup = try FaultedSandbox(["--fault", "id-token-future-iat"])
+        expectFailed(setup, setup.login(["google"]), exit: 4, saying: ["Refused the ID token", "future"])
+        let claims = try #require(TraceFile.idTokenClaims(setup.trace()))
+        let iat = try #require(claims["iat"] as? Double)
+        #expect(iat > Date().timeIntervalSince1970 + 1800)
+    }
+
+    @Test func anIDTokenForAnotherAudienceIsRefused() throws {
+        let setup = try FaultedSandbox(["--fault", "id-token-wrong-aud"])
+        expectFailed(setup, setup.login(["google"]), exit: 4, saying: ["Refused the ID token", "audience"])
+        #expect(TraceFile.idTokenClaims(setup.trace())?["aud"] as? String == "another-client")
+    }
+
+    @Test func anIDTokenFromAnotherIssuerIsRefused() throws {
+        let setup = try FaultedSandbox(["--fault", "id-token-wrong-iss"])
+        expectFailed(setup, setup.login(["google"]), exit: 4, saying: ["Refused the ID token", "issuer"])
+        #expect(TraceFile.idTokenClaims(setup.trace())?["iss"] as? String == setup.sandbox.baseURL + "/oidc/google/")
+    }
+
+    @Test func anIDTokenWithAnotherNonceIsRefused() throws {
+        let setup = try FaultedSandbox(["--fault", "id-token-wrong-nonce"])
+        expectFailed(setup, setup.login(["google"]), exit: 4, saying: ["Refused the ID token", "nonce"])
+        let steps = setup.trace()
+        let authorize = try #require(steps.first { $0["kind"] as? String == "authorize" })
+        let sent = (TraceFile.details(authorize)["parameters"] as? [String: Any])?["nonce"] as? String
+        let received = TraceFile.idTokenClaims(steps)?["nonce"] as? String
+        #expect(sent != nil && received != nil && sent != received)
+    }
+
+    @Test func anIDTokenSignedByARotatedKeyIsRefusedAfterOneRefetch() throws {
+        let setup = try FaultedSandbox(["--fault", "rotated-signing-key"])
+        expectFailed(setup, setup.login(["google"]), exit: 4, saying: ["Refused the ID token", "kid"])
+        let steps = setup.trace()
+        // SPEC 3.1: the JWKS is fetched again once on an unknown kid, then the token is refused.
+        #expect(TraceFile.responses(steps, to: "/oidc/google/jwks").count == 2)
+        let step = try #require(steps.last { $0["kind"] as? String == "id_token" })
+        let kid = try #require((TraceFile.details(step)["header"] as? [String: Any])?["kid"] as? String)
+        let jwks = setup.runner.run(executable: "/usr/bin/python3", ["-c",
+            "import urllib.request,sys; print(urllib.request.urlopen(sys.argv[1]).read().decode())",
+            setup.sandbox.baseURL + "/oidc/google/jwks"]).stdout
+        #expect(jwks.contains("\"kid\""))
+        #expect(!jwks.contains(kid))
+    }
+
+    @Test func anIDTokenWithoutEmailLeavesTheAddressToUserInfo() throws {
+        let setup = try FaultedSandbox(["--fault", "no-email-claim"])
+        let result = setup.login(["google"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let steps = setup.trace()
+        let claims = try #require(TraceFile.idTokenClaims(steps))
+        #expect(claims["email"] == nil)
+        #expect(claims["sub"] != nil)
+        let session = try #require(setup.listed().first)
+        // With a UserInfo call the address is there; without one (the customer's failure) the session has none and
+        // its key is made from the name, not the address.
+        if steps.contains(where: { ($0["summary"] as? String)?.hasSuffix("/oidc/google/userinfo") == true }) {
+            #expect(session["email"] as? String == "ada@example.com")
+        } else {
+            #expect(session["email"] is NSNull)
+            #expect(!(session["key"] as? String ?? "").contains("@"))
+        }
+    }
+
+    // MARK: - Device grant
+
+    @Test(arguments: [("device-slow-down", "slow_down"), ("device-expired", "expired_token")])
+    func deviceGrantPollsAreRefused(_ fault: String, _ error: String) throws {
+        let setup = try FaultedSandbox(["--fault", fault, "--device-interval", "1"])
+        expectFailed(setup, setup.login(["google", "--device"]), exit: 6, saying: ["timed out"])
+        let polls = TraceFile.responses(setup.trace(), to: "/oidc/google/token")
+        #expect(!polls.isEmpty)
+        #expect(polls.allSatisfy { TraceFile.error($0) == error && TraceFile.details($0)["status"] as? Int == 400 })
+    }
+
+    // MARK: - One-time codes and TOTP
+
+    @Test func aRateLimitedCodeIsRefusedBeforeAnyCodeIsSent() throws {
+        let setup = try FaultedSandbox(["--fault", "otp-rate-limit"])
+        expectFailed(setup, setup.login(["email", "--contact", "ada@example.com"]), exit: 4,
+                     saying: ["Too many attempts"])
+        let response = try #require(TraceFile.responses(setup.trace(), to: "/turnkey/v1/otp_init").last)
+        #expect(TraceFile.details(response)["status"] as? Int == 429)
+        #expect(setup.sandbox.codes().isEmpty)
+    }
+
+    @Test func anExpiredCodeIsRefused() throws {
+        let setup = try FaultedSandbox(["--fault", "otp-expired"])
+        let run = try setup.live(["email", "--contact", "ada@example.com"])
+        #expect(run.wait { run.stderr.contains("A code was sent to") })
+        let code = try #require(setup.sandbox.codes().last?.code)
+        run.send(code)
+        let result = run.finish()
+        expectFailed(setup, result, exit: 4, saying: ["expired"])
+        let response = try #require(TraceFile.responses(setup.trace(), to: "/turnkey/v1/otp_verify").last)
+        #expect(TraceFile.details(response)["status"] as? Int == 400)
+        #expect(!(try String(contentsOfFile: setup.tracePath, encoding: .utf8)).contains(code))
+    }
+
+    @Test func aLockedTOTPAccountRefusesEvenTheRightCode() throws {
+        let setup = try FaultedSandbox(["--fault", "totp-lockout"])
+        let run = try setup.live(["google", "--backend", "sandbox-turnkey"], environment: ["SANDBOX_USER": "dora"])
+        #expect(run.wait { run.stderr.contains("Two-factor code required") })
+        let code = TOTP.code(secret: Base32.decode("JBSWY3DPEHPK3PXP") ?? [], time: Int64(Date().timeIntervalSince1970))
+        run.send(code)
+        expectFailed(setup, run.finish(), exit: 4, saying: ["Too many attempts"])
+        let response = try #require(TraceFile.responses(setup.trace(), to: "/turnkey/v1/totp_verify").last)
+        #expect(TraceFile.details(response)["status"] as? Int == 429)
+    }
+}

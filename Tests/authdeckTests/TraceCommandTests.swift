@@ -1,0 +1,204 @@
+import AuthCrypto
+import Foundation
+import Testing
+
+/// Issue 19's trace commands through the real binary, on traces that real logins wrote against a faulted sandbox:
+/// `trace show` and `trace diff` read them; `trace replay` reproduces each in a fresh home that holds no store, no
+/// config and no passphrase, and must end with the customer's error and exit code.
+@Suite(.serialized) struct TraceCommandTests {
+    /// A home with nothing in it: replay must need neither the user's store nor a secret.
+    let fresh = TemporaryFolder()
+    var freshRunner: CLIRunner {
+        var runner = CLIRunner(home: fresh.path + "/home")
+        runner.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
+        runner.environment["BROWSER"] = nil
+        return runner
+    }
+
+    /// A trace that `login` wrote under `fault`, copied out of the sandbox's folder.
+    func customerTrace(_ fault: String, _ arguments: [String] = ["google"], sandbox: [String] = []) throws
+        -> (path: String, result: CLIRunner.Result) {
+        let setup = try FaultedSandbox(fault == "none" ? sandbox : ["--fault", fault] + sandbox)
+        let result = setup.login(arguments)
+        let path = fresh.path + "/customer-\(fault).jsonl"
+        try? FileManager.default.removeItem(atPath: path)
+        try FileManager.default.copyItem(atPath: setup.tracePath, toPath: path)
+        return (path, result)
+    }
+
+    func replayed(_ path: String) throws -> (json: [String: Any], result: CLIRunner.Result) {
+        let result = freshRunner.run(["trace", "replay", path, "--json"], timeout: 90)
+        let parsed = try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let json = try #require(parsed, "status \(result.status) stdout: \(result.stdout) stderr: \(result.stderr)")
+        return (json, result)
+    }
+
+    /// The replay ended as the customer's login did: same final error, same exit code, the fault switched on, and
+    /// the fresh home untouched.
+    func expectReproduced(_ path: String, _ customer: CLIRunner.Result, fault: String,
+                          sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let (json, result) = try replayed(path)
+        let customerError = customer.stderr.split(separator: "\n").last.map(String.init) ?? ""
+        let replay = json["replay"] as? [String: Any] ?? [:]
+        #expect(result.status == customer.status, "stderr: \(result.stderr)", sourceLocation: sourceLocation)
+        #expect(replay["exit"] as? Int == Int(customer.status), sourceLocation: sourceLocation)
+        let replayError = replay["error"] as? String ?? "(none)"
+        // The host and port differ between the two sandboxes; the words do not.
+        let portless = { (text: String) in text.replacingOccurrences(of: #"127\.0\.0\.1:[0-9]+"#, with: "H",
+                                                                     options: .regularExpression) }
+        if customer.status == 0 {
+            #expect(replay["error"] is NSNull, sourceLocation: sourceLocation)
+        } else {
+            #expect(portless("authdeck login: " + replayError) == portless(customerError),
+                    sourceLocation: sourceLocation)
+        }
+        #expect(json["sameError"] as? Bool == true, sourceLocation: sourceLocation)
+        #expect(json["sameExit"] as? Bool == true, sourceLocation: sourceLocation)
+        #expect((json["faults"] as? [String])?.contains(fault) == true, "faults: \(json["faults"] ?? "")",
+                sourceLocation: sourceLocation)
+        #expect(!FileManager.default.fileExists(atPath: fresh.path + "/home"), sourceLocation: sourceLocation)
+    }
+
+    // MARK: - replay
+
+    @Test(arguments: [
+        ("token-5xx-html", ["google"]), ("slow-provider", ["google"]), ("code-expired", ["google"]),
+        ("code-reused", ["apple"]), ("access-denied", ["google"]), ("access-denied-no-state", ["google"]),
+        ("id-token-future-iat", ["google"]), ("id-token-wrong-aud", ["oidc"]), ("id-token-wrong-iss", ["google"]),
+        ("id-token-wrong-nonce", ["apple"]), ("rotated-signing-key", ["google"]), ("no-email-claim", ["google"]),
+        ("redirect-unreachable", ["google"]), ("otp-rate-limit", ["email", "--contact", "ada@example.com"]),
+    ])
+    func replayReproducesABrowserOrCodeFault(_ fault: String, _ arguments: [String]) throws {
+        let sandbox = fault == "slow-provider" ? ["--delay-ms", "8000"] : []
+        let (path, customer) = try customerTrace(fault, arguments, sandbox: sandbox)
+        try expectReproduced(path, customer, fault: fault)
+    }
+
+    @Test(arguments: ["device-slow-down", "device-expired"])
+    func replayReproducesADeviceGrantFault(_ fault: String) throws {
+        let (path, customer) = try customerTrace(fault, ["google", "--device"], sandbox: ["--device-interval", "1"])
+        try expectReproduced(path, customer, fault: fault)
+        let (json, _) = try replayed(path)
+        #expect(json["device"] as? Bool == true)
+    }
+
+    @Test func replayTypesTheCodeOfAnExpiredOneTimeCode() throws {
+        let setup = try FaultedSandbox(["--fault", "otp-expired"])
+        let run = try setup.live(["email", "--contact", "ada@example.com"])
+        #expect(run.wait { run.stderr.contains("A code was sent to") })
+        run.send(try #require(setup.sandbox.codes().last?.code))
+        let customer = run.finish()
+        #expect(customer.status == 4)
+        try expectReproduced(setup.tracePath, customer, fault: "otp-expired")
+    }
+
+    @Test func replayTypesATOTPCodeIntoALockedAccount() throws {
+        let setup = try FaultedSandbox(["--fault", "totp-lockout"])
+        let run = try setup.live(["google", "--backend", "sandbox-turnkey"], environment: ["SANDBOX_USER": "dora"])
+        #expect(run.wait { run.stderr.contains("Two-factor code required") })
+        run.send(TOTP.code(secret: Base32.decode("JBSWY3DPEHPK3PXP") ?? [], time: Int64(Date().timeIntervalSince1970)))
+        let customer = run.finish()
+        #expect(customer.status == 4)
+        try expectReproduced(setup.tracePath, customer, fault: "totp-lockout")
+        let (json, _) = try replayed(setup.tracePath)
+        #expect(json["backend"] as? String == "sandbox-turnkey")
+    }
+
+    @Test func replaySaysWhatItCouldNotReproduce() throws {
+        // A trace from an older authdeck, without the exit step, that timed out with the browser never back.
+        let (path, _) = try customerTrace("redirect-unreachable")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let older = text.split(separator: "\n").filter { !$0.contains("\"kind\":\"exit\"") }.joined(separator: "\n")
+        let olderPath = fresh.write("older.jsonl", older + "\n")
+        let result = freshRunner.run(["trace", "replay", olderPath], timeout: 90)
+        #expect(result.status == 6, "stderr: \(result.stderr)")
+        #expect(result.stdout.contains("faults: redirect-unreachable"))
+        #expect(result.stdout.contains("reproduced: the same final error"))
+        #expect(result.stdout.contains("not reproduced: the trace does not record the customer's exit code"))
+        #expect(result.stdout.contains("not reproduced: the browser never came back"))
+    }
+
+    @Test func aTraceFromARealProviderIsReproducedByItsErrorCode() throws {
+        // Written by hand as Google answers: invalid_grant with its own words, at its own hosts.
+        let path = CLIRunner.repositoryRoot + "/Tests/authdeckTests/Fixtures/customer-trace.jsonl"
+        let text = freshRunner.run(["trace", "replay", path], timeout: 90)
+        #expect(text.status == 4, "stderr: \(text.stderr)")
+        #expect(text.stdout.contains("replayed: google through sandbox, browser"))
+        #expect(text.stdout.contains("faults: code-reused"))
+        #expect(text.stdout.contains("reproduced: the same kind of error (Authentication failed: invalid_grant) "
+            + "and exit code; the provider's words differ"))
+        let (json, _) = try replayed(path)
+        #expect(json["sameError"] as? Bool == false)
+        #expect(json["sameKind"] as? Bool == true)
+        #expect(json["sameExit"] as? Bool == true)
+    }
+
+    // MARK: - diff
+
+    @Test func diffMarksWhereACustomersRunLeavesAGoodOne() throws {
+        let (good, goodResult) = try customerTrace("none")
+        #expect(goodResult.status == 0)
+        let (bad, _) = try customerTrace("code-reused")
+        let result = freshRunner.run(["trace", "diff", good, bad])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let marked = result.stdout.split(separator: "\n").filter { $0.hasPrefix("▶") }
+        #expect(marked.count == 1)
+        #expect(marked.first?.contains("response 200") == true && marked.first?.contains("response 400") == true)
+        #expect(result.stdout.contains("first divergence: A step"))
+        #expect(result.stdout.contains("'response 400 token invalid_grant'"))
+
+        let json = freshRunner.run(["trace", "diff", good, bad, "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["same"] as? Bool == false)
+        let first = try #require(object["firstDivergence"] as? [String: Any])
+        let rows = try #require(object["rows"] as? [[String: Any]])
+        let row = rows[(first["row"] as? Int ?? 1) - 1]
+        #expect((row["a"] as? [String: Any])?["signature"] as? String == "response 200 token")
+        #expect((row["b"] as? [String: Any])?["signature"] as? String == "response 400 token invalid_grant")
+        #expect(row["mark"] as? String == "~")
+        // Steps before the divergence line up one to one.
+        #expect(rows.prefix((first["row"] as? Int ?? 1) - 1).allSatisfy { $0["mark"] as? String == "=" })
+
+        // Two good runs at two sandboxes (other ports, keys and states) take the same steps.
+        let (other, _) = try customerTrace("none")
+        let same = freshRunner.run(["trace", "diff", good, other, "--json"])
+        let sameObject = try JSONSerialization.jsonObject(with: Data(same.stdout.utf8)) as? [String: Any]
+        #expect(sameObject?["same"] as? Bool == true, "\(same.stdout)")
+    }
+
+    // MARK: - show
+
+    @Test func showListsTheStepsAndExpandsOne() throws {
+        let (path, _) = try customerTrace("id-token-wrong-aud")
+        let result = freshRunner.run(["trace", "show", path])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout.contains("ended: Refused the ID token: wrong audience. (exit 4)"))
+        let lines = result.stdout.split(separator: "\n")
+        let idToken = try #require(lines.first { $0.contains(" id_token ") })
+        let number = try #require(idToken.dropFirst().split(separator: " ").first.map(String.init))
+        let expanded = freshRunner.run(["trace", "show", path, "--expand", number])
+        #expect(expanded.stdout.contains("\"aud\" : \"another-client\""))
+        #expect(!result.stdout.contains("another-client"))
+        #expect(freshRunner.run(["trace", "show", path, "--expand", "999"]).status == 2)
+    }
+
+    @Test func badTraceFilesAreOneLineErrors() throws {
+        let step = #"{"kind":"transition","at":"x","elapsedMs":1,"summary":"a","details":{}}"#
+        let broken = fresh.write("broken.jsonl", step + "\n{\"kind\": 3}\n")
+        for command in [["show", broken], ["diff", broken, broken], ["replay", broken]] {
+            let result = freshRunner.run(["trace"] + command)
+            #expect(result.status == 1)
+            #expect(result.stderr.contains("line 2 is not a trace step"))
+            #expect(result.stderr.split(separator: "\n").count == 1)
+        }
+        #expect(freshRunner.run(["trace", "show", fresh.path + "/missing.jsonl"]).status == 1)
+        #expect(freshRunner.run(["trace"]).status == 2)
+        #expect(freshRunner.run(["trace", "frobnicate", broken]).status == 2)
+        // A control character in a crafted trace never reaches the terminal.
+        let escape = #"{"kind":"notice","at":"x","elapsedMs":1,"summary":"a\u001b[2Jb","details":{}}"#
+        let crafted = fresh.write("crafted.jsonl", escape + "\n")
+        let shown = freshRunner.run(["trace", "show", crafted])
+        #expect(shown.status == 0)
+        #expect(!shown.stdout.contains("\u{1b}"))
+    }
+}
