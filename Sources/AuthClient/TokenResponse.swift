@@ -44,6 +44,6 @@ public enum OAuthErrorResponse {
 
     /// Provider text goes into one-line messages only as printable characters, at most 200 of them.
     static func printable(_ text: String) -> String {
-        String(text.unicodeScalars.prefix(200).map { $0.properties.generalCategory == .control ? " " : Character($0) })
+        String(TerminalText.sanitized(String(text.map { $0.isNewline ? " " : $0 })).prefix(200))
     }
 }

@@ -54,7 +54,8 @@ enum FastPath {
     }
 
     static func write(_ text: String, to descriptor: Int32 = STDOUT_FILENO) {
-        var text = text
+        // As in authdeck-full's Output: nothing a provider said reaches the terminal with its control bytes.
+        var text = TerminalText.sanitizedLines(text)
         text.withUTF8 { bytes in
             var offset = 0
             while offset < bytes.count {
