@@ -18,7 +18,7 @@ import Glibc
         OtherUser.own(folder.path)
         let runner = CLIRunner(home: folder.path + "/home", extra: ["HOME": folder.path])
         let output = folder.path + "/sandbox.out"
-        FileManager.default.createFile(atPath: output, contents: nil)
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
         OtherUser.own(output)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
         // `sandbox` waits until stopped; it goes through the lean binary and is exec'd into authdeck-full.
