@@ -113,6 +113,23 @@ final class HostileProvider: @unchecked Sendable {
         return (Int(fields[1]) ?? Int.max, result.stderr)
     }
 
+    @Test func claimsAProviderSentAreListedClean() throws {
+        // As an ID token from a hostile provider would have them (JSON escapes, so the store holds the raw bytes).
+        let hostile = "\\u001b]0;pwned\\u0007\\u001b[2J\\u009b1m\\u202e\\u2066"
+        let line = #"{"key":"k","backend":"direct","provider":"oidc","subject":"s","issuer":"https://id.example.com","#
+            + #""accessToken":"t","expiresAt":"2099-01-01T00:00:00Z","#
+            + #""displayName":"Mallory \#(hostile)","email":"m\#(hostile)@example.com"}"#
+        let imported = runner.run(["store", "import", "-"], stdin: line + "\n")
+        try #require(imported.status == 0, "stderr: \(imported.stderr)")
+        for command in [["list"], ["list", "--json"], ["status"], ["status", "k"]] {
+            let result = runner.run(command)
+            #expect(result.stdout.contains("Mallory") || result.stdout.contains("example.com"),
+                    "\(command): \(result.stdout) \(result.stderr)")
+            #expect(Self.forbidden(in: result.stdout + result.stderr).isEmpty,
+                    "\(command) carries \(Self.forbidden(in: result.stdout + result.stderr))")
+        }
+    }
+
     @Test(arguments: ["big", "bigcl"])
     func aFiftyMegabyteAnswerIsRefusedWithinASmallMemoryBound(_ route: String) throws {
         // A store from before scrypt N = 2^17 (32 MiB to unlock rather than 128), so the answer, not the key
