@@ -39,13 +39,13 @@ _authdeck() {
                 use) options="--here $global" ;;
                 token) options="--id-token --json $global" ;;
                 refresh) options="--all $global" ;;
-                logout) options="--all --revoke $global" ;;
+                logout) options="--all --expired --revoke --yes $global" ;;
                 status) options="--json $global" ;;
             esac
             COMPREPLY=($(compgen -W "$(_authdeck_sessions) $options" -- "$cur")) ;;
         list) COMPREPLY=($(compgen -W "--json $global" -- "$cur")) ;;
         totp) COMPREPLY=($(compgen -W "add list rm code --secret --uri --replace --json $global" -- "$cur")) ;;
-        store) COMPREPLY=($(compgen -W "lock migrate import export --to --replace $global" -- "$cur")) ;;
+        store) COMPREPLY=($(compgen -W "lock migrate import export --to --replace --skip-existing $global" -- "$cur")) ;;
         sandbox) COMPREPLY=($(compgen -W "--port --users --outbox --config-out $global" -- "$cur")) ;;
         doctor) COMPREPLY=($(compgen -W "--json $global" -- "$cur")) ;;
         *) COMPREPLY=($(compgen -W "$global" -- "$cur")) ;;
