@@ -63,6 +63,11 @@ import Glibc
         let result = run(in: open, "token")
         #expect(result.stdout == "token-of-mine\n")
         #expect(result.stderr.contains("ignoring \(planted)"), "stderr: \(result.stderr)")
+        // Once, whichever of the two binaries answers.
+        for command in ["token", "status", "list"] {
+            let warnings = run(in: open, command).stderr.components(separatedBy: "ignoring \(planted)").count - 1
+            #expect(warnings == 1, "\(command) warned \(warnings) times")
+        }
         // use --here refuses to write where the file would not be trusted.
         let here = run(in: open, "use --here mine")
         #expect(here.status != 0)
