@@ -29,11 +29,14 @@ let package = Package(
             dependencies: ["CMicroHTTPD", "CLibsecret", "CKeyutils"]
         ),
 
+        // prctl and friends, variadic in C, for the process hardening both binaries do first.
+        .target(name: "CProcess"),
+
         .target(name: "AuthCrypto", dependencies: ["COpenSSL", "CCjose"]),
         .target(name: "AuthCore", dependencies: ["AuthCrypto"]),
         // The store never links libsecret: the Secret Service comes in as a vault from its own module, so the
         // lean `authdeck` binary below (the `token` hot path) loads neither GLib nor D-Bus code.
-        .target(name: "Keyring", dependencies: ["AuthCore", "AuthCrypto", "CSQLite", "CKeyutils"]),
+        .target(name: "Keyring", dependencies: ["AuthCore", "AuthCrypto", "CSQLite", "CKeyutils", "CProcess"]),
         .target(name: "SecretService", dependencies: ["Keyring", "AuthCrypto", "CLibsecret", "CShims"]),
         .target(name: "AuthClient", dependencies: ["AuthCore", "AuthCrypto", "CMicroHTTPD", "CQRencode", "CShims"]),
         .target(name: "Sandbox", dependencies: ["AuthCore", "AuthCrypto", "AuthClient", "CMicroHTTPD", "CShims"]),

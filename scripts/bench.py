@@ -99,6 +99,7 @@ def main():
         passphrase = os.path.join(base, "passphrase")
         with open(passphrase, "w") as handle:
             handle.write("bench passphrase\n")
+        os.chmod(passphrase, 0o600)
         print(f"authdeck bench: {BIN}", file=sys.stderr)
         print(f"  {'what':<52} {'figure':>14}  {'target':>12}", file=sys.stderr)
 

@@ -15,6 +15,7 @@ tui_rows() {
     local work
     work=$(mktemp -d)
     printf 'bench passphrase\n' >"$work/passphrase"
+    chmod 600 "$work/passphrase"
     printf '{}\n' >"$work/config.json"
     for count in 10000 100000; do
         local home=$work/home-$count

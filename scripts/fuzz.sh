@@ -36,14 +36,14 @@ export SWIFT_BACKTRACE=enable=no
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 FUZZ_SMOKE_SECONDS=${FUZZ_SMOKE_SECONDS:-3}
 out="$root/.build/fuzz"
-mkdir -p "$out/lib" "$out/bin" "$out/obj" "$out/modulemaps/CShims"
+mkdir -p "$out/lib" "$out/bin" "$out/obj" "$out/modulemaps/CShims" "$out/modulemaps/CProcess"
 
 # Optimised fuzzers run several times more inputs per second; whole-module mode compiles an optimised module in
 # about a third of the time per-file mode takes. -g keeps stack traces readable.
 swift_flags=(-swift-version 6 -parse-as-library -O -wmo -num-threads 2 -g -sanitize=fuzzer,address -use-ld=lld
     -I "$out/lib" -I Sources/COpenSSL -I Sources/CCjose -I Sources/CSQLite -I Sources/CLibsecret
     -I Sources/CKeyutils -I Sources/CMicroHTTPD -I Sources/CQRencode -I Sources/CNcursesw
-    -I "$out/modulemaps/CShims")
+    -I "$out/modulemaps/CShims" -I "$out/modulemaps/CProcess")
 for flag in $(pkg-config --cflags libsecret-1 libmicrohttpd); do swift_flags+=(-Xcc "$flag"); done
 c_libs=(-lcrypto -lcjose -ljansson)
 
@@ -86,6 +86,17 @@ build_cshims() {
     echo "$hash" >"$out/obj/CShims.hash"
 }
 
+# The same for CProcess (prctl for the process hardening Keyring does).
+build_cprocess() {
+    local hash
+    hash=$(content_hash Sources/CProcess/process.c Sources/CProcess/include/CProcess.h)
+    if [ "$(cat "$out/obj/CProcess.hash" 2>/dev/null)" = "$hash" ]; then return 0; fi
+    printf 'module CProcess {\n    header "%s"\n    export *\n}\n' "$root/Sources/CProcess/include/CProcess.h" \
+        >"$out/modulemaps/CProcess/module.modulemap"
+    cc -c -O1 -fPIC -I Sources/CProcess/include Sources/CProcess/process.c -o "$out/obj/CProcess.o" || return 1
+    echo "$hash" >"$out/obj/CProcess.hash"
+}
+
 # build_module NAME DEP...: Sources/NAME as a static library and module in .build/fuzz/lib, instrumented so
 # libFuzzer sees coverage inside it too.
 build_module() {
@@ -115,7 +126,7 @@ target_recipe() {
         storeblob)
             # SecretsCodec is internal to Keyring: the target is compiled as the Keyring module itself.
             module=Keyring; sources=(Sources/Keyring/*.swift Fuzz/StoreBlobFuzz.swift)
-            modules=(AuthCore AuthCrypto); extra=(-lsqlite3 -lkeyutils) ;;
+            modules=(AuthCore AuthCrypto); extra=("$out/obj/CProcess.o" -lsqlite3 -lkeyutils) ;;
         contact)
             module=FuzzContact; sources=(Fuzz/ContactFuzz.swift); modules=(AuthCore AuthCrypto); extra=() ;;
         display)
@@ -134,11 +145,13 @@ build_target() {
     build_module AuthCrypto || return 1
     build_module AuthCore AuthCrypto || return 1
     case " ${modules[*]} ${extra[*]} " in *CShims*) build_cshims || return 1 ;; esac
+    case " ${extra[*]} " in *CProcess*) build_cprocess || return 1 ;; esac
     case " ${modules[*]} " in *" AuthClient "*) build_module AuthClient AuthCore AuthCrypto || return 1 ;; esac
     case " ${modules[*]} " in *" TerminalUI "*) build_module TerminalUI AuthCore AuthCrypto || return 1 ;; esac
     inputs=("${sources[@]}")
     for dep in "${modules[@]}"; do inputs+=("$out/lib/$dep.hash"); done
     case " ${extra[*]} " in *CShims*) inputs+=("$out/obj/CShims.hash") ;; esac
+    case " ${extra[*]} " in *CProcess*) inputs+=("$out/obj/CProcess.hash") ;; esac
     hash=$(content_hash "${inputs[@]}") || return 1
     if [ "$(cat "$out/bin/$name.hash" 2>/dev/null)" = "$hash" ] && [ -x "$out/bin/$name" ]; then return 0; fi
     echo "fuzz: linking target $name" >&2

@@ -25,7 +25,13 @@ public struct BrowserLauncher: Sendable {
     }
 
     /// Starts the browser without waiting for it; its output goes to /dev/null so it cannot scribble on the TUI.
+    /// Only https URLs, or http ones on a loopback host, are opened (`URLPolicy.isBrowsable`).
     public func open(_ url: String) throws(SignInError) {
+        // The URL comes from a provider or a backend: a `file:` URL or an `--option` must never reach the browser.
+        guard URLPolicy.isBrowsable(url) else {
+            throw .unavailable(reason: "not opening '\(URLPolicy.redacted(url))' in the browser: only https URLs "
+                + "(and http on this machine) are opened")
+        }
         guard let command else { throw .unavailable(reason: "no browser: set $BROWSER or install xdg-open") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: command[0].contains("/") ? command[0]

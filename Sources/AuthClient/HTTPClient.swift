@@ -69,10 +69,12 @@ public protocol HTTPTransport: Sendable {
 
 /// Sends requests with Foundation's URLSession, blocking the caller until the answer or the timeout.
 /// Redirects are not followed: an OAuth endpoint that redirects is misconfigured, and following could leak
-/// credentials to another host.
-public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionTaskDelegate, @unchecked Sendable {
+/// credentials to another host. Only https goes out, plain http only to a loopback host (`URLPolicy`); an answer
+/// over `maximumBody` is cut off while it arrives (and at once when its Content-Length says so), never buffered.
+public final class URLSessionTransport: NSObject, HTTPTransport, @unchecked Sendable {
     public let timeout: TimeInterval
     private let session: URLSession
+    private let collector: ResponseCollector
     /// Answers larger than this are refused; no provider answer comes near it.
     public static let maximumBody = 1 << 20
 
@@ -86,13 +88,16 @@ public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionTaskD
         configuration.httpAdditionalHeaders = ["User-Agent": "authdeck/0.1"]
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
-        session = URLSession(configuration: configuration, delegate: nil, delegateQueue: queue)
+        collector = ResponseCollector(limit: Self.maximumBody)
+        session = URLSession(configuration: configuration, delegate: collector, delegateQueue: queue)
         super.init()
     }
 
+    deinit { session.invalidateAndCancel() }
+
     public func send(_ request: OutgoingRequest) throws(SignInError) -> IncomingResponse {
-        guard let url = URL(string: request.url), let scheme = url.scheme?.lowercased(),
-              scheme == "https" || scheme == "http", url.host != nil else {
+        try URLPolicy.requireSecure(request.url)
+        guard let url = URL(string: request.url), url.host != nil else {
             throw .unavailable(reason: "'\(Self.redacted(request.url))' is not an http(s) URL")
         }
         var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
@@ -101,17 +106,21 @@ public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionTaskD
         if !request.body.isEmpty { urlRequest.httpBody = Data(request.body) }
 
         let started = Date()
-        let box = ResultBox()
-        let task = session.dataTask(with: urlRequest) { data, response, error in
-            box.set(data: data, response: response, error: error)
-        }
-        task.delegate = self
+        let task = session.dataTask(with: urlRequest)
+        let exchange = collector.register(task)
+        defer { collector.forget(task) }
         task.resume()
-        guard box.wait(seconds: timeout + 1) else {
+        guard exchange.wait(seconds: timeout + 1) else {
             task.cancel()
             throw .network(message: "no answer from \(url.host ?? "the server") within \(Int(timeout)) s")
         }
-        let (data, response, error) = box.values
+        let (response, body, error, tooLarge) = exchange.values
+        if tooLarge {
+            // Cancelled here, not in the delegate: swift-corelibs-foundation ignores a cancel (or a `.cancel`
+            // disposition) from inside its own callbacks and would read the whole answer.
+            task.cancel()
+            throw .network(message: "\(url.host ?? "the server") sent more than 1 MiB")
+        }
         if let error {
             let nsError = error as NSError
             if nsError.code == NSURLErrorTimedOut {
@@ -122,21 +131,12 @@ public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionTaskD
         guard let http = response as? HTTPURLResponse else {
             throw .network(message: "\(url.host ?? "the server") sent no HTTP answer")
         }
-        let body = data.map { Array($0) } ?? []
-        guard body.count <= Self.maximumBody else {
-            throw .network(message: "\(url.host ?? "the server") sent more than 1 MiB")
-        }
         var headers: [String: String] = [:]
         for (name, value) in http.allHeaderFields {
             if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
         }
         return IncomingResponse(status: http.statusCode, headers: headers, body: body,
                                 duration: Date().timeIntervalSince(started))
-    }
-
-    public func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                           newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
-        completionHandler(nil)
     }
 
     /// A URL for messages: scheme, host and path only, so query parameters (codes, tokens) never leak.
@@ -149,15 +149,99 @@ public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionTaskD
     }
 }
 
-/// Hands a URLSession completion to the waiting caller.
-private final class ResultBox: @unchecked Sendable {
+/// The session delegate: gathers each task's answer as it arrives and stops a task whose body passes the cap, so
+/// a hostile server cannot make authdeck hold hundreds of megabytes. Runs on the session's serial queue.
+private final class ResponseCollector: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let limit: Int
+    private let lock = NSLock()
+    private var exchanges: [Int: Exchange] = [:]
+
+    init(limit: Int) { self.limit = limit }
+
+    func register(_ task: URLSessionTask) -> Exchange {
+        let exchange = Exchange()
+        lock.lock()
+        exchanges[task.taskIdentifier] = exchange
+        lock.unlock()
+        return exchange
+    }
+
+    func forget(_ task: URLSessionTask) {
+        lock.lock()
+        exchanges[task.taskIdentifier] = nil
+        lock.unlock()
+    }
+
+    private func exchange(_ task: URLSessionTask) -> Exchange? {
+        lock.lock()
+        defer { lock.unlock() }
+        return exchanges[task.taskIdentifier]
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        guard let exchange = exchange(dataTask) else { return completionHandler(.cancel) }
+        if response.expectedContentLength > Int64(limit) {
+            exchange.markTooLarge()
+        } else {
+            exchange.setResponse(response)
+        }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        exchange(dataTask)?.append(data, limit: limit)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+        exchange(task)?.finish(error)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        completionHandler(nil)
+    }
+}
+
+/// One request's answer as it arrives, handed to the waiting caller when the task completes.
+private final class Exchange: @unchecked Sendable {
     private let semaphore = DispatchSemaphore(value: 0)
     private let lock = NSLock()
-    private var stored: (Data?, URLResponse?, Error?) = (nil, nil, nil)
+    private var response: URLResponse?
+    private var body: [UInt8] = []
+    private var error: Error?
+    private var tooLarge = false
+    private var finished = false
 
-    func set(data: Data?, response: URLResponse?, error: Error?) {
+    func setResponse(_ response: URLResponse) {
         lock.lock()
-        stored = (data, response, error)
+        self.response = response
+        lock.unlock()
+    }
+
+    /// The answer is over the cap: the body is dropped and the waiting caller wakes now (and cancels the task).
+    func markTooLarge() {
+        lock.lock()
+        tooLarge = true
+        body = []
+        lock.unlock()
+        finish(nil)
+    }
+
+    /// Adds a chunk, or drops it (and gives up on the answer) once the body would pass `limit`.
+    func append(_ data: Data, limit: Int) {
+        lock.lock()
+        let over = tooLarge || body.count + data.count > limit
+        if !over { body.append(contentsOf: data) }
+        lock.unlock()
+        if over { markTooLarge() }
+    }
+
+    func finish(_ error: Error?) {
+        lock.lock()
+        guard !finished else { return lock.unlock() }
+        finished = true
+        if self.error == nil { self.error = error }
         lock.unlock()
         semaphore.signal()
     }
@@ -166,9 +250,9 @@ private final class ResultBox: @unchecked Sendable {
         semaphore.wait(timeout: .now() + seconds) == .success
     }
 
-    var values: (Data?, URLResponse?, Error?) {
+    var values: (URLResponse?, [UInt8], Error?, Bool) {
         lock.lock()
         defer { lock.unlock() }
-        return stored
+        return (response, body, error, tooLarge)
     }
 }

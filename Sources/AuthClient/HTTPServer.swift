@@ -12,6 +12,10 @@ public struct HTTPRequest: Sendable {
     /// Header names lower-cased; a repeated header keeps its last value.
     public let headers: [String: String]
     public let body: [UInt8]
+    /// The TCP ports of the connection (the peer's, and the one it reached), set by `HTTPServer`; nil for a
+    /// request made up in a test.
+    public var peerPort: UInt16?
+    public var localPort: UInt16?
 
     public init(method: String, target: String, headers: [String: String] = [:], body: [UInt8] = []) {
         self.method = method
@@ -279,8 +283,12 @@ private func httpServerAccess(_ context: UnsafeMutableRawPointer?, _ connection:
             _ = MHD_get_connection_values(connection, .HEADER_KIND, collectHeader, pointer)
         }
         let methodName = method.map { String(cString: $0) } ?? "GET"
-        response = server.handler(HTTPRequest(method: methodName, target: request.target, headers: headers,
-                                              body: request.body))
+        var incoming = HTTPRequest(method: methodName, target: request.target, headers: headers, body: request.body)
+        var peerPort: UInt16 = 0, localPort: UInt16 = 0
+        cshims_mhd_connection_ports(connection, &peerPort, &localPort)
+        incoming.peerPort = peerPort == 0 ? nil : peerPort
+        incoming.localPort = localPort == 0 ? nil : localPort
+        response = server.handler(incoming)
     }
     return queue(response, on: connection)
 }

@@ -38,6 +38,11 @@ public final class LoopbackReceiver: @unchecked Sendable {
     public func stop() { server.stop() }
 
     static func handle(_ request: HTTPRequest, path: String, pages: CallbackPages, deliver: Deliver) -> HTTPResponse {
+        // Another local user may know this attempt's state: only this user's own sockets may answer it, and a
+        // refusal leaves the attempt as it was.
+        guard LoopbackPeer.isCurrentUser(request) else {
+            return pages.error(403, "This sign-in belongs to another user of this computer.")
+        }
         guard request.path == path else { return .text(404, "Not found.\n") }
         let parsed: Result<Callback, CallbackParser.Failure>
         switch request.method {

@@ -100,6 +100,11 @@ public final class ProviderMetadataCache: @unchecked Sendable {
         self.folder = folder
     }
 
+    /// The same cache folder, fetching through `transport` (a backend's guarded one).
+    public func using(_ transport: HTTPTransport) -> ProviderMetadataCache {
+        ProviderMetadataCache(transport: transport, folder: folder)
+    }
+
     public func endpoints(issuer: String, discoveryURL: String, now: Date = Date()) throws(SignInError) -> ProviderEndpoints {
         let body = try fetch(discoveryURL, lifetime: Self.discoveryLifetime, now: now, refresh: false)
         do {

@@ -64,7 +64,19 @@ public struct ProviderResolver: Sendable {
             throw .unavailable(reason: "no client id for \(preset.title): pass --client-id or set "
                 + "providers.\(name).clientID in config.json")
         }
-        let endpoints = try endpoints(preset: preset, settings: settings, sandbox: backend.type == .sandbox)
+        let issuerGiven = overrides.issuer != nil
+        if issuerGiven {
+            // `--issuer` names the provider: its discovery gives every endpoint. Endpoints from config.json (or a
+            // preset) may sit on another host, which would then receive the code and the client secret.
+            settings.authorizationEndpoint = nil
+            settings.tokenEndpoint = nil
+            settings.userEndpoint = nil
+            settings.revocationEndpoint = nil
+            settings.deviceAuthorizationEndpoint = nil
+            settings.jwksURI = nil
+        }
+        let endpoints = try endpoints(preset: preset, settings: settings, sandbox: backend.type == .sandbox,
+                                      discoverOnly: issuerGiven)
         let authentication = try authentication(preset: preset, settings: settings, clientID: clientID,
                                                 endpoints: endpoints)
         var resolved = ResolvedProvider(
@@ -77,12 +89,13 @@ public struct ProviderResolver: Sendable {
         return resolved
     }
 
-    private func endpoints(preset: ProviderPreset, settings: ProviderConfiguration,
-                           sandbox: Bool) throws(SignInError) -> ProviderEndpoints {
+    private func endpoints(preset: ProviderPreset, settings: ProviderConfiguration, sandbox: Bool,
+                           discoverOnly: Bool = false) throws(SignInError) -> ProviderEndpoints {
         let issuer = settings.issuer ?? preset.issuer
         var found: ProviderEndpoints?
-        let explicit = (settings.authorizationEndpoint ?? (sandbox ? nil : preset.authorizationEndpoint),
-                        settings.tokenEndpoint ?? (sandbox ? nil : preset.tokenEndpoint))
+        let usePreset = !sandbox && !discoverOnly
+        let explicit = (settings.authorizationEndpoint ?? (usePreset ? preset.authorizationEndpoint : nil),
+                        settings.tokenEndpoint ?? (usePreset ? preset.tokenEndpoint : nil))
         if let authorization = explicit.0, let token = explicit.1, let issuer {
             found = ProviderEndpoints(issuer: issuer, authorization: authorization, token: token,
                                       jwks: preset.jwksURI, userinfo: preset.userEndpoint,
@@ -100,7 +113,8 @@ public struct ProviderResolver: Sendable {
         if let value = settings.authorizationEndpoint { endpoints.authorization = value }
         if let value = settings.tokenEndpoint { endpoints.token = value }
         if let value = settings.jwksURI { endpoints.jwks = value }
-        if let value = settings.userEndpoint ?? (endpoints.userinfo == nil ? preset.userEndpoint : nil) {
+        let presetUserinfo = endpoints.userinfo == nil && !discoverOnly ? preset.userEndpoint : nil
+        if let value = settings.userEndpoint ?? presetUserinfo {
             endpoints.userinfo = value
         }
         if let value = settings.revocationEndpoint { endpoints.revocation = value }

@@ -1,4 +1,5 @@
 import AuthCore
+import CShims
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -25,13 +26,9 @@ public final class SchemeReceiver: @unchecked Sendable {
         self.socketPath = socketPath
         let folder = (socketPath as NSString).deletingLastPathComponent
         let parent = (folder as NSString).deletingLastPathComponent
-        if !FileManager.default.fileExists(atPath: parent) { mkdir(parent, 0o700) }
-        mkdir(folder, 0o700)
-        var folderInfo = stat()
-        guard lstat(folder, &folderInfo) == 0, folderInfo.st_mode & S_IFMT == S_IFDIR, folderInfo.st_uid == getuid() else {
-            throw .unavailable(reason: "\(folder) is not a folder of this user")
-        }
-        chmod(folder, 0o700)
+        // Both levels (the /tmp fallback can be made first by anyone) must be this user's and closed to others.
+        try SchemeReceiver.privateFolder(parent)
+        try SchemeReceiver.privateFolder(folder)
         guard socketPath.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
             throw .unavailable(reason: "the callback socket path is too long")
         }
@@ -62,6 +59,25 @@ public final class SchemeReceiver: @unchecked Sendable {
         thread.start()
     }
 
+    /// Makes `path` (mode 0700) unless it exists, then requires a real folder owned by this user that no one else
+    /// can write to: a folder planted by another user is refused, never used or "fixed".
+    static func privateFolder(_ path: String) throws(SignInError) {
+        mkdir(path, 0o700)
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == geteuid() else {
+            throw .unavailable(reason: "\(path) is not a folder of this user")
+        }
+        guard info.st_mode & 0o022 == 0 else {
+            throw .unavailable(reason: "\(path) can be written by other users")
+        }
+    }
+
+    /// The uid of the process at the other end of a Unix socket (SO_PEERCRED), nil when unknown.
+    static func peerUID(_ descriptor: Int32) -> uid_t? {
+        var uid: uid_t = 0
+        return cshims_peer_uid(descriptor, &uid) == 0 ? uid : nil
+    }
+
     public func stop() {
         guard stopped.set() else { return }
         shutdown(listener, Int32(SHUT_RDWR))
@@ -82,7 +98,10 @@ public final class SchemeReceiver: @unchecked Sendable {
             setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             let line = readLine(client)
             let verdict: CallbackVerdict
-            if let line, line.lowercased().hasPrefix(scheme + ":") {
+            if peerUID(client) != geteuid() {
+                // Another user's process: its URL never reaches the sign-in.
+                verdict = .refused("this sign-in belongs to another user")
+            } else if let line, line.lowercased().hasPrefix(scheme + ":") {
                 verdict = deliver(Result { () throws(CallbackParser.Failure) in try CallbackParser.parse(url: line) },
                                   "scheme")
             } else {
@@ -143,6 +162,10 @@ public final class SchemeReceiver: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard connected == 0 else { throw .unavailable(reason: "no authdeck sign-in is waiting for this redirect") }
+        // Whoever listens gets the code: only a listener of this user is given the URL.
+        guard peerUID(descriptor) == geteuid() else {
+            throw .unavailable(reason: "\(socketPath) is held by another user; the redirect was not handed over")
+        }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let line = url + "\n"

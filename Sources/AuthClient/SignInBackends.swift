@@ -24,6 +24,19 @@ public enum SignInBackends {
         }
         let sendsCode = TurnkeySignIn.codeProviders.contains(request.provider)
         if sendsCode, request.contact == nil { throw .invalidContact }
+        var transport = transport, metadata = metadata
+        if backend.type == .sandbox {
+            // The sandbox signs anyone in: it is only ever reached on this machine.
+            for url in [backend.baseURL, backend.proxyBaseURL, backend.portalBaseURL].compactMap({ $0 }) {
+                guard let host = URLComponents(string: url)?.host, URLPolicy.isLoopbackHost(host) else {
+                    throw .unavailable(reason: "backend '\(name)' is a sandbox, but \(URLPolicy.redacted(url)) is not "
+                        + "on this machine (127.0.0.1)")
+                }
+            }
+        } else if backend.usesSandbox != true {
+            transport = SandboxGuardTransport(inner: transport, backend: name)
+            metadata = metadata.using(transport)
+        }
         switch backend.type {
         case .direct:
             if sendsCode { throw .authMethodUnavailable(method: codeTitle(request.provider)) }

@@ -52,6 +52,8 @@ public final class SignInController: @unchecked Sendable {
     private var backend: SignInBackend?
     private var loopback: LoopbackReceiver?
     private var scheme: SchemeReceiver?
+    /// Why the authdeck:// receiver did not start, for the waiting message.
+    private var schemeFailure: String?
     private var timer: DispatchSourceTimer?
     private var nextAttempt: UInt64 = 1
 
@@ -212,9 +214,14 @@ public final class SignInController: @unchecked Sendable {
             let receiver = try binding.open(pages: receiverOptions.pages, deliver: deliver)
             loopback = receiver
             loopbackURI = receiver.redirectURI
+            schemeFailure = nil
             if let path = receiverOptions.schemeSocketPath {
-                // The scheme receiver is a convenience; another waiting instance owning the socket is no failure.
-                scheme = try? SchemeReceiver(socketPath: path, deliver: deliver)
+                // The scheme receiver is a convenience: the sign-in goes on without it, but the user is told.
+                do throws(SignInError) {
+                    scheme = try SchemeReceiver(socketPath: path, deliver: deliver)
+                } catch {
+                    schemeFailure = error.message
+                }
             }
         }
         let method = try backend.method(loopbackRedirectURI: loopbackURI)
@@ -277,6 +284,9 @@ public final class SignInController: @unchecked Sendable {
         var receivers = ["paste"]
         if let loopback { receivers.insert("loopback \(loopback.redirectURI)", at: 0) }
         if let scheme { receivers.insert("authdeck:// (\(scheme.socketPath))", at: receivers.count - 1) }
+        if scheme == nil, let schemeFailure {
+            receivers.insert("no authdeck:// (\(schemeFailure))", at: receivers.count - 1)
+        }
         presenter.attemptBegan(attempt, prompt: prompt, receivers: receivers)
         switch prompt {
         case .browser(let url):
@@ -303,7 +313,11 @@ public final class SignInController: @unchecked Sendable {
             // As `gh auth login` does: open the verification page here when a browser is at hand; the code shown
             // in the terminal still works on any other device.
             if let browser {
-                try? browser.open(authorization.verificationURIComplete ?? authorization.verificationURI)
+                do throws(SignInError) {
+                    try browser.open(authorization.verificationURIComplete ?? authorization.verificationURI)
+                } catch {
+                    presenter.notice(error)
+                }
             }
             pollDevice(attempt, interval: authorization.interval)
         case .codeSent(let otpID):

@@ -42,10 +42,7 @@ enum TurnkeyProxyError {
     /// A server's message as one short printable line; anything shaped like a token is dropped, so a proxy that
     /// echoes a credential back cannot put it on the screen.
     static func printable(_ text: String) -> String {
-        let line = String(text.unicodeScalars.map { scalar -> Character in
-            let control = scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
-            return control ? " " : Character(scalar)
-        })
+        let line = TerminalText.sanitized(String(text.map { $0.isNewline ? " " : $0 }))
         let words = line.split(separator: " ").map { word -> String in
             let parts = word.split(separator: ".")
             if parts.count == 3 && word.count > 40 || word.count > 48 { return "[redacted]" }

@@ -26,10 +26,14 @@ public struct BackendConfiguration: Equatable, Sendable, Codable {
     public var portalBaseURL: String?
     /// Provider settings that apply only through this backend (the sandbox's own issuers and client ids).
     public var providers: [String: ProviderConfiguration]?
+    /// True for a turnkey, portal or direct backend meant to run against authdeck's sandbox (the config
+    /// `sandbox --config-out` writes); any other real backend that reaches the sandbox fails instead.
+    public var usesSandbox: Bool?
 
     public init(type: BackendType, baseURL: String? = nil, configID: String? = nil, environmentID: String? = nil,
                 proxyBaseURL: String? = nil, portalBaseURL: String? = nil,
-                providers: [String: ProviderConfiguration]? = nil) {
+                providers: [String: ProviderConfiguration]? = nil, usesSandbox: Bool? = nil) {
+        self.usesSandbox = usesSandbox
         self.type = type
         self.baseURL = baseURL
         self.configID = configID

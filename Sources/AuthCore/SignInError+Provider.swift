@@ -15,8 +15,9 @@ extension SignInError {
         return .authenticationFailed(providerError: prefix + printable(code) + words + suffix)
     }
 
-    /// Provider text goes into one-line messages only as printable characters, at most 200 of them.
+    /// Provider text goes into one-line messages only as printable characters (the one terminal sanitiser), on one
+    /// line, at most 200 of them.
     public static func printable(_ text: String) -> String {
-        String(text.unicodeScalars.prefix(200).map { $0.properties.generalCategory == .control ? " " : Character($0) })
+        String(TerminalText.sanitized(String(text.map { $0.isNewline ? " " : $0 })).prefix(200))
     }
 }

@@ -15,6 +15,10 @@ public struct ScryptParameters: Sendable, Equatable, Codable {
     /// About 32 MiB and a few tenths of a second: the cost an interactive unlock can afford.
     public static let interactive = ScryptParameters(n: 32768, r: 8, p: 1)
 
+    /// What a new store's passphrase wraps the master key with: N = 2^17, about 128 MiB, so each guess at a stolen
+    /// store costs four times what `interactive` does. Stores made with other parameters keep theirs.
+    public static let storeKey = ScryptParameters(n: 1 << 17, r: 8, p: 1)
+
     /// The memory scrypt needs (128·r·(N + p + 2) bytes, RFC 7914), nil on overflow.
     var memoryBytes: UInt64? {
         let (sum, overflowA) = n.addingReportingOverflow(UInt64(p) + 2)

@@ -30,7 +30,13 @@ enum FastPath {
         do throws(StoreError) {
             // A key that breaks the rule throws here, and authdeck-full reports it.
             var key = request.positional
-            if key == nil { key = try SessionChoice.resolve(option: request.session, environment: environment) }
+            // Warnings about a distrusted .authdeck-session are shown once: here if this binary serves the token,
+            // else by authdeck-full.
+            var warnings: [String] = []
+            if key == nil {
+                key = try SessionChoice.resolve(option: request.session, environment: environment,
+                                                warn: { warnings.append($0) })
+            }
             guard let store = try SessionStore.open(StoreLocation.resolve(environment: environment), options: options,
                                                     create: false) else { return nil }
             let session = try store.session(key)
@@ -42,6 +48,7 @@ enum FastPath {
                 token = session.secrets.bearer
             }
             guard let token else { return nil }
+            for warning in warnings { DirectorySessionFile.warnOnStandardError(warning) }
             if request.json {
                 write(SessionJSON.tokenObject(key: session.record.key, token: token, expiresAt: session.record.expiresAt)
                       + "\n")
@@ -55,7 +62,8 @@ enum FastPath {
     }
 
     static func write(_ text: String, to descriptor: Int32 = STDOUT_FILENO) {
-        var text = text
+        // As in authdeck-full's Output: nothing a provider said reaches the terminal with its control bytes.
+        var text = TerminalText.sanitizedLines(text)
         text.withUTF8 { bytes in
             var offset = 0
             while offset < bytes.count {

@@ -7,6 +7,7 @@ import Keyring
 // libraries (SQLite, libcrypto, keyutils) and answers `token` from the kernel-keyring cache itself; everything else,
 // and every case it does not handle plainly (a locked store, a token to refresh, an error to explain), is handed to
 // authdeck-full, which does it all and says what went wrong.
+ProcessHardening.apply()
 let arguments = Array(CommandLine.arguments.dropFirst())
 if let status = FastPath.run(arguments, environment: ProcessEnvironment.current()) {
     exit(status)

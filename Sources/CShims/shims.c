@@ -1,3 +1,4 @@
+#define _GNU_SOURCE
 #include "CShims.h"
 
 struct MHD_Daemon *cshims_mhd_start(const struct sockaddr_in *address,
@@ -34,6 +35,38 @@ uint32_t cshims_mhd_client_ipv4(struct MHD_Connection *connection) {
         return 0;
     }
     return ntohl(((const struct sockaddr_in *)info->client_addr)->sin_addr.s_addr);
+}
+
+static uint16_t cshims_port_of(const struct sockaddr *address) {
+    if (address == NULL) return 0;
+    if (address->sa_family == AF_INET) return ntohs(((const struct sockaddr_in *)address)->sin_port);
+    if (address->sa_family == AF_INET6) return ntohs(((const struct sockaddr_in6 *)address)->sin6_port);
+    return 0;
+}
+
+void cshims_mhd_connection_ports(struct MHD_Connection *connection, uint16_t *peer_port, uint16_t *local_port) {
+    *peer_port = 0;
+    *local_port = 0;
+    const union MHD_ConnectionInfo *client =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (client != NULL) *peer_port = cshims_port_of(client->client_addr);
+    const union MHD_ConnectionInfo *socket_info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (socket_info != NULL) {
+        struct sockaddr_storage local;
+        socklen_t length = sizeof(local);
+        if (getsockname(socket_info->connect_fd, (struct sockaddr *)&local, &length) == 0) {
+            *local_port = cshims_port_of((const struct sockaddr *)&local);
+        }
+    }
+}
+
+int cshims_peer_uid(int descriptor, uid_t *uid) {
+    struct ucred credentials;
+    socklen_t length = sizeof(credentials);
+    if (getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) return -1;
+    *uid = credentials.uid;
+    return 0;
 }
 
 const SecretSchema *cshims_secret_schema(void) {

@@ -1,3 +1,4 @@
+import AuthCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,15 +9,60 @@ import Glibc
 public enum DirectorySessionFile {
     public static let fileName = ".authdeck-session"
 
-    /// The nearest file and the key it names, searching from the working directory up to `/`.
-    public static func find() -> (key: String, path: String)? {
+    /// The nearest file and the key it names, searching from the working directory up to `$HOME` (or `/` outside
+    /// it). As git does since CVE-2022-24765, a file another user could have planted is ignored with a warning:
+    /// one not owned by this user, writable by others, or in a folder others can write to (a sticky one like /tmp
+    /// aside, where nobody can replace another's file).
+    public static func find(home: String? = homeDirectory(),
+                            warn: (String) -> Void = warnOnStandardError) -> (key: String, path: String)? {
         var directory = currentDirectory()
         while true {
             let path = (directory == "/" ? "" : directory) + "/" + fileName
-            if let key = readKey(path) { return (key, path) }
+            if let why = refusal(path, folder: directory) {
+                warn("ignoring \(path): \(why)")
+            } else if let key = readKey(path) {
+                return (key, path)
+            }
+            guard directory != "/", directory != home, let slash = directory.lastIndex(of: "/") else { return nil }
+            directory = slash == directory.startIndex ? "/" : String(directory[..<slash])
+        }
+    }
+
+    /// Why the file at `path` (in `folder`) must not be trusted, or nil when it may be read (or is absent).
+    static func refusal(_ path: String, folder: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        if info.st_uid != geteuid() { return "it belongs to uid \(info.st_uid), not to you" }
+        if info.st_mode & (S_IWGRP | S_IWOTH) != 0 { return "it is writable by other users" }
+        if let unsafe = unsafeFolder(folder) { return "\(unsafe) is writable by other users" }
+        return nil
+    }
+
+    /// The first of `folder` and its parents that users other than its owner may change (group- or
+    /// world-writable and not sticky), or nil when none is.
+    public static func unsafeFolder(_ folder: String) -> String? {
+        var directory = folder
+        while true {
+            var info = stat()
+            if stat(directory, &info) == 0, info.st_mode & (S_IWGRP | S_IWOTH) != 0, info.st_mode & S_ISVTX == 0 {
+                return directory
+            }
             guard directory != "/", let slash = directory.lastIndex(of: "/") else { return nil }
             directory = slash == directory.startIndex ? "/" : String(directory[..<slash])
         }
+    }
+
+    /// `$HOME` without a trailing slash; nil when unset or `/` (then the search goes up to `/`).
+    public static func homeDirectory() -> String? {
+        guard let value = getenv("HOME") else { return nil }
+        var home = String(cString: value)
+        while home.count > 1 && home.hasSuffix("/") { home.removeLast() }
+        return home.isEmpty || home == "/" ? nil : home
+    }
+
+    public static func warnOnStandardError(_ message: String) {
+        var line = "authdeck: " + TerminalText.sanitized(message) + "\n"
+        line.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
     }
 
     public static func currentDirectory() -> String {

@@ -52,10 +52,27 @@ public struct PassphraseUnlock: Sendable {
                                        fileVariable: String = "AUTHDECK_PASSPHRASE_FILE") -> PassphraseUnlock {
         let hint = "set \(fileVariable)=FILE or run on a terminal to type the passphrase"
         if let path = environment[fileVariable], !path.isEmpty {
-            return PassphraseUnlock(hint: hint) { _ throws(StoreError) in try readFile(path, variable: fileVariable) }
+            return PassphraseUnlock(hint: hint) { purpose throws(StoreError) in
+                warnIfWeak(try readFile(path, variable: fileVariable), purpose: purpose)
+            }
         }
         guard isatty(STDIN_FILENO) == 1 else { return PassphraseUnlock(hint: hint) { _ in nil } }
-        return PassphraseUnlock(hint: hint) { purpose throws(StoreError) in try prompt(purpose) }
+        return PassphraseUnlock(hint: hint) { purpose throws(StoreError) in
+            try prompt(purpose).map { warnIfWeak($0, purpose: purpose) }
+        }
+    }
+
+    /// Passphrases shorter than this draw a warning when chosen (a new store or export bundle), not when used.
+    public static let recommendedLength = 12
+
+    /// `passphrase`, after a warning on standard error when a new one is shorter than `recommendedLength`.
+    static func warnIfWeak(_ passphrase: [UInt8], purpose: Purpose) -> [UInt8] {
+        let length = String(decoding: passphrase, as: UTF8.self).count
+        if purpose.isNew && length < recommendedLength {
+            writeError("authdeck: warning: the passphrase has \(length) characters; \(recommendedLength) or more "
+                + "make a stolen store or bundle much harder to open\n")
+        }
+        return passphrase
     }
 
     static func readFile(_ path: String, variable: String) throws(StoreError) -> [UInt8] {
@@ -64,6 +81,15 @@ public struct PassphraseUnlock: Sendable {
             throw .locked("cannot read the passphrase file named by \(variable) (\(String(cString: strerror(errno))))")
         }
         defer { close(descriptor) }
+        // Like ssh with a private key: a secret others can read is refused, not used.
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            throw .locked("cannot read the passphrase file named by \(variable)")
+        }
+        guard info.st_mode & 0o077 == 0 else {
+            throw .locked("the passphrase file named by \(variable) is open to other users (mode "
+                + String(info.st_mode & 0o777, radix: 8) + "); chmod 600 it")
+        }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {

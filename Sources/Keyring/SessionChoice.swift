@@ -5,14 +5,17 @@ import AuthCore
 /// A key that breaks the key rule is an error naming where it came from, never a silent fall-through to the
 /// selected session, which would hand out another session's token.
 public enum SessionChoice {
-    public static func resolve(option: String?, environment: [String: String]) throws(StoreError) -> String? {
+    /// - Parameter warn: where a distrusted `.authdeck-session` is reported (stderr unless the caller collects it).
+    public static func resolve(option: String?, environment: [String: String],
+                               warn: (String) -> Void = DirectorySessionFile.warnOnStandardError)
+        throws(StoreError) -> String? {
         if let option {
             return try checked(option, from: "--session")
         }
         if let variable = environment["AUTHDECK_SESSION"], !variable.isEmpty {
             return try checked(variable, from: "$AUTHDECK_SESSION")
         }
-        if let file = DirectorySessionFile.find() {
+        if let file = DirectorySessionFile.find(warn: warn) {
             return try checked(file.key, from: file.path)
         }
         return nil

@@ -298,7 +298,7 @@ extension SessionStore {
                 ?? "a passphrase is needed to wrap the master key but none was given"
             throw .locked("\(why); \(passphraseSource.hint)")
         }
-        let parameters = ScryptParameters.interactive
+        let parameters = ScryptParameters.storeKey
         do {
             let salt = try SecureRandom.bytes(16)
             let wrappingKey = try Scrypt.deriveKey(password: passphrase, salt: salt, parameters: parameters,

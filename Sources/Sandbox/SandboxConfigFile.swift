@@ -33,8 +33,10 @@ enum SandboxConfigFile {
         let backends: [String: Any] = [
             "sandbox": ["type": "sandbox", "baseURL": base, "proxyBaseURL": base + "/turnkey", "configID": configID,
                         "portalBaseURL": base + "/portal", "environmentID": environmentID],
-            "sandbox-turnkey": ["type": "turnkey", "baseURL": base + "/turnkey", "configID": configID],
-            "sandbox-portal": ["type": "portal", "baseURL": base + "/portal", "environmentID": environmentID],
+            "sandbox-turnkey": ["type": "turnkey", "baseURL": base + "/turnkey", "configID": configID,
+                                "usesSandbox": true],
+            "sandbox-portal": ["type": "portal", "baseURL": base + "/portal", "environmentID": environmentID,
+                               "usesSandbox": true],
         ]
         var providers: [String: Any] = [:]
         for profile in OIDCProfile.allCases {

@@ -37,7 +37,10 @@ public final class SandboxServer: Sendable {
                     return .json(503, object: ["error": "temporarily_unavailable",
                                                "error_description": "the sandbox is starting"])
                 }
-                return router.handle(request)
+                // Marked, so a real backend pointed here by mistake fails rather than "signs in".
+                var response = router.handle(request)
+                response.headers.append((SandboxGuardTransport.header, "1"))
+                return response
             }
         } catch {
             throw Failure(description: error.description)

@@ -1,58 +1,14 @@
+import AuthCore
+
 /// Text as a terminal shows it: how many columns it takes, and what must never reach the terminal.
 ///
 /// Widths come from a built-in table (East Asian Wide and Fullwidth ranges, emoji presentation, combining marks)
 /// rather than from `wcwidth`, so they do not depend on the process locale and tests give the same answer
 /// everywhere.
 public enum DisplayText {
-    /// `text` without control characters: C0 and C1 controls, DEL, whole escape sequences (CSI, OSC, DCS and
-    /// the like) and bidirectional overrides. A tab becomes a space. Pasted junk, provider error strings and
-    /// claims from an ID token all go through here before they are drawn, so none of them can move the cursor,
-    /// retitle the window or hide text.
+    /// `text` without control characters, escape sequences or bidirectional overrides (see `TerminalText`).
     public static func sanitized(_ text: String) -> String {
-        // Fast path: plain printable ASCII is the common case (keys, emails, URLs).
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
-            return text
-        }
-        var scalars = String.UnicodeScalarView()
-        var state = EscapeState.text
-        for scalar in text.unicodeScalars {
-            let value = scalar.value
-            switch state {
-            case .text:
-                switch value {
-                case 0x1B: state = .escape
-                case 0x9B: state = .controlSequence
-                case 0x90, 0x98, 0x9D, 0x9E, 0x9F: state = .controlString
-                case 0x09: scalars.append(" ")
-                case 0x00..<0x20, 0x7F..<0xA0: break
-                default:
-                    if !isInvisibleControl(value) { scalars.append(scalar) }
-                }
-            case .escape:
-                switch value {
-                case 0x5B: state = .controlSequence                     // ESC [
-                case 0x5D, 0x50, 0x58, 0x5E, 0x5F: state = .controlString // ESC ] P X ^ _
-                case 0x1B: state = .escape
-                case 0x20..<0x30: state = .escape                         // intermediate bytes
-                default: state = .text                                    // final byte ends it
-                }
-            case .controlSequence:
-                switch value {
-                case 0x20..<0x40: state = .controlSequence                // parameters and intermediates
-                case 0x1B: state = .escape
-                default: state = .text                                    // final byte (or junk) ends it
-                }
-            case .controlString:
-                switch value {
-                case 0x07, 0x9C: state = .text                            // BEL or ST
-                case 0x1B: state = .controlStringEscape
-                default: break
-                }
-            case .controlStringEscape:
-                state = value == 0x5C ? .text : .controlString            // ESC \ is ST
-            }
-        }
-        return String(scalars)
+        TerminalText.sanitized(text)
     }
 
     /// Columns a grapheme takes: 0 for a lone combining mark, 2 for wide CJK and emoji, else 1.
@@ -143,17 +99,6 @@ public enum DisplayText {
     }
 
     // MARK: - Private
-
-    private enum EscapeState {
-        case text, escape, controlSequence, controlString, controlStringEscape
-    }
-
-    /// Bidirectional overrides and isolates can make text read differently from what it is (Trojan Source),
-    /// and a byte-order mark has no business in a cell.
-    private static func isInvisibleControl(_ value: UInt32) -> Bool {
-        (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
-            || value == 0x200E || value == 0x200F || value == 0xFEFF
-    }
 
     private static func width(of scalar: Unicode.Scalar) -> Int {
         let value = scalar.value

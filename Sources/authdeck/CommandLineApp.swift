@@ -78,13 +78,15 @@ enum CommandLineApp {
     }
 }
 
-/// Writes to stdout and stderr without Foundation, so the hot path stays light.
+/// Writes to stdout and stderr without Foundation, so the hot path stays light. Everything written goes through
+/// `TerminalText.sanitizedLines`: error descriptions, device codes, names and emails come from providers, and none
+/// of their escape sequences, control characters or bidi overrides may reach the user's terminal.
 enum Output {
     static func out(_ text: String) { write(STDOUT_FILENO, text) }
     static func err(_ text: String) { write(STDERR_FILENO, text) }
 
     private static func write(_ descriptor: Int32, _ text: String) {
-        var text = text
+        var text = TerminalText.sanitizedLines(text)
         text.withUTF8 { bytes in
             var offset = 0
             while offset < bytes.count {

@@ -83,7 +83,7 @@ enum LoginOptions {
         .value("backend", "who issues the session: direct, turnkey, portal, sandbox or a configured name"),
         .value("session-key", "the key to store the session under"),
         .flag("replace", "overwrite a session with the same key"),
-        .value("issuer", "OpenID Connect issuer URL (oidc)"),
+        .value("issuer", "OpenID Connect issuer URL (oidc); its discovery gives every endpoint"),
         .value("client-id", "OAuth client id"),
         .value("client-secret-file", "file holding the client secret"),
         .value("scope", "scopes, space-separated"),

@@ -9,8 +9,14 @@ import Keyring
 enum DirectorySession {
     /// Writes `key` to `.authdeck-session` in the working directory.
     static func write(_ key: String) throws(CommandFailure) -> String {
-        let path = DirectorySessionFile.currentDirectory() + "/" + DirectorySessionFile.fileName
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let folder = DirectorySessionFile.currentDirectory()
+        let path = folder + "/" + DirectorySessionFile.fileName
+        // A file there would be ignored (others could replace it); a planted symlink is never written through.
+        if let unsafe = DirectorySessionFile.unsafeFolder(folder) {
+            throw CommandFailure(.failed, "\(unsafe) is writable by other users; \(DirectorySessionFile.fileName) "
+                + "is not trusted there")
+        }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else {
             throw CommandFailure(.failed, "cannot write \(path): \(String(cString: strerror(errno)))")
         }

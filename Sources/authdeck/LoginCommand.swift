@@ -140,17 +140,34 @@ enum LoginCommand {
         }
     }
 
-    /// Writes the trace as JSON lines, readable by the user only (it names accounts and endpoints).
+    /// Writes the trace as JSON lines, readable by the user only (it names accounts and endpoints): a new 0600
+    /// file next to `path`, renamed over it, so neither a planted symlink nor an old file's mode decides where the
+    /// trace goes or who can read it. A symlink at `path` is refused.
     static func writeTrace(_ trace: FlowTrace, to path: String) throws(CommandFailure) {
+        var existing = stat()
+        if lstat(path, &existing) == 0 && existing.st_mode & S_IFMT == S_IFLNK {
+            throw CommandFailure(.failed, "\(path) is a symbolic link; the trace is not written through it")
+        }
         let bytes = Array(trace.jsonLines().utf8)
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        let temporary = path + ".tmp-\(getpid())"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw CommandFailure(.failed, "cannot write the trace to \(path)") }
-        defer { close(descriptor) }
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            guard written > 0 else { throw CommandFailure(.failed, "cannot write the trace to \(path)") }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else {
+                close(descriptor)
+                unlink(temporary)
+                throw CommandFailure(.failed, "cannot write the trace to \(path)")
+            }
             offset += written
+        }
+        let synced = fsync(descriptor) == 0
+        close(descriptor)
+        guard synced, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw CommandFailure(.failed, "cannot write the trace to \(path)")
         }
     }
 

@@ -3,4 +3,7 @@ import Glibc
 #endif
 import Keyring
 
+// No core dumps and no same-user ptrace: this process holds the master key and tokens (exec reset what the
+// launcher set).
+ProcessHardening.apply()
 exit(CommandLineApp.main(Array(CommandLine.arguments.dropFirst()), environment: ProcessEnvironment.current()))

@@ -136,10 +136,12 @@ final class RecordingPresenter: SignInPresenter, @unchecked Sendable {
     private(set) var verdicts: [(String, CallbackVerdict)] = []
     private(set) var results: [Result<SignInOutcome, SignInError>] = []
     private(set) var attempt: Attempt?
+    private(set) var receivers: [String] = []
 
     func attemptBegan(_ attempt: Attempt, prompt: AttemptPrompt, receivers: [String]) {
         lock.withLock {
             self.attempt = attempt
+            self.receivers = receivers
             prompts.append(prompt)
         }
         began.signal()

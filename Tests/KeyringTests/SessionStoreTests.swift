@@ -115,7 +115,8 @@ import Testing
 
     @Test func aPassphraseFileDropsOneTrailingNewline() throws {
         let file = fixture.path + "/pass"
-        FileManager.default.createFile(atPath: file, contents: Data("unit passphrase\n".utf8))
+        FileManager.default.createFile(atPath: file, contents: Data("unit passphrase\n".utf8),
+                                       attributes: [.posixPermissions: 0o600])
         try fixture.open().persist(StoreFixture.session("a"), replace: false)
         let store = try fixture.open(passphrase: .fromEnvironment(["AUTHDECK_PASSPHRASE_FILE": file]))
         #expect(try store.session("a").secrets.accessToken == "AT-a")

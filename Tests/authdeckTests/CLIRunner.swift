@@ -240,7 +240,8 @@ final class TemporaryFolder: @unchecked Sendable {
     @discardableResult
     func write(_ name: String, _ text: String) -> String {
         let file = path + "/" + name
-        FileManager.default.createFile(atPath: file, contents: Data(text.utf8))
+        // 0600: passphrase files open to others are refused, and nothing a test writes is for other users.
+        FileManager.default.createFile(atPath: file, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
         return file
     }
 

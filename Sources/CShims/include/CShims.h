@@ -34,6 +34,15 @@ unsigned int cshims_mhd_connection_count(struct MHD_Daemon *daemon);
 /// The peer's IPv4 address in host byte order, or 0 when the peer is not IPv4.
 uint32_t cshims_mhd_client_ipv4(struct MHD_Connection *connection);
 
+/// The TCP ports of a connection in host byte order: the peer's and this end's; 0 when unknown.
+void cshims_mhd_connection_ports(struct MHD_Connection *connection, uint16_t *peer_port, uint16_t *local_port);
+
+// MARK: - Unix sockets
+
+/// The uid of the process at the other end of a connected Unix socket (SO_PEERCRED). Returns 0 and sets `*uid`
+/// on success, -1 otherwise.
+int cshims_peer_uid(int descriptor, uid_t *uid);
+
 // MARK: - libsecret
 
 /// The schema authdeck's master keys are stored under: attributes application, kind and store.

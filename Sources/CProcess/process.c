@@ -1,0 +1,14 @@
+#include "CProcess.h"
+#include <sys/prctl.h>
+#include <sys/resource.h>
+
+int cprocess_disable_dumping(void) {
+    struct rlimit none = {0, 0};
+    int limited = setrlimit(RLIMIT_CORE, &none);
+    int undumpable = prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+    return limited == 0 && undumpable == 0 ? 0 : -1;
+}
+
+int cprocess_is_dumpable(void) {
+    return prctl(PR_GET_DUMPABLE, 0, 0, 0, 0);
+}
