@@ -83,8 +83,12 @@ public struct SignInStateMachine: Sendable {
         switch state {
         case .awaitingCallback(let attempt, let progress):
             if now >= attempt.deadline { return end(attempt, .timedOut) }
-            guard let received = callback.state, ConstantTime.equals(received, attempt.state) else {
-                // Rule 3: a forged or stray callback changes nothing; the right one may still come.
+            if let received = callback.state {
+                guard ConstantTime.equals(received, attempt.state) else {
+                    // Rule 3: a forged or stray callback changes nothing; the right one may still come.
+                    return .reject(.stateMismatch)
+                }
+            } else if !attempt.acceptsStatelessRedirect {
                 return .reject(.stateMismatch)
             }
             guard case .waiting = progress else {

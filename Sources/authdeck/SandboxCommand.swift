@@ -16,6 +16,8 @@ enum SandboxCommand {
         configuration.port = UInt16(try arguments.integer("port", in: 0...65535) ?? 0)
         configuration.tokenLifetime = try arguments.integer("token-lifetime", in: 1...86_400) ?? 3600
         configuration.deviceInterval = try arguments.integer("device-interval", in: 1...60) ?? 5
+        // `make run` shows the TOTP step of the proxy too; the config.json it writes turns the extension on.
+        configuration.turnkeyTOTPExtension = true
         do {
             if let path = arguments.value("users") {
                 configuration.users = try SandboxUsers.load(path: path)

@@ -118,9 +118,15 @@ final class TurnkeyTestProxy: @unchecked Sendable {
         #expect(!(error?.message.contains(jwt) ?? true))
     }
 
+    /// A verificationToken as the SDK decodes it: `id`, `contact`, `verification_type` (unsigned: only read here).
+    static let verificationToken = "eyJhbGciOiJFUzI1NiJ9."
+        + "eyJpZCI6Im90cC0xIiwiY29udGFjdCI6ImFkYUBleGFtcGxlLmNvbSIsInZlcmlmaWNhdGlvbl90eXBlIjoiT1RQX1RZUEVfRU1BSUwifQ"
+        + ".c2ln"
+
     /// A proxy that runs the whole code flow and answers otp_login with `session`.
     func codeFlow(session: @escaping @Sendable (_ publicKey: String) -> String,
-                  verify: HTTPResponse = TurnkeyTestProxy.json(200, #"{"verificationToken":"vt"}"#),
+                  verify: HTTPResponse = TurnkeyTestProxy.json(
+                      200, "{\"verificationToken\":\"\(TurnkeyProxyFaultTests.verificationToken)\"}"),
                   login: HTTPResponse? = nil) throws -> (TurnkeyTestProxy, Result<BackendAnswer, SignInError>) {
         let proxy = try TurnkeyTestProxy { path, body in
             switch path {
