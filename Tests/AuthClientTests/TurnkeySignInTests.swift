@@ -91,6 +91,19 @@ import Testing
         #expect(outcome.kind == .signup)
         #expect(transport.count("/v1/signup") == 1)
         #expect(transport.count("/v1/otp_login") == 1)
+        // The session key is bound at otp_verify, and both later calls are signed over the SDK's token usage.
+        let publicKey = try #require(transport.bodies("/v1/otp_verify").first?["publicKey"]?.string)
+        #expect(publicKey.count == 66)
+        let signup = try #require(transport.bodies("/v1/signup").first)
+        #expect(signup["apiKeys"] == .array([]) && signup["authenticators"] == .array([]))
+        #expect(signup["oauthProviders"] == .array([]))
+        for (call, type) in [("/v1/signup", "USAGE_TYPE_SIGNUP"), ("/v1/otp_login", "USAGE_TYPE_LOGIN")] {
+            let signature = transport.bodies(call).first?["clientSignature"]
+            #expect(signature?["publicKey"]?.string == publicKey, "\(call)")
+            let message = try JSONValue.parse(try #require(signature?["message"]?.string))
+            #expect(message["type"]?.string == type, "\(call)")
+            #expect(message["tokenId"]?.string?.isEmpty == false, "\(call)")
+        }
     }
 
     @Test func smsCodeThroughTheTurnkeyBackend() throws {

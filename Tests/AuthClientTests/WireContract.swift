@@ -135,7 +135,11 @@ struct WireContract: Sendable {
         return resolved
     }
 
-    private func resolved(_ schema: JSONValue) -> JSONValue {
+    /// The refusal shape every route shares.
+    var errorSchema: JSONValue { document["error"] ?? .null }
+
+    /// `schema` with its `$ref` followed (members next to it kept).
+    func resolved(_ schema: JSONValue) -> JSONValue {
         guard let reference = schema["$ref"]?.string else { return schema }
         guard let target = document["definitions"]?[reference] else { return .null }
         var merged = resolved(target)
