@@ -220,10 +220,11 @@ import Glibc
         try expectStored(result, backend: "sandbox-portal", provider: "google")
     }
 
-    @Test func portalAccessDeniedIsACancel() throws {
+    /// Portal's backend only sends `error=oauth_failed`, a denial included: an authentication failure, not a cancel.
+    @Test func portalDenialIsOAuthFailed() throws {
         let result = login(["google", "--backend", "sandbox-portal"], environment: ["SANDBOX_DECISION": "deny"])
-        #expect(result.status == 3, "stderr: \(result.stderr)")
-        #expect(result.stderr.contains("cancelled"))
+        #expect(result.status == 4, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("oauth_failed"))
         #expect(try listed().isEmpty)
     }
 
