@@ -15,6 +15,8 @@ public enum AttemptPrompt: Equatable, Sendable {
 public enum BackendAnswer: Equatable, Sendable {
     case issued(IssuedSession)
     case totpRequired(TOTPChallenge)
+    /// Identity is proven, but the contact must be verified with the code just sent (a new account).
+    case codeRequired(contact: Contact, format: OTPCodeFormat, otpID: String)
 }
 
 /// What the user asked for: provider, backend, and the options of `authdeck login`.

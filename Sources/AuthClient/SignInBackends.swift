@@ -29,13 +29,15 @@ public enum SignInBackends {
             if sendsCode { throw .authMethodUnavailable(method: codeTitle(request.provider)) }
             return try direct(request, configuration, catalog, transport, metadata, overrides, clock)
         case .sandbox:
-            guard sendsCode else {
-                return try direct(request, configuration, catalog, transport, metadata, overrides, clock)
-            }
             let proxy = backend.proxyBaseURL ?? backend.baseURL.map { $0.trimmingSuffix("/") + sandboxProxyPath }
             let base = try required(proxy, "baseURL", backend: name)
             let client = TurnkeyProxyClient(baseURL: base, configID: backend.configID ?? sandboxConfigID,
                                             transport: transport, totpExtension: backend.totpExtension ?? false)
+            guard sendsCode else {
+                // Social logins run as direct ones, then Para's branch: a new identity verifies its email first.
+                let inner = try direct(request, configuration, catalog, transport, metadata, overrides, clock)
+                return SandboxAccountSignIn(inner: inner, proxy: client)
+            }
             return TurnkeySignIn(request: request, client: client, clock: clock)
         case .turnkey:
             let base = try required(backend.baseURL, "baseURL", backend: name)

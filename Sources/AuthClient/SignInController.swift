@@ -295,6 +295,9 @@ public final class SignInController: @unchecked Sendable {
         switch answer {
         case .issued(let issued): run(machine.sessionIssued(id, issued))
         case .totpRequired(let challenge): run(machine.totpChallenged(id, challenge))
+        case .codeRequired(let contact, let format, let otpID):
+            run(machine.codeRequired(id, contact: contact, format: format, otpID: otpID,
+                                     resendAvailableAt: clock().addingTimeInterval(30)))
         }
     }
 

@@ -76,9 +76,10 @@ public struct TurnkeyProxyClient: Sendable {
 
     /// Checks a typed code; a wrong one is `invalidCode`, so the sign-in keeps waiting for another. `publicKey`
     /// (the session key) is bound into the verificationToken, so only its holder can use the token afterwards.
-    public func verifyOTP(otpID: String, code: String, publicKey: String) throws(SignInError) -> String {
-        let json = try call("otp_verify", ["otpId": .string(otpID), "otpCode": .string(code),
-                                           "publicKey": .string(publicKey)], codeSent: true)
+    public func verifyOTP(otpID: String, code: String, publicKey: String?) throws(SignInError) -> String {
+        var body: [String: JSONValue] = ["otpId": .string(otpID), "otpCode": .string(code)]
+        if let publicKey { body["publicKey"] = .string(publicKey) }
+        let json = try call("otp_verify", body, codeSent: true)
         return try Self.member(json, "verificationToken", of: "otp_verify")
     }
 

@@ -95,6 +95,8 @@ public struct SignInStateMachine: Sendable {
                 // Rule 4: the state is single-use; a replay during the exchange starts nothing.
                 return .none
             }
+            // The redirect was used and the attempt now waits for a code (a new account's verification).
+            if case .oneTimeCode = attempt.method { return .none }
             if let error = callback.error {
                 if error == "access_denied" { return end(attempt, .closed) }
                 let detail = callback.errorDescription.map { "\(error): \($0)" } ?? error
@@ -182,6 +184,19 @@ public struct SignInStateMachine: Sendable {
         case .idle, .awaitingCallback, .totpRequired, .authenticated:
             return .none  // an answer for an attempt that was cancelled or timed out
         }
+    }
+
+    /// The exchange proved identity, and the backend wants the contact verified first (a new account): the attempt
+    /// now waits for the one-time code it sent. Nothing is persisted until that code is verified.
+    public mutating func codeRequired(_ id: AttemptID, contact: Contact, format: OTPCodeFormat, otpID: String,
+                                      resendAvailableAt: Date) -> Action {
+        guard case .awaitingCallback(var attempt, .verifying) = state, attempt.id == id else {
+            return .none  // a late answer for an attempt that has ended
+        }
+        attempt.method = .oneTimeCode(contact: contact, format: format, otpID: otpID)
+        attempt.resendAvailableAt = resendAvailableAt
+        state = .awaitingCallback(attempt, .waiting)
+        return .none
     }
 
     /// The backend proved identity but asks for a TOTP code; nothing is persisted (rule 6).
