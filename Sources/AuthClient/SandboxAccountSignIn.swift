@@ -50,6 +50,8 @@ public final class SandboxAccountSignIn: SignInBackend, @unchecked Sendable {
         return .issued(issued)
     }
 
+    public func revoke(_ issued: IssuedSession) { inner.revoke(issued) }
+
     public func resendCode(_ attempt: Attempt) throws(SignInError) -> String {
         guard let contact = lock.withLock({ contact }) else { throw .authMethodUnavailable(method: "one-time code") }
         return try proxy.initOTP(contact: contact)

@@ -61,6 +61,8 @@ public protocol SignInBackend: AnyObject, Sendable {
     func verifyTOTP(_ attempt: Attempt, userJwt: String, code: String) throws(SignInError) -> BackendAnswer
     /// Sends the code again; returns the (possibly new) otpID.
     func resendCode(_ attempt: Attempt) throws(SignInError) -> String
+    /// Best effort: revokes a session this attempt issued but will not store (the user cancelled meanwhile).
+    func revoke(_ issued: IssuedSession)
 }
 
 extension SignInBackend {
@@ -79,6 +81,9 @@ extension SignInBackend {
     public func resendCode(_ attempt: Attempt) throws(SignInError) -> String {
         throw .authMethodUnavailable(method: "one-time code")
     }
+
+    /// Backends whose contract has no revocation (the auth proxies) cannot take a session back.
+    public func revoke(_ issued: IssuedSession) {}
 }
 
 /// Session keys authdeck makes up when the user names none: provider and user, in characters safe for a shell.

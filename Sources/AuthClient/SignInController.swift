@@ -194,6 +194,13 @@ public final class SignInController: @unchecked Sendable {
             presenter.finished(.failure(error))
         case .replay(let outcome):
             presenter.replayed(outcome)
+        case .discard(_, let issued, let error):
+            // Cancelled while the session was being issued: it is not stored, and revoked where the backend can.
+            let backend = self.backend
+            finish()
+            trace?.record("result", error.message + "; the issued session was not stored", ["error": .string(error.message)])
+            work.async { backend?.revoke(issued) }
+            presenter.finished(.failure(error))
         }
     }
 
@@ -233,7 +240,7 @@ public final class SignInController: @unchecked Sendable {
                 case .exchange, .replay: verdict = .accepted
                 case .reject(let error), .fail(_, let error): verdict = .refused(error.message)
                 case .none: verdict = .refused("This sign-in is no longer waiting for a redirect.")
-                case .begin, .verifyCode, .verifyTOTP, .resendCode, .persist, .report:
+                case .begin, .verifyCode, .verifyTOTP, .resendCode, .persist, .report, .discard:
                     verdict = .refused("Unexpected redirect.")
                 }
                 run(action)
@@ -386,6 +393,7 @@ public final class SignInController: @unchecked Sendable {
         case .verifying: return "verifying"
         case .persisting: return "persisting"
         case .storageFailed: return "storageFailed"
+        case .cancelling: return "cancelling"
         }
     }
 

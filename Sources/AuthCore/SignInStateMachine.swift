@@ -28,6 +28,9 @@ public struct SignInStateMachine: Sendable {
         case persisting(IssuedSession)
         /// The write failed; the issued session is held so that only the write can be retried.
         case storageFailed(IssuedSession)
+        /// Cancel was asked while a request was out. Its answer is awaited (a session it issues would otherwise live
+        /// on at the provider unseen), then revoked where the backend can, and nothing is stored.
+        case cancelling
     }
 
     /// Commands for the owner. Exactly one place runs them (`run(_:)` in the owner).
@@ -54,6 +57,8 @@ public struct SignInStateMachine: Sendable {
         case fail(AttemptID, SignInError)
         /// Show the outcome of an attempt again: a replayed callback, never a second exchange.
         case replay(SignInOutcome)
+        /// The attempt ended with this error, and this session it issued is not stored: revoke it if possible.
+        case discard(AttemptID, IssuedSession, SignInError)
     }
 
     public private(set) var state: State
@@ -181,6 +186,11 @@ public struct SignInStateMachine: Sendable {
             // Rule 6: only the right TOTP code leads to persisting.
             state = .totpRequired(attempt, challenge, .persisting(issued))
             return .persist(id, issued)
+        case .awaitingCallback(let attempt, .cancelling) where attempt.id == id,
+             .totpRequired(let attempt, _, .cancelling) where attempt.id == id:
+            // The user cancelled while this was being issued: it is not stored, and it is revoked.
+            _ = end(attempt, .closed)
+            return .discard(id, issued, .closed)
         case .idle, .awaitingCallback, .totpRequired, .authenticated:
             return .none  // an answer for an attempt that was cancelled or timed out
         }
@@ -190,6 +200,7 @@ public struct SignInStateMachine: Sendable {
     /// now waits for the one-time code it sent. Nothing is persisted until that code is verified.
     public mutating func codeRequired(_ id: AttemptID, contact: Contact, format: OTPCodeFormat, otpID: String,
                                       resendAvailableAt: Date) -> Action {
+        if case .awaitingCallback(let attempt, .cancelling) = state, attempt.id == id { return end(attempt, .closed) }
         guard case .awaitingCallback(var attempt, .verifying) = state, attempt.id == id else {
             return .none  // a late answer for an attempt that has ended
         }
@@ -201,6 +212,7 @@ public struct SignInStateMachine: Sendable {
 
     /// The backend proved identity but asks for a TOTP code; nothing is persisted (rule 6).
     public mutating func totpChallenged(_ id: AttemptID, _ challenge: TOTPChallenge) -> Action {
+        if case .awaitingCallback(let attempt, .cancelling) = state, attempt.id == id { return end(attempt, .closed) }
         guard case .awaitingCallback(let attempt, .verifying) = state, attempt.id == id else {
             return .none  // a late answer for an attempt that has ended
         }
@@ -211,6 +223,9 @@ public struct SignInStateMachine: Sendable {
     /// The backend refused a typed code (one-time or TOTP). The attempt waits for another.
     public mutating func codeRejected(_ id: AttemptID) -> Action {
         switch state {
+        case .awaitingCallback(let attempt, .cancelling) where attempt.id == id,
+             .totpRequired(let attempt, _, .cancelling) where attempt.id == id:
+            return end(attempt, .closed)  // the cancelled request answered: nothing was issued
         case .awaitingCallback(let attempt, .verifying) where attempt.id == id:
             state = .awaitingCallback(attempt, .waiting)
             return .reject(.invalidCode)
@@ -227,6 +242,13 @@ public struct SignInStateMachine: Sendable {
     /// A request of the attempt failed for good (exchange refused, invalid ID token, network).
     public mutating func requestFailed(_ id: AttemptID, _ error: SignInError) -> Action {
         switch state {
+        case .awaitingCallback(let attempt, .cancelling) where attempt.id == id,
+             .totpRequired(let attempt, _, .cancelling) where attempt.id == id:
+            return end(attempt, .closed)  // the user cancelled first: that is what the attempt ended with
+        case .awaitingCallback(_, .persisting), .totpRequired(_, _, .persisting),
+             .awaitingCallback(_, .storageFailed), .totpRequired(_, _, .storageFailed):
+            // A late failure (a resend, a poll) cannot undo an issued session: the write, or its retry, decides.
+            return .none
         case .awaitingCallback(let attempt, _) where attempt.id == id,
              .totpRequired(let attempt, _, _) where attempt.id == id:
             return end(attempt, error)
@@ -280,6 +302,22 @@ public struct SignInStateMachine: Sendable {
     /// Esc in the TUI, Ctrl-C on the command line (rule 2).
     public mutating func cancelRequested() -> Action {
         switch state {
+        case .awaitingCallback(let attempt, .verifying):
+            // A request is out: let it finish, so whatever it issues can be revoked instead of living on unseen.
+            state = .awaitingCallback(attempt, .cancelling)
+            return .none
+        case .totpRequired(let attempt, let challenge, .verifying):
+            state = .totpRequired(attempt, challenge, .cancelling)
+            return .none
+        case .awaitingCallback(_, .persisting), .totpRequired(_, _, .persisting), .awaitingCallback(_, .cancelling),
+             .totpRequired(_, _, .cancelling):
+            // The write decides: a stored session is reported as stored, never as cancelled; a failed write can
+            // be cancelled then. A second cancel changes nothing.
+            return .none
+        case .awaitingCallback(let attempt, .storageFailed(let issued)),
+             .totpRequired(let attempt, _, .storageFailed(let issued)):
+            _ = end(attempt, .closed)
+            return .discard(attempt.id, issued, .closed)
         case .awaitingCallback(let attempt, _), .totpRequired(let attempt, _, _):
             return end(attempt, .closed)
         case .idle, .authenticated:
@@ -291,9 +329,16 @@ public struct SignInStateMachine: Sendable {
     public mutating func tick(now: Date) -> Action {
         switch state {
         case .awaitingCallback(let attempt, let progress), .totpRequired(let attempt, _, let progress):
-            // A session already issued is not thrown away by the clock: the write decides.
+            // A session already issued is not thrown away by the clock: the write decides. A cancelled request is
+            // waited for: its answer ends the attempt.
             if case .persisting = progress { return .none }
-            return now >= attempt.deadline ? end(attempt, .timedOut) : .none
+            if case .cancelling = progress { return .none }
+            guard now >= attempt.deadline else { return .none }
+            if case .storageFailed(let issued) = progress {
+                _ = end(attempt, .timedOut)
+                return .discard(attempt.id, issued, .timedOut)  // held but never stored: take it back
+            }
+            return end(attempt, .timedOut)
         case .idle, .authenticated:
             return .none
         }
