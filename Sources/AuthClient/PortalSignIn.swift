@@ -105,7 +105,8 @@ public final class PortalSignIn: SignInBackend, @unchecked Sendable {
             backend: request.backendName, provider: request.provider, subject: tokens.endUserID,
             issuer: client.baseURL, createdAt: now, expiresAt: nil, refreshable: false)
         var secrets = SessionSecrets(sessionJwt: sessionToken)
-        secrets.portalClient = PortalClientInfo(clientID: tokens.clientID, isAccountAbstracted: tokens.isAccountAbstracted)
+        secrets.portalClient = PortalClientInfo(clientID: tokens.clientID,
+                                                isAccountAbstracted: tokens.isAccountAbstracted)
         return IssuedSession(session: Session(record: record, secrets: secrets), kind: .login)
     }
 }

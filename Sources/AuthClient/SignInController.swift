@@ -198,7 +198,8 @@ public final class SignInController: @unchecked Sendable {
             // Cancelled while the session was being issued: it is not stored, and revoked where the backend can.
             let backend = self.backend
             finish()
-            trace?.record("result", error.message + "; the issued session was not stored", ["error": .string(error.message)])
+            trace?.record("result", error.message + "; the issued session was not stored",
+                          ["error": .string(error.message)])
             work.async { backend?.revoke(issued) }
             presenter.finished(.failure(error))
         }

@@ -46,7 +46,8 @@ extension TurnkeyProxyRoutes {
               let clientID = query["clientId"], oidc.accepts(clientID: clientID, at: profile),
               let nonce = query["nonce"], !nonce.isEmpty, nonce.utf8.count <= 256,
               let redirectURI = query["redirectUri"] else {
-            return OIDCRoutes.errorPage(400, "provider (google or apple), clientId, redirectUri and nonce are required.")
+            return OIDCRoutes.errorPage(400, "provider (google or apple), clientId, redirectUri and nonce are "
+                + "required.")
         }
         // The redirect URI is the hosted redirect page with the app's scheme, exactly as the SDK builds it.
         let prefix = Self.hostedRedirectURL(base: context.baseURL) + "?scheme="

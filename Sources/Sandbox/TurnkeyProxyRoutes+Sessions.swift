@@ -88,8 +88,8 @@ extension TurnkeyProxyRoutes {
 
     /// A session, or a TOTP challenge first when the account's user has a TOTP seed.
     func sessionOrChallenge(account: ProxyAccounts.Account, publicKey: String) throws(ProxyError) -> [String: Any] {
-        guard context.configuration.turnkeyTOTPExtension, let user = account.userName.flatMap(context.user(named:)), let seed = user.totpSeed,
-              let secret = user.totpSecret else {
+        guard context.configuration.turnkeyTOTPExtension, let user = account.userName.flatMap(context.user(named:)),
+              let seed = user.totpSeed, let secret = user.totpSecret else {
             return ["session": try session(userID: account.userID, organizationID: account.organizationID,
                                            publicKey: publicKey)]
         }

@@ -180,7 +180,9 @@ struct WireContract: Sendable {
         case "array"?:
             guard case .array(let items) = value else { return ["\(path): expected an array"] }
             if let itemSchema = schema["items"] {
-                for (index, item) in items.enumerated() { problems += validate(item, itemSchema, at: "\(path)[\(index)]") }
+                for (index, item) in items.enumerated() {
+                    problems += validate(item, itemSchema, at: "\(path)[\(index)]")
+                }
             }
         case "string"?:
             guard case .string(let text) = value else { return ["\(path): expected a string"] }

@@ -145,7 +145,10 @@ import Testing
         let transport = URLSessionTransport(timeout: 3)
         for (route, member) in [("oauth2_authenticate", ["provider"]), ("otp_init", ["otpType"]),
                                 ("otp_login", ["clientSignature", "scheme"])] {
-            guard let schema = contract.routes["/v1/" + route]?["request"] else { Issue.record(Comment(rawValue: route)); continue }
+            guard let schema = contract.routes["/v1/" + route]?["request"] else {
+                Issue.record(Comment(rawValue: route))
+                continue
+            }
             let body = Self.sample(contract, schema).setting(member, .string("NOT_IN_THE_CONTRACT"))
             let answer = try transport.send(try proxyRequest(sandbox, route, body))
             #expect(answer.status == 400, "\(route)")
@@ -265,7 +268,9 @@ import Testing
         #expect(throws: SignInError.self) { _ = try backend.method(loopbackRedirectURI: "http://127.0.0.1:5999/cb") }
         configuration.backends?["sandbox-portal"]?.redirectURL = "http://127.0.0.1:6001/callback"
         let fixed = try sandbox.backend("google", backend: "sandbox-portal", configuration: configuration)
-        #expect(throws: SignInError.self) { _ = try fixed.method(loopbackRedirectURI: "http://127.0.0.1:5999/callback") }
+        #expect(throws: SignInError.self) {
+            _ = try fixed.method(loopbackRedirectURI: "http://127.0.0.1:5999/callback")
+        }
         #expect(try fixed.method(loopbackRedirectURI: "http://127.0.0.1:6001/callback")
             == .browser(redirectURI: "http://127.0.0.1:6001/callback"))
     }

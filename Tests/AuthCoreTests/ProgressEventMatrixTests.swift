@@ -203,7 +203,8 @@ import Testing
         m = Fixture.exchanging()
         _ = m.sessionIssued(Self.one, Fixture.issued)
         _ = m.cancelRequested()
-        #expect(m.persistFailed(Self.one, message: "disk full") == .reject(.sessionStorageFailure(message: "disk full")))
+        let failure = SignInError.sessionStorageFailure(message: "disk full")
+        #expect(m.persistFailed(Self.one, message: "disk full") == .reject(failure))
         #expect(m.cancelRequested() == .discard(Self.one, Fixture.issued, .closed))
     }
 

@@ -181,7 +181,9 @@ final class SandboxFixture: Sendable {
     }
 
     /// The members every signup must carry, empty (the contract requires them).
-    static var signupArrays: [String: Any] { ["apiKeys": [Any](), "authenticators": [Any](), "oauthProviders": [Any]()] }
+    static var signupArrays: [String: Any] {
+        ["apiKeys": [Any](), "authenticators": [Any](), "oauthProviders": [Any]()]
+    }
 
     /// A signup body: `fields` plus the required arrays.
     static func signupBody(_ fields: [String: Any]) -> [String: Any] {
