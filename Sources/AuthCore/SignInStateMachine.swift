@@ -201,7 +201,9 @@ public struct SignInStateMachine: Sendable {
     public mutating func codeRequired(_ id: AttemptID, contact: Contact, format: OTPCodeFormat, otpID: String,
                                       resendAvailableAt: Date) -> Action {
         if case .awaitingCallback(let attempt, .cancelling) = state, attempt.id == id { return end(attempt, .closed) }
-        guard case .awaitingCallback(var attempt, .verifying) = state, attempt.id == id else {
+        // Answered by an exchange (verifying) or by a device poll, which runs while the attempt waits.
+        guard case .awaitingCallback(var attempt, let progress) = state, attempt.id == id,
+              progress == .verifying || (progress == .waiting && attempt.method == .device) else {
             return .none  // a late answer for an attempt that has ended
         }
         attempt.method = .oneTimeCode(contact: contact, format: format, otpID: otpID)

@@ -208,6 +208,17 @@ import Testing
         #expect(m.cancelRequested() == .discard(Self.one, Fixture.issued, .closed))
     }
 
+    /// A device approval of a new account (Para's flow) moves the waiting device attempt to its email code.
+    @Test func aDevicePollCanAskForTheNewAccountsCode() {
+        var m = Fixture.awaiting(Fixture.deviceAttempt())
+        let id = AttemptID(3)
+        #expect(m.codeRequired(id, contact: .email("cleo@example.com"), format: .totp, otpID: "otp-9",
+                               resendAvailableAt: Self.t0) == .none)
+        #expect(m.currentAttempt?.method == .oneTimeCode(contact: .email("cleo@example.com"), format: .totp,
+                                                          otpID: "otp-9"))
+        #expect(m.codeEntered("123456", now: Self.t0) == .verifyCode(id, otpID: "otp-9", code: "123456"))
+    }
+
     /// Portal's stateless redirect: taken while its attempt waits, once, and never for an attempt that wants state.
     @Test func aStatelessRedirectIsTakenOnceWhileItsAttemptWaits() {
         var attempt = Fixture.browserAttempt()
