@@ -12,6 +12,13 @@ final class TurnkeyTestProxy: @unchecked Sendable {
     private var server: HTTPServer!
     private let lock = NSLock()
     private var seen: [String] = []
+    /// What the client sends is held to the contract even here; the scripted answers are faults on purpose.
+    let requests: RecordingTransport = {
+        let transport = RecordingTransport()
+        transport.contracts = [.turnkey(totpExtension: true)]
+        transport.checksAnswers = false
+        return transport
+    }()
 
     init(_ script: @escaping Script) throws {
         server = try HTTPServer { [unowned self] request in
@@ -20,17 +27,19 @@ final class TurnkeyTestProxy: @unchecked Sendable {
         }
     }
 
-    deinit { server.stop() }
+    deinit {
+        server.stop()
+        for problem in requests.takeViolations() { Issue.record(Comment(rawValue: problem)) }
+    }
 
     var baseURL: String { server.baseURL }
     var paths: [String] { lock.withLock { seen } }
 
     func stop() { server.stop() }
 
-    func backend(_ provider: String, contact: Contact? = nil,
-                 transport: HTTPTransport = URLSessionTransport(timeout: 2)) -> TurnkeySignIn {
+    func backend(_ provider: String, contact: Contact? = nil, transport: HTTPTransport? = nil) -> TurnkeySignIn {
         TurnkeySignIn(request: SignInRequest(provider: provider, backendName: "turnkey", contact: contact),
-                      client: TurnkeyProxyClient(baseURL: baseURL, configID: "test", transport: transport))
+                      client: TurnkeyProxyClient(baseURL: baseURL, configID: "test", transport: transport ?? requests))
     }
 
     static func json(_ status: Int, _ text: String) -> HTTPResponse {
