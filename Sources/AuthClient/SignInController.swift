@@ -200,8 +200,11 @@ public final class SignInController: @unchecked Sendable {
             finish()
             trace?.record("result", error.message + "; the issued session was not stored",
                           ["error": .string(error.message)])
-            work.async { backend?.revoke(issued) }
-            presenter.finished(.failure(error))
+            // Reported once the revocation is done, so a command that exits on the report does not cut it short.
+            work.async {
+                backend?.revoke(issued)
+                self.queue.async { self.presenter.finished(.failure(error)) }
+            }
         }
     }
 
