@@ -44,7 +44,8 @@ public func fuzzResponses(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 
     checkJSON(response.body)
     checkOAuth(response, transport: transport)
-    checkTurnkey(TurnkeyProxyClient(baseURL: "https://proxy.example/", configID: "cfg", transport: transport))
+    checkTurnkey(TurnkeyProxyClient(baseURL: "https://proxy.example/", configID: "cfg", transport: transport,
+                                    totpExtension: true))
     checkPortal(PortalClient(baseURL: "https://portal.example", environmentID: "env", transport: transport))
     return 0
 }
@@ -113,7 +114,9 @@ private func checkTurnkey(_ proxy: TurnkeyProxyClient) {
     let contact = Contact.email("user@example.com")
     let answers: [String?] = [
         expectOneLine { () throws(SignInError) in try proxy.initOTP(contact: contact) },
-        expectOneLine { () throws(SignInError) in try proxy.verifyOTP(otpID: "otp-1", code: "123456") },
+        expectOneLine { () throws(SignInError) in
+            try proxy.verifyOTP(otpID: "otp-1", code: "123456", publicKey: sessionKey.publicKey.compressedHex)
+        },
         expectOneLine { () throws(SignInError) in
             try proxy.oauth2Authenticate(provider: "x", authCode: "c", redirectURI: "http://127.0.0.1/cb",
                                          codeVerifier: "v", clientID: "id", nonce: "n")
@@ -124,7 +127,9 @@ private func checkTurnkey(_ proxy: TurnkeyProxyClient) {
         if let answer { invariant(!answer.isEmpty, "a proxy call answered an empty value") }
     }
     _ = expectOneLine { () throws(SignInError) in try proxy.account(filterType: "EMAIL", filterValue: "a@b.co") }
-    _ = expectOneLine { () throws(SignInError) in try proxy.signup(contact: contact, verificationToken: "vt") }
+    _ = expectOneLine { () throws(SignInError) in
+        try proxy.signup(contact: contact, verificationToken: "vt", key: sessionKey)
+    }
     _ = expectOneLine { () throws(SignInError) in try proxy.signup(oidcToken: "t", providerName: "google") }
     let logins = [
         expectOneLine { () throws(SignInError) in
@@ -148,7 +153,7 @@ private func checkPortal(_ portal: PortalClient) {
         _ = methods.count
     }
     _ = expectOneLine { () throws(SignInError) in
-        try portal.oauthURLs(redirectURL: "http://127.0.0.1/cb", state: "s")
+        try portal.oauthURLs(redirectURL: "http://127.0.0.1/cb")
     }
     if let tokens = expectOneLine({ () throws(SignInError) in try portal.exchange(token: "t") }) {
         invariant(!tokens.endUserID.isEmpty, "Portal tokens without endUserId passed")
@@ -189,7 +194,7 @@ private func responseSeeds() -> [(name: String, bytes: [UInt8])] {
         ("proxy-404", 6, 0, #"{"code":5,"message":"no account"}"#),
         ("portal-tokens", 0, 0, #"{"data":{"endUserId":"eu-1","clientId":"c","clientSessionToken":"cst","#
             + #""userJwt":"uj","totpLink":"otpauth://totp/p"}}"#),
-        ("portal-methods", 0, 0, #"{"data":{"methods":["google",{"name":"apple"},{"type":"email"}]}}"#),
+        ("portal-methods", 0, 0, #"{"data":{"allowedAuthMethods":["GOOGLE","APPLE",7],"autoCreateWallet":true}}"#),
         ("portal-error", 3, 0, #"{"error":"redirect URL not allowed"}"#),
         ("html-gateway", 9, 2, "<!DOCTYPE html><html><body>502 Bad Gateway</body></html>"),
         ("empty", 8, 4, ""),

@@ -127,6 +127,11 @@ public final class DirectSignIn: SignInBackend, @unchecked Sendable {
         }
     }
 
+    /// RFC 7009 at the provider's revocation endpoint, when it has one; a failure leaves nothing to do.
+    public func revoke(_ issued: IssuedSession) {
+        try? SessionRefresher(transport: transport, clock: clock).revoke(issued.session)
+    }
+
     public func pollDevice(_ attempt: Attempt, interval: inout Int) throws(SignInError) -> BackendAnswer? {
         lock.lock()
         let current = device

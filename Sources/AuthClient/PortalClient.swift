@@ -1,8 +1,9 @@
 import AuthCore
 import Foundation
 
-/// The wire calls of a Portal-style auth backend (SPEC 3.5) under `<base>/api/v3/auth`, each with the
-/// `x-portal-auth-environment-id` header. Answers are wrapped in `{"data": …}`; refusals are `{"error": message}`.
+/// The wire calls of Portal's Client Auth API (SPEC 3.5) under `<base>/api/v3/auth`, each with the
+/// `x-portal-auth-environment-id` header, as portal-hq/PortalSwift's `PortalAuthApi` makes them. Answers are wrapped
+/// in `{"data": …}`; refusals are `{"error": message}`.
 public struct PortalClient: Sendable {
     /// The backend's base URL, without `/api/v3/auth` (the sandbox's is `http://127.0.0.1:PORT/portal`).
     public let baseURL: String
@@ -23,26 +24,28 @@ public struct PortalClient: Sendable {
         public var clientSessionToken: String?
         public var userJwt: String?
         public var totpLink: String?
+        public var isAccountAbstracted: Bool?
     }
 
     private var authBase: String { baseURL + "/api/v3/auth" }
 
     // MARK: - Calls
 
-    /// The sign-in methods the environment enables (`google`, `apple`, …).
+    /// The sign-in methods the environment enables, as Portal names them (`GOOGLE`, `APPLE`, …):
+    /// `{"data": {"allowedAuthMethods": [...], "autoCreateWallet": bool}}`.
     public func methods() throws(SignInError) -> [String] {
         let data = try call(OutgoingRequest(url: authBase + "/methods", headers: headers()), name: "methods")
-        let list: JSONValue?
-        if case .array = data { list = data } else { list = data["methods"] }
-        guard case .array(let methods)? = list else {
-            throw .network(message: "Portal's methods answer lists no methods")
+        guard case .array(let methods)? = data["allowedAuthMethods"] else {
+            throw .network(message: "Portal's methods answer has no allowedAuthMethods")
         }
-        return methods.compactMap { $0.string ?? $0["name"]?.string ?? $0["type"]?.string }
+        return methods.compactMap(\.string)
     }
 
-    /// The provider URLs to open; the browser comes back to `redirectURL` with `?token=…&state=…`.
-    public func oauthURLs(redirectURL: String, state: String) throws(SignInError) -> [String: String] {
-        let query = FormEncoding.encode([("redirectUrl", redirectURL), ("state", state)])
+    /// The provider URLs to open; the browser comes back to `redirectURL` with `?token=…&login_type=…` and no
+    /// app-side state. `redirectURL` is matched byte for byte against the environment's allow-list, so it is sent
+    /// escaped as Portal's SDKs escape it (everything but `A-Z a-z 0-9 - _ . *`).
+    public func oauthURLs(redirectURL: String) throws(SignInError) -> [String: String] {
+        let query = "redirectUrl=" + Self.formURLEncode(redirectURL)
         let data = try call(OutgoingRequest(url: authBase + "/oauth/urls?" + query, headers: headers()),
                             name: "oauth/urls")
         guard case .object(let members) = data else {
@@ -59,17 +62,45 @@ public struct PortalClient: Sendable {
         return try Self.tokens(data, call: "oauth/tokens")
     }
 
-    /// Validates a TOTP code for the pending sign-in `userJwt` names; a wrong code is `invalidCode`.
+    /// Validates a TOTP code for the pending sign-in `userJwt` names; a wrong code is `invalidCode`. The answer
+    /// carries no `endUserId`: it is read from the userJwt's `endUserId` claim, before the code is spent.
     public func validateTOTP(userJwt: String, code: String) throws(SignInError) -> Tokens {
+        guard let endUserID = Self.endUserID(userJwt: userJwt) else {
+            throw .network(message: "Portal's userJwt carries no endUserId claim")
+        }
         let body = try TurnkeyProxyClient.encode(.object(["code": .string(code)]))
         let data = try call(.json(authBase + "/totps/validations", Array(body.utf8),
                                   headers: headers() + [("Authorization", "Bearer " + userJwt)]),
                             name: "totps/validations", codeSent: true)
-        let tokens = try Self.tokens(data, call: "totps/validations")
-        guard tokens.clientSessionToken != nil else {
+        guard let session = data["clientSessionToken"]?.string, !session.isEmpty else {
             throw .network(message: "Portal accepted the TOTP code but sent no clientSessionToken")
         }
-        return tokens
+        return Tokens(endUserID: endUserID, clientID: data["clientId"]?.string, clientSessionToken: session,
+                      userJwt: nil, totpLink: nil, isAccountAbstracted: data["isAccountAbstracted"]?.bool)
+    }
+
+    /// The `endUserId` claim of a userJwt, read without verifying (Portal's key is not the client's to know; the
+    /// claim only labels the session, the token is what Portal checks).
+    static func endUserID(userJwt: String) -> String? {
+        guard let id = TurnkeySignIn.unverifiedClaims(userJwt)["endUserId"]?.string,
+              !id.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        return id
+    }
+
+    /// Java's `URLEncoder` form with `%20` for space: what Portal's SDKs send, byte for byte.
+    static func formURLEncode(_ value: String) -> String {
+        var output = ""
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."),
+                 UInt8(ascii: "*"):
+                output.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                output += String(format: "%%%02X", byte)
+            }
+        }
+        return output
     }
 
     // MARK: - Pieces
@@ -78,17 +109,20 @@ public struct PortalClient: Sendable {
         [("x-portal-auth-environment-id", environmentID), ("Accept", "application/json")]
     }
 
+    /// A grant exchange's answer: a session (which must name its end user), or a userJwt for the TOTP step.
     static func tokens(_ data: JSONValue, call: String) throws(SignInError) -> Tokens {
-        guard let endUserID = data["endUserId"]?.string, !endUserID.isEmpty else {
-            throw .network(message: "Portal's \(call) answer names no endUserId")
-        }
         let session = data["clientSessionToken"]?.string.flatMap { $0.isEmpty ? nil : $0 }
         let userJwt = data["userJwt"]?.string.flatMap { $0.isEmpty ? nil : $0 }
         if session == nil && userJwt == nil {
             throw .network(message: "Portal's \(call) answer has neither a clientSessionToken nor a userJwt")
         }
+        let named = data["endUserId"]?.string.flatMap { $0.isEmpty ? nil : $0 }
+        guard let endUserID = named ?? (session == nil ? userJwt.flatMap { endUserID(userJwt: $0) } : nil) else {
+            throw .network(message: "Portal's \(call) answer names no endUserId")
+        }
         return Tokens(endUserID: endUserID, clientID: data["clientId"]?.string, clientSessionToken: session,
-                      userJwt: userJwt, totpLink: data["totpLink"]?.string)
+                      userJwt: session == nil ? userJwt : nil, totpLink: data["totpLink"]?.string,
+                      isAccountAbstracted: data["isAccountAbstracted"]?.bool)
     }
 
     /// Sends one request and unwraps `data`. 401 is `unauthorized` (a redirect URL that is not allow-listed, a

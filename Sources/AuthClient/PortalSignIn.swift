@@ -2,17 +2,27 @@ import AuthCore
 import AuthCrypto
 import Foundation
 
-/// The `portal` backend: Portal runs the provider leg itself. authdeck asks for the provider URL with its loopback
-/// redirect and its own `state`, the browser comes back with a one-time `token`, which is exchanged for a client
-/// session token, or for a TOTP challenge first when the user has a second factor.
+/// The `portal` backend: Portal runs the provider leg itself. authdeck asks for the provider URL with its redirect
+/// URL (allow-listed for the environment byte for byte: a fixed loopback port or `authdeck://`), the browser comes
+/// back with a one-time `token` (and `login_type`), which is exchanged for a client session token, or for a TOTP
+/// challenge first when the user has a second factor.
+///
+/// Portal's redirect carries no app-side `state` (its own `state` binds the provider to Portal, not authdeck to
+/// Portal). So one redirect without state is taken while the attempt waits, once; what remains is the login-CSRF
+/// risk every Portal SDK shares: a local program that learns the waiting redirect URL could deliver a token of its
+/// own account first. The loopback receiver's peer check narrows who can.
 public final class PortalSignIn: SignInBackend, @unchecked Sendable {
     public let request: SignInRequest
     public let client: PortalClient
+    /// The allow-listed redirect URL (config.json's `redirectURL`).
+    public let redirectURL: String?
     private let clock: @Sendable () -> Date
 
-    public init(request: SignInRequest, client: PortalClient, clock: @escaping @Sendable () -> Date = { Date() }) {
+    public init(request: SignInRequest, client: PortalClient, redirectURL: String?,
+                clock: @escaping @Sendable () -> Date = { Date() }) {
         self.request = request
         self.client = client
+        self.redirectURL = redirectURL
         self.clock = clock
     }
 
@@ -25,13 +35,23 @@ public final class PortalSignIn: SignInBackend, @unchecked Sendable {
     public func method(loopbackRedirectURI: String?) throws(SignInError) -> SignInMethod {
         if request.useDevice { throw .authMethodUnavailable(method: "\(title) device") }
         let offered = try client.methods()
+        // Portal names methods in capitals (`GOOGLE`, `APPLE`); authdeck's provider names are lower case.
         guard offered.contains(where: { $0.caseInsensitiveCompare(request.provider) == .orderedSame }) else {
             throw .authMethodUnavailable(method: title)
         }
-        guard let loopbackRedirectURI else {
-            throw .unavailable(reason: "no redirect URI: the loopback receiver is not running")
+        // Portal matches the redirect URL byte for byte against the environment's allow-list, so a port picked
+        // at random can never match: the URL is configured, and a loopback one must be where the receiver listens.
+        guard let redirectURL else {
+            throw .unavailable(reason: "the portal backend needs redirectURL in config.json, exactly as the "
+                + "environment allow-lists it: authdeck://callback or http://127.0.0.1:PORT/callback")
         }
-        return .browser(redirectURI: loopbackRedirectURI)
+        if redirectURL.hasPrefix("http://") {
+            guard let loopbackRedirectURI, loopbackRedirectURI == redirectURL else {
+                throw .unavailable(reason: "the allow-listed redirect URL \(redirectURL) needs the loopback receiver "
+                    + "on its port: pass --listen with that address")
+            }
+        }
+        return .browser(redirectURI: redirectURL)
     }
 
     public func makeAttempt(id: AttemptID, method: SignInMethod, deadline: Date) throws(SignInError) -> Attempt {
@@ -40,8 +60,10 @@ public final class PortalSignIn: SignInBackend, @unchecked Sendable {
             // has one, and never leaves this process.
             let pkce = PKCE(randomBytes: try SecureRandom.bytes(32))
             let state = AttemptSecrets.state(randomBytes: try SecureRandom.bytes(16))
-            return Attempt(id: id, backend: request.backendName, provider: request.provider, method: method,
-                           state: state, codeVerifier: pkce.verifier, nonce: nil, deadline: deadline)
+            var attempt = Attempt(id: id, backend: request.backendName, provider: request.provider, method: method,
+                                  state: state, codeVerifier: pkce.verifier, nonce: nil, deadline: deadline)
+            attempt.acceptsStatelessRedirect = true
+            return attempt
         } catch {
             throw .unavailable(reason: error.description)
         }
@@ -51,7 +73,7 @@ public final class PortalSignIn: SignInBackend, @unchecked Sendable {
         guard case .browser(let redirectURI) = attempt.method else {
             throw .authMethodUnavailable(method: "\(title) without a browser")
         }
-        let urls = try client.oauthURLs(redirectURL: redirectURI, state: attempt.state)
+        let urls = try client.oauthURLs(redirectURL: redirectURI)
         guard let url = urls.first(where: { $0.key.caseInsensitiveCompare(request.provider) == .orderedSame })?.value
         else {
             throw .authMethodUnavailable(method: title)
@@ -82,7 +104,9 @@ public final class PortalSignIn: SignInBackend, @unchecked Sendable {
             key: request.sessionKey ?? SessionKeyName.generated(provider: request.provider, user: tokens.endUserID),
             backend: request.backendName, provider: request.provider, subject: tokens.endUserID,
             issuer: client.baseURL, createdAt: now, expiresAt: nil, refreshable: false)
-        return IssuedSession(session: Session(record: record, secrets: SessionSecrets(sessionJwt: sessionToken)),
-                             kind: .login)
+        var secrets = SessionSecrets(sessionJwt: sessionToken)
+        secrets.portalClient = PortalClientInfo(clientID: tokens.clientID,
+                                                isAccountAbstracted: tokens.isAccountAbstracted)
+        return IssuedSession(session: Session(record: record, secrets: secrets), kind: .login)
     }
 }

@@ -15,6 +15,8 @@ public enum AttemptPrompt: Equatable, Sendable {
 public enum BackendAnswer: Equatable, Sendable {
     case issued(IssuedSession)
     case totpRequired(TOTPChallenge)
+    /// Identity is proven, but the contact must be verified with the code just sent (a new account).
+    case codeRequired(contact: Contact, format: OTPCodeFormat, otpID: String)
 }
 
 /// What the user asked for: provider, backend, and the options of `authdeck login`.
@@ -62,6 +64,8 @@ public protocol SignInBackend: AnyObject, Sendable {
     func verifyTOTP(_ attempt: Attempt, userJwt: String, code: String) throws(SignInError) -> BackendAnswer
     /// Sends the code again; returns the (possibly new) otpID.
     func resendCode(_ attempt: Attempt) throws(SignInError) -> String
+    /// Best effort: revokes a session this attempt issued but will not store (the user cancelled meanwhile).
+    func revoke(_ issued: IssuedSession)
 }
 
 extension SignInBackend {
@@ -82,6 +86,9 @@ extension SignInBackend {
     public func resendCode(_ attempt: Attempt) throws(SignInError) -> String {
         throw .authMethodUnavailable(method: "one-time code")
     }
+
+    /// Backends whose contract has no revocation (the auth proxies) cannot take a session back.
+    public func revoke(_ issued: IssuedSession) {}
 }
 
 /// Session keys authdeck makes up when the user names none: provider and user, in characters safe for a shell.

@@ -42,40 +42,55 @@ public enum SignInBackends {
             if sendsCode { throw .authMethodUnavailable(method: codeTitle(request.provider)) }
             return try direct(request, configuration, catalog, transport, metadata, overrides, clock)
         case .sandbox:
-            guard sendsCode else {
-                return try direct(request, configuration, catalog, transport, metadata, overrides, clock)
-            }
             let proxy = backend.proxyBaseURL ?? backend.baseURL.map { $0.trimmingSuffix("/") + sandboxProxyPath }
             let base = try required(proxy, "baseURL", backend: name)
             let client = TurnkeyProxyClient(baseURL: base, configID: backend.configID ?? sandboxConfigID,
-                                            transport: transport)
+                                            transport: transport, totpExtension: backend.totpExtension ?? false)
+            guard sendsCode else {
+                // Social logins run as direct ones, then Para's branch: a new identity verifies its email first.
+                let inner = try direct(request, configuration, catalog, transport, metadata, overrides, clock)
+                return SandboxAccountSignIn(inner: inner, proxy: client)
+            }
             return TurnkeySignIn(request: request, client: client, clock: clock)
         case .turnkey:
             let base = try required(backend.baseURL, "baseURL", backend: name)
             let configID = try required(backend.configID, "configID", backend: name)
-            let client = TurnkeyProxyClient(baseURL: base, configID: configID, transport: transport)
+            let client = TurnkeyProxyClient(baseURL: base, configID: configID, transport: transport,
+                                            totpExtension: backend.totpExtension ?? false)
             if sendsCode { return TurnkeySignIn(request: request, client: client, clock: clock) }
             guard TurnkeySignIn.socialProviders.contains(request.provider) else {
                 throw .authMethodUnavailable(method: "\(request.provider) through the turnkey backend")
             }
             // The provider leg runs as a direct sign-in would (endpoints, client, redirect), so the resolver sees
-            // this backend as a direct one; the client id the proxy names in wallet_kit_config wins over config.json.
+            // this backend as a direct one. As in the SDK, a client id in config.json (or --client-id) wins; the one
+            // the proxy names in wallet_kit_config fills in when there is none.
             var asDirect = configuration
             asDirect.backends?[name] = BackendConfiguration(type: .direct, providers: backend.providers)
             let resolver = ProviderResolver(catalog: catalog, configuration: asDirect, metadata: metadata,
                                             clock: clock)
+            let configuredClientID = asDirect.provider(request.provider, backend: name).clientID
             let leg: TurnkeySignIn.ProviderLeg = { (proxyClientID) throws(SignInError) -> ResolvedProvider in
                 var chosen = overrides
-                if chosen.clientID == nil { chosen.clientID = proxyClientID }
+                if chosen.clientID == nil, configuredClientID == nil {
+                    chosen.clientID = proxyClientID
+                }
                 return try resolver.resolve(provider: request.provider, backend: name, overrides: chosen)
             }
-            return TurnkeySignIn(request: request, client: client, provider: leg, metadata: metadata, clock: clock)
+            let hosted: String?
+            switch backend.oauthFlow ?? "code" {
+            case "code": hosted = nil
+            case "hosted": hosted = backend.oauthOriginURL ?? TurnkeySignIn.defaultOAuthOrigin
+            default:
+                throw .unavailable(reason: "backend '\(name)': oauthFlow must be code or hosted")
+            }
+            return TurnkeySignIn(request: request, client: client, provider: leg, metadata: metadata,
+                                 hostedOrigin: hosted, clock: clock)
         case .portal:
             if sendsCode { throw .authMethodUnavailable(method: codeTitle(request.provider)) }
             let base = try required(backend.baseURL, "baseURL", backend: name)
             let environmentID = try required(backend.environmentID, "environmentID", backend: name)
             let client = PortalClient(baseURL: base, environmentID: environmentID, transport: transport)
-            return PortalSignIn(request: request, client: client, clock: clock)
+            return PortalSignIn(request: request, client: client, redirectURL: backend.redirectURL, clock: clock)
         }
     }
 

@@ -196,6 +196,17 @@ public final class SignInController: @unchecked Sendable {
             presenter.finished(.failure(error))
         case .replay(let outcome):
             presenter.replayed(outcome)
+        case .discard(_, let issued, let error):
+            // Cancelled while the session was being issued: it is not stored, and revoked where the backend can.
+            let backend = self.backend
+            finish()
+            trace?.record("result", error.message + "; the issued session was not stored",
+                          ["error": .string(error.message)])
+            // Reported once the revocation is done, so a command that exits on the report does not cut it short.
+            work.async {
+                backend?.revoke(issued)
+                self.queue.async { self.presenter.finished(.failure(error)) }
+            }
         }
     }
 
@@ -245,7 +256,7 @@ public final class SignInController: @unchecked Sendable {
                 case .exchange, .replay: verdict = .accepted
                 case .reject(let error), .fail(_, let error): verdict = .refused(error.message)
                 case .none: verdict = .refused("This sign-in is no longer waiting for a redirect.")
-                case .begin, .verifyCode, .verifyTOTP, .resendCode, .persist, .report:
+                case .begin, .verifyCode, .verifyTOTP, .resendCode, .persist, .report, .discard:
                     verdict = .refused("Unexpected redirect.")
                 }
                 // Before the action runs: the receiver step comes ahead of the result it leads to.
@@ -329,6 +340,9 @@ public final class SignInController: @unchecked Sendable {
         switch answer {
         case .issued(let issued): run(machine.sessionIssued(id, issued))
         case .totpRequired(let challenge): run(machine.totpChallenged(id, challenge))
+        case .codeRequired(let contact, let format, let otpID):
+            run(machine.codeRequired(id, contact: contact, format: format, otpID: otpID,
+                                     resendAvailableAt: clock().addingTimeInterval(30)))
         }
     }
 
@@ -417,6 +431,7 @@ public final class SignInController: @unchecked Sendable {
         case .verifying: return "verifying"
         case .persisting: return "persisting"
         case .storageFailed: return "storageFailed"
+        case .cancelling: return "cancelling"
         }
     }
 

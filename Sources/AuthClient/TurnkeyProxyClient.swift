@@ -10,13 +10,17 @@ public struct TurnkeyProxyClient: Sendable {
     public let baseURL: String
     public let configID: String
     public let transport: HTTPTransport
+    /// Whether the sandbox's TOTP step (`totpRequired`, `/v1/totp_verify`) is accepted. It is not in the Auth
+    /// Proxy contract, so it stays off unless the backend's config.json entry turns it on (`totpExtension`).
+    public let totpExtension: Bool
 
     public static let clientSignatureScheme = "CLIENT_SIGNATURE_SCHEME_API_P256"
 
-    public init(baseURL: String, configID: String, transport: HTTPTransport) {
+    public init(baseURL: String, configID: String, transport: HTTPTransport, totpExtension: Bool = false) {
         self.baseURL = baseURL.trimmingSuffix("/")
         self.configID = configID
         self.transport = transport
+        self.totpExtension = totpExtension
     }
 
     /// What `wallet_kit_config` says about the proxy: which methods are on, the code shape, session lifetime and
@@ -54,11 +58,12 @@ public struct TurnkeyProxyClient: Sendable {
         if case .object(let members)? = json["oauthClientIds"] {
             for (name, value) in members { if let id = value.string { clientIDs[name] = id } }
         }
-        // A proxy that names no code shape gets Turnkey's default: six digits.
-        let format = try OTPCodeFormat(length: json["otpLength"]?.integer ?? 6,
+        // A proxy that names no code shape gets Turnkey's default: six digits. The contract sends int64 values as
+        // decimal strings (proto3 JSON); a plain number is read too.
+        let format = try OTPCodeFormat(length: try Self.int64(json, "otpLength") ?? 6,
                                        alphanumeric: json["otpAlphanumeric"]?.bool ?? false)
         return WalletKitConfig(enabledProviders: providers, otpFormat: format,
-                               sessionExpirationSeconds: json["sessionExpirationSeconds"]?.integer,
+                               sessionExpirationSeconds: try Self.int64(json, "sessionExpirationSeconds"),
                                oauthClientIDs: clientIDs, oauthRedirectURL: json["oauthRedirectUrl"]?.string,
                                organizationID: json["organizationId"]?.string)
     }
@@ -69,9 +74,12 @@ public struct TurnkeyProxyClient: Sendable {
         return try Self.member(json, "otpId", of: "otp_init")
     }
 
-    /// Checks a typed code; a wrong one is `invalidCode`, so the sign-in keeps waiting for another.
-    public func verifyOTP(otpID: String, code: String) throws(SignInError) -> String {
-        let json = try call("otp_verify", ["otpId": .string(otpID), "otpCode": .string(code)], codeSent: true)
+    /// Checks a typed code; a wrong one is `invalidCode`, so the sign-in keeps waiting for another. `publicKey`
+    /// (the session key) is bound into the verificationToken, so only its holder can use the token afterwards.
+    public func verifyOTP(otpID: String, code: String, publicKey: String?) throws(SignInError) -> String {
+        var body: [String: JSONValue] = ["otpId": .string(otpID), "otpCode": .string(code)]
+        if let publicKey { body["publicKey"] = .string(publicKey) }
+        let json = try call("otp_verify", body, codeSent: true)
         return try Self.member(json, "verificationToken", of: "otp_verify")
     }
 
@@ -85,37 +93,58 @@ public struct TurnkeyProxyClient: Sendable {
         return json["organizationId"]?.string.flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// Creates an account for a verified contact; answers its organization.
-    public func signup(contact: Contact, verificationToken: String) throws(SignInError) -> String? {
-        let field = Self.isEmail(contact) ? "userEmail" : "userPhoneNumber"
-        let json = try call("signup", [field: .string(contact.value), "verificationToken": .string(verificationToken)])
+    /// Creates an account for a verified contact; answers its organization. The contract requires `apiKeys`,
+    /// `authenticators` and `oauthProviders` (empty when unused); the token is bound to `key` at `otp_verify`, so
+    /// the signup carries the key's signature over its usage.
+    public func signup(contact: Contact, verificationToken: String,
+                       key: P256PrivateKey) throws(SignInError) -> String? {
+        let email = Self.isEmail(contact)
+        var usage: [String: JSONValue] = ["apiKeys": .array([]), "authenticators": .array([]),
+                                          "oauthProviders": .array([])]
+        usage[email ? "email" : "phoneNumber"] = .string(contact.value)
+        let message = try Self.tokenUsage(verificationToken: verificationToken, type: "USAGE_TYPE_SIGNUP",
+                                          usage: ("signup", .object(usage)))
+        let json = try call("signup", [
+            email ? "userEmail" : "userPhoneNumber": .string(contact.value),
+            "verificationToken": .string(verificationToken),
+            "apiKeys": .array([]), "authenticators": .array([]), "oauthProviders": .array([]),
+            "clientSignature": try Self.clientSignature(message: message, key: key),
+        ])
         return json["organizationId"]?.string
     }
 
     /// Creates an account for a social identity; answers its organization.
     public func signup(oidcToken: String, providerName: String) throws(SignInError) -> String? {
         let provider: JSONValue = .object(["providerName": .string(providerName), "oidcToken": .string(oidcToken)])
-        let json = try call("signup", ["oauthProviders": .array([provider])])
+        let json = try call("signup", ["apiKeys": .array([]), "authenticators": .array([]),
+                                       "oauthProviders": .array([provider])])
         return json["organizationId"]?.string
     }
 
-    /// Logs in with a verificationToken, proving with the client signature that the caller holds the session key.
+    /// Logs in with a verificationToken, proving with the client signature that the caller holds the key the
+    /// token was bound to at `otp_verify` (here the session key itself).
     public func otpLogin(verificationToken: String, key: P256PrivateKey,
                          organizationID: String?) throws(SignInError) -> LoginAnswer {
         let publicKey = key.publicKey.compressedHex
+        let message = try Self.tokenUsage(verificationToken: verificationToken, type: "USAGE_TYPE_LOGIN",
+                                          usage: ("login", .object(["publicKey": .string(publicKey)])))
         var body: [String: JSONValue] = [
             "verificationToken": .string(verificationToken), "publicKey": .string(publicKey),
-            "clientSignature": try Self.clientSignature(verificationToken: verificationToken, key: key),
+            "clientSignature": try Self.clientSignature(message: message, key: key),
         ]
         if let organizationID { body["organizationId"] = .string(organizationID) }
-        return try Self.loginAnswer(try call("otp_login", body), of: "otp_login")
+        return try loginAnswer(try call("otp_login", body), of: "otp_login")
     }
 
     /// Discord and X have no ID token: the proxy redeems the code and answers an oidcToken carrying `nonce`.
+    /// `provider` is authdeck's name (`x`, `discord`); the wire carries the contract's enum value.
     public func oauth2Authenticate(provider: String, authCode: String, redirectURI: String, codeVerifier: String,
                                    clientID: String, nonce: String) throws(SignInError) -> String {
+        guard let wireProvider = Self.oauth2Providers[provider] else {
+            throw .authMethodUnavailable(method: "\(provider) through the auth proxy's oauth2_authenticate")
+        }
         let json = try call("oauth2_authenticate", [
-            "provider": .string(provider), "authCode": .string(authCode), "redirectUri": .string(redirectURI),
+            "provider": .string(wireProvider), "authCode": .string(authCode), "redirectUri": .string(redirectURI),
             "codeVerifier": .string(codeVerifier), "clientId": .string(clientID), "nonce": .string(nonce),
         ])
         return try Self.member(json, "oidcToken", of: "oauth2_authenticate")
@@ -125,7 +154,7 @@ public struct TurnkeyProxyClient: Sendable {
                            organizationID: String?) throws(SignInError) -> LoginAnswer {
         var body: [String: JSONValue] = ["oidcToken": .string(oidcToken), "publicKey": .string(publicKey)]
         if let organizationID { body["organizationId"] = .string(organizationID) }
-        return try Self.loginAnswer(try call("oauth_login", body), of: "oauth_login")
+        return try loginAnswer(try call("oauth_login", body), of: "oauth_login")
     }
 
     /// The TOTP extension's second step; a wrong code is `invalidCode`.
@@ -136,15 +165,23 @@ public struct TurnkeyProxyClient: Sendable {
 
     // MARK: - Pieces
 
-    /// SPEC 3.4's client signature: ECDSA P-256 over SHA-256 of the message, raw r‖s as hex. The message binds
-    /// the session key to this one verification, in the shape the sandbox documents.
-    public static func clientSignature(verificationToken: String,
-                                       key: P256PrivateKey) throws(SignInError) -> JSONValue {
+    /// The contract's `v1Oauth2Provider` values for authdeck's provider names.
+    static let oauth2Providers = ["x": "OAUTH2_PROVIDER_X", "discord": "OAUTH2_PROVIDER_DISCORD"]
+
+    /// The token-usage message a client signature covers, as the Turnkey SDKs build it (`v1TokenUsage`):
+    /// `{"<usage>": {…}, "tokenId": <the verificationToken's id claim>, "type": "USAGE_TYPE_…"}`.
+    public static func tokenUsage(verificationToken: String, type: String,
+                                  usage: (String, JSONValue)) throws(SignInError) -> String {
+        guard let tokenID = TurnkeySignIn.unverifiedClaims(verificationToken)["id"]?.string, !tokenID.isEmpty else {
+            throw .network(message: "the auth proxy's verificationToken carries no id")
+        }
+        return try encode(.object([usage.0: usage.1, "tokenId": .string(tokenID), "type": .string(type)]))
+    }
+
+    /// The contract's `v1ClientSignature`: ECDSA P-256 over SHA-256 of the message's UTF-8, raw r‖s as hex, by the
+    /// key the verificationToken is bound to.
+    public static func clientSignature(message text: String, key: P256PrivateKey) throws(SignInError) -> JSONValue {
         let publicKey = key.publicKey.compressedHex
-        let message = JSONValue.object(["login": .object([
-            "publicKey": .string(publicKey), "verificationToken": .string(verificationToken),
-        ])])
-        let text = try encode(message)
         let signature: [UInt8]
         do {
             signature = try key.signature(for: Array(text.utf8))
@@ -166,14 +203,26 @@ public struct TurnkeyProxyClient: Sendable {
         return false
     }
 
-    static func loginAnswer(_ json: JSONValue, of call: String) throws(SignInError) -> LoginAnswer {
+    /// An int64 member, which proto3 JSON writes as a decimal string; nil when absent.
+    static func int64(_ json: JSONValue, _ name: String) throws(SignInError) -> Int? {
+        guard let value = json[name], value != .null else { return nil }
+        if let number = value.integer { return number }
+        if let text = value.string, let number = Int(text) { return number }
+        throw .network(message: "the auth proxy's wallet_kit_config has a \(name) that is not a number")
+    }
+
+    func loginAnswer(_ json: JSONValue, of call: String) throws(SignInError) -> LoginAnswer {
         if let challenge = json["totpRequired"], case .object = challenge {
+            guard totpExtension else {
+                throw .network(message: "the auth proxy's \(call) asked for a TOTP step, which is not in the Auth "
+                    + "Proxy contract; set \"totpExtension\": true on the backend in config.json to allow it")
+            }
             guard let userJwt = challenge["userJwt"]?.string, !userJwt.isEmpty else {
                 throw .network(message: "the auth proxy's \(call) asked for TOTP without a userJwt")
             }
             return .totpRequired(userJwt: userJwt, totpLink: challenge["totpLink"]?.string)
         }
-        return .session(try member(json, "session", of: call))
+        return .session(try Self.member(json, "session", of: call))
     }
 
     static func member(_ json: JSONValue, _ name: String, of call: String) throws(SignInError) -> String {

@@ -13,6 +13,8 @@ public final class TurnkeySignIn: SignInBackend, @unchecked Sendable {
 
     public let request: SignInRequest
     public let client: TurnkeyProxyClient
+    /// Google and Apple: the proxy's hosted redirect (an `id_token` comes back) instead of a code exchange.
+    public let hostedOrigin: String?
     private let resolveProvider: ProviderLeg?
     private let metadata: ProviderMetadataCache?
     private let clock: @Sendable () -> Date
@@ -34,19 +36,29 @@ public final class TurnkeySignIn: SignInBackend, @unchecked Sendable {
 
     static let codeProviders: Set<String> = ["email", "sms"]
     static let socialProviders: Set<String> = ["google", "apple", "discord", "x"]
+    /// Turnkey's hosted OAuth pages, the SDK's defaults.
+    public static let defaultOAuthOrigin = "https://oauth-origin.turnkey.com"
+    public static let defaultOAuthRedirect = "https://oauth-redirect.turnkey.com"
 
     /// - Parameter provider: for social logins, resolves the provider's endpoints and client (after
     ///   `wallet_kit_config`, so its `oauthClientIds` can name the client); nil for email and SMS.
+    /// - Parameter hostedOrigin: for Google and Apple, the hosted OAuth origin page to start at (the SDK's default
+    ///   flow); nil runs the code exchange with the configured client.
     public init(request: SignInRequest, client: TurnkeyProxyClient, provider: ProviderLeg? = nil,
-                metadata: ProviderMetadataCache? = nil, clock: @escaping @Sendable () -> Date = { Date() }) {
+                metadata: ProviderMetadataCache? = nil, hostedOrigin: String? = nil,
+                clock: @escaping @Sendable () -> Date = { Date() }) {
         self.request = request
         self.client = client
+        self.hostedOrigin = hostedOrigin
         self.resolveProvider = provider
         self.metadata = metadata
         self.clock = clock
     }
 
     private var sendsCode: Bool { Self.codeProviders.contains(request.provider) }
+
+    /// Whether this attempt goes through the proxy's hosted redirect.
+    private var hosted: Bool { hostedOrigin != nil && ["google", "apple"].contains(request.provider) }
 
     public var waitsForRedirect: Bool { !sendsCode }
 
@@ -66,6 +78,11 @@ public final class TurnkeySignIn: SignInBackend, @unchecked Sendable {
         if request.useDevice { throw .authMethodUnavailable(method: "\(title) device") }
         let resolved = try resolveProvider(config.oauthClientIDs[request.provider])
         locked { provider = resolved }
+        if hosted {
+            // The hosted page sends the id_token on to the app's scheme, as the SDK's redirect URI asks.
+            let base = config.oauthRedirectURL ?? Self.defaultOAuthRedirect
+            return .browser(redirectURI: base + (base.contains("?") ? "&" : "?") + "scheme=authdeck")
+        }
         if let registered = resolved.registeredRedirectURI { return .browser(redirectURI: registered) }
         guard let loopbackRedirectURI else {
             throw .unavailable(reason: "no redirect URI: the loopback receiver is not running")
@@ -87,9 +104,12 @@ public final class TurnkeySignIn: SignInBackend, @unchecked Sendable {
                 identity = Identity()
             }
             let nonce = sendsCode ? nil : AttemptSecrets.turnkeyNonce(sessionPublicKeyHex: publicKey)
-            return Attempt(id: id, backend: request.backendName, provider: request.provider, method: method,
-                           state: state, codeVerifier: pkce.verifier, nonce: nonce, sessionPublicKeyHex: publicKey,
-                           deadline: deadline)
+            var attempt = Attempt(id: id, backend: request.backendName, provider: request.provider, method: method,
+                                  state: state, codeVerifier: pkce.verifier, nonce: nonce,
+                                  sessionPublicKeyHex: publicKey, deadline: deadline)
+            // The hosted redirect may not hand `state` back; its id_token is bound to this key by the nonce.
+            attempt.acceptsStatelessRedirect = hosted
+            return attempt
         } catch {
             throw .unavailable(reason: error.description)
         }
@@ -101,6 +121,13 @@ public final class TurnkeySignIn: SignInBackend, @unchecked Sendable {
             return .codeSent(otpID: try client.initOTP(contact: contact))
         case .browser(let redirectURI):
             let provider = try resolvedProvider()
+            if let hostedOrigin, hosted, let nonce = attempt.nonce {
+                let query = FormEncoding.encode([
+                    ("provider", request.provider), ("clientId", provider.clientID), ("redirectUri", redirectURI),
+                    ("nonce", nonce), ("state", attempt.state),
+                ])
+                return .browser(url: hostedOrigin + (hostedOrigin.contains("?") ? "&" : "?") + query)
+            }
             // Discord and X issue no ID token, so the nonce goes to the proxy's oauth2_authenticate instead.
             let authorize = AuthorizationRequest(
                 endpoint: provider.endpoints.authorization, clientID: provider.clientID, redirectURI: redirectURI,
@@ -115,13 +142,20 @@ public final class TurnkeySignIn: SignInBackend, @unchecked Sendable {
     }
 
     public func exchange(_ attempt: Attempt, _ grant: Grant) throws(SignInError) -> BackendAnswer {
-        guard case .browser(let redirectURI) = attempt.method, case .authorizationCode(let code) = grant,
-              let nonce = attempt.nonce else {
-            // Tokens in the redirect would skip PKCE; only a code is accepted.
+        guard case .browser(let redirectURI) = attempt.method, let nonce = attempt.nonce else {
             throw .callbackIncomplete
         }
         let provider = try resolvedProvider()
         let oidcToken: String
+        if hosted {
+            // The hosted redirect's answer is the id_token itself; its nonce binds it to this attempt's key.
+            guard case .idToken(let idToken) = grant else { throw .callbackIncomplete }
+            try checkIDToken(idToken, provider: provider, nonce: nonce)
+            oidcToken = idToken
+            return try login(oidcToken: oidcToken, provider: provider)
+        }
+        // Tokens in the redirect would skip PKCE; only a code is accepted.
+        guard case .authorizationCode(let code) = grant else { throw .callbackIncomplete }
         if provider.preset.idToken {
             let oauth = OAuthClient(transport: client.transport, clientID: provider.clientID,
                                     authentication: provider.authentication)
@@ -141,6 +175,11 @@ public final class TurnkeySignIn: SignInBackend, @unchecked Sendable {
                 identity.name = claims["name"]?.string
             }
         }
+        return try login(oidcToken: oidcToken, provider: provider)
+    }
+
+    /// `account` → (`signup`) → `oauth_login` for a proven social identity.
+    private func login(oidcToken: String, provider: ResolvedProvider) throws(SignInError) -> BackendAnswer {
         var organizationID = try client.account(filterType: "OIDC_TOKEN", filterValue: oidcToken)
         if organizationID == nil {
             organizationID = try client.signup(oidcToken: oidcToken, providerName: provider.preset.name)
@@ -153,7 +192,8 @@ public final class TurnkeySignIn: SignInBackend, @unchecked Sendable {
 
     public func verifyCode(_ attempt: Attempt, otpID: String, code: String) throws(SignInError) -> BackendAnswer {
         guard case .oneTimeCode(let contact, _, _) = attempt.method else { throw .invalidCode }
-        let verificationToken = try client.verifyOTP(otpID: otpID, code: code)
+        let key = try sessionKey()
+        let verificationToken = try client.verifyOTP(otpID: otpID, code: code, publicKey: key.publicKey.compressedHex)
         locked {
             switch contact {
             case .email(let address): identity.email = address
@@ -165,10 +205,10 @@ public final class TurnkeySignIn: SignInBackend, @unchecked Sendable {
                                                 verificationToken: verificationToken)
         if organizationID == nil {
             // The Para flow: a contact without an account signs up first, and the result says so.
-            organizationID = try client.signup(contact: contact, verificationToken: verificationToken)
+            organizationID = try client.signup(contact: contact, verificationToken: verificationToken, key: key)
             locked { kind = .signup }
         }
-        let answer = try client.otpLogin(verificationToken: verificationToken, key: try sessionKey(),
+        let answer = try client.otpLogin(verificationToken: verificationToken, key: key,
                                          organizationID: organizationID)
         return try backendAnswer(answer)
     }

@@ -34,6 +34,10 @@ public struct Attempt: Equatable, Sendable {
     public let deadline: Date
     /// When a resend of the one-time code is allowed next.
     public var resendAvailableAt: Date?
+    /// The backend's redirect carries no app-side `state` (Portal; the Auth Proxy's hosted redirect), so one
+    /// redirect without it is taken while the attempt waits, once. The grant is still checked by the backend
+    /// (a single-use token, or an ID token whose nonce is bound to this attempt's session key).
+    public var acceptsStatelessRedirect = false
 
     public init(id: AttemptID, backend: String, provider: String, method: SignInMethod, state: String,
                 codeVerifier: String, nonce: String?, sessionPublicKeyHex: String? = nil, deadline: Date,

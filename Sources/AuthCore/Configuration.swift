@@ -29,6 +29,17 @@ public struct BackendConfiguration: Equatable, Sendable, Codable {
     /// True for a turnkey, portal or direct backend meant to run against authdeck's sandbox (the config
     /// `sandbox --config-out` writes); any other real backend that reaches the sandbox fails instead.
     public var usesSandbox: Bool?
+    /// turnkey: accept the sandbox's TOTP step, an extension the Auth Proxy contract does not have (default off).
+    public var totpExtension: Bool?
+    /// turnkey, Google and Apple: `code` (authdeck exchanges the code with its own client, the default) or
+    /// `hosted` (the proxy's hosted redirect returns an `id_token` carrying the session-key nonce; no client
+    /// secret of one's own is needed).
+    public var oauthFlow: String?
+    /// turnkey, `hosted`: the page that starts the provider leg (Turnkey's is https://oauth-origin.turnkey.com).
+    public var oauthOriginURL: String?
+    /// portal: the redirect URL the environment allow-lists, matched there byte for byte: `authdeck://callback`
+    /// or a loopback URL with a fixed port (`http://127.0.0.1:PORT/callback`, with `--listen 127.0.0.1:PORT`).
+    public var redirectURL: String?
 
     public init(type: BackendType, baseURL: String? = nil, configID: String? = nil, environmentID: String? = nil,
                 proxyBaseURL: String? = nil, portalBaseURL: String? = nil,

@@ -37,6 +37,8 @@ public struct ProviderPreset: Equatable, Sendable, Codable {
     public var clientSecret: String?
     public var deviceGrant: Bool
     public var idToken: Bool
+    /// What the operator must know when registering a client with this provider.
+    public var note: String?
 
     public init(name: String, title: String, mnemonic: String, kind: Kind, issuer: String? = nil,
                 discovery: String? = nil, authorizationEndpoint: String? = nil, tokenEndpoint: String? = nil,

@@ -96,6 +96,8 @@ public struct SessionSecrets: Sendable, Equatable, Codable, CustomStringConverti
     /// Where this session is refreshed, revoked and checked, as the sign-in found it; kept with the secrets so a
     /// session signed in with `--client-id` on the command line can still be refreshed later.
     public var endpoints: SessionEndpoints?
+    /// portal: the client's id and account abstraction, as the sign-in answered them.
+    public var portalClient: PortalClientInfo?
 
     public init(accessToken: String? = nil, refreshToken: String? = nil, idToken: String? = nil,
                 sessionJwt: String? = nil, privateKeyHex: String? = nil, refreshExpiresAt: Date? = nil,

@@ -28,6 +28,9 @@ public struct SignInStateMachine: Sendable {
         case persisting(IssuedSession)
         /// The write failed; the issued session is held so that only the write can be retried.
         case storageFailed(IssuedSession)
+        /// Cancel was asked while a request was out. Its answer is awaited (a session it issues would otherwise live
+        /// on at the provider unseen), then revoked where the backend can, and nothing is stored.
+        case cancelling
     }
 
     /// Commands for the owner. Exactly one place runs them (`run(_:)` in the owner).
@@ -54,6 +57,8 @@ public struct SignInStateMachine: Sendable {
         case fail(AttemptID, SignInError)
         /// Show the outcome of an attempt again: a replayed callback, never a second exchange.
         case replay(SignInOutcome)
+        /// The attempt ended with this error, and this session it issued is not stored: revoke it if possible.
+        case discard(AttemptID, IssuedSession, SignInError)
     }
 
     public private(set) var state: State
@@ -85,7 +90,7 @@ public struct SignInStateMachine: Sendable {
         switch state {
         case .awaitingCallback(let attempt, let progress):
             if now >= attempt.deadline { return end(attempt, .timedOut) }
-            if callback.state == nil, let error = callback.error {
+            if callback.state == nil, let error = callback.error, !attempt.acceptsStatelessRedirect {
                 // RFC 6749 4.1.2.1 wants `state` on error redirects too, but Authlib-based providers leave it out:
                 // waiting out the timeout would hide the provider's answer. From anyone else it could be forged.
                 let answer = SignInError.providerAnswered(error, description: callback.errorDescription,
@@ -94,14 +99,20 @@ public struct SignInStateMachine: Sendable {
                 guard case .waiting = progress else { return .none }  // the exchange already runs
                 return end(attempt, answer)
             }
-            guard let received = callback.state, ConstantTime.equals(received, attempt.state) else {
-                // Rule 3: a forged or stray callback changes nothing; the right one may still come.
+            if let received = callback.state {
+                guard ConstantTime.equals(received, attempt.state) else {
+                    // Rule 3: a forged or stray callback changes nothing; the right one may still come.
+                    return .reject(.stateMismatch)
+                }
+            } else if !attempt.acceptsStatelessRedirect {
                 return .reject(.stateMismatch)
             }
             guard case .waiting = progress else {
                 // Rule 4: the state is single-use; a replay during the exchange starts nothing.
                 return .none
             }
+            // The redirect was used and the attempt now waits for a code (a new account's verification).
+            if case .oneTimeCode = attempt.method { return .none }
             if let error = callback.error {
                 return end(attempt, .providerAnswered(error, description: callback.errorDescription))
             }
@@ -184,13 +195,35 @@ public struct SignInStateMachine: Sendable {
             // Rule 6: only the right TOTP code leads to persisting.
             state = .totpRequired(attempt, challenge, .persisting(issued))
             return .persist(id, issued)
+        case .awaitingCallback(let attempt, .cancelling) where attempt.id == id,
+             .totpRequired(let attempt, _, .cancelling) where attempt.id == id:
+            // The user cancelled while this was being issued: it is not stored, and it is revoked.
+            _ = end(attempt, .closed)
+            return .discard(id, issued, .closed)
         case .idle, .awaitingCallback, .totpRequired, .authenticated:
             return .none  // an answer for an attempt that was cancelled or timed out
         }
     }
 
+    /// The exchange proved identity, and the backend wants the contact verified first (a new account): the attempt
+    /// now waits for the one-time code it sent. Nothing is persisted until that code is verified.
+    public mutating func codeRequired(_ id: AttemptID, contact: Contact, format: OTPCodeFormat, otpID: String,
+                                      resendAvailableAt: Date) -> Action {
+        if case .awaitingCallback(let attempt, .cancelling) = state, attempt.id == id { return end(attempt, .closed) }
+        // Answered by an exchange (verifying) or by a device poll, which runs while the attempt waits.
+        guard case .awaitingCallback(var attempt, let progress) = state, attempt.id == id,
+              progress == .verifying || (progress == .waiting && attempt.method == .device) else {
+            return .none  // a late answer for an attempt that has ended
+        }
+        attempt.method = .oneTimeCode(contact: contact, format: format, otpID: otpID)
+        attempt.resendAvailableAt = resendAvailableAt
+        state = .awaitingCallback(attempt, .waiting)
+        return .none
+    }
+
     /// The backend proved identity but asks for a TOTP code; nothing is persisted (rule 6).
     public mutating func totpChallenged(_ id: AttemptID, _ challenge: TOTPChallenge) -> Action {
+        if case .awaitingCallback(let attempt, .cancelling) = state, attempt.id == id { return end(attempt, .closed) }
         guard case .awaitingCallback(let attempt, .verifying) = state, attempt.id == id else {
             return .none  // a late answer for an attempt that has ended
         }
@@ -201,6 +234,9 @@ public struct SignInStateMachine: Sendable {
     /// The backend refused a typed code (one-time or TOTP). The attempt waits for another.
     public mutating func codeRejected(_ id: AttemptID) -> Action {
         switch state {
+        case .awaitingCallback(let attempt, .cancelling) where attempt.id == id,
+             .totpRequired(let attempt, _, .cancelling) where attempt.id == id:
+            return end(attempt, .closed)  // the cancelled request answered: nothing was issued
         case .awaitingCallback(let attempt, .verifying) where attempt.id == id:
             state = .awaitingCallback(attempt, .waiting)
             return .reject(.invalidCode)
@@ -217,6 +253,13 @@ public struct SignInStateMachine: Sendable {
     /// A request of the attempt failed for good (exchange refused, invalid ID token, network).
     public mutating func requestFailed(_ id: AttemptID, _ error: SignInError) -> Action {
         switch state {
+        case .awaitingCallback(let attempt, .cancelling) where attempt.id == id,
+             .totpRequired(let attempt, _, .cancelling) where attempt.id == id:
+            return end(attempt, .closed)  // the user cancelled first: that is what the attempt ended with
+        case .awaitingCallback(_, .persisting), .totpRequired(_, _, .persisting),
+             .awaitingCallback(_, .storageFailed), .totpRequired(_, _, .storageFailed):
+            // A late failure (a resend, a poll) cannot undo an issued session: the write, or its retry, decides.
+            return .none
         case .awaitingCallback(let attempt, _) where attempt.id == id,
              .totpRequired(let attempt, _, _) where attempt.id == id:
             return end(attempt, error)
@@ -270,6 +313,22 @@ public struct SignInStateMachine: Sendable {
     /// Esc in the TUI, Ctrl-C on the command line (rule 2).
     public mutating func cancelRequested() -> Action {
         switch state {
+        case .awaitingCallback(let attempt, .verifying):
+            // A request is out: let it finish, so whatever it issues can be revoked instead of living on unseen.
+            state = .awaitingCallback(attempt, .cancelling)
+            return .none
+        case .totpRequired(let attempt, let challenge, .verifying):
+            state = .totpRequired(attempt, challenge, .cancelling)
+            return .none
+        case .awaitingCallback(_, .persisting), .totpRequired(_, _, .persisting), .awaitingCallback(_, .cancelling),
+             .totpRequired(_, _, .cancelling):
+            // The write decides: a stored session is reported as stored, never as cancelled; a failed write can
+            // be cancelled then. A second cancel changes nothing.
+            return .none
+        case .awaitingCallback(let attempt, .storageFailed(let issued)),
+             .totpRequired(let attempt, _, .storageFailed(let issued)):
+            _ = end(attempt, .closed)
+            return .discard(attempt.id, issued, .closed)
         case .awaitingCallback(let attempt, _), .totpRequired(let attempt, _, _):
             return end(attempt, .closed)
         case .idle, .authenticated:
@@ -281,9 +340,16 @@ public struct SignInStateMachine: Sendable {
     public mutating func tick(now: Date) -> Action {
         switch state {
         case .awaitingCallback(let attempt, let progress), .totpRequired(let attempt, _, let progress):
-            // A session already issued is not thrown away by the clock: the write decides.
+            // A session already issued is not thrown away by the clock: the write decides. A cancelled request is
+            // waited for: its answer ends the attempt.
             if case .persisting = progress { return .none }
-            return now >= attempt.deadline ? end(attempt, .timedOut) : .none
+            if case .cancelling = progress { return .none }
+            guard now >= attempt.deadline else { return .none }
+            if case .storageFailed(let issued) = progress {
+                _ = end(attempt, .timedOut)
+                return .discard(attempt.id, issued, .timedOut)  // held but never stored: take it back
+            }
+            return end(attempt, .timedOut)
         case .idle, .authenticated:
             return .none
         }

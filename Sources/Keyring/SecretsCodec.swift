@@ -9,6 +9,7 @@ enum SecretsCodec {
 
     private enum Tag: UInt8 {
         case accessToken = 1, refreshToken, idToken, sessionJwt, privateKeyHex, refreshExpiresAt, endpoints
+        case portalClient
     }
 
     static func encode(_ secrets: SessionSecrets) -> [UInt8] {
@@ -30,6 +31,9 @@ enum SecretsCodec {
         }
         // Endpoints are read only when refreshing or revoking, so JSON here costs `token` nothing.
         if let value = secrets.endpoints, let json = try? JSONEncoder().encode(value) { append(.endpoints, Array(json)) }
+        if let value = secrets.portalClient, let json = try? JSONEncoder().encode(value) {
+            append(.portalClient, Array(json))
+        }
         return output
     }
 
@@ -60,6 +64,8 @@ enum SecretsCodec {
                 secrets.refreshExpiresAt = Date(timeIntervalSince1970: Double(bitPattern: bits))
             case .endpoints:
                 secrets.endpoints = try? JSONDecoder().decode(SessionEndpoints.self, from: Data(field))
+            case .portalClient:
+                secrets.portalClient = try? JSONDecoder().decode(PortalClientInfo.self, from: Data(field))
             case nil:
                 continue  // A field from a later version: kept in the blob, not understood here.
             }

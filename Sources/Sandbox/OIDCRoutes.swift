@@ -112,6 +112,7 @@ final class OIDCRoutes: Sendable {
             return uri == PortalRoutes.callbackURL(base: context.baseURL, provider: profile)
         }
         if context.configuration.extraRedirectURIs.contains(uri) { return true }
+        if uri == TurnkeyProxyRoutes.hostedCallbackURL(base: context.baseURL, profile: profile) { return true }
         if uri.hasPrefix("authdeck://") { return uri.count > "authdeck://".count }
         guard let parts = URLComponents(string: uri), parts.scheme == "http", parts.user == nil,
               parts.password == nil, let port = parts.port, (1...65535).contains(port),

@@ -4,19 +4,22 @@ import AuthCrypto
 import Foundation
 import Synchronization
 
-/// Portal-compatible routes of SPEC 3.5 under `/portal/api/v3/auth`, every call with the
-/// `x-portal-auth-environment-id` header; errors are `{"error": message}`.
-///
-/// Shapes the SPEC leaves open (the client side follows them):
-/// - `GET /methods` → `{"data": {"methods": ["google", "apple"], "totp": true}}`.
-/// - `GET /oauth/urls?redirectUrl=URL[&state=S]` → `{"data": {"google": URL, "apple": URL}}`. The URLs go through
-///   the sandbox's own consent page and come back to the portal's callback, which exchanges the code and
-///   redirects to `redirectUrl?token=<one-time>[&state=S]` (or `?error=access_denied|oauth_failed[&state=S]`).
-///   Both URLs share one single-use state. `redirectUrl` must be loopback or `authdeck://…` (else 401, as
-///   Portal answers a redirect URL that is not allow-listed).
-/// - `POST /oauth/tokens {"token"}` → `{"data": {endUserId, clientId, clientSessionToken?, userJwt, totpLink?}}`.
+/// Portal's Client Auth routes (SPEC 3.5) under `/portal/api/v3/auth`, in the shapes portal-hq/PortalSwift's
+/// `PortalAuthApi` and `PortalAuthWireTypes` read; every call with the `x-portal-auth-environment-id` header;
+/// errors are `{"error": message}`.
+/// - `GET /methods` → `{"data": {"allowedAuthMethods": ["GOOGLE", "APPLE"], "autoCreateWallet": false}}`.
+/// - `GET /oauth/urls?redirectUrl=URL[&isAccountAbstracted=true|false]` → `{"data": {"google": URL,
+///   "apple": URL}}`. The URLs go through the sandbox's own consent page and come back to the portal's callback,
+///   which exchanges the code and redirects to `redirectUrl?token=<one-time>&login_type=GOOGLE|APPLE`, or
+///   `?error=oauth_failed` (the only error Portal sends). No app-side state goes in or comes back. Both URLs
+///   share one single-use state. `redirectUrl` is matched byte for byte against the environment's allow-list
+///   (`portalRedirectURLs`, then `extraRedirectURIs`; a loopback URL with another port is refused): 401, as Portal
+///   answers a redirect URL that is not allow-listed.
+/// - `POST /oauth/tokens {"token"}` → `{"data": {endUserId, clientId, isAccountAbstracted, clientSessionToken}}`,
+///   or `{"data": {endUserId, clientId, isAccountAbstracted, userJwt, totpLink?}}` when a TOTP code is due.
 /// - `POST /totps/validations {"code"}` with `Authorization: Bearer <userJwt>` →
-///   `{"data": {clientSessionToken, endUserId, clientId}}`; 401 for a wrong code, 429 after five.
+///   `{"data": {clientSessionToken, clientId, isAccountAbstracted}}` (no endUserId: it is the userJwt's
+///   `endUserId` claim); 401 for a wrong code, 429 after five.
 final class PortalRoutes: Sendable {
     let context: SandboxContext
     let oidc: OIDCRoutes
@@ -85,7 +88,8 @@ final class PortalRoutes: Sendable {
     // MARK: - Routes
 
     private func methods() -> [String: Any] {
-        ["methods": context.configuration.portalMethods.map(\.rawValue), "totp": true]
+        ["allowedAuthMethods": context.configuration.portalMethods.map { $0.rawValue.uppercased() },
+         "autoCreateWallet": false]
     }
 
     private func urls(_ request: HTTPRequest) throws(PortalError) -> [String: Any] {
@@ -93,10 +97,17 @@ final class PortalRoutes: Sendable {
         guard let redirectURL = query["redirectUrl"], !redirectURL.isEmpty else {
             throw .badRequest("redirectUrl is required")
         }
-        guard Self.allowed(redirectURL: redirectURL, extra: context.configuration.extraRedirectURIs) else {
+        let allowList = context.configuration.portalRedirectURLs + context.configuration.extraRedirectURIs
+        guard allowList.contains(redirectURL) else {
             throw .unauthorized("redirectUrl is not allow-listed for this environment")
         }
-        if let clientState = query["state"], clientState.utf8.count > 512 { throw .badRequest("state is too long") }
+        var abstracted: Bool?
+        switch query["isAccountAbstracted"] {
+        case nil: abstracted = nil
+        case "true": abstracted = true
+        case "false": abstracted = false
+        default: throw .badRequest("isAccountAbstracted must be true or false")
+        }
         let loginState: String
         let verifier: String
         do {
@@ -106,7 +117,7 @@ final class PortalRoutes: Sendable {
             throw .server("the sandbox could not draw random bytes")
         }
         let now = context.clock.now
-        let pending = PortalState.PendingLogin(redirectURL: redirectURL, clientState: query["state"],
+        let pending = PortalState.PendingLogin(redirectURL: redirectURL, accountAbstracted: abstracted,
                                                verifier: verifier, expiresAt: now + 600)
         state.withLock {
             $0.prune(now: now)
@@ -139,8 +150,8 @@ final class PortalRoutes: Sendable {
             return OIDCRoutes.errorPage(400, "This sign-in link is unknown, expired or already used. Start again.")
         }
         var answer: [(String, String)]
-        if let error = fields["error"] {
-            answer = [("error", error == "access_denied" ? "access_denied" : "oauth_failed")]
+        if fields["error"] != nil {
+            answer = [("error", "oauth_failed")]
         } else if let code = fields["code"] {
             do throws(OAuthError) {
                 let redeemed = try oidc.redeem(code: code, profile: profile,
@@ -149,16 +160,16 @@ final class PortalRoutes: Sendable {
                                                verifier: pending.verifier)
                 let token = try oidc.random()
                 let result = PortalState.Result(userName: redeemed.user.name, profile: profile,
+                                                accountAbstracted: pending.accountAbstracted ?? false,
                                                 expiresAt: context.clock.now + 120)
                 state.withLock { $0.results[token] = result }
-                answer = [("token", token)]
+                answer = [("token", token), ("login_type", profile.rawValue.uppercased())]
             } catch {
                 answer = [("error", "oauth_failed")]
             }
         } else {
             answer = [("error", "oauth_failed")]
         }
-        if let clientState = pending.clientState { answer.append(("state", clientState)) }
         let separator = pending.redirectURL.contains("?") ? "&" : "?"
         return .redirect(to: pending.redirectURL + separator + FormEncoding.encode(answer))
     }
@@ -181,12 +192,14 @@ final class PortalRoutes: Sendable {
             throw .server("the sandbox could not draw random bytes")
         }
         let seconds = context.clock.seconds
-        let userJwt = try sign([
-            "iss": context.baseURL + "/portal", "purpose": Purpose.portalUser, "jti": challengeID, "sub": endUserID,
-            "iat": seconds, "exp": seconds + 600,
-        ])
-        var data: [String: Any] = ["endUserId": endUserID, "clientId": Self.portalClient, "userJwt": userJwt]
+        var data: [String: Any] = ["endUserId": endUserID, "clientId": Self.portalClient,
+                                   "isAccountAbstracted": result.accountAbstracted]
         if let seed = user.totpSeed, let secret = user.totpSecret {
+            data["userJwt"] = try sign([
+                "iss": context.baseURL + "/portal", "purpose": Purpose.portalUser, "jti": challengeID,
+                "sub": endUserID, "endUserId": endUserID, "isAccountAbstracted": result.accountAbstracted,
+                "iat": seconds, "exp": seconds + 600,
+            ])
             state.withLock { $0.totp.add(id: challengeID, seed: seed, expiresAt: Double(seconds + 600), now: now) }
             data["totpLink"] = TOTPLink.make(secret: secret, account: user.email ?? user.name)
         } else {
@@ -202,7 +215,7 @@ final class PortalRoutes: Sendable {
         guard let claims = context.keys.verifiedClaims(userJwt),
               claims["iss"] as? String == context.baseURL + "/portal",
               claims["purpose"] as? String == Purpose.portalUser, let challengeID = claims["jti"] as? String,
-              let endUserID = claims["sub"] as? String else {
+              claims["endUserId"] is String else {
             throw .unauthorized("the userJwt is not valid")
         }
         guard let expiry = claims["exp"] as? Int, Double(expiry) > context.clock.now else {
@@ -215,8 +228,8 @@ final class PortalRoutes: Sendable {
         let now = context.clock.now
         switch state.withLock({ $0.totp.check(id: challengeID, code: code, now: now) }) {
         case .accepted:
-            return ["clientSessionToken": try clientSessionToken(), "endUserId": endUserID,
-                    "clientId": Self.portalClient]
+            return ["clientSessionToken": try clientSessionToken(), "clientId": Self.portalClient,
+                    "isAccountAbstracted": claims["isAccountAbstracted"] as? Bool ?? false]
         case .wrongCode(let left):
             if left == 0 { throw .tooMany("invalid TOTP code; too many attempts, sign in again") }
             throw .unauthorized("invalid TOTP code (\(left) attempts left)")
@@ -249,18 +262,5 @@ final class PortalRoutes: Sendable {
         } catch {
             throw .server("the sandbox could not sign a token")
         }
-    }
-
-    /// Loopback, `authdeck://`, or an exactly configured URL.
-    static func allowed(redirectURL: String, extra: [String]) -> Bool {
-        if extra.contains(redirectURL) { return true }
-        guard redirectURL.utf8.count <= 2048, !redirectURL.contains("#"),
-              redirectURL.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else { return false }
-        if redirectURL.hasPrefix("authdeck://") { return redirectURL.count > "authdeck://".count }
-        guard let parts = URLComponents(string: redirectURL), parts.scheme == "http", parts.user == nil,
-              parts.port != nil, let host = parts.host, ["127.0.0.1", "::1", "[::1]"].contains(host) else {
-            return false
-        }
-        return parts.path.hasPrefix("/")
     }
 }

@@ -3,7 +3,8 @@
 struct PortalState {
     struct PendingLogin {
         let redirectURL: String
-        let clientState: String?
+        /// What `isAccountAbstracted` asked for; nil inherits the environment's default (false here).
+        let accountAbstracted: Bool?
         let verifier: String
         let expiresAt: Double
     }
@@ -11,6 +12,7 @@ struct PortalState {
     struct Result {
         let userName: String
         let profile: OIDCProfile
+        let accountAbstracted: Bool
         let expiresAt: Double
     }
 

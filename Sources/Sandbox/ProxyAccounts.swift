@@ -29,6 +29,8 @@ struct ProxyAccounts {
     var spentVerificationTokens = Set<String>()
     var spentOIDCTokens = Set<String>()
     var totp: TOTPChallenges
+    /// Hosted OAuth logins waiting for the provider, by the sandbox's own state.
+    var hosted: [String: HostedLogin] = [:]
 
     /// Existing users get an account with every profile's identity linked; ids are derived from the name so a
     /// restarted sandbox hands out the same ones.

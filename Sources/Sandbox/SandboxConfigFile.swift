@@ -7,8 +7,10 @@
 ///         "sandbox":         {"type": "sandbox", "baseURL": B,
 ///                             "proxyBaseURL": B/turnkey, "configID": C,
 ///                             "portalBaseURL": B/portal, "environmentID": E},
-///         "sandbox-turnkey": {"type": "turnkey", "baseURL": B/turnkey, "configID": C},
-///         "sandbox-portal":  {"type": "portal", "baseURL": B/portal, "environmentID": E}
+///         "sandbox-turnkey": {"type": "turnkey", "baseURL": B/turnkey, "configID": C,
+///                             "oauthOriginURL": B/turnkey/oauth-origin},
+///         "sandbox-portal":  {"type": "portal", "baseURL": B/portal, "environmentID": E,
+///                             "redirectURL": "authdeck://callback"}
 ///       },
 ///       "providers": {
 ///         "google": {"clientID", "issuer", "discovery", "authorizationEndpoint", "tokenEndpoint", "jwksURI",
@@ -21,6 +23,7 @@
 ///       }
 ///     }
 ///
+/// Both turnkey-speaking backends get `"totpExtension": true` when the sandbox runs its TOTP extension.
 /// B is the base URL (`http://127.0.0.1:PORT`). The `sandbox` backend runs social providers as the `direct`
 /// backend does (straight at the profiles) and email/SMS codes through the proxy at `proxyBaseURL`.
 /// Provider field names follow Resources/providers.json, so an entry overrides a preset field by field.
@@ -30,14 +33,19 @@ enum SandboxConfigFile {
         let configuration = context.configuration
         let configID = configuration.writtenProxyConfigID
         let environmentID = configuration.writtenPortalEnvironmentID
-        let backends: [String: Any] = [
+        var backends: [String: [String: Any]] = [
             "sandbox": ["type": "sandbox", "baseURL": base, "proxyBaseURL": base + "/turnkey", "configID": configID,
                         "portalBaseURL": base + "/portal", "environmentID": environmentID],
             "sandbox-turnkey": ["type": "turnkey", "baseURL": base + "/turnkey", "configID": configID,
-                                "usesSandbox": true],
+                                "oauthOriginURL": base + "/turnkey/oauth-origin", "usesSandbox": true],
             "sandbox-portal": ["type": "portal", "baseURL": base + "/portal", "environmentID": environmentID,
+                               "redirectURL": configuration.portalRedirectURLs.first ?? "authdeck://callback",
                                "usesSandbox": true],
         ]
+        if configuration.turnkeyTOTPExtension {
+            backends["sandbox"]?["totpExtension"] = true
+            backends["sandbox-turnkey"]?["totpExtension"] = true
+        }
         var providers: [String: Any] = [:]
         for profile in OIDCProfile.allCases {
             providers[profile.providerName] = provider(profile, context: context)

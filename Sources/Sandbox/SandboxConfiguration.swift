@@ -35,11 +35,17 @@ public struct SandboxConfiguration: Sendable {
     public var otpMaximumAttempts = 5
     /// How long a proxy session JWT lives (wallet_kit_config's `sessionExpirationSeconds`).
     public var sessionLifetime = 900
+    /// The proxy's TOTP step for users with a TOTP seed (`totpRequired`, `/v1/totp_verify`): an extension the
+    /// Auth Proxy contract does not have, so off unless asked for; config.json then says `totpExtension`.
+    public var turnkeyTOTPExtension = false
 
     /// The portal's `x-portal-auth-environment-id`; nil accepts any non-empty value.
     public var portalEnvironmentID: String?
     /// The OAuth methods the portal's environment enables.
     public var portalMethods: [OIDCProfile] = [.google, .apple]
+    /// The portal environment's redirect allow-list, matched byte for byte as Portal matches it (so a loopback
+    /// redirect needs its fixed port here or in `extraRedirectURIs`).
+    public var portalRedirectURLs = ["authdeck://callback"]
 
     /// The faults switched on at start (`--fault`); the admin route changes them while the sandbox runs.
     public var faults = SandboxFaults.Selection()

@@ -19,16 +19,17 @@ extension TurnkeyProxyRoutes {
     func oauth2Authenticate(_ body: [String: Any]) throws(ProxyError) -> [String: Any] {
         let providerName = try Self.required(body, "provider")
         let profile: OIDCProfile
-        switch providerName.lowercased() {
-        case "discord", "oauth2_provider_discord": profile = .discord
-        case "x", "twitter", "oauth2_provider_x": profile = .x
-        default: throw .invalidArgument("provider must be discord or x")
+        // The contract's v1Oauth2Provider, spelled exactly (the schema check already refused anything else).
+        switch providerName {
+        case "OAUTH2_PROVIDER_DISCORD": profile = .discord
+        case "OAUTH2_PROVIDER_X": profile = .x
+        default: throw .invalidArgument("provider must be OAUTH2_PROVIDER_X or OAUTH2_PROVIDER_DISCORD")
         }
         let code = try Self.required(body, "authCode")
         let redirectURI = try Self.required(body, "redirectUri")
         let verifier = try Self.required(body, "codeVerifier")
         let clientID = try Self.required(body, "clientId")
-        let nonce = try Self.required(body, "nonce")
+        let nonce = JSONText.string(body, "nonce")
         let redeemed: RedeemedCode
         do {
             redeemed = try oidc.redeem(code: code, profile: profile, clientID: clientID, redirectURI: redirectURI,

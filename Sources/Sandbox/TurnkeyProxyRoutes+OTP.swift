@@ -35,6 +35,7 @@ extension TurnkeyProxyRoutes {
 
     func otpVerify(_ body: [String: Any]) throws(ProxyError) -> [String: Any] {
         let otpID = try Self.required(body, "otpId")
+        let boundKey = body["publicKey"] == nil ? nil : try Self.sessionPublicKey(body)
         let typed = try Self.required(body, "otpCode").uppercased().filter { $0 != " " && $0 != "-" }
         let now = context.clock.now
         let maximum = context.configuration.otpMaximumAttempts
@@ -59,40 +60,26 @@ extension TurnkeyProxyRoutes {
             return pending
         }
         let seconds = context.clock.seconds
-        let claims: [String: Any] = [
+        var claims: [String: Any] = [
             "iss": issuer, "purpose": Purpose.verification, "id": otpID, "contact": verified.contact,
             "verification_type": verified.otpType, "iat": seconds, "exp": seconds + 600,
         ]
+        if let boundKey { claims["public_key"] = boundKey }
         return ["verificationToken": try sign(claims)]
     }
 
     func otpLogin(_ body: [String: Any]) throws(ProxyError) -> [String: Any] {
         let token = try Self.required(body, "verificationToken")
         let publicKey = try Self.sessionPublicKey(body)
-        guard let signature = body["clientSignature"] as? [String: Any] else {
-            throw .invalidArgument("clientSignature is required")
-        }
-        let message = try Self.required(signature, "message")
-        guard JSONText.string(signature, "scheme") == Self.clientSignatureScheme else {
-            throw .invalidArgument("clientSignature.scheme must be \(Self.clientSignatureScheme)")
-        }
-        guard JSONText.string(signature, "publicKey") == publicKey else {
-            throw .invalidArgument("clientSignature.publicKey must be the session publicKey")
-        }
-        guard let signatureHex = JSONText.string(signature, "signature"), signatureHex.utf8.count == 128,
-              let rawSignature = Hex.decode(signatureHex) else {
-            throw .invalidArgument("clientSignature.signature must be raw r‖s as 128 hex characters")
-        }
         let verified = try verifiedVerificationToken(token)
-        guard let signed = JSONText.object(Array(message.utf8)), let login = signed["login"] as? [String: Any],
-              JSONText.string(login, "verificationToken") == token, JSONText.string(login, "publicKey") == publicKey
-        else {
-            throw .unauthenticated("clientSignature.message must be {\"login\":{\"publicKey\",\"verificationToken\"}} "
-                + "for this request")
-        }
-        guard let key = try? P256PublicKey(compressedRepresentation: Hex.decode(publicKey) ?? []),
-              key.isValidSignature(rawSignature, for: Array(message.utf8)) else {
-            throw .unauthenticated("clientSignature does not verify with the session key")
+        // A token bound at otp_verify is usable only with its key's signature over this login's usage; an unbound
+        // one (an older client) logs in without it, as the contract allows.
+        if let boundKey = verified.publicKey {
+            let login = try checkedClientSignature(body, boundKey: boundKey, tokenID: verified.id,
+                                                   type: "USAGE_TYPE_LOGIN", usage: "login")
+            guard JSONText.string(login, "publicKey") == publicKey else {
+                throw .unauthenticated("clientSignature.message's login.publicKey is not this request's publicKey")
+            }
         }
         let account = try state.withLock { (accounts) throws(ProxyError) -> ProxyAccounts.Account in
             let found = verified.otpType == "OTP_TYPE_EMAIL"

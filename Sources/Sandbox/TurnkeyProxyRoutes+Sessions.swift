@@ -14,6 +14,8 @@ struct VerifiedVerification {
     let id: String
     let contact: String
     let otpType: String
+    /// The key `otp_verify` bound the token to; nil when none was given.
+    let publicKey: String?
 }
 
 extension TurnkeyProxyRoutes {
@@ -43,7 +45,35 @@ extension TurnkeyProxyRoutes {
               let otpType = claims["verification_type"] as? String else {
             throw .unauthenticated("the verificationToken is not valid")
         }
-        return VerifiedVerification(id: id, contact: contact, otpType: otpType)
+        return VerifiedVerification(id: id, contact: contact, otpType: otpType,
+                                    publicKey: claims["public_key"] as? String)
+    }
+
+    /// The request's `clientSignature`, checked: by `boundKey`, over the token-usage message of `type` for the
+    /// token `tokenID`. Answers the message's usage object (`login` or `signup`) for the caller to compare.
+    func checkedClientSignature(_ body: [String: Any], boundKey: String, tokenID: String, type: String,
+                                usage: String) throws(ProxyError) -> [String: Any] {
+        guard let signature = body["clientSignature"] as? [String: Any] else {
+            throw .invalidArgument("clientSignature is required: the verificationToken is bound to a public key")
+        }
+        guard JSONText.string(signature, "publicKey") == boundKey else {
+            throw .unauthenticated("clientSignature.publicKey is not the key the verificationToken is bound to")
+        }
+        let message = try Self.required(signature, "message")
+        guard let signatureHex = JSONText.string(signature, "signature"), signatureHex.utf8.count == 128,
+              let rawSignature = Hex.decode(signatureHex) else {
+            throw .invalidArgument("clientSignature.signature must be raw r‖s as 128 hex characters")
+        }
+        guard let key = try? P256PublicKey(compressedRepresentation: Hex.decode(boundKey) ?? []),
+              key.isValidSignature(rawSignature, for: Array(message.utf8)) else {
+            throw .unauthenticated("clientSignature does not verify with the bound key")
+        }
+        guard let signed = JSONText.object(Array(message.utf8)), JSONText.string(signed, "type") == type,
+              JSONText.string(signed, "tokenId") == tokenID, let used = signed[usage] as? [String: Any] else {
+            throw .unauthenticated("clientSignature.message must be the \(type) token usage for this "
+                + "verificationToken")
+        }
+        return used
     }
 
     /// The session key: a compressed P-256 point as 66 lower-case hex characters, the form the nonce is built from.
@@ -58,8 +88,8 @@ extension TurnkeyProxyRoutes {
 
     /// A session, or a TOTP challenge first when the account's user has a TOTP seed.
     func sessionOrChallenge(account: ProxyAccounts.Account, publicKey: String) throws(ProxyError) -> [String: Any] {
-        guard let user = account.userName.flatMap(context.user(named:)), let seed = user.totpSeed,
-              let secret = user.totpSecret else {
+        guard context.configuration.turnkeyTOTPExtension, let user = account.userName.flatMap(context.user(named:)),
+              let seed = user.totpSeed, let secret = user.totpSecret else {
             return ["session": try session(userID: account.userID, organizationID: account.organizationID,
                                            publicKey: publicKey)]
         }

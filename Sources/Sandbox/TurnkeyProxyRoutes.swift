@@ -7,18 +7,27 @@ import Synchronization
 /// The Turnkey-compatible Auth Proxy of SPEC 3.4 under `/turnkey/v1/<path>`: POST, a JSON object body, and the
 /// `X-Auth-Proxy-Config-ID` header on every call. Errors are `{"code", "message", "details"}` with gRPC codes.
 ///
-/// Choices the SPEC leaves open (the client side follows them):
+/// Requests are checked against the contract first (`ProxyRequestSchema`: types, enums, required members, as
+/// tkhq/sdk's `auth_proxy.swagger.json` has them); a refusal is INVALID_ARGUMENT in the proxy's error shape.
+///
+/// Choices the contract leaves open (the client side follows them):
 /// - `account` takes `filterType` `EMAIL`, `PHONE_NUMBER` or `OIDC_TOKEN` (the token in `filterValue` or in
 ///   `oidcToken`) and answers `{"organizationId"}` or `{}` when there is no account.
 /// - `signup` needs proof of what it registers: a verificationToken for the contact it names, or valid
 ///   oidcTokens in `oauthProviders: [{providerName, oidcToken}]`.
-/// - `otp_login`'s `clientSignature.message` is the JSON text
-///   `{"login":{"publicKey":"<66 hex>","verificationToken":"<the token>"}}` (any key order or spacing; both
-///   values must equal the request's), signed by the session key itself: ECDSA P-256 over SHA-256 of the
-///   message's UTF-8, raw r‖s as 128 hex characters. It proves the caller holds the key the session is bound to
-///   and binds that key to this one verification.
+/// - `otp_verify`'s optional `publicKey` is bound into the verificationToken (`public_key` claim). Such a token
+///   is then only usable with a `clientSignature` by that key over the token-usage message the Turnkey SDKs
+///   build: `{"login":{"publicKey"},"tokenId","type":"USAGE_TYPE_LOGIN"}` for `otp_login`,
+///   `{"signup":{"email"|"phoneNumber","apiKeys","authenticators","oauthProviders"},"tokenId",
+///   "type":"USAGE_TYPE_SIGNUP"}` for `signup` (any key order or spacing; `tokenId` is the token's `id`). The
+///   signature is ECDSA P-256 over SHA-256 of the message's UTF-8, raw r‖s as 128 hex characters.
 /// - Five wrong codes end an otpId (the fifth answer is already 429); a verificationToken and an oidcToken each
 ///   log in once.
+/// - The TOTP step (`totpRequired` in a login answer, then `/v1/totp_verify`) is a sandbox extension, not in
+///   the contract; it runs only when `SandboxConfiguration.turnkeyTOTPExtension` is on.
+/// - The hosted OAuth pages (`/oauth-origin`, `/oauth-redirect/<provider>`) stand in for Turnkey's
+///   oauth-origin and oauth-redirect sites: Google or Apple at the sandbox's profiles, then an `id_token` with
+///   the caller's nonce, sent on to `<scheme>://callback`.
 final class TurnkeyProxyRoutes: Sendable {
     let context: SandboxContext
     let oidc: OIDCRoutes
@@ -40,7 +49,11 @@ final class TurnkeyProxyRoutes: Sendable {
 
     /// `path` is what follows `/turnkey`.
     func handle(_ request: HTTPRequest, path: String) -> HTTPResponse {
-        guard path.hasPrefix("/v1/"), let route = Route(rawValue: String(path.dropFirst(4))) else {
+        if path == "/oauth-origin" || path.hasPrefix("/oauth-redirect") {
+            return hostedPage(request, path: path)
+        }
+        guard path.hasPrefix("/v1/"), let route = Route(rawValue: String(path.dropFirst(4))),
+              route != .totpVerify || context.configuration.turnkeyTOTPExtension else {
             return ProxyError.notFound("no such proxy path \(path.prefix(200))").response
         }
         guard request.method == "POST" else {
@@ -59,6 +72,7 @@ final class TurnkeyProxyRoutes: Sendable {
             return ProxyError.invalidArgument("the body must be a JSON object sent as application/json").response
         }
         do throws(ProxyError) {
+            try ProxyRequestSchema.check(body, route: route.rawValue)
             return .json(200, object: try route.run(self, body))
         } catch {
             return error.response
@@ -101,13 +115,14 @@ final class TurnkeyProxyRoutes: Sendable {
         for profile in [OIDCProfile.google, .apple, .discord, .x] {
             clientIDs[profile.rawValue] = configuration.clientID(for: profile)
         }
+        // int64 members travel as decimal strings (proto3 JSON), as the contract's types say.
         return [
             "enabledProviders": ["email", "sms", "google", "apple", "discord", "x"],
-            "otpLength": configuration.otpLength,
+            "otpLength": String(configuration.otpLength),
             "otpAlphanumeric": configuration.otpAlphanumeric,
-            "sessionExpirationSeconds": configuration.sessionLifetime,
+            "sessionExpirationSeconds": String(configuration.sessionLifetime),
             "oauthClientIds": clientIDs,
-            "oauthRedirectUrl": "authdeck://callback",
+            "oauthRedirectUrl": Self.hostedRedirectURL(base: context.baseURL),
             "organizationId": ProxyAccounts.stableID("parent organization"),
         ]
     }
@@ -167,6 +182,15 @@ final class TurnkeyProxyRoutes: Sendable {
             let verified = try verifiedVerificationToken(token)
             guard verified.contact == email || verified.contact == phone else {
                 throw .permissionDenied("the verificationToken is for another contact")
+            }
+            if let boundKey = verified.publicKey {
+                let signed = try checkedClientSignature(body, boundKey: boundKey, tokenID: verified.id,
+                                                        type: "USAGE_TYPE_SIGNUP", usage: "signup")
+                let raw = [JSONText.string(body, "userEmail"), JSONText.string(body, "userPhoneNumber")]
+                guard JSONText.string(signed, "email") == raw[0], JSONText.string(signed, "phoneNumber") == raw[1]
+                else {
+                    throw .unauthenticated("clientSignature.message's signup does not match this request")
+                }
             }
         }
         if email == nil { email = identities.lazy.compactMap(\.email).first }

@@ -82,6 +82,8 @@ public struct AwaitingCallbackScreen: Screen {
             return "  The session could not be saved. Enter retries only the save; Esc gives up."
         case .totpRequired(_, _, .waiting):
             return "  Two-factor code required."
+        case .awaitingCallback(_, .cancelling), .totpRequired(_, _, .cancelling):
+            return "  Cancelling: waiting for the request that is out, so nothing it issues is kept…"
         case .idle, .authenticated:
             return "  Finishing…"
         }

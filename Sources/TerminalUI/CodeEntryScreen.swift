@@ -78,6 +78,8 @@ public struct CodeEntryScreen: Screen {
         case .persisting: status.add("  Saving the session to the store…", Style(attributes: .bold))
         case .storageFailed: status.add("  The session could not be saved. Enter retries the save; Esc gives up.",
                                         Style(foreground: .error))
+        case .cancelling: status.add("  Cancelling: waiting for the request that is out, so nothing it issues is kept…",
+                                     Style(attributes: .bold))
         }
         if let notice = flow.notice { status.add("  " + notice, Style(foreground: .error)) }
         status.draw(in: Rect(row: body.row + 7, col: 0, rows: body.bottom - body.row - 7, cols: body.cols),

@@ -99,6 +99,7 @@ extension SignInFlow {
         case .verifying: return "verifying"
         case .persisting: return "persisting"
         case .storageFailed: return "storage failed"
+        case .cancelling: return "cancelling"
         }
     }
 

@@ -42,6 +42,8 @@ public struct TOTPScreen: Screen {
         case .persisting: lines.add("  Saving the session to the store…", Style(attributes: .bold))
         case .storageFailed: lines.add("  The session could not be saved. Enter retries the save; Esc gives up.",
                                        Style(foreground: .error))
+        case .cancelling: lines.add("  Cancelling: waiting for the request that is out, so nothing it issues is kept…",
+                                    Style(attributes: .bold))
         }
         if let notice = flow.notice { lines.add("  " + notice, Style(foreground: .error)) }
         if flow.offersTestAccountCode && progress == .waiting {

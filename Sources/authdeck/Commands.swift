@@ -80,7 +80,9 @@ enum Commands {
 /// The options of `authdeck login`.
 enum LoginOptions {
     static let specs: [OptionSpec] = [
-        .value("backend", "who issues the session: direct, turnkey, portal, sandbox or a configured name"),
+        .value("backend", "who issues the session: direct, turnkey, portal, sandbox or a configured name; "
+            + "config.json sets turnkey's totpExtension (the sandbox's TOTP step, not in the Auth Proxy "
+            + "contract: off unless true) and oauthFlow (code or hosted), and portal's redirectURL"),
         .value("session-key", "the key to store the session under"),
         .flag("replace", "overwrite a session with the same key"),
         .value("issuer", "OpenID Connect issuer URL (oidc); its discovery gives every endpoint"),

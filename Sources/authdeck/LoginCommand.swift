@@ -264,11 +264,16 @@ final class CommandLinePresenter: SignInPresenter, @unchecked Sendable {
         case .awaitingCallback(let attempt, .waiting):
             guard case .oneTimeCode(let contact, _, let otpID?) = attempt.method else { return }
             lock.lock()
-            let isNew = lastOTPID != nil && lastOTPID != otpID
+            let isNew = lastOTPID != otpID
+            let verifiesNewAccount = lastOTPID == nil  // no code was sent at the start: a redirect came first
             lastOTPID = otpID
             resendAvailableAt = attempt.resendAvailableAt
             lock.unlock()
-            if isNew { say("A new code was sent to \(contact). Type it and press Enter.") }
+            if isNew && verifiesNewAccount {
+                say("Account created. A code was sent to \(contact) to verify it: type it and press Enter.")
+            } else if isNew {
+                say("A new code was sent to \(contact). Type it and press Enter.")
+            }
         case .totpRequired(_, let challenge, .waiting):
             lock.lock()
             let firstPrompt = !totpPrompted

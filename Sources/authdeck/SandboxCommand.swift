@@ -35,6 +35,8 @@ enum SandboxCommand {
         if let delay = try arguments.integer("delay-ms", in: SandboxFaults.Selection.delayRange) {
             configuration.faults.delayMs = delay
         }
+        // `make run` shows the TOTP step of the proxy too; the config.json it writes turns the extension on.
+        configuration.turnkeyTOTPExtension = true
         do {
             if let path = arguments.value("users") {
                 configuration.users = try SandboxUsers.load(path: path)

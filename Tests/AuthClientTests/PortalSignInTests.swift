@@ -39,8 +39,11 @@ import Testing
         #expect(final.hasPrefix(redirect + "?"))
         let query = Dictionary(URLComponents(string: final)?.queryItems?.map { ($0.name, $0.value ?? "") } ?? [],
                                uniquingKeysWith: { first, _ in first })
-        #expect(query["state"] == attempt.state)
+        // Portal's redirect: a one-time token and the login type, no app-side state; the shape is the contract's.
+        #expect(query["state"] == nil)
         #expect(query["token"] != nil)
+        #expect(query["login_type"] == provider.uppercased())
+        #expect(WireContract.portal.check(redirectQuery: query).isEmpty)
         #expect(controller.paste(final) == .accepted)
         guard case .success(let outcome)? = ended() else { Issue.record("no session"); return }
         #expect(outcome.record.backend == "sandbox-portal")
@@ -68,15 +71,15 @@ import Testing
         #expect(stored.sessions.first?.secrets.sessionJwt?.isEmpty == false)
     }
 
-    @Test func accessDeniedIsClosed() throws {
+    /// Portal's backend only ever sends `error=oauth_failed`, a denial at the provider included.
+    @Test func aDenialComesBackAsOAuthFailed() throws {
         let sandbox = try TurnkeySandbox()
         let (_, url) = try start(sandbox)
         let final = try sandbox.browse(url, decision: "deny")
-        #expect(final.contains("error=access_denied"))
+        #expect(final == "authdeck://callback?error=oauth_failed")
         _ = controller.paste(final)
-        // The provider's refusal (SPEC 0), not a cancel here.
-        #expect(ended().map { if case .failure(.authenticationFailed(let text)) = $0 {
-            text.hasPrefix("access denied at the provider") } else { false } } == true)
+        guard case .failure(let error)? = ended() else { Issue.record("the attempt did not fail"); return }
+        #expect(error == .authenticationFailed(providerError: "oauth_failed"))
         #expect(stored.count == 0)
     }
 
@@ -110,9 +113,13 @@ import Testing
         #expect(throws: SignInError.unauthorized) { _ = try wrong.methods() }
         let right = PortalClient(baseURL: sandbox.base + "/portal", environmentID: "the-right-one",
                                  transport: transport)
-        #expect(try right.methods() == ["google", "apple"])
+        #expect(try right.methods() == ["GOOGLE", "APPLE"])
         #expect(throws: SignInError.unauthorized) {
-            _ = try right.oauthURLs(redirectURL: "https://evil.example/callback", state: "s")
+            _ = try right.oauthURLs(redirectURL: "https://evil.example/callback")
+        }
+        // Allow-listed byte for byte: a loopback URL on a port the environment does not list is refused too.
+        #expect(throws: SignInError.unauthorized) {
+            _ = try right.oauthURLs(redirectURL: "http://127.0.0.1:5999/callback")
         }
     }
 

@@ -12,6 +12,13 @@ final class TurnkeyTestProxy: @unchecked Sendable {
     private var server: HTTPServer!
     private let lock = NSLock()
     private var seen: [String] = []
+    /// What the client sends is held to the contract even here; the scripted answers are faults on purpose.
+    let requests: RecordingTransport = {
+        let transport = RecordingTransport()
+        transport.contracts = [.turnkey(totpExtension: true)]
+        transport.checksAnswers = false
+        return transport
+    }()
 
     init(_ script: @escaping Script) throws {
         server = try HTTPServer { [unowned self] request in
@@ -20,17 +27,19 @@ final class TurnkeyTestProxy: @unchecked Sendable {
         }
     }
 
-    deinit { server.stop() }
+    deinit {
+        server.stop()
+        for problem in requests.takeViolations() { Issue.record(Comment(rawValue: problem)) }
+    }
 
     var baseURL: String { server.baseURL }
     var paths: [String] { lock.withLock { seen } }
 
     func stop() { server.stop() }
 
-    func backend(_ provider: String, contact: Contact? = nil,
-                 transport: HTTPTransport = URLSessionTransport(timeout: 2)) -> TurnkeySignIn {
+    func backend(_ provider: String, contact: Contact? = nil, transport: HTTPTransport? = nil) -> TurnkeySignIn {
         TurnkeySignIn(request: SignInRequest(provider: provider, backendName: "turnkey", contact: contact),
-                      client: TurnkeyProxyClient(baseURL: baseURL, configID: "test", transport: transport))
+                      client: TurnkeyProxyClient(baseURL: baseURL, configID: "test", transport: transport ?? requests))
     }
 
     static func json(_ status: Int, _ text: String) -> HTTPResponse {
@@ -118,9 +127,15 @@ final class TurnkeyTestProxy: @unchecked Sendable {
         #expect(!(error?.message.contains(jwt) ?? true))
     }
 
+    /// A verificationToken as the SDK decodes it: `id`, `contact`, `verification_type` (unsigned: only read here).
+    static let verificationToken = "eyJhbGciOiJFUzI1NiJ9."
+        + "eyJpZCI6Im90cC0xIiwiY29udGFjdCI6ImFkYUBleGFtcGxlLmNvbSIsInZlcmlmaWNhdGlvbl90eXBlIjoiT1RQX1RZUEVfRU1BSUwifQ"
+        + ".c2ln"
+
     /// A proxy that runs the whole code flow and answers otp_login with `session`.
     func codeFlow(session: @escaping @Sendable (_ publicKey: String) -> String,
-                  verify: HTTPResponse = TurnkeyTestProxy.json(200, #"{"verificationToken":"vt"}"#),
+                  verify: HTTPResponse = TurnkeyTestProxy.json(
+                      200, "{\"verificationToken\":\"\(TurnkeyProxyFaultTests.verificationToken)\"}"),
                   login: HTTPResponse? = nil) throws -> (TurnkeyTestProxy, Result<BackendAnswer, SignInError>) {
         let proxy = try TurnkeyTestProxy { path, body in
             switch path {

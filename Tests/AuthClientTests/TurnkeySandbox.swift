@@ -33,6 +33,10 @@ final class TurnkeySandbox: Sendable {
     let clock: SandboxClock
     let configuration: Configuration
     private let sent = SentCodes()
+    /// The contracts every request of the backends this sandbox builds, and every answer it gives them, are held
+    /// to; what broke them is recorded as an issue of the test when the sandbox goes away.
+    let contracts: [WireContract]
+    private let watched = Mutex<[RecordingTransport]>([])
 
     init(_ adjust: (inout SandboxConfiguration) -> Void = { _ in }) throws {
         let clock = SandboxClock(frozenAt: Date().timeIntervalSince1970.rounded())
@@ -47,12 +51,21 @@ final class TurnkeySandbox: Sendable {
             sent.append(contact: contact, otpID: otpID, code: code)
         }
         adjust(&settings)
+        contracts = [.turnkey(totpExtension: settings.turnkeyTOTPExtension), .portal]
         server = try SandboxServer(configuration: settings)
         self.clock = clock
         configuration = try Configuration(json: Data(server.configJSON))
     }
 
-    deinit { server.stop() }
+    deinit {
+        server.stop()
+        for problem in contractViolations() { Issue.record(Comment(rawValue: problem)) }
+    }
+
+    /// What broke a contract so far, and forgets it (a test that drifts on purpose takes its own).
+    func contractViolations() -> [String] {
+        watched.withLock { $0.flatMap { $0.takeViolations() } }
+    }
 
     var base: String { server.baseURL }
 
@@ -72,10 +85,15 @@ final class TurnkeySandbox: Sendable {
     }
 
     /// The backend `authdeck login PROVIDER --backend NAME` would run against this sandbox.
+    /// `configuration` replaces the config.json the sandbox wrote (a test that changes one setting).
     func backend(_ provider: String, backend name: String, contact: Contact? = nil, sessionKey: String? = nil,
-                 transport: RecordingTransport = RecordingTransport()) throws -> SignInBackend {
+                 transport: RecordingTransport = RecordingTransport(),
+                 configuration: Configuration? = nil) throws -> SignInBackend {
+        transport.contracts = contracts
+        watched.withLock { $0.append(transport) }
         let request = SignInRequest(provider: provider, backendName: name, sessionKey: sessionKey, contact: contact)
-        return try SignInBackends.make(request: request, configuration: configuration, catalog: Self.catalog,
+        return try SignInBackends.make(request: request, configuration: configuration ?? self.configuration,
+                                       catalog: Self.catalog,
                                        transport: transport,
                                        metadata: ProviderMetadataCache(transport: transport, folder: nil))
     }
@@ -167,18 +185,51 @@ final class ControllerClock: Sendable {
 }
 
 /// Sends through URLSession and remembers each request's path, so a test can prove a request was never sent.
+/// With contracts attached, each request and each answer is checked against them.
 final class RecordingTransport: HTTPTransport, @unchecked Sendable {
     private let inner = URLSessionTransport(timeout: 3)
     private let lock = NSLock()
     private var sentPaths: [String] = []
+    private var sentBodies: [(String, [UInt8])] = []
+    private var violations: [String] = []
+    private var attached: [WireContract] = []
+    /// Off for a scripted proxy whose answers are faults on purpose: only the client's requests are held to the
+    /// contract then.
+    var checksAnswers = true
+
+    var contracts: [WireContract] {
+        get { lock.withLock { attached } }
+        set { lock.withLock { attached = newValue } }
+    }
 
     func send(_ request: OutgoingRequest) throws(SignInError) -> IncomingResponse {
         let path = URLComponents(string: request.url)?.path ?? request.url
-        lock.withLock { sentPaths.append(path) }
-        return try inner.send(request)
+        let contracts = lock.withLock {
+            sentPaths.append(path)
+            sentBodies.append((path, request.body))
+            return attached
+        }
+        let before = contracts.flatMap { $0.check(request: request) }
+        lock.withLock { violations += before }
+        let response = try inner.send(request)
+        let after = checksAnswers ? contracts.flatMap { $0.check(response: response, to: request) } : []
+        lock.withLock { violations += after }
+        return response
+    }
+
+    func takeViolations() -> [String] {
+        lock.withLock {
+            defer { violations = [] }
+            return violations
+        }
     }
 
     var paths: [String] { lock.withLock { sentPaths } }
+
+    /// The JSON bodies sent to paths ending in `suffix`, in order.
+    func bodies(_ suffix: String) -> [JSONValue] {
+        lock.withLock { sentBodies.filter { $0.0.hasSuffix(suffix) }.compactMap { try? JSONValue.parse($0.1) } }
+    }
 
     func count(_ suffix: String) -> Int { paths.filter { $0.hasSuffix(suffix) }.count }
 }

@@ -91,6 +91,19 @@ import Testing
         #expect(outcome.kind == .signup)
         #expect(transport.count("/v1/signup") == 1)
         #expect(transport.count("/v1/otp_login") == 1)
+        // The session key is bound at otp_verify, and both later calls are signed over the SDK's token usage.
+        let publicKey = try #require(transport.bodies("/v1/otp_verify").first?["publicKey"]?.string)
+        #expect(publicKey.count == 66)
+        let signup = try #require(transport.bodies("/v1/signup").first)
+        #expect(signup["apiKeys"] == .array([]) && signup["authenticators"] == .array([]))
+        #expect(signup["oauthProviders"] == .array([]))
+        for (call, type) in [("/v1/signup", "USAGE_TYPE_SIGNUP"), ("/v1/otp_login", "USAGE_TYPE_LOGIN")] {
+            let signature = transport.bodies(call).first?["clientSignature"]
+            #expect(signature?["publicKey"]?.string == publicKey, "\(call)")
+            let message = try JSONValue.parse(try #require(signature?["message"]?.string))
+            #expect(message["type"]?.string == type, "\(call)")
+            #expect(message["tokenId"]?.string?.isEmpty == false, "\(call)")
+        }
     }
 
     @Test func smsCodeThroughTheTurnkeyBackend() throws {
@@ -103,15 +116,20 @@ import Testing
         #expect(outcome.record.backend == "sandbox-turnkey")
     }
 
-    @Test func theClientSignatureIsRawRSOverTheLoginMessage() throws {
+    /// The SDK's `ClientSignature.forLogin`: the JSON of `v1TokenUsage` with `login.publicKey`, the token's `id`
+    /// claim as `tokenId` and `USAGE_TYPE_LOGIN`, signed raw r‖s. The expected text is written out by hand.
+    @Test func theClientSignatureIsRawRSOverTheTokenUsageMessage() throws {
         let key = try P256PrivateKey()
-        let signature = try TurnkeyProxyClient.clientSignature(verificationToken: "a.b.c", key: key)
+        // {"alg":"ES256"} . {"id":"otp-1","contact":"ada@example.com"} . (no signature needed to read claims)
+        let token = "eyJhbGciOiJFUzI1NiJ9.eyJpZCI6Im90cC0xIiwiY29udGFjdCI6ImFkYUBleGFtcGxlLmNvbSJ9.c2ln"
+        let pk = key.publicKey.compressedHex
+        let message = try TurnkeyProxyClient.tokenUsage(verificationToken: token, type: "USAGE_TYPE_LOGIN",
+                                                        usage: ("login", .object(["publicKey": .string(pk)])))
+        #expect(message == "{\"login\":{\"publicKey\":\"\(pk)\"},\"tokenId\":\"otp-1\",\"type\":\"USAGE_TYPE_LOGIN\"}")
+        let signature = try TurnkeyProxyClient.clientSignature(message: message, key: key)
         #expect(signature["scheme"]?.string == "CLIENT_SIGNATURE_SCHEME_API_P256")
-        #expect(signature["publicKey"]?.string == key.publicKey.compressedHex)
-        let message = try #require(signature["message"]?.string)
-        let login = try JSONValue.parse(message)["login"]
-        #expect(login?["publicKey"]?.string == key.publicKey.compressedHex)
-        #expect(login?["verificationToken"]?.string == "a.b.c")
+        #expect(signature["publicKey"]?.string == pk)
+        #expect(signature["message"]?.string == message)
         let hex = try #require(signature["signature"]?.string)
         let raw = try #require(Hex.decode(hex))
         #expect(raw.count == 64)
@@ -249,7 +267,7 @@ import Testing
     // MARK: - TOTP
 
     @Test func aTOTPUserIsChallengedAndOnlyTheRightCodeStores() throws {
-        let sandbox = try TurnkeySandbox()
+        let sandbox = try TurnkeySandbox { $0.turnkeyTOTPExtension = true }
         let (_, otpID) = try startCode(sandbox, contact: .email("dora@example.com"))
         controller.enterCode(try #require(sandbox.code(otpID: otpID)))
         #expect(presenter.wait { if case .totpRequired(_, _, .waiting) = controller.state { true } else { false } })

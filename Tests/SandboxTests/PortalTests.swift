@@ -8,10 +8,9 @@ import Testing
     private static let redirect = "authdeck://callback"
 
     /// Follows a portal URL through scripted consent and the portal's callback; returns the final redirect.
-    private func signIn(_ sandbox: SandboxFixture, provider: String, user: String, state: String = "client-state")
-        throws -> SandboxHTTP.Reply {
-        let urls = try sandbox.get("/portal/api/v3/auth/oauth/urls?redirectUrl=\(FormEncoding.escape(Self.redirect))"
-            + "&state=\(state)", headers: SandboxFixture.portalHeaders)
+    private func signIn(_ sandbox: SandboxFixture, provider: String, user: String) throws -> SandboxHTTP.Reply {
+        let urls = try sandbox.get("/portal/api/v3/auth/oauth/urls?redirectUrl=\(FormEncoding.escape(Self.redirect))",
+                                   headers: SandboxFixture.portalHeaders)
         let url = try #require(urls.string("data.\(provider)"))
         let consent = try sandbox.get(url + "&sandbox_user=\(user)&sandbox_auto=approve")
         if provider == "apple" {
@@ -27,7 +26,9 @@ import Testing
         let sandbox = try SandboxFixture { $0.portalEnvironmentID = "test-environment" }
         let methods = try sandbox.get("/portal/api/v3/auth/methods", headers: SandboxFixture.portalHeaders)
         #expect(methods.status == 200)
-        #expect((methods.json["data"] as? [String: Any])?["methods"] as? [String] == ["google", "apple"])
+        // PortalAuthWireTypes' AuthMethodsResponse: Portal's method names, and the wallet hint.
+        #expect((methods.json["data"] as? [String: Any])?["allowedAuthMethods"] as? [String] == ["GOOGLE", "APPLE"])
+        #expect((methods.json["data"] as? [String: Any])?["autoCreateWallet"] as? Bool == false)
         let missing = try sandbox.get("/portal/api/v3/auth/methods")
         #expect(missing.status == 401)
         #expect(missing.string("error") != nil)
@@ -36,7 +37,8 @@ import Testing
     }
 
     @Test func urlsGoThroughConsentAndComeBackWithAOneTimeToken() throws {
-        let sandbox = try SandboxFixture()
+        // A loopback redirect is allow-listed only with its exact port.
+        let sandbox = try SandboxFixture { $0.portalRedirectURLs.append("http://127.0.0.1:7000/cb") }
         let urls = try sandbox.get("/portal/api/v3/auth/oauth/urls?redirectUrl=http%3A%2F%2F127.0.0.1%3A7000%2Fcb",
                                    headers: SandboxFixture.portalHeaders)
         #expect(urls.status == 200)
@@ -48,14 +50,18 @@ import Testing
         let final = try signIn(sandbox, provider: "google", user: "ada")
         #expect(final.status == 302)
         #expect(final.headers["location"]?.hasPrefix(Self.redirect + "?") == true)
-        #expect(final.locationQuery["state"] == "client-state")
+        // Portal's redirect: token and login_type, no app-side state.
+        #expect(final.locationQuery["state"] == nil)
+        #expect(final.locationQuery["login_type"] == "GOOGLE")
         let token = try #require(final.locationQuery["token"])
         let exchanged = try sandbox.portal("/oauth/tokens", ["token": token])
         #expect(exchanged.status == 200, "\(exchanged.text)")
         #expect(exchanged.string("data.clientSessionToken") != nil)
         #expect(exchanged.string("data.endUserId") != nil)
         #expect(exchanged.string("data.clientId") != nil)
-        #expect(exchanged.string("data.userJwt") != nil)
+        #expect((exchanged.json["data"] as? [String: Any])?["isAccountAbstracted"] as? Bool == false)
+        // Either a session or a TOTP step, never both.
+        #expect(exchanged.string("data.userJwt") == nil)
         #expect(exchanged.string("data.totpLink") == nil)
         let reused = try sandbox.portal("/oauth/tokens", ["token": token])
         #expect(reused.status == 401)
@@ -95,20 +101,22 @@ import Testing
         let accepted = try sandbox.portal("/totps/validations", ["code": right], bearer: userJwt)
         #expect(accepted.status == 200, "\(accepted.text)")
         #expect(accepted.string("data.clientSessionToken") != nil)
-        #expect(accepted.string("data.endUserId") == exchanged.string("data.endUserId"))
+        // No endUserId here (TotpValidationResponse): it is the userJwt's claim.
+        #expect(accepted.json["data"].map { ($0 as? [String: Any])?["endUserId"] == nil } == true)
+        #expect(try sandbox.claims(userJwt)["endUserId"] as? String == exchanged.string("data.endUserId"))
         #expect(try sandbox.portal("/totps/validations", ["code": right], bearer: userJwt).status == 400)
     }
 
     @Test func aNonTOTPUserHasNothingToValidate() throws {
         let sandbox = try SandboxFixture()
         let token = try #require(try signIn(sandbox, provider: "google", user: "bob").locationQuery["token"])
-        let userJwt = try #require(try sandbox.portal("/oauth/tokens", ["token": token]).string("data.userJwt"))
-        #expect(try sandbox.portal("/totps/validations", ["code": "123456"], bearer: userJwt).status == 400)
+        #expect(try sandbox.portal("/oauth/tokens", ["token": token]).string("data.userJwt") == nil)
     }
 
     @Test func refusedRedirectsDenialAndSharedSingleUseState() throws {
         let sandbox = try SandboxFixture()
-        for bad in ["https://evil.example/cb", "http://10.0.0.1:80/cb", ""] {
+        for bad in ["https://evil.example/cb", "http://10.0.0.1:80/cb", "http://127.0.0.1:7001/callback",
+                    "authdeck://callback/", ""] {
             let reply = try sandbox.get("/portal/api/v3/auth/oauth/urls?redirectUrl=\(FormEncoding.escape(bad))",
                                         headers: SandboxFixture.portalHeaders)
             #expect(reply.status == (bad.isEmpty ? 400 : 401), "\(bad)")
@@ -120,7 +128,8 @@ import Testing
         let apple = try #require(urls.string("data.apple"))
         let denied = try sandbox.get(try #require(try sandbox.get(google + "&sandbox_auto=deny").headers["location"]))
         #expect(denied.status == 302)
-        #expect(denied.locationQuery["error"] == "access_denied")
+        // Portal only ever sends oauth_failed.
+        #expect(denied.locationQuery["error"] == "oauth_failed")
         #expect(denied.locationQuery["token"] == nil)
         // The Apple URL shared that state, which is now spent.
         let page = try sandbox.get(apple + "&sandbox_user=ada&sandbox_auto=approve")

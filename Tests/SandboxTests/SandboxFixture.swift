@@ -163,25 +163,49 @@ final class SandboxFixture: Sendable {
     // MARK: - Proxy steps
 
     /// otp_init + otp_verify for `contact`; returns the verificationToken.
-    func verifiedContact(_ contact: String, type: String = "OTP_TYPE_EMAIL") throws -> String {
+    /// `key`: bound into the token at otp_verify (the contract's `publicKey`), as authdeck binds its session key.
+    func verifiedContact(_ contact: String, type: String = "OTP_TYPE_EMAIL",
+                         boundTo key: P256PrivateKey? = nil) throws -> String {
         let initReply = try proxy("otp_init", ["contact": contact, "otpType": type])
         guard initReply.status == 200, let otpID = initReply.string("otpId"),
               let code = deliveries.code(otpID: otpID) else {
             throw SandboxHTTP.Failure(description: "otp_init failed: \(initReply.status) \(initReply.text)")
         }
-        let verify = try proxy("otp_verify", ["otpId": otpID, "otpCode": code])
+        var body = ["otpId": otpID, "otpCode": code]
+        if let key { body["publicKey"] = key.publicKey.compressedHex }
+        let verify = try proxy("otp_verify", body)
         guard let token = verify.string("verificationToken") else {
             throw SandboxHTTP.Failure(description: "otp_verify failed: \(verify.status) \(verify.text)")
         }
         return token
     }
 
-    /// otp_login's body with the client signature over the documented message.
+    /// The members every signup must carry, empty (the contract requires them).
+    static var signupArrays: [String: Any] {
+        ["apiKeys": [Any](), "authenticators": [Any](), "oauthProviders": [Any]()]
+    }
+
+    /// A signup body: `fields` plus the required arrays.
+    static func signupBody(_ fields: [String: Any]) -> [String: Any] {
+        signupArrays.merging(fields) { _, new in new }
+    }
+
+    /// The `id` claim of a verificationToken, read as the Turnkey SDK reads it (unverified).
+    static func tokenID(_ token: String) -> String {
+        guard let parts = try? JWS.decodeUnverified(token),
+              let claims = (try? JSONSerialization.jsonObject(with: Data(parts.payload))) as? [String: Any] else {
+            return ""
+        }
+        return claims["id"] as? String ?? ""
+    }
+
+    /// otp_login's body with the client signature over the SDK's token-usage message
+    /// `{"login":{"publicKey"},"tokenId","type":"USAGE_TYPE_LOGIN"}`.
     static func otpLoginBody(verificationToken: String, key: P256PrivateKey,
                              message: String? = nil, signer: P256PrivateKey? = nil) throws -> [String: Any] {
         let publicKey = key.publicKey.compressedHex
         let text = try message ?? String(decoding: JSONSerialization.data(withJSONObject: [
-            "login": ["verificationToken": verificationToken, "publicKey": publicKey],
+            "login": ["publicKey": publicKey], "tokenId": tokenID(verificationToken), "type": "USAGE_TYPE_LOGIN",
         ], options: [.sortedKeys]), as: UTF8.self)
         let signature = try (signer ?? key).signature(for: Array(text.utf8))
         return [

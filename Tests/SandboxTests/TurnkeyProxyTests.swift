@@ -11,9 +11,10 @@ import Testing
         #expect(reply.status == 200)
         #expect(Set(reply.json["enabledProviders"] as? [String] ?? []) ==
             ["email", "sms", "google", "apple", "discord", "x"])
-        #expect(reply.json["otpLength"] as? Int == 8)
+        // int64 members are decimal strings on the wire (proto3 JSON), as the contract types them.
+        #expect(reply.json["otpLength"] as? String == "8")
         #expect(reply.json["otpAlphanumeric"] as? Bool == false)
-        #expect(reply.json["sessionExpirationSeconds"] as? Int == 900)
+        #expect(reply.json["sessionExpirationSeconds"] as? String == "900")
         #expect((reply.json["oauthClientIds"] as? [String: String])?["discord"] == "sandbox-discord")
         #expect(reply.string("oauthRedirectUrl") != nil)
         #expect(reply.string("organizationId")?.count == 36)
@@ -81,17 +82,22 @@ import Testing
                                                                                           key: try P256PrivateKey()))
         #expect(refusedLogin.status == 404)
 
-        let unproven = try sandbox.proxy("signup", ["userEmail": "cleo@example.com"])
+        let unproven = try sandbox.proxy("signup", SandboxFixture.signupBody(["userEmail": "cleo@example.com"]))
         #expect(unproven.status == 401)
-        let otherContact = try sandbox.proxy("signup", ["userEmail": "zed@example.com", "verificationToken": token])
+        let otherContact = try sandbox.proxy("signup", SandboxFixture.signupBody([
+            "userEmail": "zed@example.com", "verificationToken": token,
+        ]))
         #expect(otherContact.status == 403)
 
-        let signup = try sandbox.proxy("signup", ["userEmail": "cleo@example.com", "verificationToken": token])
+        let signup = try sandbox.proxy("signup", SandboxFixture.signupBody([
+            "userEmail": "cleo@example.com", "verificationToken": token,
+        ]))
         #expect(signup.status == 200, "\(signup.text)")
         let organizationID = try #require(signup.string("organizationId"))
         let userID = try #require(signup.string("userId"))
-        #expect(try sandbox.proxy("signup", ["userEmail": "cleo@example.com", "verificationToken": token]).status
-            == 409)
+        #expect(try sandbox.proxy("signup", SandboxFixture.signupBody([
+            "userEmail": "cleo@example.com", "verificationToken": token,
+        ])).status == 409)
         let found = try sandbox.proxy("account", ["filterType": "EMAIL", "filterValue": "cleo@example.com"])
         #expect(found.string("organizationId") == organizationID)
 
@@ -158,22 +164,32 @@ import Testing
         let sandbox = try SandboxFixture()
         let key = try P256PrivateKey()
         let otherKey = try P256PrivateKey()
-        let token = try sandbox.verifiedContact("ada@example.com")
+        let token = try sandbox.verifiedContact("ada@example.com", boundTo: key)
+        let claims = try sandbox.claims(token)
+        #expect(claims["public_key"] as? String == key.publicKey.compressedHex)
 
         let signedByAnother = try SandboxFixture.otpLoginBody(verificationToken: token, key: key, signer: otherKey)
         #expect(try sandbox.proxy("otp_login", signedByAnother).status == 401)
 
-        let unbound = "{\"login\":{\"publicKey\":\"\(otherKey.publicKey.compressedHex)\","
+        // The message authdeck used to sign (the login and the token itself, no tokenId or type) is refused.
+        let invented = "{\"login\":{\"publicKey\":\"\(key.publicKey.compressedHex)\","
             + "\"verificationToken\":\"\(token)\"}}"
-        let wrongMessage = try SandboxFixture.otpLoginBody(verificationToken: token, key: key, message: unbound)
+        let wrongMessage = try SandboxFixture.otpLoginBody(verificationToken: token, key: key, message: invented)
         #expect(try sandbox.proxy("otp_login", wrongMessage).status == 401)
+        let otherToken = "{\"login\":{\"publicKey\":\"\(key.publicKey.compressedHex)\"},\"tokenId\":\"another\","
+            + "\"type\":\"USAGE_TYPE_LOGIN\"}"
+        let wrongToken = try SandboxFixture.otpLoginBody(verificationToken: token, key: key, message: otherToken)
+        #expect(try sandbox.proxy("otp_login", wrongToken).status == 401)
 
         var tampered = try SandboxFixture.otpLoginBody(verificationToken: token, key: key)
         var signature = try #require(tampered["clientSignature"] as? [String: Any])
         signature["scheme"] = "CLIENT_SIGNATURE_SCHEME_UNKNOWN"
         tampered["clientSignature"] = signature
-        #expect(try sandbox.proxy("otp_login", tampered).status == 400)
+        let badScheme = try sandbox.proxy("otp_login", tampered)
+        #expect(badScheme.status == 400)
+        #expect(badScheme.json["code"] as? Int == 3)
 
+        // A token bound to a key is unusable without that key's signature.
         var noSignature = try SandboxFixture.otpLoginBody(verificationToken: token, key: key)
         noSignature["clientSignature"] = nil
         #expect(try sandbox.proxy("otp_login", noSignature).status == 400)
@@ -186,6 +202,30 @@ import Testing
         let honestBody = try SandboxFixture.otpLoginBody(verificationToken: token, key: key)
         let honest = try sandbox.proxy("otp_login", honestBody)
         #expect(honest.status == 200, "\(honest.text)")
+    }
+
+    @Test func aSignupWithABoundTokenNeedsTheKeysSignatureOverTheSignupUsage() throws {
+        let sandbox = try SandboxFixture()
+        let key = try P256PrivateKey()
+        let token = try sandbox.verifiedContact("cleo@example.com", boundTo: key)
+        let fields: [String: Any] = ["userEmail": "cleo@example.com", "verificationToken": token]
+        let unsigned = try sandbox.proxy("signup", SandboxFixture.signupBody(fields))
+        #expect(unsigned.status == 400)
+        // As the SDK's ClientSignature.forSignup builds it, written out by hand.
+        let message = "{\"signup\":{\"apiKeys\":[],\"authenticators\":[],\"email\":\"cleo@example.com\","
+            + "\"oauthProviders\":[]},\"tokenId\":\"\(SandboxFixture.tokenID(token))\",\"type\":\"USAGE_TYPE_SIGNUP\"}"
+        func signed(_ text: String, by signer: P256PrivateKey) throws -> [String: Any] {
+            var body = SandboxFixture.signupBody(fields)
+            body["clientSignature"] = ["message": text, "publicKey": key.publicKey.compressedHex,
+                                       "scheme": "CLIENT_SIGNATURE_SCHEME_API_P256",
+                                       "signature": Hex.encode(try signer.signature(for: Array(text.utf8)))]
+            return body
+        }
+        #expect(try sandbox.proxy("signup", try signed(message, by: try P256PrivateKey())).status == 401)
+        let otherEmail = message.replacingOccurrences(of: "cleo@", with: "zed@")
+        #expect(try sandbox.proxy("signup", try signed(otherEmail, by: key)).status == 401)
+        let accepted = try sandbox.proxy("signup", try signed(message, by: key))
+        #expect(accepted.status == 200, "\(accepted.text)")
     }
 
     @Test func oauthLoginBindsTheIDTokenToTheSessionKey() throws {
@@ -226,7 +266,8 @@ import Testing
         let key = try P256PrivateKey()
         let nonce = AttemptSecrets.turnkeyNonce(sessionPublicKeyHex: key.publicKey.compressedHex)
         let grant = try sandbox.approve(provider, user: "bob", nonce: nil)
-        var body: [String: Any] = ["provider": provider, "authCode": grant.code, "redirectUri": grant.redirectURI,
+        let wire = provider == "x" ? "OAUTH2_PROVIDER_X" : "OAUTH2_PROVIDER_DISCORD"
+        var body: [String: Any] = ["provider": wire, "authCode": grant.code, "redirectUri": grant.redirectURI,
                                    "codeVerifier": grant.verifier, "clientId": "test-client", "nonce": nonce]
         let reply = try sandbox.proxy("oauth2_authenticate", body)
         #expect(reply.status == 200, "\(reply.text)")
@@ -245,8 +286,13 @@ import Testing
         let wrongVerifier = try sandbox.proxy("oauth2_authenticate", body)
         #expect(wrongVerifier.status == 401)
         #expect(wrongVerifier.string("oidcToken") == nil)
-        body["provider"] = "myspace"
-        #expect(try sandbox.proxy("oauth2_authenticate", body).status == 400)
+        // Only the contract's enum values: authdeck's own name for the provider is refused, as Turnkey refuses it.
+        for spelling in ["myspace", provider, provider.uppercased()] {
+            body["provider"] = spelling
+            let refused = try sandbox.proxy("oauth2_authenticate", body)
+            #expect(refused.status == 400)
+            #expect(refused.json["code"] as? Int == 3)
+        }
     }
 
     @Test func aNewSocialUserSignsUpWithTheirOIDCToken() throws {
@@ -260,7 +306,7 @@ import Testing
         #expect(try sandbox.proxy("oauth_login", ["oidcToken": idToken,
                                                   "publicKey": key.publicKey.compressedHex]).status == 404)
         let providers = [["providerName": "google", "oidcToken": idToken]]
-        let signup = try sandbox.proxy("signup", ["oauthProviders": providers])
+        let signup = try sandbox.proxy("signup", SandboxFixture.signupBody(["oauthProviders": providers]))
         #expect(signup.status == 200, "\(signup.text)")
         let login = try sandbox.proxy("oauth_login", ["oidcToken": idToken, "publicKey": key.publicKey.compressedHex])
         #expect(login.status == 200, "\(login.text)")
@@ -269,7 +315,7 @@ import Testing
     }
 
     @Test func aTOTPUserPassesTheSecondFactor() throws {
-        let sandbox = try SandboxFixture()
+        let sandbox = try SandboxFixture { $0.turnkeyTOTPExtension = true }
         let key = try P256PrivateKey()
         let token = try sandbox.verifiedContact("dora@example.com")
         let login = try sandbox.proxy("otp_login", try SandboxFixture.otpLoginBody(verificationToken: token, key: key))
@@ -292,8 +338,20 @@ import Testing
         #expect(try sandbox.proxy("totp_verify", ["userJwt": userJwt, "code": right]).status == 401)
     }
 
-    @Test func totpAllowsOneStepOfDriftAndFiveAttempts() throws {
+    /// The TOTP step is a sandbox extension: off by default, a TOTP user gets a session and the route is absent.
+    @Test func withoutTheExtensionATOTPUserLogsInDirectly() throws {
         let sandbox = try SandboxFixture()
+        let key = try P256PrivateKey()
+        let token = try sandbox.verifiedContact("dora@example.com", boundTo: key)
+        let login = try sandbox.proxy("otp_login", try SandboxFixture.otpLoginBody(verificationToken: token, key: key))
+        #expect(login.status == 200, "\(login.text)")
+        #expect(login.string("session") != nil)
+        #expect(login.json["totpRequired"] == nil)
+        #expect(try sandbox.proxy("totp_verify", ["userJwt": "x", "code": "123456"]).status == 404)
+    }
+
+    @Test func totpAllowsOneStepOfDriftAndFiveAttempts() throws {
+        let sandbox = try SandboxFixture { $0.turnkeyTOTPExtension = true }
         let seed = try #require(Base32.decode("JBSWY3DPEHPK3PXP"))
         func challenge() throws -> String {
             let token = try sandbox.verifiedContact("dora@example.com")

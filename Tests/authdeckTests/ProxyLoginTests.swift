@@ -52,7 +52,7 @@ import Glibc
         #expect(session["backend"] as? String == backend)
         #expect(session["provider"] as? String == provider)
         let token = runner.run(["token", key]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(token.split(separator: ".").count == 3 || backend == "sandbox-portal")
+        #expect(token.split(separator: ".").count == 3 || ["sandbox-portal", "sandbox"].contains(backend))
         #expect(!token.isEmpty)
         #expect(!result.stderr.contains(token))
     }
@@ -205,6 +205,17 @@ import Glibc
         try expectStored(result, backend: "sandbox-turnkey", provider: "google")
     }
 
+    /// Para's branch on the default sandbox backend: an unknown social user verifies the new account's email.
+    @Test func aNewSocialUserOnTheSandboxBackendVerifiesTheEmailCode() throws {
+        let run = try live(["google", "--backend", "sandbox"], environment: ["SANDBOX_USER": "cleo"])
+        #expect(run.wait { run.stderr.contains("Account created. A code was sent to cleo@example.com") })
+        #expect(try listed().isEmpty)
+        run.send(try #require(sandbox.codes().last?.code))
+        let result = run.finish()
+        #expect(result.stderr.contains("Account created and signed in"))
+        try expectStored(result, backend: "sandbox", provider: "google")
+    }
+
     @Test(arguments: ["google", "apple"])
     func portalSignInWithoutTOTP(_ provider: String) throws {
         let result = login([provider, "--backend", "sandbox-portal"])
@@ -220,11 +231,11 @@ import Glibc
         try expectStored(result, backend: "sandbox-portal", provider: "google")
     }
 
-    @Test func portalAccessDeniedIsTheProvidersRefusal() throws {
-        // SPEC 0: access_denied at the provider is exit 4 with its words; exit 3 is a cancel here.
+    /// Portal's backend only sends `error=oauth_failed`, a denial included: an authentication failure, not a cancel.
+    @Test func portalDenialIsOAuthFailed() throws {
         let result = login(["google", "--backend", "sandbox-portal"], environment: ["SANDBOX_DECISION": "deny"])
         #expect(result.status == 4, "stderr: \(result.stderr)")
-        #expect(result.stderr.contains("access denied at the provider"))
+        #expect(result.stderr.contains("oauth_failed"))
         #expect(try listed().isEmpty)
     }
 

@@ -79,6 +79,8 @@ struct SandboxLoginSetup {
         var base = CLIRunner(home: folder.path + "/home", extra: [
             "AUTHDECK_PASSPHRASE_FILE": passphrase, "BROWSER": ScriptedBrowser.path,
             "SCRIPTED_BROWSER_LOG": folder.path + "/browser.log", "XDG_RUNTIME_DIR": folder.path + "/run",
+            // An authdeck:// redirect (Portal's allow-listed URL) goes where the desktop's URL handler sends it.
+            "SCRIPTED_BROWSER_AUTHDECK": CLIRunner.binary,
         ])
         base.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
         sandbox = try SandboxProcess(folder: folder, runner: base)

@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """A scripted browser for tests, given to authdeck as $BROWSER: it opens the URL it receives as its last
 argument with the sandbox's scripted approval added, follows redirects to authdeck's loopback receiver, and
-submits form_post pages (Apple's shape) as a browser would. It logs what it did to $SCRIPTED_BROWSER_LOG."""
+submits form_post pages (Apple's shape) as a browser would. A redirect to authdeck:// is handed to
+`$SCRIPTED_BROWSER_AUTHDECK open-url URL`, as the desktop's URL handler would. It logs what it did to
+$SCRIPTED_BROWSER_LOG."""
 import html.parser
 import os
+import subprocess
 import sys
 import urllib.error
 import urllib.parse
@@ -32,11 +35,24 @@ class FormFinder(html.parser.HTMLParser):
             self.fields[attrs["name"]] = attrs.get("value") or ""
 
 
+def hand_over(url):
+    """What the desktop does with an authdeck:// URL: run the registered handler, `authdeck open-url URL`."""
+    binary = os.environ.get("SCRIPTED_BROWSER_AUTHDECK")
+    log("scheme redirect " + url.split("?")[0])
+    if not binary:
+        return 0, "", url
+    done = subprocess.run([binary, "open-url", url], capture_output=True, timeout=20)
+    return (200 if done.returncode == 0 else 500), "", url
+
+
 def fetch(request):
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
             return response.status, response.read().decode("utf-8", "replace"), response.geturl()
     except urllib.error.HTTPError as error:
+        # urllib refuses to follow a redirect to another scheme; a browser hands it to the scheme's handler.
+        if error.code in (301, 302, 303, 307) and error.geturl().startswith("authdeck:"):
+            return hand_over(error.geturl())
         return error.code, error.read().decode("utf-8", "replace"), error.geturl()
 
 

@@ -1,0 +1,75 @@
+import AuthCore
+import Foundation
+
+/// The `sandbox` backend's social sign-ins, with Para's branch (seed 001): the provider leg runs as a direct
+/// sign-in, then the sandbox's auth proxy is asked whether it knows the identity. A known user is signed in at
+/// once; an unknown one gets an account (`signup` with the ID token) and must verify the email with a code sent to
+/// it (`otp_init`, entered on the code screen, `otp_verify`) before the session counts. Providers without an ID
+/// token (Discord, X) sign in directly.
+public final class SandboxAccountSignIn: SignInBackend, @unchecked Sendable {
+    public let inner: SignInBackend
+    public let proxy: TurnkeyProxyClient
+
+    private let lock = NSLock()
+    /// The session the provider issued, held while its new account's email is verified.
+    private var held: IssuedSession?
+    private var contact: Contact?
+
+    public init(inner: SignInBackend, proxy: TurnkeyProxyClient) {
+        self.inner = inner
+        self.proxy = proxy
+    }
+
+    public var waitsForRedirect: Bool { inner.waitsForRedirect }
+
+    public func method(loopbackRedirectURI: String?) throws(SignInError) -> SignInMethod {
+        try inner.method(loopbackRedirectURI: loopbackRedirectURI)
+    }
+
+    public func makeAttempt(id: AttemptID, method: SignInMethod, deadline: Date) throws(SignInError) -> Attempt {
+        try inner.makeAttempt(id: id, method: method, deadline: deadline)
+    }
+
+    public func begin(_ attempt: Attempt) throws(SignInError) -> AttemptPrompt {
+        try inner.begin(attempt)
+    }
+
+    public func exchange(_ attempt: Attempt, _ grant: Grant) throws(SignInError) -> BackendAnswer {
+        try checkAccount(try inner.exchange(attempt, grant))
+    }
+
+    public func pollDevice(_ attempt: Attempt, interval: inout Int) throws(SignInError) -> BackendAnswer? {
+        guard let answer = try inner.pollDevice(attempt, interval: &interval) else { return nil }
+        return try checkAccount(answer)
+    }
+
+    public func verifyCode(_ attempt: Attempt, otpID: String, code: String) throws(SignInError) -> BackendAnswer {
+        guard let issued = lock.withLock({ held }) else { throw .invalidCode }
+        _ = try proxy.verifyOTP(otpID: otpID, code: code, publicKey: nil)
+        lock.withLock { held = nil }
+        return .issued(issued)
+    }
+
+    public func revoke(_ issued: IssuedSession) { inner.revoke(issued) }
+
+    public func resendCode(_ attempt: Attempt) throws(SignInError) -> String {
+        guard let contact = lock.withLock({ contact }) else { throw .authMethodUnavailable(method: "one-time code") }
+        return try proxy.initOTP(contact: contact)
+    }
+
+    /// A provider session whose identity the proxy does not know becomes a new account waiting for its email code.
+    private func checkAccount(_ answer: BackendAnswer) throws(SignInError) -> BackendAnswer {
+        guard case .issued(let issued) = answer, let idToken = issued.session.secrets.idToken,
+              let email = issued.session.record.email else { return answer }
+        if try proxy.account(filterType: "OIDC_TOKEN", filterValue: idToken) != nil { return answer }
+        _ = try proxy.signup(oidcToken: idToken, providerName: issued.session.record.provider)
+        let contact = Contact.email(email)
+        let config = try proxy.walletKitConfig()
+        let otpID = try proxy.initOTP(contact: contact)
+        lock.withLock {
+            held = IssuedSession(session: issued.session, kind: .signup)
+            self.contact = contact
+        }
+        return .codeRequired(contact: contact, format: config.otpFormat, otpID: otpID)
+    }
+}
