@@ -241,6 +241,7 @@ public final class SignInController: @unchecked Sendable {
 
     private func deliver(_ parsed: Result<Callback, CallbackParser.Failure>, source: String) -> CallbackVerdict {
         // Runs on a receiver's thread; the machine is only touched on the queue.
+        var endedAttempt = false
         let verdict: CallbackVerdict = queue.sync {
             switch parsed {
             case .failure(let failure):
@@ -248,13 +249,16 @@ public final class SignInController: @unchecked Sendable {
                 recordReceiver(parsed, source: source, verdict: verdict)
                 return verdict
             case .success(let callback):
-                // Every receiver serves the user's own processes only once issue 14's peer check is in the
-                // loopback receiver; until then a stateless error redirect is taken from any local process.
+                // Every receiver serves the user's own processes only: the loopback receiver refuses other users'
+                // sockets (LoopbackPeer) and the scheme socket checks SO_PEERCRED, before anything reaches here.
                 let action = machine.callbackReceived(callback, now: clock(), fromOwnUser: true)
                 let verdict: CallbackVerdict
                 switch action {
                 case .exchange, .replay: verdict = .accepted
-                case .reject(let error), .fail(_, let error): verdict = .refused(error.message)
+                case .reject(let error): verdict = .refused(error.message)
+                case .fail(_, let error):
+                    verdict = .refused(error.message)
+                    endedAttempt = true
                 case .none: verdict = .refused("This sign-in is no longer waiting for a redirect.")
                 case .begin, .verifyCode, .verifyTOTP, .resendCode, .persist, .report, .discard:
                     verdict = .refused("Unexpected redirect.")
@@ -265,7 +269,11 @@ public final class SignInController: @unchecked Sendable {
                 return verdict
             }
         }
-        queue.async { self.presenter.callbackArrived(source: source, verdict: verdict) }
+        // A redirect that ended the attempt (the provider's error) is told by the result, not as a refused notice
+        // that would arrive after it.
+        if !endedAttempt {
+            queue.async { self.presenter.callbackArrived(source: source, verdict: verdict) }
+        }
         return verdict
     }
 
