@@ -53,10 +53,11 @@ public struct SessionRecord: Sendable, Equatable, Codable {
     /// The seconds before expiry at which `token` refreshes first.
     public static let refreshWindow: TimeInterval = 60
 
-    /// Whether the token should be refreshed before it is handed out: it expires within `refreshWindow`.
-    public func needsRefresh(at now: Date) -> Bool {
+    /// Whether the token should be refreshed before it is handed out: it expires within `window` seconds
+    /// (`refreshWindow` unless the caller asks for longer, as `token --min-valid` does).
+    public func needsRefresh(at now: Date, within window: TimeInterval = Self.refreshWindow) -> Bool {
         guard let expiresAt else { return false }
-        return expiresAt.timeIntervalSince(now) <= Self.refreshWindow
+        return expiresAt.timeIntervalSince(now) <= window
     }
 }
 

@@ -66,7 +66,7 @@ enum CommandLineApp {
         """
         for command in Commands.all {
             let note = command.pendingIssue.map { "  (not built yet: issue \($0))" } ?? ""
-            text += "  " + command.name.padded(to: 10) + command.summary + note + "\n"
+            text += "  " + command.name.padded(to: 16) + command.summary + note + "\n"
         }
         text += """
 
