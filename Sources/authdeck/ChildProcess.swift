@@ -67,6 +67,12 @@ struct ChildProcess {
     }
 
     private static func installForwarding() {
+        // A caller may have started authdeck with some of these blocked (a blocked mask is inherited): unblock them,
+        // or they would reach neither authdeck nor the command.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for signal in forwarded { sigaddset(&unblock, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
         for signal in forwarded {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { received in

@@ -38,14 +38,17 @@ enum TokenSource {
             return IssuedToken(key: record.key, token: bearer, expiresAt: record.expiresAt)
         }
         if record.refreshable && session.secrets.endpoints != nil {
+            let asked = Date()
             let refreshed = try SessionCommands.refresh(record.key, store: store,
                                                         refresher: SessionRefresher(transport: URLSessionTransport()))
             let issued = IssuedToken(key: record.key, token: refreshed.secrets.bearer ?? bearer,
                                      expiresAt: refreshed.record.expiresAt)
+            // The provider's lifetime is what --min-valid is held to (counted from the request, so the time the
+            // refresh itself took does not count against it).
             if let minimum = requirement.minValidSeconds, let expiresAt = issued.expiresAt,
-               expiresAt.timeIntervalSince(Date()) < TimeInterval(minimum) {
-                let left = Int(expiresAt.timeIntervalSince(Date()).rounded(.down))
-                throw CommandFailure(.failed, "the provider's new token for '\(record.key)' is valid for \(left) s, "
+               expiresAt.timeIntervalSince(asked) < TimeInterval(minimum) {
+                let lifetime = Int(expiresAt.timeIntervalSince(asked).rounded(.down))
+                throw CommandFailure(.failed, "the provider's new token for '\(record.key)' lives \(lifetime) s, "
                                      + "less than --min-valid \(minimum) s")
             }
             return issued
