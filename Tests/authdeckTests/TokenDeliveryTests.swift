@@ -126,7 +126,7 @@ import Glibc
         let runner = seeded()
         let ready = folder.path + "/ready"
         let output = folder.path + "/exec.out"
-        let script = "trap 'echo got-term; exit 7' TERM; : > '\(ready)'; while :; do sleep 0.05; done"
+        let script = "trap 'echo got-term; exit 7' TERM; echo $$ > '\(ready)'; while :; do sleep 0.05; done"
         let child = try runner.spawn(executable: CLIRunner.binary, ["exec", "--", "/bin/sh", "-c", script],
                                      stdoutPath: output)
         var started = false
@@ -140,6 +140,11 @@ import Glibc
         #expect(!timedOut)
         #expect(status == 7)
         #expect((try? String(contentsOfFile: output, encoding: .utf8)) == "got-term\n")
+        // Were the signal lost, the command would outlive this test: end it here.
+        if let text = try? String(contentsOfFile: ready, encoding: .utf8),
+           let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), Glibc.kill(pid, 0) == 0 {
+            Glibc.kill(pid, SIGKILL)
+        }
     }
 
     @Test func execBadInput() {

@@ -8,6 +8,7 @@ usage: git-smart-http.py PROJECT_ROOT CREDENTIALS_FILE LOG_FILE PORT_FILE
 import base64
 import http.server
 import os
+import signal
 import subprocess
 import sys
 import urllib.parse
@@ -82,6 +83,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
+
+# The test stops this server with SIGTERM; a test runner's thread may have had it blocked, and the mask is inherited.
+signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
 with open(port_file + ".tmp", "w") as out:

@@ -6,6 +6,7 @@ usage: recording-https.py CERT KEY LOG_FILE PORT_FILE   (the chosen port is writ
 """
 import http.server
 import os
+import signal
 import ssl
 import sys
 
@@ -26,6 +27,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
+
+# The test stops this server with SIGTERM; a test runner's thread may have had it blocked, and the mask is inherited.
+signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
 context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
