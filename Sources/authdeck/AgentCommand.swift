@@ -29,13 +29,18 @@ enum AgentCommand {
         let path = try socketPath(arguments.value("socket"))
         let log = try RequestLog(path: arguments.value("log"))
         let store = try StoreCommands.requireStore(global)
-        // Reading the key now fails at once on a locked store, not at the first request.
-        _ = try StoreCommands.attempt { () throws(StoreError) in try store.entries() }
+        // Unlocked now, so a locked store fails here and not at the first request.
+        try StoreCommands.attempt { () throws(StoreError) in try store.unlock() }
         let listener = try listen(at: path)
         defer {
             listener.close()
             unlink(path)
         }
+        // Unblocked first: a blocked mask is inherited, and a blocked SIGTERM would leave the agent unstoppable.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&stopSignals, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
         for signal in [SIGINT, SIGTERM, SIGHUP] {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { _ in agentStopRequested = 1 }
