@@ -8,8 +8,9 @@ nonisolated(unsafe) private var forwardingTarget: pid_t = 0
 /// A command run by `authdeck exec`: started from PATH with an environment of the caller's choosing, sent the
 /// signals authdeck receives (Ctrl-C, SIGTERM from a supervisor, a terminal resize), and waited for.
 struct ChildProcess {
-    /// The signals passed on to the child instead of ending authdeck first.
-    static let forwarded: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH, SIGCONT, SIGTSTP]
+    /// The signals passed on to the child instead of ending authdeck first. Job control (TSTP, CONT) keeps its
+    /// defaults, so Ctrl-Z and `fg` stop and resume authdeck and the command together.
+    static let forwarded: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH]
 
     /// Why a command did not start: the exit codes a shell uses for these.
     enum StartFailure: Error {
@@ -75,11 +76,14 @@ struct ChildProcess {
         pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
         for signal in forwarded {
             var action = sigaction()
-            action.__sigaction_handler.sa_handler = { received in
+            action.__sigaction_handler.sa_sigaction = { received, information, _ in
+                // What the terminal sends (Ctrl-C, a resize) goes to the whole foreground group, the command
+                // included: passing it on again would deliver it twice (a second Ctrl-C means "force" to many tools).
+                if let information, information.pointee.si_code == SI_KERNEL { return }
                 let target = forwardingTarget
                 if target > 0 { kill(target, received) }
             }
-            action.sa_flags = SA_RESTART
+            action.sa_flags = SA_RESTART | SA_SIGINFO
             sigemptyset(&action.sa_mask)
             sigaction(signal, &action, nil)
         }
