@@ -9,8 +9,8 @@ RELEASE_BIN = $(shell $(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/authdeck
 # The Debian packages authdeck builds against and tests with.
 DEBIAN_PACKAGES = pkg-config libncurses-dev libssl-dev libcjose-dev libjansson-dev libsqlite3-dev \
 	libmicrohttpd-dev libsecret-1-dev libkeyutils-dev libqrencode-dev \
-	libcurl4-openssl-dev keyutils tmux dbus dbus-x11 gnome-keyring libsecret-tools sqlite3 python3 python3-keyring procps \
-	kubernetes-client git openssh-server openssh-client openssl python3-cryptography fish zsh
+	libcurl4-openssl-dev keyutils tmux dbus dbus-x11 gnome-keyring libsecret-tools sqlite3 python3 python3-keyring \
+	procps kubernetes-client git openssh-server openssh-client openssl python3-cryptography fish zsh
 
 .PHONY: setup build release test run bench fuzz install clean
 
