@@ -21,7 +21,10 @@ enum AgentMessage {
         }
         var requirement = TokenRequirement()
         if let key = object["session"], !(key is NSNull) {
-            guard let key = key as? String, !key.isEmpty else { return .failure(.usage("bad session in request")) }
+            // Keys are checked here, not only by the store: they reach the log and the --confirm prompt.
+            guard let key = key as? String, !key.isEmpty, key.utf8.count <= 256, isPrintable(key) else {
+                return .failure(.usage("bad session in request"))
+            }
             requirement.key = key
         }
         if let minValid = object["minValid"], !(minValid is NSNull) {
@@ -31,8 +34,22 @@ enum AgentMessage {
             requirement.minValidSeconds = seconds
         }
         requirement.idToken = object["idToken"] as? Bool ?? false
-        let origin = (object["origin"] as? String).map { String($0.prefix(64)) } ?? "?"
+        // The peer says where it runs; shown to the operator, so only a host name's characters are kept.
+        let origin = (object["origin"] as? String).map { text in
+            String(text.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType
+                != nil || "-._".unicodeScalars.contains($0)) }.prefix(64).map(Character.init))
+        }.flatMap { $0.isEmpty ? nil : $0 } ?? "?"
         return .success((requirement, origin))
+    }
+
+    /// No control or format characters (which could rewrite the operator's terminal line or the log).
+    static func isPrintable(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { scalar in
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator: return false
+            default: return true
+            }
+        }
     }
 
     static func answer(_ issued: IssuedToken) -> [UInt8] {

@@ -156,6 +156,27 @@ import Glibc
         #expect(second.stderr.contains("already listens"))
     }
 
+    @Test func requestsCannotWriteControlCharactersIntoTheLog() throws {
+        let agent = try startAgent(seeded(), ["--allow", "*"])
+        defer { stop(agent) }
+        let script = """
+            import json, socket, sys
+            for request in sys.argv[2:]:
+                s = socket.socket(socket.AF_UNIX)
+                s.connect(sys.argv[1])
+                s.sendall(request.encode() + b"\\n")
+                answer = json.loads(s.makefile().readline())
+                print(answer["ok"], answer.get("exit"))
+            """
+        let escape = "\\u001b[2J"
+        let result = storeRunner().run(executable: "/usr/bin/python3", ["-c", script, socket,
+            "{\"op\":\"token\",\"session\":\"work\",\"origin\":\"evil\(escape)host\"}",
+            "{\"op\":\"token\",\"session\":\"wo\(escape)rk\"}", "{\"op\":\"sign\"}", "not json"])
+        #expect(result.stdout == "True None\nFalse 2\nFalse 2\nFalse 2\n", "stderr: \(result.stderr)")
+        #expect(!log.contains("\u{1b}"), "log: \(log)")
+        #expect(log.contains("origin evil2Jhost"))
+    }
+
     // MARK: - ssh -R
 
     @Test func aRemoteShellGetsATokenThroughSSHForwarding() throws {
@@ -174,7 +195,7 @@ import Glibc
         let result = runner.run(executable: "/usr/bin/ssh", sshd.clientArguments + [
             "-o", "ExitOnForwardFailure=yes", "-R", "\(remoteSocket):\(socket)", "root@127.0.0.1", command,
         ], timeout: 60)
-        #expect(result.status == 0, "ssh: \(result.stderr)")
+        #expect(result.status == 0, "ssh: \(result.stderr)\nsshd: \(sshd.log)")
         #expect(result.stdout == "AT-work-secret\nstatus=0\nstatus=4\n", "stdout: \(result.stdout)")
         #expect(!FileManager.default.fileExists(atPath: remoteHome + "/sessions.db"))
         #expect(log.contains("session 'work' for remote (via ssh)"), "log: \(log)")
@@ -185,6 +206,10 @@ import Glibc
 final class SSHServer: @unchecked Sendable {
     let process: SpawnedProcess
     let clientArguments: [String]
+    let logPath: String
+
+    /// What sshd logged, for failure messages.
+    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
     init(folder: TemporaryFolder, runner: CLIRunner) throws {
         let base = folder.path + "/ssh"
@@ -197,36 +222,56 @@ final class SSHServer: @unchecked Sendable {
         try FileManager.default.copyItem(atPath: base + "/user_key.pub", toPath: base + "/authorized_keys")
         // sshd running as root wants its privilege-separation directory, which a booted Debian makes in /run.
         if access("/run/sshd", F_OK) != 0 { mkdir("/run/sshd", 0o755) }
-        let port = Self.freePort()
-        let config = """
-            ListenAddress 127.0.0.1
-            Port \(port)
-            HostKey \(base)/host_key
-            AuthorizedKeysFile \(base)/authorized_keys
-            PidFile \(base)/sshd.pid
-            StrictModes no
-            UsePAM no
-            PasswordAuthentication no
-            KbdInteractiveAuthentication no
-            PermitRootLogin prohibit-password
-            AllowStreamLocalForwarding yes
-            StreamLocalBindUnlink yes
+        // A free port can be taken by another test's server before sshd binds it: sshd's own log says whether it
+        // listens; on a lost race, try another port.
+        var started: (SpawnedProcess, Int, String)?
+        for attempt in 0..<3 where started == nil {
+            let port = Self.freePort()
+            let log = base + "/sshd-\(attempt).log"
+            let config = """
+                ListenAddress 127.0.0.1
+                Port \(port)
+                HostKey \(base)/host_key
+                AuthorizedKeysFile \(base)/authorized_keys
+                PidFile \(base)/sshd.pid
+                StrictModes no
+                UsePAM no
+                PasswordAuthentication no
+                KbdInteractiveAuthentication no
+                PermitRootLogin prohibit-password
+                AllowStreamLocalForwarding yes
+                StreamLocalBindUnlink yes
 
-            """
-        FileManager.default.createFile(atPath: base + "/sshd_config", contents: Data(config.utf8))
+                """
+            FileManager.default.createFile(atPath: base + "/sshd_config", contents: Data(config.utf8))
+            let process = try runner.spawn(executable: "/usr/sbin/sshd",
+                                           ["-D", "-e", "-E", log, "-f", base + "/sshd_config"])
+            var listening = false
+            for _ in 0..<400 {
+                let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+                if text.contains("Server listening on 127.0.0.1 port \(port).") {
+                    listening = true
+                    break
+                }
+                if text.contains("Cannot bind any address") || text.contains("Bind to port") { break }
+                usleep(25_000)
+            }
+            if listening {
+                started = (process, port, log)
+            } else {
+                process.kill(SIGKILL)
+                _ = process.wait(timeout: 5)
+            }
+        }
+        guard let (process, port, log) = started else { throw CLIFailure("sshd did not start listening") }
+        self.process = process
+        logPath = log
         let hostKey = try String(contentsOfFile: base + "/host_key.pub", encoding: .utf8)
         FileManager.default.createFile(atPath: base + "/known_hosts",
                                        contents: Data("[127.0.0.1]:\(port) \(hostKey)".utf8))
-        process = try runner.spawn(executable: "/usr/sbin/sshd", ["-D", "-e", "-f", base + "/sshd_config"])
         clientArguments = ["-F", "/dev/null", "-p", "\(port)", "-i", base + "/user_key", "-o", "IdentitiesOnly=yes",
                            "-o", "BatchMode=yes", "-o", "UserKnownHostsFile=\(base)/known_hosts",
                            "-o", "StrictHostKeyChecking=yes"]
-        for _ in 0..<200 where !Self.listening(port) { usleep(25_000) }
-        guard Self.listening(port) else {
-            process.kill(SIGKILL)
-            _ = process.wait(timeout: 5)
-            throw CLIFailure("sshd did not listen on port \(port)")
-        }
     }
 
     deinit {
@@ -248,19 +293,5 @@ final class SSHServer: @unchecked Sendable {
             }
         }
         return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    static func listening(_ port: Int) -> Bool {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
     }
 }
