@@ -92,6 +92,22 @@ import Glibc
         #expect(!text.contains("secret"), "the log holds no token")
     }
 
+    @Test func theAgentWinsOverALocalStore() throws {
+        let agent = try startAgent(seeded(), ["--allow", "work"])
+        defer { stop(agent) }
+        // This client has a store of its own, unlocked and cached, holding another token under the same key: with
+        // AUTHDECK_AGENT_SOCK set, neither binary may answer from it.
+        let passphrase = folder.write("client-passphrase", "other horse\n")
+        var local = CLIRunner(home: folder.path + "/client-home", extra: ["AUTHDECK_PASSPHRASE_FILE": passphrase,
+                                                                          "DBUS_SESSION_BUS_ADDRESS": ""])
+        #expect(local.run(["store", "import", "-"], stdin: TokenDeliveryTests.line("work", token: "AT-local"))
+                    .status == 0)
+        #expect(local.run(["token", "work"]).stdout == "AT-local\n")
+        local.environment["AUTHDECK_AGENT_SOCK"] = socket
+        #expect(local.run(["token", "work"]).stdout == "AT-work-secret\n")
+        #expect(local.run(["token", "work", "--min-valid", "1m"]).stdout == "AT-work-secret\n")
+    }
+
     @Test func confirmAsksForEachRequest() throws {
         let agent = try startAgent(seeded(), ["--allow", "*", "--confirm"], answers: "n\nyes\n")
         defer { stop(agent) }
