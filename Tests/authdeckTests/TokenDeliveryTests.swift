@@ -118,6 +118,8 @@ import Glibc
                                 "printf '%s|%s' \"$GH_TOKEN\" \"$AUTHDECK_SESSION\""])
         #expect(named.status == 0)
         #expect(named.stdout == "AT-other|other")
+        // Options after -- are the command's, --help included.
+        #expect(runner.run(["exec", "--", "/bin/sh", "-c", "echo \"ran $0\"", "--help"]).stdout == "ran --help\n")
         let killed = runner.run(["exec", "--", "/bin/sh", "-c", "kill -KILL $$"])
         #expect(killed.status == 137)
     }
