@@ -25,15 +25,12 @@ enum GitCredentialCommand {
         guard let action = try arguments.positionals(atMost: 1).first else {
             throw .usage("git-credential needs get, store or erase")
         }
-        let input = parse(FileHandle.standardInput.readDataToEndOfFile())
-        switch action {
-        case "get":
-            break
-        case "store", "erase":
-            return .done
-        default:
+        guard ["get", "store", "erase"].contains(action) else {
             throw .usage("unknown git-credential action '\(action)' (get, store, erase)")
         }
+        // git writes the request and closes the pipe; store and erase read it too, so git never sees a broken pipe.
+        let input = parse(FileHandle.standardInput.readDataToEndOfFile())
+        guard action == "get" else { return .done }
         guard let host = input["host"], !host.isEmpty else { return .done }
         var map = try configuredMap(global)
         if let named = arguments.value("host") {
