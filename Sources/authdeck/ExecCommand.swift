@@ -46,6 +46,7 @@ enum ExecCommand {
                 || (index > 0 && byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
         }
         guard valid else { throw .usage("--env needs a variable name (letters, digits, _; not starting with a digit)") }
+        guard given != "AUTHDECK_SESSION" else { throw .usage("--env cannot be AUTHDECK_SESSION, which holds the key") }
         return given
     }
 }

@@ -194,6 +194,7 @@ import Glibc
         #expect(runner.run(["exec"]).status == 2)
         #expect(runner.run(["exec", "--env", "9BAD", "--", "/bin/true"]).status == 2)
         #expect(runner.run(["exec", "--env", "A-B", "--", "/bin/true"]).status == 2)
+        #expect(runner.run(["exec", "--env", "AUTHDECK_SESSION", "--", "/bin/true"]).status == 2)
         let unknown = runner.run(["exec", "--session", "nope", "--", "/bin/sh", "-c", ": > '\(marker)'"])
         #expect(unknown.status == 7)
         let expired = runner.run(["exec", "--session", "old", "--", "/bin/sh", "-c", ": > '\(marker)'"])
