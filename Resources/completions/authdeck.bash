@@ -45,7 +45,7 @@ _authdeck() {
                 env) options="--shell --env --min-valid $global" ;;
                 stamp) options="--body --header $global" ;;
                 refresh) options="--all $global" ;;
-                logout) options="--all --revoke $global" ;;
+                logout) options="--all --expired --revoke --yes $global" ;;
                 status) options="--json $global" ;;
             esac
             COMPREPLY=($(compgen -W "$(_authdeck_sessions) $options" -- "$cur")) ;;
@@ -54,7 +54,7 @@ _authdeck() {
         git-credential) COMPREPLY=($(compgen -W "get store erase --host --username --min-valid $global" -- "$cur")) ;;
         agent) COMPREPLY=($(compgen -W "--allow --socket --confirm --log $global" -- "$cur")) ;;
         totp) COMPREPLY=($(compgen -W "add list rm code --secret --uri --replace --json $global" -- "$cur")) ;;
-        store) COMPREPLY=($(compgen -W "lock migrate import export --to --replace $global" -- "$cur")) ;;
+        store) COMPREPLY=($(compgen -W "lock migrate import export --to --replace --skip-existing $global" -- "$cur")) ;;
         sandbox) COMPREPLY=($(compgen -W "--port --users --outbox --config-out $global" -- "$cur")) ;;
         doctor) COMPREPLY=($(compgen -W "--json $global" -- "$cur")) ;;
         *) COMPREPLY=($(compgen -W "$global" -- "$cur")) ;;

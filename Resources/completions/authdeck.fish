@@ -36,6 +36,8 @@ complete -c authdeck -n "__fish_seen_subcommand_from use" -l here
 complete -c authdeck -n "__fish_seen_subcommand_from token" -l id-token
 complete -c authdeck -n "__fish_seen_subcommand_from refresh logout" -l all
 complete -c authdeck -n "__fish_seen_subcommand_from logout" -l revoke
+complete -c authdeck -n "__fish_seen_subcommand_from logout" -l expired -d 'expired sessions that cannot refresh'
+complete -c authdeck -n "__fish_seen_subcommand_from logout" -l yes -d 'do not ask'
 complete -c authdeck -n "__fish_seen_subcommand_from list token status doctor login" -l json
 complete -c authdeck -n "__fish_seen_subcommand_from totp" -a "add list rm code"
 complete -c authdeck -n "__fish_seen_subcommand_from totp" -l replace
@@ -43,6 +45,8 @@ complete -c authdeck -n "__fish_seen_subcommand_from totp" -l secret -x
 complete -c authdeck -n "__fish_seen_subcommand_from totp" -l uri -x
 complete -c authdeck -n "__fish_seen_subcommand_from store" -a "lock migrate import export"
 complete -c authdeck -n "__fish_seen_subcommand_from store" -l to -x -a "secret-service passphrase"
+complete -c authdeck -n "__fish_seen_subcommand_from store" -l replace
+complete -c authdeck -n "__fish_seen_subcommand_from store" -l skip-existing
 complete -c authdeck -n "__fish_seen_subcommand_from sandbox" -l port -x
 complete -c authdeck -n "__fish_seen_subcommand_from sandbox" -l users -r -F
 complete -c authdeck -n "__fish_seen_subcommand_from sandbox" -l outbox -r -F

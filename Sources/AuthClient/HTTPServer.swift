@@ -139,7 +139,9 @@ public final class HTTPServer: @unchecked Sendable {
         }
         let stop = DaemonStop(daemon: running, context: context)
         if ServerThreadMark.isCurrentThreadMarked {
-            Thread.detachNewThread { stop.run() }
+            // The handler that asked is still answering: its response must reach the client (a browser showing
+            // "signed in") before the daemon closes every connection, so the stop waits for them, up to a second.
+            Thread.detachNewThread { stop.run(waitingForConnections: true) }
         } else {
             stop.run()
         }
@@ -156,7 +158,10 @@ private final class DaemonStop: @unchecked Sendable {
         self.context = context
     }
 
-    func run() {
+    func run(waitingForConnections: Bool = false) {
+        if waitingForConnections {
+            for _ in 0..<50 where cshims_mhd_connection_count(daemon) > 0 { usleep(20_000) }
+        }
         MHD_stop_daemon(daemon)
         context?.release()
     }

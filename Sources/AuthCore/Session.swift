@@ -54,8 +54,8 @@ public struct SessionRecord: Sendable, Equatable, Codable {
     public static let refreshWindow: TimeInterval = 60
 
     /// Whether the token should be refreshed before it is handed out: it expires within `window` seconds
-    /// (`refreshWindow` unless the caller asks for longer, as `token --min-valid` does).
-    public func needsRefresh(at now: Date, within window: TimeInterval = Self.refreshWindow) -> Bool {
+    /// (`refreshWindow` unless the caller asks for a longer validity).
+    public func needsRefresh(at now: Date, within window: TimeInterval = refreshWindow) -> Bool {
         guard let expiresAt else { return false }
         return expiresAt.timeIntervalSince(now) <= window
     }

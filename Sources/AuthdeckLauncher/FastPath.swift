@@ -29,9 +29,10 @@ enum FastPath {
         guard let request = TokenRequest(words) else { return nil }
         let options = StoreOptions(unlockForSeconds: request.unlockForMinutes * 60, secretService: nil,
                                    passphrase: .unavailable, warn: { write("authdeck: \($0)\n", to: STDERR_FILENO) })
-        let key = request.positional ?? request.session ?? environment["AUTHDECK_SESSION"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? DirectorySessionFile.find()?.key
         do throws(StoreError) {
+            // A key that breaks the rule throws here, and authdeck-full reports it.
+            var key = request.positional
+            if key == nil { key = try SessionChoice.resolve(option: request.session, environment: environment) }
             guard let store = try SessionStore.open(StoreLocation.resolve(environment: environment), options: options,
                                                     create: false) else { return nil }
             let session = try store.session(key)

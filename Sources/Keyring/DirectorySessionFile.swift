@@ -25,7 +25,8 @@ public enum DirectorySessionFile {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// The first line of a small regular file, trimmed; nil when absent, empty or not a plain short file.
+    /// The first line of a small regular file, trimmed; nil when absent, empty or not a plain short file. The key is
+    /// returned as written: callers check it against the key rule and refuse it rather than look further up.
     private static func readKey(_ path: String) -> String? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else { return nil }
@@ -37,7 +38,7 @@ public enum DirectorySessionFile {
         let key = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).first.map {
             String($0).trimmingSpacesAndTabs()
         }
-        guard let key, !key.isEmpty, !key.contains(" ") else { return nil }
+        guard let key, !key.isEmpty else { return nil }
         return key
     }
 }

@@ -67,5 +67,39 @@ final class SQLiteDatabase {
 
     var changes: Int { Int(sqlite3_changes(handle)) }
 
+    /// The main file's size and first `count` bytes, read through SQLite's own file handle. Opening and closing a
+    /// second descriptor of the database would drop every POSIX lock this process holds on it (close(2) releases
+    /// them all), and other processes would then delete the WAL under a live connection.
+    func fileHead(_ count: Int) throws(SQLiteError) -> (size: Int64, bytes: [UInt8]) {
+        var file: UnsafeMutablePointer<sqlite3_file>?
+        let status = sqlite3_file_control(handle, "main", SQLITE_FCNTL_FILE_POINTER, &file)
+        guard status == SQLITE_OK, let file, let methods = file.pointee.pMethods,
+              let size = methods.pointee.xFileSize, let read = methods.pointee.xRead else {
+            throw SQLiteError(code: status == SQLITE_OK ? SQLITE_ERROR : status, message: "no file handle")
+        }
+        var length: sqlite3_int64 = 0
+        let sized = size(file, &length)
+        guard sized == SQLITE_OK else { throw SQLiteError(code: sized, message: "cannot read the file size") }
+        var bytes = [UInt8](repeating: 0, count: count)
+        let available = Int(min(Int64(count), max(0, length)))
+        if available > 0 {
+            let result = bytes.withUnsafeMutableBytes { read(file, $0.baseAddress, Int32(available), 0) }
+            guard result == SQLITE_OK || result == Self.shortRead else {
+                throw SQLiteError(code: result, message: "cannot read the file header")
+            }
+        }
+        return (Int64(length), Array(bytes[0..<available]))
+    }
+
+    /// SQLITE_IOERR_SHORT_READ, an extended code Swift does not import: the file ended before the bytes asked for.
+    private static let shortRead = SQLITE_IOERR | (2 << 8)
+
+    /// Increases whenever another connection (any process) commits a change; for noticing others' writes.
+    func dataVersion() throws(SQLiteError) -> Int64 {
+        let statement = try prepare("PRAGMA data_version")
+        guard try statement.step() else { return 0 }
+        return statement.int64(0)
+    }
+
     var lastMessage: String { handle.map { String(cString: sqlite3_errmsg($0)) } ?? "no connection" }
 }

@@ -15,8 +15,17 @@ final class SQLiteStatement {
     }
 
     func bind(_ index: Int32, _ value: String?) {
-        if let value {
-            sqlite3_bind_text(statement, index, value, -1, csqlite_transient())
+        if var value {
+            // Bound with its byte length: a NUL inside the text is kept, never cut short at it.
+            value.withUTF8 { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { chars in
+                    if let base = chars.baseAddress {
+                        sqlite3_bind_text(statement, index, base, Int32(chars.count), csqlite_transient())
+                    } else {
+                        sqlite3_bind_text(statement, index, "", 0, csqlite_transient())
+                    }
+                }
+            }
         } else {
             sqlite3_bind_null(statement, index)
         }

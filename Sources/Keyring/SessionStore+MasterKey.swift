@@ -23,6 +23,16 @@ extension SessionStore {
         _ = try unlockedKey()
     }
 
+    /// Unlocks the store with a passphrase the caller asked for its own way (the TUI's unlock screen), on this
+    /// same connection: a second connection per process is never needed to unlock.
+    public func unlock(passphrase: PassphraseUnlock) throws(StoreError) {
+        lock.lock()
+        defer { lock.unlock() }
+        passphraseOverride = passphrase
+        defer { passphraseOverride = nil }
+        _ = try unlockedKey()
+    }
+
     /// Forgets the master key: drops the kernel keyring cache entry and this object's copy. Returns whether a cache
     /// entry was dropped.
     @discardableResult
@@ -30,7 +40,6 @@ extension SessionStore {
         lock.lock()
         defer { lock.unlock() }
         masterKey = nil
-        masterKeyFromCache = false
         return KeyCache(storeID: storeID).drop()
     }
 
@@ -77,10 +86,14 @@ extension SessionStore {
     /// store that never had a key, a new one is made (Secret Service first, else a passphrase).
     func unlockedKey() throws(StoreError) -> [UInt8] {
         if let masterKey { return masterKey }
+        // A cached key is checked against the store's key-check value before its first use in this process: a key
+        // left by another store with the same id, or planted, must never seal anything.
         if options.useKeyCache, let cached = KeyCache(storeID: storeID).read() {
-            masterKey = cached
-            masterKeyFromCache = true
-            return cached
+            if try keyMatches(cached) {
+                masterKey = cached
+                return cached
+            }
+            KeyCache(storeID: storeID).drop()
         }
         let key: [UInt8]
         switch try currentSource() {
@@ -92,16 +105,8 @@ extension SessionStore {
         return key
     }
 
-    func cachedKeyMatches() throws(StoreError) -> Bool {
-        guard let masterKey else { return false }
-        let stored: [UInt8]?
-        do { stored = try Self.readMetaBlob(database, StoreSchema.Meta.keyCheck) } catch { throw fail(error) }
-        return stored.map { ConstantTime.equals($0, keyCheck(masterKey)) } ?? false
-    }
-
     private func remember(_ key: [UInt8]) {
         masterKey = key
-        masterKeyFromCache = false
         if options.useKeyCache {
             KeyCache(storeID: storeID).store(key, seconds: options.unlockForSeconds)
         }
@@ -150,8 +155,8 @@ extension SessionStore {
         guard let salt, let parametersText, let parameters = Self.parseParameters(parametersText), let wrapped else {
             throw .damagedDatabase(path: location.databasePath, detail: "the passphrase-wrapped key is missing")
         }
-        guard let passphrase = try options.passphrase.read(.unlock) else {
-            throw .locked("the master key is wrapped by a passphrase; \(options.passphrase.hint)")
+        guard let passphrase = try passphraseSource.read(.unlock) else {
+            throw .locked("the master key is wrapped by a passphrase; \(passphraseSource.hint)")
         }
         let wrappingKey: [UInt8]
         do {
@@ -288,10 +293,10 @@ extension SessionStore {
 
     private func passphraseWrapping(of key: [UInt8], noSourceHint: String? = nil)
         throws(StoreError) -> (salt: [UInt8], parameters: String, wrapped: [UInt8]) {
-        guard let passphrase = try options.passphrase.read(.create) else {
+        guard let passphrase = try passphraseSource.read(.create) else {
             let why = noSourceHint.map { "\($0) and no passphrase was given" }
                 ?? "a passphrase is needed to wrap the master key but none was given"
-            throw .locked("\(why); \(options.passphrase.hint)")
+            throw .locked("\(why); \(passphraseSource.hint)")
         }
         let parameters = ScryptParameters.interactive
         do {

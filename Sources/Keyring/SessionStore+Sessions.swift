@@ -77,6 +77,41 @@ extension SessionStore {
         }
     }
 
+    /// A number that changes whenever another connection (another process, or another store object) commits a
+    /// change; a watcher compares it to see whether to look again.
+    public func changeCounter() throws(StoreError) -> Int64 {
+        lock.lock()
+        defer { lock.unlock() }
+        do { return try database.dataVersion() } catch { throw fail(error) }
+    }
+
+    /// The sessions written at or after `since` (store time, seconds since 1970), every key, and the selection:
+    /// what a watcher needs to bring its rows up to date without reading every row again.
+    public func changes(since: Double) throws(StoreError) -> (changed: [StoreEntry], keys: Set<String>,
+                                                              selected: String?, newest: Double) {
+        lock.lock()
+        defer { lock.unlock() }
+        do {
+            let selected = try Self.readMetaText(database, StoreSchema.Meta.selected)
+            let rows = try database.prepare("""
+                SELECT \(StoreSchema.sessionColumns), updated_at FROM sessions WHERE updated_at >= ?1
+                """)
+            rows.bind(1, since)
+            var changed: [StoreEntry] = []
+            var newest = since
+            while try rows.step() {
+                changed.append(Self.entry(from: rows, selected: selected))
+                newest = max(newest, rows.double(14) ?? since)
+            }
+            let keyRows = try database.prepare("SELECT key FROM sessions")
+            var keys = Set<String>()
+            while try keyRows.step() { keys.insert(keyRows.string(0) ?? "") }
+            return (changed, keys, selected, newest)
+        } catch {
+            throw fail(error)
+        }
+    }
+
     /// One session's metadata.
     public func entry(_ key: String) throws(StoreError) -> StoreEntry {
         lock.lock()
@@ -155,19 +190,13 @@ extension SessionStore {
         return secrets
     }
 
-    /// Opens a blob sealed under the master key; `damaged` is the error when it does not open.
+    /// Opens a blob sealed under the master key; `damaged` is the error when it does not open. The key was checked
+    /// against the store's key-check value when it was unlocked, so a blob that does not open is damage.
     func openSealed(_ blob: [UInt8], associatedData: [UInt8], damaged: StoreError) throws(StoreError) -> [UInt8] {
         let masterKey = try unlockedKey()
         do {
             return try AESGCM.open(blob, key: masterKey, associatedData: associatedData)
         } catch {
-            // A stale cached key would look like damage: check it, and if it is wrong, unlock properly and retry.
-            if masterKeyFromCache, try !cachedKeyMatches() {
-                KeyCache(storeID: storeID).drop()
-                self.masterKey = nil
-                masterKeyFromCache = false
-                return try openSealed(blob, associatedData: associatedData, damaged: damaged)
-            }
             throw damaged
         }
     }
@@ -181,68 +210,176 @@ extension SessionStore {
         try persist([session], replace: replace)[0]
     }
 
+    /// Stores a freshly signed-in session whose key authdeck made up (`provider-user`). The key never changes
+    /// whose session it names: the session replaces an existing one only for the same backend, issuer and subject
+    /// (a re-login); otherwise it is stored under the first free `key-2`, `key-3`, … and the returned record
+    /// says which. The selection is left as it was (unless none was selected).
+    @discardableResult
+    public func persistGenerated(_ session: Session) throws(StoreError) -> SessionRecord {
+        lock.lock()
+        defer { lock.unlock() }
+        try Self.checkKey(session.record.key)
+        let masterKey = try unlockedKey()
+        let base = session.record.key
+        do {
+            return try database.writeTransaction { () throws(SQLiteError) -> SessionRecord in
+                let identity = try database.prepare("SELECT backend, issuer, subject FROM sessions WHERE key = ?1")
+                for number in 1...1_000 {
+                    let key = number == 1 ? base : "\(base)-\(number)"
+                    identity.reset()
+                    identity.bind(1, key)
+                    if try identity.step() {
+                        let record = session.record
+                        let same = identity.string(0) == record.backend && identity.string(1) == record.issuer
+                            && identity.string(2) == record.subject
+                        guard same else { continue }
+                    }
+                    var stored = session
+                    stored.record.key = key
+                    try insert([stored], masterKey: masterKey)
+                    return stored.record
+                }
+                throw SQLiteError(code: -2, message: "no free key after \(base)-1000")
+            }
+        } catch {
+            if error.code == -3 { throw .storage(error.message) }
+            if error.code == -2 { throw .keyTaken(base) }
+            throw fail(error)
+        }
+    }
+
+    /// What storing a session under a key that is taken does.
+    public enum KeyConflict: Sendable {
+        /// Fail with `keyTaken`, storing nothing.
+        case refuse
+        /// Overwrite the session with that key.
+        case replace
+        /// Leave the existing session and store the others (`store import --skip-existing`).
+        case skip
+    }
+
     /// Stores several sessions in one transaction: all of them or, on any error, none.
     @discardableResult
     public func persist(_ sessions: [Session], replace: Bool) throws(StoreError) -> [SessionRecord] {
+        try persist(sessions, onConflict: replace ? .replace : .refuse)
+    }
+
+    /// Stores several sessions in one transaction and returns the records stored (with `.skip`, those whose keys
+    /// were free).
+    @discardableResult
+    public func persist(_ sessions: [Session], onConflict: KeyConflict) throws(StoreError) -> [SessionRecord] {
         lock.lock()
         defer { lock.unlock() }
-        for session in sessions where session.record.key.isEmpty {
-            throw .invalidInput("a session key must not be empty")
-        }
+        for session in sessions { try Self.checkKey(session.record.key) }
         let masterKey = try unlockedKey()
-        var sealed: [[UInt8]] = []
-        for session in sessions {
-            do {
-                sealed.append(try AESGCM.seal(SecretsCodec.encode(session.secrets), key: masterKey,
-                                              associatedData: Array(session.record.key.utf8)))
-            } catch {
-                throw .storage("cannot encrypt: \(error)")
-            }
-        }
-        let now = Date().timeIntervalSince1970
         do {
-            try database.writeTransaction { () throws(SQLiteError) in
-                let exists = try database.prepare("SELECT 1 FROM sessions WHERE key = ?1")
-                let insert = try database.prepare("""
-                    INSERT OR REPLACE INTO sessions (\(StoreSchema.sessionColumns), secret, updated_at) \
-                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
-                    """)
-                for (session, blob) in zip(sessions, sealed) {
-                    let record = session.record
-                    if !replace {
+            return try database.writeTransaction { () throws(SQLiteError) -> [SessionRecord] in
+                var stored = sessions
+                if onConflict != .replace {
+                    let exists = try database.prepare("SELECT 1 FROM sessions WHERE key = ?1")
+                    stored = []
+                    for session in sessions {
                         exists.reset()
-                        exists.bind(1, record.key)
-                        if try exists.step() { throw SQLiteError(code: -1, message: record.key) }
+                        exists.bind(1, session.record.key)
+                        if try exists.step() {
+                            if onConflict == .skip { continue }
+                            throw SQLiteError(code: -1, message: session.record.key)
+                        }
+                        stored.append(session)
                     }
-                    insert.reset()
-                    insert.bind(1, record.key)
-                    insert.bind(2, record.backend)
-                    insert.bind(3, record.provider)
-                    insert.bind(4, record.subject)
-                    insert.bind(5, record.email)
-                    insert.bind(6, record.phone)
-                    insert.bind(7, record.displayName)
-                    insert.bind(8, record.issuer)
-                    insert.bind(9, record.createdAt.timeIntervalSince1970)
-                    insert.bind(10, record.expiresAt?.timeIntervalSince1970)
-                    insert.bind(11, Int64(record.refreshable ? 1 : 0))
-                    insert.bind(12, record.scopes.joined(separator: " "))
-                    insert.bind(13, Int64(record.autoRefresh ? 1 : 0))
-                    insert.bind(14, session.secrets.refreshExpiresAt?.timeIntervalSince1970)
-                    insert.bind(15, blob)
-                    insert.bind(16, now)
-                    try insert.step()
                 }
-                if let first = sessions.first, try Self.selectedIsMissing(database) {
-                    try Self.writeMeta(database, StoreSchema.Meta.selected, text: first.record.key)
-                }
+                try insert(stored, masterKey: masterKey)
+                return stored.map(\.record)
             }
         } catch {
             // Code -1 is this function's own signal for a taken key, raised inside the transaction.
             if error.code == -1 { throw .keyTaken(error.message) }
+            if error.code == -3 { throw .storage(error.message) }
             throw fail(error)
         }
-        return sessions.map(\.record)
+    }
+
+    /// Rewrites what a refresh changes in a session that exists: never brings back one that another process removed
+    /// meanwhile, and keeps its key, identity, creation time, selection and auto-refresh flag.
+    public func update(_ session: Session) throws(StoreError) {
+        lock.lock()
+        defer { lock.unlock() }
+        let masterKey = try unlockedKey()
+        let record = session.record
+        guard let blob = Self.sealed(session, masterKey: masterKey) else { throw .storage("cannot encrypt") }
+        do {
+            try database.writeTransaction { () throws(SQLiteError) in
+                let statement = try database.prepare("""
+                    UPDATE sessions SET email = ?2, phone = ?3, display_name = ?4, expires_at = ?5, refreshable = ?6, \
+                    scopes = ?7, refresh_expires_at = ?8, secret = ?9, updated_at = ?10 WHERE key = ?1
+                    """)
+                statement.bind(1, record.key)
+                statement.bind(2, record.email)
+                statement.bind(3, record.phone)
+                statement.bind(4, record.displayName)
+                statement.bind(5, record.expiresAt?.timeIntervalSince1970)
+                statement.bind(6, Int64(record.refreshable ? 1 : 0))
+                statement.bind(7, record.scopes.joined(separator: " "))
+                statement.bind(8, session.secrets.refreshExpiresAt?.timeIntervalSince1970)
+                statement.bind(9, blob)
+                statement.bind(10, Date().timeIntervalSince1970)
+                try statement.step()
+                if database.changes == 0 { throw SQLiteError(code: -1, message: record.key) }
+            }
+        } catch {
+            if error.code == -1 { throw .noSuchSession(error.message) }
+            if error.code == -3 { throw .storage(error.message) }
+            throw fail(error)
+        }
+    }
+
+    /// Seals and writes rows inside the caller's transaction; the first session becomes selected when none is.
+    /// Every step's error propagates: a row that did not go in is never reported as stored.
+    private func insert(_ sessions: [Session], masterKey: [UInt8]) throws(SQLiteError) {
+        let statement = try database.prepare("""
+            INSERT OR REPLACE INTO sessions (\(StoreSchema.sessionColumns), secret, updated_at) \
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+            """)
+        let now = Date().timeIntervalSince1970
+        for session in sessions {
+            let record = session.record
+            guard let blob = Self.sealed(session, masterKey: masterKey) else {
+                throw SQLiteError(code: -3, message: "cannot encrypt")
+            }
+            statement.reset()
+            statement.bind(1, record.key)
+            statement.bind(2, record.backend)
+            statement.bind(3, record.provider)
+            statement.bind(4, record.subject)
+            statement.bind(5, record.email)
+            statement.bind(6, record.phone)
+            statement.bind(7, record.displayName)
+            statement.bind(8, record.issuer)
+            statement.bind(9, record.createdAt.timeIntervalSince1970)
+            statement.bind(10, record.expiresAt?.timeIntervalSince1970)
+            statement.bind(11, Int64(record.refreshable ? 1 : 0))
+            statement.bind(12, record.scopes.joined(separator: " "))
+            statement.bind(13, Int64(record.autoRefresh ? 1 : 0))
+            statement.bind(14, session.secrets.refreshExpiresAt?.timeIntervalSince1970)
+            statement.bind(15, blob)
+            statement.bind(16, now)
+            try statement.step()
+        }
+        if let first = sessions.first, try Self.selectedIsMissing(database) {
+            try Self.writeMeta(database, StoreSchema.Meta.selected, text: first.record.key)
+        }
+    }
+
+    /// The session's secrets sealed under the master key, with the session key as associated data: a blob moved onto
+    /// another row does not open there. Nil only when the cipher fails.
+    private static func sealed(_ session: Session, masterKey: [UInt8]) -> [UInt8]? {
+        try? AESGCM.seal(SecretsCodec.encode(session.secrets), key: masterKey,
+                         associatedData: Array(session.record.key.utf8))
+    }
+
+    /// The session-key rule (`SessionKeyRule`), enforced again here so no entry point can store a key it broke.
+    static func checkKey(_ key: String) throws(StoreError) {
+        if let problem = SessionKeyRule.problem(key) { throw .invalidKey(problem) }
     }
 
     /// Makes `key` the selected session.
@@ -268,9 +405,10 @@ extension SessionStore {
         defer { lock.unlock() }
         do {
             try database.writeTransaction { () throws(SQLiteError) in
-                let update = try database.prepare("UPDATE sessions SET auto_refresh = ?2 WHERE key = ?1")
+                let update = try database.prepare("UPDATE sessions SET auto_refresh = ?2, updated_at = ?3 WHERE key = ?1")
                 update.bind(1, key)
                 update.bind(2, Int64(enabled ? 1 : 0))
+                update.bind(3, Date().timeIntervalSince1970)
                 try update.step()
                 if database.changes == 0 { throw SQLiteError(code: -1, message: key) }
             }
@@ -294,6 +432,29 @@ extension SessionStore {
             }
         } catch {
             if error.code == -1 { throw .noSuchSession(key) }
+            throw fail(error)
+        }
+    }
+
+    /// Removes the sessions named (those still there); returns how many went. One transaction: all or none.
+    @discardableResult
+    public func remove(_ keys: [String]) throws(StoreError) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        do {
+            return try database.writeTransaction { () throws(SQLiteError) -> Int in
+                let delete = try database.prepare("DELETE FROM sessions WHERE key = ?1")
+                var removed = 0
+                for key in keys {
+                    delete.reset()
+                    delete.bind(1, key)
+                    try delete.step()
+                    removed += database.changes
+                }
+                if try Self.selectedIsMissing(database) { try Self.deleteMeta(database, StoreSchema.Meta.selected) }
+                return removed
+            }
+        } catch {
             throw fail(error)
         }
     }

@@ -18,8 +18,9 @@ public final class SessionStore: @unchecked Sendable {
     let lock = NSLock()
     /// The unlocked master key, once a call needed it.
     var masterKey: [UInt8]?
-    /// Whether `masterKey` came from the kernel keyring cache (and so is trusted without a check value).
-    var masterKeyFromCache = false
+    /// The passphrase source of one `unlock(passphrase:)` call, in place of `options.passphrase`.
+    var passphraseOverride: PassphraseUnlock?
+    var passphraseSource: PassphraseUnlock { passphraseOverride ?? options.passphrase }
 
     private init(location: StoreLocation, options: StoreOptions, database: SQLiteDatabase, storeID: String) {
         self.location = location
@@ -40,13 +41,13 @@ public final class SessionStore: @unchecked Sendable {
         }
         try location.enforcePermissions(warn: options.warn)
         let path = location.databasePath
-        try checkHeader(path)
         let database: SQLiteDatabase
         do {
             database = try SQLiteDatabase(path: path, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds)
         } catch {
             throw diagnose(error, path: path, database: nil)
         }
+        try checkHeader(database)
         let storeID: String
         do {
             try database.execute("PRAGMA synchronous=FULL")
@@ -120,18 +121,16 @@ public final class SessionStore: @unchecked Sendable {
         }
     }
 
-    /// Reads the 100-byte SQLite header before SQLite does: a zeroed, garbage or truncated file is reported as
-    /// damaged here, and SQLite never gets a chance to treat an empty file as a fresh database.
-    private static func checkHeader(_ path: String) throws(StoreError) {
-        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .storage("cannot open \(path): \(String(cString: strerror(errno)))") }
-        defer { Glibc.close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw .storage("cannot stat \(path)") }
-        guard info.st_size > 0 else { throw .damagedDatabase(path: path, detail: "the file is empty") }
-        var header = [UInt8](repeating: 0, count: 100)
-        let count = pread(descriptor, &header, 100, 0)
-        guard count == 100 else { throw .damagedDatabase(path: path, detail: "the file is too short") }
+    /// Reads the 100-byte SQLite header before SQLite parses it: a zeroed, garbage or truncated file is reported as
+    /// damaged here, and SQLite never gets a chance to treat an empty file as a fresh database. The bytes come
+    /// through the connection's own file handle, never a descriptor of our own (see `SQLiteDatabase.fileHead`).
+    private static func checkHeader(_ database: SQLiteDatabase) throws(StoreError) {
+        let path = database.path
+        let head: (size: Int64, bytes: [UInt8])
+        do { head = try database.fileHead(100) } catch { throw .storage("cannot read \(path): \(error.message)") }
+        guard head.size > 0 else { throw .damagedDatabase(path: path, detail: "the file is empty") }
+        let header = head.bytes
+        guard header.count == 100 else { throw .damagedDatabase(path: path, detail: "the file is too short") }
         guard header.starts(with: Array("SQLite format 3\0".utf8)) else {
             throw .damagedDatabase(path: path, detail: "it is not an SQLite database")
         }
@@ -145,8 +144,8 @@ public final class SessionStore: @unchecked Sendable {
         var walInfo = stat()
         let walHasFrames = stat(path + "-wal", &walInfo) == 0 && walInfo.st_size > 32
         // A checkpoint cut short can leave the file short while the WAL still holds the pages: not damage.
-        if !walHasFrames && Int(info.st_size) < pageCount * pageSize {
-            throw .damagedDatabase(path: path, detail: "truncated: \(info.st_size) of \(pageCount * pageSize) bytes")
+        if !walHasFrames && Int(head.size) < pageCount * pageSize {
+            throw .damagedDatabase(path: path, detail: "truncated: \(head.size) of \(pageCount * pageSize) bytes")
         }
     }
 

@@ -14,3 +14,13 @@ public struct StoreEntry: Sendable, Equatable {
         self.refreshExpiresAt = refreshExpiresAt
     }
 }
+
+extension StoreEntry {
+    /// Whether the session can no longer give a token: its access token expired and no refresh can renew it (no
+    /// refresh token, or one that expired too). What `logout --expired` removes.
+    public func isUnusable(at now: Date) -> Bool {
+        guard record.status(at: now) == .expired else { return false }
+        guard record.refreshable else { return true }
+        return refreshExpiresAt.map { $0 <= now } ?? false
+    }
+}

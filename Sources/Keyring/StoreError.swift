@@ -25,6 +25,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case storage(String)
     /// Input to an import or export was not what it should be.
     case invalidInput(String)
+    /// A session key breaks the key rule (`SessionKeyRule`); carries the one-line reason.
+    case invalidKey(String)
 
     public var description: String {
         switch self {
@@ -52,7 +54,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
                 + "upgrade authdeck"
         case .storage(let why):
             return "storage failure: \(why)"
-        case .invalidInput(let why):
+        case .invalidInput(let why), .invalidKey(let why):
             return why
         }
     }

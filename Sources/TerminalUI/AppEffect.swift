@@ -23,6 +23,9 @@ public enum AppEffect: Equatable, Sendable {
     case signOut(String, revoke: Bool)
     /// Refresh one session now (`r`, or auto-refresh).
     case refresh(String)
+    /// Refresh a session marked for auto-refresh, unless another process already did (its token no longer
+    /// expires within the minute once the refresh lock is held).
+    case autoRefresh(String)
     /// Turn background refresh of a session on or off (`a`).
     case setAutoRefresh(String, Bool)
     /// Unlock the store with a typed passphrase.

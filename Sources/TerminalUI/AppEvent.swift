@@ -20,6 +20,9 @@ public enum AppEvent: Equatable, Sendable {
     case sessionSelected(String)
     /// The session was signed out (removed from the store).
     case sessionRemoved(String)
+    /// Another process (a script's `login`, `import`, `refresh`, `logout`) changed the store: these rows were added
+    /// or changed, these keys removed, and the selection is now `selected` (nil: none).
+    case sessionsChangedElsewhere(stored: [SessionItem], removed: [String], selected: String?)
     /// A refresh ended; nil error means it worked.
     case refreshFinished(key: String, error: String?)
     /// A store operation failed; the message says why.

@@ -70,15 +70,24 @@ extension AppState {
         var form = form
         form.providerIndex = providerIndex
         let key = form.sessionKey.text
-        if key.contains(where: { $0.isWhitespace || $0.isNewline }) {
-            form.error = "A session key has no spaces."
+        if !key.isEmpty, let problem = SessionKeyRule.problem(key) {
+            form.error = problem.prefix(1).uppercased() + problem.dropFirst() + "."
+            form.focus = .sessionKey
+            mode = .newSignIn(form)
+            return []
+        }
+        // A taken key is refused before any browser opens; the same Enter again, key unchanged, replaces it.
+        let replace = !key.isEmpty && form.replaceKey == key
+        if !key.isEmpty, !replace, sessions.items.contains(where: { $0.key == key }) {
+            form.error = "A session '\(key)' exists: change the key, or press Enter again to replace it."
+            form.replaceKey = key
             form.focus = .sessionKey
             mode = .newSignIn(form)
             return []
         }
         let provider = form.provider
         let choice = SignInChoice(provider: provider.name, title: provider.title, backend: form.backend,
-                                  sessionKey: key.isEmpty ? nil : key)
+                                  sessionKey: key.isEmpty ? nil : key, replace: replace)
         if choice.usesCode {
             mode = .contact(ContactForm(choice: choice))
             return []

@@ -66,6 +66,12 @@ extension AppState {
             sessions.remove(key)
             message = Message("Signed out of \(key).")
             return []
+        case .sessionsChangedElsewhere(let stored, let removed, let selected):
+            // No message: nothing the user did here happened, and the rows say it.
+            for item in stored { sessions.upsert(item, focus: false) }
+            for key in removed { sessions.remove(key) }
+            sessions.markSelected(selected ?? "")
+            return []
         case .refreshFinished(let key, let error):
             sessions.update(key) { $0.refresh = error.map { .failed($0) } ?? .refreshed(now) }
             message = error.map { Message("Refresh of \(key) failed: \($0)", isError: true) }
@@ -203,6 +209,6 @@ extension AppState {
             }
         }
         for key in due { sessions.update(key) { $0.refresh = .refreshing } }
-        return due.map { .refresh($0) }
+        return due.map { .autoRefresh($0) }
     }
 }

@@ -15,8 +15,10 @@ public struct NewSignInForm: Equatable, Sendable {
     public var backendIndex: Int
     public var sessionKey: TextField
     public var focus: Focus
-    /// Why the last Enter did not start anything (a session key with spaces).
+    /// Why the last Enter did not start anything (a key that breaks the key rule, or one that is taken).
     public var error: String?
+    /// A taken key the user was warned about: starting again with it unchanged replaces that session.
+    public var replaceKey: String?
 
     public init(providers: [ProviderChoice], backends: [String], defaultBackend: String) {
         self.providers = providers
@@ -26,6 +28,7 @@ public struct NewSignInForm: Equatable, Sendable {
         sessionKey = TextField(placeholder: "made up from provider and user", maxLength: 128)
         focus = .providers
         error = nil
+        replaceKey = nil
     }
 
     public var backend: String { backends[backendIndex] }

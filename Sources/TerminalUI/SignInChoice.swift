@@ -11,14 +11,17 @@ public struct SignInChoice: Equatable, Sendable {
     public var sessionKey: String?
     /// Where the one-time code goes (email and SMS only).
     public var contact: Contact?
+    /// Whether the session under `sessionKey` may be replaced (the user confirmed it).
+    public var replace: Bool
 
     public init(provider: String, title: String, backend: String, sessionKey: String? = nil,
-                contact: Contact? = nil) {
+                contact: Contact? = nil, replace: Bool = false) {
         self.provider = provider
         self.title = title
         self.backend = backend
         self.sessionKey = sessionKey
         self.contact = contact
+        self.replace = replace
     }
 
     /// Whether this sign-in goes by a one-time code rather than a browser.

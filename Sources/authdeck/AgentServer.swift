@@ -51,7 +51,7 @@ struct AgentServer {
                 log.record("session '\(key)' for \(who): refused, not on the allow-list")
                 throw CommandFailure(.authenticationFailed, "session '\(key)' is not on this agent's allow-list")
             }
-            if confirm && !ConfirmPrompt.ask("allow \(who) the token of '\(key)'? [y/N] ") {
+            if confirm && !Confirmation.ask("authdeck agent: allow \(who) the token of '\(key)'? [y/N] ") {
                 log.record("session '\(key)' for \(who): refused at the prompt")
                 throw CommandFailure(.authenticationFailed, "the agent's operator refused the request")
             }
@@ -91,23 +91,5 @@ struct RequestLog {
     func record(_ event: String) {
         let line = Array((SessionJSON.iso8601(Date()) + " " + event + "\n").utf8)
         _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-    }
-}
-
-/// `--confirm`: the question on standard error, one answer line read byte by byte from standard input (so answers
-/// queued in a pipe are not swallowed by a buffer). Anything but y or yes, and end of input, refuse.
-enum ConfirmPrompt {
-    static func ask(_ question: String) -> Bool {
-        Output.err("authdeck agent: " + question)
-        var line: [UInt8] = []
-        var byte: UInt8 = 0
-        while line.count < 64 {
-            let count = read(STDIN_FILENO, &byte, 1)
-            if count < 0 && errno == EINTR { continue }
-            guard count == 1, byte != UInt8(ascii: "\n") else { break }
-            line.append(byte)
-        }
-        let answer = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces).lowercased()
-        return answer == "y" || answer == "yes"
     }
 }

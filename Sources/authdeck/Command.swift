@@ -43,15 +43,30 @@ struct GlobalOptions {
         .flag("quiet", "print nothing but data and errors"),
     ]
 
-    var session: String?
+    /// `--session`, `$AUTHDECK_SESSION` or `.authdeck-session`, resolved when a command asks for it: a bad key
+    /// there fails only the commands that act on a session.
+    var session: String? {
+        get throws(CommandFailure) { try sessionChoice.get() }
+    }
+    private var sessionChoice: Result<String?, CommandFailure>
+
+    /// The session a command names itself (`KEY`), else the one chosen by option, environment or directory file.
+    func session(or positional: String?) throws(CommandFailure) -> String? {
+        if let positional { return positional }
+        return try session
+    }
     var config: String?
     var unlockForMinutes: Int = 15
     var keyringTimeoutSeconds: Int = 5
     var quiet = false
 
     init(_ arguments: Arguments, environment: [String: String]) throws(CommandFailure) {
-        session = arguments.value("session") ?? environment["AUTHDECK_SESSION"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? DirectorySessionFile.find()?.key
+        let option = arguments.value("session")
+        sessionChoice = Result { () throws(CommandFailure) in
+            try StoreCommands.attempt { () throws(StoreError) in
+                try SessionChoice.resolve(option: option, environment: environment)
+            }
+        }
         config = arguments.value("config") ?? environment["AUTHDECK_CONFIG"]
         unlockForMinutes = try arguments.integer("unlock-for", in: 0...10_080) ?? 15
         keyringTimeoutSeconds = try arguments.integer("keyring-timeout", in: 1...300) ?? 5

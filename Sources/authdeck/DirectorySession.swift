@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AuthCore
 import Keyring
 
 /// Writing the per-directory session file (`use --here`); finding it is `DirectorySessionFile` in Keyring, which
@@ -25,6 +26,7 @@ enum DirectorySession {
     static func use(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
         guard arguments.has("here") else { return try StoreCommands.use(arguments, global) }
         guard let key = try arguments.positionals(atMost: 1).first else { throw .usage("use --here needs a session KEY") }
+        if let problem = SessionKeyRule.problem(key) { throw .usage(problem) }
         let store = try StoreCommands.requireStore(global)
         _ = try StoreCommands.attempt { () throws(StoreError) in try store.entry(key) }
         let path = try write(key)

@@ -41,7 +41,7 @@ enum EnvCommand {
     }
 
     static func run(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
-        let key = try arguments.positionals(atMost: 1).first ?? global.session
+        let key = try global.session(or: arguments.positionals(atMost: 1).first)
         let dialect: Dialect
         if let shell = arguments.value("shell") {
             guard let named = Dialect.named(shell) else { throw .usage("--shell must be bash, zsh, sh or fish") }

@@ -37,8 +37,8 @@ enum LoginCommand {
             replace: arguments.has("replace"),
             scopes: arguments.value("scope").map { $0.split(separator: " ").map(String.init) },
             contact: contact, useDevice: arguments.has("device"), timeout: TimeInterval(timeout))
-        if let key = request.sessionKey, key.isEmpty || key.contains(where: { $0.isWhitespace || $0.isNewline }) {
-            throw .usage("--session-key must be non-empty and without spaces")
+        if let key = request.sessionKey, let problem = SessionKeyRule.problem(key) {
+            throw .usage("--session-key: \(problem)")
         }
 
         // The store opens first: a locked store fails now, not after the user has signed in.
@@ -70,12 +70,9 @@ enum LoginCommand {
             throw error.commandFailure
         }
 
-        let replace = request.replace || request.sessionKey == nil
-        let persist: SignInController.Persist = { session throws(SignInError) in
-            do throws(StoreError) {
-                return try store.persist(session, replace: replace)
-            } catch {
-                throw .sessionStorageFailure(message: error.description)
+        let persist = SessionKeyChoice(request).persist(into: store) { proposed, stored in
+            if !global.quiet {
+                Output.err("authdeck: '\(proposed)' names another account's session; stored as '\(stored)'\n")
             }
         }
         let noBrowser = arguments.has("no-browser")

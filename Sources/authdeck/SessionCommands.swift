@@ -15,19 +15,33 @@ enum SessionCommands {
         if arguments.has("all") {
             if positional != nil { throw .usage("give a KEY or --all, not both") }
             let entries = try StoreCommands.attempt { () throws(StoreError) in try store.entries() }
-            var failures = 0
-            for entry in entries where entry.record.refreshable {
+            var refreshed = 0, failed = 0
+            var skipped: [String: Int] = [:]
+            for entry in entries {
+                guard entry.record.refreshable else {
+                    skipped["no refresh token", default: 0] += 1
+                    continue
+                }
                 do throws(CommandFailure) {
-                    let refreshed = try refresh(entry.record.key, store: store, refresher: refresher)
-                    report(refreshed.record, global)
+                    report(try refresh(entry.record.key, store: store, refresher: refresher).record, global)
+                    refreshed += 1
                 } catch {
-                    failures += 1
+                    failed += 1
                     Output.err("authdeck refresh: \(entry.record.key): \(error.message)\n")
                 }
             }
-            return failures == 0 ? .done : .failed
+            // One line that sums it up, so a script's log says what happened to every session.
+            var summary = "refreshed \(refreshed), skipped \(skipped.values.reduce(0, +))"
+            if !skipped.isEmpty {
+                summary += " (" + skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+                    .joined(separator: ", ") + ")"
+            }
+            summary += ", failed \(failed)"
+            Output.err(summary + "\n")
+            return failed == 0 ? .done : .failed
         }
-        let key = try StoreCommands.attempt { () throws(StoreError) in try store.resolveKey(positional ?? global.session) }
+        let named = try global.session(or: positional)
+        let key = try StoreCommands.attempt { () throws(StoreError) in try store.resolveKey(named) }
         report(try refresh(key, store: store, refresher: refresher).record, global)
         return .done
     }
@@ -38,16 +52,25 @@ enum SessionCommands {
         Output.err("refreshed '\(record.key)'\(until)\n")
     }
 
-    /// Refreshes one session at its provider and stores the result before returning it.
-    static func refresh(_ key: String, store: SessionStore, refresher: SessionRefresher) throws(CommandFailure) -> Session {
+    /// Refreshes one session at its provider and stores the result before returning it. With `ifExpiringWithin`,
+    /// only when the token expires within that many seconds; otherwise the session as it is.
+    ///
+    /// The read, the request and the write happen under the session's refresh lock, shared by every authdeck
+    /// process (CLI and TUI alike), and the session is read again once the lock is held: eight `token` calls at
+    /// once send one refresh request, and a rotated refresh token is never sent twice.
+    static func refresh(_ key: String, store: SessionStore, refresher: SessionRefresher,
+                        ifExpiringWithin window: TimeInterval? = nil) throws(CommandFailure) -> Session {
+        let lock = try StoreCommands.attempt { () throws(StoreError) in try store.refreshLock(key) }
+        defer { lock.release() }
         let session = try StoreCommands.attempt { () throws(StoreError) in try store.session(key) }
+        if let window, !session.record.needsRefresh(at: Date(), within: window) { return session }
         let refreshed: Session
         do throws(SignInError) {
             refreshed = try refresher.refresh(session)
         } catch {
             throw error.commandFailure
         }
-        _ = try StoreCommands.attempt { () throws(StoreError) in try store.persist(refreshed, replace: true) }
+        try StoreCommands.attempt { () throws(StoreError) in try store.update(refreshed) }
         return refreshed
     }
 

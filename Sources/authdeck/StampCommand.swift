@@ -13,7 +13,7 @@ enum StampCommand {
     static let maximumBodyBytes = 16 << 20
 
     static func run(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
-        let key = try arguments.positionals(atMost: 1).first ?? global.session
+        let key = try global.session(or: arguments.positionals(atMost: 1).first)
         guard let source = arguments.value("body") else { throw .usage("stamp needs --body FILE (or - for stdin)") }
         let body = try readBody(source)
         let store = try StoreCommands.requireStore(global)

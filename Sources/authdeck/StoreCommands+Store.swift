@@ -1,3 +1,4 @@
+import AuthClient
 import AuthCore
 import Foundation
 import Keyring
@@ -17,7 +18,7 @@ enum StoreMaintenance {
             return try migrate(arguments, global)
         case "import":
             guard let operand else { throw .usage("store import needs FILE or -") }
-            return try importSessions(from: operand, replace: arguments.has("replace"), global)
+            return try importSessions(from: operand, arguments, global)
         case "export":
             guard let operand else { throw .usage("store export needs FILE (or - for standard output)") }
             return try export(to: operand, global)
@@ -49,8 +50,10 @@ enum StoreMaintenance {
         return .done
     }
 
-    private static func importSessions(from path: String, replace: Bool,
+    private static func importSessions(from path: String, _ arguments: Arguments,
                                        _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
+        let replace = arguments.has("replace"), skipExisting = arguments.has("skip-existing")
+        if replace && skipExisting { throw .usage("give --replace or --skip-existing, not both") }
         var bytes = try readInput(path)
         if ExportBundle.isBundle(bytes) {
             let passphrase = try bundlePassphrase(.importBundle)
@@ -58,30 +61,79 @@ enum StoreMaintenance {
                 try ExportBundle.open(bytes, passphrase: passphrase)
             }
         }
-        let sessions = try StoreCommands.attempt { () throws(StoreError) in try SessionJSON.parseLines(bytes) }
-        guard !sessions.isEmpty else { throw CommandFailure(.failed, "nothing to import in \(path)") }
-        guard let store = try StoreCommands.openStore(global, create: true) else { return .failed }
-        let records = try StoreCommands.attempt { () throws(StoreError) in
-            try store.persist(sessions, replace: replace)
+        let transfer = try StoreCommands.attempt { () throws(StoreError) in try SessionJSON.parseTransfer(bytes) }
+        guard !transfer.sessions.isEmpty || !transfer.seeds.isEmpty else {
+            throw CommandFailure(.failed, "nothing to import in \(path)")
         }
-        if !global.quiet { Output.err("imported \(records.count) session\(records.count == 1 ? "" : "s")\n") }
+        guard let store = try StoreCommands.openStore(global, create: true) else { return .failed }
+        let (records, hadSelection) = try StoreCommands.attempt { () throws(StoreError) in
+            let hadSelection = try store.selectedKey() != nil
+            let conflict: SessionStore.KeyConflict = replace ? .replace : skipExisting ? .skip : .refuse
+            return (try store.persist(transfer.sessions, onConflict: conflict), hadSelection)
+        }
+        // The selection travels with the sessions, but never takes over one the user already made here.
+        if !hadSelection, let selected = transfer.selectedKey, records.contains(where: { $0.key == selected }) {
+            try StoreCommands.attempt { () throws(StoreError) in try store.select(selected) }
+        }
+        var seedsStored = 0
+        for seed in transfer.seeds {
+            do throws(StoreError) {
+                try store.storeTOTPSeed(seed, replace: replace)
+                seedsStored += 1
+            } catch .keyTaken {
+                if !skipExisting { Output.err("authdeck: kept the existing TOTP seed of \(seed.user)\n") }
+            } catch {
+                throw StoreCommands.failure(error)
+            }
+        }
+        warnUnconfiguredBackends(records, global)
+        if !global.quiet {
+            let skipped = transfer.sessions.count - records.count
+            var line = "imported \(records.count) session\(records.count == 1 ? "" : "s")"
+            if skipped > 0 { line += ", skipped \(skipped) whose key is taken" }
+            if seedsStored > 0 { line += ", \(seedsStored) TOTP seed\(seedsStored == 1 ? "" : "s")" }
+            Output.err(line + "\n")
+        }
         return .done
+    }
+
+    /// Imported sessions keep their own endpoints, but sign-ins, status and doctor go by the configured backends:
+    /// name any backend the sessions come from that this machine's config does not know.
+    private static func warnUnconfiguredBackends(_ records: [SessionRecord], _ global: GlobalOptions) {
+        guard let configuration = try? ConfigurationFile.load(explicit: global.config,
+                                                               environment: ProcessEnvironment.current()) else {
+            return
+        }
+        let unknown = Set(records.map(\.backend)).filter { name in
+            !Configuration.builtInBackends.contains(name) && configuration.backends?[name] == nil
+        }
+        for name in unknown.sorted() {
+            Output.err("authdeck: warning: backend '\(name)' is not configured here; its sessions refresh with the "
+                       + "endpoints stored with them, but new sign-ins need it in config.json\n")
+        }
     }
 
     private static func export(to path: String, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
         let store = try StoreCommands.requireStore(global)
-        let (sessions, selected) = try StoreCommands.attempt { () throws(StoreError) in
-            (try store.allSessions(), try store.selectedKey())
+        let (sessions, selected, seeds) = try StoreCommands.attempt { () throws(StoreError) in
+            var seeds: [TestAccountSeed] = []
+            for listed in try store.totpSeedList() {
+                if let seed = try store.totpSeed(user: listed.user) { seeds.append(seed) }
+            }
+            return (try store.allSessions(), try store.selectedKey(), seeds)
         }
         let now = Date()
         let lines = sessions.map { SessionJSON.transferLine($0, selected: $0.record.key == selected, now: now) }
+            + seeds.map(SessionJSON.seedLine)
         let passphrase = try bundlePassphrase(.exportBundle)
         let bundle = try StoreCommands.attempt { () throws(StoreError) in
             try ExportBundle.seal(Array(lines.joined(separator: "\n").utf8), passphrase: passphrase)
         }
         try writeOutput(bundle, to: path)
         if !global.quiet {
-            Output.err("exported \(sessions.count) session\(sessions.count == 1 ? "" : "s") to \(path)\n")
+            var line = "exported \(sessions.count) session\(sessions.count == 1 ? "" : "s")"
+            if !seeds.isEmpty { line += " and \(seeds.count) TOTP seed\(seeds.count == 1 ? "" : "s")" }
+            Output.err(line + " to \(path)\n")
         }
         return .done
     }

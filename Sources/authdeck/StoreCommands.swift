@@ -36,6 +36,7 @@ enum StoreCommands {
 
     static func use(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
         guard let key = try arguments.positionals(atMost: 1).first else { throw .usage("use needs a session KEY") }
+        if let problem = SessionKeyRule.problem(key) { throw .usage(problem) }
         let store = try requireStore(global)
         try attempt { () throws(StoreError) in try store.select(key) }
         if !global.quiet { Output.err("selected '\(key)'\n") }
@@ -47,22 +48,37 @@ enum StoreCommands {
     static func logout(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
         let positional = try arguments.positionals(atMost: 1).first
         let revoke = arguments.has("revoke")
-        if arguments.has("all") {
-            if positional != nil { throw .usage("give a KEY or --all, not both") }
+        let all = arguments.has("all"), expired = arguments.has("expired")
+        if all || expired {
+            if positional != nil || (all && expired) { throw .usage("give a KEY, --all or --expired, not two of them") }
             guard let store = try openStore(global, create: false) else {
                 if !global.quiet { Output.err("no sessions to remove\n") }
                 return .done
             }
+            let now = Date()
+            let entries = try attempt { () throws(StoreError) in try store.entries() }
+                .filter { !expired || $0.isUnusable(at: now) }
+            guard !entries.isEmpty else {
+                if !global.quiet { Output.err(expired ? "no expired sessions\n" : "no sessions to remove\n") }
+                return .done
+            }
+            let what = "\(entries.count) \(expired ? "expired " : "")session\(entries.count == 1 ? "" : "s")"
+            if !arguments.has("yes"), isatty(STDIN_FILENO) == 1 {
+                guard Confirmation.ask("remove \(what)\(revoke ? " and revoke their tokens" : "")? [y/N] ") else {
+                    throw CommandFailure(.cancelled, "nothing was removed")
+                }
+            }
             if revoke {
-                let entries = try attempt { () throws(StoreError) in try store.entries() }
                 for entry in entries { try revokeAtProvider(entry.record.key, store: store) }
             }
-            let removed = try attempt { () throws(StoreError) in try store.removeAll() }
-            if !global.quiet { Output.err("removed \(removed) session\(removed == 1 ? "" : "s")\n") }
+            // Only the sessions listed (and confirmed) go: one another process stored meanwhile stays.
+            let removed = try attempt { () throws(StoreError) in try store.remove(entries.map(\.record.key)) }
+            if !global.quiet { Output.err("removed \(removed) \(expired ? "expired " : "")session\(removed == 1 ? "" : "s")\n") }
             return .done
         }
         let store = try requireStore(global)
-        let key = try attempt { () throws(StoreError) in try store.resolveKey(positional ?? global.session) }
+        let named = try global.session(or: positional)
+        let key = try attempt { () throws(StoreError) in try store.resolveKey(named) }
         if revoke { try revokeAtProvider(key, store: store) }
         try attempt { () throws(StoreError) in try store.remove(key) }
         if !global.quiet { Output.err("removed '\(key)'\n") }
@@ -82,17 +98,17 @@ enum StoreCommands {
     // MARK: - status
 
     static func status(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
-        let positional = try arguments.positionals(atMost: 1).first
+        let named = try global.session(or: arguments.positionals(atMost: 1).first)
         let store = try openStore(global, create: false)
         let entry: StoreEntry? = try store.flatMap { store throws(CommandFailure) in
             try attempt { () throws(StoreError) in
-                var key = positional ?? global.session
+                var key = named
                 if key == nil { key = try store.selectedKey() }
                 guard let key else { return nil }
                 return try store.entry(key)
             }
         }
-        if entry == nil, let key = positional ?? global.session { throw failure(.noSuchSession(key)) }
+        if entry == nil, let key = named { throw failure(.noSuchSession(key)) }
         let source = try store.flatMap { store throws(CommandFailure) in
             try attempt { () throws(StoreError) in try store.keySource() }
         }
@@ -163,6 +179,8 @@ enum StoreCommands {
             return CommandFailure(.noSuchSession, error.description)
         case .keyTaken, .invalidInput:
             return CommandFailure(.failed, error.description)
+        case .invalidKey:
+            return CommandFailure(.usage, error.description)
         case .locked, .wrongPassphrase, .keyringTimeout, .secretService, .damagedDatabase, .damagedSession,
              .newerSchema, .storage:
             return CommandFailure(.store, error.description)

@@ -45,6 +45,7 @@ final class TUIEventLoop {
             if second != lastSecond {
                 lastSecond = second
                 dispatch(.tick(now))
+                watchOtherProcesses()
                 changed = true
             }
             if changed && !state.isQuitting { present() }
@@ -69,6 +70,26 @@ final class TUIEventLoop {
 
     private func dispatch(_ event: AppEvent) {
         for effect in state.apply(event) { run(effect) }
+    }
+
+    // MARK: - Other processes
+
+    /// The store's change counter when last looked at, and the newest write time seen then. The first look always
+    /// reads what was written since a little before the loop began, so nothing slips in between load and look.
+    private var watched: (counter: Int64, since: Double) = (-1, Date().timeIntervalSince1970 - 5)
+
+    /// Once a second: when another process committed to the store (a script's login, import, refresh or logout),
+    /// bring the rows up to date, reading only the sessions written since the last look (and the key list, to see
+    /// removals).
+    private func watchOtherProcesses() {
+        guard let opened = try? store.store(create: false), let counter = try? opened.changeCounter() else { return }
+        guard counter != watched.counter else { return }
+        // Two seconds back: writers' clocks are the same machine's, but a write can commit after a later one began.
+        guard let changes = try? opened.changes(since: watched.since - 2) else { return }
+        self.watched = (counter, max(watched.since, changes.newest))
+        let removed = state.sessions.items.map(\.key).filter { !changes.keys.contains($0) }
+        dispatch(.sessionsChangedElsewhere(stored: changes.changed.map(TUIStore.item), removed: removed,
+                                           selected: changes.selected))
     }
 
     // MARK: - Effects
@@ -103,7 +124,9 @@ final class TUIEventLoop {
         case .signOut(let key, let revoke):
             signOut(key, revoke: revoke)
         case .refresh(let key):
-            refresh(key)
+            refresh(key, ifExpiringWithin: nil)
+        case .autoRefresh(let key):
+            refresh(key, ifExpiringWithin: 60)
         case .setAutoRefresh(let key, let enabled):
             storeWork { store throws(StoreError) in
                 try store.setAutoRefresh(key, enabled)
@@ -144,7 +167,13 @@ final class TUIEventLoop {
                                                                elapsedMilliseconds: step.elapsedMs)))
         })
         let request = SignInRequest(provider: choice.provider, backendName: choice.backend,
-                                    sessionKey: choice.sessionKey, contact: choice.contact)
+                                    sessionKey: choice.sessionKey, replace: choice.replace, contact: choice.contact)
+        // Checked again against the store: another process may have taken the key since the list was read.
+        if let key = choice.sessionKey, !choice.replace, (try? sessionStore.entry(key)) != nil {
+            inbox.post(.signIn(flow: flow, .finished(.failure(
+                .sessionStorageFailure(message: StoreError.keyTaken(key).description)))))
+            return
+        }
         let backend: SignInBackend
         do throws(SignInError) {
             backend = try setup.backend(for: request, trace: trace)
@@ -152,13 +181,8 @@ final class TUIEventLoop {
             inbox.post(.signIn(flow: flow, .finished(.failure(error))))
             return
         }
-        let replace = choice.sessionKey == nil
-        let persist: SignInController.Persist = { session throws(SignInError) in
-            do throws(StoreError) {
-                return try sessionStore.persist(session, replace: replace)
-            } catch {
-                throw .sessionStorageFailure(message: error.description)
-            }
+        let persist = SessionKeyChoice(request).persist(into: sessionStore) { proposed, stored in
+            inbox.post(.storeFailed("'\(proposed)' names another account's session; stored as '\(stored)'"))
         }
         let launcher = BrowserLauncher(environment: setup.environment)
         let controller = SignInController(
@@ -229,20 +253,20 @@ final class TUIEventLoop {
         }
     }
 
-    private func refresh(_ key: String) {
+    private func refresh(_ key: String, ifExpiringWithin window: TimeInterval?) {
         let store = self.store, inbox = self.inbox
         background.async {
             do throws(StoreError) {
                 guard let opened = try store.store(create: false) else { throw StoreError.noSuchSession(key) }
-                let session = try opened.session(key)
-                let refreshed: Session
-                do throws(SignInError) {
-                    refreshed = try SessionRefresher(transport: URLSessionTransport()).refresh(session)
+                // The same locked path as `authdeck refresh`, so the TUI and scripts never refresh one session twice.
+                do throws(CommandFailure) {
+                    _ = try SessionCommands.refresh(key, store: opened,
+                                                    refresher: SessionRefresher(transport: URLSessionTransport()),
+                                                    ifExpiringWithin: window)
                 } catch {
                     inbox.post(.refreshFinished(key: key, error: error.message))
                     return
                 }
-                _ = try opened.persist(refreshed, replace: true)
                 inbox.post(.sessionStored(TUIStore.item(try opened.entry(key)), focus: false))
                 inbox.post(.refreshFinished(key: key, error: nil))
             } catch {

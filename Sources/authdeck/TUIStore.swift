@@ -27,31 +27,27 @@ final class TUIStore: Sendable {
     }
 
     /// The open store; with `create`, one is made when there is none yet.
+    /// Opened under the lock, so the loop and background work never open a second connection between them.
     func store(create: Bool) throws(StoreError) -> SessionStore? {
-        if let store = current.withLock({ $0 }) { return store }
-        guard let opened = try SessionStore.open(location, options: options, create: create) else { return nil }
-        current.withLock { $0 = opened }
-        return opened
+        let location = self.location, options = self.options
+        return try current.withLock { (store: inout SessionStore?) throws(StoreError) -> SessionStore? in
+            if let store { return store }
+            store = try SessionStore.open(location, options: options, create: create)
+            return store
+        }
     }
 
-    /// Unlocks the store, with `passphrase` when the user typed one; the status says until when.
+    /// Unlocks the store, with `passphrase` when the user typed one; the status says until when. The open store is
+    /// reused: a process keeps one connection per store (see `SessionStore.open`).
     func unlock(passphrase: String?) throws(StoreError) -> StoreStatus {
-        var store: SessionStore
-        if let passphrase {
-            var typed = options
-            typed.passphrase = .fixed(passphrase)
-            guard let reopened = try SessionStore.open(location, options: typed, create: true) else {
-                return .empty
-            }
-            store = reopened
-        } else {
-            guard let existing = try self.store(create: false) else { return .empty }
-            store = existing
-        }
+        guard let store = try self.store(create: passphrase != nil) else { return .empty }
         let wasCached = store.isUnlockedInCache
         let started = Date()
-        try store.unlock()
-        current.withLock { $0 = store }
+        if let passphrase {
+            try store.unlock(passphrase: .fixed(passphrase))
+        } else {
+            try store.unlock()
+        }
         let source = (try? store.keySource())??.rawValue
         // A fresh unlock is cached for --unlock-for; one found in the cache expires when an earlier command said.
         let until = !wasCached && options.unlockForSeconds > 0 && store.isUnlockedInCache

@@ -16,7 +16,7 @@ enum TokenCommand {
     }
 
     static func run(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
-        let key = try arguments.positionals(atMost: 1).first ?? global.session
+        let key = try global.session(or: arguments.positionals(atMost: 1).first)
         var format = Format.plain
         if let name = arguments.value("format") {
             guard let chosen = Format(rawValue: name) else {

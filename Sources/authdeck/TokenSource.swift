@@ -39,8 +39,10 @@ enum TokenSource {
         }
         if record.refreshable && session.secrets.endpoints != nil {
             let asked = Date()
+            // The locked refresh path: when another process refreshed meanwhile, its token is used.
             let refreshed = try SessionCommands.refresh(record.key, store: store,
-                                                        refresher: SessionRefresher(transport: URLSessionTransport()))
+                                                        refresher: SessionRefresher(transport: URLSessionTransport()),
+                                                        ifExpiringWithin: window)
             let issued = IssuedToken(key: record.key, token: refreshed.secrets.bearer ?? bearer,
                                      expiresAt: refreshed.record.expiresAt)
             // The provider's lifetime is what --min-valid is held to (counted from the request, so the time the

@@ -73,9 +73,11 @@ import Testing
         let store = try fixture.open()
         let now = Date(timeIntervalSince1970: 3_999_999_900)
         #expect(try store.listJSON(now: now) == "[]\n")
-        var odd = StoreFixture.session("quo\"te\\back\nline\u{1}", expires: nil)
+        // Keys carry no control characters (SessionKeyRule); the subject does the escaping check for them.
+        var odd = StoreFixture.session("quo\"te\\back", expires: nil)
         odd.record.phone = "+15555550100"
         odd.record.email = nil
+        odd.record.subject = "line\nbreak\u{1}"
         try store.persist(odd, replace: false)
         try store.persist(StoreFixture.session("expiring"), replace: false)
         try store.persist(StoreFixture.session("gone", expires: Date(timeIntervalSince1970: 1_000)), replace: false)
@@ -84,7 +86,28 @@ import Testing
         #expect(fast == SessionJSON.listArray(try store.entries(), now: now))
         let parsed = try #require(try JSONSerialization.jsonObject(with: Data(fast.utf8)) as? [[String: Any]])
         #expect(parsed.map { $0["status"] as? String } == ["expiring", "expired", "active", "expiring"])
-        #expect(parsed[2]["key"] as? String == "quo\"te\\back\nline\u{1}")
+        #expect(parsed[2]["key"] as? String == "quo\"te\\back")
+        #expect(parsed[2]["subject"] as? String == "line\nbreak\u{1}")
         #expect(parsed[2]["phone"] as? String == "+15555550100")
+    }
+}
+
+/// The import date reader against Python's `datetime.fromisoformat(...).timestamp()` (proleptic Gregorian, UTC),
+/// whose answers are the constants below.
+@Suite struct ISO8601ReaderTests {
+    @Test(arguments: [
+        ("2024-05-01T12:00:00Z", 1_714_564_800.0), ("2030-01-01T00:00:00+02:00", 1_893_448_800.0),
+        ("1583-01-01T00:00:00Z", -12_212_553_600.0), ("9999-12-31T23:59:59Z", 253_402_300_799.0),
+        ("2024-02-29T23:59:59.250-05:30", 1_709_270_999.25), ("2000-03-01T00:00:00Z", 951_868_800.0),
+    ])
+    func readsWhatPythonReads(_ text: String, _ seconds: Double) {
+        #expect(SessionJSON.parseISO8601(text)?.timeIntervalSince1970 == seconds)
+    }
+
+    @Test(arguments: ["2023-02-29T00:00:00Z", "2024-13-01T00:00:00Z", "2024-05-01 12:00:00Z", "2024-05-01T12:00:00",
+                      "2024-05-01T12:00:00+0200", "2024-05-01T12:00:00.Z", "2024-05-01T24:00:00Z",
+                      "2024-05-01T12:00:00Zjunk", "1582-12-31T23:59:59Z", "९९९९-12-31T23:59:59Z", ""])
+    func refusesWhatIsNotThatFormat(_ text: String) {
+        #expect(SessionJSON.parseISO8601(text) == nil)
     }
 }

@@ -55,7 +55,7 @@ import Testing
     @Test func autoRefreshFiresOnceNearExpiry() {
         let later = AppFixtures.now.addingTimeInterval(3000 - 30)
         let (state, effects) = AppFixtures.run(start, [.tick(later), .tick(later.addingTimeInterval(1))])
-        #expect(effects == [.refresh("work-google")])
+        #expect(effects == [.autoRefresh("work-google")])
         let (failed, more) = AppFixtures.run(state, [.refreshFinished(key: "work-google", error: "invalid_grant"),
                                                      .tick(later.addingTimeInterval(2))])
         #expect(more.isEmpty)   // a failed refresh waits for the user

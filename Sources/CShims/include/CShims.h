@@ -28,6 +28,9 @@ struct MHD_Daemon *cshims_mhd_start(const struct sockaddr_in *address,
 /// The port the daemon is bound to (useful after asking for port 0), or 0 when unknown.
 uint16_t cshims_mhd_bound_port(struct MHD_Daemon *daemon);
 
+/// How many connections the daemon holds open right now.
+unsigned int cshims_mhd_connection_count(struct MHD_Daemon *daemon);
+
 /// The peer's IPv4 address in host byte order, or 0 when the peer is not IPv4.
 uint32_t cshims_mhd_client_ipv4(struct MHD_Connection *connection);
 

@@ -1,0 +1,25 @@
+import AuthCore
+
+/// Which session a command acts on when it names none itself: `--session KEY`, else `$AUTHDECK_SESSION`, else the
+/// nearest `.authdeck-session` file, else (nil) the selected session. Both binaries resolve it here, the same way.
+/// A key that breaks the key rule is an error naming where it came from, never a silent fall-through to the
+/// selected session, which would hand out another session's token.
+public enum SessionChoice {
+    public static func resolve(option: String?, environment: [String: String]) throws(StoreError) -> String? {
+        if let option {
+            return try checked(option, from: "--session")
+        }
+        if let variable = environment["AUTHDECK_SESSION"], !variable.isEmpty {
+            return try checked(variable, from: "$AUTHDECK_SESSION")
+        }
+        if let file = DirectorySessionFile.find() {
+            return try checked(file.key, from: file.path)
+        }
+        return nil
+    }
+
+    private static func checked(_ key: String, from source: String) throws(StoreError) -> String {
+        if let problem = SessionKeyRule.problem(key) { throw .invalidKey("\(source): \(problem)") }
+        return key
+    }
+}

@@ -1,0 +1,13 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A yes/no question on the terminal before something that cannot be undone; anything but `y` or `yes` is no.
+enum Confirmation {
+    static func ask(_ question: String) -> Bool {
+        Output.err(question)
+        guard let answer = readLine(strippingNewline: true) else { return false }
+        let word = answer.lowercased().filter { $0 != " " && $0 != "\t" }
+        return word == "y" || word == "yes"
+    }
+}
