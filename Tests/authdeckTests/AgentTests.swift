@@ -29,6 +29,7 @@ import Glibc
         let lines = TokenDeliveryTests.line("work", token: "AT-work-secret")
             + TokenDeliveryTests.line("other", token: "AT-other-secret")
             + TokenDeliveryTests.line("old", token: "AT-old-secret", expires: "2001-01-01T00:00:00Z")
+            + TokenDeliveryTests.line("soon", token: "AT-soon-secret", expires: SessionDates.iso(secondsFromNow: 600))
         #expect(runner.run(["store", "import", "-"], stdin: lines).status == 0)
         #expect(runner.run(["use", "work"]).status == 0)
         return runner
@@ -61,7 +62,7 @@ import Glibc
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
     @Test func servesAllowedSessionsToClientsWithoutAStore() throws {
-        let agent = try startAgent(seeded(), ["--allow", "work,old"])
+        let agent = try startAgent(seeded(), ["--allow", "work,old,soon"])
         defer { stop(agent) }
         var status = stat()
         #expect(stat(socket, &status) == 0)
@@ -85,6 +86,12 @@ import Glibc
         #expect(expired.status == 1)
         #expect(expired.stderr.contains("expired"))
         #expect(!expired.stderr.contains("AT-old-secret"))
+        // --min-valid travels with the request: ten minutes left meet 5m, not 15m.
+        #expect(client.run(["token", "soon", "--min-valid", "5m"]).stdout == "AT-soon-secret\n")
+        let tooShort = client.run(["token", "soon", "--min-valid", "15m"])
+        #expect(tooShort.status == 1)
+        #expect(tooShort.stdout.isEmpty)
+        #expect(tooShort.stderr.contains("--min-valid"))
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/client-home/sessions.db"))
         let text = log
         #expect(text.contains("session 'work' for local pid"), "log: \(text)")
