@@ -49,7 +49,8 @@ enum AgentCommand {
         }
         Output.out(path + "\n")
         if !global.quiet {
-            Output.err("authdeck agent: serving \(allowed == ["*"] ? "every session" : allowed.joined(separator: ", "))"
+            let served = allowed == ["*"] ? "every session" : allowed.joined(separator: ", ")
+            Output.err("authdeck agent: serving \(served)"
                        + " on \(path); set AUTHDECK_AGENT_SOCK to it\n")
         }
         let server = AgentServer(store: store, allowed: Set(allowed), confirm: arguments.has("confirm"), log: log)

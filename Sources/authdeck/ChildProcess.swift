@@ -4,6 +4,8 @@ import Glibc
 
 /// The child `exec` started, for the signal handlers: a C handler can reach only globals.
 nonisolated(unsafe) private var forwardingTarget: pid_t = 0
+/// A signal that came between the handlers going in and the child's pid being known; sent once it is.
+nonisolated(unsafe) private var heldSignal: Int32 = 0
 
 /// A command run by `authdeck exec`: started from PATH with an environment of the caller's choosing, sent the
 /// signals authdeck receives (Ctrl-C, SIGTERM from a supervisor, a terminal resize), and waited for.
@@ -47,7 +49,13 @@ struct ChildProcess {
         let status = posix_spawnp(&pid, command[0], nil, &attributes, argv, envp)
         switch status {
         case 0:
+            // A signal that came while the child was starting (a busy machine can stall this process for longer
+            // than the child takes to start) was held by the handler: it goes to the child now.
             forwardingTarget = pid
+            if heldSignal != 0 {
+                kill(pid, heldSignal)
+                heldSignal = 0
+            }
             return ChildProcess(pid: pid)
         case ENOENT, ENOTDIR:
             throw .notFound
@@ -81,7 +89,7 @@ struct ChildProcess {
                 // included: passing it on again would deliver it twice (a second Ctrl-C means "force" to many tools).
                 if let information, information.pointee.si_code == SI_KERNEL { return }
                 let target = forwardingTarget
-                if target > 0 { kill(target, received) }
+                if target > 0 { kill(target, received) } else { heldSignal = received }
             }
             action.sa_flags = SA_RESTART | SA_SIGINFO
             sigemptyset(&action.sa_mask)

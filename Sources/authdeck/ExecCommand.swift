@@ -45,8 +45,12 @@ enum ExecCommand {
             byte == UInt8(ascii: "_") || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
                 || (index > 0 && byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
         }
-        guard valid else { throw .usage("--env needs a variable name (letters, digits, _; not starting with a digit)") }
-        guard given != "AUTHDECK_SESSION" else { throw .usage("--env cannot be AUTHDECK_SESSION, which holds the key") }
+        guard valid else {
+            throw .usage("--env needs a variable name (letters, digits, _; not starting with a digit)")
+        }
+        guard given != "AUTHDECK_SESSION" else {
+            throw .usage("--env cannot be AUTHDECK_SESSION, which holds the key")
+        }
         return given
     }
 }

@@ -4,8 +4,8 @@ import Foundation
 import Keyring
 import SecretService
 
-/// The store's commands: `list`, `use`, `logout`, `status` and `store …` (`token` is TokenCommand). Each opens the store, does one
-/// thing, and turns a `StoreError` into the exit code of SPEC section 5.
+/// The store's commands: `list`, `use`, `logout`, `status` and `store …` (`token` is TokenCommand). Each opens the
+/// store, does one thing, and turns a `StoreError` into the exit code of SPEC section 5.
 enum StoreCommands {
     // MARK: - list
 

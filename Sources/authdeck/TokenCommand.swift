@@ -36,7 +36,8 @@ enum TokenCommand {
         case .plain:
             Output.out(issued.token + "\n")
         case .json:
-            Output.out(SessionJSON.tokenObject(key: issued.key, token: issued.token, expiresAt: issued.expiresAt) + "\n")
+            let object = SessionJSON.tokenObject(key: issued.key, token: issued.token, expiresAt: issued.expiresAt)
+            Output.out(object + "\n")
         case .execCredential:
             Output.out(ExecCredential.json(issued, apiVersion: apiVersion))
         }

@@ -153,8 +153,9 @@ import Glibc
         }
         let credentials = folder.write("credentials", "x-access-token:AT-git-secret\n")
         let log = folder.path + "/git-requests.log"
-        let server = try ScriptServer(fixture: "git-smart-http.py", arguments: [folder.path + "/srv", credentials, log],
-                                      folder: folder, runner: seedRunner)
+        let server = try ScriptServer(fixture: "git-smart-http.py",
+                                      arguments: [folder.path + "/srv", credentials, log], folder: folder,
+                                      runner: seedRunner)
         var runner = seedRunner
         runner.environment["AUTHDECK_CONFIG"] = folder.write("config.json", Self.gitConfig(server.port))
         let url = "http://127.0.0.1:\(server.port)/project.git"

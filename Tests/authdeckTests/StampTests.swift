@@ -15,7 +15,8 @@ import Testing
                                                                     "DBUS_SESSION_BUS_ADDRESS": ""])
         let turnkey = "{\"key\":\"tk\",\"backend\":\"turnkey\",\"provider\":\"email\",\"subject\":\"org-1\","
             + "\"issuer\":\"https://proxy.example.com\",\"createdAt\":\"2024-01-02T03:04:05Z\","
-            + "\"expiresAt\":\"2099-01-01T00:00:00Z\",\"sessionJwt\":\"JWT-tk\",\"privateKeyHex\":\"\(Self.privateHex)\"}\n"
+            + "\"expiresAt\":\"2099-01-01T00:00:00Z\",\"sessionJwt\":\"JWT-tk\","
+            + "\"privateKeyHex\":\"\(Self.privateHex)\"}\n"
         let expired = turnkey.replacingOccurrences(of: "\"tk\"", with: "\"tk-old\"")
             .replacingOccurrences(of: "2099-01-01", with: "2001-01-01")
         let lines = turnkey + expired + TokenDeliveryTests.line("direct", token: "AT-direct")
@@ -26,14 +27,16 @@ import Testing
     func verify(_ stamp: String, body: String) -> String {
         let bodyFile = folder.write("checked-body", body)
         return CLIRunner(home: folder.path).run(executable: "/usr/bin/python3", [
-            CLIRunner.repositoryRoot + "/Tests/authdeckTests/Fixtures/stamp-verify.py", Self.publicHex, bodyFile, stamp,
+            CLIRunner.repositoryRoot + "/Tests/authdeckTests/Fixtures/stamp-verify.py", Self.publicHex, bodyFile,
+            stamp,
         ]).stdout
     }
 
     @Test func stampsVerifyAsTurnkeyChecksThem() {
         guard Installed.pythonHasCryptography() else { return Installed.skip("python3-cryptography") }
         let runner = seeded()
-        let body = "{\"type\":\"ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2\",\"organizationId\":\"org-1\",\"note\":\"é ✓\"}\n"
+        let body = "{\"type\":\"ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2\",\"organizationId\":\"org-1\","
+            + "\"note\":\"é ✓\"}\n"
         let file = folder.write("body.json", body)
         let fromFile = runner.run(["stamp", "tk", "--body", file])
         #expect(fromFile.status == 0, "stderr: \(fromFile.stderr)")

@@ -61,7 +61,8 @@ import Glibc
         let setup = try SandboxLoginSetup()
         // Tokens of this sandbox live 600 s: --min-valid 10m always asks for a new one, 11m can never be met.
         let short = TemporaryFolder()
-        let sandbox = try SandboxProcess(folder: short, runner: setup.runner, extraArguments: ["--token-lifetime", "600"])
+        let sandbox = try SandboxProcess(folder: short, runner: setup.runner,
+                                         extraArguments: ["--token-lifetime", "600"])
         let environment: [String: String?] = ["AUTHDECK_CONFIG": sandbox.configPath]
         let login = setup.runner.run(["login", "oidc", "--session-key", "k"], environment: environment)
         #expect(login.status == 0, "login: \(login.stderr)")
@@ -81,7 +82,8 @@ import Glibc
 
     @Test func execCredentialFollowsKubernetesExecInfo() throws {
         let runner = seeded()
-        let plain = runner.run(["token", "other", "--format", "exec-credential"], environment: ["KUBERNETES_EXEC_INFO": nil])
+        let plain = runner.run(["token", "other", "--format", "exec-credential"],
+                               environment: ["KUBERNETES_EXEC_INFO": nil])
         #expect(plain.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(plain.stdout.utf8)) as? [String: Any])
         #expect(object["apiVersion"] as? String == "client.authentication.k8s.io/v1beta1")
@@ -91,7 +93,8 @@ import Glibc
         #expect(status["expirationTimestamp"] as? String == "2099-01-01T00:00:00Z")
         let info = "{\"kind\":\"ExecCredential\",\"apiVersion\":\"client.authentication.k8s.io/v1\","
             + "\"spec\":{\"interactive\":false}}"
-        let v1 = runner.run(["token", "other", "--format", "exec-credential"], environment: ["KUBERNETES_EXEC_INFO": info])
+        let v1 = runner.run(["token", "other", "--format", "exec-credential"],
+                            environment: ["KUBERNETES_EXEC_INFO": info])
         #expect(v1.stdout.hasPrefix("{\"apiVersion\":\"client.authentication.k8s.io/v1\","))
         for bad in ["not json", "{\"apiVersion\":\"client.authentication.k8s.io/v9\"}",
                     "{\"apiVersion\":\"example.com/v1\"}"] {
@@ -215,7 +218,8 @@ import Glibc
     func envEvaluatesInPosixShells(_ shell: String) {
         guard Installed.has(shell) else { return Installed.skip(shell) }
         let runner = seeded()
-        let script = "eval \"$('\(CLIRunner.binary)' env)\" && printf '%s|%s' \"$AUTHDECK_TOKEN\" \"$AUTHDECK_SESSION\""
+        let script = "eval \"$('\(CLIRunner.binary)' env)\" && "
+            + "printf '%s|%s' \"$AUTHDECK_TOKEN\" \"$AUTHDECK_SESSION\""
         let result = runner.run(executable: shell, ["-c", script], environment: ["SHELL": shell])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stdout == Self.awkwardToken + "|work")
