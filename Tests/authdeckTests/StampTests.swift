@@ -47,6 +47,11 @@ import Testing
         let fromStdin = runner.run(["stamp", "--session", "tk", "--body", "-", "--header"], stdin: "{}")
         #expect(fromStdin.stdout.hasPrefix("X-Stamp: "))
         #expect(verify(String(fromStdin.stdout.dropFirst(9)).trimmingCharacters(in: .newlines), body: "{}") == "ok\n")
+        // Under exec, the command stamps with the session exec chose (AUTHDECK_SESSION), as the README shows.
+        let underExec = runner.run(["exec", "--session", "tk", "--", "/bin/sh", "-c",
+                                    "printf '{\"a\":1}' | '\(CLIRunner.binary)' stamp --body -"])
+        #expect(underExec.status == 0, "stderr: \(underExec.stderr)")
+        #expect(verify(underExec.stdout.trimmingCharacters(in: .newlines), body: "{\"a\":1}") == "ok\n")
         let empty = runner.run(["stamp", "tk", "--body", "-"], stdin: "")
         #expect(verify(empty.stdout.trimmingCharacters(in: .newlines), body: "") == "ok\n")
     }
