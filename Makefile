@@ -10,7 +10,14 @@ RELEASE_BIN = $(shell $(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/authdeck
 DEBIAN_PACKAGES = pkg-config libncurses-dev libssl-dev libcjose-dev libjansson-dev libsqlite3-dev \
 	libmicrohttpd-dev libsecret-1-dev libkeyutils-dev libqrencode-dev \
 	libcurl4-openssl-dev keyutils tmux dbus dbus-x11 gnome-keyring libsecret-tools sqlite3 python3 python3-keyring \
-	procps kubernetes-client git openssh-server openssh-client openssl python3-cryptography fish zsh
+	procps glewlwyd openssl python3-venv kubernetes-client git openssh-server openssh-client python3-cryptography \
+	fish zsh
+
+# The interoperability suite's django-oauth-toolkit, in a venv under .build (never system-wide). oauthlib 4 breaks
+# the toolkit's device authorization view (3.4.1), so it stays below 4. Without the network this step only warns:
+# the suite then says it skipped that server.
+INTEROP_VENV = .build/interop-venv
+INTEROP_PYPI = "django-oauth-toolkit>=3.4,<3.5" "oauthlib>=3.2.2,<4"
 
 .PHONY: setup build release test run bench fuzz install clean
 
@@ -18,6 +25,8 @@ setup:
 	@if [ "$$(id -u)" != 0 ]; then echo "make setup: run as root (it installs Debian packages)" >&2; exit 1; fi
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(DEBIAN_PACKAGES)
+	( python3 -m venv $(INTEROP_VENV) && $(INTEROP_VENV)/bin/pip install -q $(INTEROP_PYPI) ) \
+		|| echo "make setup: django-oauth-toolkit not installed; the interop suite will skip it" >&2
 
 build:
 	$(SWIFT) build $(SWIFT_BUILD_FLAGS)

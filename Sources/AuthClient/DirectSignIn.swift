@@ -17,6 +17,8 @@ public struct ResolvedProvider: Sendable {
     public var backendName: String
     /// The file the client secret was read from, so refreshes can read it again.
     public var clientSecretFile: String?
+    /// How the client authenticates at the revocation endpoint; nil means as at the token endpoint.
+    public var revocationAuthentication: ClientAuthentication?
 
     public init(preset: ProviderPreset, clientID: String, authentication: ClientAuthentication, scopes: [String],
                 endpoints: ProviderEndpoints, registeredRedirectURI: String? = nil,
@@ -58,6 +60,8 @@ public final class DirectSignIn: SignInBackend, @unchecked Sendable {
     }
 
     public var waitsForRedirect: Bool { !request.useDevice }
+
+    public var registeredRedirectURI: String? { provider.registeredRedirectURI }
 
     public func method(loopbackRedirectURI: String?) throws(SignInError) -> SignInMethod {
         if request.useDevice {
@@ -138,15 +142,25 @@ public final class DirectSignIn: SignInBackend, @unchecked Sendable {
         }
     }
 
-    /// Turns a token answer into a session: identity from the verified ID token, else the user endpoint.
+    /// Turns a token answer into a session. When no identity can be established from it, what the provider issued
+    /// is revoked before the sign-in fails, and the error says so: tokens nobody stores must not stay valid.
     func session(from tokens: TokenResponse, attempt: Attempt) throws(SignInError) -> IssuedSession {
+        do {
+            return try makeSession(from: tokens, attempt: attempt)
+        } catch {
+            throw revokeAfterFailure(tokens, error)
+        }
+    }
+
+    /// Identity from the verified ID token, claims it lacks (email, name) from UserInfo, whose `sub` must be the
+    /// same (OIDC Core 5.3.2); without an ID token (the device grant, plain OAuth) from UserInfo or the user endpoint.
+    private func makeSession(from tokens: TokenResponse, attempt: Attempt) throws(SignInError) -> IssuedSession {
         let now = clock()
         var subject: String
         var email: String?
         var name: String?
         var issuer = provider.endpoints.issuer
-        if provider.preset.idToken {
-            guard let idToken = tokens.idToken else { throw .invalidIdToken(reason: "the provider sent no ID token") }
+        if provider.preset.idToken, let idToken = tokens.idToken {
             guard let jwksURL = provider.endpoints.jwks else { throw .invalidIdToken(reason: "the provider has no JWKS") }
             let verifier = IDTokenVerifier(issuer: provider.endpoints.issuer, clientID: provider.clientID,
                                            nonce: attempt.nonce)
@@ -155,9 +169,36 @@ public final class DirectSignIn: SignInBackend, @unchecked Sendable {
             email = claims.email
             name = claims.name
             issuer = claims.issuer
+            if email == nil || name == nil, let endpoint = provider.endpoints.userinfo {
+                // UserInfo is a supplement here: when it cannot be read the ID token's identity stands alone.
+                let found: UserEndpoint.Identity?
+                do {
+                    found = try UserEndpoint.identity(provider: provider.preset.name, accessToken: tokens.accessToken,
+                                                      endpoint: endpoint, transport: transport)
+                } catch {
+                    found = nil
+                }
+                if let found {
+                    guard found.subject == subject else {
+                        throw .invalidIdToken(reason: "the UserInfo endpoint names another subject than the ID token")
+                    }
+                    email = email ?? found.email
+                    name = name ?? found.name
+                }
+            }
         } else {
-            let identity = try UserEndpoint.identity(provider: provider.preset.name, accessToken: tokens.accessToken,
+            if provider.preset.idToken, provider.endpoints.userinfo == nil {
+                throw .invalidIdToken(reason: "the provider sent no ID token and has no UserInfo endpoint")
+            }
+            let identity: UserEndpoint.Identity
+            do {
+                identity = try UserEndpoint.identity(provider: provider.preset.name, accessToken: tokens.accessToken,
                                                      endpoint: provider.endpoints.userinfo, transport: transport)
+            } catch {
+                let origin = provider.preset.idToken ? "the provider sent no ID token and " : ""
+                throw .authenticationFailed(providerError: "\(origin)the user endpoint named nobody: "
+                    + error.message.trimmingSuffix("."))
+            }
             subject = identity.subject
             email = identity.email
             name = identity.name
@@ -170,10 +211,33 @@ public final class DirectSignIn: SignInBackend, @unchecked Sendable {
             refreshable: tokens.refreshToken != nil, scopes: tokens.scope ?? provider.scopes)
         let endpoints = SessionEndpoints(clientID: provider.clientID, token: provider.endpoints.token,
                                          revocation: provider.endpoints.revocation, user: provider.endpoints.userinfo,
-                                         clientSecretFile: provider.clientSecretFile)
+                                         clientSecretFile: provider.clientSecretFile,
+                                         tokenAuthMethod: provider.authentication.method.rawValue,
+                                         revocationAuthMethod: provider.revocationAuthentication?.method.rawValue)
         let secrets = SessionSecrets(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
                                      idToken: tokens.idToken, endpoints: endpoints)
         return IssuedSession(session: Session(record: record, secrets: secrets), kind: .login)
+    }
+
+    /// Revokes the refresh and access tokens of a sign-in that failed after the provider issued them (RFC 7009),
+    /// and names in the error what became of them.
+    private func revokeAfterFailure(_ tokens: TokenResponse, _ error: SignInError) -> SignInError {
+        guard let endpoint = provider.endpoints.revocation else {
+            return error.adding("the provider has no revocation endpoint, so the tokens it issued stay valid "
+                + "until they expire")
+        }
+        let client = OAuthClient(transport: transport, clientID: provider.clientID,
+                                 authentication: provider.revocationAuthentication ?? provider.authentication)
+        do throws(SignInError) {
+            if let refresh = tokens.refreshToken {
+                try client.revoke(refresh, hint: "refresh_token", endpoint: endpoint)
+            }
+            try client.revoke(tokens.accessToken, hint: "access_token", endpoint: endpoint)
+            return error.adding("the tokens the provider issued were revoked")
+        } catch let failure {
+            let why = failure.message.trimmingSuffix(".")
+            return error.adding("the tokens the provider issued could not be revoked (\(why))")
+        }
     }
 }
 
@@ -192,9 +256,7 @@ public enum UserEndpoint {
             ("Authorization", "Bearer " + accessToken), ("Accept", "application/json"),
         ]))
         if response.status == 401 || response.status == 403 { throw .unauthorized }
-        guard response.status == 200 else {
-            throw .network(message: "HTTP \(response.status) from \(URLSessionTransport.redacted(endpoint))")
-        }
+        guard response.status == 200 else { throw OAuthErrorResponse.error(from: response, endpoint: endpoint) }
         let json = try response.json()
         // X wraps the user in `data`; Discord and OIDC userinfo answer flat.
         let user = json["data"] ?? json

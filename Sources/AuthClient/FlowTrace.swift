@@ -114,6 +114,44 @@ public final class FlowTrace: @unchecked Sendable {
         return (String(withoutFragment[..<mark]), redactedPairs(pairs))
     }
 
+    /// The first 512 bytes of a body that is not JSON (an HTML error page), as printable text with every value of
+    /// a secret-named field and every long opaque word (a token, a code) replaced by its length.
+    public static func redactedSnippet(_ body: [UInt8], limit: Int = 512) -> String {
+        let text = String(decoding: body.prefix(limit), as: UTF8.self).unicodeScalars.map { scalar -> Character in
+            scalar.properties.generalCategory == .control || scalar == "\u{FFFD}" ? " " : Character(scalar)
+        }
+        func isWord(_ character: Character) -> Bool {
+            character.isASCII && (character.isLetter || character.isNumber || "-_.~+/%".contains(character))
+        }
+        var output = ""
+        var word = ""
+        var previousWord = ""
+        var gap = ""
+        func flush() {
+            guard !word.isEmpty else { return }
+            let followsSecretName = secretNames.contains(previousWord) && gap.allSatisfy { "=:\"' ".contains($0) }
+            if followsSecretName || word.count >= 24 {
+                output += "[redacted \(word.count) chars]"
+            } else {
+                output += word
+            }
+            previousWord = word
+            word = ""
+            gap = ""
+        }
+        for character in text {
+            if isWord(character) {
+                word.append(character)
+            } else {
+                flush()
+                gap.append(character)
+                output.append(character)
+            }
+        }
+        flush()
+        return output + (body.count > limit ? "…" : "")
+    }
+
     /// Free text (summaries) never carries a JWT-shaped or long opaque token: such words are redacted too.
     static func redactText(_ text: String) -> String {
         text.split(separator: " ", omittingEmptySubsequences: false).map { word -> String in
@@ -169,6 +207,10 @@ public struct TracingTransport: HTTPTransport {
             if let json = try? JSONValue.parse(response.body) {
                 answer["body"] = FlowTrace.redactedJSON(json)
                 if let idToken = json["id_token"]?.string { trace.record("id_token", "ID token received", FlowTrace.decodedIDToken(idToken)) }
+            } else if response.status >= 400, !response.body.isEmpty {
+                // A proxy's or framework's error page says what went wrong; its start is kept, redacted.
+                answer["body"] = .string(FlowTrace.redactedSnippet(response.body))
+                answer["bodyBytes"] = .number(Double(response.body.count))
             } else if !response.body.isEmpty {
                 answer["body"] = .string("[\(response.body.count) bytes, not JSON]")
             }

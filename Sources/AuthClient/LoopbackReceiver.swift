@@ -15,13 +15,17 @@ public final class LoopbackReceiver: @unchecked Sendable {
     public typealias Deliver = @Sendable (Result<Callback, CallbackParser.Failure>, _ source: String) -> CallbackVerdict
     private let server: HTTPServer
     public static let path = "/callback"
+    /// The path redirects arrive on: `/callback`, or a registered redirect URI's own.
+    public let callbackPath: String
 
-    /// - Parameter port: 0 for an ephemeral port (the default), or the one `--listen` names.
-    public init(port: UInt16 = 0, pages: CallbackPages, deliver: @escaping Deliver) throws(SignInError) {
+    /// - Parameter port: 0 for an ephemeral port (the default), or the one `--listen` or the redirect URI names.
+    public init(port: UInt16 = 0, path: String = LoopbackReceiver.path, pages: CallbackPages,
+                deliver: @escaping Deliver) throws(SignInError) {
+        callbackPath = path
         do {
             server = try HTTPServer(host: "127.0.0.1", port: port, maximumRequestBytes: CallbackParser.maximumLength,
                                     connectionTimeout: 10) { request in
-                Self.handle(request, pages: pages, deliver: deliver)
+                Self.handle(request, path: path, pages: pages, deliver: deliver)
             }
         } catch {
             throw .unavailable(reason: "the loopback receiver cannot listen: \(error.description)")
@@ -29,11 +33,11 @@ public final class LoopbackReceiver: @unchecked Sendable {
     }
 
     public var port: UInt16 { server.port }
-    public var redirectURI: String { "http://127.0.0.1:\(server.port)\(Self.path)" }
+    public var redirectURI: String { "http://127.0.0.1:\(server.port)\(callbackPath)" }
 
     public func stop() { server.stop() }
 
-    static func handle(_ request: HTTPRequest, pages: CallbackPages, deliver: Deliver) -> HTTPResponse {
+    static func handle(_ request: HTTPRequest, path: String, pages: CallbackPages, deliver: Deliver) -> HTTPResponse {
         guard request.path == path else { return .text(404, "Not found.\n") }
         let parsed: Result<Callback, CallbackParser.Failure>
         switch request.method {

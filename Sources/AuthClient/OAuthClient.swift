@@ -1,12 +1,32 @@
 import AuthCore
 import Foundation
 
-/// How the client authenticates at the token endpoint.
+/// How the client authenticates at the token and revocation endpoints (RFC 6749 2.3.1, OIDC Core 9).
 public enum ClientAuthentication: Equatable, Sendable {
     /// A public client: only `client_id` in the body (PKCE protects the code).
     case none
-    /// `client_secret` in the body (`client_secret_post`), as Apple, Discord and most providers accept.
+    /// `client_secret` in the body (`client_secret_post`), as Apple's ES256 client-secret JWT goes.
     case secret(String)
+    /// HTTP Basic with the form-encoded id and secret (`client_secret_basic`), the default of RFC 6749 and OIDC.
+    case basic(String)
+
+    /// The name discovery documents use for this method.
+    public var method: ClientAuthMethod {
+        switch self {
+        case .none: return .none
+        case .secret: return .clientSecretPost
+        case .basic: return .clientSecretBasic
+        }
+    }
+
+    /// The same secret sent the way `method` says (the revocation endpoint may want another way than the token one).
+    public func using(_ method: ClientAuthMethod) -> ClientAuthentication {
+        switch (self, method) {
+        case (.none, _), (_, .none): return .none
+        case (.secret(let secret), .clientSecretBasic), (.basic(let secret), .clientSecretBasic): return .basic(secret)
+        case (.secret(let secret), .clientSecretPost), (.basic(let secret), .clientSecretPost): return .secret(secret)
+        }
+    }
 }
 
 /// The OAuth 2.0 calls of a direct sign-in: code exchange, refresh, revocation, device authorization.
@@ -25,7 +45,24 @@ public struct OAuthClient: Sendable {
         switch authentication {
         case .none: return [("client_id", clientID)]
         case .secret(let secret): return [("client_id", clientID), ("client_secret", secret)]
+        case .basic: return []
         }
+    }
+
+    /// The `Authorization` header of `client_secret_basic`: id and secret each form-encoded first (RFC 6749 2.3.1,
+    /// Appendix B), so a colon or non-ASCII character in either survives the `id:secret` split.
+    private var clientHeaders: [(String, String)] {
+        guard case .basic(let secret) = authentication else { return [] }
+        return [("Authorization", Self.basicAuthorization(clientID: clientID, secret: secret))]
+    }
+
+    public static func basicAuthorization(clientID: String, secret: String) -> String {
+        let pair = FormEncoding.escapeForm(clientID) + ":" + FormEncoding.escapeForm(secret)
+        return "Basic " + Data(pair.utf8).base64EncodedString()
+    }
+
+    private func post(_ endpoint: String, _ pairs: [(String, String)]) throws(SignInError) -> IncomingResponse {
+        try transport.send(.form(endpoint, pairs, headers: clientHeaders))
     }
 
     /// Authorization code + PKCE (RFC 6749 4.1.3, RFC 7636 4.5).
@@ -33,20 +70,20 @@ public struct OAuthClient: Sendable {
                          endpoint: String) throws(SignInError) -> TokenResponse {
         let pairs = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI),
                      ("code_verifier", verifier)] + clientPairs
-        return try TokenResponse.parse(transport.send(.form(endpoint, pairs)), endpoint: endpoint)
+        return try TokenResponse.parse(post(endpoint, pairs), endpoint: endpoint)
     }
 
     /// Refresh (RFC 6749 section 6). Providers may rotate the refresh token; the caller keeps the old one when not.
     public func refresh(_ refreshToken: String, scopes: [String]? = nil, endpoint: String) throws(SignInError) -> TokenResponse {
         var pairs = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)] + clientPairs
         if let scopes, !scopes.isEmpty { pairs.append(("scope", scopes.joined(separator: " "))) }
-        return try TokenResponse.parse(transport.send(.form(endpoint, pairs)), endpoint: endpoint)
+        return try TokenResponse.parse(post(endpoint, pairs), endpoint: endpoint)
     }
 
     /// Revocation (RFC 7009): 200 means revoked or already unknown.
     public func revoke(_ token: String, hint: String, endpoint: String) throws(SignInError) {
         let pairs = [("token", token), ("token_type_hint", hint)] + clientPairs
-        let response = try transport.send(.form(endpoint, pairs))
+        let response = try post(endpoint, pairs)
         guard (200..<300).contains(response.status) else {
             throw OAuthErrorResponse.error(from: response, endpoint: endpoint)
         }
@@ -55,7 +92,7 @@ public struct OAuthClient: Sendable {
     /// Device authorization request (RFC 8628 3.1).
     public func startDeviceAuthorization(scopes: [String], endpoint: String) throws(SignInError) -> DeviceAuthorization {
         let pairs = clientPairs + [("scope", scopes.joined(separator: " "))]
-        let response = try transport.send(.form(endpoint, pairs))
+        let response = try post(endpoint, pairs)
         guard (200..<300).contains(response.status) else {
             throw OAuthErrorResponse.error(from: response, endpoint: endpoint)
         }
@@ -74,7 +111,7 @@ public struct OAuthClient: Sendable {
     public func pollDevice(_ authorization: DeviceAuthorization, endpoint: String) throws(SignInError) -> DevicePoll {
         let pairs = [("grant_type", "urn:ietf:params:oauth:grant-type:device_code"),
                      ("device_code", authorization.deviceCode)] + clientPairs
-        let response = try transport.send(.form(endpoint, pairs))
+        let response = try post(endpoint, pairs)
         if (200..<300).contains(response.status) {
             return .approved(try TokenResponse.parse(response, endpoint: endpoint))
         }

@@ -10,9 +10,14 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
     public var userinfo: String?
     public var revocation: String?
     public var deviceAuthorization: String?
+    /// `token_endpoint_auth_methods_supported`; nil when the provider does not say.
+    public var tokenAuthMethods: [String]?
+    /// `revocation_endpoint_auth_methods_supported`; nil when the provider does not say.
+    public var revocationAuthMethods: [String]?
 
     public init(issuer: String, authorization: String, token: String, jwks: String? = nil, userinfo: String? = nil,
-                revocation: String? = nil, deviceAuthorization: String? = nil) {
+                revocation: String? = nil, deviceAuthorization: String? = nil, tokenAuthMethods: [String]? = nil,
+                revocationAuthMethods: [String]? = nil) {
         self.issuer = issuer
         self.authorization = authorization
         self.token = token
@@ -20,6 +25,8 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
         self.userinfo = userinfo
         self.revocation = revocation
         self.deviceAuthorization = deviceAuthorization
+        self.tokenAuthMethods = tokenAuthMethods
+        self.revocationAuthMethods = revocationAuthMethods
     }
 
     /// Reads an OpenID Provider Configuration document (OIDC Discovery 1.0 section 3). The `issuer` inside must be
@@ -36,7 +43,45 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
         return ProviderEndpoints(issuer: issuer, authorization: authorization, token: token,
                                  jwks: document["jwks_uri"]?.string, userinfo: document["userinfo_endpoint"]?.string,
                                  revocation: document["revocation_endpoint"]?.string,
-                                 deviceAuthorization: document["device_authorization_endpoint"]?.string)
+                                 deviceAuthorization: document["device_authorization_endpoint"]?.string,
+                                 tokenAuthMethods: strings(document["token_endpoint_auth_methods_supported"]),
+                                 revocationAuthMethods:
+                                    strings(document["revocation_endpoint_auth_methods_supported"]))
+    }
+
+    /// Fills what OIDC discovery left out from RFC 8414 authorization server metadata of the same issuer: the
+    /// revocation and device endpoints and their methods. Another issuer's document is ignored (RFC 8414 3.3).
+    public func supplemented(by metadata: JSONValue) -> ProviderEndpoints {
+        guard metadata["issuer"]?.string == issuer else { return self }
+        var result = self
+        if result.revocation == nil {
+            result.revocation = metadata["revocation_endpoint"]?.string
+            if result.revocationAuthMethods == nil {
+                result.revocationAuthMethods = Self.strings(metadata["revocation_endpoint_auth_methods_supported"])
+            }
+        }
+        if result.deviceAuthorization == nil {
+            result.deviceAuthorization = metadata["device_authorization_endpoint"]?.string
+        }
+        if result.tokenAuthMethods == nil {
+            result.tokenAuthMethods = Self.strings(metadata["token_endpoint_auth_methods_supported"])
+        }
+        return result
+    }
+
+    /// Where RFC 8414 section 3 puts an issuer's metadata: the well-known segment between host and path.
+    public static func authorizationServerMetadataURL(issuer: String) -> String? {
+        guard var components = URLComponents(string: issuer), components.host != nil else { return nil }
+        let path = components.path == "/" ? "" : components.path
+        components.path = "/.well-known/oauth-authorization-server" + path
+        components.query = nil
+        components.fragment = nil
+        return components.string
+    }
+
+    private static func strings(_ value: JSONValue?) -> [String]? {
+        guard case .array(let items)? = value else { return nil }
+        return items.compactMap(\.string)
     }
 }
 
@@ -58,7 +103,17 @@ public final class ProviderMetadataCache: @unchecked Sendable {
     public func endpoints(issuer: String, discoveryURL: String, now: Date = Date()) throws(SignInError) -> ProviderEndpoints {
         let body = try fetch(discoveryURL, lifetime: Self.discoveryLifetime, now: now, refresh: false)
         do {
-            return try ProviderEndpoints.fromDiscovery(try JSONValue.parse(body), expectedIssuer: issuer)
+            let found = try ProviderEndpoints.fromDiscovery(try JSONValue.parse(body), expectedIssuer: issuer)
+            guard found.revocation == nil || found.deviceAuthorization == nil,
+                  let url = ProviderEndpoints.authorizationServerMetadataURL(issuer: issuer) else { return found }
+            // Plenty of servers publish no RFC 8414 document: its absence is remembered like a document (an empty
+            // one), so it costs one round trip a day, not one a sign-in.
+            guard let metadata = try? fetch(url, lifetime: Self.discoveryLifetime, now: now, refresh: false),
+                  let document = try? JSONValue.parse(metadata) else {
+                remember(url, Array("{}".utf8), now: now)
+                return found
+            }
+            return found.supplemented(by: document)
         } catch let error as SignInError {
             forget(discoveryURL)
             throw error

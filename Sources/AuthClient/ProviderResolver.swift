@@ -65,12 +65,15 @@ public struct ProviderResolver: Sendable {
                 + "providers.\(name).clientID in config.json")
         }
         let endpoints = try endpoints(preset: preset, settings: settings, sandbox: backend.type == .sandbox)
+        let authentication = try authentication(preset: preset, settings: settings, clientID: clientID,
+                                                endpoints: endpoints)
         var resolved = ResolvedProvider(
-            preset: preset, clientID: clientID,
-            authentication: try authentication(preset: preset, settings: settings, clientID: clientID),
+            preset: preset, clientID: clientID, authentication: authentication,
             scopes: settings.scopes ?? preset.scopes, endpoints: endpoints,
             registeredRedirectURI: settings.redirectURI, backendName: backendName)
         resolved.clientSecretFile = settings.clientSecretFile
+        resolved.revocationAuthentication = try revocationAuthentication(
+            authentication, preset: preset, settings: settings, endpoints: endpoints)
         return resolved
     }
 
@@ -105,15 +108,34 @@ public struct ProviderResolver: Sendable {
         return endpoints
     }
 
-    private func authentication(preset: ProviderPreset, settings: ProviderConfiguration,
-                                clientID: String) throws(SignInError) -> ClientAuthentication {
+    /// Apple's ES256 client-secret JWT always goes in the body, as Apple takes it; any other secret is sent the way
+    /// `tokenEndpointAuthMethod` or discovery says, HTTP Basic by default (RFC 6749 2.3.1).
+    private func authentication(preset: ProviderPreset, settings: ProviderConfiguration, clientID: String,
+                                endpoints: ProviderEndpoints) throws(SignInError) -> ClientAuthentication {
         if preset.clientSecret == "es256-jwt", let teamID = settings.teamID, let keyID = settings.keyID,
            let keyFile = settings.privateKeyFile {
             return .secret(try AppleClientSecret.make(teamID: teamID, clientID: clientID, keyID: keyID,
                                                       privateKeyFile: keyFile, now: clock()))
         }
-        guard let file = settings.clientSecretFile else { return .none }
-        return .secret(try Self.readClientSecret(file))
+        let method = try ClientAuthMethod.choose(configured: settings.tokenEndpointAuthMethod,
+                                                 supported: endpoints.tokenAuthMethods,
+                                                 hasSecret: settings.clientSecretFile != nil,
+                                                 endpoint: "token endpoint")
+        guard method != .none, let file = settings.clientSecretFile else { return .none }
+        return ClientAuthentication.secret(try Self.readClientSecret(file)).using(method)
+    }
+
+    /// The revocation endpoint takes the token endpoint's method unless its own list (RFC 8414
+    /// `revocation_endpoint_auth_methods_supported`) leaves that out.
+    private func revocationAuthentication(_ token: ClientAuthentication, preset: ProviderPreset,
+                                          settings: ProviderConfiguration,
+                                          endpoints: ProviderEndpoints) throws(SignInError) -> ClientAuthentication {
+        guard preset.clientSecret != "es256-jwt", settings.tokenEndpointAuthMethod == nil, token != .none,
+              let supported = endpoints.revocationAuthMethods, !supported.isEmpty,
+              !supported.contains(token.method.rawValue) else { return token }
+        let method = try ClientAuthMethod.choose(configured: nil, supported: supported, hasSecret: true,
+                                                 endpoint: "revocation endpoint")
+        return token.using(method)
     }
 
     /// Reads a client secret file: the whole file, trimmed; an empty or unreadable file is an error.

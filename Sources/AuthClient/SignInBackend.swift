@@ -47,6 +47,9 @@ public struct SignInRequest: Equatable, Sendable {
 public protocol SignInBackend: AnyObject, Sendable {
     /// Whether the attempt waits for a browser redirect, so the loopback and scheme receivers must run.
     var waitsForRedirect: Bool { get }
+    /// The redirect URI registered with the provider, when not the loopback receiver's own: a loopback one with a
+    /// port decides where the receiver listens.
+    var registeredRedirectURI: String? { get }
     /// The method the attempt will wait with, given the loopback redirect URI the receivers offer.
     func method(loopbackRedirectURI: String?) throws(SignInError) -> SignInMethod
     /// Draws the attempt's random values and builds it.
@@ -62,6 +65,8 @@ public protocol SignInBackend: AnyObject, Sendable {
 }
 
 extension SignInBackend {
+    public var registeredRedirectURI: String? { nil }
+
     public func pollDevice(_ attempt: Attempt, interval: inout Int) throws(SignInError) -> BackendAnswer? {
         throw .authMethodUnavailable(method: "device")
     }

@@ -207,8 +207,9 @@ public final class SignInController: @unchecked Sendable {
         // The loopback receiver must run before the attempt exists: its port is part of the redirect URI.
         var loopbackURI: String?
         if backend.waitsForRedirect {
-            let receiver = try LoopbackReceiver(port: receiverOptions.loopbackPort, pages: receiverOptions.pages,
-                                                deliver: deliver)
+            let binding = try LoopbackBinding.resolve(registered: backend.registeredRedirectURI,
+                                                      listenPort: receiverOptions.loopbackPort)
+            let receiver = try binding.open(pages: receiverOptions.pages, deliver: deliver)
             loopback = receiver
             loopbackURI = receiver.redirectURI
             if let path = receiverOptions.schemeSocketPath {
@@ -225,9 +226,13 @@ public final class SignInController: @unchecked Sendable {
         let verdict: CallbackVerdict = queue.sync {
             switch parsed {
             case .failure(let failure):
-                return .refused("This is not a valid sign-in redirect: \(failure.description).")
+                let verdict = CallbackVerdict.refused("This is not a valid sign-in redirect: \(failure.description).")
+                recordReceiver(parsed, source: source, verdict: verdict)
+                return verdict
             case .success(let callback):
-                let action = machine.callbackReceived(callback, now: clock())
+                // Every receiver serves the user's own processes only once issue 14's peer check is in the
+                // loopback receiver; until then a stateless error redirect is taken from any local process.
+                let action = machine.callbackReceived(callback, now: clock(), fromOwnUser: true)
                 let verdict: CallbackVerdict
                 switch action {
                 case .exchange, .replay: verdict = .accepted
@@ -236,20 +241,35 @@ public final class SignInController: @unchecked Sendable {
                 case .begin, .verifyCode, .verifyTOTP, .resendCode, .persist, .report:
                     verdict = .refused("Unexpected redirect.")
                 }
+                // Before the action runs: the receiver step comes ahead of the result it leads to.
+                recordReceiver(parsed, source: source, verdict: verdict)
                 run(action)
                 return verdict
             }
         }
-        queue.async {
-            switch verdict {
-            case .accepted: self.trace?.record("receiver", "\(source): accepted", ["source": .string(source), "accepted": .bool(true)])
-            case .refused(let reason):
-                self.trace?.record("receiver", "\(source): refused: \(reason)",
-                                   ["source": .string(source), "accepted": .bool(false), "reason": .string(reason)])
-            }
-            self.presenter.callbackArrived(source: source, verdict: verdict)
-        }
+        queue.async { self.presenter.callbackArrived(source: source, verdict: verdict) }
         return verdict
+    }
+
+    /// The trace's receiver step, with the provider's `error` and `error_description` as they came (printable).
+    private func recordReceiver(_ parsed: Result<Callback, CallbackParser.Failure>, source: String,
+                                verdict: CallbackVerdict) {
+        var details: [String: JSONValue] = ["source": .string(source)]
+        if case .success(let callback) = parsed, let error = callback.error {
+            details["error"] = .string(SignInError.printable(error))
+            details["error_description"] = callback.errorDescription.map { .string(SignInError.printable($0)) }
+                ?? .null
+            details["state"] = callback.state.map { FlowTrace.redactedValue("state", $0) } ?? .null
+        }
+        switch verdict {
+        case .accepted:
+            details["accepted"] = .bool(true)
+            trace?.record("receiver", "\(source): accepted", details)
+        case .refused(let reason):
+            details["accepted"] = .bool(false)
+            details["reason"] = .string(reason)
+            trace?.record("receiver", "\(source): refused: \(reason)", details)
+        }
     }
 
     private func began(_ attempt: Attempt, _ prompt: AttemptPrompt) {

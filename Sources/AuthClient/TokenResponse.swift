@@ -29,21 +29,27 @@ public enum OAuthErrorResponse {
     public static func error(from response: IncomingResponse, endpoint: String) -> SignInError {
         let where_ = URLSessionTransport.redacted(endpoint)
         if response.status == 429 { return .rateLimited }
-        guard let json = try? JSONValue.parse(response.body), let code = json["error"]?.string else {
-            if response.status >= 500 { return .network(message: "HTTP \(response.status) from \(where_)") }
-            return .network(message: "HTTP \(response.status) from \(where_) without an OAuth error")
+        let json = try? JSONValue.parse(response.body)
+        guard let code = json?["error"]?.string else {
+            // Not an OAuth answer: what the server is, not what the network did, goes into the message.
+            if response.status >= 500 {
+                return .unavailable(reason: "the provider answered HTTP \(response.status) at \(where_)")
+            }
+            if response.status >= 400 {
+                return .authenticationFailed(providerError: "the provider refused: \(response.status) at \(where_), "
+                    + "without an OAuth error")
+            }
+            return .network(message: "HTTP \(response.status) from \(where_)")
         }
-        let description = json["error_description"]?.string.map { ": " + printable($0) } ?? ""
-        switch code {
-        case "access_denied": return .closed
-        case "invalid_client", "unauthorized_client": return .unauthorized
-        case "slow_down", "temporarily_unavailable" where response.status == 429: return .rateLimited
-        default: return .authenticationFailed(providerError: printable(code) + description)
+        let description = json?["error_description"]?.string
+        if response.status >= 500 {
+            let words = description.map { ": " + printable($0) } ?? ""
+            return .unavailable(reason: "the provider answered HTTP \(response.status) at \(where_): "
+                + printable(code) + words)
         }
+        return .providerAnswered(code, description: description, status: response.status)
     }
 
     /// Provider text goes into one-line messages only as printable characters, at most 200 of them.
-    static func printable(_ text: String) -> String {
-        String(text.unicodeScalars.prefix(200).map { $0.properties.generalCategory == .control ? " " : Character($0) })
-    }
+    static func printable(_ text: String) -> String { SignInError.printable(text) }
 }

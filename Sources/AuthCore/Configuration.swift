@@ -58,12 +58,15 @@ public struct ProviderConfiguration: Equatable, Sendable, Codable {
     public var teamID: String?
     public var keyID: String?
     public var privateKeyFile: String?
+    /// How the client authenticates at the token and revocation endpoints: `client_secret_basic`,
+    /// `client_secret_post` or `none`; unset, discovery and the presence of a secret decide.
+    public var tokenEndpointAuthMethod: String?
 
     public init(clientID: String? = nil, clientSecretFile: String? = nil, issuer: String? = nil,
                 scopes: [String]? = nil, redirectURI: String? = nil, authorizationEndpoint: String? = nil,
                 tokenEndpoint: String? = nil, userEndpoint: String? = nil, revocationEndpoint: String? = nil,
                 deviceAuthorizationEndpoint: String? = nil, jwksURI: String? = nil, teamID: String? = nil,
-                keyID: String? = nil, privateKeyFile: String? = nil) {
+                keyID: String? = nil, privateKeyFile: String? = nil, tokenEndpointAuthMethod: String? = nil) {
         self.clientID = clientID
         self.clientSecretFile = clientSecretFile
         self.issuer = issuer
@@ -78,6 +81,7 @@ public struct ProviderConfiguration: Equatable, Sendable, Codable {
         self.teamID = teamID
         self.keyID = keyID
         self.privateKeyFile = privateKeyFile
+        self.tokenEndpointAuthMethod = tokenEndpointAuthMethod
     }
 
     /// This configuration with every field `other` sets taking precedence.
@@ -91,7 +95,8 @@ public struct ProviderConfiguration: Equatable, Sendable, Codable {
             revocationEndpoint: other.revocationEndpoint ?? revocationEndpoint,
             deviceAuthorizationEndpoint: other.deviceAuthorizationEndpoint ?? deviceAuthorizationEndpoint,
             jwksURI: other.jwksURI ?? jwksURI, teamID: other.teamID ?? teamID, keyID: other.keyID ?? keyID,
-            privateKeyFile: other.privateKeyFile ?? privateKeyFile)
+            privateKeyFile: other.privateKeyFile ?? privateKeyFile,
+            tokenEndpointAuthMethod: other.tokenEndpointAuthMethod ?? tokenEndpointAuthMethod)
     }
 }
 
@@ -101,12 +106,15 @@ public struct Configuration: Equatable, Sendable, Codable {
     public var defaultBackend: String?
     public var backends: [String: BackendConfiguration]?
     public var providers: [String: ProviderConfiguration]?
+    /// Where the loopback receiver listens, `127.0.0.1:PORT`, as `login --listen` (for the TUI too).
+    public var listen: String?
 
     public init(defaultBackend: String? = nil, backends: [String: BackendConfiguration]? = nil,
-                providers: [String: ProviderConfiguration]? = nil) {
+                providers: [String: ProviderConfiguration]? = nil, listen: String? = nil) {
         self.defaultBackend = defaultBackend
         self.backends = backends
         self.providers = providers
+        self.listen = listen
     }
 
     public struct Failure: Error, Equatable, Sendable, CustomStringConvertible {

@@ -20,6 +20,12 @@ public enum FormEncoding {
         return String(decoding: output, as: UTF8.self)
     }
 
+    /// The `application/x-www-form-urlencoded` serialisation of one value (RFC 6749 Appendix B): as `escape`,
+    /// but a space becomes `+`, which is what HTTP Basic client credentials need (RFC 6749 2.3.1).
+    public static func escapeForm(_ text: String) -> String {
+        text.split(separator: " ", omittingEmptySubsequences: false).map { escape(String($0)) }.joined(separator: "+")
+    }
+
     /// `name=value&…` with both sides escaped, in the given order.
     public static func encode(_ pairs: [(String, String)]) -> String {
         pairs.map { escape($0.0) + "=" + escape($0.1) }.joined(separator: "&")

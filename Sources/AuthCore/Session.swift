@@ -125,14 +125,21 @@ public struct SessionEndpoints: Sendable, Equatable, Codable {
     /// The userinfo (OIDC) or user endpoint (Discord, X) that `status` asks.
     public var user: String?
     public var clientSecretFile: String?
+    /// How the client authenticated at the token endpoint (`client_secret_basic`, `client_secret_post`, `none`);
+    /// nil in sessions stored before authdeck chose by discovery, which sent the secret in the body.
+    public var tokenAuthMethod: String?
+    /// The same for the revocation endpoint; nil means as at the token endpoint.
+    public var revocationAuthMethod: String?
 
     public init(clientID: String, token: String, revocation: String? = nil, user: String? = nil,
-                clientSecretFile: String? = nil) {
+                clientSecretFile: String? = nil, tokenAuthMethod: String? = nil, revocationAuthMethod: String? = nil) {
         self.clientID = clientID
         self.token = token
         self.revocation = revocation
         self.user = user
         self.clientSecretFile = clientSecretFile
+        self.tokenAuthMethod = tokenAuthMethod
+        self.revocationAuthMethod = revocationAuthMethod
     }
 }
 

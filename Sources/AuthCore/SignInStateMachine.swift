@@ -79,10 +79,21 @@ public struct SignInStateMachine: Sendable {
     }
 
     /// A redirect arrived from any receiver (loopback, custom scheme, paste).
-    public mutating func callbackReceived(_ callback: Callback, now: Date) -> Action {
+    /// - Parameter fromOwnUser: whether the redirect came from the user's own processes (the receiver's peer
+    ///   check; paste and the scheme socket always do). Only such a redirect may end an attempt without `state`.
+    public mutating func callbackReceived(_ callback: Callback, now: Date, fromOwnUser: Bool = true) -> Action {
         switch state {
         case .awaitingCallback(let attempt, let progress):
             if now >= attempt.deadline { return end(attempt, .timedOut) }
+            if callback.state == nil, let error = callback.error {
+                // RFC 6749 4.1.2.1 wants `state` on error redirects too, but Authlib-based providers leave it out:
+                // waiting out the timeout would hide the provider's answer. From anyone else it could be forged.
+                let answer = SignInError.providerAnswered(error, description: callback.errorDescription,
+                                                          note: "the redirect came without state")
+                guard fromOwnUser else { return .reject(answer) }
+                guard case .waiting = progress else { return .none }  // the exchange already runs
+                return end(attempt, answer)
+            }
             guard let received = callback.state, ConstantTime.equals(received, attempt.state) else {
                 // Rule 3: a forged or stray callback changes nothing; the right one may still come.
                 return .reject(.stateMismatch)
@@ -92,9 +103,7 @@ public struct SignInStateMachine: Sendable {
                 return .none
             }
             if let error = callback.error {
-                if error == "access_denied" { return end(attempt, .closed) }
-                let detail = callback.errorDescription.map { "\(error): \($0)" } ?? error
-                return end(attempt, .authenticationFailed(providerError: detail))
+                return end(attempt, .providerAnswered(error, description: callback.errorDescription))
             }
             let grant: Grant
             if let code = callback.code, !code.isEmpty {

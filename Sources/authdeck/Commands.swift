@@ -87,7 +87,7 @@ enum LoginOptions {
         .value("contact", "email address or phone number (email, sms)"),
         .flag("no-browser", "print the URL and wait for the pasted redirect"),
         .flag("device", "use the device authorization grant"),
-        .value("listen", "loopback receiver address, 127.0.0.1:PORT"),
+        .value("listen", "loopback receiver address, 127.0.0.1:PORT (a redirectURI port must match)"),
         .value("timeout", "seconds to wait (default 300)"),
         .value("trace", "write a JSON trace of every protocol step to this file"),
         .flag("json", "print the new session as JSON instead of its key"),

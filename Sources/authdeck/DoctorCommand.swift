@@ -168,14 +168,39 @@ enum DoctorCommand {
             } else {
                 checks.append(Check(level: .ok, area: area, message: "endpoints configured (\(URLSessionTransport.redactedForDisplay(provider.endpoints.authorization)))", fix: nil))
             }
-            checks.append(checkRedirect(provider, transport: transport, area: area))
+            checks.append(checkRedirect(provider, listen: configuration.listen, transport: transport, area: area))
         }
     }
 
-    /// Asks the provider's authorize endpoint whether it accepts the redirect URI authdeck would send: a provider
-    /// refuses an unregistered one before showing any login page.
-    static func checkRedirect(_ provider: ResolvedProvider, transport: HTTPTransport, area: String) -> Check {
-        let redirect = provider.registeredRedirectURI ?? "http://127.0.0.1:8765/callback"
+    /// Asks the provider's authorize endpoint whether it accepts the redirect URI the login would send, on the port
+    /// the login would listen on (which must be free now): a provider refuses an unregistered one before showing any
+    /// login page. Without a fixed port the login takes a free one each time, so the probe does the same.
+    static func checkRedirect(_ provider: ResolvedProvider, listen: String?, transport: HTTPTransport,
+                              area: String) -> Check {
+        let name = provider.preset.name
+        let binding: LoopbackBinding
+        do throws(SignInError) {
+            let listenPort = try listen.map { text throws(SignInError) -> UInt16 in
+                guard let port = LoopbackBinding.listenPort(text) else {
+                    throw .unavailable(reason: "config.json: listen takes 127.0.0.1:PORT, not '\(text)'")
+                }
+                return port
+            } ?? 0
+            binding = try LoopbackBinding.resolve(registered: provider.registeredRedirectURI, listenPort: listenPort)
+        } catch {
+            return Check(level: .fail, area: area, message: error.message,
+                         fix: "make providers.\(name).redirectURI and listen name the same 127.0.0.1 port")
+        }
+        let redirect: String
+        do throws(SignInError) {
+            // The same receiver the login starts: a port another program holds fails here as it would there.
+            let receiver = try binding.open(pages: CallbackPages()) { _, _ in .refused("authdeck doctor probe") }
+            redirect = provider.registeredRedirectURI ?? receiver.redirectURI
+            receiver.stop()
+        } catch {
+            return Check(level: .fail, area: area, message: "the login cannot listen: \(error.message)",
+                         fix: "stop the program holding the port, or register another port")
+        }
         let request = AuthorizationRequest(
             endpoint: provider.endpoints.authorization, clientID: provider.clientID, redirectURI: redirect,
             scopes: provider.scopes, state: "authdeck-doctor", codeChallenge: PKCE(verifier: "authdeck-doctor-probe-verifier-0000000000000").challenge,
@@ -183,16 +208,35 @@ enum DoctorCommand {
         guard let url = try? request.url() else {
             return Check(level: .fail, area: area, message: "the authorize endpoint is not a valid URL", fix: "check authorizationEndpoint")
         }
+        let fix = binding.port == 0
+            ? "register a fixed loopback redirect with the provider and set providers.\(name).redirectURI to it "
+                + "(http://127.0.0.1:PORT/callback), or set listen to that port"
+            : "register \(redirect) with the provider, or set providers.\(name).redirectURI to the registered one"
         do throws(SignInError) {
             let response = try transport.send(OutgoingRequest(url: url, headers: [("Accept", "text/html")]))
+            let location = response.headers["location"] ?? ""
+            if (300..<400).contains(response.status), location.hasPrefix(redirect),
+               let error = (try? CallbackParser.parse(url: location))?.error {
+                // The provider sent its refusal to the redirect URI itself: it knows the URI, not the request.
+                return Check(level: .fail, area: area,
+                             message: "the authorize endpoint answered \(SignInError.printable(error)) "
+                                + "for redirect URI \(redirect)",
+                             fix: "check the client id and scopes of providers.\(name)")
+            }
             if (200..<400).contains(response.status) {
-                return Check(level: .ok, area: area, message: "redirect URI \(redirect) accepted by the authorize endpoint", fix: nil)
+                // Some providers (django-oauth-toolkit) send the browser to their login page before they look at
+                // the redirect URI: say so rather than promise more than the probe saw.
+                let loginFirst = (300..<400).contains(response.status) && !location.hasPrefix(redirect)
+                    ? " (it asked for a login first; some providers check the redirect URI only after it)" : ""
+                return Check(level: .ok, area: area,
+                             message: "redirect URI \(redirect) accepted by the authorize endpoint\(loginFirst)",
+                             fix: nil)
             }
             let body = String(decoding: response.body.prefix(2000), as: UTF8.self)
             let hint = body.range(of: "redirect", options: .caseInsensitive) != nil ? " (it names the redirect URI)" : ""
             return Check(level: .fail, area: area,
                          message: "the authorize endpoint refused redirect URI \(redirect): HTTP \(response.status)\(hint)",
-                         fix: "register \(redirect) with the provider, or set providers.\(provider.preset.name).redirectURI to the registered one")
+                         fix: fix)
         } catch {
             return Check(level: .warn, area: area, message: "authorize endpoint unreachable: \(error.message)",
                          fix: "check the network and the provider's authorizationEndpoint")

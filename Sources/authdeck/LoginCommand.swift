@@ -20,7 +20,7 @@ enum LoginCommand {
             throw .usage("unknown provider '\(provider)' (google, apple, discord, x, oidc, email, sms)")
         }
         let timeout = try arguments.integer("timeout", in: 5...3600) ?? 300
-        let listenPort = try listenPort(arguments.value("listen"))
+        var listenPort = try listenPort(arguments.value("listen"))
         let configuration: Configuration
         let catalog: ProviderCatalog
         do throws(SignInError) {
@@ -29,6 +29,7 @@ enum LoginCommand {
         } catch {
             throw error.commandFailure
         }
+        if listenPort == 0 { listenPort = try configuredListenPort(configuration) }
         let backendName = arguments.value("backend") ?? configuration.defaultBackendName
         // The contact is checked before anything else happens: a typo never reaches the proxy (SPEC 3.3).
         let contact = try contact(for: provider, arguments.value("contact"))
@@ -167,9 +168,17 @@ enum LoginCommand {
     /// `--listen 127.0.0.1:PORT`: the loopback receiver never listens on anything but 127.0.0.1.
     static func listenPort(_ value: String?) throws(CommandFailure) -> UInt16 {
         guard let value else { return 0 }
-        let parts = value.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0] == "127.0.0.1" || parts[0] == "localhost", let port = UInt16(parts[1]) else {
+        guard let port = LoopbackBinding.listenPort(value) else {
             throw .usage("--listen takes 127.0.0.1:PORT (the receiver listens on loopback only)")
+        }
+        return port
+    }
+
+    /// config.json's `listen`, the same form as `--listen`; a bad one is a configuration error (exit 1).
+    static func configuredListenPort(_ configuration: Configuration) throws(CommandFailure) -> UInt16 {
+        guard let value = configuration.listen else { return 0 }
+        guard let port = LoopbackBinding.listenPort(value) else {
+            throw CommandFailure(.failed, "config.json: listen takes 127.0.0.1:PORT, not '\(value)'")
         }
         return port
     }

@@ -69,7 +69,7 @@ enum StoreCommands {
                 }
             }
             if revoke {
-                for entry in entries { try revokeAtProvider(entry.record.key, store: store) }
+                for entry in entries { try revokeAtProvider(entry.record.key, store: store, global: global) }
             }
             // Only the sessions listed (and confirmed) go: one another process stored meanwhile stays.
             let removed = try attempt { () throws(StoreError) in try store.remove(entries.map(\.record.key)) }
@@ -79,17 +79,19 @@ enum StoreCommands {
         let store = try requireStore(global)
         let named = try global.session(or: positional)
         let key = try attempt { () throws(StoreError) in try store.resolveKey(named) }
-        if revoke { try revokeAtProvider(key, store: store) }
+        if revoke { try revokeAtProvider(key, store: store, global: global) }
         try attempt { () throws(StoreError) in try store.remove(key) }
         if !global.quiet { Output.err("removed '\(key)'\n") }
         return .done
     }
 
     /// Revokes a session's tokens at its provider; a refusal keeps the session (nothing is removed on failure).
-    private static func revokeAtProvider(_ key: String, store: SessionStore) throws(CommandFailure) {
+    private static func revokeAtProvider(_ key: String, store: SessionStore,
+                                         global: GlobalOptions) throws(CommandFailure) {
         let session = try attempt { () throws(StoreError) in try store.session(key) }
         do throws(SignInError) {
-            try SessionRefresher(transport: URLSessionTransport()).revoke(session)
+            try SessionRefresher(transport: URLSessionTransport(), currentEndpoints: CurrentEndpoints.lookup(global))
+                .revoke(session)
         } catch {
             throw CommandFailure(error.exitCode, "could not revoke '\(key)': \(error.message); nothing was removed")
         }
@@ -112,7 +114,7 @@ enum StoreCommands {
         let source = try store.flatMap { store throws(CommandFailure) in
             try attempt { () throws(StoreError) in try store.keySource() }
         }
-        let server = serverCheck(entry, store: store)
+        let server = serverCheck(entry, store: store, global: global)
         let unlocked = store?.isUnlockedInCache ?? false
         let now = Date()
         if arguments.has("json") {
@@ -127,10 +129,12 @@ enum StoreCommands {
 
     /// What the user endpoint says of the session's token: "valid", "refused (HTTP 401)", or an error; nil when
     /// the session has no endpoint to ask or its secrets cannot be read now.
-    private static func serverCheck(_ entry: StoreEntry?, store: SessionStore?) -> String? {
+    private static func serverCheck(_ entry: StoreEntry?, store: SessionStore?, global: GlobalOptions) -> String? {
         guard let entry, let store, let session = try? store.session(entry.record.key) else { return nil }
         do throws(SignInError) {
-            switch try SessionRefresher(transport: URLSessionTransport(timeout: 5)).check(session) {
+            let refresher = SessionRefresher(transport: URLSessionTransport(timeout: 5),
+                                             currentEndpoints: CurrentEndpoints.lookup(global))
+            switch try refresher.check(session) {
             case .valid: return "valid"
             case .refused(let status): return "refused (HTTP \(status))"
             case .unknown: return nil

@@ -184,12 +184,22 @@ final class TUIEventLoop {
         let persist = SessionKeyChoice(request).persist(into: sessionStore) { proposed, stored in
             inbox.post(.storeFailed("'\(proposed)' names another account's session; stored as '\(stored)'"))
         }
+        // config.json's `listen` fixes the receiver's port as `login --listen` does; a registered loopback redirect
+        // URI with a port fixes it in the controller.
+        let listen = setup.configuration.listen
+        guard let listenPort = listen.map({ LoopbackBinding.listenPort($0) }) ?? 0 else {
+            let reason = "config.json: listen takes 127.0.0.1:PORT, not '\(listen ?? "")'"
+            inbox.post(.signIn(flow: flow, .finished(.failure(.unavailable(reason: reason)))))
+            return
+        }
         let launcher = BrowserLauncher(environment: setup.environment)
         let controller = SignInController(
             presenter: TUIPresenter(flow: flow, inbox: inbox,
                                     hasTestSeed: { TOTPCommand.seed(for: $0, in: sessionStore) != nil }),
             persist: persist,
-            receivers: ReceiverOptions(schemeSocketPath: SchemeReceiver.defaultSocketPath(environment: setup.environment)),
+            receivers: ReceiverOptions(
+                loopbackPort: listenPort,
+                schemeSocketPath: SchemeReceiver.defaultSocketPath(environment: setup.environment)),
             browser: launcher.command == nil ? nil : launcher, trace: trace)
         controllers[flow] = controller
         traces[flow] = trace
@@ -235,12 +245,14 @@ final class TUIEventLoop {
             return
         }
         let store = self.store, inbox = self.inbox
+        let current = CurrentEndpoints.lookup(configuration: setup.configuration, catalog: setup.catalog,
+                                              environment: setup.environment)
         background.async {
             do throws(StoreError) {
                 guard let opened = try store.store(create: false) else { throw StoreError.noSuchSession(key) }
                 let session = try opened.session(key)
                 do throws(SignInError) {
-                    try SessionRefresher(transport: URLSessionTransport()).revoke(session)
+                    try SessionRefresher(transport: URLSessionTransport(), currentEndpoints: current).revoke(session)
                 } catch {
                     inbox.post(.storeFailed("Revoking \(key) failed, so it was kept: \(error.message)"))
                     return

@@ -105,8 +105,44 @@ import Glibc
 
     @Test func accessDeniedCancels() throws {
         let (attempt, port) = try begin()
-        #expect(try browserReturns(port, "error=access_denied&state=\(attempt.state)") == 400)
-        #expect(presenter.waitForEnd().map { if case .failure(.closed) = $0 { true } else { false } } == true)
+        #expect(try browserReturns(port, "error=access_denied&error_description=No+thanks&state=\(attempt.state)")
+            == 400)
+        // The provider's refusal in its words (SPEC 0), not a cancel here.
+        #expect(presenter.waitForEnd()?.failureError
+            == .authenticationFailed(providerError: "access denied at the provider: No thanks"))
+        #expect(stored.count == 0)
+    }
+
+    @Test func claimsTheIDTokenLacksComeFromUserInfoOfTheSameSubject() throws {
+        provider.userinfoSubject = "user-42"
+        let (attempt, port) = try begin()
+        #expect(try browserReturns(port, "code=\(validCode(attempt))&state=\(attempt.state)") == 200)
+        guard case .success(let outcome)? = presenter.waitForEnd() else { Issue.record("no session"); return }
+        #expect(outcome.record.subject == "user-42")
+        #expect(outcome.record.email == "ada@example.com")
+        #expect(outcome.record.displayName == "Ada Lovelace")
+    }
+
+    @Test func userInfoOfAnotherSubjectIsRefused() throws {
+        provider.userinfoSubject = "user-7"
+        let (attempt, port) = try begin()
+        #expect(try browserReturns(port, "code=\(validCode(attempt))&state=\(attempt.state)") == 200)
+        guard case .failure(.invalidIdToken(let reason))? = presenter.waitForEnd() else {
+            Issue.record("accepted another subject's claims")
+            return
+        }
+        #expect(reason.hasPrefix("the UserInfo endpoint names another subject than the ID token"))
+        // This provider has no revocation endpoint: the error says the tokens stay valid, not that they were revoked.
+        #expect(reason.contains("no revocation endpoint"))
+        #expect(stored.count == 0)
+    }
+
+    @Test func aStatelessErrorRedirectEndsTheAttemptWithoutWaitingOutTheTimeout() throws {
+        // As Authlib-based providers send it: no state (RFC 6749 4.1.2.1 asks for one).
+        let (_, port) = try begin()
+        #expect(try browserReturns(port, "error=access_denied&error_description=Denied+by+user") == 400)
+        #expect(presenter.waitForEnd()?.failureError == .authenticationFailed(
+            providerError: "access denied at the provider: Denied by user (the redirect came without state)"))
         #expect(stored.count == 0)
     }
 
@@ -133,7 +169,17 @@ import Glibc
         let (attempt, port) = try begin()
         #expect(try browserReturns(port, "code=\(validCode(attempt))&state=\(attempt.state)") == 200)
         let result = try #require(presenter.waitForEnd())
-        guard case .failure(.network(let message)) = result else { Issue.record("unexpected: \(result)"); return }
+        let message: String
+        switch (mode, result) {
+        case (.serverError, .failure(.unavailable(let reason))):
+            // A 5xx is the server's failure, named as such, not the network's.
+            #expect(reason.hasPrefix("the provider answered HTTP 5"))
+            message = reason
+        case (.html, .failure(.network(let text))), (.hang, .failure(.network(let text))): message = text
+        default:
+            Issue.record("unexpected: \(result)")
+            return
+        }
         #expect(!message.isEmpty && !message.contains("\n"))
         #expect(stored.count == 0)
     }

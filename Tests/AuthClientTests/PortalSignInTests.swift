@@ -74,7 +74,9 @@ import Testing
         let final = try sandbox.browse(url, decision: "deny")
         #expect(final.contains("error=access_denied"))
         _ = controller.paste(final)
-        #expect(ended().map { if case .failure(.closed) = $0 { true } else { false } } == true)
+        // The provider's refusal (SPEC 0), not a cancel here.
+        #expect(ended().map { if case .failure(.authenticationFailed(let text)) = $0 {
+            text.hasPrefix("access denied at the provider") } else { false } } == true)
         #expect(stored.count == 0)
     }
 

@@ -14,6 +14,7 @@ final class TestProvider: @unchecked Sendable {
     private let lock = NSLock()
     private var _tokenMode = TokenMode.ok
     private var _flaw = IDTokenFlaw.none
+    private var _userinfoSubject: String?
     private var codes: [String: (nonce: String?, verifier: String?)] = [:]
     private(set) var tokenRequests = 0
     private var server: HTTPServer!
@@ -35,6 +36,11 @@ final class TestProvider: @unchecked Sendable {
     var flaw: IDTokenFlaw {
         get { lock.withLock { _flaw } }
         set { lock.withLock { _flaw = newValue } }
+    }
+    /// When set, /userinfo answers this `sub` with a name the ID token lacks; unset, /userinfo is 404.
+    var userinfoSubject: String? {
+        get { lock.withLock { _userinfoSubject } }
+        set { lock.withLock { _userinfoSubject = newValue } }
     }
 
     /// Registers a code the "browser" will bring back, as the authorize step would.
@@ -62,6 +68,9 @@ final class TestProvider: @unchecked Sendable {
             return .json(200, Array("{\"keys\":[\(keys)]}".utf8))
         case "/token":
             return token(request)
+        case "/userinfo":
+            guard let subject = userinfoSubject else { return .text(404, "not found") }
+            return .json(200, Array(#"{"sub":"\#(subject)","name":"Ada Lovelace"}"#.utf8))
         default:
             return .text(404, "not found")
         }

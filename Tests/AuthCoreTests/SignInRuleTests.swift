@@ -23,9 +23,36 @@ import Testing
         #expect(m.callbackReceived(Fixture.goodCallback, now: t0) == .none)
         #expect(m.sessionIssued(one, Fixture.issued) == .none)
 
+        // access_denied is the provider's refusal, not a cancel here (SPEC 0): exit 4, the state back to idle.
         var denied = Fixture.awaiting()
-        #expect(denied.callbackReceived(Callback(state: Fixture.state, error: "access_denied"), now: t0) == .fail(one, .closed))
-        #expect(denied.state == .idle(lastError: .closed))
+        let refusal = SignInError.authenticationFailed(providerError: "access denied at the provider")
+        #expect(denied.callbackReceived(Callback(state: Fixture.state, error: "access_denied"), now: t0)
+            == .fail(one, refusal))
+        #expect(denied.state == .idle(lastError: refusal))
+    }
+
+    /// Authlib-based providers send `error=access_denied` without `state` (RFC 6749 4.1.2.1 wants it): from the
+    /// user's own processes that ends the attempt as the provider's refusal; from anyone else it is shown and the
+    /// attempt goes on. A stateless redirect with a code is never taken.
+    @Test func statelessErrorRedirects() {
+        let refusal = SignInError.authenticationFailed(
+            providerError: "access denied at the provider: user said no (the redirect came without state)")
+        var own = Fixture.awaiting()
+        #expect(own.callbackReceived(Callback(error: "access_denied", errorDescription: "user said no"), now: t0)
+            == .fail(one, refusal))
+        #expect(own.state == .idle(lastError: refusal))
+
+        var other = Fixture.awaiting()
+        #expect(other.callbackReceived(Callback(error: "access_denied", errorDescription: "user said no"), now: t0,
+                                       fromOwnUser: false) == .reject(refusal))
+        #expect(other.callbackReceived(Fixture.goodCallback, now: t0)
+            == .exchange(one, .authorizationCode("auth-code")))
+
+        var server = Fixture.awaiting()
+        #expect(server.callbackReceived(Callback(error: "server_error"), now: t0)
+            == .fail(one, .authenticationFailed(providerError: "server_error (the redirect came without state)")))
+        var coded = Fixture.awaiting()
+        #expect(coded.callbackReceived(Callback(code: "c"), now: t0) == .reject(.stateMismatch))
     }
 
     @Test func rule3_stateCheckKeepsWaitingAndIsSingleUse() {

@@ -40,9 +40,11 @@ import Glibc
         #expect(!result.stderr.contains(token.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
     }
 
-    @Test func deniedConsentIsACancel() throws {
+    @Test func deniedConsentIsTheProvidersRefusal() throws {
+        // SPEC 0: access_denied at the provider is exit 4 with its words; exit 3 is a cancel here.
         let result = login(["google"], environment: ["SANDBOX_DECISION": "deny"])
-        #expect(result.status == 3, "stderr: \(result.stderr)")
+        #expect(result.status == 4, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("access denied at the provider"))
         #expect(try listed().isEmpty)
     }
 

@@ -220,10 +220,11 @@ import Glibc
         try expectStored(result, backend: "sandbox-portal", provider: "google")
     }
 
-    @Test func portalAccessDeniedIsACancel() throws {
+    @Test func portalAccessDeniedIsTheProvidersRefusal() throws {
+        // SPEC 0: access_denied at the provider is exit 4 with its words; exit 3 is a cancel here.
         let result = login(["google", "--backend", "sandbox-portal"], environment: ["SANDBOX_DECISION": "deny"])
-        #expect(result.status == 3, "stderr: \(result.stderr)")
-        #expect(result.stderr.contains("cancelled"))
+        #expect(result.status == 4, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("access denied at the provider"))
         #expect(try listed().isEmpty)
     }
 

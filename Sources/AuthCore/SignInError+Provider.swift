@@ -1,0 +1,22 @@
+extension SignInError {
+    /// An error the provider named, in a redirect or an endpoint's answer: `access_denied` is a refusal in the
+    /// provider's words (SPEC 0: exit 4, not the cancel of exit 3); anything else quotes its code and description.
+    /// - Parameters:
+    ///   - status: the HTTP status of an endpoint's answer; nil for a redirect.
+    ///   - note: what else to say (a redirect that came without `state`).
+    public static func providerAnswered(_ code: String, description: String?, status: Int? = nil,
+                                        note: String? = nil) -> SignInError {
+        let words = description.map { ": " + printable($0) } ?? ""
+        let suffix = note.map { " (\($0))" } ?? ""
+        if code == "access_denied" {
+            return .authenticationFailed(providerError: "access denied at the provider" + words + suffix)
+        }
+        let prefix = status.map { "the provider refused: \($0) " } ?? ""
+        return .authenticationFailed(providerError: prefix + printable(code) + words + suffix)
+    }
+
+    /// Provider text goes into one-line messages only as printable characters, at most 200 of them.
+    public static func printable(_ text: String) -> String {
+        String(text.unicodeScalars.prefix(200).map { $0.properties.generalCategory == .control ? " " : Character($0) })
+    }
+}

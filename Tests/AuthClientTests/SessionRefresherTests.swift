@@ -1,0 +1,61 @@
+import AuthClient
+import AuthCore
+import Foundation
+import Testing
+
+/// Refresh and revocation of stored sessions: the client authentication the sign-in chose, and endpoints a session
+/// lacks taken from today's configuration only for the issuer it came from.
+@Suite struct SessionRefresherTests {
+    let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("refresher-\(UUID().uuidString)")
+
+    func session(issuer: String = "https://idp.test", endpoints: SessionEndpoints) -> Session {
+        let record = SessionRecord(key: "k", backend: "direct", provider: "oidc", subject: "u", issuer: issuer,
+                                   createdAt: Date(), expiresAt: nil, refreshable: true, scopes: ["openid"])
+        return Session(record: record, secrets: SessionSecrets(accessToken: "at", refreshToken: "rt",
+                                                               endpoints: endpoints))
+    }
+
+    func secretFile() throws -> String {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("secret").path
+        try Data("sec\n".utf8).write(to: URL(fileURLWithPath: file))
+        return file
+    }
+
+    @Test func aRevocationEndpointAddedLaterWorksForTheSameIssuerOnly() throws {
+        let transport = ScriptedTransport(["https://idp.test/revoke": (200, "")])
+        let stored = session(endpoints: SessionEndpoints(clientID: "cli", token: "https://idp.test/token"))
+        let today = ProviderEndpoints(issuer: "https://idp.test", authorization: "https://idp.test/a",
+                                      token: "https://idp.test/token", revocation: "https://idp.test/revoke")
+        try SessionRefresher(transport: transport, currentEndpoints: { _ in today }).revoke(stored)
+        #expect(transport.requests.map { ScriptedTransport.form($0)["token"] } == ["rt", "at"])
+
+        var elsewhere = today
+        elsewhere.issuer = "https://other.test"
+        let moved = elsewhere
+        let untouched = ScriptedTransport([:])
+        #expect(throws: SignInError.self) {
+            try SessionRefresher(transport: untouched, currentEndpoints: { _ in moved }).revoke(stored)
+        }
+        #expect(untouched.requests.isEmpty)
+    }
+
+    @Test func refreshUsesTheMethodTheSignInChose() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = try secretFile()
+        let answer = #"{"access_token":"at-2"}"#
+        let basic = ScriptedTransport(["https://idp.test/token": (200, answer)])
+        _ = try SessionRefresher(transport: basic).refresh(session(endpoints: SessionEndpoints(
+            clientID: "cli", token: "https://idp.test/token", clientSecretFile: file,
+            tokenAuthMethod: "client_secret_basic")))
+        #expect(ScriptedTransport.header(basic.requests[0], "Authorization") != nil)
+        #expect(ScriptedTransport.form(basic.requests[0])["client_secret"] == nil)
+
+        // Sessions stored before the method was recorded sent the secret in the body, and keep doing so.
+        let old = ScriptedTransport(["https://idp.test/token": (200, answer)])
+        _ = try SessionRefresher(transport: old).refresh(session(endpoints: SessionEndpoints(
+            clientID: "cli", token: "https://idp.test/token", clientSecretFile: file)))
+        #expect(ScriptedTransport.form(old.requests[0])["client_secret"] == "sec")
+        #expect(ScriptedTransport.header(old.requests[0], "Authorization") == nil)
+    }
+}

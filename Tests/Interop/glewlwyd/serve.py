@@ -1,0 +1,178 @@
+"""Starts glewlwyd (Debian's package) for authdeck's interoperability suite.
+
+    serve.py FOLDER    -> prints one JSON line (base URL, issuer, clients, user), then keeps glewlwyd running on
+                          127.0.0.1 until SIGTERM or the end of its standard input, and stops it then.
+
+Its own SQLite database in FOLDER, built from the package's schema; configured through its admin API as an operator
+would: an OpenID Connect plugin instance, a user, a public, a confidential and a device client.
+"""
+import http.cookiejar
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+SCHEMA = "/usr/share/dbconfig-common/data/glewlwyd/install/sqlite3"
+ADMIN_PASSWORD = "password"  # the schema's default admin (glewlwyd's docs): a throwaway database
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class API:
+    def __init__(self, base):
+        self.base = base
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+
+    def call(self, method, path, body=None):
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(self.base + path, data=data, method=method,
+                                         headers={"Content-Type": "application/json"})
+        try:
+            with self.opener.open(request, timeout=10) as response:
+                text = response.read().decode()
+                return response.status, json.loads(text) if text.strip().startswith(("{", "[")) else text
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode(errors="replace")
+
+    def must(self, method, path, body=None):
+        status, answer = self.call(method, path, body)
+        if status >= 300:
+            raise SystemExit("glewlwyd %s %s answered %s: %s" % (method, path, status, answer))
+        return answer
+
+
+def write_config(folder, port, database):
+    """The package's own configuration with only what must differ changed: the port, 127.0.0.1 only, the external
+    URL, a log file and a database in FOLDER."""
+    replaced = {
+        "port": "%d" % port, "external_url": '"http://127.0.0.1:%d"' % port, "log_mode": '"file"',
+        "log_level": '"%s"' % os.environ.get("INTEROP_LOG_LEVEL", "WARNING"),
+        "log_file": '"%s"' % os.path.join(folder, "glewlwyd.log"),
+        "session_expiration": "3600",
+    }
+    lines = ['bind_address="127.0.0.1"']
+    with open("/etc/glewlwyd/glewlwyd.conf") as original:
+        for line in original:
+            name = line.split("=", 1)[0].strip()
+            if name in replaced:
+                lines.append("%s=%s" % (name, replaced[name]))
+            elif name == "bind_address":
+                continue
+            elif line.startswith("@include"):
+                lines.append('database = { type = "sqlite3"; path = "%s"; };' % database)
+            else:
+                lines.append(line.rstrip("\n"))
+    path = os.path.join(folder, "glewlwyd.conf")
+    with open(path, "w") as config:
+        config.write("\n".join(lines) + "\n")
+    return path
+
+
+def main():
+    folder = sys.argv[1]
+    database = os.path.join(folder, "glewlwyd.db")
+    with open(SCHEMA) as schema:
+        subprocess.run(["sqlite3", database], stdin=schema, check=True, capture_output=True)
+    port = free_port()
+    base = "http://127.0.0.1:%d" % port
+    config = write_config(folder, port, database)
+    server = subprocess.Popen(["glewlwyd", "--config-file", config], stdout=subprocess.DEVNULL,
+                              stderr=open(os.path.join(folder, "glewlwyd.err"), "w"))
+
+    def stop(*_):
+        server.terminate()
+        try:
+            server.wait(5)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        os._exit(0)
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        configure(folder, base, server)
+    except BaseException:
+        server.kill()
+        raise
+    # The test holds our standard input: when it goes away (even killed), glewlwyd goes too.
+    sys.stdin.read()
+    stop()
+
+
+def configure(folder, base, server):
+    api = API(base + "/api")
+    for _ in range(100):
+        if server.poll() is not None:
+            raise SystemExit("glewlwyd exited: " + open(os.path.join(folder, "glewlwyd.err")).read()[-500:])
+        try:
+            urllib.request.urlopen(base + "/api/auth/scheme/", timeout=1)
+            break
+        except urllib.error.HTTPError:
+            break
+        except OSError:
+            time.sleep(0.1)
+    api.must("POST", "/auth/", {"username": "admin", "password": ADMIN_PASSWORD})
+
+    key = os.path.join(folder, "oidc.key")
+    subprocess.run(["openssl", "genrsa", "-out", key, "2048"], check=True, capture_output=True)
+    public = subprocess.run(["openssl", "rsa", "-in", key, "-pubout"], check=True, capture_output=True, text=True)
+    issuer = base + "/api/oidc"
+    parameters = {
+        "iss": issuer, "jwt-type": "rsa", "jwt-key-size": "256", "key": open(key).read(), "cert": public.stdout,
+        "access-token-duration": 3600, "refresh-token-duration": 1209600, "code-duration": 600,
+        "refresh-token-rolling": True, "allow-non-oidc": False,
+        "auth-type-code-enabled": True, "auth-type-token-enabled": False, "auth-type-id-token-enabled": True,
+        "auth-type-none-enabled": False, "auth-type-password-enabled": False, "auth-type-client-enabled": False,
+        "auth-type-device-enabled": True, "auth-type-refresh-enabled": True,
+        "device-authorization-expiration": 600, "device-authorization-interval": 1,
+        "scope": [], "additional-parameters": [], "claims": [],
+        "name-claim": "mandatory", "email-claim": "mandatory", "scope-claim": "no",
+        "allowed-scope": ["openid"], "pkce-allowed": True, "pkce-method-plain-allowed": False,
+        "introspection-revocation-allowed": True, "introspection-revocation-auth-scope": [],
+        "introspection-revocation-allow-target-client": True, "jwks-show": True, "secret-type": "public",
+        "address-claim": {"type": "no", "mandatory": False},
+        "session-management-allowed": False, "request-parameter-allow": False,
+    }
+    api.must("POST", "/mod/plugin/", {"module": "oidc", "name": "oidc", "display_name": "OpenID Connect",
+                                      "enabled": True, "parameters": parameters})
+    api.must("POST", "/user/", {"username": "alice", "name": "Alice Example", "email": "alice@example.org",
+                                "password": "alice-password-1", "scope": ["openid", "g_profile"], "enabled": True})
+    redirect_port = free_port()
+    redirect = "http://127.0.0.1:%d/callback" % redirect_port
+    # A confidential client takes only the methods its token_endpoint_auth_method lists: Basic here, the RFC's
+    # default, so the body form is refused (403) for the same client and code.
+    # glewlwyd compares HTTP Basic credentials as they come, without the form-decoding RFC 6749 2.3.1 asks for:
+    # the usual client gets a secret whose encoding is itself, the "odd" one a secret that encoding changes.
+    secret = "glewlwyd-client-secret-1"
+    odd_secret = "s3cret with space:+/%"
+    grants = ["code", "refresh_token", "device_authorization"]
+    api.must("POST", "/client/", {"client_id": "authdeck-public", "name": "authdeck public", "confidential": False,
+                                  "redirect_uri": [redirect], "authorization_type": grants, "scope": [],
+                                  "enabled": True})
+    api.must("POST", "/client/", {"client_id": "authdeck-confidential", "name": "authdeck confidential",
+                                  "confidential": True, "password": secret, "redirect_uri": [redirect],
+                                  "token_endpoint_auth_method": ["client_secret_basic"],
+                                  "authorization_type": grants, "scope": [], "enabled": True})
+    api.must("POST", "/client/", {"client_id": "authdeck-odd", "name": "authdeck odd secret",
+                                  "confidential": True, "password": odd_secret, "redirect_uri": [redirect],
+                                  "token_endpoint_auth_method": ["client_secret_basic"],
+                                  "authorization_type": grants, "scope": [], "enabled": True})
+    print(json.dumps({
+        "baseURL": base, "issuer": issuer, "redirectURI": redirect, "redirectPort": redirect_port,
+        "user": "alice", "password": "alice-password-1", "email": "alice@example.org", "name": "Alice Example",
+        "subject": None, "publicClient": "authdeck-public", "confidentialClient": "authdeck-confidential",
+        "clientSecret": secret, "deviceClient": "authdeck-public",
+        "oddClient": "authdeck-odd", "oddSecret": odd_secret,
+    }), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""A scripted browser for the interoperability suite, run by authdeck as $BROWSER with one URL.
+
+It signs in at the server's own login (glewlwyd's login API and grant API; django-oauth-toolkit's login form and
+consent form), approves or denies as INTEROP_DECISION says (approve by default), and follows the server's redirect to
+authdeck's loopback receiver as a browser would. Every step is appended to INTEROP_BROWSER_LOG.
+"""
+import html.parser
+import http.cookiejar
+import json
+import os
+import sys
+import urllib.error
+import urllib.parse
+import urllib.request
+
+USER = os.environ.get("INTEROP_USER", "alice")
+PASSWORD = os.environ.get("INTEROP_PASSWORD", "alice-password-1")
+DECISION = os.environ.get("INTEROP_DECISION", "approve")
+LOG = os.environ.get("INTEROP_BROWSER_LOG")
+
+
+def log(text):
+    if LOG:
+        with open(LOG, "a") as handle:
+            handle.write(text + "\n")
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+class Forms(html.parser.HTMLParser):
+    """The inputs of each form on a page: hidden values, and the named submit buttons."""
+    def __init__(self):
+        super().__init__()
+        self.forms = []
+
+    def handle_starttag(self, tag, attributes):
+        attributes = dict(attributes)
+        if tag == "form":
+            self.forms.append({"action": attributes.get("action"), "fields": {}, "buttons": []})
+        elif tag in ("input", "button") and self.forms and attributes.get("name"):
+            kind = attributes.get("type", "submit" if tag == "button" else "text")
+            if kind == "submit":
+                self.forms[-1]["buttons"].append((attributes["name"], attributes.get("value", "")))
+            else:
+                self.forms[-1]["fields"][attributes["name"]] = attributes.get("value", "")
+
+
+class Browser:
+    def __init__(self):
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()), NoRedirect)
+
+    def send(self, method, url, form=None, json_body=None):
+        headers = {}
+        data = None
+        if form is not None:
+            data = urllib.parse.urlencode(form).encode()
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        if json_body is not None:
+            data = json.dumps(json_body).encode()
+            headers["Content-Type"] = "application/json"
+        request = urllib.request.Request(url, data=data, method=method, headers=headers)
+        try:
+            with self.opener.open(request, timeout=20) as response:
+                status, location, body = response.status, response.headers.get("Location"), response.read()
+        except urllib.error.HTTPError as error:
+            status, location, body = error.code, error.headers.get("Location"), error.read()
+        location = urllib.parse.urljoin(url, location) if location else None
+        log("%s %s -> %d%s" % (method, url.split("?")[0], status, " -> " + location.split("?")[0] if location else ""))
+        return status, location, body.decode(errors="replace")
+
+    def follow(self, url, limit=10):
+        """GETs until a page that is not a redirect, or authdeck's loopback (which ends the browser's part)."""
+        for _ in range(limit):
+            status, location, body = self.send("GET", url)
+            if not location or not (300 <= status < 400):
+                return url, status, body
+            url = location
+        raise SystemExit("too many redirects")
+
+
+def glewlwyd(browser, url):
+    """glewlwyd answers the authorize (or device) URL with its login page; its login and grant APIs stand in for the
+    page's script, then `g_continue` on the callback URL resumes the request, as the page does."""
+    status, location, _ = browser.send("GET", url)
+    if not location or "login.html" not in location:
+        return browser.follow(location) if location else None
+    query = urllib.parse.parse_qs(urllib.parse.urlparse(location).query)
+    origin = "{0.scheme}://{0.netloc}".format(urllib.parse.urlparse(url))
+    callback = query["callback_url"][0]
+    browser.send("POST", origin + "/api/auth/", json_body={"username": USER, "password": PASSWORD})
+    client = query.get("client_id", [None])[0]
+    if client and DECISION == "approve":
+        browser.send("PUT", origin + "/api/auth/grant/" + urllib.parse.quote(client),
+                     json_body={"scope": query.get("scope", ["openid"])[0]})
+    browser.follow(callback + ("&" if "?" in callback else "?") + "g_continue")
+
+
+def django(browser, url):
+    """django-oauth-toolkit: its login form, then its consent (or device code and confirm) form."""
+    page_url, status, body = browser.follow(url)
+    for _ in range(4):
+        parser = Forms()
+        parser.feed(body)
+        if not parser.forms:
+            return
+        form = parser.forms[0]
+        fields = dict(form["fields"])
+        buttons = dict(form["buttons"])
+        if "password" in fields:
+            fields.update(username=USER, password=PASSWORD)
+        elif "allow" in buttons:
+            if DECISION == "approve":
+                fields["allow"] = buttons["allow"]
+        elif "action" in buttons:
+            fields["action"] = "accept" if DECISION == "approve" else "deny"
+        target = urllib.parse.urljoin(page_url, form["action"] or page_url)
+        status, location, body = browser.send("POST", target, form=fields)
+        if not location:
+            return
+        if "/callback" in location or not location.startswith(target.split("/o/")[0].split("/accounts/")[0]):
+            browser.follow(location)  # to authdeck's loopback receiver
+            return
+        page_url, status, body = browser.follow(location)
+
+
+def main():
+    url = sys.argv[-1]
+    try:
+        browser = Browser()
+        if "/api/oidc/" in url:
+            glewlwyd(browser, url)
+        else:
+            django(browser, url)
+    except BaseException as error:  # the log is the only place a failure can go
+        log("error: %r" % (error,))
+
+
+if __name__ == "__main__":
+    main()

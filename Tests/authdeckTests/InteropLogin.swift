@@ -1,0 +1,86 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What every interop test starts from: a passphrase store in a temporary home, the interop browser as $BROWSER,
+/// and a config.json the test writes for the server at hand.
+struct InteropLogin {
+    let folder = TemporaryFolder()
+    let runner: CLIRunner
+    let configPath: String
+    let browserLog: String
+
+    init() {
+        let passphrase = folder.write("passphrase", "correct horse battery staple\n")
+        configPath = folder.path + "/config.json"
+        browserLog = folder.path + "/browser.log"
+        var base = CLIRunner(home: folder.path + "/home", extra: [
+            "AUTHDECK_PASSPHRASE_FILE": passphrase, "AUTHDECK_CONFIG": configPath,
+            "BROWSER": CLIRunner.repositoryRoot + "/Tests/Interop/interop-browser.py",
+            "INTEROP_BROWSER_LOG": browserLog, "XDG_RUNTIME_DIR": folder.path + "/run",
+        ])
+        base.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
+        runner = base
+    }
+
+    /// Writes config.json with `oidc` set to these fields.
+    func configure(_ oidc: [String: Any], top: [String: Any] = [:]) throws {
+        var object = top
+        object["providers"] = ["oidc": oidc]
+        try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: configPath))
+    }
+
+    /// A client secret file, readable by the user only.
+    func secretFile(_ secret: String) -> String {
+        let path = folder.write("client-secret", secret + "\n")
+        chmod(path, 0o600)
+        return path
+    }
+
+    func login(_ arguments: [String], environment: [String: String?] = [:], timeout: TimeInterval = 60)
+        -> CLIRunner.Result {
+        runner.run(["login", "oidc"] + arguments, stdin: "", environment: environment, timeout: timeout)
+    }
+
+    /// `authdeck list --json`, parsed.
+    func listed() throws -> [[String: Any]] {
+        let result = runner.run(["list", "--json"])
+        return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? []
+    }
+
+    func session(_ key: String) throws -> [String: Any]? {
+        try listed().first { $0["key"] as? String == key }
+    }
+
+    func token(_ key: String) -> String {
+        runner.run(["token", key]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    var browserSteps: String { (try? String(contentsOfFile: browserLog, encoding: .utf8)) ?? "" }
+
+    /// A trace written by `login --trace`, as one text, and its steps.
+    func trace(_ path: String) -> (text: String, steps: [[String: Any]]) {
+        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        let steps = text.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        return (text, steps)
+    }
+
+    /// The string values of members called `name` anywhere in the trace steps.
+    static func values(named name: String, in steps: [[String: Any]]) -> [String] {
+        var found: [String] = []
+        func walk(_ value: Any) {
+            if let object = value as? [String: Any] {
+                for (key, member) in object {
+                    if key == name, let text = member as? String { found.append(text) } else { walk(member) }
+                }
+            } else if let array = value as? [Any] {
+                array.forEach(walk)
+            }
+        }
+        steps.forEach(walk)
+        return found
+    }
+}

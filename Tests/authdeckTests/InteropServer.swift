@@ -1,0 +1,129 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real OAuth 2.0 / OpenID Connect server nobody on this project wrote, started for one test on 127.0.0.1 by its
+/// script in Tests/Interop (glewlwyd from Debian; django-oauth-toolkit from the venv `make setup` builds), and
+/// stopped when the test lets go of it: SIGTERM, and its standard input closing even if this process dies.
+final class InteropServer: @unchecked Sendable {
+    /// What the server's script printed: where it listens and what it registered.
+    struct Info: Decodable {
+        let baseURL: String
+        let issuer: String
+        let redirectURI: String
+        let redirectPort: Int
+        let user: String
+        let email: String
+        let name: String
+        let subject: String?
+        let publicClient: String
+        let confidentialClient: String
+        let clientSecret: String
+        let deviceClient: String
+        /// glewlwyd only: a confidential client whose secret form-encoding changes.
+        let oddClient: String?
+        let oddSecret: String?
+    }
+
+    /// The two servers and how each is started.
+    enum Kind: String {
+        case glewlwyd
+        case djangoOAuthToolkit = "django-oauth-toolkit"
+
+        var script: String {
+            CLIRunner.repositoryRoot + "/Tests/Interop/" + (self == .glewlwyd ? "glewlwyd" : "dot") + "/serve.py"
+        }
+
+        var python: String {
+            self == .glewlwyd ? "/usr/bin/python3" : CLIRunner.repositoryRoot + "/.build/interop-venv/bin/python"
+        }
+
+        /// Why this server cannot run here, or nil when it can. Printed by the tests that skip.
+        var missing: String? {
+            switch self {
+            case .glewlwyd:
+                for path in ["/usr/bin/glewlwyd", "/usr/bin/sqlite3", "/usr/bin/openssl",
+                             "/usr/share/dbconfig-common/data/glewlwyd/install/sqlite3"]
+                    where !FileManager.default.fileExists(atPath: path) {
+                    return "\(path) is missing (make setup installs glewlwyd)"
+                }
+                return nil
+            case .djangoOAuthToolkit:
+                guard FileManager.default.isExecutableFile(atPath: python) else {
+                    return "\(python) is missing (make setup builds the venv with django-oauth-toolkit)"
+                }
+                let check = CLIRunner(home: "/tmp").run(executable: python, ["-c", "import oauth2_provider"],
+                                                        timeout: 60)
+                return check.status == 0 ? nil : "django-oauth-toolkit does not import in \(python)"
+            }
+        }
+
+        /// Whether the suite runs; when not, says so on stdout once.
+        var available: Bool {
+            guard let missing else { return true }
+            print("interop: skipped \(rawValue): \(missing)")
+            return false
+        }
+    }
+
+    let info: Info
+    let folder: TemporaryFolder
+    private let process: Process
+    private let input: Pipe
+
+    init(_ kind: Kind) throws {
+        folder = TemporaryFolder()
+        let outputPath = folder.path + "/server.out"
+        FileManager.default.createFile(atPath: outputPath, contents: nil)
+        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: kind.python)
+        process.arguments = [kind.script, folder.path]
+        var environment = ProcessInfo.processInfo.environment
+        environment["INTEROP_CACHE"] = CLIRunner.repositoryRoot + "/.build/interop-cache"
+        try? FileManager.default.createDirectory(atPath: environment["INTEROP_CACHE"]!,
+                                                 withIntermediateDirectories: true)
+        process.environment = environment
+        input = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+        var line: String?
+        for _ in 0..<1200 where process.isRunning {
+            if let text = try? String(contentsOfFile: outputPath, encoding: .utf8), text.contains("\n") {
+                line = text.split(separator: "\n").first.map(String.init)
+                break
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        guard let line, let decoded = try? JSONDecoder().decode(Info.self, from: Data(line.utf8)) else {
+            let said = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+            process.terminate()
+            throw CLIFailure("\(kind.rawValue) did not start: \(said.suffix(300))")
+        }
+        info = decoded
+    }
+
+    /// Asks the server's UserInfo endpoint about a bearer token (given on standard input, never in arguments):
+    /// the HTTP status and the JSON body.
+    func userinfo(_ endpoint: String, token: String) -> (status: Int, body: [String: Any]) {
+        let result = CLIRunner(home: folder.path).run(
+            executable: "/usr/bin/python3", [CLIRunner.repositoryRoot + "/Tests/Interop/userinfo.py", endpoint],
+            stdin: token)
+        let lines = result.stdout.split(separator: "\n", maxSplits: 1)
+        let status = lines.first.flatMap { Int($0) } ?? -1
+        let body = lines.count > 1
+            ? (try? JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any]) ?? [:] : [:]
+        return (status, body ?? [:])
+    }
+
+    deinit {
+        try? input.fileHandleForWriting.close()
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+}

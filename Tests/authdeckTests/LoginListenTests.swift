@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+/// Where `login` listens: config.json's `listen` and `--listen` bind the receiver to exactly that port, and a port
+/// already in use is an error naming it before any browser opens. The real binary, the sandbox, a scripted browser.
+@Suite(.serialized) struct LoginListenTests {
+    let setup: SandboxLoginSetup
+
+    init() throws {
+        setup = try SandboxLoginSetup()
+    }
+
+    /// The sandbox's config with `listen` added, as a file of its own.
+    func config(listen: String) throws -> String {
+        let data = try Data(contentsOf: URL(fileURLWithPath: setup.sandbox.configPath))
+        var object = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+        object["listen"] = listen
+        let path = setup.folder.path + "/listen-config.json"
+        try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    func freePort() throws -> UInt16 {
+        let holder = try PortHolder(port: 0)
+        defer { holder.close() }
+        return holder.port
+    }
+
+    @Test func configListenFixesThePortTheRedirectURINames() throws {
+        let port = try freePort()
+        let result = setup.runner.run(["login", "google"], stdin: "",
+                                      environment: ["AUTHDECK_CONFIG": try config(listen: "127.0.0.1:\(port)")])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("redirect_uri=http%3A%2F%2F127.0.0.1%3A\(port)%2Fcallback"))
+    }
+
+    @Test func aTakenPortIsNamedBeforeTheBrowserOpens() throws {
+        let holder = try PortHolder(port: 0)
+        defer { holder.close() }
+        let log = setup.folder.path + "/browser.log"
+        let configured: [String: String?] = ["AUTHDECK_CONFIG": try config(listen: "127.0.0.1:\(holder.port)")]
+        for environment in [configured, [:]] {
+            let arguments = environment.isEmpty ? ["login", "google", "--listen", "127.0.0.1:\(holder.port)"]
+                : ["login", "google"]
+            let result = setup.runner.run(arguments, stdin: "", environment: environment)
+            #expect(result.status == 1, "stderr: \(result.stderr)")
+            #expect(result.stderr.contains("port \(holder.port) on 127.0.0.1 is in use"))
+            #expect(!result.stderr.contains("Sign in with"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: log))
+        #expect(try setup.listed().isEmpty)
+    }
+
+    @Test func aBadListenInConfigIsAClearError() throws {
+        let result = setup.runner.run(["login", "google"], stdin: "",
+                                      environment: ["AUTHDECK_CONFIG": try config(listen: "0.0.0.0:80")])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("listen takes 127.0.0.1:PORT"))
+    }
+}
