@@ -13,7 +13,7 @@ _authdeck() {
     cur="${COMP_WORDS[COMP_CWORD]}"
     prev="${COMP_WORDS[COMP_CWORD-1]}"
     command="${COMP_WORDS[1]}"
-    local commands="tui list login use token refresh logout status open-url totp sandbox store trace doctor"
+    local commands="tui list login use token exec env git-credential agent stamp refresh logout status open-url totp sandbox store trace doctor"
     local faults="token-5xx-html slow-provider code-expired code-reused access-denied access-denied-no-state id-token-future-iat id-token-wrong-aud id-token-wrong-iss id-token-wrong-nonce rotated-signing-key no-email-claim device-slow-down device-expired otp-rate-limit otp-expired totp-lockout redirect-unreachable"
     local global="--session --config --unlock-for --keyring-timeout --quiet --help"
     if [ "$COMP_CWORD" -eq 1 ]; then
@@ -27,6 +27,10 @@ _authdeck() {
         --backend) COMPREPLY=($(compgen -W "direct sandbox sandbox-turnkey sandbox-portal turnkey portal" -- "$cur")); return ;;
         --fault) COMPREPLY=($(compgen -W "list $faults" -f -- "$cur")); return ;;
         --to) COMPREPLY=($(compgen -W "secret-service passphrase" -- "$cur")); return ;;
+        --format) COMPREPLY=($(compgen -W "plain json exec-credential" -- "$cur")); return ;;
+        --shell) COMPREPLY=($(compgen -W "bash zsh sh fish" -- "$cur")); return ;;
+        --body|--socket|--log) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --allow) COMPREPLY=($(compgen -W "$(_authdeck_sessions) '*'" -- "$cur")); return ;;
     esac
     case "$command" in
         login)
@@ -35,17 +39,22 @@ _authdeck() {
             else
                 COMPREPLY=($(compgen -W "--backend --session-key --replace --issuer --client-id --client-secret-file --scope --contact --no-browser --device --listen --timeout --trace --json $global" -- "$cur"))
             fi ;;
-        use|token|refresh|logout|status)
+        use|token|refresh|logout|status|env|stamp)
             local options="$global"
             case "$command" in
                 use) options="--here $global" ;;
-                token) options="--id-token --json $global" ;;
+                token) options="--id-token --json --min-valid --format $global" ;;
+                env) options="--shell --env --min-valid $global" ;;
+                stamp) options="--body --header $global" ;;
                 refresh) options="--all $global" ;;
                 logout) options="--all --expired --revoke --yes $global" ;;
                 status) options="--json $global" ;;
             esac
             COMPREPLY=($(compgen -W "$(_authdeck_sessions) $options" -- "$cur")) ;;
         list) COMPREPLY=($(compgen -W "--json $global" -- "$cur")) ;;
+        exec) COMPREPLY=($(compgen -W "--env --min-valid -- $global" -- "$cur")) ;;
+        git-credential) COMPREPLY=($(compgen -W "get store erase --host --username --min-valid $global" -- "$cur")) ;;
+        agent) COMPREPLY=($(compgen -W "--allow --socket --confirm --log $global" -- "$cur")) ;;
         totp) COMPREPLY=($(compgen -W "add list rm code --secret --uri --replace --json $global" -- "$cur")) ;;
         store) COMPREPLY=($(compgen -W "lock migrate import export --to --replace --skip-existing $global" -- "$cur")) ;;
         sandbox)

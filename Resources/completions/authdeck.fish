@@ -7,7 +7,7 @@ except Exception:
     pass' 2>/dev/null
 end
 
-set -l commands tui list login use token refresh logout status open-url totp sandbox store trace doctor
+set -l commands tui list login use token exec env git-credential agent stamp refresh logout status open-url totp sandbox store trace doctor
 set -l faults token-5xx-html slow-provider code-expired code-reused access-denied access-denied-no-state id-token-future-iat id-token-wrong-aud id-token-wrong-iss id-token-wrong-nonce rotated-signing-key no-email-claim device-slow-down device-expired otp-rate-limit otp-expired totp-lockout redirect-unreachable
 complete -c authdeck -f
 complete -c authdeck -n "not __fish_seen_subcommand_from $commands" -a "$commands"
@@ -32,7 +32,7 @@ complete -c authdeck -n "__fish_seen_subcommand_from login" -l device
 complete -c authdeck -n "__fish_seen_subcommand_from login" -l listen -x
 complete -c authdeck -n "__fish_seen_subcommand_from login" -l timeout -x
 complete -c authdeck -n "__fish_seen_subcommand_from login" -l trace -r -F
-complete -c authdeck -n "__fish_seen_subcommand_from use token refresh logout status" -a '(__authdeck_sessions)'
+complete -c authdeck -n "__fish_seen_subcommand_from use token env stamp refresh logout status" -a '(__authdeck_sessions)'
 complete -c authdeck -n "__fish_seen_subcommand_from use" -l here
 complete -c authdeck -n "__fish_seen_subcommand_from token" -l id-token
 complete -c authdeck -n "__fish_seen_subcommand_from refresh logout" -l all
@@ -67,3 +67,16 @@ complete -c authdeck -n "__fish_seen_subcommand_from trace" -l plain -d 'print i
 complete -c authdeck -n "__fish_seen_subcommand_from trace sandbox" -l json
 complete -c authdeck -n "__fish_seen_subcommand_from trace" -l timeout -x
 complete -c authdeck -n "__fish_seen_subcommand_from trace" -l trace-out -r -F
+complete -c authdeck -n "__fish_seen_subcommand_from token exec env git-credential" -l min-valid -x -d 'refresh unless valid this long'
+complete -c authdeck -n "__fish_seen_subcommand_from token" -l format -x -a "plain json exec-credential"
+complete -c authdeck -n "__fish_seen_subcommand_from exec env" -l env -x -d 'variable that holds the token'
+complete -c authdeck -n "__fish_seen_subcommand_from env" -l shell -x -a "bash zsh sh fish"
+complete -c authdeck -n "__fish_seen_subcommand_from git-credential" -a "get store erase"
+complete -c authdeck -n "__fish_seen_subcommand_from git-credential" -l host -x
+complete -c authdeck -n "__fish_seen_subcommand_from git-credential" -l username -x
+complete -c authdeck -n "__fish_seen_subcommand_from agent" -l allow -x -a '(__authdeck_sessions)'
+complete -c authdeck -n "__fish_seen_subcommand_from agent" -l socket -r -F
+complete -c authdeck -n "__fish_seen_subcommand_from agent" -l confirm -d 'ask before each answer'
+complete -c authdeck -n "__fish_seen_subcommand_from agent" -l log -r -F
+complete -c authdeck -n "__fish_seen_subcommand_from stamp" -l body -r -F
+complete -c authdeck -n "__fish_seen_subcommand_from stamp" -l header

@@ -21,9 +21,11 @@ enum FastPath {
         }
     }
 
-    /// `token [KEY] [--id-token] [--json] [--session KEY] [--quiet] [--unlock-for M] [--keyring-timeout S]`, served
-    /// when the master key is in the kernel-keyring cache and the token needs no refresh.
+    /// `token [KEY] [--id-token] [--json] [--min-valid DUR] [--session KEY] [--quiet] [--unlock-for M]
+    /// [--keyring-timeout S]`, served when the master key is in the kernel-keyring cache and the token needs no
+    /// refresh. With `AUTHDECK_AGENT_SOCK` set the agent answers, so authdeck-full does.
     static func token(_ words: [String], environment: [String: String]) -> Int32? {
+        guard environment["AUTHDECK_AGENT_SOCK"]?.isEmpty ?? true else { return nil }
         guard let request = TokenRequest(words) else { return nil }
         let options = StoreOptions(unlockForSeconds: request.unlockForMinutes * 60, secretService: nil,
                                    passphrase: .unavailable, warn: { write("authdeck: \($0)\n", to: STDERR_FILENO) })
@@ -44,7 +46,8 @@ enum FastPath {
             if request.idToken {
                 token = session.secrets.idToken
             } else {
-                guard !session.record.needsRefresh(at: Date()) else { return nil }
+                let window = max(SessionRecord.refreshWindow, TimeInterval(request.minValidSeconds ?? 0))
+                guard !session.record.needsRefresh(at: Date(), within: window) else { return nil }
                 token = session.secrets.bearer
             }
             guard let token else { return nil }
@@ -83,6 +86,7 @@ struct TokenRequest {
     var idToken = false
     var json = false
     var unlockForMinutes = 15
+    var minValidSeconds: Int?
 
     init?(_ words: [String]) {
         var index = 0
@@ -102,6 +106,9 @@ struct TokenRequest {
             case "--unlock-for":
                 guard let given = value(), let minutes = Int(given), (0...10_080).contains(minutes) else { return nil }
                 unlockForMinutes = minutes
+            case "--min-valid":
+                guard let given = value(), let seconds = DurationText.seconds(given) else { return nil }
+                minValidSeconds = seconds
             case "--keyring-timeout", "--config":
                 guard value() != nil else { return nil }
             default:

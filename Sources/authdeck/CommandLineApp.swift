@@ -37,7 +37,9 @@ enum CommandLineApp {
     }
 
     private static func run(_ command: Command, _ words: [String], environment: [String: String]) -> Int32 {
-        if words.contains("--help") || words.contains("-h") {
+        // Only before `--`: what follows belongs to the command `exec` runs (`exec -- kubectl --help`).
+        let ownWords = words.prefix { $0 != "--" }
+        if ownWords.contains("--help") || ownWords.contains("-h") {
             Output.out(command.help)
             return ExitCode.done.rawValue
         }
@@ -66,7 +68,7 @@ enum CommandLineApp {
         """
         for command in Commands.all {
             let note = command.pendingIssue.map { "  (not built yet: issue \($0))" } ?? ""
-            text += "  " + command.name.padded(to: 10) + command.summary + note + "\n"
+            text += "  " + command.name.padded(to: 16) + command.summary + note + "\n"
         }
         text += """
 

@@ -4,8 +4,8 @@ import Foundation
 import Keyring
 import SecretService
 
-/// The store's commands: `list`, `use`, `token`, `logout`, `status` and `store …`. Each opens the store, does one
-/// thing, and turns a `StoreError` into the exit code of SPEC section 5.
+/// The store's commands: `list`, `use`, `logout`, `status` and `store …` (`token` is TokenCommand). Each opens the
+/// store, does one thing, and turns a `StoreError` into the exit code of SPEC section 5.
 enum StoreCommands {
     // MARK: - list
 
@@ -40,48 +40,6 @@ enum StoreCommands {
         let store = try requireStore(global)
         try attempt { () throws(StoreError) in try store.select(key) }
         if !global.quiet { Output.err("selected '\(key)'\n") }
-        return .done
-    }
-
-    // MARK: - token
-
-    static func token(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
-        let key = try global.session(or: arguments.positionals(atMost: 1).first)
-        let store = try requireStore(global)
-        let session = try attempt { () throws(StoreError) in try store.session(key) }
-        let record = session.record
-        let token: String
-        if arguments.has("id-token") {
-            guard let idToken = session.secrets.idToken else {
-                throw CommandFailure(.failed, "session '\(record.key)' has no ID token")
-            }
-            token = idToken
-        } else {
-            guard let bearer = session.secrets.bearer else {
-                throw CommandFailure(.failed, "session '\(record.key)' holds no access token or session JWT")
-            }
-            if record.needsRefresh(at: Date()) {
-                // Refresh first when the token has less than a minute left; the network is touched only then.
-                if record.refreshable && session.secrets.endpoints != nil {
-                    let refreshed = try SessionCommands.refresh(
-                        record.key, store: store, refresher: SessionRefresher(transport: URLSessionTransport()),
-                        ifExpiringWithin: SessionRecord.refreshWindow)
-                    token = refreshed.secrets.bearer ?? bearer
-                } else if let expiresAt = record.expiresAt, expiresAt <= Date() {
-                    throw CommandFailure(.failed, "session '\(record.key)' expired at \(SessionJSON.iso8601(expiresAt)) "
-                                         + "and cannot be refreshed; sign in again")
-                } else {
-                    token = bearer
-                }
-            } else {
-                token = bearer
-            }
-        }
-        if arguments.has("json") {
-            Output.out(SessionJSON.tokenObject(key: record.key, token: token, expiresAt: record.expiresAt) + "\n")
-        } else {
-            Output.out(token + "\n")
-        }
         return .done
     }
 

@@ -1,0 +1,120 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A connected or listening Unix stream socket: what the agent and its clients speak over, one JSON line each way.
+struct UnixSocket {
+    let descriptor: Int32
+
+    /// Why a socket call failed, as a sentence (strerror).
+    struct Failure: Error {
+        let message: String
+    }
+
+    /// The longest path a sockaddr_un holds, without its terminating NUL.
+    static let maximumPathLength = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
+
+    private static func address(_ path: String) throws(Failure) -> sockaddr_un {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard !bytes.isEmpty, bytes.count <= maximumPathLength, !bytes.contains(0) else {
+            throw Failure(message: "the socket path must be 1 to \(maximumPathLength) bytes long")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in bytes.enumerated() { raw[index] = byte }
+        }
+        return address
+    }
+
+    private static func lastError() -> Failure { Failure(message: String(cString: strerror(errno))) }
+
+    /// Connects to the socket at `path`, with send and receive timeouts of `timeoutSeconds`.
+    static func connect(_ path: String, timeoutSeconds: Int) throws(Failure) -> UnixSocket {
+        var address = try address(path)
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw lastError() }
+        let connected = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard connected == 0 else {
+            let failure = lastError()
+            Glibc.close(descriptor)
+            throw failure
+        }
+        let socket = UnixSocket(descriptor: descriptor)
+        socket.setTimeout(seconds: timeoutSeconds)
+        return socket
+    }
+
+    /// Listens at `path` with mode 0600: the socket is made under umask 077, so it is never open to others.
+    static func listen(_ path: String) throws(Failure) -> UnixSocket {
+        var address = try address(path)
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw lastError() }
+        let previous = umask(0o077)
+        let bound = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        umask(previous)
+        guard bound == 0, chmod(path, 0o600) == 0, Glibc.listen(descriptor, 16) == 0 else {
+            let failure = lastError()
+            Glibc.close(descriptor)
+            throw failure
+        }
+        return UnixSocket(descriptor: descriptor)
+    }
+
+    func setTimeout(seconds: Int) {
+        var interval = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// The peer's process, user and group ids (SO_PEERCRED), as the kernel saw them at connect time.
+    func peer() -> (pid: Int32, uid: UInt32, gid: UInt32)? {
+        // struct ucred is { pid_t pid; uid_t uid; gid_t gid; }: three 32-bit fields.
+        var credentials = [UInt32](repeating: 0, count: 3)
+        var length = socklen_t(MemoryLayout<UInt32>.size * 3)
+        let result = credentials.withUnsafeMutableBytes {
+            getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, $0.baseAddress, &length)
+        }
+        guard result == 0, length == socklen_t(MemoryLayout<UInt32>.size * 3) else { return nil }
+        return (Int32(bitPattern: credentials[0]), credentials[1], credentials[2])
+    }
+
+    /// Reads up to the first newline (not kept), at most `limit` bytes; nil on EOF before one, a timeout or too long.
+    func readLine(limit: Int = 65_536) -> [UInt8]? {
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while line.count <= limit {
+            let count = read(descriptor, &byte, 1)
+            if count < 0 && errno == EINTR { continue }
+            guard count == 1 else { return nil }
+            if byte == UInt8(ascii: "\n") { return line }
+            line.append(byte)
+        }
+        return nil
+    }
+
+    /// Writes all of `bytes`; false when the peer went away or timed out.
+    @discardableResult
+    func write(_ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes {
+                send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return false }
+            offset += written
+        }
+        return true
+    }
+
+    func close() { _ = Glibc.close(descriptor) }
+}

@@ -1,0 +1,42 @@
+#!/usr/bin/env python3
+"""A tiny HTTPS server on 127.0.0.1 for the kubectl test: answers every GET with a small JSON body and appends the
+Authorization header it received (or "-") to a log, one line per request.
+
+usage: recording-https.py CERT KEY LOG_FILE PORT_FILE   (the chosen port is written to PORT_FILE when ready)
+"""
+import http.server
+import os
+import signal
+import ssl
+import sys
+
+cert, key, log_file, port_file = sys.argv[1:5]
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        with open(log_file, "a") as log:
+            log.write(self.path + " " + (self.headers.get("Authorization") or "-") + "\n")
+        body = b'{"kind":"Status","status":"Success","message":"recorded"}'
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+# The test stops this server with SIGTERM; a test runner's thread may have had it blocked, and the mask is inherited.
+signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+context.load_cert_chain(cert, key)
+server.socket = context.wrap_socket(server.socket, server_side=True)
+with open(port_file + ".tmp", "w") as out:
+    out.write(str(server.server_address[1]))
+os.rename(port_file + ".tmp", port_file)
+server.serve_forever()
