@@ -39,7 +39,7 @@ public enum AppFrame {
             return (text, .normal)
         case .locked:
             return ("locked", .error)
-        case .empty:
+        case .empty, .needsPassphrase:
             return ("no store yet", .normal)
         }
     }

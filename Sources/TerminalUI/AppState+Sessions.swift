@@ -23,11 +23,11 @@ extension AppState {
             sessions.moveCursor(toRow: index)
         case .character("n"):
             if isStoreLocked {
+                afterUnlock = .newSignIn
                 askToUnlock(for: "sign in")
                 return []
             }
-            mode = .newSignIn(NewSignInForm(providers: providers, backends: backends, defaultBackend: defaultBackend))
-            message = nil
+            openNewSignIn()
         case .character("r"):
             return refreshCurrent()
         case .character("a"):
@@ -91,13 +91,20 @@ extension AppState {
         return [.select(item.key)]
     }
 
-    private mutating func refreshCurrent() -> [AppEffect] {
+    /// The New sign-in screen, on the backend last used.
+    mutating func openNewSignIn() {
+        mode = .newSignIn(NewSignInForm(providers: providers, backends: backends, defaultBackend: defaultBackend))
+        message = nil
+    }
+
+    mutating func refreshCurrent() -> [AppEffect] {
         guard let item = sessions.current else { return [] }
         guard item.record.refreshable else {
             message = Message("\(item.key) holds no refresh token: sign in again to renew it.", isError: true)
             return []
         }
         if isStoreLocked {
+            afterUnlock = .refresh(item.key)
             askToUnlock(for: "refresh \(item.key)")
             return []
         }

@@ -97,7 +97,7 @@ extension AppState {
 
     /// Shows the waiting screen at once and asks for the start: the screen never waits on the controller, and the
     /// keys that follow a double press land on the new screen, where they start nothing.
-    private mutating func beginFlow(_ choice: SignInChoice) -> [AppEffect] {
+    mutating func beginFlow(_ choice: SignInChoice) -> [AppEffect] {
         let id = nextFlowID
         nextFlowID += 1
         mode = .signIn(SignInFlow(id: id, choice: choice, startedAt: now))

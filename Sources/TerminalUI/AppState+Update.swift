@@ -34,13 +34,21 @@ extension AppState {
         case .storeChanged(let status):
             store = status
             switch (mode, status) {
-            case (.unlock, .unlocked), (.unlock, .empty):
+            case (.unlock(let form), .unlocked), (.unlock(let form), .empty):
                 mode = .sessions
-                message = Message("Store unlocked.")
-            case (.unlock(var form), .locked(let reason)):
+                message = Message(form.isNew ? "Store created: its passphrase unlocks it from now on."
+                                  : "Store unlocked.")
+                return resumeAfterUnlock()
+            case (.unlock(var form), .locked(let reason)), (.unlock(var form), .needsPassphrase(let reason)):
                 form.reason = reason
                 form.isUnlocking = false
                 mode = .unlock(form)
+            case (.signIn(let flow), .locked), (.signIn(let flow), .needsPassphrase):
+                // The sign-in could not open the store: unlock (or choose a passphrase), then start it again.
+                guard case .starting = flow.phase else { break }
+                lastFlow = flow
+                afterUnlock = .signIn(flow.choice)
+                askToUnlock(for: "sign in")
             default:
                 break
             }
@@ -49,6 +57,7 @@ extension AppState {
             if case .unlock(var form) = mode {
                 form.isUnlocking = false
                 form.error = text
+                form.firstEntry = nil
                 form.field = TextField(isMasked: true, isFocused: true, maxLength: 1024)
                 mode = .unlock(form)
             } else {
@@ -160,13 +169,32 @@ extension AppState {
         case .escape:
             // Sessions can be listed without the key; sign-ins and refreshes ask for it again.
             mode = .sessions
-            message = Message("The store stays locked: sessions are listed, tokens stay closed.", isError: true)
+            afterUnlock = nil
+            message = form.isNew ? Message("No store yet: the first sign-in asks for its passphrase again.")
+                : Message("The store stays locked: sessions are listed, tokens stay closed.", isError: true)
             return []
         case .interrupt:
             isQuitting = true
             return [.quit]
         case .enter:
             guard !form.isUnlocking, !form.field.text.isEmpty else { return [] }
+            if form.isNew {
+                // A new passphrase is typed twice; a mismatch starts over rather than guessing which was meant.
+                guard let first = form.firstEntry else {
+                    form.firstEntry = form.field.text
+                    form.error = nil
+                    form.field = TextField(isMasked: true, isFocused: true, maxLength: 1024)
+                    mode = .unlock(form)
+                    return []
+                }
+                guard first == form.field.text else {
+                    form.firstEntry = nil
+                    form.error = "The two passphrases differ: type the new one again."
+                    form.field = TextField(isMasked: true, isFocused: true, maxLength: 1024)
+                    mode = .unlock(form)
+                    return []
+                }
+            }
             form.isUnlocking = true
             form.error = nil
             let passphrase = form.field.text
@@ -180,17 +208,45 @@ extension AppState {
         }
     }
 
-    /// The store is locked: show the prompt, saying what needs it.
+    /// The store is locked (or not made yet and needs a passphrase): show the prompt, saying what needs it.
     mutating func askToUnlock(for what: String) {
-        guard case .locked(let reason) = store else { return }
-        var form = UnlockForm(reason: reason)
-        form.error = "Unlock the store to \(what)."
-        mode = .unlock(form)
+        switch store {
+        case .locked(let reason):
+            var form = UnlockForm(reason: reason)
+            form.error = "Unlock the store to \(what)."
+            mode = .unlock(form)
+        case .needsPassphrase(let reason):
+            mode = .unlock(UnlockForm(reason: reason, isNew: true))
+        case .unlocked, .empty:
+            return
+        }
+        overlay = .none
     }
 
+    /// Whether tokens cannot be read or written until the unlock screen succeeds.
     var isStoreLocked: Bool {
-        if case .locked = store { return true }
-        return false
+        switch store {
+        case .locked, .needsPassphrase: return true
+        case .unlocked, .empty: return false
+        }
+    }
+
+    /// Carries on with what the user asked for before the unlock screen came up.
+    private mutating func resumeAfterUnlock() -> [AppEffect] {
+        guard let pending = afterUnlock else { return [] }
+        afterUnlock = nil
+        switch pending {
+        case .newSignIn:
+            openNewSignIn()
+            return []
+        case .signIn(let choice):
+            return beginFlow(choice)
+        case .refresh(let key):
+            if let row = sessions.visible.firstIndex(where: { sessions.items[$0].key == key }) {
+                sessions.moveCursor(toRow: row)
+            }
+            return refreshCurrent()
+        }
     }
 
     // MARK: - Auto-refresh

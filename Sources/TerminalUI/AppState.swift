@@ -50,6 +50,8 @@ public struct AppState: Equatable, Sendable {
     public var defaultBackend: String
     /// Set when the user asked to quit; the event loop ends after running the effects.
     public var isQuitting: Bool
+    /// What to carry on with once the unlock screen succeeds.
+    public var afterUnlock: PendingAction?
 
     public init(rows: Int, cols: Int, now: Date, utcOffsetSeconds: Int = 0, providers: [ProviderChoice] = ProviderChoice.standard,
                 backends: [String] = ["direct"], defaultBackend: String = "direct", store: StoreStatus = .empty,
@@ -64,13 +66,18 @@ public struct AppState: Equatable, Sendable {
         self.store = store
         self.sessions = SessionList(items: sessions)
         mode = .sessions
-        if case .locked(let reason) = store { mode = .unlock(UnlockForm(reason: reason)) }
+        switch store {
+        case .locked(let reason): mode = .unlock(UnlockForm(reason: reason))
+        case .needsPassphrase(let reason): mode = .unlock(UnlockForm(reason: reason, isNew: true))
+        case .unlocked, .empty: break
+        }
         overlay = .none
         message = nil
         filterField = nil
         lastFlow = nil
         nextFlowID = 1
         isQuitting = false
+        afterUnlock = nil
     }
 
     /// The flow on screen, if a sign-in screen is showing.

@@ -18,6 +18,8 @@ public final class Terminal {
         case notATerminal
         /// ncurses knows no terminal description for `$TERM`.
         case unknownTerminal(String)
+        /// `$TERM` (`dumb`, a printer) cannot move the cursor, so no screen can be drawn.
+        case cannotAddressCursor(String)
     }
 
     public private(set) var rows: Int
@@ -34,6 +36,9 @@ public final class Terminal {
     /// bracketed paste, and handlers that restore the terminal on exit, on SIGTERM/SIGINT/SIGHUP and on a crash.
     public init(keyMap: KeyMap = .standard) throws {
         guard isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 else { throw StartError.notATerminal }
+        if cncursesw_can_address_cursor() == 0 {
+            throw StartError.cannotAddressCursor(getenv("TERM").map { String(cString: $0) } ?? "")
+        }
         setlocale(LC_ALL, "")
         // Short enough that Esc feels immediate, long enough for arrow-key sequences over SSH.
         set_escdelay(25)

@@ -49,6 +49,9 @@ enum TUICommand {
             terminal = try Terminal()
         } catch Terminal.StartError.notATerminal {
             throw CommandFailure(.usage, "the TUI needs a terminal (use list, login and the other commands in scripts)")
+        } catch Terminal.StartError.cannotAddressCursor(let name) {
+            throw CommandFailure(.usage, "TERM=\(name) cannot move the cursor, so the TUI cannot draw: set TERM to "
+                                 + "your terminal's type (xterm-256color), or use list, login and the other commands")
         } catch {
             throw CommandFailure(.failed, "cannot start the terminal: \(error)")
         }

@@ -156,7 +156,11 @@ final class TUIEventLoop {
         do throws(StoreError) {
             guard let opened = try store.store(create: true) else { throw StoreError.storage("no store") }
             sessionStore = opened
-            if case .empty = state.store { inbox.post(.storeChanged(try store.unlock(passphrase: nil))) }
+            if case .empty = state.store {
+                let status = try store.unlock(passphrase: nil)
+                inbox.post(.storeChanged(status))
+                if case .needsPassphrase = status { return }   // the screen asks for one, then starts again
+            }
         } catch {
             inbox.post(.storeChanged(.locked(error.description)))
             inbox.post(.signIn(flow: flow, .finished(.failure(.sessionStorageFailure(message: error.description)))))

@@ -213,11 +213,12 @@ final class TmuxPane: @unchecked Sendable {
     private let socket: String
     private let marker: String
 
-    init(command: [String], environment: [String: String], folder: String, cols: Int = 100, rows: Int = 30) throws {
+    init(command: [String], environment: [String: String], folder: String, cols: Int = 100, rows: Int = 30,
+         term: String = "xterm-256color") throws {
         socket = folder + "/tmux.sock"
         marker = folder + "/exited"
         // The pane's shell line: the environment, the command, then a marker file that says it exited.
-        let quoted = (["env", "-i"] + environment.map { "\($0.key)=\($0.value)" }.sorted() + ["TERM=xterm-256color"]
+        let quoted = (["env", "-i"] + environment.map { "\($0.key)=\($0.value)" }.sorted() + ["TERM=" + term]
                       + command).map(Self.quote).joined(separator: " ")
         let line = quoted + "; echo $? > " + Self.quote(marker) + "; sleep 30"
         let status = Self.tmux(["-S", socket, "new-session", "-d", "-x", "\(cols)", "-y", "\(rows)", line])
@@ -270,6 +271,24 @@ final class TmuxPane: @unchecked Sendable {
 
     func close() {
         _ = Self.tmux(["-S", socket, "kill-server"])
+    }
+
+    /// The command's exit status once it ended, waiting up to `timeout`; nil if it is still running.
+    func exitStatus(timeout: TimeInterval = 10) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let text = try? String(contentsOfFile: marker, encoding: .utf8), text.hasSuffix("\n") {
+                return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return nil
+    }
+
+    /// Sends raw bytes to the pane as if the terminal produced them (mouse reports, escape sequences).
+    func sendRaw(_ hex: [UInt8]) {
+        _ = Self.tmux(["-S", socket, "send-keys", "-t", "0", "-H"] + hex.map { String(format: "%02x", $0) })
+        Thread.sleep(forTimeInterval: 0.15)
     }
 
     private static func quote(_ word: String) -> String {
