@@ -17,8 +17,10 @@ public enum AppEffect: Equatable, Sendable {
     case retrySave(flow: Int)
     /// The result screen was left; the controller's machine goes back to idle.
     case dismissSignIn(flow: Int)
-    /// Enter on a session: make it the one commands use.
+    /// `u` on a session: make it the one commands use.
     case select(String)
+    /// `z` when there was no default before: no session is the default any more.
+    case clearDefault
     /// A confirmed sign-out; with `revoke` the provider is told first.
     case signOut(String, revoke: Bool)
     /// Refresh one session now (`r`, or auto-refresh).

@@ -18,6 +18,8 @@ public enum AppEvent: Equatable, Sendable {
     case sessionStored(SessionItem, focus: Bool)
     /// The store now has this session selected.
     case sessionSelected(String)
+    /// The store has no selected session now.
+    case defaultCleared
     /// The session was signed out (removed from the store).
     case sessionRemoved(String)
     /// Another process (a script's `login`, `import`, `refresh`, `logout`) changed the store: these rows were added

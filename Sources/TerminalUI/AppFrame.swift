@@ -9,8 +9,8 @@ public enum AppFrame {
     }
 
     /// Draws the frame around a screen's body.
-    public static func draw(title: String, right: String = "", hints: [StatusBar.Hint], state: AppState,
-                            into buffer: inout ScreenBuffer) {
+    public static func draw(title: String, right: String = "", hints: [StatusBar.Hint],
+                            pinned: [StatusBar.Hint] = [], state: AppState, into buffer: inout ScreenBuffer) {
         let cols = buffer.cols
         let rightWidth = DisplayText.width(of: right)
         buffer.write(" authdeck", row: 0, col: 0, style: Style(foreground: .accent, attributes: .bold))
@@ -25,7 +25,7 @@ public enum AppFrame {
         }
         let (storeText, storeColor) = storeLabel(state)
         StatusBar(left: storeText, right: TimeText.clock(state.now, offset: state.utcOffsetSeconds), hints: hints,
-                  leftColor: storeColor)
+                  pinned: pinned, leftColor: storeColor)
             .draw(in: Rect(row: buffer.rows - 1, col: 0, rows: 1, cols: cols), into: &buffer)
     }
 

@@ -17,6 +17,7 @@ public struct AppScreen: Screen {
         switch state.mode {
         case .unlock: UnlockScreen().render(state, into: &buffer)
         case .sessions: SessionsScreen().render(state, into: &buffer)
+        case .details: SessionDetailsScreen().render(state, into: &buffer)
         case .newSignIn: NewSignInScreen().render(state, into: &buffer)
         case .contact: CodeEntryScreen().render(state, into: &buffer)
         case .signIn(let flow): Self.flowScreen(flow, state: state, into: &buffer)
@@ -24,7 +25,7 @@ public struct AppScreen: Screen {
         switch state.overlay {
         case .none, .trace: break
         case .help: HelpOverlay.draw(for: state.mode, into: &buffer)
-        case .confirmSignOut(let key, let revoke): ConfirmDialog.draw(key: key, revoke: revoke, into: &buffer)
+        case .confirmSignOut, .confirmSignOutMarked: ConfirmDialog.draw(state.overlay, into: &buffer)
         }
     }
 

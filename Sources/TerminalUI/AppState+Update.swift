@@ -14,6 +14,8 @@ extension AppState {
     /// `update` in place, for the event loop.
     public mutating func apply(_ event: AppEvent) -> [AppEffect] {
         let effects = handle(event)
+        // A session whose details are open and that went away (signed out here or elsewhere): back to the list.
+        if case .details(let key) = mode, sessions.current?.key != key { mode = .sessions }
         // The table's first row moves only when the cursor leaves the view; stored here since rendering is pure.
         let visibleRows = max(0, SessionsScreen.layout(rows: rows, cols: cols).table.rows - 1)
         sessions.scrollOffset = Table.scrollOffset(current: sessions.scrollOffset, selected: sessions.cursor,
@@ -69,16 +71,24 @@ extension AppState {
             return []
         case .sessionSelected(let key):
             sessions.markSelected(key)
-            message = Message("Selected \(key): commands now use it by default.")
+            message = defaultMessage(now: key)
+            return []
+        case .defaultCleared:
+            sessions.markSelected("")
+            message = defaultMessage(now: nil)
             return []
         case .sessionRemoved(let key):
             sessions.remove(key)
+            marked.remove(key)
             message = Message("Signed out of \(key).")
             return []
         case .sessionsChangedElsewhere(let stored, let removed, let selected):
             // No message: nothing the user did here happened, and the rows say it.
             for item in stored { sessions.upsert(item, focus: false) }
-            for key in removed { sessions.remove(key) }
+            for key in removed {
+                sessions.remove(key)
+                marked.remove(key)
+            }
             sessions.markSelected(selected ?? "")
             return []
         case .refreshFinished(let key, let error):
@@ -129,38 +139,51 @@ extension AppState {
                 break
             }
             return []
-        case .confirmSignOut(let key, let revoke):
-            return confirmKey(request, key: key, revoke: revoke)
+        case .confirmSignOut, .confirmSignOutMarked:
+            return confirmKey(request)
         }
         switch mode {
         case .unlock(let form): return unlockKey(request, form)
         case .sessions: return sessionsKey(request)
+        case .details(let key): return detailsKey(request, key)
         case .newSignIn(let form): return newSignInKey(request, form)
         case .contact(let form): return contactKey(request, form)
         case .signIn(let flow): return flowKey(request, flow)
         }
     }
 
-    private mutating func confirmKey(_ request: KeyRequest, key: String, revoke: Bool) -> [AppEffect] {
+    /// y signs out; n, Esc and Enter (No has the focus) keep everything.
+    private mutating func confirmKey(_ request: KeyRequest) -> [AppEffect] {
         var answer: Bool?
         switch request {
-        case .character("y"), .character("Y"), .enter: answer = true
-        case .character("n"), .character("N"), .escape, .interrupt: answer = false
+        case .character("y"), .character("Y"): answer = true
+        case .character("n"), .character("N"), .escape, .interrupt, .enter: answer = false
         case .mouseClick(let row, let col):
-            let dialog = ConfirmDialog.dialog(key: key, revoke: revoke)
-            if let index = dialog.buttonIndex(atRow: row, col: col, in: ConfirmDialog.area(rows: rows, cols: cols)) {
+            if let dialog = ConfirmDialog.dialog(for: overlay),
+               let index = dialog.buttonIndex(atRow: row, col: col, in: ConfirmDialog.area(rows: rows, cols: cols)) {
                 answer = index == 0
             }
         default: break
         }
         guard let answer else { return [] }
+        let asked = overlay
         overlay = .none
         guard answer else {
             message = Message("Nothing was signed out.")
             return []
         }
-        message = Message(revoke ? "Revoking and signing out of \(key)…" : "Signing out of \(key)…")
-        return [.signOut(key, revoke: revoke)]
+        switch asked {
+        case .confirmSignOut(let key, let revoke):
+            message = Message(revoke ? "Revoking and signing out of \(key)…" : "Signing out of \(key)…")
+            if case .details = mode { mode = .sessions }
+            return [.signOut(key, revoke: revoke)]
+        case .confirmSignOutMarked(let keys):
+            message = Message("Signing out of \(keys.count) sessions…")
+            marked = []
+            return keys.map { .signOut($0, revoke: false) }
+        case .none, .help, .trace:
+            return []
+        }
     }
 
     private mutating func unlockKey(_ request: KeyRequest, _ form: UnlockForm) -> [AppEffect] {

@@ -10,6 +10,8 @@ public struct AppState: Equatable, Sendable {
         case unlock(UnlockForm)
         /// The Sessions list (home).
         case sessions
+        /// One session's details and actions (Enter on the list).
+        case details(String)
         /// Provider buttons, backend chooser and session-key field.
         case newSignIn(NewSignInForm)
         /// The contact step of an email or SMS sign-in.
@@ -52,6 +54,12 @@ public struct AppState: Equatable, Sendable {
     public var isQuitting: Bool
     /// What to carry on with once the unlock screen succeeds.
     public var afterUnlock: PendingAction?
+    /// The last change of the default for scripts (`u`), for `z` to undo.
+    public var defaultChange: DefaultChange?
+    /// The session `.authdeck-session` names for the folder the TUI started in: it wins over the default there.
+    public var directorySession: String?
+    /// Rows marked with Space, by key: `r` and `d` act on all of them.
+    public var marked: Set<String>
 
     public init(rows: Int, cols: Int, now: Date, utcOffsetSeconds: Int = 0, providers: [ProviderChoice] = ProviderChoice.standard,
                 backends: [String] = ["direct"], defaultBackend: String = "direct", store: StoreStatus = .empty,
@@ -78,6 +86,9 @@ public struct AppState: Equatable, Sendable {
         nextFlowID = 1
         isQuitting = false
         afterUnlock = nil
+        defaultChange = nil
+        directorySession = nil
+        marked = []
     }
 
     /// The flow on screen, if a sign-in screen is showing.

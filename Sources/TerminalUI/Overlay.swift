@@ -7,4 +7,6 @@ public enum Overlay: Equatable, Sendable {
     case trace
     /// `d` or `R` on a session: sign out (and revoke) only after a yes.
     case confirmSignOut(key: String, revoke: Bool)
+    /// `d` with rows marked: sign out of all of them, only after a yes.
+    case confirmSignOutMarked(keys: [String])
 }

@@ -59,6 +59,7 @@ enum TUICommand {
                              utcOffsetSeconds: localOffset(), providers: providerChoices(setup.catalog),
                              backends: setup.backendNames, defaultBackend: setup.configuration.defaultBackendName,
                              store: status, sessions: items)
+        state.directorySession = DirectorySessionFile.find()?.key
         if let selected = items.firstIndex(where: { $0.isSelected }) {
             state.sessions.moveCursor(toRow: state.sessions.visible.firstIndex(of: selected) ?? 0)
         }

@@ -121,6 +121,11 @@ final class TUIEventLoop {
                 try store.select(key)
                 return [.sessionSelected(key)]
             }
+        case .clearDefault:
+            storeWork { store throws(StoreError) in
+                try store.clearSelection()
+                return [.defaultCleared]
+            }
         case .signOut(let key, let revoke):
             signOut(key, revoke: revoke)
         case .refresh(let key):

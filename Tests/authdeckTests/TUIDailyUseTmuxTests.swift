@@ -86,4 +86,104 @@ struct TUIDailyUseTmuxTests {
         #expect(screen.contains("TERM=dumb cannot move the cursor"))
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/home/sessions.db"))
     }
+
+    /// Sessions imported as JSON lines with a passphrase store: three as in TUITmuxTests plus two that differ only
+    /// in their backend and a long key.
+    func seeded() -> CLIRunner {
+        var seededRunner = runner
+        seededRunner.environment["AUTHDECK_PASSPHRASE_FILE"] = folder.write("passphrase", "correct horse\n")
+        let now = Date()
+        func iso(_ offset: TimeInterval) -> String { ISO8601DateFormatter().string(from: now.addingTimeInterval(offset)) }
+        let long = "support-repro-google-3e479fbd-0f7c-4a8e-9d51-2b6f1c0e7a93"
+        let lines = [
+            ("alpha-google", "direct", "google", iso(3600), true),
+            ("bravo-discord", "direct", "discord", iso(200), false),
+            ("charlie-x", "direct", "x", iso(-3700), false),
+            ("delta-portal", "sandbox-portal", "google", iso(900), false),
+            (long, "sandbox-turnkey", "google", iso(900), false),
+        ].map { key, backend, provider, expires, selected in
+            "{\"key\":\"\(key)\",\"backend\":\"\(backend)\",\"provider\":\"\(provider)\",\"subject\":\"s-\(key)\","
+                + "\"email\":\"\(key.prefix(5))@example.com\",\"phone\":null,\"issuer\":\"https://issuer.example\","
+                + "\"createdAt\":\"\(iso(-7200))\",\"expiresAt\":\"\(expires)\",\"status\":\"active\","
+                + "\"refreshable\":false,\"selected\":\(selected),\"accessToken\":\"token-\(key.prefix(8))\"}"
+        }
+        let result = seededRunner.run(["store", "import", folder.write("seed.jsonl", lines.joined(separator: "\n") + "\n")])
+        #expect(result.status == 0, "import: \(result.stderr)")
+        return seededRunner
+    }
+
+    func selectedKey(_ runner: CLIRunner) throws -> String? {
+        let result = runner.run(["list", "--json"])
+        let rows = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? []
+        return rows.first { $0["selected"] as? Bool == true }?["key"] as? String
+    }
+
+    @Test func enterOpensDetailsUChangesTheDefaultAndZUndoesIt() throws {
+        let store = seeded()
+        let project = folder.path + "/project"
+        mkdir(project, 0o755)
+        _ = folder.write("project/.authdeck-session", "delta-portal\n")
+        let command = "cd '\(project)' && exec '\(CLIRunner.binary)' tui"
+        let pane = try TmuxPane(command: ["/bin/sh", "-c", command], environment: store.environment,
+                                folder: folder.path, cols: 80, rows: 24)
+        defer { pane.close() }
+        try pane.waitFor("5 sessions")
+        var screen = pane.capture()
+        // 80×24: the bar keeps help and quit; the two sandbox backends are told apart; the folder's session is @.
+        let bar = screen.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(bar.contains("? help") && bar.contains("q quit"), "\(bar)")
+        #expect(screen.contains("sandbox-portal") && screen.contains("sandbox-turnkey"))
+        #expect(screen.contains("@ delta-portal"))
+        #expect(screen.contains("1/5"))
+        #expect(screen.contains("-1h 01m") || screen.contains("-1h 02m"))
+        #expect(screen.contains("…") && screen.contains("7a93"))
+        // A stray Enter changes nothing: it opens the details.
+        pane.send("Down")
+        pane.send("Enter")
+        try pane.waitFor("Session bravo-discord")
+        try pane.waitFor("Actions")
+        #expect(try selectedKey(store) == "alpha-google")
+        pane.send("u")
+        try pane.waitFor("Scripts now use bravo-discord by default (was alpha-google)")
+        #expect(try selectedKey(store) == "bravo-discord")
+        pane.send("z")
+        try pane.waitFor("Undone: scripts use alpha-google by default again.")
+        #expect(try selectedKey(store) == "alpha-google")
+        pane.send("Escape")
+        try pane.waitFor("2/5")
+        // Help is the key table, aligned.
+        pane.send("?")
+        try pane.waitFor("Keys")
+        screen = pane.capture()
+        #expect(screen.contains("u       default for scripts"))
+        #expect(screen.contains("Enter   details and actions"))
+        pane.send("Escape")
+        // Filter by status, then mark both sandbox rows and sign out of them: Enter means No, y means yes.
+        pane.send("/")
+        pane.send("status:expired")
+        pane.send("Enter")
+        try pane.waitFor("1 of 5 match")
+        #expect(pane.capture().contains("charlie-x"))
+        pane.send("Escape")
+        pane.send("/")
+        pane.send("backend:sandbox")
+        pane.send("Enter")
+        try pane.waitFor("2 of 5 match")
+        pane.send("Space")
+        pane.send("Space")
+        try pane.waitFor("2 marked")
+        pane.send("d")
+        try pane.waitFor("Sign out of 2 marked sessions")
+        pane.send("Enter")
+        try pane.waitFor("Nothing was signed out.")
+        pane.send("d")
+        try pane.waitFor("Sign out of 2 marked sessions")
+        pane.send("y")
+        try pane.waitFor("0 of 3 match")
+        pane.send("q")
+        try pane.waitForExit()
+        let keys = try (JSONSerialization.jsonObject(with: Data(store.run(["list", "--json"]).stdout.utf8))
+            as? [[String: Any]] ?? []).compactMap { $0["key"] as? String }
+        #expect(keys == ["alpha-google", "bravo-discord", "charlie-x"])
+    }
 }
