@@ -32,6 +32,10 @@ public enum AppEffect: Equatable, Sendable {
     case setAutoRefresh(String, Bool)
     /// Unlock the store with a typed passphrase.
     case unlock(passphrase: String)
+    /// Put text on the clipboard with OSC 52; `what` names it in the message.
+    case copy(String, what: String)
+    /// Put a session's access token on the clipboard (read from the store, so the state never holds it).
+    case copyToken(String)
     /// Ctrl-L: repaint the whole terminal.
     case repaint
     /// `q`: leave the TUI.

@@ -20,7 +20,14 @@ public enum AppFrame {
             buffer.write(right, row: 0, col: cols - rightWidth - 1, style: Style(foreground: .dim))
         }
         if let message = state.message {
-            buffer.write(" " + message.text, row: buffer.rows - 2, col: 0,
+            // A message longer than the line ends in a pointer to the whole of it rather than being cut silently.
+            var text = DisplayText.sanitized(message.text)
+            var opensInFull = state.mode == .sessions
+            if case .details = state.mode { opensInFull = true }
+            if opensInFull, DisplayText.width(of: text) > cols - 2 {
+                text = DisplayText.truncated(text, toWidth: max(0, cols - 2 - 12)) + " (m: all)"
+            }
+            buffer.write(" " + text, row: buffer.rows - 2, col: 0,
                          style: Style(foreground: message.isError ? .error : .normal))
         }
         let (storeText, storeColor) = storeLabel(state)

@@ -28,6 +28,10 @@ extension AppState {
     /// One command on the session under the cursor (or the marked ones). Every command clears the last message
     /// first, so what the line says is always about the last thing done.
     mutating func perform(_ command: SessionCommand) -> [AppEffect] {
+        if command == .showMessage {
+            if message != nil { overlay = .message }
+            return []
+        }
         message = nil
         let page = max(1, SessionsScreen.layout(rows: rows, cols: cols).table.rows - 2)
         switch command {
@@ -88,8 +92,23 @@ extension AppState {
             message = Message("Sorted by \(sessions.sort.rawValue).")
         case .trace:
             overlay = .trace
+        case .copyToken:
+            guard let item = sessions.current else { return [] }
+            if isStoreLocked {
+                askToUnlock(for: "copy the token of \(item.key)")
+                return []
+            }
+            return [.copyToken(item.key)]
+        case .copyKey:
+            guard let item = sessions.current else { return [] }
+            return [.copy(item.key, what: "the key \(item.key)")]
+        case .copyExport:
+            guard let item = sessions.current else { return [] }
+            return [.copy("export AUTHDECK_SESSION=" + Self.shellQuoted(item.key), what: "an export line")]
         case .help:
             overlay = .help
+        case .showMessage:
+            break
         case .quit:
             isQuitting = true
             return [.quit]
@@ -113,6 +132,13 @@ extension AppState {
             }
         }
         return []
+    }
+
+    /// A key as one shell word: bare when it is plain, else in single quotes.
+    static func shellQuoted(_ text: String) -> String {
+        let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.@:/+")
+        guard text.isEmpty || !text.allSatisfy({ safe.contains($0) }) else { return text }
+        return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     /// The marked keys in table order, then any marked rows the filter hides.

@@ -215,6 +215,12 @@ extension AppState {
             flow.pasteField.isFocused = true
         case .character("p"), .tab:
             flow.pasteField.isFocused = true
+        case .character("c"):
+            switch flow.prompt {
+            case .browser(let url, _)?: return [.copy(url, what: "the sign-in URL")]
+            case .device(_, let url, _)?: return [.copy(url, what: "the verification URL")]
+            default: break
+            }
         case .character("t"):
             overlay = .trace
         case .character("?"):

@@ -99,6 +99,9 @@ extension AppState {
         case .storeFailed(let text):
             message = Message(text, isError: true)
             return []
+        case .notice(let text):
+            message = Message(text)
+            return []
         case .signIn(let id, let event):
             return handleSignIn(id, event)
         }
@@ -126,8 +129,8 @@ extension AppState {
         switch overlay {
         case .none:
             break
-        case .help:
-            overlay = .none   // any key closes help
+        case .help, .message:
+            overlay = .none   // any key closes help and the full message
             return []
         case .trace:
             switch request {
@@ -181,7 +184,7 @@ extension AppState {
             message = Message("Signing out of \(keys.count) sessions…")
             marked = []
             return keys.map { .signOut($0, revoke: false) }
-        case .none, .help, .trace:
+        case .none, .help, .trace, .message:
             return []
         }
     }

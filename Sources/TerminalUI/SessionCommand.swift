@@ -20,6 +20,14 @@ public enum SessionCommand: Hashable, Sendable {
     /// Space: mark or unmark the row for `r`/`d` on many.
     case mark
     case trace
+    /// `c`: the access token to the clipboard (OSC 52).
+    case copyToken
+    /// `y`: the session key to the clipboard.
+    case copyKey
+    /// `e`: `export AUTHDECK_SESSION=<key>` to the clipboard, for another shell.
+    case copyExport
+    /// `m`: the last message in full.
+    case showMessage
     case help
     case quit
 }

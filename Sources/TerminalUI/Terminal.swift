@@ -115,6 +115,22 @@ public final class Terminal {
         presented = nil
     }
 
+    /// Writes a control sequence (an OSC 52 copy) straight to the terminal between frames; curses does not see it.
+    public func sendControl(_ sequence: String) {
+        guard isRunning else { return }
+        fflush(nil)   // whatever curses still buffers goes first
+        var text = sequence
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { return }
+                offset += written
+            }
+        }
+    }
+
     private func draw(_ cell: Cell, row: Int, col: Int) {
         var attributes = cncursesw_a_normal()
         var style = cell.style

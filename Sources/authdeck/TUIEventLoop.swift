@@ -148,6 +148,16 @@ final class TUIEventLoop {
                     inbox.post(.unlockFailed(error.description))
                 }
             }
+        case .copy(let text, let what):
+            copy(text, what: what)
+        case .copyToken(let key):
+            storeWork { store throws(StoreError) in
+                guard let token = try store.session(key).secrets.bearer else {
+                    return [.storeFailed("\(key) holds no access token to copy.")]
+                }
+                copy(token, what: "the access token of \(key)")
+                return []
+            }
         case .repaint:
             terminal.repaintAll()
         case .quit:
@@ -282,6 +292,17 @@ final class TUIEventLoop {
                 inbox.post(.refreshFinished(key: key, error: error.description))
             }
         }
+    }
+
+    /// OSC 52: the terminal puts the text on the user's clipboard, over SSH and tmux too. The text itself is never
+    /// shown or logged.
+    private func copy(_ text: String, what: String) {
+        guard let sequence = Clipboard.sequence(for: text) else {
+            inbox.post(.storeFailed("Too long to copy through the terminal (over \(Clipboard.maximumBytes) bytes)."))
+            return
+        }
+        terminal.sendControl(sequence)
+        inbox.post(.notice("Copied \(what) (OSC 52: terminals and tmux with set-clipboard on)."))
     }
 
     /// A quick store change run on the loop's thread (SQLite answers in well under a frame); its events follow.

@@ -156,3 +156,41 @@ import Testing
         #expect(moved.message == nil)
     }
 }
+
+/// Copies (OSC 52) and long messages.
+@Suite struct CopyAndMessageTests {
+    let start = AppFixtures.state()
+
+    @Test func copyKeysAskForTheKeyTheExportLineAndTheToken() {
+        #expect(AppFixtures.run(start, AppFixtures.keys("y")).1 == [.copy("lab-discord", what: "the key lab-discord")])
+        #expect(AppFixtures.run(start, AppFixtures.keys("e")).1
+                == [.copy("export AUTHDECK_SESSION=lab-discord", what: "an export line")])
+        #expect(AppFixtures.run(start, AppFixtures.keys("c")).1 == [.copyToken("lab-discord")])
+        #expect(AppState.shellQuoted("東京 'x'") == "'東京 '\\''x'\\'''")
+        let locked = AppFixtures.state(store: .locked("wrapped by a passphrase"))
+        let (asked, none) = AppFixtures.run(locked, [.key(.escape)] + AppFixtures.keys("c"))
+        #expect(none.isEmpty)
+        guard case .unlock = asked.mode else { Issue.record("a token copy needs the unlock"); return }
+    }
+
+    @Test func cOnTheWaitingScreenCopiesTheAuthorizeURL() {
+        let state = AppFixtures.flowState(reports: AppFixtures.browserReports())
+        #expect(AppFixtures.run(state, AppFixtures.keys("c")).1
+                == [.copy(AppFixtures.authorizeURL, what: "the sign-in URL")])
+        #expect(Clipboard.sequence(for: "hi") == "\u{1B}]52;c;aGk=\u{1B}\\")
+        #expect(Clipboard.sequence(for: String(repeating: "x", count: 80_000)) == nil)
+    }
+
+    @Test func aLongMessageSaysHowToReadItAllAndMOpensIt() {
+        let long = "Refresh of work-google failed: invalid_grant: the refresh token was revoked by the provider "
+            + "at 06:27 because the user changed their password"
+        let (failed, _) = AppFixtures.run(start, [.storeFailed(long)])
+        let line = AppScreen.frame(failed).textLines()[22]
+        #expect(line.hasSuffix("(m: all)"), "\(line)")
+        let (open, _) = AppFixtures.run(failed, AppFixtures.keys("m"))
+        #expect(open.overlay == .message)
+        #expect(AppScreen.frame(open).textDump().contains("changed their password"))
+        let (closed, _) = AppFixtures.run(open, AppFixtures.keys("x"))
+        #expect(closed.overlay == .none)
+    }
+}

@@ -93,7 +93,9 @@ struct TUIDailyUseTmuxTests {
         var seededRunner = runner
         seededRunner.environment["AUTHDECK_PASSPHRASE_FILE"] = folder.write("passphrase", "correct horse\n")
         let now = Date()
-        func iso(_ offset: TimeInterval) -> String { ISO8601DateFormatter().string(from: now.addingTimeInterval(offset)) }
+        func iso(_ offset: TimeInterval) -> String {
+            ISO8601DateFormatter().string(from: now.addingTimeInterval(offset))
+        }
         let long = "support-repro-google-3e479fbd-0f7c-4a8e-9d51-2b6f1c0e7a93"
         let lines = [
             ("alpha-google", "direct", "google", iso(3600), true),
@@ -107,7 +109,8 @@ struct TUIDailyUseTmuxTests {
                 + "\"createdAt\":\"\(iso(-7200))\",\"expiresAt\":\"\(expires)\",\"status\":\"active\","
                 + "\"refreshable\":false,\"selected\":\(selected),\"accessToken\":\"token-\(key.prefix(8))\"}"
         }
-        let result = seededRunner.run(["store", "import", folder.write("seed.jsonl", lines.joined(separator: "\n") + "\n")])
+        let file = folder.write("seed.jsonl", lines.joined(separator: "\n") + "\n")
+        let result = seededRunner.run(["store", "import", file])
         #expect(result.status == 0, "import: \(result.stderr)")
         return seededRunner
     }
@@ -185,5 +188,28 @@ struct TUIDailyUseTmuxTests {
         let keys = try (JSONSerialization.jsonObject(with: Data(store.run(["list", "--json"]).stdout.utf8))
             as? [[String: Any]] ?? []).compactMap { $0["key"] as? String }
         #expect(keys == ["alpha-google", "bravo-discord", "charlie-x"])
+    }
+
+    @Test func copiesGoToTheClipboardWithOSC52() throws {
+        let store = seeded()
+        let pane = try TmuxPane(command: [CLIRunner.binary, "tui"], environment: store.environment,
+                                folder: folder.path, cols: 100, rows: 30)
+        defer { pane.close() }
+        pane.tmuxCommand(["set", "-s", "set-clipboard", "on"])
+        try pane.waitFor("5 sessions")
+        pane.send("y")
+        try pane.waitFor("Copied the key alpha-google")
+        #expect(pane.pasteBuffer() == "alpha-google")
+        pane.send("e")
+        try pane.waitFor("Copied an export line")
+        #expect(pane.pasteBuffer() == "export AUTHDECK_SESSION=alpha-google")
+        pane.send("Enter")
+        try pane.waitFor("Session alpha-google")
+        pane.send("c")
+        try pane.waitFor("Copied the access token of alpha-google")
+        #expect(pane.pasteBuffer() == "token-alpha-go")
+        #expect(!pane.capture().contains("token-alpha-go"))   // copied, never shown
+        pane.send("q")
+        try pane.waitForExit()
     }
 }

@@ -287,6 +287,16 @@ final class TmuxPane: @unchecked Sendable {
         return nil
     }
 
+    /// Runs a tmux command on this pane's server (`set -s set-clipboard on`).
+    func tmuxCommand(_ arguments: [String]) {
+        _ = Self.tmux(["-S", socket] + arguments)
+    }
+
+    /// The newest paste buffer: what an OSC 52 copy put there when `set-clipboard` is on.
+    func pasteBuffer() -> String {
+        Self.tmuxOutput(["-S", socket, "show-buffer"])
+    }
+
     /// Sends raw bytes to the pane as if the terminal produced them (mouse reports, escape sequences).
     func sendRaw(_ hex: [UInt8]) {
         _ = Self.tmux(["-S", socket, "send-keys", "-t", "0", "-H"] + hex.map { String(format: "%02x", $0) })
