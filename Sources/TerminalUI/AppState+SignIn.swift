@@ -100,6 +100,7 @@ extension AppState {
     mutating func beginFlow(_ choice: SignInChoice) -> [AppEffect] {
         let id = nextFlowID
         nextFlowID += 1
+        defaultBackend = choice.backend   // the New sign-in screen opens on the backend last used
         mode = .signIn(SignInFlow(id: id, choice: choice, startedAt: now))
         message = nil
         return [.startSignIn(flow: id, choice)]
@@ -150,6 +151,12 @@ extension AppState {
                 mode = .newSignIn(NewSignInForm(providers: providers, backends: backends,
                                                 defaultBackend: flow.choice.backend))
                 return effects
+            case .character("R"):
+                // The same provider, backend, key and contact again (support repeats a login many times).
+                var choice = flow.choice
+                if choice.sessionKey != nil { choice.replace = true }
+                let effects = leaveFinished(flow, result)
+                return effects + beginFlow(choice)
             case .character("t"):
                 overlay = .trace
             case .character("?"):

@@ -133,15 +133,7 @@ extension AppState {
             overlay = .none   // any key closes help and the full message
             return []
         case .trace:
-            switch request {
-            case .escape, .enter, .interrupt, .character("t"), .character("q"), .mouseClick:
-                overlay = .none
-            case .character("e"):
-                if let flow = tracedFlow { return [.exportTrace(flow: flow.id)] }
-            default:
-                break
-            }
-            return []
+            return traceKey(request)
         case .confirmSignOut, .confirmSignOutMarked:
             return confirmKey(request)
         }
@@ -153,6 +145,37 @@ extension AppState {
         case .contact(let form): return contactKey(request, form)
         case .signIn(let flow): return flowKey(request, flow)
         }
+    }
+
+    /// The Trace screen: scrolling over every step, `[`/`]` to older and newer attempts, `e` to export.
+    private mutating func traceKey(_ request: KeyRequest) -> [AppEffect] {
+        let lineCount = tracedFlow.map { TraceScreen.lines(of: $0).count } ?? 0
+        let room = TraceScreen.room(rows: rows)
+        let last = max(0, lineCount - room)
+        let top = min(traceScroll ?? last, last)
+        switch request {
+        case .escape, .interrupt, .character("t"), .character("q"), .mouseClick:
+            overlay = .none
+            traceBack = 0
+            traceScroll = nil
+        case .character("e"):
+            if let flow = tracedFlow { return [.exportTrace(flow: flow.id)] }
+        case .up, .character("k"), .scrollUp: traceScroll = max(0, top - 1)
+        case .down, .character("j"), .scrollDown: traceScroll = top + 1 >= last ? nil : top + 1
+        case .pageUp: traceScroll = max(0, top - max(1, room - 1))
+        case .pageDown: traceScroll = top + room - 1 >= last ? nil : top + room - 1
+        case .home, .character("g"): traceScroll = 0
+        case .end, .character("G"): traceScroll = nil
+        case .character("["):
+            traceBack = min(traceBack + 1, max(0, traceableFlows.count - 1))
+            traceScroll = nil
+        case .character("]"):
+            traceBack = max(0, traceBack - 1)
+            traceScroll = nil
+        default:
+            break
+        }
+        return []
     }
 
     /// y signs out; n, Esc and Enter (No has the focus) keep everything.

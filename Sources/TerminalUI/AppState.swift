@@ -43,8 +43,12 @@ public struct AppState: Equatable, Sendable {
     public var message: Message?
     /// The `/` field while the filter is being typed.
     public var filterField: TextField?
-    /// The most recent sign-in, kept after it ended for the trace (`t`).
-    public var lastFlow: SignInFlow?
+    /// The sign-ins of this run that ended, oldest first, at most `keptFlows`: the Trace screen's `[` and `]`.
+    public var pastFlows: [SignInFlow]
+    /// How many attempts back the Trace screen shows (0: the newest).
+    public var traceBack: Int
+    /// The first trace line shown, nil to follow the newest.
+    public var traceScroll: Int?
     /// The number the next sign-in flow gets.
     public var nextFlowID: Int
     public var providers: [ProviderChoice]
@@ -82,7 +86,9 @@ public struct AppState: Equatable, Sendable {
         overlay = .none
         message = nil
         filterField = nil
-        lastFlow = nil
+        pastFlows = []
+        traceBack = 0
+        traceScroll = nil
         nextFlowID = 1
         isQuitting = false
         afterUnlock = nil
@@ -97,6 +103,34 @@ public struct AppState: Equatable, Sendable {
         return nil
     }
 
-    /// The flow the trace shows: the one on screen, else the last one.
-    public var tracedFlow: SignInFlow? { flow ?? lastFlow }
+    /// How many ended sign-ins the Trace screen keeps.
+    public static let keptFlows = 20
+
+    /// The most recent sign-in, kept after it ended for the trace (`t`); setting it adds or updates it among
+    /// `pastFlows`.
+    public var lastFlow: SignInFlow? {
+        get { pastFlows.last }
+        set {
+            guard let newValue else { return }
+            if let index = pastFlows.lastIndex(where: { $0.id == newValue.id }) {
+                pastFlows[index] = newValue
+            } else {
+                pastFlows.append(newValue)
+                if pastFlows.count > Self.keptFlows { pastFlows.removeFirst(pastFlows.count - Self.keptFlows) }
+            }
+        }
+    }
+
+    /// The attempts the Trace screen can show, oldest first: those that ended, then the one on screen.
+    public var traceableFlows: [SignInFlow] {
+        guard let flow, !pastFlows.contains(where: { $0.id == flow.id }) else { return pastFlows }
+        return pastFlows + [flow]
+    }
+
+    /// The flow the trace shows: `traceBack` attempts before the newest (the one on screen, else the last one).
+    public var tracedFlow: SignInFlow? {
+        let flows = traceableFlows
+        guard !flows.isEmpty else { return nil }
+        return flows[max(0, flows.count - 1 - min(traceBack, flows.count - 1))]
+    }
 }

@@ -39,7 +39,9 @@ public enum HelpOverlay {
                 Entry("p", "focus the paste field; Enter sends"),
                 Entry("digits", "fill the code; Enter verifies"),
                 Entry("Tab", "reach Resend"),
-                Entry("t", "trace of this attempt"),
+                Entry("c", "copy the URL (OSC 52)"),
+                Entry("t", "trace: j/k scroll, [ ] other attempts, e export"),
+                Entry("R", "on the result: the same sign-in again"),
             ]
         }
     }

@@ -222,8 +222,8 @@ final class TUIEventLoop {
             return
         }
         let folder = store.location.directory + "/traces"
-        let stamp = Int(Date().timeIntervalSince1970)
-        let path = "\(folder)/trace-\(stamp)-flow\(flow).jsonl"
+        let provider = state.traceableFlows.first { $0.id == flow }?.choice.provider ?? "flow"
+        let path = "\(folder)/" + Self.traceFileName(at: Date(), provider: provider)
         do throws(CommandFailure) {
             mkdir(folder, 0o700)
             try LoginCommand.writeTrace(trace, to: path)
@@ -231,6 +231,16 @@ final class TUIEventLoop {
         } catch {
             inbox.post(.signIn(flow: flow, .traceExported("Could not write the trace: \(error.message)")))
         }
+    }
+
+    /// `trace-2026-12-01T06-27-47-google.jsonl`: sorts by time, says which provider, and has no colons.
+    static func traceFileName(at date: Date, provider: String) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate, .withTime, .withDashSeparatorInDate, .withColonSeparatorInTime]
+        let stamp = formatter.string(from: date).replacingOccurrences(of: ":", with: "-")
+        let name = provider.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || $0 == "-" }
+            ? provider : "flow"
+        return "trace-\(stamp)-\(name).jsonl"
     }
 
     /// Answers a TOTP prompt with the stored seed's current code, asked for with `u`.

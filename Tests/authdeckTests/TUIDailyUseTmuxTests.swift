@@ -212,4 +212,47 @@ struct TUIDailyUseTmuxTests {
         pane.send("q")
         try pane.waitForExit()
     }
+
+    @Test func rRepeatsADeniedSignInAndTheTraceKeepsBothAttempts() throws {
+        var store = seeded()
+        let sandbox = try SandboxProcess(folder: folder, runner: store)
+        // The first consent is denied, the second approved.
+        let count = folder.path + "/browser-count"
+        let browser = folder.write("browser.sh", """
+            #!/bin/sh
+            sleep 1
+            if [ -e '\(count)' ]; then answer=approve; else answer=deny; touch '\(count)'; fi
+            curl -s -L -o /dev/null "$1&sandbox_user=ada&sandbox_auto=$answer"
+            """)
+        chmod(browser, 0o755)
+        store.environment["AUTHDECK_CONFIG"] = sandbox.configPath
+        store.environment["BROWSER"] = browser
+        let pane = try TmuxPane(command: [CLIRunner.binary, "tui"], environment: store.environment,
+                                folder: folder.path, cols: 100, rows: 30)
+        defer { pane.close() }
+        try pane.waitFor("5 sessions")
+        pane.send("n")
+        try pane.waitFor("Sign in with")
+        pane.send("g")
+        try pane.waitFor("R retry", timeout: 20)
+        #expect(!pane.capture().contains("Signed in with"))
+        pane.send("R")
+        try pane.waitFor("Signed in with Google", timeout: 20)
+        pane.send("t")
+        try pane.waitFor("attempt 2 of 2")
+        pane.send("[")
+        try pane.waitFor("attempt 1 of 2")
+        pane.send("e")
+        try pane.waitFor("Trace written to")
+        let traces = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/home/traces")
+        #expect(traces.count == 1)
+        let name = try #require(traces.first)
+        #expect(name.range(of: #"^trace-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-google\.jsonl$"#,
+                           options: .regularExpression) != nil, "\(name)")
+        pane.send("Escape")
+        pane.send("Enter")
+        try pane.waitFor("6 sessions")
+        pane.send("q")
+        try pane.waitForExit()
+    }
 }
