@@ -246,6 +246,12 @@ extension AppState {
             if canResend { flow.codeFocus = flow.codeFocus == .code ? .resend : .code }
             flow.codeField.isFocused = flow.codeFocus == .code
             return []
+        case .mouseClick(let row, let col):
+            // A click on Resend presses it, as Tab then Enter would.
+            guard canResend, CodeEntryScreen.resendRect(rows: rows, cols: cols).contains(row: row, col: col)
+            else { return [] }
+            flow.codeFocus = .resend
+            return codeKey(.enter, &flow, waiting: waiting, canResend: canResend)
         case .enter:
             // A second Enter while the code is out (or being checked) sends nothing.
             guard waiting, !flow.isCodeSubmitted else { return [] }

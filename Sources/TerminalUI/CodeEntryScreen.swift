@@ -66,9 +66,10 @@ public struct CodeEntryScreen: Screen {
         } else {
             resendText = "Resend code"
         }
-        Button(resendText, isFocused: flow.codeFocus == .resend,
-               style: resendAt.map { $0 > state.now } == true ? Style(foreground: .dim) : .plain)
-            .draw(in: Rect(row: body.row + 5, col: 10, rows: 1, cols: body.cols - 12), into: &buffer)
+        let button = Button(resendText, isFocused: flow.codeFocus == .resend,
+                            style: resendAt.map { $0 > state.now } == true ? Style(foreground: .dim) : .plain)
+        let resend = Self.resendRect(rows: buffer.rows, cols: buffer.cols)
+        button.draw(in: Rect(row: resend.row, col: resend.col, rows: 1, cols: body.cols - 12), into: &buffer)
 
         var status = ScreenLines()
         switch progress {
@@ -82,5 +83,11 @@ public struct CodeEntryScreen: Screen {
         if let notice = flow.notice { status.add("  " + notice, Style(foreground: .error)) }
         status.draw(in: Rect(row: body.row + 7, col: 0, rows: body.bottom - body.row - 7, cols: body.cols),
                     into: &buffer)
+    }
+
+    /// Where the Resend button sits, for mouse clicks: wide enough for its longest text, `[ Resend in 0:30 ]`.
+    public static func resendRect(rows: Int, cols: Int) -> Rect {
+        let body = AppFrame.body(rows: rows, cols: cols)
+        return Rect(row: body.row + 5, col: 10, rows: 1, cols: min(18, max(0, cols - 12)))
     }
 }

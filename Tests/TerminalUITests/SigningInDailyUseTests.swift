@@ -70,4 +70,15 @@ import Testing
         #expect(newer.tracedFlow?.id == 4)
         #expect(AppFixtures.run(newer, AppFixtures.keys("e")).1 == [.exportTrace(flow: 4)])
     }
+
+    @Test func aClickOnResendPressesIt() {
+        let state = AppScreenSnapshotTests.codeState(24, 80, typed: "")
+        let early = AppFixtures.run(state, [.key(.mouseClick(row: 6, col: 12))])
+        #expect(early.1.isEmpty)
+        #expect(early.0.flow?.notice?.hasPrefix("You can ask for a new code in 25") == true)
+        var later = state
+        later.now = AppFixtures.now.addingTimeInterval(30)
+        #expect(AppFixtures.run(later, [.key(.mouseClick(row: 6, col: 12))]).1 == [.resendCode(flow: 1)])
+        #expect(AppFixtures.run(later, [.key(.mouseClick(row: 6, col: 40))]).1.isEmpty)
+    }
 }

@@ -255,4 +255,39 @@ struct TUIDailyUseTmuxTests {
         pane.send("q")
         try pane.waitForExit()
     }
+
+    /// An SGR (1006) mouse press and release at a 0-based screen position, as xterm reports a left click.
+    static func click(row: Int, col: Int) -> [UInt8] {
+        Array("\u{1B}[<0;\(col + 1);\(row + 1)M\u{1B}[<0;\(col + 1);\(row + 1)m".utf8)
+    }
+
+    @Test func mouseClicksPressResendAndOpenARow() throws {
+        let store = seeded()
+        let sandbox = try SandboxProcess(folder: folder, runner: store)
+        var environment = store.environment
+        environment["AUTHDECK_CONFIG"] = sandbox.configPath
+        let pane = try TmuxPane(command: [CLIRunner.binary, "tui"], environment: environment,
+                                folder: folder.path, cols: 100, rows: 30)
+        defer { pane.close() }
+        try pane.waitFor("5 sessions")
+        // Row 3 of the screen is the second session; a click moves there, a second click opens it.
+        pane.sendRaw(Self.click(row: 3, col: 10))
+        try pane.waitFor("2/5")
+        pane.sendRaw(Self.click(row: 3, col: 10))
+        try pane.waitFor("Session bravo-discord")
+        pane.send("Escape")
+        pane.send("n")
+        pane.send("e")
+        try pane.waitFor("Which address should the code go to?")
+        pane.send("ada@example.com")
+        pane.send("Enter")
+        try pane.waitFor("A code was sent to ada@example.com.")
+        // The Resend button (row 6, from column 10) answers a click: too early, it says when.
+        pane.sendRaw(Self.click(row: 6, col: 12))
+        try pane.waitFor("You can ask for a new code in")
+        pane.send("Escape")
+        try pane.waitFor("Sign-in cancelled")
+        pane.send("q")
+        try pane.waitForExit()
+    }
 }
