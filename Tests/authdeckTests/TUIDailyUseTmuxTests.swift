@@ -290,4 +290,15 @@ struct TUIDailyUseTmuxTests {
         pane.send("q")
         try pane.waitForExit()
     }
+
+    @Test func makeRunPrintsTheExportLinesAnotherTerminalNeeds() throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("scripts/run-sandbox.sh").path
+        let home = folder.path + "/sandbox-home"
+        let result = runner.run(executable: script, [CLIRunner.binary], environment: ["AUTHDECK_HOME": home])
+        #expect(result.status == 0, "\(result.stderr)")
+        let line = try #require(result.stderr.split(separator: "\n").first { $0.contains("export AUTHDECK_HOME=") })
+        #expect(line.trimmingCharacters(in: .whitespaces)
+                == "export AUTHDECK_HOME=\(home) AUTHDECK_CONFIG=\(home)/sandbox-config.json")
+    }
 }
