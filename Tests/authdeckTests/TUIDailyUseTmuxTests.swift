@@ -301,4 +301,11 @@ struct TUIDailyUseTmuxTests {
         #expect(line.trimmingCharacters(in: .whitespaces)
                 == "export AUTHDECK_HOME=\(home) AUTHDECK_CONFIG=\(home)/sandbox-config.json")
     }
+
+    @Test func loginSessionIsAUsageErrorThatNamesSessionKey() {
+        let result = runner.run(["login", "google", "--session", "work"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--session-key KEY"))
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/home/sessions.db"))
+    }
 }
