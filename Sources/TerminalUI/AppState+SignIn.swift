@@ -44,6 +44,8 @@ extension AppState {
                     }
                 case .character("b"):
                     form.backendIndex = (form.backendIndex + 1) % form.backends.count
+                case .character("m"):
+                    form.useDevice.toggle()
                 case .character("?"):
                     overlay = .help
                 case .character(let letter):
@@ -87,7 +89,8 @@ extension AppState {
         }
         let provider = form.provider
         let choice = SignInChoice(provider: provider.name, title: provider.title, backend: form.backend,
-                                  sessionKey: key.isEmpty ? nil : key, replace: replace)
+                                  sessionKey: key.isEmpty ? nil : key, replace: replace,
+                                  useDevice: form.useDevice && provider.name != "email" && provider.name != "sms")
         if choice.usesCode {
             mode = .contact(ContactForm(choice: choice))
             return []

@@ -30,6 +30,7 @@ public enum HelpOverlay {
                 Entry("←/→", "move between providers or backends"),
                 Entry("Tab", "providers, backend, session key"),
                 Entry("b", "next backend"),
+                Entry("m", "browser redirect or device grant"),
                 Entry("Enter", "start the highlighted provider"),
                 Entry("Esc", "back"),
             ]

@@ -186,7 +186,8 @@ final class TUIEventLoop {
                                                                elapsedMilliseconds: step.elapsedMs)))
         })
         let request = SignInRequest(provider: choice.provider, backendName: choice.backend,
-                                    sessionKey: choice.sessionKey, replace: choice.replace, contact: choice.contact)
+                                    sessionKey: choice.sessionKey, replace: choice.replace, contact: choice.contact,
+                                    useDevice: choice.useDevice)
         // Checked again against the store: another process may have taken the key since the list was read.
         if let key = choice.sessionKey, !choice.replace, (try? sessionStore.entry(key)) != nil {
             inbox.post(.signIn(flow: flow, .finished(.failure(

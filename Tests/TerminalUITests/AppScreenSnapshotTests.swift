@@ -65,6 +65,9 @@ import Testing
                                         store: .needsPassphrase("No keyring is reachable."))
             return AppFixtures.run(new, AppFixtures.keys("secret") + [.key(.enter)] + AppFixtures.keys("sec")).0
         },
+        Case(name: "new-sign-in-device") { rows, cols in
+            AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("nm")).0
+        },
         Case(name: "new-sign-in") { rows, cols in
             AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("n")).0
         },

@@ -81,4 +81,16 @@ import Testing
         #expect(AppFixtures.run(later, [.key(.mouseClick(row: 6, col: 12))]).1 == [.resendCode(flow: 1)])
         #expect(AppFixtures.run(later, [.key(.mouseClick(row: 6, col: 40))]).1.isEmpty)
     }
+
+    @Test func mSwitchesNewSignInToTheDeviceGrant() {
+        let (form, _) = AppFixtures.run(AppFixtures.state(), AppFixtures.keys("nm"))
+        #expect(AppScreen.frame(form).textDump().contains("device grant: a code to type on any device"))
+        let (_, effects) = AppFixtures.run(form, AppFixtures.keys("g"))
+        guard case .startSignIn(_, let choice) = effects.first else { Issue.record("g starts"); return }
+        #expect(choice.useDevice && choice.provider == "google")
+        // Codes by email never use the device grant.
+        let (contact, _) = AppFixtures.run(form, AppFixtures.keys("eada@example.com") + [.key(.enter)])
+        guard case .signIn(let flow) = contact.mode else { Issue.record("the code flow starts"); return }
+        #expect(!flow.choice.useDevice)
+    }
 }

@@ -308,4 +308,25 @@ struct TUIDailyUseTmuxTests {
         #expect(result.stderr.contains("--session-key KEY"))
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/home/sessions.db"))
     }
+
+    @Test func theNewSignInScreenOffersTheDeviceGrant() throws {
+        let store = seeded()
+        let sandbox = try SandboxProcess(folder: folder, runner: store)
+        var environment = store.environment
+        environment["AUTHDECK_CONFIG"] = sandbox.configPath
+        environment["BROWSER"] = "/bin/true"
+        let pane = try TmuxPane(command: [CLIRunner.binary, "tui"], environment: environment,
+                                folder: folder.path, cols: 120, rows: 40)
+        defer { pane.close() }
+        try pane.waitFor("5 sessions")
+        pane.send("n")
+        pane.send("m")
+        try pane.waitFor("device grant")
+        pane.send("g")
+        try pane.waitFor("On any device, go to", timeout: 20)
+        pane.send("Escape")
+        try pane.waitFor("Sign-in cancelled")
+        pane.send("q")
+        try pane.waitForExit()
+    }
 }
