@@ -36,6 +36,8 @@ public enum AppEffect: Equatable, Sendable {
     case copy(String, what: String)
     /// Put a session's access token on the clipboard (read from the store, so the state never holds it).
     case copyToken(String)
+    /// `D`: run `authdeck doctor` in the background; its lines come back as `doctorReport`.
+    case runDoctor
     /// Ctrl-L: repaint the whole terminal.
     case repaint
     /// `q`: leave the TUI.

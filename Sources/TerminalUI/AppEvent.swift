@@ -29,6 +29,8 @@ public enum AppEvent: Equatable, Sendable {
     case refreshFinished(key: String, error: String?)
     /// A store operation failed; the message says why.
     case storeFailed(String)
+    /// `authdeck doctor` finished: its lines.
+    case doctorReport([String])
     /// Something worked that the message line should say (a copy to the clipboard).
     case notice(String)
     /// The sign-in controller of flow `flow` reported something.

@@ -25,6 +25,9 @@ public struct AppScreen: Screen {
         switch state.overlay {
         case .none, .trace: break
         case .help: HelpOverlay.draw(for: state.mode, into: &buffer)
+        case .doctor(let lines):
+            Dialog(title: "authdeck doctor", message: lines + ["", "Any key closes this."])
+                .draw(in: AppFrame.body(rows: buffer.rows, cols: buffer.cols), into: &buffer)
         case .message:
             guard let message = state.message else { break }
             Dialog(title: message.isError ? "Error" : "Message", message: [message.text, "", "Any key closes this."],

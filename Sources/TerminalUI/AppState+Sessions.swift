@@ -109,6 +109,9 @@ extension AppState {
             overlay = .help
         case .showMessage:
             break
+        case .doctor:
+            message = Message("Running authdeck doctor…")
+            return [.runDoctor]
         case .quit:
             isQuitting = true
             return [.quit]

@@ -102,6 +102,10 @@ extension AppState {
         case .notice(let text):
             message = Message(text)
             return []
+        case .doctorReport(let lines):
+            message = nil
+            if overlay == .none { overlay = .doctor(lines) }
+            return []
         case .signIn(let id, let event):
             return handleSignIn(id, event)
         }
@@ -129,8 +133,8 @@ extension AppState {
         switch overlay {
         case .none:
             break
-        case .help, .message:
-            overlay = .none   // any key closes help and the full message
+        case .help, .message, .doctor:
+            overlay = .none   // any key closes help, the full message and the doctor's report
             return []
         case .trace:
             return traceKey(request)
@@ -207,7 +211,7 @@ extension AppState {
             message = Message("Signing out of \(keys.count) sessions…")
             marked = []
             return keys.map { .signOut($0, revoke: false) }
-        case .none, .help, .trace, .message:
+        case .none, .help, .trace, .message, .doctor:
             return []
         }
     }

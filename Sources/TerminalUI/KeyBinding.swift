@@ -54,6 +54,7 @@ public struct KeyBinding: Equatable, Sendable {
         KeyBinding([.character("y")], "y", .copyKey, "copy the key"),
         KeyBinding([.character("e")], "e", .copyExport, "copy an export line"),
         KeyBinding([.character("m")], "m", .showMessage, "the last message in full"),
+        KeyBinding([.character("D")], "D", .doctor, "doctor: config, store, URIs"),
         KeyBinding([.escape], "Esc", .back, "clear filter and marks"),
         KeyBinding([.character("?"), .function(1)], "?", .help, "this help", hint: "help"),
         KeyBinding([.character("q"), .interrupt], "q", .quit, "quit", hint: "quit"),

@@ -38,8 +38,8 @@ public struct ResultScreen: Screen {
         switch error {
         case .closed: return "The sign-in was cancelled."
         case .timedOut:
-            return "The browser did not come back in time; `authdeck doctor` checks that the redirect URI "
-                + "can reach here."
+            return "The browser did not come back in time; the doctor (D on the list) checks that the redirect "
+                + "URI can reach here."
         case .unavailable, .authMethodUnavailable:
             return "Check config.json for this provider and backend (authdeck doctor helps)."
         case .stateMismatch, .callbackIncomplete:

@@ -26,6 +26,8 @@ public enum SessionCommand: Hashable, Sendable {
     case copyKey
     /// `e`: `export AUTHDECK_SESSION=<key>` to the clipboard, for another shell.
     case copyExport
+    /// `D`: run `authdeck doctor` and show its checks.
+    case doctor
     /// `m`: the last message in full.
     case showMessage
     case help

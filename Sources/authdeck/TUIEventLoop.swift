@@ -158,6 +158,9 @@ final class TUIEventLoop {
                 copy(token, what: "the access token of \(key)")
                 return []
             }
+        case .runDoctor:
+            let inbox = self.inbox
+            background.async { inbox.post(.doctorReport(Self.doctorLines())) }
         case .repaint:
             terminal.repaintAll()
         case .quit:
@@ -232,6 +235,27 @@ final class TUIEventLoop {
         } catch {
             inbox.post(.signIn(flow: flow, .traceExported("Could not write the trace: \(error.message)")))
         }
+    }
+
+    /// `authdeck doctor` run as a child of this same binary (its own store connection stays in its own process),
+    /// its lines as printed.
+    static func doctorLines() -> [String] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = ["doctor"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        process.standardInput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            return ["FAIL  doctor           could not start: \(error)"]
+        }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        return text.split(separator: "\n", omittingEmptySubsequences: true).map { DisplayText.sanitized(String($0)) }
     }
 
     /// `trace-2026-12-01T06-27-47-google.jsonl`: sorts by time, says which provider, and has no colons.

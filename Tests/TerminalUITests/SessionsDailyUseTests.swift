@@ -193,4 +193,15 @@ import Testing
         let (closed, _) = AppFixtures.run(open, AppFixtures.keys("x"))
         #expect(closed.overlay == .none)
     }
+
+    @Test func capitalDRunsTheDoctorAndShowsItsLines() {
+        let (asked, effects) = AppFixtures.run(start, AppFixtures.keys("D"))
+        #expect(effects == [.runDoctor])
+        let (shown, _) = AppFixtures.run(asked, [.doctorReport(["OK    store            4 sessions",
+                                                                 "FAIL  provider google  redirect URI refused"])])
+        #expect(shown.overlay == .doctor(["OK    store            4 sessions",
+                                          "FAIL  provider google  redirect URI refused"]))
+        #expect(AppScreen.frame(shown).textDump().contains("redirect URI refused"))
+        #expect(AppFixtures.run(shown, AppFixtures.keys("j")).0.overlay == .none)
+    }
 }

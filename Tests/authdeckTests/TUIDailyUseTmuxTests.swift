@@ -329,4 +329,20 @@ struct TUIDailyUseTmuxTests {
         pane.send("q")
         try pane.waitForExit()
     }
+
+    @Test func dRunsTheDoctorFromTheTUI() throws {
+        let store = seeded()
+        let pane = try TmuxPane(command: [CLIRunner.binary, "tui"], environment: store.environment,
+                                folder: folder.path, cols: 120, rows: 40)
+        defer { pane.close() }
+        try pane.waitFor("5 sessions")
+        pane.send("D")
+        try pane.waitFor("authdeck doctor", timeout: 20)
+        try pane.waitFor("5 sessions", timeout: 20)
+        let screen = pane.capture()
+        #expect(screen.contains("config") && screen.contains("store"))
+        pane.send("x")
+        pane.send("q")
+        try pane.waitForExit()
+    }
 }
