@@ -108,6 +108,22 @@ public final class Terminal {
         wnoutrefresh(cncursesw_stdscr())
         doupdate()
         presented = buffer
+        rewriteLogicalLines(buffer)
+    }
+
+    /// Prints each logical line again over the same cells with the terminal's own wrapping, so the terminal (and
+    /// tmux) marks the rows as one wrapped line and a mouse copy gives the URL without line breaks. The characters
+    /// are the ones curses drew, so its picture of the screen stays right; the cursor goes back where curses left it.
+    private func rewriteLogicalLines(_ buffer: ScreenBuffer) {
+        let lines = buffer.logicalLines.filter { buffer.shows($0) }
+        guard !lines.isEmpty else { return }
+        let screen = cncursesw_stdscr()
+        var sequence = "\u{1B}[0m"
+        for line in lines {
+            sequence += "\u{1B}[\(line.row + 1);1H" + line.text
+        }
+        sequence += "\u{1B}[\(getcury(screen) + 1);\(getcurx(screen) + 1)H"
+        sendControl(sequence)
     }
 
     /// Forgets what is on screen so the next `present` repaints everything (Ctrl-L, after a child program).

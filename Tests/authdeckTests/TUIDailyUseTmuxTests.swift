@@ -345,4 +345,31 @@ struct TUIDailyUseTmuxTests {
         pane.send("q")
         try pane.waitForExit()
     }
+
+    @Test func theAuthorizeURLIsOneLogicalLineAtEverySize() throws {
+        let store = seeded()
+        let sandbox = try SandboxProcess(folder: folder, runner: store)
+        var environment = store.environment
+        environment["AUTHDECK_CONFIG"] = sandbox.configPath
+        environment["BROWSER"] = "/bin/true"
+        let pane = try TmuxPane(command: [CLIRunner.binary, "tui"], environment: environment,
+                                folder: folder.path, cols: 80, rows: 24)
+        defer { pane.close() }
+        try pane.waitFor("5 sessions")
+        pane.send("n")
+        pane.send("g")
+        try pane.waitFor("Waiting for the redirect", timeout: 20)
+        for (cols, rows) in [(80, 24), (120, 40), (100, 30)] {
+            pane.resize(cols: cols, rows: rows)
+            Thread.sleep(forTimeInterval: 1.2)   // a tick repaints
+            let joined = pane.captureJoined().split(separator: "\n").map(String.init)
+            let line = joined.first { $0.hasPrefix("http://127.0.0.1:") && $0.contains("/authorize?") }
+            #expect(line?.contains("code_challenge=") == true && line?.contains("state=") == true,
+                    "\(cols)x\(rows): \(joined.joined(separator: "\n"))")
+            #expect(line.map { $0.count > cols } == true)
+        }
+        pane.send("Escape")
+        pane.send("q")
+        try pane.waitForExit()
+    }
 }

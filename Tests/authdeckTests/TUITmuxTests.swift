@@ -292,6 +292,11 @@ final class TmuxPane: @unchecked Sendable {
         _ = Self.tmux(["-S", socket] + arguments)
     }
 
+    /// The screen with wrapped lines joined (`capture-pane -J`), as a mouse copy in tmux would take them.
+    func captureJoined() -> String {
+        Self.tmuxOutput(["-S", socket, "capture-pane", "-p", "-J", "-t", "0"])
+    }
+
     /// The newest paste buffer: what an OSC 52 copy put there when `set-clipboard` is on.
     func pasteBuffer() -> String {
         Self.tmuxOutput(["-S", socket, "show-buffer"])
