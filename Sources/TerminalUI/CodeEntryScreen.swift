@@ -51,8 +51,13 @@ public struct CodeEntryScreen: Screen {
             if case .oneTimeCode(_, _, let otpID) = attempt.method { sent = otpID != nil }
         }
         var lines = ScreenLines()
-        lines.add(sent ? "  A code was sent to \(contact)." : "  Sending a code to \(contact)…",
-                  Style(attributes: .bold))
+        if let resent = flow.codeResentAt {
+            lines.add("  A new code was sent to \(contact) at \(TimeText.clock(resent, offset: state.utcOffsetSeconds)).",
+                      Style(attributes: .bold))
+        } else {
+            lines.add(sent ? "  A code was sent to \(contact)." : "  Sending a code to \(contact)…",
+                      Style(attributes: .bold))
+        }
         lines.draw(in: Rect(row: body.row + 1, col: 0, rows: 2, cols: body.cols), into: &buffer)
 
         buffer.write("  Code", row: body.row + 3, col: 0, style: Style(foreground: .accent))

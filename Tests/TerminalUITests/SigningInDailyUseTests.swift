@@ -93,4 +93,16 @@ import Testing
         guard case .signIn(let flow) = contact.mode else { Issue.record("the code flow starts"); return }
         #expect(!flow.choice.useDevice)
     }
+
+    @Test func aResentCodeIsAnnouncedWithItsTime() {
+        let state = AppScreenSnapshotTests.codeState(24, 80, typed: "")
+        let format = try! OTPCodeFormat(length: 6, alphanumeric: false)
+        var attempt = AppScreenSnapshotTests.codeAttempt()
+        attempt.method = .oneTimeCode(contact: .email("ada@example.com"), format: format, otpID: "otp-2")
+        var later = state
+        later.now = AppFixtures.now.addingTimeInterval(27 * 60)
+        let (resent, _) = AppFixtures.run(later, [.signIn(flow: 1, .stateChanged(.awaitingCallback(attempt, .waiting)))])
+        #expect(AppScreen.frame(resent).textDump().contains("A new code was sent to ada@example.com at 08:27."))
+        #expect(!AppScreen.frame(state).textDump().contains("A new code"))
+    }
 }
