@@ -52,8 +52,8 @@ public struct CodeEntryScreen: Screen {
         }
         var lines = ScreenLines()
         if let resent = flow.codeResentAt {
-            lines.add("  A new code was sent to \(contact) at \(TimeText.clock(resent, offset: state.utcOffsetSeconds)).",
-                      Style(attributes: .bold))
+            let time = TimeText.clock(resent, offset: state.utcOffsetSeconds)
+            lines.add("  A new code was sent to \(contact) at \(time).", Style(attributes: .bold))
         } else {
             lines.add(sent ? "  A code was sent to \(contact)." : "  Sending a code to \(contact)…",
                       Style(attributes: .bold))

@@ -101,7 +101,8 @@ import Testing
         attempt.method = .oneTimeCode(contact: .email("ada@example.com"), format: format, otpID: "otp-2")
         var later = state
         later.now = AppFixtures.now.addingTimeInterval(27 * 60)
-        let (resent, _) = AppFixtures.run(later, [.signIn(flow: 1, .stateChanged(.awaitingCallback(attempt, .waiting)))])
+        let changed = AppEvent.signIn(flow: 1, .stateChanged(.awaitingCallback(attempt, .waiting)))
+        let (resent, _) = AppFixtures.run(later, [changed])
         #expect(AppScreen.frame(resent).textDump().contains("A new code was sent to ada@example.com at 08:27."))
         #expect(!AppScreen.frame(state).textDump().contains("A new code"))
     }
