@@ -55,9 +55,11 @@ enum TUICommand {
         } catch {
             throw CommandFailure(.failed, "cannot start the terminal: \(error)")
         }
+        let lastBackend = store.lastBackend.flatMap { setup.backendNames.contains($0) ? $0 : nil }
         var state = AppState(rows: terminal.rows, cols: terminal.cols, now: Date(),
                              utcOffsetSeconds: localOffset(), providers: providerChoices(setup.catalog),
-                             backends: setup.backendNames, defaultBackend: setup.configuration.defaultBackendName,
+                             backends: setup.backendNames,
+                             defaultBackend: lastBackend ?? setup.configuration.defaultBackendName,
                              store: status, sessions: items)
         state.directorySession = DirectorySessionFile.find()?.key
         if let selected = items.firstIndex(where: { $0.isSelected }) {

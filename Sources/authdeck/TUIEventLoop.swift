@@ -216,6 +216,7 @@ final class TUIEventLoop {
             browser: launcher.command == nil ? nil : launcher, trace: trace)
         controllers[flow] = controller
         traces[flow] = trace
+        store.lastBackend = choice.backend
         controller.start(backend, timeout: 300)
     }
 

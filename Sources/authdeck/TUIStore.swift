@@ -66,6 +66,22 @@ final class TUIStore: Sendable {
         return .unlocked(until: until, source: source)
     }
 
+    /// The backend of the last sign-in started from the TUI, so the next run's New sign-in opens on it.
+    var lastBackend: String? {
+        get {
+            guard let text = try? String(contentsOfFile: lastBackendPath, encoding: .utf8) else { return nil }
+            let name = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            return name.isEmpty ? nil : name
+        }
+        set {
+            guard let newValue else { return }
+            FileManager.default.createFile(atPath: lastBackendPath, contents: Data((newValue + "\n").utf8),
+                                           attributes: [.posixPermissions: 0o600])
+        }
+    }
+
+    private var lastBackendPath: String { location.directory + "/tui-last-backend" }
+
     static let noKeyring = "No keyring is reachable, so a passphrase protects the store's key."
 
     /// Every session as a table row.

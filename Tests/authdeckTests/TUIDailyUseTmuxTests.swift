@@ -372,4 +372,37 @@ struct TUIDailyUseTmuxTests {
         pane.send("q")
         try pane.waitForExit()
     }
+
+    @Test func theNextRunOpensNewSignInOnTheBackendLastUsed() throws {
+        let store = seeded()
+        let sandbox = try SandboxProcess(folder: folder, runner: store)
+        var environment = store.environment
+        environment["AUTHDECK_CONFIG"] = sandbox.configPath
+        environment["BROWSER"] = "/bin/true"
+        let first = try TmuxPane(command: [CLIRunner.binary, "tui"], environment: environment,
+                                 folder: folder.path, cols: 100, rows: 30)
+        try first.waitFor("5 sessions")
+        first.send("n")
+        try first.waitFor("‹ sandbox ›")
+        first.send("b")
+        let screen = first.capture()
+        let chosen = try #require(screen.range(of: #"‹ [a-z-]+ ›"#, options: .regularExpression).map { screen[$0] })
+        #expect(chosen != "‹ sandbox ›")
+        first.send("g")
+        try first.waitFor("Waiting for the redirect", timeout: 20)
+        first.send("Escape")
+        first.send("q")
+        try first.waitForExit()
+        first.close()
+        mkdir(folder.path + "/second", 0o755)
+        let second = try TmuxPane(command: [CLIRunner.binary, "tui"], environment: environment,
+                                  folder: folder.path + "/second", cols: 100, rows: 30)
+        defer { second.close() }
+        try second.waitFor("5 sessions")
+        second.send("n")
+        try second.waitFor(String(chosen))
+        second.send("Escape")
+        second.send("q")
+        try second.waitForExit()
+    }
 }
