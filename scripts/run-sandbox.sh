@@ -20,6 +20,8 @@ done
 [ -s "$config" ] || { echo "make run: the sandbox wrote no config" >&2; exit 1; }
 export AUTHDECK_CONFIG="$config"
 echo "sandbox at $(head -n 1 "$log"); one-time codes in $AUTHDECK_HOME/sandbox-outbox.jsonl" >&2
+# What another terminal needs to run commands against the same store and sandbox while this one shows the TUI.
+printf 'in another terminal:\n  export AUTHDECK_HOME=%q AUTHDECK_CONFIG=%q\n' "$AUTHDECK_HOME" "$config" >&2
 if [ -t 0 ] && [ -t 1 ]; then
     "$bin" tui
 else

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <wchar.h>
 #include <ncursesw/curses.h>
+#include <ncursesw/term.h>
 
 // Macros and globals that Swift cannot import, as small inline functions.
 static inline WINDOW *cncursesw_stdscr(void) { return stdscr; }
@@ -39,6 +40,17 @@ static inline int cncursesw_key_code_yes(void) { return KEY_CODE_YES; }
 // Starts curses on the process's standard streams; unlike initscr it returns NULL instead of exiting when
 // $TERM is unknown, so the caller can print a normal error.
 static inline SCREEN *cncursesw_start(void) { return newterm(NULL, stdout, stdin); }
+
+// Whether $TERM's description can move the cursor (`cup`): 1 yes, 0 no (`dumb`, a printer), -1 no description.
+// Read without taking over the terminal, so a refusal leaves it as it was.
+static inline int cncursesw_can_address_cursor(void) {
+    int error = 0;
+    if (setupterm(NULL, fileno(stdout), &error) != OK) { return -1; }
+    const char *move = tigetstr("cup");
+    int can = move != NULL && move != (const char *)-1;
+    del_curterm(cur_term);
+    return can;
+}
 
 /// Writes one cell: a wide-character string (a base character plus combining marks) with attributes and a pair.
 static inline int cncursesw_put_cell(int y, int x, const wchar_t *chars, attr_t attrs, short pair) {

@@ -399,6 +399,19 @@ extension SessionStore {
         }
     }
 
+    /// Leaves no session selected (the TUI's undo of a `u` when there was no default before).
+    public func clearSelection() throws(StoreError) {
+        lock.lock()
+        defer { lock.unlock() }
+        do {
+            try database.writeTransaction { () throws(SQLiteError) in
+                try Self.deleteMeta(database, StoreSchema.Meta.selected)
+            }
+        } catch {
+            throw fail(error)
+        }
+    }
+
     /// Turns background refresh on or off for one session.
     public func setAutoRefresh(_ key: String, _ enabled: Bool) throws(StoreError) {
         lock.lock()

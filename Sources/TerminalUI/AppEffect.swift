@@ -17,8 +17,10 @@ public enum AppEffect: Equatable, Sendable {
     case retrySave(flow: Int)
     /// The result screen was left; the controller's machine goes back to idle.
     case dismissSignIn(flow: Int)
-    /// Enter on a session: make it the one commands use.
+    /// `u` on a session: make it the one commands use.
     case select(String)
+    /// `z` when there was no default before: no session is the default any more.
+    case clearDefault
     /// A confirmed sign-out; with `revoke` the provider is told first.
     case signOut(String, revoke: Bool)
     /// Refresh one session now (`r`, or auto-refresh).
@@ -30,6 +32,12 @@ public enum AppEffect: Equatable, Sendable {
     case setAutoRefresh(String, Bool)
     /// Unlock the store with a typed passphrase.
     case unlock(passphrase: String)
+    /// Put text on the clipboard with OSC 52; `what` names it in the message.
+    case copy(String, what: String)
+    /// Put a session's access token on the clipboard (read from the store, so the state never holds it).
+    case copyToken(String)
+    /// `D`: run `authdeck doctor` in the background; its lines come back as `doctorReport`.
+    case runDoctor
     /// Ctrl-L: repaint the whole terminal.
     case repaint
     /// `q`: leave the TUI.

@@ -18,6 +18,8 @@ public enum AppEvent: Equatable, Sendable {
     case sessionStored(SessionItem, focus: Bool)
     /// The store now has this session selected.
     case sessionSelected(String)
+    /// The store has no selected session now.
+    case defaultCleared
     /// The session was signed out (removed from the store).
     case sessionRemoved(String)
     /// Another process (a script's `login`, `import`, `refresh`, `logout`) changed the store: these rows were added
@@ -27,6 +29,10 @@ public enum AppEvent: Equatable, Sendable {
     case refreshFinished(key: String, error: String?)
     /// A store operation failed; the message says why.
     case storeFailed(String)
+    /// `authdeck doctor` finished: its lines.
+    case doctorReport([String])
+    /// Something worked that the message line should say (a copy to the clipboard).
+    case notice(String)
     /// The sign-in controller of flow `flow` reported something.
     case signIn(flow: Int, SignInEvent)
 }

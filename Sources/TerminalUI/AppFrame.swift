@@ -9,8 +9,8 @@ public enum AppFrame {
     }
 
     /// Draws the frame around a screen's body.
-    public static func draw(title: String, right: String = "", hints: [StatusBar.Hint], state: AppState,
-                            into buffer: inout ScreenBuffer) {
+    public static func draw(title: String, right: String = "", hints: [StatusBar.Hint],
+                            pinned: [StatusBar.Hint] = [], state: AppState, into buffer: inout ScreenBuffer) {
         let cols = buffer.cols
         let rightWidth = DisplayText.width(of: right)
         buffer.write(" authdeck", row: 0, col: 0, style: Style(foreground: .accent, attributes: .bold))
@@ -20,12 +20,19 @@ public enum AppFrame {
             buffer.write(right, row: 0, col: cols - rightWidth - 1, style: Style(foreground: .dim))
         }
         if let message = state.message {
-            buffer.write(" " + message.text, row: buffer.rows - 2, col: 0,
+            // A message longer than the line ends in a pointer to the whole of it rather than being cut silently.
+            var text = DisplayText.sanitized(message.text)
+            var opensInFull = state.mode == .sessions
+            if case .details = state.mode { opensInFull = true }
+            if opensInFull, DisplayText.width(of: text) > cols - 2 {
+                text = DisplayText.truncated(text, toWidth: max(0, cols - 2 - 12)) + " (m: all)"
+            }
+            buffer.write(" " + text, row: buffer.rows - 2, col: 0,
                          style: Style(foreground: message.isError ? .error : .normal))
         }
         let (storeText, storeColor) = storeLabel(state)
         StatusBar(left: storeText, right: TimeText.clock(state.now, offset: state.utcOffsetSeconds), hints: hints,
-                  leftColor: storeColor)
+                  pinned: pinned, leftColor: storeColor)
             .draw(in: Rect(row: buffer.rows - 1, col: 0, rows: 1, cols: cols), into: &buffer)
     }
 
@@ -39,7 +46,7 @@ public enum AppFrame {
             return (text, .normal)
         case .locked:
             return ("locked", .error)
-        case .empty:
+        case .empty, .needsPassphrase:
             return ("no store yet", .normal)
         }
     }

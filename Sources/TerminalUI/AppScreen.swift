@@ -17,6 +17,7 @@ public struct AppScreen: Screen {
         switch state.mode {
         case .unlock: UnlockScreen().render(state, into: &buffer)
         case .sessions: SessionsScreen().render(state, into: &buffer)
+        case .details: SessionDetailsScreen().render(state, into: &buffer)
         case .newSignIn: NewSignInScreen().render(state, into: &buffer)
         case .contact: CodeEntryScreen().render(state, into: &buffer)
         case .signIn(let flow): Self.flowScreen(flow, state: state, into: &buffer)
@@ -24,7 +25,15 @@ public struct AppScreen: Screen {
         switch state.overlay {
         case .none, .trace: break
         case .help: HelpOverlay.draw(for: state.mode, into: &buffer)
-        case .confirmSignOut(let key, let revoke): ConfirmDialog.draw(key: key, revoke: revoke, into: &buffer)
+        case .doctor(let lines):
+            Dialog(title: "authdeck doctor", message: lines + ["", "Any key closes this."])
+                .draw(in: AppFrame.body(rows: buffer.rows, cols: buffer.cols), into: &buffer)
+        case .message:
+            guard let message = state.message else { break }
+            Dialog(title: message.isError ? "Error" : "Message", message: [message.text, "", "Any key closes this."],
+                   isError: message.isError)
+                .draw(in: AppFrame.body(rows: buffer.rows, cols: buffer.cols), into: &buffer)
+        case .confirmSignOut, .confirmSignOutMarked: ConfirmDialog.draw(state.overlay, into: &buffer)
         }
     }
 

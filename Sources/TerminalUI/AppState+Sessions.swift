@@ -1,65 +1,120 @@
 import AuthCore
 import Foundation
 
-/// Keys of the Sessions screen: moving, selecting, filtering, sorting, and the actions on one session.
+/// Keys of the Sessions screen and of a session's Details screen: the commands of `KeyBinding.sessions` and
+/// `KeyBinding.details`, one function each.
 extension AppState {
     mutating func sessionsKey(_ request: KeyRequest) -> [AppEffect] {
         if let field = filterField { return filterKey(request, field) }
-        let page = max(1, SessionsScreen.layout(rows: rows, cols: cols).table.rows - 2)
-        switch request {
-        case .up, .character("k"), .scrollUp: sessions.moveCursor(by: -1)
-        case .down, .character("j"), .scrollDown: sessions.moveCursor(by: 1)
-        case .pageUp: sessions.moveCursor(by: -page)
-        case .pageDown: sessions.moveCursor(by: page)
-        case .home, .character("g"): sessions.moveCursor(toRow: 0)
-        case .end, .character("G"): sessions.moveCursor(toRow: sessions.count - 1)
-        case .enter:
-            return selectCurrent()
-        case .mouseClick(let row, let col):
+        if case .mouseClick(let row, let col) = request {
             let layout = SessionsScreen.layout(rows: rows, cols: cols)
             let table = SessionsScreen.table(for: self)
             guard let index = table.rowIndex(atScreenRow: row, col: col, in: layout.table) else { return [] }
-            if index == sessions.cursor { return selectCurrent() }
+            if index == sessions.cursor { return perform(.open) }
             sessions.moveCursor(toRow: index)
-        case .character("n"):
+            message = nil
+            return []
+        }
+        guard let command = KeyBinding.command(for: request, in: KeyBinding.sessions) else { return [] }
+        return perform(command)
+    }
+
+    mutating func detailsKey(_ request: KeyRequest, _ key: String) -> [AppEffect] {
+        guard sessions.current?.key == key,
+              let command = KeyBinding.command(for: request, in: KeyBinding.details) else { return [] }
+        return perform(command)
+    }
+
+    /// One command on the session under the cursor (or the marked ones). Every command clears the last message
+    /// first, so what the line says is always about the last thing done.
+    mutating func perform(_ command: SessionCommand) -> [AppEffect] {
+        if command == .showMessage {
+            if message != nil { overlay = .message }
+            return []
+        }
+        message = nil
+        let page = max(1, SessionsScreen.layout(rows: rows, cols: cols).table.rows - 2)
+        switch command {
+        case .up: sessions.moveCursor(by: -1)
+        case .down: sessions.moveCursor(by: 1)
+        case .pageUp: sessions.moveCursor(by: -page)
+        case .pageDown: sessions.moveCursor(by: page)
+        case .top: sessions.moveCursor(toRow: 0)
+        case .bottom: sessions.moveCursor(toRow: sessions.count - 1)
+        case .open:
+            guard let item = sessions.current else { return [] }
+            mode = .details(item.key)
+        case .back:
+            if case .details = mode {
+                mode = .sessions
+            } else if !sessions.filter.isEmpty || !marked.isEmpty {
+                sessions.setFilter("", now: now)
+                marked = []
+                message = Message("Filter and marks cleared.")
+            }
+        case .makeDefault:
+            return makeDefault()
+        case .undoDefault:
+            return undoDefault()
+        case .newSignIn:
             if isStoreLocked {
+                afterUnlock = .newSignIn
                 askToUnlock(for: "sign in")
                 return []
             }
-            mode = .newSignIn(NewSignInForm(providers: providers, backends: backends, defaultBackend: defaultBackend))
-            message = nil
-        case .character("r"):
+            openNewSignIn()
+        case .refresh:
+            if mode == .sessions, !marked.isEmpty { return refreshMarked() }
             return refreshCurrent()
-        case .character("a"):
+        case .autoRefresh:
             guard let item = sessions.current else { return [] }
             return [.setAutoRefresh(item.key, !item.record.autoRefresh)]
-        case .character("d"):
+        case .signOut:
+            if mode == .sessions, !marked.isEmpty {
+                overlay = .confirmSignOutMarked(keys: markedKeysInOrder())
+                return []
+            }
             guard let item = sessions.current else { return [] }
             overlay = .confirmSignOut(key: item.key, revoke: false)
-        case .character("R"):
+        case .revoke:
             guard let item = sessions.current else { return [] }
             overlay = .confirmSignOut(key: item.key, revoke: true)
-        case .character("/"):
+        case .mark:
+            guard let item = sessions.current else { return [] }
+            if marked.remove(item.key) == nil { marked.insert(item.key) }
+            sessions.moveCursor(by: 1)
+            message = Message(marked.isEmpty ? "No session marked." : "\(marked.count) marked: r refreshes them, "
+                              + "d signs out of them, Esc unmarks.")
+        case .filter:
             filterField = TextField(text: sessions.filter, isFocused: true, maxLength: 200)
-        case .character("s"):
+        case .sort:
             sessions.setSort(sessions.sort.next)
             message = Message("Sorted by \(sessions.sort.rawValue).")
-        case .character("t"):
+        case .trace:
             overlay = .trace
-        case .character("?"), .function(1):
+        case .copyToken:
+            guard let item = sessions.current else { return [] }
+            if isStoreLocked {
+                askToUnlock(for: "copy the token of \(item.key)")
+                return []
+            }
+            return [.copyToken(item.key)]
+        case .copyKey:
+            guard let item = sessions.current else { return [] }
+            return [.copy(item.key, what: "the key \(item.key)")]
+        case .copyExport:
+            guard let item = sessions.current else { return [] }
+            return [.copy("export AUTHDECK_SESSION=" + Self.shellQuoted(item.key), what: "an export line")]
+        case .help:
             overlay = .help
-        case .character("q"), .interrupt:
+        case .showMessage:
+            break
+        case .doctor:
+            message = Message("Running authdeck doctor…")
+            return [.runDoctor]
+        case .quit:
             isQuitting = true
             return [.quit]
-        case .escape:
-            if !sessions.filter.isEmpty {
-                sessions.setFilter("")
-                message = Message("Filter cleared.")
-            } else {
-                message = nil
-            }
-        default:
-            break
         }
         return []
     }
@@ -70,34 +125,103 @@ extension AppState {
             filterField = nil
         case .escape, .interrupt:
             filterField = nil
-            sessions.setFilter("")
+            sessions.setFilter("", now: now)
         case .up: sessions.moveCursor(by: -1)
         case .down: sessions.moveCursor(by: 1)
         default:
             if let edited = field.applying(request) {
                 filterField = edited
-                sessions.setFilter(edited.text)
+                sessions.setFilter(edited.text, now: now)
             }
         }
         return []
     }
 
-    private mutating func selectCurrent() -> [AppEffect] {
+    /// A key as one shell word: bare when it is plain, else in single quotes.
+    static func shellQuoted(_ text: String) -> String {
+        let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.@:/+")
+        guard text.isEmpty || !text.allSatisfy({ safe.contains($0) }) else { return text }
+        return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// The marked keys in table order, then any marked rows the filter hides.
+    private func markedKeysInOrder() -> [String] {
+        let shown = sessions.visible.map { sessions.items[$0].key }.filter { marked.contains($0) }
+        return shown + marked.subtracting(shown).sorted()
+    }
+
+    private mutating func makeDefault() -> [AppEffect] {
         guard let item = sessions.current else { return [] }
         if item.isSelected {
-            message = Message("\(item.key) is already the selected session.")
+            message = Message("Scripts already use \(item.key) by default.")
             return []
         }
+        let previous = sessions.items.first { $0.isSelected }?.key
+        defaultChange = DefaultChange(previous: previous, current: item.key)
         return [.select(item.key)]
     }
 
-    private mutating func refreshCurrent() -> [AppEffect] {
+    private mutating func undoDefault() -> [AppEffect] {
+        guard let change = defaultChange, !change.isUndo else {
+            message = Message("Nothing to undo: u changes the default for scripts.")
+            return []
+        }
+        let current = sessions.items.first { $0.isSelected }?.key
+        defaultChange = DefaultChange(previous: current, current: change.previous, isUndo: true)
+        guard let previous = change.previous else { return [.clearDefault] }
+        guard sessions.items.contains(where: { $0.key == previous }) else {
+            defaultChange = nil
+            message = Message("Cannot undo: \(previous) is no longer stored.", isError: true)
+            return []
+        }
+        return [.select(previous)]
+    }
+
+    /// What the message line says once the store confirmed a change of the default.
+    func defaultMessage(now key: String?) -> Message {
+        let undo = defaultChange.map { $0.current == key && !$0.isUndo } ?? false
+        let before = defaultChange?.previous.map { " (was \($0))" } ?? " (there was none)"
+        guard let key else { return Message("Undone: no session is the default for scripts.") }
+        if undo { return Message("Scripts now use \(key) by default\(before) · z undoes.") }
+        if defaultChange?.isUndo == true && defaultChange?.current == key {
+            return Message("Undone: scripts use \(key) by default again.")
+        }
+        return Message("Scripts now use \(key) by default.")
+    }
+
+    private mutating func refreshMarked() -> [AppEffect] {
+        if isStoreLocked {
+            askToUnlock(for: "refresh the marked sessions")
+            return []
+        }
+        var effects: [AppEffect] = []
+        var skipped = 0
+        for key in markedKeysInOrder() {
+            guard let item = sessions.items.first(where: { $0.key == key }) else { continue }
+            guard item.record.refreshable else { skipped += 1; continue }
+            if case .refreshing = item.refresh { continue }
+            sessions.update(key) { $0.refresh = .refreshing }
+            effects.append(.refresh(key))
+        }
+        message = Message("Refreshing \(effects.count) sessions…"
+                          + (skipped > 0 ? " (\(skipped) hold no refresh token)" : ""))
+        return effects
+    }
+
+    /// The New sign-in screen, on the backend last used.
+    mutating func openNewSignIn() {
+        mode = .newSignIn(NewSignInForm(providers: providers, backends: backends, defaultBackend: defaultBackend))
+        message = nil
+    }
+
+    mutating func refreshCurrent() -> [AppEffect] {
         guard let item = sessions.current else { return [] }
         guard item.record.refreshable else {
             message = Message("\(item.key) holds no refresh token: sign in again to renew it.", isError: true)
             return []
         }
         if isStoreLocked {
+            afterUnlock = .refresh(item.key)
             askToUnlock(for: "refresh \(item.key)")
             return []
         }

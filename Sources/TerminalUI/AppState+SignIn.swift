@@ -44,6 +44,8 @@ extension AppState {
                     }
                 case .character("b"):
                     form.backendIndex = (form.backendIndex + 1) % form.backends.count
+                case .character("m"):
+                    form.useDevice.toggle()
                 case .character("?"):
                     overlay = .help
                 case .character(let letter):
@@ -87,7 +89,8 @@ extension AppState {
         }
         let provider = form.provider
         let choice = SignInChoice(provider: provider.name, title: provider.title, backend: form.backend,
-                                  sessionKey: key.isEmpty ? nil : key, replace: replace)
+                                  sessionKey: key.isEmpty ? nil : key, replace: replace,
+                                  useDevice: form.useDevice && provider.name != "email" && provider.name != "sms")
         if choice.usesCode {
             mode = .contact(ContactForm(choice: choice))
             return []
@@ -97,9 +100,10 @@ extension AppState {
 
     /// Shows the waiting screen at once and asks for the start: the screen never waits on the controller, and the
     /// keys that follow a double press land on the new screen, where they start nothing.
-    private mutating func beginFlow(_ choice: SignInChoice) -> [AppEffect] {
+    mutating func beginFlow(_ choice: SignInChoice) -> [AppEffect] {
         let id = nextFlowID
         nextFlowID += 1
+        defaultBackend = choice.backend   // the New sign-in screen opens on the backend last used
         mode = .signIn(SignInFlow(id: id, choice: choice, startedAt: now))
         message = nil
         return [.startSignIn(flow: id, choice)]
@@ -150,6 +154,12 @@ extension AppState {
                 mode = .newSignIn(NewSignInForm(providers: providers, backends: backends,
                                                 defaultBackend: flow.choice.backend))
                 return effects
+            case .character("R"):
+                // The same provider, backend, key and contact again (support repeats a login many times).
+                var choice = flow.choice
+                if choice.sessionKey != nil { choice.replace = true }
+                let effects = leaveFinished(flow, result)
+                return effects + beginFlow(choice)
             case .character("t"):
                 overlay = .trace
             case .character("?"):
@@ -215,6 +225,12 @@ extension AppState {
             flow.pasteField.isFocused = true
         case .character("p"), .tab:
             flow.pasteField.isFocused = true
+        case .character("c"):
+            switch flow.prompt {
+            case .browser(let url, _)?: return [.copy(url, what: "the sign-in URL")]
+            case .device(_, let url, _)?: return [.copy(url, what: "the verification URL")]
+            default: break
+            }
         case .character("t"):
             overlay = .trace
         case .character("?"):
@@ -233,6 +249,12 @@ extension AppState {
             if canResend { flow.codeFocus = flow.codeFocus == .code ? .resend : .code }
             flow.codeField.isFocused = flow.codeFocus == .code
             return []
+        case .mouseClick(let row, let col):
+            // A click on Resend presses it, as Tab then Enter would.
+            guard canResend, CodeEntryScreen.resendRect(rows: rows, cols: cols).contains(row: row, col: col)
+            else { return [] }
+            flow.codeFocus = .resend
+            return codeKey(.enter, &flow, waiting: waiting, canResend: canResend)
         case .enter:
             // A second Enter while the code is out (or being checked) sends nothing.
             guard waiting, !flow.isCodeSubmitted else { return [] }

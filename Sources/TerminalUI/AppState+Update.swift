@@ -14,6 +14,8 @@ extension AppState {
     /// `update` in place, for the event loop.
     public mutating func apply(_ event: AppEvent) -> [AppEffect] {
         let effects = handle(event)
+        // A session whose details are open and that went away (signed out here or elsewhere): back to the list.
+        if case .details(let key) = mode, sessions.current?.key != key { mode = .sessions }
         // The table's first row moves only when the cursor leaves the view; stored here since rendering is pure.
         let visibleRows = max(0, SessionsScreen.layout(rows: rows, cols: cols).table.rows - 1)
         sessions.scrollOffset = Table.scrollOffset(current: sessions.scrollOffset, selected: sessions.cursor,
@@ -34,13 +36,21 @@ extension AppState {
         case .storeChanged(let status):
             store = status
             switch (mode, status) {
-            case (.unlock, .unlocked), (.unlock, .empty):
+            case (.unlock(let form), .unlocked), (.unlock(let form), .empty):
                 mode = .sessions
-                message = Message("Store unlocked.")
-            case (.unlock(var form), .locked(let reason)):
+                message = Message(form.isNew ? "Store created: its passphrase unlocks it from now on."
+                                  : "Store unlocked.")
+                return resumeAfterUnlock()
+            case (.unlock(var form), .locked(let reason)), (.unlock(var form), .needsPassphrase(let reason)):
                 form.reason = reason
                 form.isUnlocking = false
                 mode = .unlock(form)
+            case (.signIn(let flow), .locked), (.signIn(let flow), .needsPassphrase):
+                // The sign-in could not open the store: unlock (or choose a passphrase), then start it again.
+                guard case .starting = flow.phase else { break }
+                lastFlow = flow
+                afterUnlock = .signIn(flow.choice)
+                askToUnlock(for: "sign in")
             default:
                 break
             }
@@ -49,6 +59,7 @@ extension AppState {
             if case .unlock(var form) = mode {
                 form.isUnlocking = false
                 form.error = text
+                form.firstEntry = nil
                 form.field = TextField(isMasked: true, isFocused: true, maxLength: 1024)
                 mode = .unlock(form)
             } else {
@@ -60,16 +71,24 @@ extension AppState {
             return []
         case .sessionSelected(let key):
             sessions.markSelected(key)
-            message = Message("Selected \(key): commands now use it by default.")
+            message = defaultMessage(now: key)
+            return []
+        case .defaultCleared:
+            sessions.markSelected("")
+            message = defaultMessage(now: nil)
             return []
         case .sessionRemoved(let key):
             sessions.remove(key)
+            marked.remove(key)
             message = Message("Signed out of \(key).")
             return []
         case .sessionsChangedElsewhere(let stored, let removed, let selected):
             // No message: nothing the user did here happened, and the rows say it.
             for item in stored { sessions.upsert(item, focus: false) }
-            for key in removed { sessions.remove(key) }
+            for key in removed {
+                sessions.remove(key)
+                marked.remove(key)
+            }
             sessions.markSelected(selected ?? "")
             return []
         case .refreshFinished(let key, let error):
@@ -79,6 +98,13 @@ extension AppState {
             return []
         case .storeFailed(let text):
             message = Message(text, isError: true)
+            return []
+        case .notice(let text):
+            message = Message(text)
+            return []
+        case .doctorReport(let lines):
+            message = nil
+            if overlay == .none { overlay = .doctor(lines) }
             return []
         case .signIn(let id, let event):
             return handleSignIn(id, event)
@@ -107,51 +133,87 @@ extension AppState {
         switch overlay {
         case .none:
             break
-        case .help:
-            overlay = .none   // any key closes help
+        case .help, .message, .doctor:
+            overlay = .none   // any key closes help, the full message and the doctor's report
             return []
         case .trace:
-            switch request {
-            case .escape, .enter, .interrupt, .character("t"), .character("q"), .mouseClick:
-                overlay = .none
-            case .character("e"):
-                if let flow = tracedFlow { return [.exportTrace(flow: flow.id)] }
-            default:
-                break
-            }
-            return []
-        case .confirmSignOut(let key, let revoke):
-            return confirmKey(request, key: key, revoke: revoke)
+            return traceKey(request)
+        case .confirmSignOut, .confirmSignOutMarked:
+            return confirmKey(request)
         }
         switch mode {
         case .unlock(let form): return unlockKey(request, form)
         case .sessions: return sessionsKey(request)
+        case .details(let key): return detailsKey(request, key)
         case .newSignIn(let form): return newSignInKey(request, form)
         case .contact(let form): return contactKey(request, form)
         case .signIn(let flow): return flowKey(request, flow)
         }
     }
 
-    private mutating func confirmKey(_ request: KeyRequest, key: String, revoke: Bool) -> [AppEffect] {
+    /// The Trace screen: scrolling over every step, `[`/`]` to older and newer attempts, `e` to export.
+    private mutating func traceKey(_ request: KeyRequest) -> [AppEffect] {
+        let lineCount = tracedFlow.map { TraceScreen.lines(of: $0).count } ?? 0
+        let room = TraceScreen.room(rows: rows)
+        let last = max(0, lineCount - room)
+        let top = min(traceScroll ?? last, last)
+        switch request {
+        case .escape, .interrupt, .character("t"), .character("q"), .mouseClick:
+            overlay = .none
+            traceBack = 0
+            traceScroll = nil
+        case .character("e"):
+            if let flow = tracedFlow { return [.exportTrace(flow: flow.id)] }
+        case .up, .character("k"), .scrollUp: traceScroll = max(0, top - 1)
+        case .down, .character("j"), .scrollDown: traceScroll = top + 1 >= last ? nil : top + 1
+        case .pageUp: traceScroll = max(0, top - max(1, room - 1))
+        case .pageDown: traceScroll = top + room - 1 >= last ? nil : top + room - 1
+        case .home, .character("g"): traceScroll = 0
+        case .end, .character("G"): traceScroll = nil
+        case .character("["):
+            traceBack = min(traceBack + 1, max(0, traceableFlows.count - 1))
+            traceScroll = nil
+        case .character("]"):
+            traceBack = max(0, traceBack - 1)
+            traceScroll = nil
+        default:
+            break
+        }
+        return []
+    }
+
+    /// y signs out; n, Esc and Enter (No has the focus) keep everything.
+    private mutating func confirmKey(_ request: KeyRequest) -> [AppEffect] {
         var answer: Bool?
         switch request {
-        case .character("y"), .character("Y"), .enter: answer = true
-        case .character("n"), .character("N"), .escape, .interrupt: answer = false
+        case .character("y"), .character("Y"): answer = true
+        case .character("n"), .character("N"), .escape, .interrupt, .enter: answer = false
         case .mouseClick(let row, let col):
-            let dialog = ConfirmDialog.dialog(key: key, revoke: revoke)
-            if let index = dialog.buttonIndex(atRow: row, col: col, in: ConfirmDialog.area(rows: rows, cols: cols)) {
+            if let dialog = ConfirmDialog.dialog(for: overlay),
+               let index = dialog.buttonIndex(atRow: row, col: col, in: ConfirmDialog.area(rows: rows, cols: cols)) {
                 answer = index == 0
             }
         default: break
         }
         guard let answer else { return [] }
+        let asked = overlay
         overlay = .none
         guard answer else {
             message = Message("Nothing was signed out.")
             return []
         }
-        message = Message(revoke ? "Revoking and signing out of \(key)…" : "Signing out of \(key)…")
-        return [.signOut(key, revoke: revoke)]
+        switch asked {
+        case .confirmSignOut(let key, let revoke):
+            message = Message(revoke ? "Revoking and signing out of \(key)…" : "Signing out of \(key)…")
+            if case .details = mode { mode = .sessions }
+            return [.signOut(key, revoke: revoke)]
+        case .confirmSignOutMarked(let keys):
+            message = Message("Signing out of \(keys.count) sessions…")
+            marked = []
+            return keys.map { .signOut($0, revoke: false) }
+        case .none, .help, .trace, .message, .doctor:
+            return []
+        }
     }
 
     private mutating func unlockKey(_ request: KeyRequest, _ form: UnlockForm) -> [AppEffect] {
@@ -160,13 +222,32 @@ extension AppState {
         case .escape:
             // Sessions can be listed without the key; sign-ins and refreshes ask for it again.
             mode = .sessions
-            message = Message("The store stays locked: sessions are listed, tokens stay closed.", isError: true)
+            afterUnlock = nil
+            message = form.isNew ? Message("No store yet: the first sign-in asks for its passphrase again.")
+                : Message("The store stays locked: sessions are listed, tokens stay closed.", isError: true)
             return []
         case .interrupt:
             isQuitting = true
             return [.quit]
         case .enter:
             guard !form.isUnlocking, !form.field.text.isEmpty else { return [] }
+            if form.isNew {
+                // A new passphrase is typed twice; a mismatch starts over rather than guessing which was meant.
+                guard let first = form.firstEntry else {
+                    form.firstEntry = form.field.text
+                    form.error = nil
+                    form.field = TextField(isMasked: true, isFocused: true, maxLength: 1024)
+                    mode = .unlock(form)
+                    return []
+                }
+                guard first == form.field.text else {
+                    form.firstEntry = nil
+                    form.error = "The two passphrases differ: type the new one again."
+                    form.field = TextField(isMasked: true, isFocused: true, maxLength: 1024)
+                    mode = .unlock(form)
+                    return []
+                }
+            }
             form.isUnlocking = true
             form.error = nil
             let passphrase = form.field.text
@@ -180,17 +261,45 @@ extension AppState {
         }
     }
 
-    /// The store is locked: show the prompt, saying what needs it.
+    /// The store is locked (or not made yet and needs a passphrase): show the prompt, saying what needs it.
     mutating func askToUnlock(for what: String) {
-        guard case .locked(let reason) = store else { return }
-        var form = UnlockForm(reason: reason)
-        form.error = "Unlock the store to \(what)."
-        mode = .unlock(form)
+        switch store {
+        case .locked(let reason):
+            var form = UnlockForm(reason: reason)
+            form.error = "Unlock the store to \(what)."
+            mode = .unlock(form)
+        case .needsPassphrase(let reason):
+            mode = .unlock(UnlockForm(reason: reason, isNew: true))
+        case .unlocked, .empty:
+            return
+        }
+        overlay = .none
     }
 
+    /// Whether tokens cannot be read or written until the unlock screen succeeds.
     var isStoreLocked: Bool {
-        if case .locked = store { return true }
-        return false
+        switch store {
+        case .locked, .needsPassphrase: return true
+        case .unlocked, .empty: return false
+        }
+    }
+
+    /// Carries on with what the user asked for before the unlock screen came up.
+    private mutating func resumeAfterUnlock() -> [AppEffect] {
+        guard let pending = afterUnlock else { return [] }
+        afterUnlock = nil
+        switch pending {
+        case .newSignIn:
+            openNewSignIn()
+            return []
+        case .signIn(let choice):
+            return beginFlow(choice)
+        case .refresh(let key):
+            if let row = sessions.visible.firstIndex(where: { sessions.items[$0].key == key }) {
+                sessions.moveCursor(toRow: row)
+            }
+            return refreshCurrent()
+        }
     }
 
     // MARK: - Auto-refresh

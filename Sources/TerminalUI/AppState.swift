@@ -10,6 +10,8 @@ public struct AppState: Equatable, Sendable {
         case unlock(UnlockForm)
         /// The Sessions list (home).
         case sessions
+        /// One session's details and actions (Enter on the list).
+        case details(String)
         /// Provider buttons, backend chooser and session-key field.
         case newSignIn(NewSignInForm)
         /// The contact step of an email or SMS sign-in.
@@ -41,8 +43,12 @@ public struct AppState: Equatable, Sendable {
     public var message: Message?
     /// The `/` field while the filter is being typed.
     public var filterField: TextField?
-    /// The most recent sign-in, kept after it ended for the trace (`t`).
-    public var lastFlow: SignInFlow?
+    /// The sign-ins of this run that ended, oldest first, at most `keptFlows`: the Trace screen's `[` and `]`.
+    public var pastFlows: [SignInFlow]
+    /// How many attempts back the Trace screen shows (0: the newest).
+    public var traceBack: Int
+    /// The first trace line shown, nil to follow the newest.
+    public var traceScroll: Int?
     /// The number the next sign-in flow gets.
     public var nextFlowID: Int
     public var providers: [ProviderChoice]
@@ -50,6 +56,14 @@ public struct AppState: Equatable, Sendable {
     public var defaultBackend: String
     /// Set when the user asked to quit; the event loop ends after running the effects.
     public var isQuitting: Bool
+    /// What to carry on with once the unlock screen succeeds.
+    public var afterUnlock: PendingAction?
+    /// The last change of the default for scripts (`u`), for `z` to undo.
+    public var defaultChange: DefaultChange?
+    /// The session `.authdeck-session` names for the folder the TUI started in: it wins over the default there.
+    public var directorySession: String?
+    /// Rows marked with Space, by key: `r` and `d` act on all of them.
+    public var marked: Set<String>
 
     public init(rows: Int, cols: Int, now: Date, utcOffsetSeconds: Int = 0, providers: [ProviderChoice] = ProviderChoice.standard,
                 backends: [String] = ["direct"], defaultBackend: String = "direct", store: StoreStatus = .empty,
@@ -64,13 +78,23 @@ public struct AppState: Equatable, Sendable {
         self.store = store
         self.sessions = SessionList(items: sessions)
         mode = .sessions
-        if case .locked(let reason) = store { mode = .unlock(UnlockForm(reason: reason)) }
+        switch store {
+        case .locked(let reason): mode = .unlock(UnlockForm(reason: reason))
+        case .needsPassphrase(let reason): mode = .unlock(UnlockForm(reason: reason, isNew: true))
+        case .unlocked, .empty: break
+        }
         overlay = .none
         message = nil
         filterField = nil
-        lastFlow = nil
+        pastFlows = []
+        traceBack = 0
+        traceScroll = nil
         nextFlowID = 1
         isQuitting = false
+        afterUnlock = nil
+        defaultChange = nil
+        directorySession = nil
+        marked = []
     }
 
     /// The flow on screen, if a sign-in screen is showing.
@@ -79,6 +103,34 @@ public struct AppState: Equatable, Sendable {
         return nil
     }
 
-    /// The flow the trace shows: the one on screen, else the last one.
-    public var tracedFlow: SignInFlow? { flow ?? lastFlow }
+    /// How many ended sign-ins the Trace screen keeps.
+    public static let keptFlows = 20
+
+    /// The most recent sign-in, kept after it ended for the trace (`t`); setting it adds or updates it among
+    /// `pastFlows`.
+    public var lastFlow: SignInFlow? {
+        get { pastFlows.last }
+        set {
+            guard let newValue else { return }
+            if let index = pastFlows.lastIndex(where: { $0.id == newValue.id }) {
+                pastFlows[index] = newValue
+            } else {
+                pastFlows.append(newValue)
+                if pastFlows.count > Self.keptFlows { pastFlows.removeFirst(pastFlows.count - Self.keptFlows) }
+            }
+        }
+    }
+
+    /// The attempts the Trace screen can show, oldest first: those that ended, then the one on screen.
+    public var traceableFlows: [SignInFlow] {
+        guard let flow, !pastFlows.contains(where: { $0.id == flow.id }) else { return pastFlows }
+        return pastFlows + [flow]
+    }
+
+    /// The flow the trace shows: `traceBack` attempts before the newest (the one on screen, else the last one).
+    public var tracedFlow: SignInFlow? {
+        let flows = traceableFlows
+        guard !flows.isEmpty else { return nil }
+        return flows[max(0, flows.count - 1 - min(traceBack, flows.count - 1))]
+    }
 }

@@ -23,20 +23,27 @@ public struct AwaitingCallbackScreen: Screen {
         }
         var textRect = Rect(row: body.row + 1, col: 0, rows: bottom.row - body.row - 1, cols: body.cols)
         var qrShown = false
+        var qrBottom = textRect.row
+        // The whole URL goes first: the QR code is shown only when the URL still fits below it.
+        var urlRows = 0
+        if case .browser(let url, _)? = flow.prompt { urlRows = (url.count + body.cols - 1) / max(1, body.cols) }
         if let qr {
             let block = QRBlock(modules: qr)
-            if block.width + 52 <= body.cols && block.height <= textRect.rows {
+            if block.width + 52 <= body.cols && block.height <= textRect.rows
+                && textRect.row + block.height + 1 + urlRows < bottom.row {
                 block.draw(in: Rect(row: textRect.row, col: body.cols - block.width - 1, rows: block.height,
                                     cols: block.width), into: &buffer)
                 textRect = Rect(row: textRect.row, col: 0, rows: textRect.rows, cols: body.cols - block.width - 3)
                 qrShown = true
+                qrBottom = textRect.row + block.height
             }
         }
         var lines = ScreenLines()
+        var wholeURL: String?
         switch flow.prompt {
         case .browser(let url, _)?:
-            lines.add("  Open this URL in your browser (authdeck has tried to open it):")
-            lines.add("    " + url, Style(foreground: .accent))
+            lines.add("  Open the URL below in your browser (authdeck has tried to open it; c copies it):")
+            wholeURL = url
         case .device(let code, let url, _)?:
             lines.add("  On any device, go to " + url + " and enter the code:")
             lines.add("    " + code, Style(foreground: .accent, attributes: .bold))
@@ -56,7 +63,17 @@ public struct AwaitingCallbackScreen: Screen {
             lines.add("  Last callback: " + last,
                       Style(foreground: last.contains("refused") ? .error : .active))
         }
-        lines.draw(in: textRect, into: &buffer)
+        let textEnd = lines.draw(in: textRect, into: &buffer)
+        if let wholeURL {
+            // The URL on whole rows from column 0, printed as one line the terminal wraps: a mouse copy takes it
+            // whole. When it does not fit there, it is left to c (copy) and the trace.
+            let row = max(textEnd, qrBottom) + 1
+            let used = buffer.writeLogicalLine(wholeURL, row: row, maxRows: max(0, bottom.row - row - 1))
+            if used == 0 {
+                buffer.write("  The URL is too long for this terminal: c copies it.", row: row, col: 0,
+                             style: Style(foreground: .dim), maxWidth: body.cols)
+            }
+        }
 
         buffer.write("  Paste the final redirect URL here (p focuses, Enter sends):", row: bottom.row, col: 0,
                      style: Style(foreground: flow.pasteField.isFocused ? .accent : .normal))

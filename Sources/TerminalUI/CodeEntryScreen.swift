@@ -10,7 +10,7 @@ public struct CodeEntryScreen: Screen {
         switch state.mode {
         case .contact(let form): renderContact(form, state: state, into: &buffer)
         case .signIn(let flow): renderCode(flow, state: state, into: &buffer)
-        case .unlock, .sessions, .newSignIn: return
+        case .unlock, .sessions, .details, .newSignIn: return
         }
     }
 
@@ -51,8 +51,13 @@ public struct CodeEntryScreen: Screen {
             if case .oneTimeCode(_, _, let otpID) = attempt.method { sent = otpID != nil }
         }
         var lines = ScreenLines()
-        lines.add(sent ? "  A code was sent to \(contact)." : "  Sending a code to \(contact)…",
-                  Style(attributes: .bold))
+        if let resent = flow.codeResentAt {
+            let time = TimeText.clock(resent, offset: state.utcOffsetSeconds)
+            lines.add("  A new code was sent to \(contact) at \(time).", Style(attributes: .bold))
+        } else {
+            lines.add(sent ? "  A code was sent to \(contact)." : "  Sending a code to \(contact)…",
+                      Style(attributes: .bold))
+        }
         lines.draw(in: Rect(row: body.row + 1, col: 0, rows: 2, cols: body.cols), into: &buffer)
 
         buffer.write("  Code", row: body.row + 3, col: 0, style: Style(foreground: .accent))
@@ -66,9 +71,10 @@ public struct CodeEntryScreen: Screen {
         } else {
             resendText = "Resend code"
         }
-        Button(resendText, isFocused: flow.codeFocus == .resend,
-               style: resendAt.map { $0 > state.now } == true ? Style(foreground: .dim) : .plain)
-            .draw(in: Rect(row: body.row + 5, col: 10, rows: 1, cols: body.cols - 12), into: &buffer)
+        let button = Button(resendText, isFocused: flow.codeFocus == .resend,
+                            style: resendAt.map { $0 > state.now } == true ? Style(foreground: .dim) : .plain)
+        let resend = Self.resendRect(rows: buffer.rows, cols: buffer.cols)
+        button.draw(in: Rect(row: resend.row, col: resend.col, rows: 1, cols: body.cols - 12), into: &buffer)
 
         var status = ScreenLines()
         switch progress {
@@ -84,5 +90,11 @@ public struct CodeEntryScreen: Screen {
         if let notice = flow.notice { status.add("  " + notice, Style(foreground: .error)) }
         status.draw(in: Rect(row: body.row + 7, col: 0, rows: body.bottom - body.row - 7, cols: body.cols),
                     into: &buffer)
+    }
+
+    /// Where the Resend button sits, for mouse clicks: wide enough for its longest text, `[ Resend in 0:30 ]`.
+    public static func resendRect(rows: Int, cols: Int) -> Rect {
+        let body = AppFrame.body(rows: rows, cols: cols)
+        return Rect(row: body.row + 5, col: 10, rows: 1, cols: min(18, max(0, cols - 12)))
     }
 }

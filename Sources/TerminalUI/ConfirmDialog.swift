@@ -1,11 +1,29 @@
-/// The question before a sign-out: nothing is removed (or revoked) without a yes.
+/// The question before a sign-out: nothing is removed (or revoked) without a yes. No has the focus, so a stray
+/// Enter keeps the session.
 public enum ConfirmDialog {
     public static func dialog(key: String, revoke: Bool) -> Dialog {
         let message = revoke
             ? ["Revoke the tokens of \(key) at the provider, then remove the session from this machine?"]
             : ["Sign out of \(key)? Its tokens are removed from this machine; the provider is not told."]
         return Dialog(title: revoke ? "Revoke and sign out" : "Sign out", message: message,
-                      buttons: [Button("Yes", mnemonic: "y"), Button("No", mnemonic: "n")])
+                      buttons: [Button("Yes", mnemonic: "y"), Button("No", mnemonic: "n", isFocused: true)])
+    }
+
+    /// The question for the marked rows: how many, and the first few keys.
+    public static func dialog(keys: [String]) -> Dialog {
+        let shown = keys.prefix(3).joined(separator: ", ") + (keys.count > 3 ? " and \(keys.count - 3) more" : "")
+        return Dialog(title: "Sign out", message: [
+            "Sign out of \(keys.count) marked sessions (\(shown))? Their tokens are removed from this machine.",
+        ], buttons: [Button("Yes", mnemonic: "y"), Button("No", mnemonic: "n", isFocused: true)])
+    }
+
+    /// The dialog an overlay shows, if it is a sign-out question.
+    public static func dialog(for overlay: Overlay) -> Dialog? {
+        switch overlay {
+        case .confirmSignOut(let key, let revoke): return dialog(key: key, revoke: revoke)
+        case .confirmSignOutMarked(let keys): return dialog(keys: keys)
+        case .none, .help, .trace, .message, .doctor: return nil
+        }
     }
 
     /// Where the dialog is centred: the body, so the title and status bar stay readable.
@@ -13,7 +31,7 @@ public enum ConfirmDialog {
         AppFrame.body(rows: rows, cols: cols)
     }
 
-    public static func draw(key: String, revoke: Bool, into buffer: inout ScreenBuffer) {
-        dialog(key: key, revoke: revoke).draw(in: area(rows: buffer.rows, cols: buffer.cols), into: &buffer)
+    public static func draw(_ overlay: Overlay, into buffer: inout ScreenBuffer) {
+        dialog(for: overlay)?.draw(in: area(rows: buffer.rows, cols: buffer.cols), into: &buffer)
     }
 }

@@ -53,6 +53,23 @@ public enum DisplayText {
         return ellipsis ? result + "…" : result
     }
 
+    /// `text` cut in the middle to at most `width` columns (`lab-sand…-google`): long keys differ at both ends.
+    public static func truncatedMiddle(_ text: String, toWidth width: Int) -> String {
+        guard width > 0 else { return "" }
+        if self.width(of: text) <= width { return text }
+        guard width >= 5 else { return truncated(text, toWidth: width) }
+        let tailRoom = (width - 1) / 2
+        var tail: [Character] = []
+        var used = 0
+        for character in text.reversed() {
+            let characterWidth = self.width(of: character)
+            if used + characterWidth > tailRoom { break }
+            tail.insert(character, at: 0)
+            used += characterWidth
+        }
+        return truncated(text, toWidth: width - used) + String(tail)
+    }
+
     /// `text` cut or padded with spaces to exactly `width` columns.
     public static func padded(_ text: String, toWidth width: Int, alignment: Alignment = .left) -> String {
         let cut = truncated(text, toWidth: width)

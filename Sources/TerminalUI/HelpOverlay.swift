@@ -1,40 +1,90 @@
-/// `?`: the keys of the screen underneath, in a box over it. Any key closes it.
+import Foundation
+
+/// `?`: the keys of the screen underneath, in a box over it: an aligned table of key and meaning, in two columns
+/// when one does not fit the height. Any key closes it.
 public enum HelpOverlay {
-    public static func lines(for mode: AppState.Mode) -> [String] {
+    /// One line of help: the keys, and what they do.
+    public struct Entry: Equatable, Sendable {
+        public var keys: String
+        public var text: String
+
+        public init(_ keys: String, _ text: String) {
+            self.keys = keys
+            self.text = text
+        }
+    }
+
+    public static func entries(for mode: AppState.Mode) -> [Entry] {
         switch mode {
-        case .sessions, .unlock:
-            return [
-                "↑/↓ j/k   move            PgUp/PgDn Home/End  jump",
-                "Enter     select (commands use it by default)",
-                "n         new sign-in     r  refresh now",
-                "a         auto-refresh on/off",
-                "d         sign out (asks first)",
-                "R         revoke at the provider and sign out",
-                "/         filter          s  sort (key, expiry, provider, user, backend)",
-                "t         trace of the last sign-in",
-                "q         quit            Ctrl-L  repaint",
-            ]
+        case .sessions:
+            return KeyBinding.helpEntries(KeyBinding.sessions)
+        case .details:
+            return KeyBinding.helpEntries(KeyBinding.details)
+        case .unlock:
+            return [Entry("Enter", "unlock (or next, for a new passphrase)"), Entry("Esc", "list only, locked"),
+                    Entry("Ctrl-C", "quit")]
         case .newSignIn, .contact:
             return [
-                "g a d x o e s   start Google, Apple, Discord, X, OIDC, Email, SMS",
-                "←/→             move between providers (or backends)",
-                "Tab / Shift-Tab move between buttons, backend and session key",
-                "b               next backend",
-                "Enter           start the highlighted provider",
-                "Esc             back",
+                Entry("g a d x o", "Google, Apple, Discord, X, OIDC"),
+                Entry("e s", "email or SMS code"),
+                Entry("←/→", "move between providers or backends"),
+                Entry("Tab", "providers, backend, session key"),
+                Entry("b", "next backend"),
+                Entry("m", "browser redirect or device grant"),
+                Entry("Enter", "start the highlighted provider"),
+                Entry("Esc", "back"),
             ]
         case .signIn:
             return [
-                "Esc       cancel the sign-in (nothing is stored)",
-                "p         focus the paste field; Enter sends the URL",
-                "digits    fill the code; Enter verifies; Tab reaches Resend",
-                "t         trace of this attempt",
+                Entry("Esc", "cancel the sign-in (nothing is stored)"),
+                Entry("p", "focus the paste field; Enter sends"),
+                Entry("digits", "fill the code; Enter verifies"),
+                Entry("Tab", "reach Resend"),
+                Entry("c", "copy the URL (OSC 52)"),
+                Entry("t", "trace: j/k scroll, [ ] other attempts, e export"),
+                Entry("R", "on the result: the same sign-in again"),
             ]
         }
     }
 
+    /// What the marks in the Sessions table mean, under the keys.
+    static let legend = "* default for scripts   @ this folder's .authdeck-session   + marked"
+
+    /// The lines of the box for a body `width` columns wide and `height` rows high, without the frame.
+    public static func lines(for mode: AppState.Mode, width: Int, height: Int) -> [String] {
+        let entries = entries(for: mode)
+        let footer = [""] + (mode == .sessions ? [legend] : []) + ["Any key closes this help."]
+        let room = max(1, height - footer.count - 2)
+        let columns = entries.count > room ? 2 : 1
+        let perColumn = (entries.count + columns - 1) / columns
+        let keyWidth = entries.map { DisplayText.width(of: $0.keys) }.max() ?? 0
+        let columnWidth = columns == 1 ? width : (width - 3) / 2
+        func cell(_ entry: Entry) -> String {
+            DisplayText.padded(DisplayText.padded(entry.keys, toWidth: keyWidth) + "  " + entry.text,
+                               toWidth: columnWidth)
+        }
+        var lines: [String] = []
+        for row in 0..<perColumn {
+            var line = cell(entries[row])
+            if columns == 2, row + perColumn < entries.count { line += "   " + cell(entries[row + perColumn]) }
+            lines.append(line)
+        }
+        return lines + footer
+    }
+
     public static func draw(for mode: AppState.Mode, into buffer: inout ScreenBuffer) {
-        let dialog = Dialog(title: "Keys", message: lines(for: mode) + ["", "Any key closes this help."])
-        dialog.draw(in: AppFrame.body(rows: buffer.rows, cols: buffer.cols), into: &buffer)
+        let body = AppFrame.body(rows: buffer.rows, cols: buffer.cols)
+        let inner = max(1, body.cols - 6)
+        let lines = lines(for: mode, width: inner, height: body.rows - 2)
+        let used = lines.map { DisplayText.width(of: $0.trimmingCharacters(in: .whitespaces)) }.max() ?? 0
+        let frame = body.centered(rows: min(body.rows, lines.count + 4), cols: min(body.cols, used + 4))
+        Box(title: "Keys", fillsInside: true).draw(in: frame, into: &buffer)
+        let content = frame.inset(by: 1)
+        let keyRows = lines.firstIndex(of: "") ?? lines.count
+        for (index, line) in lines.enumerated() where content.row + 1 + index < content.bottom {
+            let isKeyLine = index < keyRows
+            buffer.write(line, row: content.row + 1 + index, col: content.col + 1,
+                         style: isKeyLine ? .plain : Style(foreground: .dim), maxWidth: content.cols - 2)
+        }
     }
 }

@@ -19,6 +19,8 @@ public struct NewSignInForm: Equatable, Sendable {
     public var error: String?
     /// A taken key the user was warned about: starting again with it unchanged replaces that session.
     public var replaceKey: String?
+    /// `m`: browser providers sign in with the device grant (a code typed on any device) instead of a redirect.
+    public var useDevice: Bool
 
     public init(providers: [ProviderChoice], backends: [String], defaultBackend: String) {
         self.providers = providers
@@ -29,6 +31,7 @@ public struct NewSignInForm: Equatable, Sendable {
         focus = .providers
         error = nil
         replaceKey = nil
+        useDevice = false
     }
 
     public var backend: String { backends[backendIndex] }

@@ -60,6 +60,11 @@ public struct NewSignInScreen: Screen {
         let end = buffer.write(backendText, row: backendRect.row, col: backendRect.col, style: backendStyle)
         let choices = form.backends.count > 1 ? "  b or ←/→ changes (\(form.backends.count) configured)" : ""
         buffer.write(choices, row: backendRect.row, col: end, style: Style(foreground: .dim))
+        let method = form.useDevice ? "device grant: a code to type on any device" : "browser redirect"
+        let methodEnd = buffer.write("  Method", row: backendRect.row - 1, col: 0, style: Style(foreground: .accent))
+        buffer.write(String(repeating: " ", count: max(0, 16 - methodEnd)) + method + "  (m changes)",
+                     row: backendRect.row - 1, col: methodEnd, style: Style(attributes: form.useDevice ? .bold : []),
+                     maxWidth: cols - methodEnd - 1)
 
         let keyRect = Self.sessionKeyRect(rows: rows, cols: cols)
         buffer.write("  Session key", row: keyRect.row, col: 0, style: Style(foreground: .accent))
@@ -73,6 +78,7 @@ public struct NewSignInScreen: Screen {
         let help = [
             "Press a provider's key, or move with ←/→ and Tab and press Enter.",
             "Email and SMS ask for the address next, then for the code that was sent.",
+            "OIDC uses the issuer and client id of config.json (login oidc --issuer … --client-id … for others).",
         ]
         for (index, line) in help.enumerated() where keyRect.row + 4 + index < body.bottom {
             buffer.write("  " + line, row: keyRect.row + 4 + index, col: 0, style: Style(foreground: .dim),
@@ -81,5 +87,6 @@ public struct NewSignInScreen: Screen {
     }
 
     static let hints: [StatusBar.Hint] = [.init("Enter", "start"), .init("Tab", "next field"),
-                                          .init("b", "backend"), .init("Esc", "back"), .init("?", "help")]
+                                          .init("b", "backend"), .init("m", "method"), .init("Esc", "back"),
+                                          .init("?", "help")]
 }

@@ -7,4 +7,10 @@ public enum Overlay: Equatable, Sendable {
     case trace
     /// `d` or `R` on a session: sign out (and revoke) only after a yes.
     case confirmSignOut(key: String, revoke: Bool)
+    /// `D`: what `authdeck doctor` found, one check a line.
+    case doctor([String])
+    /// `m`: the last message in full, wrapped, when the message line cut it.
+    case message
+    /// `d` with rows marked: sign out of all of them, only after a yes.
+    case confirmSignOutMarked(keys: [String])
 }

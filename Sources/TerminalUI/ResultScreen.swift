@@ -7,7 +7,8 @@ public struct ResultScreen: Screen {
     public func render(_ state: AppState, into buffer: inout ScreenBuffer) {
         guard let flow = state.flow, case .finished(let result) = flow.phase else { return }
         AppFrame.draw(title: "\(flow.choice.title) via \(flow.choice.backend)",
-                      hints: [.init("Enter", "to the list"), .init("n", "new sign-in"), .init("t", "trace")],
+                      hints: [.init("Enter", "to the list"), .init("R", "retry"), .init("n", "new sign-in"),
+                              .init("t", "trace")],
                       state: state, into: &buffer)
         let body = AppFrame.body(rows: buffer.rows, cols: buffer.cols)
         var lines = ScreenLines()
@@ -19,14 +20,15 @@ public struct ResultScreen: Screen {
                       Style(foreground: .active, attributes: .bold))
             lines.blank()
             lines.add("  Stored as session \(record.key) (\(record.backend)).")
-            lines.add("  Enter returns to the list with it under the cursor; Enter there makes it the selected one.",
+            lines.add("  Enter returns to the list with it under the cursor; u there makes it the default for scripts.",
                       Style(foreground: .dim))
+            lines.add("  R signs in again the same way (provider, backend, key and contact).", Style(foreground: .dim))
         case .failure(let error):
             lines.add("  ✗ " + error.message, Style(foreground: error == .closed ? .normal : .error, attributes: .bold))
             lines.blank()
             lines.add("  " + Self.advice(error), Style(foreground: .dim))
-            lines.add("  Nothing was stored. Enter returns to the list; n starts again; t shows what happened.",
-                      Style(foreground: .dim))
+            lines.add("  Nothing was stored. Enter returns to the list; R retries the same way; n starts anew; "
+                      + "t shows what happened.", Style(foreground: .dim))
         }
         lines.draw(in: Rect(row: body.row + 2, col: 0, rows: body.rows - 2, cols: body.cols), into: &buffer)
     }
@@ -35,7 +37,9 @@ public struct ResultScreen: Screen {
     static func advice(_ error: SignInError) -> String {
         switch error {
         case .closed: return "The sign-in was cancelled."
-        case .timedOut: return "The browser did not come back in time; start again and finish in the browser sooner."
+        case .timedOut:
+            return "The browser did not come back in time; the doctor (D on the list) checks that the redirect "
+                + "URI can reach here."
         case .unavailable, .authMethodUnavailable:
             return "Check config.json for this provider and backend (authdeck doctor helps)."
         case .stateMismatch, .callbackIncomplete:

@@ -7,6 +7,9 @@ public struct ScreenBuffer: Hashable, Sendable {
     public let rows: Int
     public let cols: Int
     private var cells: [Cell]
+    /// Texts written across whole rows from column 0 (a URL): the driver prints them again as one line the
+    /// terminal wraps itself, so a mouse selection or tmux's copy mode takes them whole.
+    public private(set) var logicalLines: [LogicalLine] = []
 
     public init(rows: Int, cols: Int, style: Style = .plain) {
         self.rows = max(0, rows)
@@ -23,6 +26,35 @@ public struct ScreenBuffer: Hashable, Sendable {
     }
 
     // MARK: - Drawing
+
+    /// Writes ASCII `text` from column 0 of `row` on, `cols` characters a row, in the plain style, and records it as
+    /// one logical line. Returns the rows used, 0 when it does not fit in `maxRows` (nothing is written then).
+    @discardableResult
+    public mutating func writeLogicalLine(_ text: String, row: Int, maxRows: Int) -> Int {
+        let characters = Array(DisplayText.sanitized(text))
+        guard cols > 0, !characters.isEmpty, characters.allSatisfy({ $0.isASCII }) else { return 0 }
+        let used = (characters.count + cols - 1) / cols
+        guard used <= maxRows, row >= 0, row + used <= rows else { return 0 }
+        fill(Rect(row: row, col: 0, rows: used, cols: cols))
+        for index in 0..<used {
+            let chunk = characters[(index * cols)..<min(characters.count, (index + 1) * cols)]
+            write(String(chunk), row: row + index, col: 0)
+        }
+        logicalLines.append(LogicalLine(row: row, text: String(characters)))
+        return used
+    }
+
+    /// Whether the cells still show `line` as written (nothing was drawn over it since).
+    public func shows(_ line: LogicalLine) -> Bool {
+        let characters = Array(line.text)
+        for (index, character) in characters.enumerated() {
+            let row = line.row + index / cols, col = index % cols
+            guard row < rows, self[row, col].text == String(character), self[row, col].style == .plain else {
+                return false
+            }
+        }
+        return true
+    }
 
     /// Blanks the whole screen.
     public mutating func clear(style: Style = .plain) {

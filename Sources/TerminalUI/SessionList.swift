@@ -1,4 +1,9 @@
+import Foundation
+
 /// The sessions the table shows: every item, the filter and sort order, and the cursor.
+///
+/// The filter is words that must all match: plain text matches key, user, provider and backend; `status:`,
+/// `backend:` and `provider:` match that field's start (`status:exp` finds expired and expiring).
 ///
 /// The filtered and sorted order is a cached list of indices, rebuilt only when the items, the filter or the
 /// order change, so a key press that only moves the cursor costs nothing at 100,000 sessions.
@@ -6,6 +11,8 @@ public struct SessionList: Equatable, Sendable {
     public private(set) var items: [SessionItem]
     public private(set) var sort: SessionSort
     public private(set) var filter: String
+    /// The time statuses are judged at for a `status:` filter (when it was typed).
+    public private(set) var filterDate: Date
     /// Indices into `items`, filtered and in `sort` order: row `n` of the table is `items[visible[n]]`.
     public private(set) var visible: [Int]
     /// The row under the cursor, an index into `visible`.
@@ -17,6 +24,7 @@ public struct SessionList: Equatable, Sendable {
         self.items = items
         self.sort = sort
         self.filter = filter
+        filterDate = Date(timeIntervalSince1970: 0)
         visible = []
         cursor = 0
         scrollOffset = 0
@@ -92,10 +100,14 @@ public struct SessionList: Equatable, Sendable {
         rebuild(keeping: current?.key)
     }
 
-    public mutating func setFilter(_ text: String) {
-        guard text != filter else { return }
+    /// A new filter: the cursor goes to the first match.
+    public mutating func setFilter(_ text: String, now: Date) {
+        guard text != filter || now != filterDate && text.contains(":") else { return }
         filter = text
-        rebuild(keeping: current?.key)
+        filterDate = now
+        rebuild(keeping: nil)
+        cursor = 0
+        scrollOffset = 0
     }
 
     // MARK: - Moving the cursor
@@ -113,12 +125,13 @@ public struct SessionList: Equatable, Sendable {
     // MARK: - Private
 
     private mutating func rebuild(keeping key: String?) {
-        let needle = filter.lowercased()
+        let terms = Self.terms(filter)
         var indices: [Int]
-        if needle.isEmpty {
+        if terms.isEmpty {
             indices = Array(items.indices)
         } else {
-            indices = items.indices.filter { items[$0].searchText.contains(needle) }
+            let date = filterDate
+            indices = items.indices.filter { index in terms.allSatisfy { $0.matches(items[index], at: date) } }
         }
         let order = sort
         let all = items
@@ -130,6 +143,35 @@ public struct SessionList: Equatable, Sendable {
             cursor = row
         } else {
             cursor = min(cursor, max(0, visible.count - 1))
+        }
+    }
+
+    /// One word of the filter.
+    enum Term: Equatable {
+        case text(String)
+        case status(String)
+        case backend(String)
+        case provider(String)
+
+        func matches(_ item: SessionItem, at date: Date) -> Bool {
+            switch self {
+            case .text(let needle): return item.searchText.contains(needle)
+            case .status(let prefix): return item.record.status(at: date).rawValue.hasPrefix(prefix)
+            case .backend(let prefix): return item.record.backend.lowercased().hasPrefix(prefix)
+            case .provider(let prefix): return item.record.provider.lowercased().hasPrefix(prefix)
+            }
+        }
+    }
+
+    /// The filter's words, lower-cased; an unknown `field:` is plain text.
+    static func terms(_ filter: String) -> [Term] {
+        filter.lowercased().split(whereSeparator: { $0 == " " }).map { word in
+            let text = String(word)
+            for (name, make) in [("status:", Term.status), ("backend:", Term.backend), ("provider:", Term.provider)]
+            where text.hasPrefix(name) {
+                return make(String(text.dropFirst(name.count)))
+            }
+            return .text(text)
         }
     }
 }

@@ -12,8 +12,9 @@ public struct SessionsScreen: Screen {
 
     public init() {}
 
+    /// The columns at their smallest; `columns(for:)` sizes KEY, USER and BACKEND to the rows on screen.
     public static let columns = [
-        Table.Column(" ", width: .fixed(1)),
+        Table.Column(" ", width: .fixed(2)),
         Table.Column("KEY", width: .flexible(minimum: 10)),
         Table.Column("P", width: .fixed(1)),
         Table.Column("USER", width: .flexible(minimum: 10)),
@@ -21,6 +22,37 @@ public struct SessionsScreen: Screen {
         Table.Column("STATUS", width: .fixed(8)),
         Table.Column("EXPIRES", width: .fixed(9), alignment: .right),
     ]
+
+    /// Columns sized to their content: KEY, USER and BACKEND as wide as their longest value on screen, long keys
+    /// cut in the middle and users at the end when the width runs out; what is left over stays at the right.
+    static func columns(for state: AppState, width: Int, rows: Range<Int>) -> [Table.Column] {
+        var key = 3, user = 4, backend = 7
+        for row in rows {
+            let record = state.sessions.item(atRow: row).record
+            key = max(key, DisplayText.width(of: DisplayText.sanitized(record.key)))
+            user = max(user, DisplayText.width(of: DisplayText.sanitized(record.userLabel)))
+            backend = max(backend, DisplayText.width(of: DisplayText.sanitized(record.backend)))
+        }
+        let fixed = 2 + 1 + 8 + 9 + 6   // marks, P, STATUS, EXPIRES and the six gaps
+        let room = max(0, width - fixed)
+        backend = min(backend, max(7, room * 2 / 5))
+        key = min(key, max(10, (room - backend) * 11 / 20))
+        user = max(4, min(user, room - key - backend))
+        return [
+            Table.Column(" ", width: .fixed(2)),
+            Table.Column("KEY", width: .fixed(key)),
+            Table.Column("P", width: .fixed(1)),
+            Table.Column("USER", width: .fixed(user)),
+            Table.Column("BACKEND", width: .fixed(backend)),
+            Table.Column("STATUS", width: .fixed(8)),
+            Table.Column("EXPIRES", width: .fixed(9), alignment: .right),
+        ]
+    }
+
+    /// `25/407`: the cursor's row and how many rows the filter leaves.
+    static func position(_ list: SessionList) -> String {
+        list.count == 0 ? "0/0" : "\(list.cursor + 1)/\(list.count)"
+    }
 
     public static func layout(rows: Int, cols: Int) -> Layout {
         let body = AppFrame.body(rows: rows, cols: cols)
@@ -35,6 +67,12 @@ public struct SessionsScreen: Screen {
         let now = state.now
         let empty = list.filter.isEmpty ? "No sessions yet — press n to sign in."
             : "No session matches “\(list.filter)” — Esc clears the filter."
+        let rect = layout(rows: state.rows, cols: state.cols).table
+        let shown = list.scrollOffset..<min(list.count, list.scrollOffset + max(0, rect.rows - 1))
+        let columns = columns(for: state, width: rect.cols, rows: shown)
+        var keyWidth = 0, backendWidth = 0
+        if case .fixed(let width) = columns[1].width { keyWidth = width }
+        if case .fixed(let width) = columns[4].width { backendWidth = width }
         return Table(columns: columns, rowCount: list.count, selectedRow: list.count > 0 ? list.cursor : nil,
                      scrollOffset: list.scrollOffset, emptyMessage: empty) { row in
             let item = list.item(atRow: row)
@@ -44,14 +82,17 @@ public struct SessionsScreen: Screen {
             switch item.refresh {
             case .refreshing: expires = "refresh…"
             case .idle, .refreshed, .failed:
-                expires = record.expiresAt.map { TimeText.remaining(TimeText.secondsUntil($0, from: now)) } ?? "—"
+                expires = record.expiresAt.map { TimeText.signed(TimeText.secondsUntil($0, from: now)) } ?? "—"
             }
+            let here = state.directorySession == record.key
+            let marks = (state.marked.contains(record.key) ? "+" : " ") + (here ? "@" : item.isSelected ? "*" : " ")
             return [
-                Table.Item(item.isSelected ? "*" : " ", color: .accent, attributes: .bold),
-                Table.Item(record.key),
+                Table.Item(marks, color: .accent, attributes: .bold),
+                Table.Item(DisplayText.truncatedMiddle(DisplayText.sanitized(record.key), toWidth: keyWidth),
+                           attributes: state.marked.contains(record.key) ? .bold : []),
                 Table.Item(ProviderChoice.letter(for: record.provider), color: .accent),
                 Table.Item(record.userLabel),
-                Table.Item(record.backend),
+                Table.Item(DisplayText.truncatedMiddle(DisplayText.sanitized(record.backend), toWidth: backendWidth)),
                 Table.Item(status.rawValue, color: Self.color(status)),
                 Table.Item(expires, color: status == .active ? .normal : Self.color(status)),
             ]
@@ -69,10 +110,12 @@ public struct SessionsScreen: Screen {
     public func render(_ state: AppState, into buffer: inout ScreenBuffer) {
         let layout = Self.layout(rows: buffer.rows, cols: buffer.cols)
         let list = state.sessions
-        var right = list.count == 1 ? "1 session" : "\(list.count) sessions"
+        var right = list.items.count == 1 ? "1 session" : "\(list.items.count) sessions"
         if !list.filter.isEmpty { right = "\(list.count) of \(list.items.count) match “\(list.filter)”" }
-        right += " · by \(list.sort.rawValue)"
-        AppFrame.draw(title: "Sessions", right: right, hints: Self.hints(state), state: state, into: &buffer)
+        if !state.marked.isEmpty { right += " · \(state.marked.count) marked" }
+        right += " · by \(list.sort.rawValue) · " + Self.position(list)
+        let (hints, pinned) = Self.hints(state)
+        AppFrame.draw(title: "Sessions", right: right, hints: hints, pinned: pinned, state: state, into: &buffer)
         Self.table(for: state).draw(in: layout.table, into: &buffer)
         drawDetails(state, in: layout.details, into: &buffer)
         if let field = state.filterField {
@@ -83,10 +126,11 @@ public struct SessionsScreen: Screen {
         }
     }
 
-    static func hints(_ state: AppState) -> [StatusBar.Hint] {
-        if state.filterField != nil { return [.init("Enter", "keep"), .init("Esc", "clear")] }
-        return [.init("n", "new"), .init("Enter", "select"), .init("r", "refresh"), .init("d", "sign out"),
-                .init("/", "filter"), .init("s", "sort"), .init("t", "trace"), .init("?", "help"), .init("q", "quit")]
+    static func hints(_ state: AppState) -> (hints: [StatusBar.Hint], pinned: [StatusBar.Hint]) {
+        if state.filterField != nil {
+            return ([.init("Enter", "keep"), .init("Esc", "clear")], [.init("?", "help"), .init("q", "quit")])
+        }
+        return KeyBinding.hints(KeyBinding.sessions)
     }
 
     private func drawDetails(_ state: AppState, in rect: Rect, into buffer: inout ScreenBuffer) {
@@ -123,7 +167,8 @@ public struct SessionsScreen: Screen {
         if user.isEmpty { user = [record.subject] }
         var lines = [
             DetailLine(label: "User", value: user.joined(separator: " · ")
-                + (item.isSelected ? "   (selected: commands use it)" : "")),
+                + (state.directorySession == record.key ? "   (@ this folder uses it)"
+                   : item.isSelected ? "   (* the default for scripts)" : "")),
             DetailLine(label: "Claims", value: "sub \(record.subject) · iss \(record.issuer)"),
             DetailLine(label: "Session", value: "\(record.key) · \(record.provider) via \(record.backend)"
                 + (record.scopes.isEmpty ? "" : " · scopes " + record.scopes.joined(separator: " "))),

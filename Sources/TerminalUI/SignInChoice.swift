@@ -13,15 +13,18 @@ public struct SignInChoice: Equatable, Sendable {
     public var contact: Contact?
     /// Whether the session under `sessionKey` may be replaced (the user confirmed it).
     public var replace: Bool
+    /// The device grant instead of a browser redirect (a code to type on any device).
+    public var useDevice: Bool
 
     public init(provider: String, title: String, backend: String, sessionKey: String? = nil,
-                contact: Contact? = nil, replace: Bool = false) {
+                contact: Contact? = nil, replace: Bool = false, useDevice: Bool = false) {
         self.provider = provider
         self.title = title
         self.backend = backend
         self.sessionKey = sessionKey
         self.contact = contact
         self.replace = replace
+        self.useDevice = useDevice
     }
 
     /// Whether this sign-in goes by a one-time code rather than a browser.

@@ -27,6 +27,11 @@ extension SignInFlow {
                 if case .oneTimeCode(_, let format, _) = attempt.method, codeField.length != format.length {
                     sizeCodeField(for: format)
                 }
+                // A different code id for the same attempt: the resend worked and a new code is out.
+                if case .oneTimeCode(_, _, let newID?) = attempt.method,
+                   case .oneTimeCode(_, _, let oldID?)? = self.attempt?.method, newID != oldID {
+                    codeResentAt = now
+                }
             case .totpRequired:
                 if case .running(.totpRequired) = phase {} else {
                     codeField = DigitField(length: OTPCodeFormat.totp.length, isFocused: true)

@@ -42,6 +42,8 @@ public struct SignInFlow: Equatable, Sendable {
     public var traceExportNote: String?
     public let startedAt: Date
     public var trace: [TraceLine]
+    /// When the last resend's new code went out (the screen says so, with the time).
+    public var codeResentAt: Date?
 
     public init(id: Int, choice: SignInChoice, startedAt: Date) {
         self.id = id

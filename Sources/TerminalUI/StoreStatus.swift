@@ -9,4 +9,7 @@ public enum StoreStatus: Equatable, Sendable {
     case locked(String)
     /// No store exists yet; the first sign-in creates it.
     case empty
+    /// No store exists yet and nothing but a passphrase can keep its key (no keyring, no passphrase file): the
+    /// TUI opens on choosing one. Carries why.
+    case needsPassphrase(String)
 }

@@ -18,6 +18,8 @@ public final class Terminal {
         case notATerminal
         /// ncurses knows no terminal description for `$TERM`.
         case unknownTerminal(String)
+        /// `$TERM` (`dumb`, a printer) cannot move the cursor, so no screen can be drawn.
+        case cannotAddressCursor(String)
     }
 
     public private(set) var rows: Int
@@ -34,6 +36,9 @@ public final class Terminal {
     /// bracketed paste, and handlers that restore the terminal on exit, on SIGTERM/SIGINT/SIGHUP and on a crash.
     public init(keyMap: KeyMap = .standard) throws {
         guard isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 else { throw StartError.notATerminal }
+        if cncursesw_can_address_cursor() == 0 {
+            throw StartError.cannotAddressCursor(getenv("TERM").map { String(cString: $0) } ?? "")
+        }
         setlocale(LC_ALL, "")
         // Short enough that Esc feels immediate, long enough for arrow-key sequences over SSH.
         set_escdelay(25)
@@ -103,11 +108,43 @@ public final class Terminal {
         wnoutrefresh(cncursesw_stdscr())
         doupdate()
         presented = buffer
+        rewriteLogicalLines(buffer)
+    }
+
+    /// Prints each logical line again over the same cells with the terminal's own wrapping, so the terminal (and
+    /// tmux) marks the rows as one wrapped line and a mouse copy gives the URL without line breaks. The characters
+    /// are the ones curses drew, so its picture of the screen stays right; the cursor goes back where curses left it.
+    private func rewriteLogicalLines(_ buffer: ScreenBuffer) {
+        let lines = buffer.logicalLines.filter { buffer.shows($0) }
+        guard !lines.isEmpty else { return }
+        let screen = cncursesw_stdscr()
+        var sequence = "\u{1B}[0m"
+        for line in lines {
+            sequence += "\u{1B}[\(line.row + 1);1H" + line.text
+        }
+        sequence += "\u{1B}[\(getcury(screen) + 1);\(getcurx(screen) + 1)H"
+        sendControl(sequence)
     }
 
     /// Forgets what is on screen so the next `present` repaints everything (Ctrl-L, after a child program).
     public func repaintAll() {
         presented = nil
+    }
+
+    /// Writes a control sequence (an OSC 52 copy) straight to the terminal between frames; curses does not see it.
+    public func sendControl(_ sequence: String) {
+        guard isRunning else { return }
+        fflush(nil)   // whatever curses still buffers goes first
+        var text = sequence
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { return }
+                offset += written
+            }
+        }
     }
 
     private func draw(_ cell: Cell, row: Int, col: Int) {

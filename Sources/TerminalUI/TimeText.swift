@@ -28,6 +28,11 @@ public enum TimeText {
         return "\(seconds / 86_400)d \(two(seconds % 86_400 / 3600))h"
     }
 
+    /// A signed duration for the EXPIRES column: `4m 05s` ahead, `-2h 10m` since it expired.
+    public static func signed(_ seconds: Int) -> String {
+        seconds > 0 ? remaining(seconds) : seconds == 0 ? "0s" : "-" + remaining(-seconds)
+    }
+
     /// `M:SS` for a sign-in's deadline.
     public static func countdown(_ seconds: Int) -> String {
         let clamped = max(0, seconds)

@@ -2,13 +2,38 @@ import Foundation
 
 /// Trace: the steps of the current or last attempt as the TUI saw them (state transitions, receiver callbacks
 /// with their verdicts, notices, the result) and the protocol steps of the flow trace (requests, responses,
-/// timings, ID-token claims), redacted before they reach the screen.
+/// timings, ID-token claims), redacted before they reach the screen. It scrolls over every step, and `[`/`]` go
+/// to the earlier attempts of this run (the last `AppState.keptFlows`).
 public struct TraceScreen: Screen {
     public init() {}
 
+    /// The lines shown for a flow: with the flow trace wired, its steps say everything the screen's own notes say,
+    /// and more exactly.
+    public static func lines(of flow: SignInFlow) -> [TraceLine] {
+        let steps = flow.trace.filter { if case .step = $0.kind { return true } else { return false } }
+        return steps.isEmpty ? flow.trace : steps
+    }
+
+    /// How many trace lines fit on a screen `rows` high.
+    public static func room(rows: Int) -> Int {
+        max(1, AppFrame.body(rows: rows, cols: 0).rows - 3)
+    }
+
     public func render(_ state: AppState, into buffer: inout ScreenBuffer) {
         buffer.clear()
-        AppFrame.draw(title: "Trace", hints: [.init("Esc", "back"), .init("t", "close"), .init("e", "export JSON")],
+        let flows = state.traceableFlows
+        let index = flows.count - 1 - min(state.traceBack, max(0, flows.count - 1))
+        var right = flows.count > 1 ? "attempt \(index + 1) of \(flows.count) ([ ])" : ""
+        let all = state.tracedFlow.map(Self.lines(of:)) ?? []
+        let room = Self.room(rows: buffer.rows)
+        let last = max(0, all.count - room)
+        let top = min(state.traceScroll ?? last, last)
+        if !all.isEmpty {
+            let steps = "steps \(top + 1)–\(min(all.count, top + room)) of \(all.count)"
+            right = right.isEmpty ? steps : steps + " · " + right
+        }
+        AppFrame.draw(title: "Trace", right: right,
+                      hints: [.init("Esc", "back"), .init("j/k", "scroll"), .init("e", "export JSON")],
                       state: state, into: &buffer)
         let body = AppFrame.body(rows: buffer.rows, cols: buffer.cols)
         guard let flow = state.tracedFlow else {
@@ -17,14 +42,10 @@ public struct TraceScreen: Screen {
             return
         }
         buffer.write("  Flow \(flow.id): \(flow.choice.title) via \(flow.choice.backend) · now "
-                     + SignInFlow.describe(flow.phase), row: body.row, col: 0, style: Style(attributes: .bold),
-                     maxWidth: body.cols)
-        let room = body.rows - 3
-        // With the flow trace wired, its steps say everything the screen's own notes say, and more exactly.
-        let steps = flow.trace.filter { if case .step = $0.kind { return true } else { return false } }
-        let shown = (steps.isEmpty ? flow.trace : steps).suffix(max(0, room))
+                     + SignInFlow.describe(flow.phase), row: body.row, col: 0,
+                     style: Style(attributes: .bold), maxWidth: body.cols)
         var row = body.row + 2
-        for line in shown {
+        for line in all.dropFirst(top).prefix(room) {
             let offset = line.time.timeIntervalSince(flow.startedAt)
             let stamp = "+" + String(format: "%.3f", offset) + "s"
             let kind: String

@@ -12,6 +12,9 @@ enum LoginCommand {
 
     static func run(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
         let environment = ProcessEnvironment.current()
+        if arguments.value("session") != nil {   // a typo for --session-key, which would be silently ignored
+            throw .usage("login names its new session with --session-key KEY (--session picks an existing one)")
+        }
         let positionals = try arguments.positionals(atMost: 1)
         guard let provider = positionals.first else {
             throw .usage("name a provider: google, apple, discord, x, oidc, email or sms")

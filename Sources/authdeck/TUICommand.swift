@@ -49,13 +49,19 @@ enum TUICommand {
             terminal = try Terminal()
         } catch Terminal.StartError.notATerminal {
             throw CommandFailure(.usage, "the TUI needs a terminal (use list, login and the other commands in scripts)")
+        } catch Terminal.StartError.cannotAddressCursor(let name) {
+            throw CommandFailure(.usage, "TERM=\(name) cannot move the cursor, so the TUI cannot draw: set TERM to "
+                                 + "your terminal's type (xterm-256color), or use list, login and the other commands")
         } catch {
             throw CommandFailure(.failed, "cannot start the terminal: \(error)")
         }
+        let lastBackend = store.lastBackend.flatMap { setup.backendNames.contains($0) ? $0 : nil }
         var state = AppState(rows: terminal.rows, cols: terminal.cols, now: Date(),
                              utcOffsetSeconds: localOffset(), providers: providerChoices(setup.catalog),
-                             backends: setup.backendNames, defaultBackend: setup.configuration.defaultBackendName,
+                             backends: setup.backendNames,
+                             defaultBackend: lastBackend ?? setup.configuration.defaultBackendName,
                              store: status, sessions: items)
+        state.directorySession = DirectorySessionFile.find()?.key
         if let selected = items.firstIndex(where: { $0.isSelected }) {
             state.sessions.moveCursor(toRow: state.sessions.visible.firstIndex(of: selected) ?? 0)
         }

@@ -121,6 +121,11 @@ final class TUIEventLoop {
                 try store.select(key)
                 return [.sessionSelected(key)]
             }
+        case .clearDefault:
+            storeWork { store throws(StoreError) in
+                try store.clearSelection()
+                return [.defaultCleared]
+            }
         case .signOut(let key, let revoke):
             signOut(key, revoke: revoke)
         case .refresh(let key):
@@ -143,6 +148,19 @@ final class TUIEventLoop {
                     inbox.post(.unlockFailed(error.description))
                 }
             }
+        case .copy(let text, let what):
+            copy(text, what: what)
+        case .copyToken(let key):
+            storeWork { store throws(StoreError) in
+                guard let token = try store.session(key).secrets.bearer else {
+                    return [.storeFailed("\(key) holds no access token to copy.")]
+                }
+                copy(token, what: "the access token of \(key)")
+                return []
+            }
+        case .runDoctor:
+            let inbox = self.inbox
+            background.async { inbox.post(.doctorReport(Self.doctorLines())) }
         case .repaint:
             terminal.repaintAll()
         case .quit:
@@ -156,7 +174,11 @@ final class TUIEventLoop {
         do throws(StoreError) {
             guard let opened = try store.store(create: true) else { throw StoreError.storage("no store") }
             sessionStore = opened
-            if case .empty = state.store { inbox.post(.storeChanged(try store.unlock(passphrase: nil))) }
+            if case .empty = state.store {
+                let status = try store.unlock(passphrase: nil)
+                inbox.post(.storeChanged(status))
+                if case .needsPassphrase = status { return }   // the screen asks for one, then starts again
+            }
         } catch {
             inbox.post(.storeChanged(.locked(error.description)))
             inbox.post(.signIn(flow: flow, .finished(.failure(.sessionStorageFailure(message: error.description)))))
@@ -167,7 +189,8 @@ final class TUIEventLoop {
                                                                elapsedMilliseconds: step.elapsedMs)))
         })
         let request = SignInRequest(provider: choice.provider, backendName: choice.backend,
-                                    sessionKey: choice.sessionKey, replace: choice.replace, contact: choice.contact)
+                                    sessionKey: choice.sessionKey, replace: choice.replace, contact: choice.contact,
+                                    useDevice: choice.useDevice)
         // Checked again against the store: another process may have taken the key since the list was read.
         if let key = choice.sessionKey, !choice.replace, (try? sessionStore.entry(key)) != nil {
             inbox.post(.signIn(flow: flow, .finished(.failure(
@@ -203,6 +226,7 @@ final class TUIEventLoop {
             browser: launcher.command == nil ? nil : launcher, trace: trace)
         controllers[flow] = controller
         traces[flow] = trace
+        store.lastBackend = choice.backend
         controller.start(backend, timeout: 300)
     }
 
@@ -213,8 +237,8 @@ final class TUIEventLoop {
             return
         }
         let folder = store.location.directory + "/traces"
-        let stamp = Int(Date().timeIntervalSince1970)
-        let path = "\(folder)/trace-\(stamp)-flow\(flow).jsonl"
+        let provider = state.traceableFlows.first { $0.id == flow }?.choice.provider ?? "flow"
+        let path = "\(folder)/" + Self.traceFileName(at: Date(), provider: provider)
         do throws(CommandFailure) {
             mkdir(folder, 0o700)
             try LoginCommand.writeTrace(trace, to: path)
@@ -222,6 +246,37 @@ final class TUIEventLoop {
         } catch {
             inbox.post(.signIn(flow: flow, .traceExported("Could not write the trace: \(error.message)")))
         }
+    }
+
+    /// `authdeck doctor` run as a child of this same binary (its own store connection stays in its own process),
+    /// its lines as printed.
+    static func doctorLines() -> [String] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = ["doctor"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        process.standardInput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            return ["FAIL  doctor           could not start: \(error)"]
+        }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        return text.split(separator: "\n", omittingEmptySubsequences: true).map { DisplayText.sanitized(String($0)) }
+    }
+
+    /// `trace-2026-12-01T06-27-47-google.jsonl`: sorts by time, says which provider, and has no colons.
+    static func traceFileName(at date: Date, provider: String) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate, .withTime, .withDashSeparatorInDate, .withColonSeparatorInTime]
+        let stamp = formatter.string(from: date).replacingOccurrences(of: ":", with: "-")
+        let name = provider.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || $0 == "-" }
+            ? provider : "flow"
+        return "trace-\(stamp)-\(name).jsonl"
     }
 
     /// Answers a TOTP prompt with the stored seed's current code, asked for with `u`.
@@ -285,6 +340,17 @@ final class TUIEventLoop {
                 inbox.post(.refreshFinished(key: key, error: error.description))
             }
         }
+    }
+
+    /// OSC 52: the terminal puts the text on the user's clipboard, over SSH and tmux too. The text itself is never
+    /// shown or logged.
+    private func copy(_ text: String, what: String) {
+        guard let sequence = Clipboard.sequence(for: text) else {
+            inbox.post(.storeFailed("Too long to copy through the terminal (over \(Clipboard.maximumBytes) bytes)."))
+            return
+        }
+        terminal.sendControl(sequence)
+        inbox.post(.notice("Copied \(what) (OSC 52: terminals and tmux with set-clipboard on)."))
     }
 
     /// A quick store change run on the loop's thread (SQLite answers in well under a frame); its events follow.

@@ -10,6 +10,8 @@ final class TUIStore: Sendable {
     let location: StoreLocation
     private let options: StoreOptions
     private let current = Mutex<SessionStore?>(nil)
+    /// Nothing but a passphrase typed on screen can keep a new store's key: no keyring, no passphrase file.
+    private let onlyTypedPassphrase: Bool
 
     /// The passphrase comes from `AUTHDECK_PASSPHRASE_FILE` or the unlock screen, never from a prompt on the
     /// terminal that curses owns.
@@ -23,6 +25,7 @@ final class TUIStore: Sendable {
         if (environment["AUTHDECK_PASSPHRASE_FILE"] ?? "").isEmpty {
             options.passphrase = PassphraseUnlock(hint: "type the passphrase on the unlock screen") { _ in nil }
         }
+        onlyTypedPassphrase = (environment["AUTHDECK_PASSPHRASE_FILE"] ?? "").isEmpty && options.secretService == nil
         self.options = options
     }
 
@@ -40,13 +43,21 @@ final class TUIStore: Sendable {
     /// Unlocks the store, with `passphrase` when the user typed one; the status says until when. The open store is
     /// reused: a process keeps one connection per store (see `SessionStore.open`).
     func unlock(passphrase: String?) throws(StoreError) -> StoreStatus {
-        guard let store = try self.store(create: passphrase != nil) else { return .empty }
+        guard let store = try self.store(create: passphrase != nil) else {
+            return onlyTypedPassphrase ? .needsPassphrase(Self.noKeyring) : .empty
+        }
         let wasCached = store.isUnlockedInCache
         let started = Date()
         if let passphrase {
             try store.unlock(passphrase: .fixed(passphrase))
         } else {
-            try store.unlock()
+            do throws(StoreError) {
+                try store.unlock()
+            } catch {
+                // A store that never got a key (no keyring answered): the screen chooses its passphrase.
+                guard case .locked = error, try store.keySource() == nil else { throw error }
+                return .needsPassphrase(Self.noKeyring)
+            }
         }
         let source = (try? store.keySource())??.rawValue
         // A fresh unlock is cached for --unlock-for; one found in the cache expires when an earlier command said.
@@ -54,6 +65,24 @@ final class TUIStore: Sendable {
             ? started.addingTimeInterval(TimeInterval(options.unlockForSeconds)) : nil
         return .unlocked(until: until, source: source)
     }
+
+    /// The backend of the last sign-in started from the TUI, so the next run's New sign-in opens on it.
+    var lastBackend: String? {
+        get {
+            guard let text = try? String(contentsOfFile: lastBackendPath, encoding: .utf8) else { return nil }
+            let name = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            return name.isEmpty ? nil : name
+        }
+        set {
+            guard let newValue else { return }
+            FileManager.default.createFile(atPath: lastBackendPath, contents: Data((newValue + "\n").utf8),
+                                           attributes: [.posixPermissions: 0o600])
+        }
+    }
+
+    private var lastBackendPath: String { location.directory + "/tui-last-backend" }
+
+    static let noKeyring = "No keyring is reachable, so a passphrase protects the store's key."
 
     /// Every session as a table row.
     func items() throws(StoreError) -> [SessionItem] {

@@ -124,8 +124,8 @@ import Testing
         #expect(frame[3, 5].isReversed)        // ops-oidc, the second row in key order
         #expect(!frame[2, 5].isReversed)
         #expect(!frame[4, 5].isReversed)
-        #expect(frame.textLines()[3].hasPrefix("   ops-oidc"))
-        #expect(frame.textLines()[4].hasPrefix(" * work-google"))   // the store's selected session is marked
+        #expect(frame.textLines()[3].hasPrefix("    ops-oidc"))
+        #expect(frame.textLines()[4].hasPrefix("  * work-google"))   // the store's selected session is marked
     }
 
     @Test func statusesAndErrorsHaveTheirColours() {

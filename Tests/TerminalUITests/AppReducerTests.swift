@@ -8,7 +8,11 @@ import Testing
     let start = AppFixtures.state()
 
     @Test func movingAndSelectingASessionAsksTheStoreOnce() {
-        let (state, effects) = AppFixtures.run(start, AppFixtures.keys("jjj") + [.key(.enter)])
+        // Enter opens the details and changes nothing; `u` makes it the default for scripts.
+        let (opened, none) = AppFixtures.run(start, AppFixtures.keys("jjj") + [.key(.enter)])
+        #expect(none.isEmpty)
+        #expect(opened.mode == .details("東京-x"))
+        let (state, effects) = AppFixtures.run(opened, AppFixtures.keys("u"))
         #expect(state.sessions.current?.key == "東京-x")
         #expect(effects == [.select("東京-x")])
         let (selected, _) = AppFixtures.run(state, [.sessionSelected("東京-x")])
@@ -23,21 +27,23 @@ import Testing
         #expect(AppFixtures.run(asked, [.key(.escape)]).1.isEmpty)
         #expect(AppFixtures.run(asked, AppFixtures.keys("y")).1 == [.signOut("lab-discord", revoke: false)])
         let (revoking, _) = AppFixtures.run(start, AppFixtures.keys("R"))
-        #expect(AppFixtures.run(revoking, [.key(.enter)]).1 == [.signOut("lab-discord", revoke: true)])
+        // No has the focus: a stray Enter keeps the session.
+        #expect(AppFixtures.run(revoking, [.key(.enter)]).1.isEmpty)
+        #expect(AppFixtures.run(revoking, AppFixtures.keys("y")).1 == [.signOut("lab-discord", revoke: true)])
         let (gone, _) = AppFixtures.run(asked, AppFixtures.keys("y") + [.sessionRemoved("lab-discord")])
         #expect(gone.sessions.count == 3)
         #expect(gone.sessions.current?.key == "ops-oidc")
     }
 
-    @Test func filterAndSortKeepTheCursorOnTheSameSession() {
+    @Test func filterJumpsToTheFirstMatchAndSortKeepsTheCursor() {
         let (filtered, _) = AppFixtures.run(start, AppFixtures.keys("/GOOGLE"))
         #expect(filtered.sessions.visible.count == 1)
         #expect(filtered.sessions.current?.key == "work-google")
         let (kept, _) = AppFixtures.run(filtered, [.key(.enter)])
         #expect(kept.filterField == nil && kept.sessions.filter == "GOOGLE")
         let (cleared, _) = AppFixtures.run(kept, [.key(.escape)])
-        #expect(cleared.sessions.count == 4 && cleared.sessions.current?.key == "work-google")
-        let (sorted, _) = AppFixtures.run(cleared, AppFixtures.keys("s"))
+        #expect(cleared.sessions.count == 4 && cleared.sessions.current?.key == "lab-discord")
+        let (sorted, _) = AppFixtures.run(cleared, AppFixtures.keys("jjs"))
         #expect(sorted.sessions.sort == .expiry)
         #expect(sorted.sessions.visible.map { sorted.sessions.items[$0].key }
                 == ["東京-x", "lab-discord", "work-google", "ops-oidc"])

@@ -45,6 +45,29 @@ import Testing
             return AppFixtures.run(locked, AppFixtures.keys("secret") + [.key(.enter),
                                                                           .unlockFailed("wrong passphrase: the store stays locked")]).0
         },
+        Case(name: "session-details") { rows, cols in
+            AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("jj") + [.key(.enter)]).0
+        },
+        Case(name: "sessions-marked-and-folder") { rows, cols in
+            var state = AppFixtures.state(rows: rows, cols: cols)
+            state.directorySession = "ops-oidc"
+            return AppFixtures.run(state, AppFixtures.keys(" j j")).0
+        },
+        Case(name: "sessions-filter-status") { rows, cols in
+            AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("/status:exp")).0
+        },
+        Case(name: "unlock-new-store") { rows, cols in
+            AppFixtures.state(rows: rows, cols: cols, sessions: [],
+                              store: .needsPassphrase("No keyring is reachable, so a passphrase protects the store's key."))
+        },
+        Case(name: "unlock-new-store-repeat") { rows, cols in
+            let new = AppFixtures.state(rows: rows, cols: cols, sessions: [],
+                                        store: .needsPassphrase("No keyring is reachable."))
+            return AppFixtures.run(new, AppFixtures.keys("secret") + [.key(.enter)] + AppFixtures.keys("sec")).0
+        },
+        Case(name: "new-sign-in-device") { rows, cols in
+            AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("nm")).0
+        },
         Case(name: "new-sign-in") { rows, cols in
             AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("n")).0
         },

@@ -66,7 +66,9 @@ struct TUITmuxTests {
         #expect(screen.contains("expiring") && screen.contains("expired"))
         pane.send("Down")
         pane.send("Enter")
-        try pane.waitFor("Selected bravo-discord")
+        try pane.waitFor("Session bravo-discord")
+        pane.send("u")
+        try pane.waitFor("Scripts now use bravo-discord by default")
         pane.send("d")
         try pane.waitFor("Sign out of bravo-discord?")
         pane.send("n")
@@ -213,11 +215,12 @@ final class TmuxPane: @unchecked Sendable {
     private let socket: String
     private let marker: String
 
-    init(command: [String], environment: [String: String], folder: String, cols: Int = 100, rows: Int = 30) throws {
+    init(command: [String], environment: [String: String], folder: String, cols: Int = 100, rows: Int = 30,
+         term: String = "xterm-256color") throws {
         socket = folder + "/tmux.sock"
         marker = folder + "/exited"
         // The pane's shell line: the environment, the command, then a marker file that says it exited.
-        let quoted = (["env", "-i"] + environment.map { "\($0.key)=\($0.value)" }.sorted() + ["TERM=xterm-256color"]
+        let quoted = (["env", "-i"] + environment.map { "\($0.key)=\($0.value)" }.sorted() + ["TERM=" + term]
                       + command).map(Self.quote).joined(separator: " ")
         let line = quoted + "; echo $? > " + Self.quote(marker) + "; sleep 30"
         let status = Self.tmux(["-S", socket, "new-session", "-d", "-x", "\(cols)", "-y", "\(rows)", line])
@@ -270,6 +273,39 @@ final class TmuxPane: @unchecked Sendable {
 
     func close() {
         _ = Self.tmux(["-S", socket, "kill-server"])
+    }
+
+    /// The command's exit status once it ended, waiting up to `timeout`; nil if it is still running.
+    func exitStatus(timeout: TimeInterval = 10) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let text = try? String(contentsOfFile: marker, encoding: .utf8), text.hasSuffix("\n") {
+                return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return nil
+    }
+
+    /// Runs a tmux command on this pane's server (`set -s set-clipboard on`).
+    func tmuxCommand(_ arguments: [String]) {
+        _ = Self.tmux(["-S", socket] + arguments)
+    }
+
+    /// The screen with wrapped lines joined (`capture-pane -J`), as a mouse copy in tmux would take them.
+    func captureJoined() -> String {
+        Self.tmuxOutput(["-S", socket, "capture-pane", "-p", "-J", "-t", "0"])
+    }
+
+    /// The newest paste buffer: what an OSC 52 copy put there when `set-clipboard` is on.
+    func pasteBuffer() -> String {
+        Self.tmuxOutput(["-S", socket, "show-buffer"])
+    }
+
+    /// Sends raw bytes to the pane as if the terminal produced them (mouse reports, escape sequences).
+    func sendRaw(_ hex: [UInt8]) {
+        _ = Self.tmux(["-S", socket, "send-keys", "-t", "0", "-H"] + hex.map { String(format: "%02x", $0) })
+        Thread.sleep(forTimeInterval: 0.15)
     }
 
     private static func quote(_ word: String) -> String {

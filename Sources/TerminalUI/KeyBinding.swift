@@ -1,0 +1,95 @@
+/// One key binding as data: the keys, the command, the help text and the status bar word. The reducer, the help
+/// overlay and the status bar hints all read the same table, so a key cannot work and be missing from help.
+public struct KeyBinding: Equatable, Sendable {
+    /// The requests that run the command.
+    public var keys: [KeyRequest]
+    /// How help writes the keys ("↑/k", "Enter").
+    public var label: String
+    public var command: SessionCommand
+    /// The help overlay's right column.
+    public var help: String
+    /// The status bar's word, nil when the binding stays out of the bar.
+    public var hint: String?
+
+    public init(_ keys: [KeyRequest], _ label: String, _ command: SessionCommand, _ help: String,
+                hint: String? = nil) {
+        self.keys = keys
+        self.label = label
+        self.command = command
+        self.help = help
+        self.hint = hint
+    }
+
+    /// The status bar hint, when the binding has one.
+    public var statusHint: StatusBar.Hint? {
+        hint.map { StatusBar.Hint(label, $0) }
+    }
+
+    /// The command bound to `request` in `table`.
+    public static func command(for request: KeyRequest, in table: [KeyBinding]) -> SessionCommand? {
+        table.first { $0.keys.contains(request) }?.command
+    }
+
+    /// The Sessions screen's keys, in the order help lists them.
+    public static let sessions: [KeyBinding] = [
+        KeyBinding([.up, .character("k"), .scrollUp], "↑/k", .up, "move up"),
+        KeyBinding([.down, .character("j"), .scrollDown], "↓/j", .down, "move down"),
+        KeyBinding([.pageUp], "PgUp", .pageUp, "page up"),
+        KeyBinding([.pageDown], "PgDn", .pageDown, "page down"),
+        KeyBinding([.home, .character("g")], "Home/g", .top, "first session"),
+        KeyBinding([.end, .character("G")], "End/G", .bottom, "last session"),
+        KeyBinding([.enter], "Enter", .open, "details and actions", hint: "open"),
+        KeyBinding([.character("n")], "n", .newSignIn, "new sign-in", hint: "new"),
+        KeyBinding([.character("u")], "u", .makeDefault, "default for scripts", hint: "use"),
+        KeyBinding([.character("z")], "z", .undoDefault, "undo the default change"),
+        KeyBinding([.character("r")], "r", .refresh, "refresh (marked or this)", hint: "refresh"),
+        KeyBinding([.character("a")], "a", .autoRefresh, "auto-refresh on/off"),
+        KeyBinding([.character("d")], "d", .signOut, "sign out (marked or this)", hint: "sign out"),
+        KeyBinding([.character("R")], "R", .revoke, "revoke and sign out"),
+        KeyBinding([.character(" ")], "Space", .mark, "mark for r and d"),
+        KeyBinding([.character("/")], "/", .filter, "filter (status:expired…)", hint: "filter"),
+        KeyBinding([.character("s")], "s", .sort, "sort: key, expiry, user…", hint: "sort"),
+        KeyBinding([.character("t")], "t", .trace, "trace of the last sign-in", hint: "trace"),
+        KeyBinding([.character("c")], "c", .copyToken, "copy the access token"),
+        KeyBinding([.character("y")], "y", .copyKey, "copy the key"),
+        KeyBinding([.character("e")], "e", .copyExport, "copy an export line"),
+        KeyBinding([.character("m")], "m", .showMessage, "the last message in full"),
+        KeyBinding([.character("D")], "D", .doctor, "doctor: config, store, URIs"),
+        KeyBinding([.escape], "Esc", .back, "clear filter and marks"),
+        KeyBinding([.character("?"), .function(1)], "?", .help, "this help", hint: "help"),
+        KeyBinding([.character("q"), .interrupt], "q", .quit, "quit", hint: "quit"),
+    ]
+
+    /// A session's Details screen: its actions, then the way back.
+    public static let details: [KeyBinding] = [
+        KeyBinding([.character("u")], "u", .makeDefault, "default for scripts", hint: "use"),
+        KeyBinding([.character("z")], "z", .undoDefault, "undo the default change"),
+        KeyBinding([.character("r")], "r", .refresh, "refresh now", hint: "refresh"),
+        KeyBinding([.character("a")], "a", .autoRefresh, "auto-refresh on/off", hint: "auto"),
+        KeyBinding([.character("d")], "d", .signOut, "sign out (asks first)", hint: "sign out"),
+        KeyBinding([.character("R")], "R", .revoke, "revoke and sign out"),
+        KeyBinding([.character("t")], "t", .trace, "trace of the last sign-in"),
+        KeyBinding([.character("c")], "c", .copyToken, "copy the access token (OSC 52)", hint: "copy"),
+        KeyBinding([.character("y")], "y", .copyKey, "copy the key"),
+        KeyBinding([.character("e")], "e", .copyExport, "copy export AUTHDECK_SESSION=…"),
+        KeyBinding([.character("m")], "m", .showMessage, "the last message in full"),
+        KeyBinding([.escape, .enter, .backspace, .left], "Esc", .back, "back to the list", hint: "back"),
+        KeyBinding([.character("?"), .function(1)], "?", .help, "this help", hint: "help"),
+        KeyBinding([.character("q"), .interrupt], "q", .quit, "quit", hint: "quit"),
+    ]
+
+    /// The hints every screen keeps in its status bar whatever the width.
+    public static let pinnedCommands: Set<SessionCommand> = [.help, .quit]
+
+    /// The status bar hints of a table: the pinned ones apart, so the bar never drops them.
+    public static func hints(_ table: [KeyBinding]) -> (hints: [StatusBar.Hint], pinned: [StatusBar.Hint]) {
+        let shown = table.filter { $0.hint != nil }
+        return (shown.filter { !pinnedCommands.contains($0.command) }.compactMap(\.statusHint),
+                shown.filter { pinnedCommands.contains($0.command) }.compactMap(\.statusHint))
+    }
+
+    /// Help entries: the keys and what they do.
+    public static func helpEntries(_ table: [KeyBinding]) -> [HelpOverlay.Entry] {
+        table.map { HelpOverlay.Entry($0.label, $0.help) }
+    }
+}

@@ -1,0 +1,35 @@
+/// What a key on the Sessions screen or a session's Details screen does, named apart from the key so one table
+/// (`KeyBinding`) drives the reducer, the help overlay and the status bar hints.
+public enum SessionCommand: Hashable, Sendable {
+    case up, down, pageUp, pageDown, top, bottom
+    /// Enter: the session's details and actions.
+    case open
+    /// Esc on the details: back to the list; on the list: clear the filter or the message.
+    case back
+    /// `u`: make it the session scripts use by default.
+    case makeDefault
+    /// `z`: put the previous default back.
+    case undoDefault
+    case newSignIn
+    case refresh
+    case autoRefresh
+    case signOut
+    case revoke
+    case filter
+    case sort
+    /// Space: mark or unmark the row for `r`/`d` on many.
+    case mark
+    case trace
+    /// `c`: the access token to the clipboard (OSC 52).
+    case copyToken
+    /// `y`: the session key to the clipboard.
+    case copyKey
+    /// `e`: `export AUTHDECK_SESSION=<key>` to the clipboard, for another shell.
+    case copyExport
+    /// `D`: run `authdeck doctor` and show its checks.
+    case doctor
+    /// `m`: the last message in full.
+    case showMessage
+    case help
+    case quit
+}

@@ -1,0 +1,53 @@
+import AuthCore
+import Foundation
+
+/// Enter on a session: everything known about it, and its actions as keys (the table of `KeyBinding.details`).
+public struct SessionDetailsScreen: Screen {
+    public init() {}
+
+    public func render(_ state: AppState, into buffer: inout ScreenBuffer) {
+        guard case .details(let key) = state.mode, let item = state.sessions.current, item.key == key else { return }
+        let (hints, pinned) = KeyBinding.hints(KeyBinding.details)
+        AppFrame.draw(title: "Session " + key, right: SessionsScreen.position(state.sessions), hints: hints,
+                      pinned: pinned, state: state, into: &buffer)
+        let body = AppFrame.body(rows: buffer.rows, cols: buffer.cols)
+        var lines = SessionsScreen.detailLines(item, state: state)
+        lines.append(SessionsScreen.DetailLine(label: "Scripts", value: Self.scriptsLine(item, state: state)))
+        let actions = KeyBinding.details.filter { ![.back, .help, .quit].contains($0.command) }
+        let actionsHeight = min(actions.count + 2, max(0, body.rows - lines.count - 3))
+        let (top, bottom) = body.splitBottom(actionsHeight)
+        let infoBox = Box(title: "Details", style: Style(foreground: .dim), titleStyle: Style(attributes: .bold))
+        infoBox.draw(in: top, into: &buffer)
+        let inside = top.inset(by: 1)
+        for (index, line) in lines.enumerated() where index < inside.rows {
+            let row = inside.row + index
+            let end = buffer.write(" " + DisplayText.padded(line.label, toWidth: 9), row: row, col: inside.col,
+                                   style: Style(foreground: .accent), maxWidth: inside.cols)
+            buffer.write(line.value, row: row, col: end, style: Style(foreground: line.color),
+                         maxWidth: inside.right - end - 1)
+        }
+        guard bottom.rows >= 3 else { return }
+        Box(title: "Actions", style: Style(foreground: .dim), titleStyle: Style(attributes: .bold))
+            .draw(in: bottom, into: &buffer)
+        let list = bottom.inset(by: 1)
+        let keyWidth = actions.map { DisplayText.width(of: $0.label) }.max() ?? 0
+        for (index, binding) in actions.enumerated() where index < list.rows {
+            let row = list.row + index
+            let end = buffer.write(" " + DisplayText.padded(binding.label, toWidth: keyWidth) + "  ", row: row,
+                                   col: list.col, style: Style(attributes: .bold), maxWidth: list.cols)
+            buffer.write(binding.help, row: row, col: end, maxWidth: list.right - end - 1)
+        }
+    }
+
+    /// Whether scripts get this session: the default, this folder's choice, or neither.
+    static func scriptsLine(_ item: SessionItem, state: AppState) -> String {
+        var parts: [String] = []
+        if state.directorySession == item.key { parts.append("used in this folder (.authdeck-session)") }
+        if item.isSelected {
+            parts.append("the default for scripts")
+        } else {
+            parts.append("not the default (u makes it)")
+        }
+        return parts.joined(separator: " · ")
+    }
+}

@@ -1,0 +1,109 @@
+import AuthCore
+import Foundation
+import Testing
+@testable import TerminalUI
+
+/// Signing in again and reading traces: `R` repeats a sign-in, the backend is remembered, the Trace screen
+/// scrolls over every step and keeps the last 20 attempts for `[` and `]`.
+@Suite struct SigningInDailyUseTests {
+    @Test func rOnTheResultRepeatsTheSameSignIn() {
+        let base = AppFixtures.state()
+        let (typed, _) = AppFixtures.run(base, AppFixtures.keys("n") + [.key(.tab), .key(.right), .key(.tab)]
+                                         + AppFixtures.keys("repro") + [.key(.enter)])
+        guard case .signIn(let first) = typed.mode else { Issue.record("the sign-in starts"); return }
+        #expect(first.choice.backend == "direct" && first.choice.sessionKey == "repro")
+        let (ended, _) = AppFixtures.run(typed, [.signIn(flow: 1, .finished(.failure(.timedOut)))])
+        let (again, effects) = AppFixtures.run(ended, AppFixtures.keys("R"))
+        var expected = first.choice
+        expected.replace = true
+        #expect(effects == [.dismissSignIn(flow: 1), .startSignIn(flow: 2, expected)])
+        guard case .signIn(let second) = again.mode else { Issue.record("the retry shows its screen"); return }
+        #expect(second.id == 2)
+        // The New sign-in screen now opens on the backend last used.
+        let (cancelled, _) = AppFixtures.run(again, [.key(.escape)] + AppFixtures.keys("n"))
+        guard case .newSignIn(let form) = cancelled.mode else { Issue.record("n opens New sign-in"); return }
+        #expect(form.backend == "direct")
+    }
+
+    static func flowWithSteps(_ count: Int) -> AppState {
+        let steps: [SignInEvent] = (1...count).map {
+            .protocolStep(kind: "http", summary: "step \($0)", elapsedMilliseconds: Double($0))
+        }
+        return AppFixtures.flowState(reports: AppFixtures.browserReports() + steps)
+    }
+
+    @Test func theTraceScrollsOverEveryStep() {
+        let (open, _) = AppFixtures.run(Self.flowWithSteps(40), AppFixtures.keys("t"))
+        var screen = AppScreen.frame(open).textDump()
+        #expect(screen.contains("step 40") && !screen.contains("step 1\n"))
+        #expect(screen.contains("of 40"))
+        let (top, _) = AppFixtures.run(open, [.key(.home)])
+        screen = AppScreen.frame(top).textDump()
+        #expect(screen.contains("step 1 ") || screen.contains("step 1\n"))
+        #expect(!screen.contains("step 40"))
+        let (down, _) = AppFixtures.run(top, AppFixtures.keys("j") + [.key(.pageDown)])
+        #expect((down.traceScroll ?? -1) > 1)
+        let (end, _) = AppFixtures.run(down, [.key(.end)])
+        #expect(end.traceScroll == nil)
+        #expect(AppScreen.frame(end).textDump().contains("step 40"))
+    }
+
+    @Test func theLastTwentyAttemptsAreKeptForBrackets() {
+        var state = AppFixtures.state()
+        for attempt in 1...22 {
+            state = AppFixtures.run(state, AppFixtures.keys("ng") + [
+                .signIn(flow: attempt, .protocolStep(kind: "http", summary: "attempt \(attempt)",
+                                                     elapsedMilliseconds: 1)),
+                .signIn(flow: attempt, .finished(.failure(.timedOut))), .key(.enter),
+            ]).0
+        }
+        #expect(state.pastFlows.count == 20)
+        #expect(state.pastFlows.first?.id == 3)
+        let (open, _) = AppFixtures.run(state, AppFixtures.keys("t"))
+        #expect(AppScreen.frame(open).textDump().contains("attempt 22"))
+        let (older, _) = AppFixtures.run(open, AppFixtures.keys("[["))
+        #expect(older.tracedFlow?.id == 20)
+        #expect(AppScreen.frame(older).textDump().contains("attempt 18 of 20"))
+        let (oldest, _) = AppFixtures.run(older, Array(repeating: .key(.character("[")), count: 30))
+        #expect(oldest.tracedFlow?.id == 3)
+        let (newer, _) = AppFixtures.run(oldest, AppFixtures.keys("]"))
+        #expect(newer.tracedFlow?.id == 4)
+        #expect(AppFixtures.run(newer, AppFixtures.keys("e")).1 == [.exportTrace(flow: 4)])
+    }
+
+    @Test func aClickOnResendPressesIt() {
+        let state = AppScreenSnapshotTests.codeState(24, 80, typed: "")
+        let early = AppFixtures.run(state, [.key(.mouseClick(row: 6, col: 12))])
+        #expect(early.1.isEmpty)
+        #expect(early.0.flow?.notice?.hasPrefix("You can ask for a new code in 25") == true)
+        var later = state
+        later.now = AppFixtures.now.addingTimeInterval(30)
+        #expect(AppFixtures.run(later, [.key(.mouseClick(row: 6, col: 12))]).1 == [.resendCode(flow: 1)])
+        #expect(AppFixtures.run(later, [.key(.mouseClick(row: 6, col: 40))]).1.isEmpty)
+    }
+
+    @Test func mSwitchesNewSignInToTheDeviceGrant() {
+        let (form, _) = AppFixtures.run(AppFixtures.state(), AppFixtures.keys("nm"))
+        #expect(AppScreen.frame(form).textDump().contains("device grant: a code to type on any device"))
+        let (_, effects) = AppFixtures.run(form, AppFixtures.keys("g"))
+        guard case .startSignIn(_, let choice) = effects.first else { Issue.record("g starts"); return }
+        #expect(choice.useDevice && choice.provider == "google")
+        // Codes by email never use the device grant.
+        let (contact, _) = AppFixtures.run(form, AppFixtures.keys("eada@example.com") + [.key(.enter)])
+        guard case .signIn(let flow) = contact.mode else { Issue.record("the code flow starts"); return }
+        #expect(!flow.choice.useDevice)
+    }
+
+    @Test func aResentCodeIsAnnouncedWithItsTime() {
+        let state = AppScreenSnapshotTests.codeState(24, 80, typed: "")
+        let format = try! OTPCodeFormat(length: 6, alphanumeric: false)
+        var attempt = AppScreenSnapshotTests.codeAttempt()
+        attempt.method = .oneTimeCode(contact: .email("ada@example.com"), format: format, otpID: "otp-2")
+        var later = state
+        later.now = AppFixtures.now.addingTimeInterval(27 * 60)
+        let changed = AppEvent.signIn(flow: 1, .stateChanged(.awaitingCallback(attempt, .waiting)))
+        let (resent, _) = AppFixtures.run(later, [changed])
+        #expect(AppScreen.frame(resent).textDump().contains("A new code was sent to ada@example.com at 08:27."))
+        #expect(!AppScreen.frame(state).textDump().contains("A new code"))
+    }
+}

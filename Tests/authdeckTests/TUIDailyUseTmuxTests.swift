@@ -1,0 +1,407 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 15 under tmux, the real binary: the first run without a keyring, dumb terminals, and the daily keys.
+@Suite(.enabled(if: TmuxPane.isAvailable || ProcessInfo.processInfo.environment["CI"] == "true",
+                "tmux is not installed"))
+struct TUIDailyUseTmuxTests {
+    let folder = TemporaryFolder()
+    /// No passphrase file and no session bus: nothing but the screen can give the store a key.
+    let runner: CLIRunner
+
+    init() {
+        var base = CLIRunner(home: folder.path + "/home", extra: [
+            "XDG_RUNTIME_DIR": folder.path + "/run", "AUTHDECK_CONFIG": folder.write("config.json", "{}"),
+        ])
+        base.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
+        base.environment["AUTHDECK_PASSPHRASE_FILE"] = nil
+        runner = base
+    }
+
+    func startTUI(_ extra: [String: String] = [:], term: String = "xterm-256color", cols: Int = 100,
+                  rows: Int = 30) throws -> TmuxPane {
+        var environment = runner.environment
+        environment.merge(extra) { _, new in new }
+        return try TmuxPane(command: [CLIRunner.binary, "tui"], environment: environment, folder: folder.path,
+                            cols: cols, rows: rows, term: term)
+    }
+
+    @Test func aFirstRunChoosesThePassphraseTwiceThenCarriesOnWithTheSignIn() throws {
+        let sandbox = try SandboxProcess(folder: folder, runner: runner)
+        let browser = folder.write("browser.sh", """
+            #!/bin/sh
+            sleep 1
+            curl -s -L -o /dev/null "$1&sandbox_user=ada&sandbox_auto=approve"
+            """)
+        chmod(browser, 0o755)
+        let pane = try startTUI(["AUTHDECK_CONFIG": sandbox.configPath, "BROWSER": browser])
+        defer { pane.close() }
+        try pane.waitFor("Choose a passphrase for the new store.")
+        #expect(!pane.capture().contains("store is locked"))
+        // Later: the list, then n asks again instead of failing with "the store is locked".
+        pane.send("Escape")
+        try pane.waitFor("No sessions yet")
+        pane.send("n")
+        try pane.waitFor("Choose a passphrase for the new store.")
+        pane.send("first-try")
+        pane.send("Enter")
+        try pane.waitFor("Repeat it")
+        pane.send("first-tyr")
+        pane.send("Enter")
+        try pane.waitFor("The two passphrases differ")
+        pane.send("plum tree 42")
+        pane.send("Enter")
+        pane.send("plum tree 42")
+        pane.send("Enter")
+        // The unlock carries on with what asked for it: the New sign-in screen, not the list.
+        try pane.waitFor("Sign in with", timeout: 20)
+        pane.send("g")
+        try pane.waitFor("Signed in with Google", timeout: 20)
+        pane.send("Enter")
+        try pane.waitFor("1 session")
+        pane.send("q")
+        try pane.waitForExit()
+        // The key is wrapped by the chosen passphrase: a script with it reads the token, a wrong one cannot.
+        let listed = runner.run(["list", "--json"])
+        let key = try #require((try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])?
+            .first?["key"] as? String)
+        _ = runner.run(["store", "lock"])
+        let right = runner.run(["token", key], environment: [
+            "AUTHDECK_PASSPHRASE_FILE": folder.write("right", "plum tree 42\n")])
+        #expect(right.status == 0, "token: \(right.stderr)")
+        _ = runner.run(["store", "lock"])
+        let wrong = runner.run(["token", key], environment: [
+            "AUTHDECK_PASSPHRASE_FILE": folder.write("wrong", "first-try\n")])
+        #expect(wrong.status != 0)
+    }
+
+    @Test func aDumbTerminalIsRefusedWithAUsageError() throws {
+        let pane = try startTUI(term: "dumb")
+        defer { pane.close() }
+        #expect(pane.exitStatus() == 2)
+        let screen = pane.capture()
+        #expect(screen.contains("TERM=dumb cannot move the cursor"))
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/home/sessions.db"))
+    }
+
+    /// Sessions imported as JSON lines with a passphrase store: three as in TUITmuxTests plus two that differ only
+    /// in their backend and a long key.
+    func seeded() -> CLIRunner {
+        var seededRunner = runner
+        seededRunner.environment["AUTHDECK_PASSPHRASE_FILE"] = folder.write("passphrase", "correct horse\n")
+        let now = Date()
+        func iso(_ offset: TimeInterval) -> String {
+            ISO8601DateFormatter().string(from: now.addingTimeInterval(offset))
+        }
+        let long = "support-repro-google-3e479fbd-0f7c-4a8e-9d51-2b6f1c0e7a93"
+        let lines = [
+            ("alpha-google", "direct", "google", iso(3600), true),
+            ("bravo-discord", "direct", "discord", iso(200), false),
+            ("charlie-x", "direct", "x", iso(-3700), false),
+            ("delta-portal", "sandbox-portal", "google", iso(900), false),
+            (long, "sandbox-turnkey", "google", iso(900), false),
+        ].map { key, backend, provider, expires, selected in
+            "{\"key\":\"\(key)\",\"backend\":\"\(backend)\",\"provider\":\"\(provider)\",\"subject\":\"s-\(key)\","
+                + "\"email\":\"\(key.prefix(5))@example.com\",\"phone\":null,\"issuer\":\"https://issuer.example\","
+                + "\"createdAt\":\"\(iso(-7200))\",\"expiresAt\":\"\(expires)\",\"status\":\"active\","
+                + "\"refreshable\":false,\"selected\":\(selected),\"accessToken\":\"token-\(key.prefix(8))\"}"
+        }
+        let file = folder.write("seed.jsonl", lines.joined(separator: "\n") + "\n")
+        let result = seededRunner.run(["store", "import", file])
+        #expect(result.status == 0, "import: \(result.stderr)")
+        return seededRunner
+    }
+
+    func selectedKey(_ runner: CLIRunner) throws -> String? {
+        let result = runner.run(["list", "--json"])
+        let rows = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? []
+        return rows.first { $0["selected"] as? Bool == true }?["key"] as? String
+    }
+
+    @Test func enterOpensDetailsUChangesTheDefaultAndZUndoesIt() throws {
+        let store = seeded()
+        let project = folder.path + "/project"
+        mkdir(project, 0o755)
+        _ = folder.write("project/.authdeck-session", "delta-portal\n")
+        let command = "cd '\(project)' && exec '\(CLIRunner.binary)' tui"
+        let pane = try TmuxPane(command: ["/bin/sh", "-c", command], environment: store.environment,
+                                folder: folder.path, cols: 80, rows: 24)
+        defer { pane.close() }
+        try pane.waitFor("5 sessions")
+        var screen = pane.capture()
+        // 80×24: the bar keeps help and quit; the two sandbox backends are told apart; the folder's session is @.
+        let bar = screen.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(bar.contains("? help") && bar.contains("q quit"), "\(bar)")
+        #expect(screen.contains("sandbox-portal") && screen.contains("sandbox-turnkey"))
+        #expect(screen.contains("@ delta-portal"))
+        #expect(screen.contains("1/5"))
+        #expect(screen.contains("-1h 01m") || screen.contains("-1h 02m"))
+        #expect(screen.contains("…") && screen.contains("7a93"))
+        // A stray Enter changes nothing: it opens the details.
+        pane.send("Down")
+        pane.send("Enter")
+        try pane.waitFor("Session bravo-discord")
+        try pane.waitFor("Actions")
+        #expect(try selectedKey(store) == "alpha-google")
+        pane.send("u")
+        try pane.waitFor("Scripts now use bravo-discord by default (was alpha-google)")
+        #expect(try selectedKey(store) == "bravo-discord")
+        pane.send("z")
+        try pane.waitFor("Undone: scripts use alpha-google by default again.")
+        #expect(try selectedKey(store) == "alpha-google")
+        pane.send("Escape")
+        try pane.waitFor("2/5")
+        // Help is the key table, aligned.
+        pane.send("?")
+        try pane.waitFor("Keys")
+        screen = pane.capture()
+        #expect(screen.contains("u       default for scripts"))
+        #expect(screen.contains("Enter   details and actions"))
+        pane.send("Escape")
+        // Filter by status, then mark both sandbox rows and sign out of them: Enter means No, y means yes.
+        pane.send("/")
+        pane.send("status:expired")
+        pane.send("Enter")
+        try pane.waitFor("1 of 5 match")
+        #expect(pane.capture().contains("charlie-x"))
+        pane.send("Escape")
+        pane.send("/")
+        pane.send("backend:sandbox")
+        pane.send("Enter")
+        try pane.waitFor("2 of 5 match")
+        pane.send("Space")
+        pane.send("Space")
+        try pane.waitFor("2 marked")
+        pane.send("d")
+        try pane.waitFor("Sign out of 2 marked sessions")
+        pane.send("Enter")
+        try pane.waitFor("Nothing was signed out.")
+        pane.send("d")
+        try pane.waitFor("Sign out of 2 marked sessions")
+        pane.send("y")
+        try pane.waitFor("0 of 3 match")
+        pane.send("q")
+        try pane.waitForExit()
+        let keys = try (JSONSerialization.jsonObject(with: Data(store.run(["list", "--json"]).stdout.utf8))
+            as? [[String: Any]] ?? []).compactMap { $0["key"] as? String }
+        #expect(keys == ["alpha-google", "bravo-discord", "charlie-x"])
+    }
+
+    @Test func copiesGoToTheClipboardWithOSC52() throws {
+        let store = seeded()
+        let pane = try TmuxPane(command: [CLIRunner.binary, "tui"], environment: store.environment,
+                                folder: folder.path, cols: 100, rows: 30)
+        defer { pane.close() }
+        pane.tmuxCommand(["set", "-s", "set-clipboard", "on"])
+        try pane.waitFor("5 sessions")
+        pane.send("y")
+        try pane.waitFor("Copied the key alpha-google")
+        #expect(pane.pasteBuffer() == "alpha-google")
+        pane.send("e")
+        try pane.waitFor("Copied an export line")
+        #expect(pane.pasteBuffer() == "export AUTHDECK_SESSION=alpha-google")
+        pane.send("Enter")
+        try pane.waitFor("Session alpha-google")
+        pane.send("c")
+        try pane.waitFor("Copied the access token of alpha-google")
+        #expect(pane.pasteBuffer() == "token-alpha-go")
+        #expect(!pane.capture().contains("token-alpha-go"))   // copied, never shown
+        pane.send("q")
+        try pane.waitForExit()
+    }
+
+    @Test func rRepeatsADeniedSignInAndTheTraceKeepsBothAttempts() throws {
+        var store = seeded()
+        let sandbox = try SandboxProcess(folder: folder, runner: store)
+        // The first consent is denied, the second approved.
+        let count = folder.path + "/browser-count"
+        let browser = folder.write("browser.sh", """
+            #!/bin/sh
+            sleep 1
+            if [ -e '\(count)' ]; then answer=approve; else answer=deny; touch '\(count)'; fi
+            curl -s -L -o /dev/null "$1&sandbox_user=ada&sandbox_auto=$answer"
+            """)
+        chmod(browser, 0o755)
+        store.environment["AUTHDECK_CONFIG"] = sandbox.configPath
+        store.environment["BROWSER"] = browser
+        let pane = try TmuxPane(command: [CLIRunner.binary, "tui"], environment: store.environment,
+                                folder: folder.path, cols: 100, rows: 30)
+        defer { pane.close() }
+        try pane.waitFor("5 sessions")
+        pane.send("n")
+        try pane.waitFor("Sign in with")
+        pane.send("g")
+        try pane.waitFor("R retry", timeout: 20)
+        #expect(!pane.capture().contains("Signed in with"))
+        pane.send("R")
+        try pane.waitFor("Signed in with Google", timeout: 20)
+        pane.send("t")
+        try pane.waitFor("attempt 2 of 2")
+        pane.send("[")
+        try pane.waitFor("attempt 1 of 2")
+        pane.send("e")
+        try pane.waitFor("Trace written to")
+        let traces = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/home/traces")
+        #expect(traces.count == 1)
+        let name = try #require(traces.first)
+        #expect(name.range(of: #"^trace-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-google\.jsonl$"#,
+                           options: .regularExpression) != nil, "\(name)")
+        pane.send("Escape")
+        pane.send("Enter")
+        try pane.waitFor("6 sessions")
+        pane.send("q")
+        try pane.waitForExit()
+    }
+
+    /// An SGR (1006) mouse press and release at a 0-based screen position, as xterm reports a left click.
+    static func click(row: Int, col: Int) -> [UInt8] {
+        Array("\u{1B}[<0;\(col + 1);\(row + 1)M\u{1B}[<0;\(col + 1);\(row + 1)m".utf8)
+    }
+
+    @Test func mouseClicksPressResendAndOpenARow() throws {
+        let store = seeded()
+        let sandbox = try SandboxProcess(folder: folder, runner: store)
+        var environment = store.environment
+        environment["AUTHDECK_CONFIG"] = sandbox.configPath
+        let pane = try TmuxPane(command: [CLIRunner.binary, "tui"], environment: environment,
+                                folder: folder.path, cols: 100, rows: 30)
+        defer { pane.close() }
+        try pane.waitFor("5 sessions")
+        // Row 3 of the screen is the second session; a click moves there, a second click opens it.
+        pane.sendRaw(Self.click(row: 3, col: 10))
+        try pane.waitFor("2/5")
+        pane.sendRaw(Self.click(row: 3, col: 10))
+        try pane.waitFor("Session bravo-discord")
+        pane.send("Escape")
+        pane.send("n")
+        pane.send("e")
+        try pane.waitFor("Which address should the code go to?")
+        pane.send("ada@example.com")
+        pane.send("Enter")
+        try pane.waitFor("A code was sent to ada@example.com.")
+        // The Resend button (row 6, from column 10) answers a click: too early, it says when.
+        pane.sendRaw(Self.click(row: 6, col: 12))
+        try pane.waitFor("You can ask for a new code in")
+        pane.send("Escape")
+        try pane.waitFor("Sign-in cancelled")
+        pane.send("q")
+        try pane.waitForExit()
+    }
+
+    @Test func makeRunPrintsTheExportLinesAnotherTerminalNeeds() throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("scripts/run-sandbox.sh").path
+        let home = folder.path + "/sandbox-home"
+        let result = runner.run(executable: script, [CLIRunner.binary], environment: ["AUTHDECK_HOME": home])
+        #expect(result.status == 0, "\(result.stderr)")
+        let line = try #require(result.stderr.split(separator: "\n").first { $0.contains("export AUTHDECK_HOME=") })
+        #expect(line.trimmingCharacters(in: .whitespaces)
+                == "export AUTHDECK_HOME=\(home) AUTHDECK_CONFIG=\(home)/sandbox-config.json")
+    }
+
+    @Test func loginSessionIsAUsageErrorThatNamesSessionKey() {
+        let result = runner.run(["login", "google", "--session", "work"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--session-key KEY"))
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/home/sessions.db"))
+    }
+
+    @Test func theNewSignInScreenOffersTheDeviceGrant() throws {
+        let store = seeded()
+        let sandbox = try SandboxProcess(folder: folder, runner: store)
+        var environment = store.environment
+        environment["AUTHDECK_CONFIG"] = sandbox.configPath
+        environment["BROWSER"] = "/bin/true"
+        let pane = try TmuxPane(command: [CLIRunner.binary, "tui"], environment: environment,
+                                folder: folder.path, cols: 120, rows: 40)
+        defer { pane.close() }
+        try pane.waitFor("5 sessions")
+        pane.send("n")
+        pane.send("m")
+        try pane.waitFor("device grant")
+        pane.send("g")
+        try pane.waitFor("On any device, go to", timeout: 20)
+        pane.send("Escape")
+        try pane.waitFor("Sign-in cancelled")
+        pane.send("q")
+        try pane.waitForExit()
+    }
+
+    @Test func dRunsTheDoctorFromTheTUI() throws {
+        let store = seeded()
+        let pane = try TmuxPane(command: [CLIRunner.binary, "tui"], environment: store.environment,
+                                folder: folder.path, cols: 120, rows: 40)
+        defer { pane.close() }
+        try pane.waitFor("5 sessions")
+        pane.send("D")
+        try pane.waitFor("Any key closes this.", timeout: 60)
+        let screen = pane.capture()
+        #expect(screen.contains("config") && screen.contains("store"))
+        pane.send("x")
+        pane.send("q")
+        try pane.waitForExit()
+    }
+
+    @Test func theAuthorizeURLIsOneLogicalLineAtEverySize() throws {
+        let store = seeded()
+        let sandbox = try SandboxProcess(folder: folder, runner: store)
+        var environment = store.environment
+        environment["AUTHDECK_CONFIG"] = sandbox.configPath
+        environment["BROWSER"] = "/bin/true"
+        let pane = try TmuxPane(command: [CLIRunner.binary, "tui"], environment: environment,
+                                folder: folder.path, cols: 80, rows: 24)
+        defer { pane.close() }
+        try pane.waitFor("5 sessions")
+        pane.send("n")
+        pane.send("g")
+        try pane.waitFor("Waiting for the redirect", timeout: 20)
+        for (cols, rows) in [(80, 24), (120, 40), (100, 30)] {
+            pane.resize(cols: cols, rows: rows)
+            Thread.sleep(forTimeInterval: 1.2)   // a tick repaints
+            let joined = pane.captureJoined().split(separator: "\n").map(String.init)
+            let line = joined.first { $0.hasPrefix("http://127.0.0.1:") && $0.contains("/authorize?") }
+            #expect(line?.contains("code_challenge=") == true && line?.contains("state=") == true,
+                    "\(cols)x\(rows): \(joined.joined(separator: "\n"))")
+            #expect(line.map { $0.count > cols } == true)
+        }
+        pane.send("Escape")
+        pane.send("q")
+        try pane.waitForExit()
+    }
+
+    @Test func theNextRunOpensNewSignInOnTheBackendLastUsed() throws {
+        let store = seeded()
+        let sandbox = try SandboxProcess(folder: folder, runner: store)
+        var environment = store.environment
+        environment["AUTHDECK_CONFIG"] = sandbox.configPath
+        environment["BROWSER"] = "/bin/true"
+        let first = try TmuxPane(command: [CLIRunner.binary, "tui"], environment: environment,
+                                 folder: folder.path, cols: 100, rows: 30)
+        try first.waitFor("5 sessions")
+        first.send("n")
+        try first.waitFor("‹ sandbox ›")
+        first.send("b")
+        let screen = first.capture()
+        let chosen = try #require(screen.range(of: #"‹ [a-z-]+ ›"#, options: .regularExpression).map { screen[$0] })
+        #expect(chosen != "‹ sandbox ›")
+        first.send("g")
+        try first.waitFor("Waiting for the redirect", timeout: 20)
+        first.send("Escape")
+        first.send("q")
+        try first.waitForExit()
+        first.close()
+        mkdir(folder.path + "/second", 0o755)
+        let second = try TmuxPane(command: [CLIRunner.binary, "tui"], environment: environment,
+                                  folder: folder.path + "/second", cols: 100, rows: 30)
+        defer { second.close() }
+        try second.waitFor("5 sessions")
+        second.send("n")
+        try second.waitFor(String(chosen))
+        second.send("Escape")
+        second.send("q")
+        try second.waitForExit()
+    }
+}
