@@ -33,14 +33,18 @@ private func checkSecretsBlob(_ bytes: [UInt8]) {
         invariant(false, "a re-encoded secrets blob does not decode")
         return
     }
-    var comparable = again
-    // NaN is the one date that is not equal to itself.
-    if let date = again.refreshExpiresAt, let old = secrets.refreshExpiresAt, date.timeIntervalSince1970.isNaN,
-       old.timeIntervalSince1970.isNaN {
-        comparable.refreshExpiresAt = old
+    // NaN is the one date that is not equal to itself, so two NaN dates are compared as absent (putting one NaN in
+    // place of the other, as this check once did, still compares unequal: the input kept in the corpus).
+    var before = secrets, after = again
+    if before.refreshExpiresAt?.timeIntervalSince1970.isNaN == true,
+       after.refreshExpiresAt?.timeIntervalSince1970.isNaN == true {
+        before.refreshExpiresAt = nil
+        after.refreshExpiresAt = nil
     }
-    invariant(comparable == secrets, "secrets changed across encode and decode: "
-                  + "\(again.refreshExpiresAt.debugDescription) \(secrets.refreshExpiresAt.debugDescription)")
+    // The message shows the dates as bit patterns: Date's own description traps on far-out values.
+    let bits = { (date: Date?) in date.map { String($0.timeIntervalSince1970.bitPattern, radix: 16) } ?? "nil" }
+    invariant(after == before, "secrets changed across encode and decode: refreshExpiresAt "
+                  + "\(bits(again.refreshExpiresAt)) vs \(bits(secrets.refreshExpiresAt))")
 }
 
 /// Opens a bundle unless its scrypt parameters would make one input take more than a few milliseconds: a real
