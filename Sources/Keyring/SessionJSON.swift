@@ -75,6 +75,17 @@ public enum SessionJSON {
             buffer.string(endpoints.user)
             buffer.raw(",\"clientSecretFile\":")
             buffer.string(endpoints.clientSecretFile)
+            buffer.raw(",\"tokenAuthMethod\":")
+            buffer.string(endpoints.tokenAuthMethod)
+            buffer.raw(",\"revocationAuthMethod\":")
+            buffer.string(endpoints.revocationAuthMethod)
+            buffer.raw("}")
+        }
+        if let portal = secrets.portalClient {
+            buffer.raw(",\"portalClient\":{\"clientID\":")
+            buffer.string(portal.clientID)
+            buffer.raw(",\"isAccountAbstracted\":")
+            if let abstracted = portal.isAccountAbstracted { buffer.bool(abstracted) } else { buffer.raw("null") }
             buffer.raw("}")
         }
         buffer.raw("}")
@@ -183,11 +194,12 @@ public enum SessionJSON {
             throw .invalidInput("line \(number): 'key' must not be empty")
         }
         if let problem = SessionKeyRule.problem(key) { throw .invalidKey("line \(number): \(problem)") }
-        let secrets = SessionSecrets(
+        var secrets = SessionSecrets(
             accessToken: try string("accessToken"), refreshToken: try string("refreshToken"),
             idToken: try string("idToken"), sessionJwt: try string("sessionJwt"),
             privateKeyHex: try string("privateKeyHex"), refreshExpiresAt: try date("refreshExpiresAt"),
             endpoints: try endpoints(object["endpoints"], number: number))
+        secrets.portalClient = try portalClient(object["portalClient"], number: number)
         guard secrets.bearer != nil || secrets.idToken != nil else {
             throw .invalidInput("line \(number): needs accessToken, sessionJwt or idToken")
         }
@@ -223,9 +235,30 @@ public enum SessionJSON {
                 throw .invalidInput("line \(number): 'endpoints' needs clientID and token")
             }
             return SessionEndpoints(clientID: clientID, token: token, revocation: try text("revocation"),
-                                    user: try text("user"), clientSecretFile: try text("clientSecretFile"))
+                                    user: try text("user"), clientSecretFile: try text("clientSecretFile"),
+                                    tokenAuthMethod: try text("tokenAuthMethod"),
+                                    revocationAuthMethod: try text("revocationAuthMethod"))
         default:
             throw .invalidInput("line \(number): 'endpoints' must be an object")
+        }
+    }
+
+    private static func portalClient(_ value: Any?, number: Int) throws(StoreError) -> PortalClientInfo? {
+        switch value {
+        case nil, is NSNull:
+            return nil
+        case let object as [String: Any]:
+            let clientID = object["clientID"] as? String
+            let abstracted = object["isAccountAbstracted"] as? Bool
+            guard object["clientID"] == nil || object["clientID"] is NSNull || clientID != nil,
+                  object["isAccountAbstracted"] == nil || object["isAccountAbstracted"] is NSNull || abstracted != nil
+            else {
+                throw .invalidInput("line \(number): 'portalClient' needs a string clientID and a boolean "
+                                    + "isAccountAbstracted")
+            }
+            return PortalClientInfo(clientID: clientID, isAccountAbstracted: abstracted)
+        default:
+            throw .invalidInput("line \(number): 'portalClient' must be an object")
         }
     }
 

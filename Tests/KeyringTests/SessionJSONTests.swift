@@ -111,3 +111,23 @@ import Testing
         #expect(SessionJSON.parseISO8601(text) == nil)
     }
 }
+
+/// An export line carries everything a session needs on another machine: where and how it refreshes and revokes,
+/// and what Portal said of its client.
+@Suite struct TransferLineTests {
+    @Test func endpointsAndPortalClientSurviveExportAndImport() throws {
+        var session = StoreFixture.session("far", refresh: "RT")
+        session.secrets.endpoints = SessionEndpoints(
+            clientID: "cli", token: "https://id.example/token", revocation: "https://id.example/revoke",
+            user: "https://id.example/userinfo", clientSecretFile: "/home/u/secret",
+            tokenAuthMethod: "client_secret_basic", revocationAuthMethod: "client_secret_post")
+        session.secrets.portalClient = PortalClientInfo(clientID: "portal-client-1", isAccountAbstracted: true)
+        session.record.autoRefresh = true
+        let line = SessionJSON.transferLine(session, selected: true, now: Date())
+        let transfer = try SessionJSON.parseTransfer(Array(line.utf8))
+        #expect(transfer.sessions == [session])
+        #expect(transfer.selectedKey == "far")
+        let broken = line.replacingOccurrences(of: "\"isAccountAbstracted\":true", with: "\"isAccountAbstracted\":\"yes\"")
+        #expect(throws: StoreError.self) { try SessionJSON.parseTransfer(Array(broken.utf8)) }
+    }
+}
