@@ -18,14 +18,7 @@ public struct SessionDetailsScreen: Screen {
         let (top, bottom) = body.splitBottom(actionsHeight)
         let infoBox = Box(title: "Details", style: Style(foreground: .dim), titleStyle: Style(attributes: .bold))
         infoBox.draw(in: top, into: &buffer)
-        let inside = top.inset(by: 1)
-        for (index, line) in lines.enumerated() where index < inside.rows {
-            let row = inside.row + index
-            let end = buffer.write(" " + DisplayText.padded(line.label, toWidth: 9), row: row, col: inside.col,
-                                   style: Style(foreground: .accent), maxWidth: inside.cols)
-            buffer.write(line.value, row: row, col: end, style: Style(foreground: line.color),
-                         maxWidth: inside.right - end - 1)
-        }
+        SessionsScreen.draw(lines, in: top.inset(by: 1), into: &buffer)
         guard bottom.rows >= 3 else { return }
         Box(title: "Actions", style: Style(foreground: .dim), titleStyle: Style(attributes: .bold))
             .draw(in: bottom, into: &buffer)

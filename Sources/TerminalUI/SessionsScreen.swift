@@ -143,7 +143,11 @@ public struct SessionsScreen: Screen {
                          style: Style(foreground: .dim), maxWidth: inside.cols)
             return
         }
-        let lines = Self.detailLines(item, state: state)
+        Self.draw(Self.detailLines(item, state: state), in: inside, into: &buffer)
+    }
+
+    /// Detail lines as label and value columns, as many as `inside` has rows for (the pane and the Details screen).
+    static func draw(_ lines: [DetailLine], in inside: Rect, into buffer: inout ScreenBuffer) {
         for (index, line) in lines.enumerated() where index < inside.rows {
             let row = inside.row + index
             let end = buffer.write(" " + DisplayText.padded(line.label, toWidth: 9), row: row, col: inside.col,
