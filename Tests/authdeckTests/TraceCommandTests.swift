@@ -172,7 +172,9 @@ import Testing
         let (path, _) = try customerTrace("id-token-wrong-aud")
         let result = freshRunner.run(["trace", "show", path])
         #expect(result.status == 0, "stderr: \(result.stderr)")
-        #expect(result.stdout.contains("ended: Refused the ID token: wrong audience. (exit 4)"))
+        // Since issue 12 the tokens issued with a refused ID token are revoked, and the message says so.
+        #expect(result.stdout.contains("ended: Refused the ID token: wrong audience; the tokens the provider issued "
+            + "were revoked. (exit 4)"))
         let lines = result.stdout.split(separator: "\n")
         let idToken = try #require(lines.first { $0.contains(" id_token ") })
         let number = try #require(idToken.dropFirst().split(separator: " ").first.map(String.init))
