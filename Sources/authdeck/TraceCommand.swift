@@ -99,7 +99,8 @@ enum TraceCommand {
                                      "exit": document.exitCode.map { .number(Double($0)) } ?? .null]),
                 "replay": .object(["error": outcome.error.map(JSONValue.string) ?? .null,
                                    "exit": .number(Double(outcome.exit))]),
-                "sameError": .bool(sameError), "sameKind": .bool(sameKind), "notReproduced": .array(notes.map(JSONValue.string)),
+                "sameError": .bool(sameError), "sameKind": .bool(sameKind),
+                "notReproduced": .array(notes.map(JSONValue.string)),
             ]
             object["sameExit"] = sameExit.map(JSONValue.bool) ?? .null
             let json = (try? TraceView.encoder.encode(JSONValue.object(object))) ?? Data("{}".utf8)
