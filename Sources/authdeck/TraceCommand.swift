@@ -99,7 +99,8 @@ enum TraceCommand {
                                      "exit": document.exitCode.map { .number(Double($0)) } ?? .null]),
                 "replay": .object(["error": outcome.error.map(JSONValue.string) ?? .null,
                                    "exit": .number(Double(outcome.exit))]),
-                "sameError": .bool(sameError), "sameKind": .bool(sameKind), "notReproduced": .array(notes.map(JSONValue.string)),
+                "sameError": .bool(sameError), "sameKind": .bool(sameKind),
+                "notReproduced": .array(notes.map(JSONValue.string)),
             ]
             object["sameExit"] = sameExit.map(JSONValue.bool) ?? .null
             let json = (try? TraceView.encoder.encode(JSONValue.object(object))) ?? Data("{}".utf8)
@@ -126,16 +127,28 @@ enum TraceCommand {
     }
 
     /// What an error message says without the provider's own words: the OAuth error code of an authentication
-    /// failure, the status class of an HTTP failure, the check an ID token failed; else the whole message.
+    /// failure (whether or not it names the endpoint's status, as authdeck does since issue 12: "the provider
+    /// refused: 400 invalid_grant: …"), access_denied for a refusal at the provider, the status class of an HTTP
+    /// failure, the check an ID token failed; else the whole message.
     static func errorKind(_ message: String) -> String {
         let normalized = TraceDiff.normalized(message)
         let prefix = "Authentication failed: "
-        if normalized.hasPrefix(prefix), let code = normalized.dropFirst(prefix.count).split(separator: ":").first,
-           !code.contains(" ") {
-            return "Authentication failed: " + code
+        if normalized.hasPrefix(prefix) {
+            var rest = Substring(normalized.dropFirst(prefix.count))
+            if rest.hasPrefix("access denied at the provider") { return prefix + "access_denied" }
+            let refused = "the provider refused: "
+            if rest.hasPrefix(refused), let status = rest.dropFirst(refused.count).split(separator: " ").first,
+               Int(status) != nil {
+                rest = rest.dropFirst(refused.count + status.count).drop { $0 == " " }
+            }
+            var code = rest.prefix { $0 != ":" }
+            if code.hasSuffix(".") { code = code.dropLast() }
+            if !code.isEmpty, !code.contains(" ") { return prefix + code }
         }
-        if normalized.hasPrefix("Network error: HTTP "), let status = normalized.dropFirst(19).first {
-            return "Network error: HTTP \(status)xx"
+        for (start, kind) in [("Network error: HTTP ", "Network error: HTTP"),
+                              ("Sign-in unavailable: the provider answered HTTP ", "Sign-in unavailable: HTTP")]
+            where normalized.hasPrefix(start) {
+            if let digit = normalized.dropFirst(start.count).first, digit.isNumber { return "\(kind) \(digit)xx" }
         }
         return normalized
     }

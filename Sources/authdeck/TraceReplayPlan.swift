@@ -30,6 +30,9 @@ struct TraceReplayPlan {
     /// engineer's; `--timeout` changes it.
     static let defaultTimeoutCap = 10
 
+    /// What a refusal from a redirect without `state` ends with (SignInStateMachine's note).
+    static let statelessNote = "(the redirect came without state)"
+
     static let turnkeyCalls: Set<String> = ["wallet_kit_config", "account", "oauth2_authenticate", "oauth_login",
                                             "otp_init", "otp_verify", "otp_login", "signup", "totp_verify"]
 
@@ -167,7 +170,15 @@ struct TraceReplayPlan {
         if let claims, claims["email"] == nil, ["google", "apple", "oidc"].contains(provider) {
             on(.noEmailClaim)
         }
-        if error.contains("access_denied") || error.contains("denied") {
+        // Since issue 12 the receiver step carries the provider's `error`, and `state` (null when the redirect came
+        // without one); a stateless error redirect from the user's own processes ends the attempt with a message
+        // that says so. Either tells access-denied-no-state from access-denied.
+        let denial = steps.last { $0.kind == "receiver" && $0.details["error"]?.string == "access_denied" }
+        let stateless = error.contains(Self.statelessNote) || denial?.details["state"] == .null
+        if error.contains("denied") && stateless {
+            on(.accessDeniedNoState)
+            explained = true
+        } else if error.contains("access_denied") || error.contains("denied") {
             on(.accessDenied)
             explained = true
         } else if error == SignInError.closed.message {
@@ -176,7 +187,13 @@ struct TraceReplayPlan {
             on(.accessDenied)
             explained = true
         }
-        let refusedState = steps.contains { $0.kind == "receiver" && $0.summary.contains("state does not match") }
+        // A redirect refused for its state: an older authdeck's "state does not match", or a stateless error redirect
+        // that did not end the attempt (it came from another local user) and is refused by its `state: null`.
+        let refusedState = steps.contains { step in
+            step.kind == "receiver" && step.details["accepted"] != .bool(true)
+                && (step.summary.contains("state does not match")
+                    || step.details["error"] != nil && step.details["state"] == .null)
+        }
         let accepted = steps.contains { $0.kind == "receiver" && $0.summary.hasSuffix("accepted") }
         if error.contains("timed out") && !explained {
             let tokenRequests = steps.filter { $0.kind == "request" && TraceDocument.endpoint($0) == "token" }
@@ -184,7 +201,8 @@ struct TraceReplayPlan {
             if refusedState && !accepted {
                 on(.accessDeniedNoState)
                 notes.append("a redirect was refused for its state: replayed as access_denied without state (a stale "
-                    + "or forged redirect looks the same in a trace)")
+                    + "or forged redirect looks the same in a trace), which from the user's own browser now ends "
+                    + "the attempt as refused (exit 4) instead of timing out")
             } else if tokenRequests.count > tokenAnswers.count
                         || responses.contains(where: { $0.summary.hasPrefix("no answer") }) {
                 on(.slowProvider)

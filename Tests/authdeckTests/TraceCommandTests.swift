@@ -133,6 +133,34 @@ import Testing
         #expect(json["sameExit"] as? Bool == true)
     }
 
+    /// Hand-written in the shape authdeck writes since issue 12, at providers that word things their own way: an
+    /// Authlib-based server's `access_denied` redirect without `state` and without a description (told by the
+    /// receiver step's `error` and null `state`), and Google's token endpoint behind a gateway answering 503 with
+    /// an HTML page. Each is replayed with the matching fault and ends with the same kind of error and exit code.
+    @Test(arguments: [
+        ("customer-trace-denied-no-state.jsonl", "access-denied-no-state", 4, "Authentication failed: access_denied",
+         "oidc through sandbox, browser"),
+        ("customer-trace-503.jsonl", "token-5xx-html", 1, "Sign-in unavailable: HTTP 5xx",
+         "google through sandbox, browser"),
+    ])
+    func aRealProvidersTraceInTodaysShapeIsReproducedByKind(_ file: String, _ fault: String, _ exit: Int,
+                                                            _ kind: String, _ flow: String) throws {
+        let path = CLIRunner.repositoryRoot + "/Tests/authdeckTests/Fixtures/" + file
+        let text = freshRunner.run(["trace", "replay", path], timeout: 90)
+        #expect(text.status == Int32(exit), "stdout: \(text.stdout) stderr: \(text.stderr)")
+        #expect(text.stdout.contains("replayed: \(flow)"), "stdout: \(text.stdout)")
+        #expect(text.stdout.contains("faults: \(fault)\n"), "stdout: \(text.stdout)")
+        #expect(text.stdout.contains("reproduced: the same kind of error (\(kind)) and exit code; the provider's "
+            + "words differ"), "stdout: \(text.stdout)")
+        let (json, _) = try replayed(path)
+        #expect(json["faults"] as? [String] == [fault])
+        #expect(json["sameError"] as? Bool == false)
+        #expect(json["sameKind"] as? Bool == true)
+        #expect(json["sameExit"] as? Bool == true)
+        #expect((json["replay"] as? [String: Any])?["exit"] as? Int == exit)
+        #expect(!FileManager.default.fileExists(atPath: fresh.path + "/home"))
+    }
+
     // MARK: - diff
 
     @Test func diffMarksWhereACustomersRunLeavesAGoodOne() throws {
@@ -172,7 +200,9 @@ import Testing
         let (path, _) = try customerTrace("id-token-wrong-aud")
         let result = freshRunner.run(["trace", "show", path])
         #expect(result.status == 0, "stderr: \(result.stderr)")
-        #expect(result.stdout.contains("ended: Refused the ID token: wrong audience. (exit 4)"))
+        // Since issue 12 the tokens issued with a refused ID token are revoked, and the message says so.
+        #expect(result.stdout.contains("ended: Refused the ID token: wrong audience; the tokens the provider issued "
+            + "were revoked. (exit 4)"))
         let lines = result.stdout.split(separator: "\n")
         let idToken = try #require(lines.first { $0.contains(" id_token ") })
         let number = try #require(idToken.dropFirst().split(separator: " ").first.map(String.init))
