@@ -22,12 +22,14 @@ if [ "${AUTHDECK_IN_KEYRING_SESSION:-}" != 1 ]; then
     }
     export DBUS_SESSION_BUS_ADDRESS="${bus%%$'\n'*}"
     bus_pid="${bus##*$'\n'}"
+    # SIGKILL: a run started from a test binary hands its children a signal mask with SIGTERM blocked, so the
+    # daemons would never see a SIGTERM; they are throw-away, and their folder goes with them.
     stop_run() {
         local pid
         for pid in $(grep -lsF "AUTHDECK_KEYRING_HOME=$keyring_home" /proc/[0-9]*/environ | cut -d/ -f3); do
-            [ "$pid" != $$ ] && kill "$pid" 2>/dev/null || true
+            [ "$pid" != $$ ] && kill -KILL "$pid" 2>/dev/null || true
         done
-        kill "$bus_pid" 2>/dev/null || true
+        kill -KILL "$bus_pid" 2>/dev/null || true
         rm -rf "$keyring_home"
     }
     trap stop_run EXIT
