@@ -10,7 +10,7 @@ RELEASE_BIN = $(shell $(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/authdeck
 DEBIAN_PACKAGES = pkg-config libncurses-dev libssl-dev libcjose-dev libjansson-dev libsqlite3-dev \
 	libmicrohttpd-dev libsecret-1-dev libkeyutils-dev libqrencode-dev \
 	libcurl4-openssl-dev keyutils tmux dbus dbus-x11 gnome-keyring libsecret-tools sqlite3 python3 python3-keyring \
-	procps glewlwyd openssl python3-venv kubernetes-client git openssh-server openssh-client python3-cryptography \
+	procps glewlwyd openssl python3-venv git openssh-server openssh-client python3-cryptography \
 	fish zsh
 
 # The interoperability suite's django-oauth-toolkit, in a venv under .build (never system-wide). oauthlib 4 breaks
@@ -25,6 +25,10 @@ setup:
 	@if [ "$$(id -u)" != 0 ]; then echo "make setup: run as root (it installs Debian packages)" >&2; exit 1; fi
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(DEBIAN_PACKAGES)
+	@# Debian's kubectl, unless one is installed already (another package owning /usr/bin/kubectl would make
+	@# dpkg refuse it and fail the whole setup).
+	command -v kubectl >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+		kubernetes-client
 	( python3 -m venv $(INTEROP_VENV) && $(INTEROP_VENV)/bin/pip install -q $(INTEROP_PYPI) ) \
 		|| echo "make setup: django-oauth-toolkit not installed; the interop suite will skip it" >&2
 
