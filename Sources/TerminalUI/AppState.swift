@@ -49,6 +49,10 @@ public struct AppState: Equatable, Sendable {
     public var traceBack: Int
     /// The first trace line shown, nil to follow the newest.
     public var traceScroll: Int?
+    /// The step the Trace screen's selection bar is on, nil to follow the newest.
+    public var traceSelected: Int?
+    /// The steps of the traced attempt whose details are shown (Enter expands or folds the selected one).
+    public var traceExpanded: Set<Int>
     /// The number the next sign-in flow gets.
     public var nextFlowID: Int
     public var providers: [ProviderChoice]
@@ -89,6 +93,8 @@ public struct AppState: Equatable, Sendable {
         pastFlows = []
         traceBack = 0
         traceScroll = nil
+        traceSelected = nil
+        traceExpanded = []
         nextFlowID = 1
         isQuitting = false
         afterUnlock = nil

@@ -70,8 +70,9 @@ extension SignInFlow {
             }
         case .replayed(let outcome):
             record(now, .callback, "replayed callback: \(outcome.record.key) reported again, nothing exchanged")
-        case .protocolStep(let kind, let summary, let elapsed):
-            record(startedAt.addingTimeInterval(elapsed / 1000), .step(kind), summary, isError: kind == "notice")
+        case .protocolStep(let kind, let summary, let elapsed, let details):
+            record(startedAt.addingTimeInterval(elapsed / 1000), .step(kind), summary, isError: kind == "notice",
+                   details: TraceLine.detailLines(details))
         case .enrolmentCode(let modules):
             enrolmentQR = modules
         case .testAccountCodeOffered:
@@ -119,10 +120,11 @@ extension SignInFlow {
         codeFocus = .code
     }
 
-    private mutating func record(_ time: Date, _ kind: TraceLine.Kind, _ text: String, isError: Bool = false) {
+    private mutating func record(_ time: Date, _ kind: TraceLine.Kind, _ text: String, isError: Bool = false,
+                                 details: [String] = []) {
         // A flow that is left running for hours with a noisy receiver must not grow without bound.
         if trace.count >= 500 { trace.removeFirst(trace.count - 499) }
-        trace.append(TraceLine(time: time, kind: kind, text: text, isError: isError))
+        trace.append(TraceLine(time: time, kind: kind, text: text, isError: isError, details: details))
     }
 }
 

@@ -185,8 +185,10 @@ final class TUIEventLoop {
             return
         }
         let trace = FlowTrace(onStep: { step in
+            // The details were redacted by field when the step was recorded; they are shown when it is expanded.
             inbox.post(.signIn(flow: flow, .protocolStep(kind: step.kind, summary: step.summary,
-                                                               elapsedMilliseconds: step.elapsedMs)))
+                                                               elapsedMilliseconds: step.elapsedMs,
+                                                               details: step.details)))
         })
         let request = SignInRequest(provider: choice.provider, backendName: choice.backend,
                                     sessionKey: choice.sessionKey, replace: choice.replace, contact: choice.contact,

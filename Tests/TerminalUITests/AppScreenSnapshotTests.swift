@@ -163,6 +163,13 @@ import Testing
             ])
             return AppFixtures.run(state, AppFixtures.keys("t")).0
         },
+        Case(name: "trace-expanded") { rows, cols in
+            let state = AppFixtures.flowState(rows: rows, cols: cols, reports: AppFixtures.browserReports()
+                                              + SigningInDailyUseTests.detailedSteps)
+            // Home on the token request, expand it; down to the ID token, expand that too.
+            return AppFixtures.run(state, AppFixtures.keys("t") + [.key(.home), .key(.enter)]
+                                   + AppFixtures.keys("j") + [.key(.enter)]).0
+        },
         Case(name: "trace-none-yet") { rows, cols in
             AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("t")).0
         },

@@ -42,10 +42,57 @@ import Testing
         #expect(screen.contains("step 1 ") || screen.contains("step 1\n"))
         #expect(!screen.contains("step 40"))
         let (down, _) = AppFixtures.run(top, AppFixtures.keys("j") + [.key(.pageDown)])
-        #expect((down.traceScroll ?? -1) > 1)
+        // The bar moved one step and a page less one (18 lines fit at 80×24), the list scrolled under it.
+        #expect(down.traceSelected == 18)
+        #expect(down.traceScroll == 1)
+        #expect(AppScreen.frame(down).textDump().contains("step 19"))
         let (end, _) = AppFixtures.run(down, [.key(.end)])
         #expect(end.traceScroll == nil)
         #expect(AppScreen.frame(end).textDump().contains("step 40"))
+    }
+
+    /// Protocol steps as the flow trace records them: a token request whose code was redacted by field, an ID
+    /// token's decoded claims, and a step without details.
+    static let detailedSteps: [SignInEvent] = [
+        .protocolStep(kind: "request", summary: "POST http://127.0.0.1:41909/oidc/google/token",
+                      elapsedMilliseconds: 12, details: [
+                          "form": .object(["grant_type": .string("authorization_code"),
+                                           "code": .string("[redacted 43 chars]")]),
+                      ]),
+        .protocolStep(kind: "id_token", summary: "ID token received", elapsedMilliseconds: 20, details: [
+            "claims": .object(["email": .string("ada@example.com"), "aud": .string("sandbox-google")]),
+        ]),
+        .protocolStep(kind: "result", summary: "stored session google-ada", elapsedMilliseconds: 25),
+    ]
+
+    @Test func enterExpandsTheSelectedStepsRedactedDetails() {
+        let state = AppFixtures.flowState(reports: AppFixtures.browserReports() + Self.detailedSteps)
+        let (open, _) = AppFixtures.run(state, AppFixtures.keys("t"))
+        // The bar starts on the newest step, which has no details: Enter changes nothing.
+        let (nothing, _) = AppFixtures.run(open, [.key(.enter)])
+        #expect(nothing.traceExpanded.isEmpty)
+        let (claims, _) = AppFixtures.run(open, AppFixtures.keys("k") + [.key(.enter)])
+        #expect(claims.traceSelected == 1 && claims.traceExpanded == [1])
+        var screen = AppScreen.frame(claims).textDump()
+        #expect(screen.contains("▾") && screen.contains("\"email\" : \"ada@example.com\""))
+        #expect(screen.contains("\"aud\" : \"sandbox-google\""))
+        #expect(!screen.contains("[redacted 43 chars]"))
+        let (both, _) = AppFixtures.run(claims, AppFixtures.keys("k") + [.key(.enter)])
+        screen = AppScreen.frame(both).textDump()
+        #expect(screen.contains("\"code\" : \"[redacted 43 chars]\""))
+        #expect(screen.contains("\"grant_type\" : \"authorization_code\""))
+        // Enter again folds it, h folds the other; `]`/`[` and Esc start the next view fresh.
+        let (folded, _) = AppFixtures.run(both, [.key(.enter)] + AppFixtures.keys("jh"))
+        #expect(folded.traceExpanded.isEmpty)
+        #expect(!AppScreen.frame(folded).textDump().contains("ada@example.com"))
+        let (closed, _) = AppFixtures.run(both, [.key(.escape)])
+        #expect(closed.traceExpanded.isEmpty && closed.traceSelected == nil && closed.traceScroll == nil)
+    }
+
+    @Test func detailLinesAreSortedIndentedJSONWithControlCharactersEscaped() {
+        let lines = TraceLine.detailLines(["b": .string("x\u{1B}[2Jy"), "a": .number(1)])
+        #expect(lines == ["{", "  \"a\" : 1,", "  \"b\" : \"x\\u001b[2Jy\"", "}"])
+        #expect(TraceLine.detailLines([:]).isEmpty)
     }
 
     @Test func theLastTwentyAttemptsAreKeptForBrackets() {
