@@ -68,6 +68,8 @@ public struct AppState: Equatable, Sendable {
     public var directorySession: String?
     /// Rows marked with Space, by key: `r` and `d` act on all of them.
     public var marked: Set<String>
+    /// The sandbox's outbox file, where its one-time codes go: the code screen of a sandbox backend names it.
+    public var sandboxOutbox: String?
 
     public init(rows: Int, cols: Int, now: Date, utcOffsetSeconds: Int = 0, providers: [ProviderChoice] = ProviderChoice.standard,
                 backends: [String] = ["direct"], defaultBackend: String = "direct", store: StoreStatus = .empty,

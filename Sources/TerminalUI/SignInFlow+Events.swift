@@ -31,6 +31,7 @@ extension SignInFlow {
                 if case .oneTimeCode(_, _, let newID?) = attempt.method,
                    case .oneTimeCode(_, _, let oldID?)? = self.attempt?.method, newID != oldID {
                     codeResentAt = now
+                    codeAttemptsLeft = nil   // a new code has its own tries
                 }
             case .totpRequired:
                 if case .running(.totpRequired) = phase {} else {
@@ -49,7 +50,12 @@ extension SignInFlow {
         case .notice(let error):
             notice = error.message
             isCodeSubmitted = false
-            if error == .invalidCode { codeField = codeField.cleared() }
+            if error == .invalidCode {
+                codeField = codeField.cleared()
+                if choice.usesCode, let left = Self.attemptsLeft(in: trace.last { $0.kind == .step("response") }) {
+                    codeAttemptsLeft = left
+                }
+            }
             record(now, .notice, error.message, isError: true)
         case .callbackArrived(let source, let refusal):
             if let refusal {
@@ -80,6 +86,17 @@ extension SignInFlow {
         case .traceExported(let note):
             traceExportNote = note
         }
+    }
+
+    /// The tries left that a backend's refusal names ("invalid code (4 attempts left)", "1 attempt remaining"), read
+    /// from the redacted response step that carried it; nil when it names none.
+    static func attemptsLeft(in response: TraceLine?) -> Int? {
+        guard let response else { return nil }
+        let text = ([response.text] + response.details).joined(separator: "\n")
+        guard let match = text.firstMatch(of: /(\d{1,4}) (?:more )?(?:attempts?|tries|try) (?:left|remaining)/) else {
+            return nil
+        }
+        return Int(match.1)
     }
 
     /// A short name for where the flow stands, for the trace and the screens.

@@ -126,6 +126,15 @@ import Testing
                                            .signIn(flow: 1, .stateChanged(.awaitingCallback(attempt, .waiting))),
                                            .signIn(flow: 1, .notice(.invalidCode))]).0
         },
+        Case(name: "code-entry-attempts-left") { rows, cols in
+            var state = codeState(rows, cols, typed: "123456")
+            state.sandboxOutbox = "/home/ada/.local/share/authdeck-sandbox/sandbox-outbox.jsonl"
+            return AppFixtures.run(state, [.key(.enter)] + SigningInDailyUseTests.wrongCodeReports(left: 2)).0
+        },
+        Case(name: "result-code-used-up") { rows, cols in
+            let state = codeState(rows, cols, typed: "")
+            return AppFixtures.run(state, [.signIn(flow: 1, .finished(.failure(.rateLimited)))]).0
+        },
         Case(name: "totp") { rows, cols in
             let challenge = TOTPChallenge(userJwt: "jwt", user: "ada", attemptsLeft: 4)
             let state = AppFixtures.flowState(rows: rows, cols: cols, reports: AppFixtures.browserReports() + [

@@ -95,6 +95,68 @@ import Testing
         #expect(TraceLine.detailLines([:]).isEmpty)
     }
 
+    /// What the controller reports for a wrong one-time code: the traced 401 whose body names the tries left
+    /// (the sandbox's Auth Proxy words), the machine back to waiting, the notice.
+    static func wrongCodeReports(left: Int) -> [AppEvent] {
+        let attempt = AppScreenSnapshotTests.codeAttempt()
+        return [
+            .signIn(flow: 1, .stateChanged(.awaitingCallback(attempt, .verifying))),
+            .signIn(flow: 1, .protocolStep(
+                kind: "response", summary: "401 from http://127.0.0.1:41909/v1/otp/verify", elapsedMilliseconds: 40,
+                details: [
+                    "status": .number(401),
+                    "body": .object(["code": .number(16), "message": .string("invalid code (\(left) attempts left)")]),
+                ])),
+            .signIn(flow: 1, .stateChanged(.awaitingCallback(attempt, .waiting))),
+            .signIn(flow: 1, .notice(.invalidCode)),
+        ]
+    }
+
+    @Test func theCodeScreenCountsTheTriesTheBackendNamed() {
+        let typed = AppScreenSnapshotTests.codeState(24, 80, typed: "123456")
+        let (wrong, _) = AppFixtures.run(typed, [.key(.enter)] + Self.wrongCodeReports(left: 4))
+        #expect(wrong.flow?.codeAttemptsLeft == 4)
+        #expect(AppScreen.frame(wrong).textDump().contains("4 attempts left"))
+        let (last, _) = AppFixtures.run(wrong, Self.wrongCodeReports(left: 1))
+        #expect(AppScreen.frame(last).textDump().contains("1 attempt left"))
+        let (none, _) = AppFixtures.run(wrong, Self.wrongCodeReports(left: 0))
+        let used = AppScreen.frame(none).textDump()
+        #expect(used.contains("no tries left for this code") && used.contains("Tab sends a new one, or Esc and R"))
+        // A refusal that names no number leaves the count unknown, never guessed.
+        let (plain, _) = AppFixtures.run(typed, [.key(.enter), .signIn(flow: 1, .notice(.invalidCode))])
+        #expect(plain.flow?.codeAttemptsLeft == nil)
+        #expect(!AppScreen.frame(plain).textDump().contains("attempts left"))
+        // A new code has its own tries.
+        var resent = AppScreenSnapshotTests.codeAttempt()
+        let format = try! OTPCodeFormat(length: 6, alphanumeric: false)
+        resent.method = .oneTimeCode(contact: .email("ada@example.com"), format: format, otpID: "otp-2")
+        let (fresh, _) = AppFixtures.run(wrong, [
+            .signIn(flow: 1, .stateChanged(.awaitingCallback(resent, .waiting))),
+        ])
+        #expect(fresh.flow?.codeAttemptsLeft == nil && fresh.flow?.codeResentAt != nil)
+    }
+
+    @Test func aUsedUpCodeSaysANewSignInIsTheWayOn() {
+        let typed = AppScreenSnapshotTests.codeState(24, 80, typed: "")
+        let endings: [SignInError] = [.rateLimited, .timedOut, .authenticationFailed(providerError: "code expired")]
+        for error in endings {
+            let (ended, _) = AppFixtures.run(typed, [.signIn(flow: 1, .finished(.failure(error)))])
+            #expect(AppScreen.frame(ended).textDump().contains("This code cannot be used any more: R starts a new"))
+        }
+        // A browser sign-in keeps the general advice.
+        let browser = AppFixtures.flowState(reports: AppFixtures.browserReports()
+                                            + [.finished(.failure(.rateLimited))])
+        #expect(AppScreen.frame(browser).textDump().contains("Wait a minute before trying again."))
+    }
+
+    @Test func theSandboxOutboxIsNamedOnlyForSandboxBackends() {
+        var state = AppScreenSnapshotTests.codeState(24, 80, typed: "")
+        state.sandboxOutbox = "/data/sandbox-outbox.jsonl"
+        #expect(AppScreen.frame(state).textDump().contains("Sandbox: the code is in /data/sandbox-outbox.jsonl"))
+        state.sandboxOutbox = nil
+        #expect(!AppScreen.frame(state).textDump().contains("Sandbox:"))
+    }
+
     @Test func theLastTwentyAttemptsAreKeptForBrackets() {
         var state = AppFixtures.state()
         for attempt in 1...22 {
