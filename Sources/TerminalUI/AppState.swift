@@ -70,6 +70,13 @@ public struct AppState: Equatable, Sendable {
     public var marked: Set<String>
     /// The sandbox's outbox file, where its one-time codes go: the code screen of a sandbox backend names it.
     public var sandboxOutbox: String?
+    /// Providers a backend cannot sign in with, by backend then provider, with the reason: greyed on New sign-in.
+    public var providerRefusals: [String: [String: String]] = [:]
+
+    /// Why `provider` cannot sign in through `backend`, or nil.
+    public func refusal(provider: String, backend: String) -> String? {
+        providerRefusals[backend]?[provider]
+    }
 
     public init(rows: Int, cols: Int, now: Date, utcOffsetSeconds: Int = 0, providers: [ProviderChoice] = ProviderChoice.standard,
                 backends: [String] = ["direct"], defaultBackend: String = "direct", store: StoreStatus = .empty,

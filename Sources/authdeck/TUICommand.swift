@@ -63,6 +63,14 @@ enum TUICommand {
                              store: status, sessions: items)
         state.directorySession = DirectorySessionFile.find()?.key
         state.sandboxOutbox = sandboxOutbox(backends: setup.backendNames, environment: environment)
+        for backend in setup.backendNames {
+            for provider in state.providers {
+                if let reason = ProviderSupport.refusal(provider: provider.name, backend: backend,
+                                                        in: setup.configuration) {
+                    state.providerRefusals[backend, default: [:]][provider.name] = reason
+                }
+            }
+        }
         if let selected = items.firstIndex(where: { $0.isSelected }) {
             state.sessions.moveCursor(toRow: state.sessions.visible.firstIndex(of: selected) ?? 0)
         }

@@ -71,6 +71,11 @@ import Testing
         Case(name: "new-sign-in") { rows, cols in
             AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("n")).0
         },
+        Case(name: "new-sign-in-greyed") { rows, cols in
+            // The direct backend cannot send codes: Email and SMS are greyed, and pressing s says why.
+            AppFixtures.run(SigningInDailyUseTests.refusingState(rows: rows, cols: cols),
+                            AppFixtures.keys("nbs")).0
+        },
         Case(name: "new-sign-in-session-key") { rows, cols in
             AppFixtures.run(AppFixtures.state(rows: rows, cols: cols),
                             AppFixtures.keys("n") + [.key(.right), .key(.tab), .key(.tab)] + AppFixtures.keys("my key")

@@ -157,6 +157,40 @@ import Testing
         #expect(!AppScreen.frame(state).textDump().contains("Sandbox:"))
     }
 
+    /// A state whose `direct` backend cannot do Email and SMS codes (as ProviderSupport says of a direct backend).
+    static func refusingState(rows: Int = 24, cols: Int = 80) -> AppState {
+        var state = AppFixtures.state(rows: rows, cols: cols)
+        state.providerRefusals = ["direct": [
+            "email": "Email codes need a turnkey or sandbox backend",
+            "sms": "SMS codes need a turnkey or sandbox backend",
+        ]]
+        return state
+    }
+
+    @Test func providersABackendCannotDoAreGreyedWithTheReason() {
+        let (onDirect, _) = AppFixtures.run(Self.refusingState(), AppFixtures.keys("nb"))
+        guard case .newSignIn(let form) = onDirect.mode, form.backend == "direct" else {
+            Issue.record("b moves to the direct backend")
+            return
+        }
+        let buffer = AppScreen.frame(onDirect)
+        let frames = NewSignInScreen.buttonFrames(form, rows: 24, cols: 80)
+        let sms = frames[form.providers.firstIndex { $0.name == "sms" }!]
+        let google = frames[form.providers.firstIndex { $0.name == "google" }!]
+        #expect(buffer[sms.row, sms.col + 4].style.foreground == .dim)
+        #expect(buffer[sms.row, sms.col + 1].style.foreground == .dim)   // the mnemonic too
+        #expect(buffer[google.row, google.col + 4].style.foreground != .dim)
+        #expect(buffer.textDump().contains("Greyed on direct: Email code, SMS code."))
+        // Pressing a greyed provider starts nothing and says why.
+        let (pressed, effects) = AppFixtures.run(onDirect, AppFixtures.keys("s"))
+        #expect(effects.isEmpty)
+        guard case .newSignIn(let after) = pressed.mode else { Issue.record("stays on New sign-in"); return }
+        #expect(after.error == "SMS code via direct: SMS codes need a turnkey or sandbox backend.")
+        // On the sandbox backend the same key asks for the phone number.
+        let (sandbox, _) = AppFixtures.run(Self.refusingState(), AppFixtures.keys("ns"))
+        guard case .contact = sandbox.mode else { Issue.record("s on sandbox asks for the number"); return }
+    }
+
     @Test func theLastTwentyAttemptsAreKeptForBrackets() {
         var state = AppFixtures.state()
         for attempt in 1...22 {
