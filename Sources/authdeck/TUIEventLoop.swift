@@ -286,7 +286,8 @@ final class TUIEventLoop {
         guard let current = state.flow, current.id == flow,
               case .running(.totpRequired(_, let challenge, _)) = current.phase,
               let opened = try? store.store(create: false),
-              let seed = TOTPCommand.seed(for: challenge.user, in: opened) else {
+              let seed = TOTPCommand.seed(for: challenge.user, in: opened)
+                ?? TOTPCommand.seed(for: OTPAuthAccount.account(in: challenge.enrolmentLink), in: opened) else {
             inbox.post(.signIn(flow: flow, .notice(.unavailable(reason: "no test-account seed is stored for this user"))))
             return
         }

@@ -191,6 +191,19 @@ import Testing
         guard case .contact = sandbox.mode else { Issue.record("s on sandbox asks for the number"); return }
     }
 
+    @Test func aPortalUserIsNamedByTheEnrolmentLinksAccountNotItsUUID() {
+        let uuid = "3e479fbd-5c0e-4f8e-9a51-0c6f1d2b7a90"
+        let link = "otpauth://totp/authdeck%20sandbox:dora%40example.com?secret=JBSWY3DPEHPK3PXP"
+        let challenge = TOTPChallenge(userJwt: "jwt", enrolmentLink: link, user: uuid, attemptsLeft: 5)
+        let state = AppFixtures.flowState(reports: AppFixtures.browserReports() + [
+            .stateChanged(.totpRequired(AppFixtures.attempt(), challenge, .waiting)),
+        ])
+        let screen = AppScreen.frame(state).textDump()
+        #expect(screen.contains("for dora@example.com"))
+        #expect(!screen.contains(uuid))
+        #expect(!screen.contains("JBSWY3DPEHPK3PXP"))
+    }
+
     @Test func theLastTwentyAttemptsAreKeptForBrackets() {
         var state = AppFixtures.state()
         for attempt in 1...22 {
