@@ -1,6 +1,7 @@
 import AuthCore
 import AuthCrypto
 import Foundation
+import Synchronization
 
 /// The `portal` backend: Portal runs the provider leg itself. authdeck asks for the provider URL with its redirect
 /// URL (allow-listed for the environment byte for byte: a fixed loopback port or `authdeck://`), the browser comes
@@ -17,6 +18,8 @@ public final class PortalSignIn: SignInBackend, @unchecked Sendable {
     /// The allow-listed redirect URL (config.json's `redirectURL`).
     public let redirectURL: String?
     private let clock: @Sendable () -> Date
+    /// Who the TOTP enrolment link named (an email or a name): Portal otherwise knows the user only by a UUID.
+    private let learnedAccount = Mutex<String?>(nil)
 
     public init(request: SignInRequest, client: PortalClient, redirectURL: String?,
                 clock: @escaping @Sendable () -> Date = { Date() }) {
@@ -89,6 +92,7 @@ public final class PortalSignIn: SignInBackend, @unchecked Sendable {
         let tokens = try client.exchange(token: token)
         if tokens.clientSessionToken != nil { return .issued(try session(tokens)) }
         guard let userJwt = tokens.userJwt else { throw .callbackIncomplete }
+        if let account = OTPAuthAccount.account(in: tokens.totpLink) { learnedAccount.withLock { $0 = account } }
         return .totpRequired(TOTPChallenge(userJwt: userJwt, enrolmentLink: tokens.totpLink, user: tokens.endUserID))
     }
 
@@ -99,11 +103,16 @@ public final class PortalSignIn: SignInBackend, @unchecked Sendable {
     func session(_ tokens: PortalClient.Tokens) throws(SignInError) -> IssuedSession {
         guard let sessionToken = tokens.clientSessionToken else { throw .callbackIncomplete }
         let now = clock()
-        // Portal says nothing of the session's lifetime; the record leaves it unknown rather than guess.
+        // Portal says nothing of the session's lifetime; the record leaves it unknown rather than guess. The person
+        // is named by what the flow learned (the enrolment link's account), else by Portal's id.
+        let account = learnedAccount.withLock { $0 }
+        let email = account.flatMap { $0.contains("@") ? $0 : nil }
+        let name = account.flatMap { $0.contains("@") ? nil : $0 }
         let record = SessionRecord(
-            key: request.sessionKey ?? SessionKeyName.generated(provider: request.provider, user: tokens.endUserID),
-            backend: request.backendName, provider: request.provider, subject: tokens.endUserID,
-            issuer: client.baseURL, createdAt: now, expiresAt: nil, refreshable: false)
+            key: request.sessionKey
+                ?? SessionKeyName.generated(provider: request.provider, user: account ?? tokens.endUserID),
+            backend: request.backendName, provider: request.provider, subject: tokens.endUserID, email: email,
+            displayName: name, issuer: client.baseURL, createdAt: now, expiresAt: nil, refreshable: false)
         var secrets = SessionSecrets(sessionJwt: sessionToken)
         secrets.portalClient = PortalClientInfo(clientID: tokens.clientID,
                                                 isAccountAbstracted: tokens.isAccountAbstracted)

@@ -51,8 +51,10 @@ public enum SignInEvent: Equatable, Sendable {
     case finished(Result<SignInOutcome, SignInError>)
     /// A replayed callback of a completed attempt.
     case replayed(SignInOutcome)
-    /// A protocol step of the flow trace, already redacted (request line, status, timing, claims).
-    case protocolStep(kind: String, summary: String, elapsedMilliseconds: Double)
+    /// A protocol step of the flow trace, already redacted (request line, status, timing, claims); `details` are
+    /// the step's redacted parameters, bodies and decoded ID-token claims, shown when the step is expanded.
+    case protocolStep(kind: String, summary: String, elapsedMilliseconds: Double,
+                      details: [String: JSONValue] = [:])
     /// The TOTP enrolment link as QR modules (encoded outside TerminalUI).
     case enrolmentCode([[Bool]])
     /// The trace was written (or could not be): a line for the Trace screen.

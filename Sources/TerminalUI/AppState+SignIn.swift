@@ -71,6 +71,12 @@ extension AppState {
     private mutating func start(_ providerIndex: Int, _ form: NewSignInForm) -> [AppEffect] {
         var form = form
         form.providerIndex = providerIndex
+        if let reason = refusal(provider: form.provider.name, backend: form.backend) {
+            form.error = "\(form.provider.title) via \(form.backend): \(reason)."
+            form.focus = .providers
+            mode = .newSignIn(form)
+            return []
+        }
         let key = form.sessionKey.text
         if !key.isEmpty, let problem = SessionKeyRule.problem(key) {
             form.error = problem.prefix(1).uppercased() + problem.dropFirst() + "."

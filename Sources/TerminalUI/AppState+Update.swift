@@ -151,35 +151,68 @@ extension AppState {
         }
     }
 
-    /// The Trace screen: scrolling over every step, `[`/`]` to older and newer attempts, `e` to export.
+    /// The Trace screen: a selection bar over every step (j/k, PgUp/PgDn, Home/End), Enter to expand or fold the
+    /// selected step's redacted details, `[`/`]` to older and newer attempts, `e` to export.
     private mutating func traceKey(_ request: KeyRequest) -> [AppEffect] {
-        let lineCount = tracedFlow.map { TraceScreen.lines(of: $0).count } ?? 0
+        let lines = tracedFlow.map { TraceScreen.lines(of: $0) } ?? []
         let room = TraceScreen.room(rows: rows)
-        let last = max(0, lineCount - room)
-        let top = min(traceScroll ?? last, last)
+        let selected = min(traceSelected ?? lines.count - 1, max(0, lines.count - 1))
         switch request {
         case .escape, .interrupt, .character("t"), .character("q"), .mouseClick:
             overlay = .none
             traceBack = 0
-            traceScroll = nil
+            resetTraceView()
         case .character("e"):
             if let flow = tracedFlow { return [.exportTrace(flow: flow.id)] }
-        case .up, .character("k"), .scrollUp: traceScroll = max(0, top - 1)
-        case .down, .character("j"), .scrollDown: traceScroll = top + 1 >= last ? nil : top + 1
-        case .pageUp: traceScroll = max(0, top - max(1, room - 1))
-        case .pageDown: traceScroll = top + room - 1 >= last ? nil : top + room - 1
-        case .home, .character("g"): traceScroll = 0
-        case .end, .character("G"): traceScroll = nil
+        case .up, .character("k"), .scrollUp: selectTraceStep(selected - 1, lines, room: room)
+        case .down, .character("j"), .scrollDown: selectTraceStep(selected + 1, lines, room: room)
+        case .pageUp: selectTraceStep(selected - max(1, room - 1), lines, room: room)
+        case .pageDown: selectTraceStep(selected + max(1, room - 1), lines, room: room)
+        case .home, .character("g"): selectTraceStep(0, lines, room: room)
+        case .end, .character("G"):
+            traceSelected = nil
+            traceScroll = nil
+        case .enter, .character(" "), .right, .character("l"), .left, .character("h"):
+            guard !lines.isEmpty, !lines[selected].details.isEmpty else { break }
+            let open: Bool
+            switch request {
+            case .right, .character("l"): open = true
+            case .left, .character("h"): open = false
+            default: open = !traceExpanded.contains(selected)
+            }
+            if open { traceExpanded.insert(selected) } else { traceExpanded.remove(selected) }
+            selectTraceStep(selected, lines, room: room)
         case .character("["):
             traceBack = min(traceBack + 1, max(0, traceableFlows.count - 1))
-            traceScroll = nil
+            resetTraceView()
         case .character("]"):
             traceBack = max(0, traceBack - 1)
-            traceScroll = nil
+            resetTraceView()
         default:
             break
         }
         return []
+    }
+
+    private mutating func resetTraceView() {
+        traceScroll = nil
+        traceSelected = nil
+        traceExpanded = []
+    }
+
+    /// Moves the selection bar and scrolls so the step's line, and its details when they fit, are in view.
+    private mutating func selectTraceStep(_ index: Int, _ lines: [TraceLine], room: Int) {
+        guard !lines.isEmpty else { return }
+        let step = min(max(0, index), lines.count - 1)
+        traceSelected = step
+        let display = TraceScreen.displayLines(lines, expanded: traceExpanded)
+        let lastTop = max(0, display.count - room)
+        var top = min(traceScroll ?? lastTop, lastTop)
+        guard let first = display.firstIndex(where: { $0.step == step }) else { return }
+        let last = display.lastIndex { $0.step == step } ?? first
+        if last >= top + room { top = last - room + 1 }
+        if first < top || first >= top + room { top = first }
+        traceScroll = max(0, min(top, lastTop))
     }
 
     /// y signs out; n, Esc and Enter (No has the focus) keep everything.

@@ -49,6 +49,10 @@ public struct AppState: Equatable, Sendable {
     public var traceBack: Int
     /// The first trace line shown, nil to follow the newest.
     public var traceScroll: Int?
+    /// The step the Trace screen's selection bar is on, nil to follow the newest.
+    public var traceSelected: Int?
+    /// The steps of the traced attempt whose details are shown (Enter expands or folds the selected one).
+    public var traceExpanded: Set<Int>
     /// The number the next sign-in flow gets.
     public var nextFlowID: Int
     public var providers: [ProviderChoice]
@@ -64,6 +68,15 @@ public struct AppState: Equatable, Sendable {
     public var directorySession: String?
     /// Rows marked with Space, by key: `r` and `d` act on all of them.
     public var marked: Set<String>
+    /// The sandbox's outbox file, where its one-time codes go: the code screen of a sandbox backend names it.
+    public var sandboxOutbox: String?
+    /// Providers a backend cannot sign in with, by backend then provider, with the reason: greyed on New sign-in.
+    public var providerRefusals: [String: [String: String]] = [:]
+
+    /// Why `provider` cannot sign in through `backend`, or nil.
+    public func refusal(provider: String, backend: String) -> String? {
+        providerRefusals[backend]?[provider]
+    }
 
     public init(rows: Int, cols: Int, now: Date, utcOffsetSeconds: Int = 0, providers: [ProviderChoice] = ProviderChoice.standard,
                 backends: [String] = ["direct"], defaultBackend: String = "direct", store: StoreStatus = .empty,
@@ -89,6 +102,8 @@ public struct AppState: Equatable, Sendable {
         pastFlows = []
         traceBack = 0
         traceScroll = nil
+        traceSelected = nil
+        traceExpanded = []
         nextFlowID = 1
         isQuitting = false
         afterUnlock = nil

@@ -64,6 +64,12 @@ public struct CodeEntryScreen: Screen {
         var field = flow.codeField
         field.isFocused = flow.codeFocus == .code && progress == .waiting
         field.draw(in: Rect(row: body.row + 3, col: 10, rows: 1, cols: field.width), into: &buffer)
+        if let left = flow.codeAttemptsLeft {
+            let text = left == 0 ? "no tries left for this code"
+                : (left == 1 ? "1 attempt left" : "\(left) attempts left")
+            buffer.write("  " + text, row: body.row + 3, col: 10 + field.width, style: Style(
+                foreground: left <= 2 ? .expiring : .dim), maxWidth: max(0, body.cols - 10 - field.width))
+        }
 
         let resendText: String
         if let resendAt, resendAt > state.now {
@@ -88,6 +94,14 @@ public struct CodeEntryScreen: Screen {
                                      Style(attributes: .bold))
         }
         if let notice = flow.notice { status.add("  " + notice, Style(foreground: .error)) }
+        if flow.codeAttemptsLeft == 0 {
+            status.add("  This code cannot be used any more: Tab sends a new one, or Esc and R start a new sign-in.",
+                       Style(foreground: .expiring))
+        }
+        if let outbox = state.sandboxOutbox, flow.choice.backend.hasPrefix("sandbox") {
+            status.blank()
+            status.add("  Sandbox: the code is in " + outbox, Style(foreground: .dim))
+        }
         status.draw(in: Rect(row: body.row + 7, col: 0, rows: body.bottom - body.row - 7, cols: body.cols),
                     into: &buffer)
     }

@@ -49,9 +49,20 @@ public struct NewSignInScreen: Screen {
         for (index, provider) in form.providers.enumerated() where !frames[index].isEmpty {
             let focused = form.focus == .providers && index == form.providerIndex
             let marked = form.focus != .providers && index == form.providerIndex
-            Button(provider.title, mnemonic: provider.mnemonic, isFocused: focused,
-                   style: marked ? Style(attributes: .underline) : .plain)
+            // A provider this backend cannot do is greyed; the line under the buttons says why.
+            let refused = state.refusal(provider: provider.name, backend: form.backend) != nil
+            var style: Style = refused ? Style(foreground: .dim) : .plain
+            if marked { style.attributes.insert(.underline) }
+            Button(provider.title, mnemonic: provider.mnemonic, isFocused: focused, style: style)
                 .draw(in: frames[index], into: &buffer)
+        }
+        let greyed = form.providers.filter { state.refusal(provider: $0.name, backend: form.backend) != nil }
+        if form.error == nil, !greyed.isEmpty {
+            let current = state.refusal(provider: form.provider.name, backend: form.backend)
+            let names = greyed.map(\.title).joined(separator: ", ")
+            let text = current.map { "\(form.provider.title): \($0)." } ?? "Greyed on \(form.backend): \(names)."
+            buffer.write("  " + text, row: Self.sessionKeyRect(rows: rows, cols: cols).row + 2, col: 0,
+                         style: Style(foreground: .dim), maxWidth: cols)
         }
         let backendRect = Self.backendRect(rows: rows, cols: cols)
         buffer.write("  Backend", row: backendRect.row, col: 0, style: Style(foreground: .accent))

@@ -26,11 +26,26 @@ public struct ResultScreen: Screen {
         case .failure(let error):
             lines.add("  ✗ " + error.message, Style(foreground: error == .closed ? .normal : .error, attributes: .bold))
             lines.blank()
-            lines.add("  " + Self.advice(error), Style(foreground: .dim))
+            if flow.choice.usesCode, let codeAdvice = Self.codeAdvice(error) {
+                lines.add("  " + codeAdvice, Style(foreground: .expiring, attributes: .bold))
+            } else {
+                lines.add("  " + Self.advice(error), Style(foreground: .dim))
+            }
             lines.add("  Nothing was stored. Enter returns to the list; R retries the same way; n starts anew; "
                       + "t shows what happened.", Style(foreground: .dim))
         }
         lines.draw(in: Rect(row: body.row + 2, col: 0, rows: body.rows - 2, cols: body.cols), into: &buffer)
+    }
+
+    /// A code sign-in that ended because its code ran out of tries or time cannot go on: a new sign-in (which
+    /// sends a new code) is the only way on, so the screen says that first.
+    static func codeAdvice(_ error: SignInError) -> String? {
+        switch error {
+        case .rateLimited, .invalidCode, .timedOut, .authenticationFailed:
+            return "This code cannot be used any more: R starts a new sign-in, which sends a new code."
+        default:
+            return nil
+        }
     }
 
     /// What to do next, by error.

@@ -31,6 +31,7 @@ extension SignInFlow {
                 if case .oneTimeCode(_, _, let newID?) = attempt.method,
                    case .oneTimeCode(_, _, let oldID?)? = self.attempt?.method, newID != oldID {
                     codeResentAt = now
+                    codeAttemptsLeft = nil   // a new code has its own tries
                 }
             case .totpRequired:
                 if case .running(.totpRequired) = phase {} else {
@@ -49,7 +50,12 @@ extension SignInFlow {
         case .notice(let error):
             notice = error.message
             isCodeSubmitted = false
-            if error == .invalidCode { codeField = codeField.cleared() }
+            if error == .invalidCode {
+                codeField = codeField.cleared()
+                if choice.usesCode, let left = Self.attemptsLeft(in: trace.last { $0.kind == .step("response") }) {
+                    codeAttemptsLeft = left
+                }
+            }
             record(now, .notice, error.message, isError: true)
         case .callbackArrived(let source, let refusal):
             if let refusal {
@@ -70,8 +76,9 @@ extension SignInFlow {
             }
         case .replayed(let outcome):
             record(now, .callback, "replayed callback: \(outcome.record.key) reported again, nothing exchanged")
-        case .protocolStep(let kind, let summary, let elapsed):
-            record(startedAt.addingTimeInterval(elapsed / 1000), .step(kind), summary, isError: kind == "notice")
+        case .protocolStep(let kind, let summary, let elapsed, let details):
+            record(startedAt.addingTimeInterval(elapsed / 1000), .step(kind), summary, isError: kind == "notice",
+                   details: TraceLine.detailLines(details))
         case .enrolmentCode(let modules):
             enrolmentQR = modules
         case .testAccountCodeOffered:
@@ -79,6 +86,17 @@ extension SignInFlow {
         case .traceExported(let note):
             traceExportNote = note
         }
+    }
+
+    /// The tries left that a backend's refusal names ("invalid code (4 attempts left)", "1 attempt remaining"), read
+    /// from the redacted response step that carried it; nil when it names none.
+    static func attemptsLeft(in response: TraceLine?) -> Int? {
+        guard let response else { return nil }
+        let text = ([response.text] + response.details).joined(separator: "\n")
+        guard let match = text.firstMatch(of: /(\d{1,4}) (?:more )?(?:attempts?|tries|try) (?:left|remaining)/) else {
+            return nil
+        }
+        return Int(match.1)
     }
 
     /// A short name for where the flow stands, for the trace and the screens.
@@ -119,10 +137,11 @@ extension SignInFlow {
         codeFocus = .code
     }
 
-    private mutating func record(_ time: Date, _ kind: TraceLine.Kind, _ text: String, isError: Bool = false) {
+    private mutating func record(_ time: Date, _ kind: TraceLine.Kind, _ text: String, isError: Bool = false,
+                                 details: [String] = []) {
         // A flow that is left running for hours with a noisy receiver must not grow without bound.
         if trace.count >= 500 { trace.removeFirst(trace.count - 499) }
-        trace.append(TraceLine(time: time, kind: kind, text: text, isError: isError))
+        trace.append(TraceLine(time: time, kind: kind, text: text, isError: isError, details: details))
     }
 }
 

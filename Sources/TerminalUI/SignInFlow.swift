@@ -44,6 +44,9 @@ public struct SignInFlow: Equatable, Sendable {
     public var trace: [TraceLine]
     /// When the last resend's new code went out (the screen says so, with the time).
     public var codeResentAt: Date?
+    /// How many more tries the backend allows for the code on screen, when its refusal said ("invalid code (4
+    /// attempts left)"); nil until a refusal names a number, and again after a new code is sent.
+    public var codeAttemptsLeft: Int?
 
     public init(id: Int, choice: SignInChoice, startedAt: Date) {
         self.id = id

@@ -1,3 +1,4 @@
+import AuthCore
 import Foundation
 
 /// One step of a sign-in as the TUI saw it: a state change, a receiver's callback and its verdict, a notice.
@@ -21,11 +22,26 @@ public struct TraceLine: Equatable, Sendable {
     public var text: String
     /// Whether the step went wrong, so it is drawn in the error colour.
     public var isError: Bool
+    /// What Enter reveals: the step's redacted details as indented JSON, one line each (empty: nothing to expand).
+    public var details: [String]
 
-    public init(time: Date, kind: Kind, text: String, isError: Bool = false) {
+    public init(time: Date, kind: Kind, text: String, isError: Bool = false, details: [String] = []) {
         self.time = time
         self.kind = kind
         self.text = text
         self.isError = isError
+        self.details = details
+    }
+
+    /// A step's details (already redacted by the flow trace) as the lines of indented JSON with sorted members;
+    /// JSON escapes every control character, so nothing in a value can move the cursor.
+    public static func detailLines(_ details: [String: JSONValue]) -> [String] {
+        guard !details.isEmpty else { return [] }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(JSONValue.object(details)) else {
+            return ["(details could not be shown)"]
+        }
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 }

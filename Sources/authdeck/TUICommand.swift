@@ -62,6 +62,15 @@ enum TUICommand {
                              defaultBackend: lastBackend ?? setup.configuration.defaultBackendName,
                              store: status, sessions: items)
         state.directorySession = DirectorySessionFile.find()?.key
+        state.sandboxOutbox = sandboxOutbox(backends: setup.backendNames, environment: environment)
+        for backend in setup.backendNames {
+            for provider in state.providers {
+                if let reason = ProviderSupport.refusal(provider: provider.name, backend: backend,
+                                                        in: setup.configuration) {
+                    state.providerRefusals[backend, default: [:]][provider.name] = reason
+                }
+            }
+        }
         if let selected = items.firstIndex(where: { $0.isSelected }) {
             state.sessions.moveCursor(toRow: state.sessions.visible.firstIndex(of: selected) ?? 0)
         }
@@ -79,6 +88,17 @@ enum TUICommand {
         loop.run()
         terminal.restore()
         return .done
+    }
+
+    /// Where the sandbox appends the one-time codes it "sends", for the code screen: its default outbox in this data
+    /// folder, named only when a sandbox backend is configured and that file is there already or the sandbox's
+    /// config lives in the same folder (`make run`).
+    static func sandboxOutbox(backends: [String], environment: [String: String]) -> String? {
+        guard backends.contains(where: { $0.hasPrefix("sandbox") }) else { return nil }
+        let folder = StoreLocation.resolve(environment: environment).directory
+        let path = folder + "/sandbox-outbox.jsonl"
+        let config = environment["AUTHDECK_CONFIG"].map { ($0 as NSString).deletingLastPathComponent }
+        return FileManager.default.fileExists(atPath: path) || config == folder ? path : nil
     }
 
     /// Seconds east of UTC of the local zone, for clock times on screen.

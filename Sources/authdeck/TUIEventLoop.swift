@@ -185,8 +185,10 @@ final class TUIEventLoop {
             return
         }
         let trace = FlowTrace(onStep: { step in
+            // The details were redacted by field when the step was recorded; they are shown when it is expanded.
             inbox.post(.signIn(flow: flow, .protocolStep(kind: step.kind, summary: step.summary,
-                                                               elapsedMilliseconds: step.elapsedMs)))
+                                                               elapsedMilliseconds: step.elapsedMs,
+                                                               details: step.details)))
         })
         let request = SignInRequest(provider: choice.provider, backendName: choice.backend,
                                     sessionKey: choice.sessionKey, replace: choice.replace, contact: choice.contact,
@@ -284,7 +286,8 @@ final class TUIEventLoop {
         guard let current = state.flow, current.id == flow,
               case .running(.totpRequired(_, let challenge, _)) = current.phase,
               let opened = try? store.store(create: false),
-              let seed = TOTPCommand.seed(for: challenge.user, in: opened) else {
+              let seed = TOTPCommand.seed(for: challenge.user, in: opened)
+                ?? TOTPCommand.seed(for: OTPAuthAccount.account(in: challenge.enrolmentLink), in: opened) else {
             inbox.post(.signIn(flow: flow, .notice(.unavailable(reason: "no test-account seed is stored for this user"))))
             return
         }

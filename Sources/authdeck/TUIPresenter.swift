@@ -47,7 +47,7 @@ final class TUIPresenter: SignInPresenter, Sendable {
         }
         if case .totpRequired(_, let challenge, .waiting) = state,
            !seedOffered.withLock({ offered in defer { offered = true }; return offered }),
-           hasTestSeed(challenge.user) {
+           hasTestSeed(challenge.user) || hasTestSeed(OTPAuthAccount.account(in: challenge.enrolmentLink)) {
             post(.testAccountCodeOffered)
         }
     }

@@ -69,6 +69,11 @@ import Testing
         guard case .success(let outcome)? = ended() else { Issue.record("no session"); return }
         #expect(outcome.record.subject == challenge.user)
         #expect(stored.sessions.first?.secrets.sessionJwt?.isEmpty == false)
+        // The person is named by the enrolment link's account (sandbox-users.json: dora is dora@example.com),
+        // not by Portal's UUID.
+        #expect(outcome.record.email == "dora@example.com")
+        #expect(outcome.record.key == "google-dora@example.com")
+        #expect(outcome.record.userLabel == "dora@example.com")
     }
 
     /// Portal's backend only ever sends `error=oauth_failed`, a denial at the provider included.

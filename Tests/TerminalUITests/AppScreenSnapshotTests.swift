@@ -71,6 +71,11 @@ import Testing
         Case(name: "new-sign-in") { rows, cols in
             AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("n")).0
         },
+        Case(name: "new-sign-in-greyed") { rows, cols in
+            // The direct backend cannot send codes: Email and SMS are greyed, and pressing s says why.
+            AppFixtures.run(SigningInDailyUseTests.refusingState(rows: rows, cols: cols),
+                            AppFixtures.keys("nbs")).0
+        },
         Case(name: "new-sign-in-session-key") { rows, cols in
             AppFixtures.run(AppFixtures.state(rows: rows, cols: cols),
                             AppFixtures.keys("n") + [.key(.right), .key(.tab), .key(.tab)] + AppFixtures.keys("my key")
@@ -126,6 +131,15 @@ import Testing
                                            .signIn(flow: 1, .stateChanged(.awaitingCallback(attempt, .waiting))),
                                            .signIn(flow: 1, .notice(.invalidCode))]).0
         },
+        Case(name: "code-entry-attempts-left") { rows, cols in
+            var state = codeState(rows, cols, typed: "123456")
+            state.sandboxOutbox = "/home/ada/.local/share/authdeck-sandbox/sandbox-outbox.jsonl"
+            return AppFixtures.run(state, [.key(.enter)] + SigningInDailyUseTests.wrongCodeReports(left: 2)).0
+        },
+        Case(name: "result-code-used-up") { rows, cols in
+            let state = codeState(rows, cols, typed: "")
+            return AppFixtures.run(state, [.signIn(flow: 1, .finished(.failure(.rateLimited)))]).0
+        },
         Case(name: "totp") { rows, cols in
             let challenge = TOTPChallenge(userJwt: "jwt", user: "ada", attemptsLeft: 4)
             let state = AppFixtures.flowState(rows: rows, cols: cols, reports: AppFixtures.browserReports() + [
@@ -162,6 +176,13 @@ import Testing
                 .finished(.success(AppFixtures.outcome)),
             ])
             return AppFixtures.run(state, AppFixtures.keys("t")).0
+        },
+        Case(name: "trace-expanded") { rows, cols in
+            let state = AppFixtures.flowState(rows: rows, cols: cols, reports: AppFixtures.browserReports()
+                                              + SigningInDailyUseTests.detailedSteps)
+            // Home on the token request, expand it; down to the ID token, expand that too.
+            return AppFixtures.run(state, AppFixtures.keys("t") + [.key(.home), .key(.enter)]
+                                   + AppFixtures.keys("j") + [.key(.enter)]).0
         },
         Case(name: "trace-none-yet") { rows, cols in
             AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("t")).0

@@ -42,10 +42,166 @@ import Testing
         #expect(screen.contains("step 1 ") || screen.contains("step 1\n"))
         #expect(!screen.contains("step 40"))
         let (down, _) = AppFixtures.run(top, AppFixtures.keys("j") + [.key(.pageDown)])
-        #expect((down.traceScroll ?? -1) > 1)
+        // The bar moved one step and a page less one (18 lines fit at 80×24), the list scrolled under it.
+        #expect(down.traceSelected == 18)
+        #expect(down.traceScroll == 1)
+        #expect(AppScreen.frame(down).textDump().contains("step 19"))
         let (end, _) = AppFixtures.run(down, [.key(.end)])
         #expect(end.traceScroll == nil)
         #expect(AppScreen.frame(end).textDump().contains("step 40"))
+    }
+
+    /// Protocol steps as the flow trace records them: a token request whose code was redacted by field, an ID
+    /// token's decoded claims, and a step without details.
+    static let detailedSteps: [SignInEvent] = [
+        .protocolStep(kind: "request", summary: "POST http://127.0.0.1:41909/oidc/google/token",
+                      elapsedMilliseconds: 12, details: [
+                          "form": .object(["grant_type": .string("authorization_code"),
+                                           "code": .string("[redacted 43 chars]")]),
+                      ]),
+        .protocolStep(kind: "id_token", summary: "ID token received", elapsedMilliseconds: 20, details: [
+            "claims": .object(["email": .string("ada@example.com"), "aud": .string("sandbox-google")]),
+        ]),
+        .protocolStep(kind: "result", summary: "stored session google-ada", elapsedMilliseconds: 25),
+    ]
+
+    @Test func enterExpandsTheSelectedStepsRedactedDetails() {
+        let state = AppFixtures.flowState(reports: AppFixtures.browserReports() + Self.detailedSteps)
+        let (open, _) = AppFixtures.run(state, AppFixtures.keys("t"))
+        // The bar starts on the newest step, which has no details: Enter changes nothing.
+        let (nothing, _) = AppFixtures.run(open, [.key(.enter)])
+        #expect(nothing.traceExpanded.isEmpty)
+        let (claims, _) = AppFixtures.run(open, AppFixtures.keys("k") + [.key(.enter)])
+        #expect(claims.traceSelected == 1 && claims.traceExpanded == [1])
+        var screen = AppScreen.frame(claims).textDump()
+        #expect(screen.contains("▾") && screen.contains("\"email\" : \"ada@example.com\""))
+        #expect(screen.contains("\"aud\" : \"sandbox-google\""))
+        #expect(!screen.contains("[redacted 43 chars]"))
+        let (both, _) = AppFixtures.run(claims, AppFixtures.keys("k") + [.key(.enter)])
+        screen = AppScreen.frame(both).textDump()
+        #expect(screen.contains("\"code\" : \"[redacted 43 chars]\""))
+        #expect(screen.contains("\"grant_type\" : \"authorization_code\""))
+        // Enter again folds it, h folds the other; `]`/`[` and Esc start the next view fresh.
+        let (folded, _) = AppFixtures.run(both, [.key(.enter)] + AppFixtures.keys("jh"))
+        #expect(folded.traceExpanded.isEmpty)
+        #expect(!AppScreen.frame(folded).textDump().contains("ada@example.com"))
+        let (closed, _) = AppFixtures.run(both, [.key(.escape)])
+        #expect(closed.traceExpanded.isEmpty && closed.traceSelected == nil && closed.traceScroll == nil)
+    }
+
+    @Test func detailLinesAreSortedIndentedJSONWithControlCharactersEscaped() {
+        let lines = TraceLine.detailLines(["b": .string("x\u{1B}[2Jy"), "a": .number(1)])
+        #expect(lines == ["{", "  \"a\" : 1,", "  \"b\" : \"x\\u001b[2Jy\"", "}"])
+        #expect(TraceLine.detailLines([:]).isEmpty)
+    }
+
+    /// What the controller reports for a wrong one-time code: the traced 401 whose body names the tries left
+    /// (the sandbox's Auth Proxy words), the machine back to waiting, the notice.
+    static func wrongCodeReports(left: Int) -> [AppEvent] {
+        let attempt = AppScreenSnapshotTests.codeAttempt()
+        return [
+            .signIn(flow: 1, .stateChanged(.awaitingCallback(attempt, .verifying))),
+            .signIn(flow: 1, .protocolStep(
+                kind: "response", summary: "401 from http://127.0.0.1:41909/v1/otp/verify", elapsedMilliseconds: 40,
+                details: [
+                    "status": .number(401),
+                    "body": .object(["code": .number(16), "message": .string("invalid code (\(left) attempts left)")]),
+                ])),
+            .signIn(flow: 1, .stateChanged(.awaitingCallback(attempt, .waiting))),
+            .signIn(flow: 1, .notice(.invalidCode)),
+        ]
+    }
+
+    @Test func theCodeScreenCountsTheTriesTheBackendNamed() {
+        let typed = AppScreenSnapshotTests.codeState(24, 80, typed: "123456")
+        let (wrong, _) = AppFixtures.run(typed, [.key(.enter)] + Self.wrongCodeReports(left: 4))
+        #expect(wrong.flow?.codeAttemptsLeft == 4)
+        #expect(AppScreen.frame(wrong).textDump().contains("4 attempts left"))
+        let (last, _) = AppFixtures.run(wrong, Self.wrongCodeReports(left: 1))
+        #expect(AppScreen.frame(last).textDump().contains("1 attempt left"))
+        let (none, _) = AppFixtures.run(wrong, Self.wrongCodeReports(left: 0))
+        let used = AppScreen.frame(none).textDump()
+        #expect(used.contains("no tries left for this code") && used.contains("Tab sends a new one, or Esc and R"))
+        // A refusal that names no number leaves the count unknown, never guessed.
+        let (plain, _) = AppFixtures.run(typed, [.key(.enter), .signIn(flow: 1, .notice(.invalidCode))])
+        #expect(plain.flow?.codeAttemptsLeft == nil)
+        #expect(!AppScreen.frame(plain).textDump().contains("attempts left"))
+        // A new code has its own tries.
+        var resent = AppScreenSnapshotTests.codeAttempt()
+        let format = try! OTPCodeFormat(length: 6, alphanumeric: false)
+        resent.method = .oneTimeCode(contact: .email("ada@example.com"), format: format, otpID: "otp-2")
+        let (fresh, _) = AppFixtures.run(wrong, [
+            .signIn(flow: 1, .stateChanged(.awaitingCallback(resent, .waiting))),
+        ])
+        #expect(fresh.flow?.codeAttemptsLeft == nil && fresh.flow?.codeResentAt != nil)
+    }
+
+    @Test func aUsedUpCodeSaysANewSignInIsTheWayOn() {
+        let typed = AppScreenSnapshotTests.codeState(24, 80, typed: "")
+        let endings: [SignInError] = [.rateLimited, .timedOut, .authenticationFailed(providerError: "code expired")]
+        for error in endings {
+            let (ended, _) = AppFixtures.run(typed, [.signIn(flow: 1, .finished(.failure(error)))])
+            #expect(AppScreen.frame(ended).textDump().contains("This code cannot be used any more: R starts a new"))
+        }
+        // A browser sign-in keeps the general advice.
+        let browser = AppFixtures.flowState(reports: AppFixtures.browserReports()
+                                            + [.finished(.failure(.rateLimited))])
+        #expect(AppScreen.frame(browser).textDump().contains("Wait a minute before trying again."))
+    }
+
+    @Test func theSandboxOutboxIsNamedOnlyForSandboxBackends() {
+        var state = AppScreenSnapshotTests.codeState(24, 80, typed: "")
+        state.sandboxOutbox = "/data/sandbox-outbox.jsonl"
+        #expect(AppScreen.frame(state).textDump().contains("Sandbox: the code is in /data/sandbox-outbox.jsonl"))
+        state.sandboxOutbox = nil
+        #expect(!AppScreen.frame(state).textDump().contains("Sandbox:"))
+    }
+
+    /// A state whose `direct` backend cannot do Email and SMS codes (as ProviderSupport says of a direct backend).
+    static func refusingState(rows: Int = 24, cols: Int = 80) -> AppState {
+        var state = AppFixtures.state(rows: rows, cols: cols)
+        state.providerRefusals = ["direct": [
+            "email": "Email codes need a turnkey or sandbox backend",
+            "sms": "SMS codes need a turnkey or sandbox backend",
+        ]]
+        return state
+    }
+
+    @Test func providersABackendCannotDoAreGreyedWithTheReason() {
+        let (onDirect, _) = AppFixtures.run(Self.refusingState(), AppFixtures.keys("nb"))
+        guard case .newSignIn(let form) = onDirect.mode, form.backend == "direct" else {
+            Issue.record("b moves to the direct backend")
+            return
+        }
+        let buffer = AppScreen.frame(onDirect)
+        let frames = NewSignInScreen.buttonFrames(form, rows: 24, cols: 80)
+        let sms = frames[form.providers.firstIndex { $0.name == "sms" }!]
+        let google = frames[form.providers.firstIndex { $0.name == "google" }!]
+        #expect(buffer[sms.row, sms.col + 4].style.foreground == .dim)
+        #expect(buffer[sms.row, sms.col + 1].style.foreground == .dim)   // the mnemonic too
+        #expect(buffer[google.row, google.col + 4].style.foreground != .dim)
+        #expect(buffer.textDump().contains("Greyed on direct: Email code, SMS code."))
+        // Pressing a greyed provider starts nothing and says why.
+        let (pressed, effects) = AppFixtures.run(onDirect, AppFixtures.keys("s"))
+        #expect(effects.isEmpty)
+        guard case .newSignIn(let after) = pressed.mode else { Issue.record("stays on New sign-in"); return }
+        #expect(after.error == "SMS code via direct: SMS codes need a turnkey or sandbox backend.")
+        // On the sandbox backend the same key asks for the phone number.
+        let (sandbox, _) = AppFixtures.run(Self.refusingState(), AppFixtures.keys("ns"))
+        guard case .contact = sandbox.mode else { Issue.record("s on sandbox asks for the number"); return }
+    }
+
+    @Test func aPortalUserIsNamedByTheEnrolmentLinksAccountNotItsUUID() {
+        let uuid = "3e479fbd-5c0e-4f8e-9a51-0c6f1d2b7a90"
+        let link = "otpauth://totp/authdeck%20sandbox:dora%40example.com?secret=JBSWY3DPEHPK3PXP"
+        let challenge = TOTPChallenge(userJwt: "jwt", enrolmentLink: link, user: uuid, attemptsLeft: 5)
+        let state = AppFixtures.flowState(reports: AppFixtures.browserReports() + [
+            .stateChanged(.totpRequired(AppFixtures.attempt(), challenge, .waiting)),
+        ])
+        let screen = AppScreen.frame(state).textDump()
+        #expect(screen.contains("for dora@example.com"))
+        #expect(!screen.contains(uuid))
+        #expect(!screen.contains("JBSWY3DPEHPK3PXP"))
     }
 
     @Test func theLastTwentyAttemptsAreKeptForBrackets() {

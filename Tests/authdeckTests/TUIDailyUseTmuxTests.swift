@@ -256,6 +256,49 @@ struct TUIDailyUseTmuxTests {
         try pane.waitForExit()
     }
 
+    @Test func enterOnATraceStepShowsItsRedactedDetailsAndTheIDTokenClaims() throws {
+        var store = seeded()
+        let sandbox = try SandboxProcess(folder: folder, runner: store)
+        let browser = folder.write("browser.sh", """
+            #!/bin/sh
+            sleep 1
+            curl -s -L -o /dev/null "$1&sandbox_user=ada&sandbox_auto=approve"
+            """)
+        chmod(browser, 0o755)
+        store.environment["AUTHDECK_CONFIG"] = sandbox.configPath
+        store.environment["BROWSER"] = browser
+        let pane = try TmuxPane(command: [CLIRunner.binary, "tui"], environment: store.environment,
+                                folder: folder.path, cols: 100, rows: 30)
+        defer { pane.close() }
+        try pane.waitFor("5 sessions")
+        pane.send("n")
+        try pane.waitFor("Sign in with")
+        pane.send("g")
+        try pane.waitFor("Signed in with Google", timeout: 20)
+        pane.send("t")
+        try pane.waitFor("POST http://127.0.0.1:")
+        #expect(pane.capture().contains("▸"))
+        // From the first step, expand each in turn until the ID token's decoded claims are on screen; every
+        // token seen on the way is redacted.
+        pane.send("g")
+        var claims = false
+        for _ in 0..<40 where !claims {
+            pane.send("Enter")
+            let screen = pane.capture()
+            for line in screen.split(separator: "\n") where line.contains("\"access_token\"")
+                || line.contains("\"refresh_token\"") || line.contains("\"id_token\" :") {
+                #expect(line.contains("[redacted"), "\(line)")
+            }
+            claims = screen.contains("\"claims\" : {") && screen.contains("\"email\" : \"ada@example.com\"")
+            pane.send("j")
+        }
+        #expect(claims, "the ID token's claims never showed:\n\(pane.capture())")
+        pane.send("Escape")
+        pane.send("Escape")
+        pane.send("q")
+        try pane.waitForExit()
+    }
+
     /// An SGR (1006) mouse press and release at a 0-based screen position, as xterm reports a left click.
     static func click(row: Int, col: Int) -> [UInt8] {
         Array("\u{1B}[<0;\(col + 1);\(row + 1)M\u{1B}[<0;\(col + 1);\(row + 1)m".utf8)

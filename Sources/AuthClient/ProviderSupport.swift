@@ -1,0 +1,27 @@
+import AuthCore
+
+/// Which providers a backend cannot sign in with, and why, known from config.json alone (no request): the New
+/// sign-in screen greys those buttons with the reason instead of letting a start fail with "check config.json".
+/// The rules are the ones `SignInBackends.make` enforces.
+public enum ProviderSupport {
+    /// Why `provider` cannot sign in through the backend named `name`, or nil when it may (the sign-in itself can
+    /// still be refused, by the provider's settings or the server).
+    public static func refusal(provider: String, backend name: String, in configuration: Configuration) -> String? {
+        guard let backend = configuration.backend(named: name) else {
+            return "no backend named '\(name)' in config.json"
+        }
+        let sendsCode = TurnkeySignIn.codeProviders.contains(provider)
+        let what = provider == "sms" ? "SMS codes" : (provider == "email" ? "Email codes" : provider)
+        switch backend.type {
+        case .sandbox:
+            return nil
+        case .direct:
+            return sendsCode ? "\(what) need a turnkey or sandbox backend" : nil
+        case .portal:
+            return sendsCode ? "Portal signs in with social providers only, not \(what)" : nil
+        case .turnkey:
+            if sendsCode || TurnkeySignIn.socialProviders.contains(provider) { return nil }
+            return "the auth proxy signs in with email, SMS, Google, Apple, Discord and X only"
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import AuthClient
+import AuthCore
+import Foundation
+import Testing
+
+/// The New sign-in screen greys a provider a backend cannot do; what it greys must be exactly what
+/// `SignInBackends.make` refuses for the sandbox's own config.json (issue 15: SMS on sandbox-portal).
+@Suite struct ProviderSupportTests {
+    static let providers = ["google", "apple", "discord", "x", "oidc", "email", "sms"]
+
+    @Test func theSandboxConfigGreysCodesOnPortalAndNothingOnTheSandbox() throws {
+        let sandbox = try TurnkeySandbox()
+        let configuration = sandbox.configuration
+        #expect(ProviderSupport.refusal(provider: "sms", backend: "sandbox-portal", in: configuration)
+                == "Portal signs in with social providers only, not SMS codes")
+        #expect(ProviderSupport.refusal(provider: "email", backend: "sandbox-portal", in: configuration) != nil)
+        #expect(ProviderSupport.refusal(provider: "google", backend: "sandbox-portal", in: configuration) == nil)
+        for provider in Self.providers {
+            #expect(ProviderSupport.refusal(provider: provider, backend: "sandbox", in: configuration) == nil)
+        }
+        #expect(ProviderSupport.refusal(provider: "sms", backend: "direct", in: configuration) != nil)
+        #expect(ProviderSupport.refusal(provider: "google", backend: "nowhere", in: configuration)
+                == "no backend named 'nowhere' in config.json")
+    }
+
+    @Test func everyGreyedChoiceIsOneTheBackendsRefuse() throws {
+        let sandbox = try TurnkeySandbox()
+        let names = ["direct"] + (sandbox.configuration.backends ?? [:]).keys.sorted()
+        var greyed = 0
+        for name in names {
+            for provider in Self.providers {
+                guard ProviderSupport.refusal(provider: provider, backend: name, in: sandbox.configuration) != nil
+                else { continue }
+                greyed += 1
+                let contact: Contact? = provider == "sms" ? .phone("+15550100")
+                    : (provider == "email" ? .email("ada@example.com") : nil)
+                do {
+                    _ = try sandbox.backend(provider, backend: name, contact: contact)
+                    Issue.record("\(provider) via \(name) is greyed but the backend was built")
+                } catch let error as SignInError {
+                    guard case .authMethodUnavailable = error else {
+                        Issue.record("\(provider) via \(name): \(error.message)")
+                        continue
+                    }
+                }
+            }
+        }
+        #expect(greyed >= 4)
+    }
+
+    @Test func theAuthProxyOffersOnlyItsSocialProviders() throws {
+        let json = #"{"backends": {"corp": {"type": "turnkey", "baseURL": "https://proxy.example", "configID": "c"}}}"#
+        let configuration = try Configuration(json: Data(json.utf8))
+        #expect(ProviderSupport.refusal(provider: "oidc", backend: "corp", in: configuration)
+                == "the auth proxy signs in with email, SMS, Google, Apple, Discord and X only")
+        for provider in ["google", "apple", "discord", "x", "email", "sms"] {
+            #expect(ProviderSupport.refusal(provider: provider, backend: "corp", in: configuration) == nil)
+        }
+    }
+}
