@@ -29,6 +29,19 @@ struct TUIDailyUseTmuxTests {
                             cols: cols, rows: rows, term: term)
     }
 
+    /// Sandboxes started by `againstSandbox`, kept running until the test (this suite instance) ends.
+    private let sandboxes = SandboxHolder()
+
+    /// The environment of a TUI against a sandbox started for this test (its config; `browser` as $BROWSER).
+    func againstSandbox(_ store: CLIRunner, browser: String? = nil) throws -> [String: String] {
+        let sandbox = try SandboxProcess(folder: folder, runner: store)
+        sandboxes.keep(sandbox)
+        var environment = store.environment
+        environment["AUTHDECK_CONFIG"] = sandbox.configPath
+        if let browser { environment["BROWSER"] = browser }
+        return environment
+    }
+
     @Test func aFirstRunChoosesThePassphraseTwiceThenCarriesOnWithTheSignIn() throws {
         let sandbox = try SandboxProcess(folder: folder, runner: runner)
         let browser = folder.write("browser.sh", """
@@ -306,9 +319,7 @@ struct TUIDailyUseTmuxTests {
 
     @Test func mouseClicksPressResendAndOpenARow() throws {
         let store = seeded()
-        let sandbox = try SandboxProcess(folder: folder, runner: store)
-        var environment = store.environment
-        environment["AUTHDECK_CONFIG"] = sandbox.configPath
+        let environment = try againstSandbox(store)
         let pane = try TmuxPane(command: [CLIRunner.binary, "tui"], environment: environment,
                                 folder: folder.path, cols: 100, rows: 30)
         defer { pane.close() }
@@ -354,10 +365,7 @@ struct TUIDailyUseTmuxTests {
 
     @Test func theNewSignInScreenOffersTheDeviceGrant() throws {
         let store = seeded()
-        let sandbox = try SandboxProcess(folder: folder, runner: store)
-        var environment = store.environment
-        environment["AUTHDECK_CONFIG"] = sandbox.configPath
-        environment["BROWSER"] = "/bin/true"
+        let environment = try againstSandbox(store, browser: "/bin/true")
         let pane = try TmuxPane(command: [CLIRunner.binary, "tui"], environment: environment,
                                 folder: folder.path, cols: 120, rows: 40)
         defer { pane.close() }
@@ -390,10 +398,7 @@ struct TUIDailyUseTmuxTests {
 
     @Test func theAuthorizeURLIsOneLogicalLineAtEverySize() throws {
         let store = seeded()
-        let sandbox = try SandboxProcess(folder: folder, runner: store)
-        var environment = store.environment
-        environment["AUTHDECK_CONFIG"] = sandbox.configPath
-        environment["BROWSER"] = "/bin/true"
+        let environment = try againstSandbox(store, browser: "/bin/true")
         let pane = try TmuxPane(command: [CLIRunner.binary, "tui"], environment: environment,
                                 folder: folder.path, cols: 80, rows: 24)
         defer { pane.close() }
@@ -417,10 +422,7 @@ struct TUIDailyUseTmuxTests {
 
     @Test func theNextRunOpensNewSignInOnTheBackendLastUsed() throws {
         let store = seeded()
-        let sandbox = try SandboxProcess(folder: folder, runner: store)
-        var environment = store.environment
-        environment["AUTHDECK_CONFIG"] = sandbox.configPath
-        environment["BROWSER"] = "/bin/true"
+        let environment = try againstSandbox(store, browser: "/bin/true")
         let first = try TmuxPane(command: [CLIRunner.binary, "tui"], environment: environment,
                                  folder: folder.path, cols: 100, rows: 30)
         try first.waitFor("5 sessions")
@@ -447,4 +449,11 @@ struct TUIDailyUseTmuxTests {
         second.send("q")
         try second.waitForExit()
     }
+}
+
+/// Keeps sandboxes alive for as long as the test that started them.
+final class SandboxHolder: @unchecked Sendable {
+    private var running: [SandboxProcess] = []
+
+    func keep(_ sandbox: SandboxProcess) { running.append(sandbox) }
 }
