@@ -85,9 +85,10 @@ extension SessionStore {
         do { return try database.dataVersion() } catch { throw fail(error) }
     }
 
-    /// The sessions written at or after `since` (store time, seconds since 1970), every key, and the selection:
-    /// what a watcher needs to bring its rows up to date without reading every row again.
-    public func changes(since: Double) throws(StoreError) -> (changed: [StoreEntry], keys: Set<String>,
+    /// The sessions written at or after `since` (store time, seconds since 1970), how many sessions there are, and
+    /// the selection: what a watcher needs to bring its rows up to date without reading every row again. When the
+    /// count says some went away, `keys()` tells which.
+    public func changes(since: Double) throws(StoreError) -> (changed: [StoreEntry], count: Int,
                                                               selected: String?, newest: Double) {
         lock.lock()
         defer { lock.unlock() }
@@ -103,10 +104,23 @@ extension SessionStore {
                 changed.append(Self.entry(from: rows, selected: selected))
                 newest = max(newest, rows.double(14) ?? since)
             }
-            let keyRows = try database.prepare("SELECT key FROM sessions")
+            let count = try database.prepare("SELECT count(*) FROM sessions")
+            _ = try count.step()
+            return (changed, Int(count.int64(0)), selected, newest)
+        } catch {
+            throw fail(error)
+        }
+    }
+
+    /// Every session's key, for a watcher that must find out which sessions went away.
+    public func keys() throws(StoreError) -> Set<String> {
+        lock.lock()
+        defer { lock.unlock() }
+        do {
+            let rows = try database.prepare("SELECT key FROM sessions")
             var keys = Set<String>()
-            while try keyRows.step() { keys.insert(keyRows.string(0) ?? "") }
-            return (changed, keys, selected, newest)
+            while try rows.step() { keys.insert(rows.string(0) ?? "") }
+            return keys
         } catch {
             throw fail(error)
         }
@@ -433,20 +447,7 @@ extension SessionStore {
 
     /// Removes one session; the selection is cleared when it pointed at it.
     public func remove(_ key: String) throws(StoreError) {
-        lock.lock()
-        defer { lock.unlock() }
-        do {
-            try database.writeTransaction { () throws(SQLiteError) in
-                let delete = try database.prepare("DELETE FROM sessions WHERE key = ?1")
-                delete.bind(1, key)
-                try delete.step()
-                if database.changes == 0 { throw SQLiteError(code: -1, message: key) }
-                if try Self.selectedIsMissing(database) { try Self.deleteMeta(database, StoreSchema.Meta.selected) }
-            }
-        } catch {
-            if error.code == -1 { throw .noSuchSession(key) }
-            throw fail(error)
-        }
+        if try remove([key]) == 0 { throw .noSuchSession(key) }
     }
 
     /// Removes the sessions named (those still there); returns how many went. One transaction: all or none.
@@ -465,23 +466,6 @@ extension SessionStore {
                     removed += database.changes
                 }
                 if try Self.selectedIsMissing(database) { try Self.deleteMeta(database, StoreSchema.Meta.selected) }
-                return removed
-            }
-        } catch {
-            throw fail(error)
-        }
-    }
-
-    /// Removes every session; returns how many there were.
-    @discardableResult
-    public func removeAll() throws(StoreError) -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        do {
-            return try database.writeTransaction { () throws(SQLiteError) in
-                try database.execute("DELETE FROM sessions")
-                let removed = database.changes
-                try Self.deleteMeta(database, StoreSchema.Meta.selected)
                 return removed
             }
         } catch {

@@ -87,7 +87,12 @@ final class TUIEventLoop {
         // Two seconds back: writers' clocks are the same machine's, but a write can commit after a later one began.
         guard let changes = try? opened.changes(since: watched.since - 2) else { return }
         self.watched = (counter, max(watched.since, changes.newest))
-        let removed = state.sessions.items.map(\.key).filter { !changes.keys.contains($0) }
+        // Keys are read only when the count says some sessions went away: at 100,000 rows that read is the cost.
+        let known = Set(state.sessions.items.map(\.key)).union(changes.changed.map(\.record.key))
+        var removed: [String] = []
+        if known.count != changes.count, let present = try? opened.keys() {
+            removed = known.filter { !present.contains($0) }
+        }
         dispatch(.sessionsChangedElsewhere(stored: changes.changed.map(TUIStore.item), removed: removed,
                                            selected: changes.selected))
     }

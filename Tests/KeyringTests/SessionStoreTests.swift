@@ -56,7 +56,7 @@ import Testing
         try store.persist(StoreFixture.session("third"), replace: false)
         #expect(try store.selectedKey() == "third", "with none selected, a new session is selected")
         #expect(throws: StoreError.noSuchSession("second")) { try store.remove("second") }
-        #expect(try store.removeAll() == 2)
+        #expect(try store.remove(["first", "third", "never-there"]) == 2)
         #expect(try store.entries().isEmpty)
     }
 
