@@ -36,28 +36,28 @@ let package = Package(
         .target(name: "AuthCore", dependencies: ["AuthCrypto"]),
         // The store never links libsecret: the Secret Service comes in as a vault from its own module, so the
         // lean `authdeck` binary below (the `token` hot path) loads neither GLib nor D-Bus code.
-        .target(name: "Keyring", dependencies: ["AuthCore", "AuthCrypto", "CSQLite", "CKeyutils", "CProcess"]),
-        .target(name: "SecretService", dependencies: ["Keyring", "AuthCrypto", "CLibsecret", "CShims"]),
+        .target(name: "SessionStorage", dependencies: ["AuthCore", "AuthCrypto", "CSQLite", "CKeyutils", "CProcess"]),
+        .target(name: "SecretService", dependencies: ["SessionStorage", "AuthCrypto", "CLibsecret", "CShims"]),
         .target(name: "AuthClient", dependencies: ["AuthCore", "AuthCrypto", "CMicroHTTPD", "CQRencode", "CShims"]),
         .target(name: "Sandbox", dependencies: ["AuthCore", "AuthCrypto", "AuthClient", "CMicroHTTPD", "CShims"]),
         .target(name: "TerminalUI", dependencies: ["AuthCore", "CNcursesw"]),
         // Everything authdeck does; the `authdeck` binary hands every command it does not serve itself to this one.
         .executableTarget(
             name: "authdeck-full",
-            dependencies: ["AuthCore", "AuthCrypto", "AuthClient", "Keyring", "SecretService", "Sandbox", "TerminalUI"],
-            path: "Sources/authdeck"
+            dependencies: ["AuthCore", "AuthCrypto", "AuthClient", "SessionStorage", "SecretService", "Sandbox", "TerminalUI"],
+            path: "Sources/authdeck-full"
         ),
         // The command users run: `token` from the kernel-keyring cache and `--version` here, with only the store's
         // libraries loaded; anything else is exec'd into authdeck-full.
         .executableTarget(
             name: "authdeck",
-            dependencies: ["AuthCore", "Keyring"],
-            path: "Sources/AuthdeckLauncher"
+            dependencies: ["AuthCore", "SessionStorage"],
+            path: "Sources/authdeck"
         ),
 
         .testTarget(name: "AuthCryptoTests", dependencies: ["AuthCrypto"]),
         .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthCrypto"]),
-        .testTarget(name: "KeyringTests", dependencies: ["Keyring", "SecretService", "AuthCore", "AuthCrypto"]),
+        .testTarget(name: "SessionStorageTests", dependencies: ["SessionStorage", "SecretService", "AuthCore", "AuthCrypto"]),
         .testTarget(name: "AuthClientTests", dependencies: ["AuthClient", "AuthCore", "AuthCrypto", "Sandbox"]),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "AuthClient", "AuthCore", "AuthCrypto"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "AuthCore"], exclude: ["Snapshots"]),

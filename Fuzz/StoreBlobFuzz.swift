@@ -1,6 +1,6 @@
 // What the store reads back from disk or from another machine: a session's decrypted secret blob
 // (SecretsCodec.decode), an export bundle (ExportBundle.open, fixed passphrase) and import lines
-// (SessionJSON.parseLines). Compiled as part of the Keyring module (SecretsCodec is internal); see scripts/fuzz.sh.
+// (SessionJSON.parseLines). Compiled as part of the SessionStorage module (SecretsCodec is internal); see scripts/fuzz.sh.
 //
 // Every input goes to all three: blobs start with their version byte 1, bundles and import lines with `{`.
 import AuthCore

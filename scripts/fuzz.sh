@@ -59,7 +59,7 @@ swiftc_quiet() {
     local log arg args=()
     log=$(mktemp)
     # Run from a folder under .build, with the repository's relative paths made absolute: swiftc leaves partial
-    # module files (Keyring-1.swiftmodule …) in its working directory, which must not be the repository root.
+    # module files (SessionStorage-1.swiftmodule …) in its working directory, which must not be the repository root.
     for arg in "$@"; do
         if [[ $arg != /* && $arg != -* && -e "$root/$arg" ]]; then args+=("$root/$arg"); else args+=("$arg"); fi
     done
@@ -86,7 +86,7 @@ build_cshims() {
     echo "$hash" >"$out/obj/CShims.hash"
 }
 
-# The same for CProcess (prctl for the process hardening Keyring does).
+# The same for CProcess (prctl for the process hardening SessionStorage does).
 build_cprocess() {
     local hash
     hash=$(content_hash Sources/CProcess/process.c Sources/CProcess/include/CProcess.h)
@@ -124,8 +124,8 @@ target_recipe() {
             module=FuzzResponses; sources=(Fuzz/ResponsesFuzz.swift); modules=(AuthClient AuthCore AuthCrypto)
             extra=("$out/obj/CShims.o" -lmicrohttpd -lqrencode -lsecret-1 -lgio-2.0 -lgobject-2.0 -lglib-2.0) ;;
         storeblob)
-            # SecretsCodec is internal to Keyring: the target is compiled as the Keyring module itself.
-            module=Keyring; sources=(Sources/Keyring/*.swift Fuzz/StoreBlobFuzz.swift)
+            # SecretsCodec is internal to SessionStorage: the target is compiled as the SessionStorage module itself.
+            module=SessionStorage; sources=(Sources/SessionStorage/*.swift Fuzz/StoreBlobFuzz.swift)
             modules=(AuthCore AuthCrypto); extra=("$out/obj/CProcess.o" -lsqlite3 -lkeyutils) ;;
         contact)
             module=FuzzContact; sources=(Fuzz/ContactFuzz.swift); modules=(AuthCore AuthCrypto); extra=() ;;

@@ -2,7 +2,7 @@ import AuthCore
 
 /// Which providers a backend cannot sign in with, and why, known from config.json alone (no request): the New
 /// sign-in screen greys those buttons with the reason instead of letting a start fail with "check config.json".
-/// The rules are the ones `SignInBackends.make` enforces.
+/// The rules are the ones `SignInBackendFactory.make` enforces.
 public enum ProviderSupport {
     /// Why `provider` cannot sign in through the backend named `name`, or nil when it may (the sign-in itself can
     /// still be refused, by the provider's settings or the server).

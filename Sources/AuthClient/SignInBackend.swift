@@ -1,48 +1,6 @@
 import AuthCore
 import Foundation
 
-/// What the user must act on once an attempt has begun.
-public enum AttemptPrompt: Equatable, Sendable {
-    /// Open this URL in a browser (or paste the final redirect back).
-    case browser(url: String)
-    /// Approve on another device: go to the URL and enter the code.
-    case device(DeviceAuthorization)
-    /// A one-time code was sent to the contact.
-    case codeSent(otpID: String)
-}
-
-/// A backend's answer to an exchange or verification.
-public enum BackendAnswer: Equatable, Sendable {
-    case issued(IssuedSession)
-    case totpRequired(TOTPChallenge)
-    /// Identity is proven, but the contact must be verified with the code just sent (a new account).
-    case codeRequired(contact: Contact, format: OTPCodeFormat, otpID: String)
-}
-
-/// What the user asked for: provider, backend, and the options of `authdeck login`.
-public struct SignInRequest: Equatable, Sendable {
-    public var provider: String
-    public var backendName: String
-    public var sessionKey: String?
-    public var replace: Bool
-    public var scopes: [String]?
-    public var contact: Contact?
-    public var useDevice: Bool
-    public var timeout: TimeInterval
-
-    public init(provider: String, backendName: String, sessionKey: String? = nil, replace: Bool = false,
-                scopes: [String]? = nil, contact: Contact? = nil, useDevice: Bool = false, timeout: TimeInterval = 300) {
-        self.provider = provider
-        self.backendName = backendName
-        self.sessionKey = sessionKey
-        self.replace = replace
-        self.scopes = scopes
-        self.contact = contact
-        self.useDevice = useDevice
-        self.timeout = timeout
-    }
-}
-
 /// One sign-in's conversation with whoever issues the session. An instance serves one attempt, so it may keep
 /// what must not leave it (a session private key) between calls. Calls block; the controller runs them off its
 /// event queue.
@@ -89,16 +47,4 @@ extension SignInBackend {
 
     /// Backends whose contract has no revocation (the auth proxies) cannot take a session back.
     public func revoke(_ issued: IssuedSession) {}
-}
-
-/// Session keys authdeck makes up when the user names none: provider and user, in characters safe for a shell.
-public enum SessionKeyName {
-    public static func generated(provider: String, user: String) -> String {
-        let allowed = user.lowercased().unicodeScalars.map { scalar -> Character in
-            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "._-@".unicodeScalars.contains(scalar))
-                ? Character(scalar) : "-"
-        }
-        let cleaned = String(allowed.prefix(48))
-        return provider + "-" + (cleaned.isEmpty ? "user" : cleaned)
-    }
 }

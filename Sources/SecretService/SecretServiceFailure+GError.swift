@@ -1,5 +1,5 @@
 import CLibsecret
-import Keyring
+import SessionStorage
 
 extension SecretServiceFailure {
     /// Reads libsecret's GError: its message, and whether it says the service is not reachable at all.

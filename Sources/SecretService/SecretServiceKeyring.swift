@@ -2,7 +2,7 @@ import AuthCrypto
 import CLibsecret
 import CShims
 import Foundation
-import Keyring
+import SessionStorage
 
 /// The master key held by the Secret Service (gnome-keyring, KeePassXC…) through libsecret, under the attributes
 /// application=authdeck, kind=master-key, store=<store id>.

@@ -1,9 +1,15 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Keyring
+import SessionStorage
 
-// No core dumps and no same-user ptrace: this process holds the master key and tokens (exec reset what the
-// launcher set).
+// The `authdeck` users run. `authdeck token` is what scripts call in loops, so this binary loads only the store's
+// libraries (SQLite, libcrypto, keyutils) and answers `token` from the kernel-keyring cache itself; everything else,
+// and every case it does not handle plainly (a locked store, a token to refresh, an error to explain), is handed to
+// authdeck-full, which does it all and says what went wrong.
 ProcessHardening.apply()
-exit(CommandLineApp.main(Array(CommandLine.arguments.dropFirst()), environment: ProcessEnvironment.current()))
+let arguments = Array(CommandLine.arguments.dropFirst())
+if let status = FastPath.run(arguments, environment: ProcessEnvironment.current()) {
+    exit(status)
+}
+FullBinary.exec(arguments)

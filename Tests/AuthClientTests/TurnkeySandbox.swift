@@ -92,7 +92,7 @@ final class TurnkeySandbox: Sendable {
         transport.contracts = contracts
         watched.withLock { $0.append(transport) }
         let request = SignInRequest(provider: provider, backendName: name, sessionKey: sessionKey, contact: contact)
-        return try SignInBackends.make(request: request, configuration: configuration ?? self.configuration,
+        return try SignInBackendFactory.make(request: request, configuration: configuration ?? self.configuration,
                                        catalog: Self.catalog,
                                        transport: transport,
                                        metadata: ProviderMetadataCache(transport: transport, folder: nil))

@@ -1,0 +1,119 @@
+import AuthCore
+import Foundation
+
+/// Picks the backend object for one sign-in from the configured backend's type, for the command line and the TUI
+/// alike: `direct` (and the sandbox's social logins) run `DirectSignIn`; `turnkey` (and the sandbox's email and SMS
+/// codes, through its proxy) run `TurnkeySignIn`; `portal` runs `PortalSignIn`.
+public enum SignInBackendFactory {
+    /// The auth proxy the sandbox answers on when its configuration names none.
+    static let sandboxProxyPath = "/turnkey"
+    static let sandboxConfigID = "sandbox-config"
+
+    /// - Parameters:
+    ///   - request: provider, backend name and options; email and SMS need `contact`, validated by the caller.
+    ///   - transport: every request of the attempt goes through it (a `TracingTransport` records them).
+    ///   - metadata: discovery and JWKS for the provider leg.
+    ///   - overrides: `--issuer`, `--client-id`, `--client-secret-file`, `--scope`.
+    public static func make(request: SignInRequest, configuration: Configuration, catalog: ProviderCatalog,
+                            transport: HTTPTransport, metadata: ProviderMetadataCache,
+                            overrides: ProviderOverrides = ProviderOverrides(),
+                            clock: @escaping @Sendable () -> Date = { Date() }) throws(SignInError) -> SignInBackend {
+        let name = request.backendName
+        guard let backend = configuration.backend(named: name) else {
+            throw .unavailable(reason: "no backend named '\(name)' in config.json")
+        }
+        let sendsCode = TurnkeySignIn.codeProviders.contains(request.provider)
+        if sendsCode, request.contact == nil { throw .invalidContact }
+        var transport = transport, metadata = metadata
+        if backend.type == .sandbox {
+            // The sandbox signs anyone in: it is only ever reached on this machine.
+            for url in [backend.baseURL, backend.proxyBaseURL, backend.portalBaseURL].compactMap({ $0 }) {
+                guard let host = URLComponents(string: url)?.host, URLPolicy.isLoopbackHost(host) else {
+                    throw .unavailable(reason: "backend '\(name)' is a sandbox, but \(URLPolicy.redacted(url)) is not "
+                        + "on this machine (127.0.0.1)")
+                }
+            }
+        } else if backend.usesSandbox != true {
+            transport = SandboxGuardTransport(inner: transport, backend: name)
+            metadata = metadata.using(transport)
+        }
+        switch backend.type {
+        case .direct:
+            if sendsCode { throw .authMethodUnavailable(method: codeTitle(request.provider)) }
+            return try direct(request, configuration, catalog, transport, metadata, overrides, clock)
+        case .sandbox:
+            let proxy = backend.proxyBaseURL ?? backend.baseURL.map { $0.trimmingSuffix("/") + sandboxProxyPath }
+            let base = try required(proxy, "baseURL", backend: name)
+            let client = TurnkeyProxyClient(baseURL: base, configID: backend.configID ?? sandboxConfigID,
+                                            transport: transport, totpExtension: backend.totpExtension ?? false)
+            guard sendsCode else {
+                // Social logins run as direct ones, then Para's branch: a new identity verifies its email first.
+                let inner = try direct(request, configuration, catalog, transport, metadata, overrides, clock)
+                return SandboxAccountSignIn(inner: inner, proxy: client)
+            }
+            return TurnkeySignIn(request: request, client: client, clock: clock)
+        case .turnkey:
+            let base = try required(backend.baseURL, "baseURL", backend: name)
+            let configID = try required(backend.configID, "configID", backend: name)
+            let client = TurnkeyProxyClient(baseURL: base, configID: configID, transport: transport,
+                                            totpExtension: backend.totpExtension ?? false)
+            if sendsCode { return TurnkeySignIn(request: request, client: client, clock: clock) }
+            guard TurnkeySignIn.socialProviders.contains(request.provider) else {
+                throw .authMethodUnavailable(method: "\(request.provider) through the turnkey backend")
+            }
+            // The provider leg runs as a direct sign-in would (endpoints, client, redirect), so the resolver sees
+            // this backend as a direct one. As in the SDK, a client id in config.json (or --client-id) wins; the one
+            // the proxy names in wallet_kit_config fills in when there is none.
+            var asDirect = configuration
+            asDirect.backends?[name] = BackendConfiguration(type: .direct, providers: backend.providers)
+            let resolver = ProviderResolver(catalog: catalog, configuration: asDirect, metadata: metadata,
+                                            clock: clock)
+            let configuredClientID = asDirect.provider(request.provider, backend: name).clientID
+            let leg: TurnkeySignIn.ProviderLeg = { (proxyClientID) throws(SignInError) -> ResolvedProvider in
+                var chosen = overrides
+                if chosen.clientID == nil, configuredClientID == nil {
+                    chosen.clientID = proxyClientID
+                }
+                return try resolver.resolve(provider: request.provider, backend: name, overrides: chosen)
+            }
+            let hosted: String?
+            switch backend.oauthFlow ?? "code" {
+            case "code": hosted = nil
+            case "hosted": hosted = backend.oauthOriginURL ?? TurnkeySignIn.defaultOAuthOrigin
+            default:
+                throw .unavailable(reason: "backend '\(name)': oauthFlow must be code or hosted")
+            }
+            return TurnkeySignIn(request: request, client: client, provider: leg, metadata: metadata,
+                                 hostedOrigin: hosted, clock: clock)
+        case .portal:
+            if sendsCode { throw .authMethodUnavailable(method: codeTitle(request.provider)) }
+            let base = try required(backend.baseURL, "baseURL", backend: name)
+            let environmentID = try required(backend.environmentID, "environmentID", backend: name)
+            let client = PortalClient(baseURL: base, environmentID: environmentID, transport: transport)
+            return PortalSignIn(request: request, client: client, redirectURL: backend.redirectURL, clock: clock)
+        }
+    }
+
+    private static func direct(_ request: SignInRequest, _ configuration: Configuration, _ catalog: ProviderCatalog,
+                               _ transport: HTTPTransport, _ metadata: ProviderMetadataCache,
+                               _ overrides: ProviderOverrides,
+                               _ clock: @escaping @Sendable () -> Date) throws(SignInError) -> SignInBackend {
+        let resolver = ProviderResolver(catalog: catalog, configuration: configuration, metadata: metadata,
+                                        clock: clock)
+        let resolved = try resolver.resolve(provider: request.provider, backend: request.backendName,
+                                            overrides: overrides)
+        return DirectSignIn(provider: resolved, request: request, transport: transport, metadata: metadata,
+                            clock: clock)
+    }
+
+    private static func codeTitle(_ provider: String) -> String {
+        provider == "sms" ? "SMS code" : "Email code"
+    }
+
+    private static func required(_ value: String?, _ field: String, backend: String) throws(SignInError) -> String {
+        guard let value, !value.isEmpty else {
+            throw .unavailable(reason: "backend '\(backend)' has no \(field) in config.json")
+        }
+        return value
+    }
+}

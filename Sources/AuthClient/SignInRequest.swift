@@ -1,0 +1,44 @@
+import AuthCore
+import Foundation
+
+/// What the user must act on once an attempt has begun.
+public enum AttemptPrompt: Equatable, Sendable {
+    /// Open this URL in a browser (or paste the final redirect back).
+    case browser(url: String)
+    /// Approve on another device: go to the URL and enter the code.
+    case device(DeviceAuthorization)
+    /// A one-time code was sent to the contact.
+    case codeSent(otpID: String)
+}
+
+/// A backend's answer to an exchange or verification.
+public enum BackendAnswer: Equatable, Sendable {
+    case issued(IssuedSession)
+    case totpRequired(TOTPChallenge)
+    /// Identity is proven, but the contact must be verified with the code just sent (a new account).
+    case codeRequired(contact: Contact, format: OTPCodeFormat, otpID: String)
+}
+
+/// What the user asked for: provider, backend, and the options of `authdeck login`.
+public struct SignInRequest: Equatable, Sendable {
+    public var provider: String
+    public var backendName: String
+    public var sessionKey: String?
+    public var replace: Bool
+    public var scopes: [String]?
+    public var contact: Contact?
+    public var useDevice: Bool
+    public var timeout: TimeInterval
+
+    public init(provider: String, backendName: String, sessionKey: String? = nil, replace: Bool = false,
+                scopes: [String]? = nil, contact: Contact? = nil, useDevice: Bool = false, timeout: TimeInterval = 300) {
+        self.provider = provider
+        self.backendName = backendName
+        self.sessionKey = sessionKey
+        self.replace = replace
+        self.scopes = scopes
+        self.contact = contact
+        self.useDevice = useDevice
+        self.timeout = timeout
+    }
+}

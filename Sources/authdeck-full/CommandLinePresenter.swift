@@ -1,0 +1,151 @@
+import AuthClient
+import AuthCore
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Shows a command-line sign-in on stderr and hands its result to the waiting command.
+final class CommandLinePresenter: SignInPresenter, @unchecked Sendable {
+    private let quiet: Bool
+    private let showQR: Bool
+    private let done = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private var result: Result<SignInOutcome, SignInError>?
+    private var lastOTPID: String?
+    private var resendAvailableAt: Date?
+    private var totpPrompted = false
+    private var attemptsLeft: Int?
+    /// Whether a test-account TOTP seed is stored for a user a backend names.
+    private let hasTestSeed: @Sendable (String?) -> Bool
+
+    init(quiet: Bool, showQR: Bool, hasTestSeed: @escaping @Sendable (String?) -> Bool = { _ in false }) {
+        self.hasTestSeed = hasTestSeed
+        self.quiet = quiet
+        self.showQR = showQR
+    }
+
+    func say(_ text: String) {
+        if !quiet { Output.err(text + "\n") }
+    }
+
+    func attemptBegan(_ attempt: Attempt, prompt: AttemptPrompt, receivers: [String]) {
+        switch prompt {
+        case .browser(let url):
+            say("Sign in with \(attempt.provider) in your browser:\n\n  \(url)\n")
+            if showQR, let code = QRCode(url) { say(code.terminalText()) }
+            say("Waiting for the redirect (\(receivers.joined(separator: ", "))).")
+            say("If the browser is on another machine, paste the final URL here and press Enter. Ctrl-C cancels.")
+        case .device(let authorization):
+            say("Go to \(authorization.verificationURI) and enter the code:\n\n  \(authorization.userCode)\n")
+            if let code = QRCode(authorization.verificationURIComplete ?? authorization.verificationURI) {
+                say(code.terminalText())
+            }
+            say("Waiting for approval. Ctrl-C cancels.")
+        case .codeSent(let otpID):
+            guard case .oneTimeCode(let contact, let format, _) = attempt.method else { return }
+            lock.lock()
+            lastOTPID = otpID
+            lock.unlock()
+            let alphabet = format.alphanumeric ? "letters and digits" : "digits"
+            say("A code was sent to \(contact). Type it (\(format.length) \(alphabet)) and press Enter.")
+            say("Type 'resend' for a new code (after \(Int(Self.resendCooldown)) s). Ctrl-C cancels.")
+        }
+    }
+
+    /// What the machine's resend cooldown is; the controller starts it when a code goes out.
+    static let resendCooldown: TimeInterval = 30
+
+    func stateChanged(_ state: SignInStateMachine.State) {
+        switch state {
+        case .awaitingCallback(let attempt, .waiting):
+            guard case .oneTimeCode(let contact, _, let otpID?) = attempt.method else { return }
+            lock.lock()
+            let isNew = lastOTPID != otpID
+            let verifiesNewAccount = lastOTPID == nil  // no code was sent at the start: a redirect came first
+            lastOTPID = otpID
+            resendAvailableAt = attempt.resendAvailableAt
+            lock.unlock()
+            if isNew && verifiesNewAccount {
+                say("Account created. A code was sent to \(contact) to verify it: type it and press Enter.")
+            } else if isNew {
+                say("A new code was sent to \(contact). Type it and press Enter.")
+            }
+        case .totpRequired(_, let challenge, .waiting):
+            lock.lock()
+            let firstPrompt = !totpPrompted
+            totpPrompted = true
+            attemptsLeft = challenge.attemptsLeft
+            lock.unlock()
+            // stateChanged runs after every action: the prompt is shown once, a wrong code's notice says the rest.
+            guard firstPrompt else { return }
+            if let link = challenge.enrolmentLink, let code = QRCode(link) {
+                // The link carries the TOTP secret: only the QR code is shown, never the text.
+                say("Not enrolled yet? Scan this with your authenticator app:")
+                say(code.terminalText())
+            }
+            let who = challenge.user.map { " for \($0)" } ?? ""
+            say("Two-factor code required\(who) (\(challenge.attemptsLeft) attempts left). Type the 6-digit code.")
+            if hasTestSeed(challenge.user) {
+                say("A test-account TOTP seed is stored for this user: type seed to use its current code.")
+            }
+        case .idle, .awaitingCallback, .totpRequired, .authenticated:
+            break
+        }
+    }
+
+    func notice(_ error: SignInError) {
+        if case .sessionStorageFailure = error {
+            say("authdeck: \(error.message) Press Enter to retry saving, Ctrl-C to give up.")
+        } else if case .rateLimited = error, let wait = secondsUntilResend() {
+            say("authdeck: a new code can be sent in \(wait) s.")
+        } else if case .invalidCode = error {
+            lock.lock()
+            let left = totpPrompted ? attemptsLeft.map { " (\($0) attempts left)" } ?? "" : ""
+            lock.unlock()
+            say("authdeck: \(error.message) Try again\(left).")
+        } else {
+            say("authdeck: \(error.message)")
+        }
+    }
+
+    /// While a code's resend cooldown runs, the seconds left (the machine refuses a resend as `rateLimited`).
+    private func secondsUntilResend() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let resendAvailableAt else { return nil }
+        let left = resendAvailableAt.timeIntervalSinceNow
+        return left > 0 ? Int(left.rounded(.up)) : nil
+    }
+
+    func callbackArrived(source: String, verdict: CallbackVerdict) {
+        if case .refused(let reason) = verdict, source != "paste" {
+            say("authdeck: refused a \(source) redirect: \(reason)")
+        }
+    }
+
+    func pasted(_ verdict: CallbackVerdict) {
+        if case .refused(let reason) = verdict { say("authdeck: \(reason)") }
+    }
+
+    func finished(_ result: Result<SignInOutcome, SignInError>) {
+        if case .success(let outcome) = result {
+            let verb = outcome.kind == .signup ? "Account created and signed in" : "Signed in"
+            let record = outcome.record
+            say("\(verb) with \(record.provider) as \(record.userLabel) (session \(record.key)).")
+        }
+        lock.lock()
+        self.result = result
+        lock.unlock()
+        done.signal()
+    }
+
+    func replayed(_ outcome: SignInOutcome) {}
+
+    func waitForResult() -> Result<SignInOutcome, SignInError> {
+        done.wait()
+        lock.lock()
+        defer { lock.unlock() }
+        return result ?? .failure(.closed)
+    }
+}

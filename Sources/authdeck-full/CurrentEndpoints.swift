@@ -1,0 +1,34 @@
+import AuthClient
+import AuthCore
+import Foundation
+import SessionStorage
+
+/// What today's config.json and discovery say of a stored session's provider, for the endpoints its stored ones
+/// lack (a revocation endpoint added after it signed in). Nil for anything that cannot be resolved now.
+enum CurrentEndpoints {
+    /// From the configuration the command would load (`--config`, `$AUTHDECK_CONFIG`).
+    static func lookup(_ global: GlobalOptions) -> @Sendable (SessionRecord) -> ProviderEndpoints? {
+        let environment = ProcessEnvironment.current()
+        let explicit = global.config
+        return { record in
+            guard let configuration = try? ConfigurationFile.load(explicit: explicit, environment: environment),
+                  let catalog = try? ConfigurationFile.catalog(environment: environment) else { return nil }
+            return resolve(record, configuration: configuration, catalog: catalog, environment: environment)
+        }
+    }
+
+    /// From a configuration already loaded (the TUI's).
+    static func lookup(configuration: Configuration, catalog: ProviderCatalog,
+                       environment: [String: String]) -> @Sendable (SessionRecord) -> ProviderEndpoints? {
+        { record in resolve(record, configuration: configuration, catalog: catalog, environment: environment) }
+    }
+
+    private static func resolve(_ record: SessionRecord, configuration: Configuration, catalog: ProviderCatalog,
+                                environment: [String: String]) -> ProviderEndpoints? {
+        guard catalog[record.provider] != nil else { return nil }
+        let folder = ConfigurationFile.dataFolder(environment: environment).appendingPathComponent("cache")
+        let metadata = ProviderMetadataCache(transport: URLSessionTransport(timeout: 10), folder: folder)
+        let resolver = ProviderResolver(catalog: catalog, configuration: configuration, metadata: metadata)
+        return try? resolver.resolve(provider: record.provider, backend: record.backend).endpoints
+    }
+}

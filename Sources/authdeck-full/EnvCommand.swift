@@ -1,0 +1,70 @@
+import AuthCore
+import SessionStorage
+
+/// `authdeck env [KEY] [--shell bash|zsh|sh|fish] [--env NAME] [--min-valid DUR]`: the lines that put the token
+/// and session key in the calling shell, for `eval "$(authdeck env)"` or `authdeck env | source` in fish.
+enum EnvCommand {
+    static let options: [OptionSpec] = [
+        .value("shell", "bash, zsh, sh or fish (default: from $SHELL)"),
+        .value("env", "the variable that holds the token (default AUTHDECK_TOKEN)"),
+        .value("min-valid", "refresh first unless the token stays valid this long (default 60 s)"),
+    ]
+
+    /// How a shell sets an exported variable.
+    enum Dialect {
+        case posix, fish
+
+        static func named(_ name: String) -> Dialect? {
+            switch name {
+            case "bash", "zsh", "sh", "dash", "ksh": return .posix
+            case "fish": return .fish
+            default: return nil
+            }
+        }
+
+        func export(_ name: String, _ value: String) -> String {
+            switch self {
+            case .posix: return "export \(name)=" + Self.posixQuoted(value) + "\n"
+            case .fish: return "set -gx \(name) " + Self.fishQuoted(value) + ";\n"
+            }
+        }
+
+        /// Single quotes, each `'` written as `'\''`: nothing inside is expanded.
+        static func posixQuoted(_ value: String) -> String {
+            "'" + value.replacingAll("'", with: "'\\''") + "'"
+        }
+
+        /// fish's single quotes escape only `\` and `'`.
+        static func fishQuoted(_ value: String) -> String {
+            "'" + value.replacingAll("\\", with: "\\\\").replacingAll("'", with: "\\'") + "'"
+        }
+    }
+
+    static func run(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
+        let key = try global.session(or: arguments.positionals(atMost: 1).first)
+        let dialect: Dialect
+        if let shell = arguments.value("shell") {
+            guard let named = Dialect.named(shell) else { throw .usage("--shell must be bash, zsh, sh or fish") }
+            dialect = named
+        } else {
+            let shell = ProcessEnvironment.current()["SHELL"] ?? ""
+            dialect = shell.split(separator: "/").last == "fish" ? .fish : .posix
+        }
+        let name = try ExecCommand.variableName(arguments.value("env"))
+        let requirement = try TokenRequirement.parse(arguments, key: key)
+        let issued = try TokenSource.issue(requirement, global)
+        Output.out(dialect.export(name, issued.token) + dialect.export("AUTHDECK_SESSION", issued.key))
+        return .done
+    }
+}
+
+extension String {
+    /// Every occurrence of `target` replaced, without Foundation.
+    func replacingAll(_ target: Character, with replacement: String) -> String {
+        var result = ""
+        for character in self {
+            if character == target { result += replacement } else { result.append(character) }
+        }
+        return result
+    }
+}

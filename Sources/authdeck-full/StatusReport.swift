@@ -1,0 +1,53 @@
+import AuthCore
+import Foundation
+import SessionStorage
+
+/// What `authdeck status` prints: the store's lock state and key source, one session's expiries, and what the
+/// provider's user endpoint said of the access token when it could be asked (`server`, nil when not asked).
+enum StatusReport {
+    static func text(entry: StoreEntry?, location: StoreLocation, source: MasterKeySource?, unlocked: Bool,
+                     now: Date, server: String? = nil) -> String {
+        var text = "store:          \(location.databasePath)\n"
+        text += "master key:     \(source?.rawValue ?? "not created yet")\n"
+        text += "unlocked:       \(unlocked ? "yes (cached in the kernel keyring)" : "no")\n"
+        guard let entry else { return text + "session:        none selected\n" }
+        let record = entry.record
+        text += "session:        \(record.key)\(entry.isSelected ? " (selected)" : "")\n"
+        text += "user:           \(record.userLabel)\n"
+        text += "provider:       \(record.provider) via \(record.backend)\n"
+        text += "status:         \(record.status(at: now).rawValue)\n"
+        text += "access expires: \(describe(record.expiresAt, now: now))\n"
+        text += "refresh token:  "
+        if record.refreshable {
+            text += entry.refreshExpiresAt.map { "held, expires \(describe($0, now: now))" } ?? "held, no expiry given"
+        } else {
+            text += "none"
+        }
+        text += "\nchecked:        " + (server.map { "against the server: \($0)" } ?? "locally (no user endpoint to ask)") + "\n"
+        return text
+    }
+
+    static func json(entry: StoreEntry?, location: StoreLocation, source: MasterKeySource?, unlocked: Bool,
+                     now: Date, server: String? = nil) -> String {
+        var text = "{\"store\":{\"path\":\(SessionJSON.quoted(location.databasePath)),"
+        text += "\"keySource\":\(SessionJSON.quoted(source?.rawValue)),\"unlocked\":\(unlocked)},\"session\":"
+        if let entry {
+            let record = entry.record
+            text += "{\"key\":\(SessionJSON.quoted(record.key)),\"selected\":\(entry.isSelected),"
+            text += "\"status\":\(SessionJSON.quoted(record.status(at: now).rawValue)),"
+            text += "\"expiresAt\":\(SessionJSON.quoted(record.expiresAt.map(SessionJSON.iso8601))),"
+            text += "\"refreshable\":\(record.refreshable),"
+            text += "\"refreshExpiresAt\":\(SessionJSON.quoted(entry.refreshExpiresAt.map(SessionJSON.iso8601))),"
+            text += "\"serverChecked\":\(server != nil),\"server\":\(SessionJSON.quoted(server))}"
+        } else {
+            text += "null"
+        }
+        return text + "}\n"
+    }
+
+    private static func describe(_ date: Date?, now: Date) -> String {
+        guard let date else { return "unknown" }
+        let left = SessionTable.expiresIn(date, now: now)
+        return "\(SessionJSON.iso8601(date)) (\(left == "expired" ? "expired" : "in " + left))"
+    }
+}

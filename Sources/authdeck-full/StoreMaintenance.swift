@@ -1,0 +1,189 @@
+import AuthClient
+import AuthCore
+import Foundation
+import SessionStorage
+
+/// `authdeck store lock | migrate --to SOURCE | import FILE|- | export FILE`.
+enum StoreMaintenance {
+    static func run(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
+        let words = try arguments.positionals(atMost: 2)
+        guard let action = words.first else { throw .usage("store needs lock, migrate, import or export") }
+        let operand = words.count > 1 ? words[1] : nil
+        switch action {
+        case "lock":
+            if operand != nil { throw .usage("store lock takes no argument") }
+            return try lock(global)
+        case "migrate":
+            if operand != nil { throw .usage("store migrate takes --to, not an argument") }
+            return try migrate(arguments, global)
+        case "import":
+            guard let operand else { throw .usage("store import needs FILE or -") }
+            return try importSessions(from: operand, arguments, global)
+        case "export":
+            guard let operand else { throw .usage("store export needs FILE (or - for standard output)") }
+            return try export(to: operand, global)
+        default:
+            throw .usage("unknown store action '\(action)' (lock, migrate, import, export)")
+        }
+    }
+
+    private static func lock(_ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
+        guard let store = try StoreCommands.openStore(global, create: false) else {
+            if !global.quiet { Output.err("no store yet; nothing to lock\n") }
+            return .done
+        }
+        let dropped = store.lockStore()
+        if !global.quiet { Output.err(dropped ? "store locked\n" : "store was not unlocked\n") }
+        return .done
+    }
+
+    private static func migrate(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
+        guard let name = arguments.value("to") else {
+            throw .usage("store migrate needs --to secret-service|passphrase")
+        }
+        guard let target = MasterKeySource(rawValue: name) else {
+            throw .usage("--to must be secret-service or passphrase")
+        }
+        guard let store = try StoreCommands.openStore(global, create: true) else { return .failed }
+        try StoreCommands.attempt { () throws(StoreError) in try store.migrateMasterKey(to: target) }
+        if !global.quiet { Output.err("the master key is now kept by \(target.rawValue)\n") }
+        return .done
+    }
+
+    private static func importSessions(from path: String, _ arguments: Arguments,
+                                       _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
+        let replace = arguments.has("replace"), skipExisting = arguments.has("skip-existing")
+        if replace && skipExisting { throw .usage("give --replace or --skip-existing, not both") }
+        var bytes = try readInput(path)
+        if ExportBundle.isBundle(bytes) {
+            let passphrase = try bundlePassphrase(.importBundle)
+            bytes = try StoreCommands.attempt { () throws(StoreError) in
+                try ExportBundle.open(bytes, passphrase: passphrase)
+            }
+        }
+        let transfer = try StoreCommands.attempt { () throws(StoreError) in try SessionJSON.parseTransfer(bytes) }
+        guard !transfer.sessions.isEmpty || !transfer.seeds.isEmpty else {
+            throw CommandFailure(.failed, "nothing to import in \(path)")
+        }
+        guard let store = try StoreCommands.openStore(global, create: true) else { return .failed }
+        let (records, hadSelection) = try StoreCommands.attempt { () throws(StoreError) in
+            let hadSelection = try store.selectedKey() != nil
+            let conflict: SessionStore.KeyConflict = replace ? .replace : skipExisting ? .skip : .refuse
+            return (try store.persist(transfer.sessions, onConflict: conflict), hadSelection)
+        }
+        // The selection travels with the sessions, but never takes over one the user already made here.
+        if !hadSelection, let selected = transfer.selectedKey, records.contains(where: { $0.key == selected }) {
+            try StoreCommands.attempt { () throws(StoreError) in try store.select(selected) }
+        }
+        var seedsStored = 0
+        for seed in transfer.seeds {
+            do throws(StoreError) {
+                try store.storeTOTPSeed(seed, replace: replace)
+                seedsStored += 1
+            } catch .keyTaken {
+                if !skipExisting { Output.err("authdeck: kept the existing TOTP seed of \(seed.user)\n") }
+            } catch {
+                throw StoreCommands.failure(error)
+            }
+        }
+        warnUnconfiguredBackends(records, global)
+        if !global.quiet {
+            let skipped = transfer.sessions.count - records.count
+            var line = "imported \(records.count) session\(records.count == 1 ? "" : "s")"
+            if skipped > 0 { line += ", skipped \(skipped) whose key is taken" }
+            if seedsStored > 0 { line += ", \(seedsStored) TOTP seed\(seedsStored == 1 ? "" : "s")" }
+            Output.err(line + "\n")
+        }
+        return .done
+    }
+
+    /// Imported sessions keep their own endpoints, but sign-ins, status and doctor go by the configured backends:
+    /// name any backend the sessions come from that this machine's config does not know.
+    private static func warnUnconfiguredBackends(_ records: [SessionRecord], _ global: GlobalOptions) {
+        guard let configuration = try? ConfigurationFile.load(explicit: global.config,
+                                                               environment: ProcessEnvironment.current()) else {
+            return
+        }
+        let unknown = Set(records.map(\.backend)).filter { name in
+            !Configuration.builtInBackends.contains(name) && configuration.backends?[name] == nil
+        }
+        for name in unknown.sorted() {
+            Output.err("authdeck: warning: backend '\(name)' is not configured here; its sessions refresh with the "
+                       + "endpoints stored with them, but new sign-ins need it in config.json\n")
+        }
+    }
+
+    private static func export(to path: String, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
+        let store = try StoreCommands.requireStore(global)
+        let (sessions, selected, seeds) = try StoreCommands.attempt { () throws(StoreError) in
+            var seeds: [TestAccountSeed] = []
+            for listed in try store.totpSeedList() {
+                if let seed = try store.totpSeed(user: listed.user) { seeds.append(seed) }
+            }
+            return (try store.allSessions(), try store.selectedKey(), seeds)
+        }
+        let now = Date()
+        let lines = sessions.map { SessionJSON.transferLine($0, selected: $0.record.key == selected, now: now) }
+            + seeds.map(SessionJSON.seedLine)
+        let passphrase = try bundlePassphrase(.exportBundle)
+        let bundle = try StoreCommands.attempt { () throws(StoreError) in
+            try ExportBundle.seal(Array(lines.joined(separator: "\n").utf8), passphrase: passphrase)
+        }
+        try writeOutput(bundle, to: path)
+        if !global.quiet {
+            var line = "exported \(sessions.count) session\(sessions.count == 1 ? "" : "s")"
+            if !seeds.isEmpty { line += " and \(seeds.count) TOTP seed\(seeds.count == 1 ? "" : "s")" }
+            Output.err(line + " to \(path)\n")
+        }
+        return .done
+    }
+
+    // MARK: - Files
+
+    private static func bundlePassphrase(_ purpose: PassphraseUnlock.Purpose) throws(CommandFailure) -> [UInt8] {
+        let source = PassphraseUnlock.fromEnvironment(ProcessEnvironment.current(),
+                                                      fileVariable: "AUTHDECK_EXPORT_PASSPHRASE_FILE")
+        guard let passphrase = try StoreCommands.attempt({ () throws(StoreError) in try source.read(purpose) }) else {
+            throw CommandFailure(.store, "the bundle needs a passphrase: \(source.hint)")
+        }
+        return passphrase
+    }
+
+    private static func readInput(_ path: String) throws(CommandFailure) -> [UInt8] {
+        if path == "-" {
+            return [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandFailure(.failed, "cannot read \(path)")
+        }
+        return [UInt8](data)
+    }
+
+    /// Writes the bundle with mode 0600 under a temporary name, then renames it into place.
+    private static func writeOutput(_ bytes: [UInt8], to path: String) throws(CommandFailure) {
+        if path == "-" {
+            Output.out(String(decoding: bytes, as: UTF8.self))
+            return
+        }
+        let temporary = path + ".tmp-\(getpid())"
+        let descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw CommandFailure(.failed, "cannot write \(path)") }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else {
+                close(descriptor)
+                unlink(temporary)
+                throw CommandFailure(.failed, "cannot write \(path)")
+            }
+            offset += written
+        }
+        let synced = fsync(descriptor) == 0
+        close(descriptor)
+        guard synced, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw CommandFailure(.failed, "cannot write \(path)")
+        }
+    }
+}

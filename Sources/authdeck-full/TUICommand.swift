@@ -1,0 +1,135 @@
+import AuthClient
+import AuthCore
+import Foundation
+import SessionStorage
+import TerminalUI
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `authdeck tui` (and `authdeck` alone on a terminal): opens the store, starts the terminal and runs the event
+/// loop until the user quits.
+enum TUICommand {
+    static func run(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
+        _ = try arguments.positionals(atMost: 0)
+        let started = ContinuousClock.now
+        let environment = ProcessEnvironment.current()
+        let setup: SignInSetup
+        do throws(SignInError) {
+            setup = try SignInSetup.load(global: global, environment: environment)
+        } catch {
+            throw error.commandFailure
+        }
+        let store = TUIStore(global: global, environment: environment)
+
+        // The store is read before the terminal is taken over, so a damaged database is an ordinary error message.
+        let status: StoreStatus
+        let items: [SessionItem]
+        do throws(StoreError) {
+            items = try store.items()
+            do throws(StoreError) {
+                status = try store.unlock(passphrase: nil)
+            } catch {
+                switch error {
+                case .locked, .wrongPassphrase, .keyringTimeout, .secretService: status = .locked(error.description)
+                default: throw error
+                }
+            }
+        } catch {
+            throw StoreCommands.failure(error)
+        }
+
+        // A parent may hand down a signal mask that blocks SIGTERM; the terminal must still be restored on one.
+        var endings = sigset_t()
+        sigemptyset(&endings)
+        for number in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&endings, number) }
+        pthread_sigmask(SIG_UNBLOCK, &endings, nil)
+        let terminal: Terminal
+        do {
+            terminal = try Terminal()
+        } catch Terminal.StartError.notATerminal {
+            throw CommandFailure(.usage, "the TUI needs a terminal (use list, login and the other commands in scripts)")
+        } catch Terminal.StartError.cannotAddressCursor(let name) {
+            throw CommandFailure(.usage, "TERM=\(name) cannot move the cursor, so the TUI cannot draw: set TERM to "
+                                 + "your terminal's type (xterm-256color), or use list, login and the other commands")
+        } catch {
+            throw CommandFailure(.failed, "cannot start the terminal: \(error)")
+        }
+        let lastBackend = store.lastBackend.flatMap { setup.backendNames.contains($0) ? $0 : nil }
+        var state = AppState(rows: terminal.rows, cols: terminal.cols, now: Date(),
+                             utcOffsetSeconds: localOffset(), providers: providerChoices(setup.catalog),
+                             backends: setup.backendNames,
+                             defaultBackend: lastBackend ?? setup.configuration.defaultBackendName,
+                             store: status, sessions: items)
+        state.directorySession = DirectorySessionFile.find()?.key
+        state.sandboxOutbox = sandboxOutbox(backends: setup.backendNames, environment: environment)
+        for backend in setup.backendNames {
+            for provider in state.providers {
+                if let reason = ProviderSupport.refusal(provider: provider.name, backend: backend,
+                                                        in: setup.configuration) {
+                    state.providerRefusals[backend, default: [:]][provider.name] = reason
+                }
+            }
+        }
+        if let selected = items.firstIndex(where: { $0.isSelected }) {
+            state.sessions.moveCursor(toRow: state.sessions.visible.firstIndex(of: selected) ?? 0)
+        }
+        let loop = TUIEventLoop(state: state, terminal: terminal, store: store, setup: setup)
+        let bench = environment["AUTHDECK_BENCH_EXIT_AFTER_FIRST_FRAME"] == "1"
+        loop.present()
+        if bench {
+            let firstFrame = started.duration(to: .now)
+            let keyFrame = loop.timeKeyPresses(200)
+            terminal.restore()
+            Output.err("bench: sessions=\(items.count) first-frame-ms=\(milliseconds(firstFrame)) "
+                       + "key-to-frame-ms=\(milliseconds(keyFrame)) rss-kb=\(residentKilobytes())\n")
+            return .done
+        }
+        loop.run()
+        terminal.restore()
+        return .done
+    }
+
+    /// Where the sandbox appends the one-time codes it "sends", for the code screen: its default outbox in this data
+    /// folder, named only when a sandbox backend is configured and that file is there already or the sandbox's
+    /// config lives in the same folder (`make run`).
+    static func sandboxOutbox(backends: [String], environment: [String: String]) -> String? {
+        guard backends.contains(where: { $0.hasPrefix("sandbox") }) else { return nil }
+        let folder = StoreLocation.resolve(environment: environment).directory
+        let path = folder + "/sandbox-outbox.jsonl"
+        let config = environment["AUTHDECK_CONFIG"].map { ($0 as NSString).deletingLastPathComponent }
+        return FileManager.default.fileExists(atPath: path) || config == folder ? path : nil
+    }
+
+    /// Seconds east of UTC of the local zone, for clock times on screen.
+    static func localOffset() -> Int {
+        TimeZone.current.secondsFromGMT()
+    }
+
+    /// The New sign-in buttons: the catalog's presets (their titles and mnemonics), then email and SMS codes.
+    static func providerChoices(_ catalog: ProviderCatalog) -> [ProviderChoice] {
+        var choices: [ProviderChoice] = catalog.providers.compactMap { preset in
+            guard let mnemonic = preset.mnemonic.first else { return nil }
+            let title = preset.name == "oidc" ? "OIDC…" : preset.title
+            return ProviderChoice(name: preset.name, title: title, mnemonic: mnemonic)
+        }
+        if choices.isEmpty { choices = Array(ProviderChoice.standard.prefix(5)) }
+        choices.append(ProviderChoice(name: "email", title: "Email code", mnemonic: "e"))
+        choices.append(ProviderChoice(name: "sms", title: "SMS code", mnemonic: "s"))
+        return choices
+    }
+
+    static func milliseconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        return String(format: "%.2f", Double(seconds) * 1000 + Double(attoseconds) / 1e15)
+    }
+
+    /// VmRSS of this process from /proc, in kB.
+    static func residentKilobytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }
+        for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? -1
+        }
+        return -1
+    }
+}

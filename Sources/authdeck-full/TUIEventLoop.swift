@@ -1,0 +1,376 @@
+import AuthClient
+import AuthCore
+import Foundation
+import SessionStorage
+import TerminalUI
+
+/// The TUI's event loop: one thread owns the app state. It reads keys, drains what the sign-in controllers and
+/// background work posted, ticks the clock once a second, hands each to `AppState.apply`, runs the effects that
+/// come back, and presents a frame when anything changed.
+final class TUIEventLoop {
+    private(set) var state: AppState
+    private let terminal: Terminal
+    private let store: TUIStore
+    private let setup: SignInSetup
+    private let inbox = TUIInbox()
+    /// Network and scrypt work, off the loop so the screen keeps answering.
+    private let background = DispatchQueue(label: "authdeck.tui.background", attributes: .concurrent)
+    /// One controller per flow, so a cancelled flow's late reports carry its own number.
+    private var controllers: [Int: SignInController] = [:]
+    /// Each flow's redacted protocol trace, for `e` on the Trace screen.
+    private var traces: [Int: FlowTrace] = [:]
+
+    init(state: AppState, terminal: Terminal, store: TUIStore, setup: SignInSetup) {
+        self.state = state
+        self.terminal = terminal
+        self.store = store
+        self.setup = setup
+    }
+
+    /// Runs until the user quits.
+    func run() {
+        var lastSecond = Int(Date().timeIntervalSince1970)
+        while !state.isQuitting {
+            var changed = false
+            if let request = terminal.nextKey(timeoutMilliseconds: 40) {
+                dispatch(.key(request))
+                changed = true
+            }
+            for event in inbox.drain() {
+                dispatch(event)
+                changed = true
+            }
+            let now = Date()
+            let second = Int(now.timeIntervalSince1970)
+            if second != lastSecond {
+                lastSecond = second
+                dispatch(.tick(now))
+                watchOtherProcesses()
+                changed = true
+            }
+            if changed && !state.isQuitting { present() }
+        }
+        for controller in controllers.values { controller.cancel() }
+    }
+
+    func present() {
+        terminal.present(AppScreen.frame(state))
+    }
+
+    /// For `make bench`: the mean time from a key request to a presented frame, moving down and up the list.
+    func timeKeyPresses(_ count: Int) -> Duration {
+        let clock = ContinuousClock()
+        let start = clock.now
+        for index in 0..<count {
+            dispatch(.key(index % 2 == 0 ? .down : .up))
+            present()
+        }
+        return start.duration(to: clock.now) / count
+    }
+
+    private func dispatch(_ event: AppEvent) {
+        for effect in state.apply(event) { run(effect) }
+    }
+
+    // MARK: - Other processes
+
+    /// The store's change counter when last looked at, and the newest write time seen then. The first look always
+    /// reads what was written since a little before the loop began, so nothing slips in between load and look.
+    private var watched: (counter: Int64, since: Double) = (-1, Date().timeIntervalSince1970 - 5)
+
+    /// Once a second: when another process committed to the store (a script's login, import, refresh or logout),
+    /// bring the rows up to date, reading only the sessions written since the last look (and the key list, to see
+    /// removals).
+    private func watchOtherProcesses() {
+        guard let opened = try? store.store(create: false), let counter = try? opened.changeCounter() else { return }
+        guard counter != watched.counter else { return }
+        // Two seconds back: writers' clocks are the same machine's, but a write can commit after a later one began.
+        guard let changes = try? opened.changes(since: watched.since - 2) else { return }
+        self.watched = (counter, max(watched.since, changes.newest))
+        // Keys are read only when the count says some sessions went away: at 100,000 rows that read is the cost.
+        let known = Set(state.sessions.items.map(\.key)).union(changes.changed.map(\.record.key))
+        var removed: [String] = []
+        if known.count != changes.count, let present = try? opened.keys() {
+            removed = known.filter { !present.contains($0) }
+        }
+        dispatch(.sessionsChangedElsewhere(stored: changes.changed.map(TUIStore.item), removed: removed,
+                                           selected: changes.selected))
+    }
+
+    // MARK: - Effects
+
+    private func run(_ effect: AppEffect) {
+        switch effect {
+        case .startSignIn(let flow, let choice):
+            start(flow, choice)
+        case .cancelSignIn(let flow):
+            controllers[flow]?.cancel()
+        case .pasteRedirect(let flow, let text):
+            // The verdict also arrives as a presenter report, which the screen shows.
+            _ = controllers[flow]?.paste(text)
+        case .enterCode(let flow, let code):
+            controllers[flow]?.enterCode(code)
+        case .useTestAccountCode(let flow):
+            useTestAccountCode(flow)
+        case .exportTrace(let flow):
+            exportTrace(flow)
+        case .resendCode(let flow):
+            controllers[flow]?.resend()
+        case .retrySave(let flow):
+            controllers[flow]?.retryPersist()
+        case .dismissSignIn(let flow):
+            controllers[flow]?.dismiss()
+            controllers[flow] = nil
+        case .select(let key):
+            storeWork { store throws(StoreError) in
+                try store.select(key)
+                return [.sessionSelected(key)]
+            }
+        case .clearDefault:
+            storeWork { store throws(StoreError) in
+                try store.clearSelection()
+                return [.defaultCleared]
+            }
+        case .signOut(let key, let revoke):
+            signOut(key, revoke: revoke)
+        case .refresh(let key):
+            refresh(key, ifExpiringWithin: nil)
+        case .autoRefresh(let key):
+            refresh(key, ifExpiringWithin: 60)
+        case .setAutoRefresh(let key, let enabled):
+            storeWork { store throws(StoreError) in
+                try store.setAutoRefresh(key, enabled)
+                return [.sessionStored(TUIStore.item(try store.entry(key)), focus: false)]
+            }
+        case .unlock(let passphrase):
+            let store = self.store, inbox = self.inbox
+            background.async {
+                do throws(StoreError) {
+                    let status = try store.unlock(passphrase: passphrase)
+                    inbox.post(.sessionsLoaded(try store.items()))
+                    inbox.post(.storeChanged(status))
+                } catch {
+                    inbox.post(.unlockFailed(error.description))
+                }
+            }
+        case .copy(let text, let what):
+            copy(text, what: what)
+        case .copyToken(let key):
+            storeWork { store throws(StoreError) in
+                guard let token = try store.session(key).secrets.bearer else {
+                    return [.storeFailed("\(key) holds no access token to copy.")]
+                }
+                copy(token, what: "the access token of \(key)")
+                return []
+            }
+        case .runDoctor:
+            let inbox = self.inbox
+            background.async { inbox.post(.doctorReport(Self.doctorLines())) }
+        case .repaint:
+            terminal.repaintAll()
+        case .quit:
+            break  // the loop ends once the state says so
+        }
+    }
+
+    private func start(_ flow: Int, _ choice: SignInChoice) {
+        let inbox = self.inbox
+        let sessionStore: SessionStore
+        do throws(StoreError) {
+            guard let opened = try store.store(create: true) else { throw StoreError.storage("no store") }
+            sessionStore = opened
+            if case .empty = state.store {
+                let status = try store.unlock(passphrase: nil)
+                inbox.post(.storeChanged(status))
+                if case .needsPassphrase = status { return }   // the screen asks for one, then starts again
+            }
+        } catch {
+            inbox.post(.storeChanged(.locked(error.description)))
+            inbox.post(.signIn(flow: flow, .finished(.failure(.sessionStorageFailure(message: error.description)))))
+            return
+        }
+        let trace = FlowTrace(onStep: { step in
+            // The details were redacted by field when the step was recorded; they are shown when it is expanded.
+            inbox.post(.signIn(flow: flow, .protocolStep(kind: step.kind, summary: step.summary,
+                                                               elapsedMilliseconds: step.elapsedMs,
+                                                               details: step.details)))
+        })
+        let request = SignInRequest(provider: choice.provider, backendName: choice.backend,
+                                    sessionKey: choice.sessionKey, replace: choice.replace, contact: choice.contact,
+                                    useDevice: choice.useDevice)
+        // Checked again against the store: another process may have taken the key since the list was read.
+        if let key = choice.sessionKey, !choice.replace, (try? sessionStore.entry(key)) != nil {
+            inbox.post(.signIn(flow: flow, .finished(.failure(
+                .sessionStorageFailure(message: StoreError.keyTaken(key).description)))))
+            return
+        }
+        let backend: SignInBackend
+        do throws(SignInError) {
+            backend = try setup.backend(for: request, trace: trace)
+        } catch {
+            inbox.post(.signIn(flow: flow, .finished(.failure(error))))
+            return
+        }
+        let persist = SessionKeyChoice(request).persist(into: sessionStore) { proposed, stored in
+            inbox.post(.storeFailed("'\(proposed)' names another account's session; stored as '\(stored)'"))
+        }
+        // config.json's `listen` fixes the receiver's port as `login --listen` does; a registered loopback redirect
+        // URI with a port fixes it in the controller.
+        let listen = setup.configuration.listen
+        guard let listenPort = listen.map({ LoopbackBinding.listenPort($0) }) ?? 0 else {
+            let reason = "config.json: listen takes 127.0.0.1:PORT, not '\(listen ?? "")'"
+            inbox.post(.signIn(flow: flow, .finished(.failure(.unavailable(reason: reason)))))
+            return
+        }
+        let launcher = BrowserLauncher(environment: setup.environment)
+        let controller = SignInController(
+            presenter: TUIPresenter(flow: flow, inbox: inbox,
+                                    hasTestSeed: { TOTPCommand.seed(for: $0, in: sessionStore) != nil }),
+            persist: persist,
+            receivers: ReceiverOptions(
+                loopbackPort: listenPort,
+                schemeSocketPath: SchemeReceiver.defaultSocketPath(environment: setup.environment)),
+            browser: launcher.command == nil ? nil : launcher, trace: trace)
+        controllers[flow] = controller
+        traces[flow] = trace
+        store.lastBackend = choice.backend
+        controller.start(backend, timeout: 300)
+    }
+
+    /// Writes a flow's trace as JSON lines (the `login --trace` format) under the data folder, readable by the user only.
+    private func exportTrace(_ flow: Int) {
+        guard let trace = traces[flow] else {
+            inbox.post(.signIn(flow: flow, .traceExported("This flow has no protocol trace to export.")))
+            return
+        }
+        let folder = store.location.directory + "/traces"
+        let provider = state.traceableFlows.first { $0.id == flow }?.choice.provider ?? "flow"
+        let path = "\(folder)/" + Self.traceFileName(at: Date(), provider: provider)
+        do throws(CommandFailure) {
+            mkdir(folder, 0o700)
+            try LoginCommand.writeTrace(trace, to: path)
+            inbox.post(.signIn(flow: flow, .traceExported("Trace written to \(path)")))
+        } catch {
+            inbox.post(.signIn(flow: flow, .traceExported("Could not write the trace: \(error.message)")))
+        }
+    }
+
+    /// `authdeck doctor` run as a child of this same binary (its own store connection stays in its own process),
+    /// its lines as printed.
+    static func doctorLines() -> [String] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = ["doctor"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        process.standardInput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            return ["FAIL  doctor           could not start: \(error)"]
+        }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        return text.split(separator: "\n", omittingEmptySubsequences: true).map { DisplayText.sanitized(String($0)) }
+    }
+
+    /// `trace-2026-12-01T06-27-47-google.jsonl`: sorts by time, says which provider, and has no colons.
+    static func traceFileName(at date: Date, provider: String) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate, .withTime, .withDashSeparatorInDate, .withColonSeparatorInTime]
+        let stamp = formatter.string(from: date).replacingOccurrences(of: ":", with: "-")
+        let name = provider.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || $0 == "-" }
+            ? provider : "flow"
+        return "trace-\(stamp)-\(name).jsonl"
+    }
+
+    /// Answers a TOTP prompt with the stored seed's current code, asked for with `u`.
+    private func useTestAccountCode(_ flow: Int) {
+        guard let current = state.flow, current.id == flow,
+              case .running(.totpRequired(_, let challenge, _)) = current.phase,
+              let opened = try? store.store(create: false),
+              let seed = TOTPCommand.seed(for: challenge.user, in: opened)
+                ?? TOTPCommand.seed(for: OTPAuthAccount.account(in: challenge.enrolmentLink), in: opened) else {
+            inbox.post(.signIn(flow: flow, .notice(.unavailable(reason: "no test-account seed is stored for this user"))))
+            return
+        }
+        controllers[flow]?.enterCode(seed.code(at: Date()))
+    }
+
+    private func signOut(_ key: String, revoke: Bool) {
+        guard revoke else {
+            storeWork { store throws(StoreError) in
+                try store.remove(key)
+                return [.sessionRemoved(key)]
+            }
+            return
+        }
+        let store = self.store, inbox = self.inbox
+        let current = CurrentEndpoints.lookup(configuration: setup.configuration, catalog: setup.catalog,
+                                              environment: setup.environment)
+        background.async {
+            do throws(StoreError) {
+                guard let opened = try store.store(create: false) else { throw StoreError.noSuchSession(key) }
+                let session = try opened.session(key)
+                do throws(SignInError) {
+                    try SessionRefresher(transport: URLSessionTransport(), currentEndpoints: current).revoke(session)
+                } catch {
+                    inbox.post(.storeFailed("Revoking \(key) failed, so it was kept: \(error.message)"))
+                    return
+                }
+                try opened.remove(key)
+                inbox.post(.sessionRemoved(key))
+            } catch {
+                inbox.post(.storeFailed(error.description))
+            }
+        }
+    }
+
+    private func refresh(_ key: String, ifExpiringWithin window: TimeInterval?) {
+        let store = self.store, inbox = self.inbox
+        background.async {
+            do throws(StoreError) {
+                guard let opened = try store.store(create: false) else { throw StoreError.noSuchSession(key) }
+                // The same locked path as `authdeck refresh`, so the TUI and scripts never refresh one session twice.
+                do throws(CommandFailure) {
+                    _ = try SessionCommands.refresh(key, store: opened,
+                                                    refresher: SessionRefresher(transport: URLSessionTransport()),
+                                                    ifExpiringWithin: window)
+                } catch {
+                    inbox.post(.refreshFinished(key: key, error: error.message))
+                    return
+                }
+                inbox.post(.sessionStored(TUIStore.item(try opened.entry(key)), focus: false))
+                inbox.post(.refreshFinished(key: key, error: nil))
+            } catch {
+                inbox.post(.refreshFinished(key: key, error: error.description))
+            }
+        }
+    }
+
+    /// OSC 52: the terminal puts the text on the user's clipboard, over SSH and tmux too. The text itself is never
+    /// shown or logged.
+    private func copy(_ text: String, what: String) {
+        guard let sequence = Clipboard.sequence(for: text) else {
+            inbox.post(.storeFailed("Too long to copy through the terminal (over \(Clipboard.maximumBytes) bytes)."))
+            return
+        }
+        terminal.sendControl(sequence)
+        inbox.post(.notice("Copied \(what) (OSC 52: terminals and tmux with set-clipboard on)."))
+    }
+
+    /// A quick store change run on the loop's thread (SQLite answers in well under a frame); its events follow.
+    private func storeWork(_ body: (SessionStore) throws(StoreError) -> [AppEvent]) {
+        do throws(StoreError) {
+            guard let opened = try store.store(create: false) else {
+                inbox.post(.storeFailed("no sessions stored yet"))
+                return
+            }
+            for event in try body(opened) { inbox.post(event) }
+        } catch {
+            inbox.post(.storeFailed(error.description))
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import AuthCore
+import SessionStorage
+
+/// `authdeck token [KEY] [--id-token] [--json] [--min-valid DUR] [--format plain|json|exec-credential]`.
+enum TokenCommand {
+    static let options: [OptionSpec] = [
+        .flag("id-token", "print the ID token instead"),
+        .flag("json", "print token and expiry as JSON (--format json)"),
+        .value("min-valid", "refresh first unless the token stays valid this long (90, 5m, 1h30m; default 60 s)"),
+        .value("format", "plain, json, or exec-credential (kubectl's exec plugin object)"),
+    ]
+
+    enum Format: String {
+        case plain, json
+        case execCredential = "exec-credential"
+    }
+
+    static func run(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
+        let key = try global.session(or: arguments.positionals(atMost: 1).first)
+        var format = Format.plain
+        if let name = arguments.value("format") {
+            guard let chosen = Format(rawValue: name) else {
+                throw .usage("--format must be plain, json or exec-credential")
+            }
+            if arguments.has("json") && chosen != .json { throw .usage("--json and --format \(name) disagree") }
+            format = chosen
+        } else if arguments.has("json") {
+            format = .json
+        }
+        let requirement = try TokenRequirement.parse(arguments, key: key)
+        // Checked before the token is fetched, so a bad KUBERNETES_EXEC_INFO refreshes nothing.
+        let apiVersion = format == .execCredential
+            ? try ExecCredential.apiVersion(environment: ProcessEnvironment.current()) : ""
+        let issued = try TokenSource.issue(requirement, global)
+        switch format {
+        case .plain:
+            Output.out(issued.token + "\n")
+        case .json:
+            let object = SessionJSON.tokenObject(key: issued.key, token: issued.token, expiresAt: issued.expiresAt)
+            Output.out(object + "\n")
+        case .execCredential:
+            Output.out(ExecCredential.json(issued, apiVersion: apiVersion))
+        }
+        return .done
+    }
+}

@@ -1,0 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SessionStorage
+
+// No core dumps and no same-user ptrace: this process holds the master key and tokens (exec reset what the
+// launcher set).
+ProcessHardening.apply()
+exit(CommandLineApp.main(Array(CommandLine.arguments.dropFirst()), environment: ProcessEnvironment.current()))

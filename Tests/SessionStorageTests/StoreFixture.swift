@@ -1,0 +1,66 @@
+import AuthCore
+import AuthCrypto
+import Foundation
+@testable import SessionStorage
+import SecretService
+
+/// A store in a temporary folder, passphrase-wrapped, with no Secret Service and no kernel keyring cache, so unit
+/// tests never touch anything outside their folder.
+final class StoreFixture: @unchecked Sendable {
+    let path: String
+    var location: StoreLocation { StoreLocation(directory: path + "/home") }
+    var databasePath: String { location.databasePath }
+    let warnings = WarningLog()
+
+    init() {
+        var template = Array("/tmp/authdeck-keyring-test.XXXXXX".utf8CString)
+        path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    func options(passphrase: PassphraseUnlock = .fixed("unit passphrase"), cache: Bool = false,
+                 secretService: Bool = false) -> StoreOptions {
+        let log = warnings
+        return StoreOptions(unlockForSeconds: 60, keyringTimeoutSeconds: 5,
+                            secretService: secretService ? SecretServiceKeyring(timeoutSeconds: 5) : nil,
+                            passphrase: passphrase, useKeyCache: cache, warn: { log.append($0) })
+    }
+
+    func open(passphrase: PassphraseUnlock = .fixed("unit passphrase"), cache: Bool = false,
+              secretService: Bool = false) throws(StoreError) -> SessionStore {
+        guard let store = try SessionStore.open(location, options: options(passphrase: passphrase, cache: cache,
+                                                                          secretService: secretService)) else {
+            throw .storage("open returned no store")
+        }
+        return store
+    }
+
+    var databaseBytes: [UInt8]? { FileManager.default.contents(atPath: databasePath).map { [UInt8]($0) } }
+
+    /// The database file's size and SHA-256, for "byte for byte unchanged" checks that print short on failure.
+    var databaseDigest: String? { databaseBytes.map { "\($0.count):" + Hex.encode(SHA256.hash($0)) } }
+
+    static func digest(_ bytes: [UInt8]) -> String { "\(bytes.count):" + Hex.encode(SHA256.hash(bytes)) }
+
+    static func session(_ key: String, access: String? = nil, refresh: String? = nil, jwt: String? = nil,
+                        expires: Date? = Date(timeIntervalSince1970: 4_000_000_000)) -> Session {
+        let record = SessionRecord(key: key, backend: "direct", provider: "google", subject: "sub-\(key)",
+                                   email: "\(key)@example.com", issuer: "https://accounts.example.com",
+                                   createdAt: Date(timeIntervalSince1970: 1_700_000_000), expiresAt: expires,
+                                   refreshable: refresh != nil, scopes: ["openid", "email"])
+        let secrets = SessionSecrets(accessToken: access ?? "AT-\(key)", refreshToken: refresh, sessionJwt: jwt)
+        return Session(record: record, secrets: secrets)
+    }
+}
+
+/// Warnings a store reported, collected across threads.
+final class WarningLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var messages: [String] = []
+
+    func append(_ message: String) { lock.lock(); messages.append(message); lock.unlock() }
+    var all: [String] { lock.lock(); defer { lock.unlock() }; return messages }
+}
