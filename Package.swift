@@ -23,6 +23,7 @@ let package = Package(
         systemLibrary("CLibsecret", pkgConfig: "libsecret-1", apt: ["libsecret-1-dev"]),
         systemLibrary("CKeyutils", pkgConfig: "libkeyutils", apt: ["libkeyutils-dev"]),
         systemLibrary("CQRencode", pkgConfig: "libqrencode", apt: ["libqrencode-dev"]),
+        systemLibrary("CNettle", pkgConfig: "nettle", apt: ["nettle-dev"]),
         // Fixed-argument wrappers for variadic C functions and C macros.
         .target(
             name: "CShims",
@@ -32,11 +33,17 @@ let package = Package(
         // prctl and friends, variadic in C, for the process hardening both binaries do first.
         .target(name: "CProcess"),
 
-        .target(name: "AuthCrypto", dependencies: ["COpenSSL", "CCjose"]),
-        .target(name: "AuthCore", dependencies: ["AuthCrypto"]),
+        // Foundation-free modules: the lean `authdeck` binary links only AuthBase and StoreCore (and SQLite, Nettle,
+        // keyutils; no libcrypto). AuthCore, AuthCrypto and SessionStorage re-export them, so their users import one.
+        .target(name: "AuthBase"),
+        .target(name: "AuthCipher", dependencies: ["COpenSSL"]),
+        .target(name: "StoreCore", dependencies: ["AuthBase", "CNettle", "CSQLite", "CKeyutils", "CProcess"]),
+        .target(name: "AuthCrypto", dependencies: ["AuthCipher", "COpenSSL", "CCjose"]),
+        .target(name: "AuthCore", dependencies: ["AuthBase", "AuthCrypto"]),
         // The store never links libsecret: the Secret Service comes in as a vault from its own module, so the
         // lean `authdeck` binary below (the `token` hot path) loads neither GLib nor D-Bus code.
-        .target(name: "SessionStorage", dependencies: ["AuthCore", "AuthCrypto", "CSQLite", "CKeyutils", "CProcess"]),
+        .target(name: "SessionStorage",
+                dependencies: ["StoreCore", "AuthCore", "AuthCrypto", "CSQLite", "CKeyutils", "CProcess"]),
         .target(name: "SecretService", dependencies: ["SessionStorage", "AuthCrypto", "CLibsecret", "CShims"]),
         .target(name: "AuthClient", dependencies: ["AuthCore", "AuthCrypto", "CMicroHTTPD", "CQRencode", "CShims"]),
         .target(name: "Sandbox", dependencies: ["AuthCore", "AuthCrypto", "AuthClient", "CMicroHTTPD", "CShims"]),
@@ -51,7 +58,7 @@ let package = Package(
         // libraries loaded; anything else is exec'd into authdeck-full.
         .executableTarget(
             name: "authdeck",
-            dependencies: ["AuthCore", "SessionStorage"],
+            dependencies: ["StoreCore", "AuthBase"],
             path: "Sources/authdeck"
         ),
 

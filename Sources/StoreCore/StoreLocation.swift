@@ -27,10 +27,10 @@ public struct StoreLocation: Sendable, Equatable {
     /// The SQLite database (mode 0600); `-wal` and `-shm` sit next to it with the same mode.
     public var databasePath: String { directory + "/sessions.db" }
 
-    var databaseExists: Bool { access(databasePath, F_OK) == 0 }
+    package var databaseExists: Bool { access(databasePath, F_OK) == 0 }
 
     /// Creates the folder (and its parents) when missing. The folder itself gets 0700.
-    func createDirectory() throws(StoreError) {
+    package func createDirectory() throws(StoreError) {
         let absolute = directory.hasPrefix("/")
         var path = ""
         let components = directory.split(separator: "/", omittingEmptySubsequences: true)
@@ -45,11 +45,21 @@ public struct StoreLocation: Sendable, Equatable {
 
     /// Checks the folder is 0700 and the database files 0600, repairs them when not, and reports each repair
     /// through `warn`: a store others can read would leak who is signed in where.
-    func enforcePermissions(warn: (String) -> Void) throws(StoreError) {
+    package func enforcePermissions(warn: (String) -> Void) throws(StoreError) {
         try enforce(directory, mode: 0o700, warn: warn)
         for suffix in ["", "-wal", "-shm"] {
             try enforce(databasePath + suffix, mode: 0o600, warn: warn)
         }
+    }
+
+    /// Whether the folder is 0700 and the database files 0600 already (what `enforcePermissions` would leave
+    /// unchanged): a reader that must not write checks this and leaves any repair, and its warning, to the store.
+    package var permissionsAreRight: Bool {
+        func right(_ path: String, _ mode: mode_t) -> Bool {
+            var info = stat()
+            return stat(path, &info) != 0 || info.st_mode & 0o7777 == mode
+        }
+        return right(directory, 0o700) && ["", "-wal", "-shm"].allSatisfy { right(databasePath + $0, 0o600) }
     }
 
     private func enforce(_ path: String, mode: mode_t, warn: (String) -> Void) throws(StoreError) {

@@ -2,13 +2,13 @@ import CSQLite
 
 /// One SQLite connection with prepared statements and bound parameters; no SQL is ever built from data.
 /// Not thread-safe on its own: `SessionStore` serialises every call.
-final class SQLiteDatabase {
-    let path: String
+package final class SQLiteDatabase {
+    package let path: String
     private var handle: OpaquePointer?
 
     /// Opens (never creates) the database at `path`. SQLite reads the file lazily, so a damaged file is
     /// reported by the first statement, not here.
-    init(path: String, create: Bool = false, busyTimeoutMilliseconds: Int32) throws(SQLiteError) {
+    package init(path: String, create: Bool = false, busyTimeoutMilliseconds: Int32) throws(SQLiteError) {
         self.path = path
         var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
         if create { flags |= SQLITE_OPEN_CREATE }
@@ -27,13 +27,13 @@ final class SQLiteDatabase {
         sqlite3_close_v2(handle)
     }
 
-    func close() {
+    package func close() {
         sqlite3_close_v2(handle)
         handle = nil
     }
 
     /// Runs statements that take no parameters and return nothing worth reading.
-    func execute(_ sql: String) throws(SQLiteError) {
+    package func execute(_ sql: String) throws(SQLiteError) {
         var message: UnsafeMutablePointer<CChar>?
         let status = sqlite3_exec(handle, sql, nil, nil, &message)
         if status != SQLITE_OK {
@@ -43,7 +43,7 @@ final class SQLiteDatabase {
         }
     }
 
-    func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+    package func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
         var statement: OpaquePointer?
         let status = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
         guard status == SQLITE_OK, let statement else { throw SQLiteError(code: status, message: lastMessage) }
@@ -52,7 +52,7 @@ final class SQLiteDatabase {
 
     /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`: the write lock is taken up front, so two writers never
     /// deadlock upgrading read locks, and `busy_timeout` covers the wait. Returns only after COMMIT succeeded.
-    func writeTransaction<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+    package func writeTransaction<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()
@@ -65,12 +65,12 @@ final class SQLiteDatabase {
         }
     }
 
-    var changes: Int { Int(sqlite3_changes(handle)) }
+    package var changes: Int { Int(sqlite3_changes(handle)) }
 
     /// The main file's size and first `count` bytes, read through SQLite's own file handle. Opening and closing a
     /// second descriptor of the database would drop every POSIX lock this process holds on it (close(2) releases
     /// them all), and other processes would then delete the WAL under a live connection.
-    func fileHead(_ count: Int) throws(SQLiteError) -> (size: Int64, bytes: [UInt8]) {
+    package func fileHead(_ count: Int) throws(SQLiteError) -> (size: Int64, bytes: [UInt8]) {
         var file: UnsafeMutablePointer<sqlite3_file>?
         let status = sqlite3_file_control(handle, "main", SQLITE_FCNTL_FILE_POINTER, &file)
         guard status == SQLITE_OK, let file, let methods = file.pointee.pMethods,
@@ -95,11 +95,11 @@ final class SQLiteDatabase {
     private static let shortRead = SQLITE_IOERR | (2 << 8)
 
     /// Increases whenever another connection (any process) commits a change; for noticing others' writes.
-    func dataVersion() throws(SQLiteError) -> Int64 {
+    package func dataVersion() throws(SQLiteError) -> Int64 {
         let statement = try prepare("PRAGMA data_version")
         guard try statement.step() else { return 0 }
         return statement.int64(0)
     }
 
-    var lastMessage: String { handle.map { String(cString: sqlite3_errmsg($0)) } ?? "no connection" }
+    package var lastMessage: String { handle.map { String(cString: sqlite3_errmsg($0)) } ?? "no connection" }
 }

@@ -1,11 +1,11 @@
 import CSQLite
 
 /// A prepared statement; parameters are bound by 1-based index.
-final class SQLiteStatement {
+package final class SQLiteStatement {
     private let statement: OpaquePointer
     private unowned let database: SQLiteDatabase
 
-    init(_ statement: OpaquePointer, database: SQLiteDatabase) {
+    package init(_ statement: OpaquePointer, database: SQLiteDatabase) {
         self.statement = statement
         self.database = database
     }
@@ -14,7 +14,7 @@ final class SQLiteStatement {
         sqlite3_finalize(statement)
     }
 
-    func bind(_ index: Int32, _ value: String?) {
+    package func bind(_ index: Int32, _ value: String?) {
         if var value {
             // Bound with its byte length: a NUL inside the text is kept, never cut short at it.
             value.withUTF8 { bytes in
@@ -31,7 +31,7 @@ final class SQLiteStatement {
         }
     }
 
-    func bind(_ index: Int32, _ value: [UInt8]?) {
+    package func bind(_ index: Int32, _ value: [UInt8]?) {
         guard let value else { sqlite3_bind_null(statement, index); return }
         _ = value.withUnsafeBytes { bytes in
             // An empty array may have no address; SQLite needs one to store a zero-length blob.
@@ -40,17 +40,17 @@ final class SQLiteStatement {
         }
     }
 
-    func bind(_ index: Int32, _ value: Int64?) {
+    package func bind(_ index: Int32, _ value: Int64?) {
         if let value { sqlite3_bind_int64(statement, index, value) } else { sqlite3_bind_null(statement, index) }
     }
 
-    func bind(_ index: Int32, _ value: Double?) {
+    package func bind(_ index: Int32, _ value: Double?) {
         if let value { sqlite3_bind_double(statement, index, value) } else { sqlite3_bind_null(statement, index) }
     }
 
     /// Steps once: true when a row is ready, false when done.
     @discardableResult
-    func step() throws(SQLiteError) -> Bool {
+    package func step() throws(SQLiteError) -> Bool {
         let status = sqlite3_step(statement)
         switch status {
         case SQLITE_ROW: return true
@@ -59,33 +59,35 @@ final class SQLiteStatement {
         }
     }
 
-    func reset() {
+    package func reset() {
         sqlite3_reset(statement)
         sqlite3_clear_bindings(statement)
     }
 
-    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+    package func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
 
-    func string(_ column: Int32) -> String? {
+    package func string(_ column: Int32) -> String? {
         guard let text = sqlite3_column_text(statement, column) else { return nil }
         let count = Int(sqlite3_column_bytes(statement, column))
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
     /// The column's UTF-8 bytes, valid only until the next step; nil for NULL.
-    func utf8(_ column: Int32) -> UnsafeBufferPointer<UInt8>? {
+    package func utf8(_ column: Int32) -> UnsafeBufferPointer<UInt8>? {
         guard let text = sqlite3_column_text(statement, column) else { return nil }
         return UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, column)))
     }
 
-    func blob(_ column: Int32) -> [UInt8]? {
+    package func blob(_ column: Int32) -> [UInt8]? {
         if isNull(column) { return nil }
         let count = Int(sqlite3_column_bytes(statement, column))
         guard count > 0, let bytes = sqlite3_column_blob(statement, column) else { return [] }
         return [UInt8](UnsafeRawBufferPointer(start: bytes, count: count))
     }
 
-    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+    package func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
 
-    func double(_ column: Int32) -> Double? { isNull(column) ? nil : sqlite3_column_double(statement, column) }
+    package func double(_ column: Int32) -> Double? {
+        isNull(column) ? nil : sqlite3_column_double(statement, column)
+    }
 }

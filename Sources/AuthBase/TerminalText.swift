@@ -8,7 +8,7 @@ public enum TerminalText {
     /// the cursor, retitle the window or hide text.
     public static func sanitized(_ text: String) -> String {
         // Fast path: plain printable ASCII is the common case (keys, emails, URLs).
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+        if isPlain(text, newlines: false) {
             return text
         }
         var scalars = String.UnicodeScalarView()
@@ -56,7 +56,7 @@ public enum TerminalText {
     /// `text` sanitized line by line: newlines stay, everything else `sanitized` removes goes (command-line output,
     /// which is made of lines).
     public static func sanitizedLines(_ text: String) -> String {
-        if text.utf8.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A }) {
+        if isPlain(text, newlines: true) {
             return text
         }
         return text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -64,6 +64,23 @@ public enum TerminalText {
     }
 
     // MARK: - Private
+
+    /// Whether every byte is printable ASCII (or a newline, when `newlines`). One branch-free pass over the bytes:
+    /// `list --json` prints 30 MB at 100,000 sessions, and a byte-by-byte `allSatisfy` took a fifth of its time.
+    private static func isPlain(_ text: String, newlines: Bool) -> Bool {
+        let newline: UInt8 = newlines ? 0x0A : 0x20
+        let answer = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            var outside: UInt8 = 0
+            for byte in bytes {
+                // 1 when the byte is neither 0x20...0x7E nor the allowed newline.
+                let printable: UInt8 = byte &- 0x20 < 0x5F ? 1 : 0
+                let allowed: UInt8 = byte == newline ? 1 : 0
+                outside |= (printable | allowed) ^ 1
+            }
+            return outside == 0
+        }
+        return answer ?? text.utf8.allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || $0 == newline }
+    }
 
     private enum EscapeState {
         case text, escape, controlSequence, controlString, controlStringEscape

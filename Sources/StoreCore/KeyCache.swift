@@ -15,7 +15,7 @@ public struct KeyCache: Sendable {
         self.storeID = storeID
     }
 
-    var description: String { "authdeck:master-key:" + storeID }
+    package var description: String { "authdeck:master-key:" + storeID }
 
     /// The cached key, or nil on a miss (absent, expired, revoked, or keyutils unavailable).
     public func read() -> [UInt8]? {

@@ -1,4 +1,4 @@
-import AuthCore
+import AuthBase
 
 /// Which session a command acts on when it names none itself: `--session KEY`, else `$AUTHDECK_SESSION`, else the
 /// nearest `.authdeck-session` file, else (nil) the selected session. Both binaries resolve it here, the same way.

@@ -1,4 +1,4 @@
-import AuthCore
+import AuthBase
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,7 +29,7 @@ public enum DirectorySessionFile {
     }
 
     /// Why the file at `path` (in `folder`) must not be trusted, or nil when it may be read (or is absent).
-    static func refusal(_ path: String, folder: String) -> String? {
+    package static func refusal(_ path: String, folder: String) -> String? {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
         if info.st_uid != geteuid() { return "it belongs to uid \(info.st_uid), not to you" }
@@ -90,7 +90,7 @@ public enum DirectorySessionFile {
 }
 
 extension String {
-    func trimmingSpacesAndTabs() -> String {
+    package func trimmingSpacesAndTabs() -> String {
         var text = Substring(self)
         while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
         while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }

@@ -1,10 +1,10 @@
 /// The database layout and how older layouts are brought up to date. The version lives in `PRAGMA user_version`;
 /// migration `n` takes a database from version `n` to `n + 1` inside one write transaction.
-enum StoreSchema {
-    static let currentVersion = 2
+package enum StoreSchema {
+    package static let currentVersion = 2
 
     /// `migrations[n]` turns version n into n + 1. Version 0 is a database with no tables yet.
-    static let migrations: [String] = [
+    package static let migrations: [String] = [
         """
         CREATE TABLE meta (
             name TEXT PRIMARY KEY NOT NULL,
@@ -43,18 +43,18 @@ enum StoreSchema {
     ]
 
     /// The meta rows the store reads and writes.
-    enum Meta {
-        static let storeID = "store_id"
-        static let keySource = "key_source"
-        static let keyCheck = "key_check"
-        static let kdfSalt = "kdf_salt"
-        static let kdfParameters = "kdf_parameters"
-        static let wrappedKey = "wrapped_key"
-        static let selected = "selected"
+    package enum Meta {
+        package static let storeID = "store_id"
+        package static let keySource = "key_source"
+        package static let keyCheck = "key_check"
+        package static let kdfSalt = "kdf_salt"
+        package static let kdfParameters = "kdf_parameters"
+        package static let wrappedKey = "wrapped_key"
+        package static let selected = "selected"
     }
 
     /// The columns every session query reads, in the order `SessionStore.entry(from:)` expects.
-    static let sessionColumns = """
+    package static let sessionColumns = """
         key, backend, provider, subject, email, phone, display_name, issuer, created_at, expires_at, refreshable, \
         scopes, auto_refresh, refresh_expires_at
         """

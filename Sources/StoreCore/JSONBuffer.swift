@@ -1,29 +1,28 @@
-import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// JSON text built as UTF-8 bytes. `list --json` writes 100,000 objects; appending to a byte array is several
 /// times cheaper than growing a String piece by piece.
-struct JSONBuffer {
-    private(set) var bytes: [UInt8] = []
+package struct JSONBuffer {
+    package private(set) var bytes: [UInt8] = []
 
-    init(capacity: Int = 0) {
+    package init(capacity: Int = 0) {
         bytes.reserveCapacity(capacity)
     }
 
-    var text: String { String(decoding: bytes, as: UTF8.self) }
+    package var text: String { String(decoding: bytes, as: UTF8.self) }
 
-    mutating func raw(_ literal: StaticString) {
+    package mutating func raw(_ literal: StaticString) {
         literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
-    mutating func bool(_ value: Bool) {
+    package mutating func bool(_ value: Bool) {
         raw(value ? "true" : "false")
     }
 
     /// A string literal with JSON escapes, or `null`.
-    mutating func string(_ value: String?) {
+    package mutating func string(_ value: String?) {
         guard var value else { raw("null"); return }
         bytes.append(UInt8(ascii: "\""))
         value.withUTF8 { utf8 in
@@ -47,7 +46,7 @@ struct JSONBuffer {
     }
 
     /// A string literal from raw UTF-8 (an SQLite column, read without making a String), or `null`.
-    mutating func string(utf8: UnsafeBufferPointer<UInt8>?) {
+    package mutating func string(utf8: UnsafeBufferPointer<UInt8>?) {
         guard let utf8 else { raw("null"); return }
         bytes.append(UInt8(ascii: "\""))
         var start = 0
@@ -75,17 +74,16 @@ struct JSONBuffer {
         }
     }
 
-    /// `"2024-05-01T12:00:00Z"` (UTC, whole seconds), or `null`.
-    mutating func date(_ value: Date?) {
+    /// `"2024-05-01T12:00:00Z"` (UTC, whole seconds) for seconds since 1970, or `null`.
+    package mutating func date(seconds value: Double?) {
         guard let value else { raw("null"); return }
         bytes.append(UInt8(ascii: "\""))
-        Self.appendISO8601(value, to: &bytes)
+        Self.appendISO8601(seconds: value, to: &bytes)
         bytes.append(UInt8(ascii: "\""))
     }
 
-    static func appendISO8601(_ date: Date, to bytes: inout [UInt8]) {
+    package static func appendISO8601(seconds interval: Double, to bytes: inout [UInt8]) {
         // A damaged row can hold any double: years are kept to 0001–9999 so formatting never traps.
-        let interval = date.timeIntervalSince1970
         let clamped = interval.isFinite ? min(max(interval, -62_135_596_800), 253_402_300_799) : 0
         var seconds = time_t(clamped.rounded(.down))
         var parts = tm()
