@@ -51,13 +51,13 @@ public struct SessionRecord: Sendable, Equatable, Codable {
     }
 
     /// The seconds before expiry at which `token` refreshes first.
-    public static let refreshWindow: TimeInterval = 60
+    public static let refreshWindow: TimeInterval = RefreshRule.window
 
     /// Whether the token should be refreshed before it is handed out: it expires within `window` seconds
-    /// (`refreshWindow` unless the caller asks for a longer validity).
+    /// (`refreshWindow` unless the caller asks for a longer validity). The rule is AuthBase's `RefreshRule`.
     public func needsRefresh(at now: Date, within window: TimeInterval = refreshWindow) -> Bool {
-        guard let expiresAt else { return false }
-        return expiresAt.timeIntervalSince(now) <= window
+        RefreshRule.needsRefresh(expiresAt: expiresAt?.timeIntervalSince1970, now: now.timeIntervalSince1970,
+                                 within: window)
     }
 }
 

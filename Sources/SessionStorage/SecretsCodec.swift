@@ -1,16 +1,11 @@
 import AuthCore
 import Foundation
 
-/// The plaintext layout of a session's secret blob: a version byte, then tag ‖ length (u32, little endian) ‖ bytes
-/// per field. A few dozen bytes of parsing instead of JSON keeps `authdeck token` off Foundation's coders.
-/// Unknown tags are skipped so a later version can add fields that this one carries through unread.
+/// A session's secrets as the plaintext of its blob, in the layout of `SecretFields` (StoreCore), which walks it.
 enum SecretsCodec {
-    static let version: UInt8 = 1
+    static let version = SecretFields.version
 
-    private enum Tag: UInt8 {
-        case accessToken = 1, refreshToken, idToken, sessionJwt, privateKeyHex, refreshExpiresAt, endpoints
-        case portalClient
-    }
+    private typealias Tag = SecretFields.Tag
 
     static func encode(_ secrets: SessionSecrets) -> [UInt8] {
         var output: [UInt8] = [version]
@@ -39,18 +34,8 @@ enum SecretsCodec {
 
     /// Nil when the bytes are not a secrets blob this version can read.
     static func decode(_ bytes: [UInt8]) -> SessionSecrets? {
-        guard bytes.first == version else { return nil }
         var secrets = SessionSecrets()
-        var index = 1
-        while index < bytes.count {
-            guard index + 5 <= bytes.count else { return nil }
-            let tag = bytes[index]
-            var count = 0
-            for offset in 0..<4 { count |= Int(bytes[index + 1 + offset]) << (offset * 8) }
-            index += 5
-            guard count <= bytes.count - index else { return nil }
-            let field = bytes[index..<(index + count)]
-            index += count
+        let valid = SecretFields.walk(bytes) { tag, field in
             switch Tag(rawValue: tag) {
             case .accessToken: secrets.accessToken = String(decoding: field, as: UTF8.self)
             case .refreshToken: secrets.refreshToken = String(decoding: field, as: UTF8.self)
@@ -58,7 +43,7 @@ enum SecretsCodec {
             case .sessionJwt: secrets.sessionJwt = String(decoding: field, as: UTF8.self)
             case .privateKeyHex: secrets.privateKeyHex = String(decoding: field, as: UTF8.self)
             case .refreshExpiresAt:
-                guard count == 8 else { return nil }
+                guard field.count == 8 else { return false }
                 var bits: UInt64 = 0
                 for (offset, byte) in field.enumerated() { bits |= UInt64(byte) << (offset * 8) }
                 secrets.refreshExpiresAt = Date(timeIntervalSince1970: Double(bitPattern: bits))
@@ -67,9 +52,10 @@ enum SecretsCodec {
             case .portalClient:
                 secrets.portalClient = try? JSONDecoder().decode(PortalClientInfo.self, from: Data(field))
             case nil:
-                continue  // A field from a later version: kept in the blob, not understood here.
+                break  // A field from a later version: kept in the blob, not understood here.
             }
+            return true
         }
-        return secrets
+        return valid ? secrets : nil
     }
 }

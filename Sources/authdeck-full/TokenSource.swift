@@ -10,6 +10,14 @@ enum TokenSource {
         if let socket = agentSocket() {
             return try AgentClient(path: socket).token(requirement)
         }
+        // The plain case (key cached, token current) is StoreCore's `TokenRead`, the same read the lean binary
+        // serves `token` with; everything else (unlock, refresh, errors) goes through the store below.
+        if let cached = TokenRead.cached(requirement.key, idToken: requirement.idToken,
+                                         minValidSeconds: requirement.minValidSeconds,
+                                         location: StoreCommands.location(), now: TokenRead.now()) {
+            return IssuedToken(key: cached.key, token: cached.token,
+                               expiresAt: cached.expiresAt.map { Date(timeIntervalSince1970: $0) })
+        }
         let store = try StoreCommands.requireStore(global)
         return try issue(requirement, store: store)
     }

@@ -1,15 +1,16 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import SessionStorage
+import StoreCore
 
 // The `authdeck` users run. `authdeck token` is what scripts call in loops, so this binary loads only the store's
-// libraries (SQLite, libcrypto, keyutils) and answers `token` from the kernel-keyring cache itself; everything else,
-// and every case it does not handle plainly (a locked store, a token to refresh, an error to explain), is handed to
-// authdeck-full, which does it all and says what went wrong.
+// core (SQLite, Nettle, keyutils; no Foundation, no libcrypto) and answers `token` from the kernel-keyring cache
+// itself; everything else, and every case it does not handle plainly (a locked store, a token to refresh, an error
+// to explain), is handed to authdeck-full, which does it all and says what went wrong.
 ProcessHardening.apply()
 let arguments = Array(CommandLine.arguments.dropFirst())
 if let status = FastPath.run(arguments, environment: ProcessEnvironment.current()) {
-    exit(status)
+    // Everything was written with write(2) and the database is closed: exit handlers have nothing left to do.
+    _exit(status)
 }
 FullBinary.exec(arguments)

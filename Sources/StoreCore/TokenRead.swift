@@ -1,0 +1,80 @@
+import AuthBase
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `authdeck token`'s read, the one both binaries run: the lean `authdeck` answers with it alone, and
+/// authdeck-full's `token` (and `exec`, `env`, `git-credential`) tries it before opening the store the long way.
+///
+/// It answers only the plain case: a current store whose master key is in the kernel-keyring cache and a token
+/// that needs no refresh. Everything else returns nil, and the caller goes the long way (SessionStore), which
+/// unlocks, migrates, repairs modes, refreshes and explains every error: no database, a wrong mode, another schema,
+/// no such session, a key not cached or not this store's, a blob that does not open, a token to refresh or absent.
+/// It never writes: no warning, no repair, no cache entry.
+public enum TokenRead {
+    /// The token of session `key` (nil: the selected one) at `now` (seconds since 1970), or nil to go the long way.
+    /// - Parameters:
+    ///   - idToken: the ID token instead of the bearer token (handed out without an expiry check).
+    ///   - minValidSeconds: `--min-valid`: the bearer must stay valid this long (never less than the refresh window).
+    public static func cached(_ key: String?, idToken: Bool = false, minValidSeconds: Int? = nil,
+                              location: StoreLocation, now: Double) -> CachedToken? {
+        guard location.permissionsAreRight else { return nil }
+        guard let row = read(key, location: location) else { return nil }
+        guard let masterKey = KeyCache(storeID: row.storeID).read() else { return nil }
+        if let check = row.keyCheck {
+            let expected = TokenCipher.hmacSHA256(key: masterKey,
+                                                  message: Array(("authdeck-key-check:" + row.storeID).utf8))
+            guard TokenCipher.equal(check, expected) else { return nil }
+        }
+        guard let plaintext = TokenCipher.openAESGCM(row.secret, key: masterKey, associatedData: Array(row.key.utf8)),
+              let fields = SecretFields.tokens(plaintext) else { return nil }
+        if idToken {
+            return fields.idToken.map { CachedToken(key: row.key, token: $0, expiresAt: nil) }
+        }
+        guard let bearer = fields.access ?? fields.sessionJwt,
+              !RefreshRule.needsRefresh(expiresAt: row.expiresAt, now: now,
+                                        within: RefreshRule.window(minValidSeconds: minValidSeconds)) else {
+            return nil
+        }
+        return CachedToken(key: row.key, token: bearer, expiresAt: row.expiresAt)
+    }
+
+    /// Now, in seconds since 1970.
+    public static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    private struct Row {
+        var storeID: String, keyCheck: [UInt8]?, key: String, expiresAt: Double?, secret: [UInt8]
+    }
+
+    /// One indexed read of the session row with the meta rows it needs; nil on any failure or another schema.
+    private static func read(_ key: String?, location: StoreLocation) -> Row? {
+        guard location.databaseExists,
+              let database = try? SQLiteDatabase(path: location.databasePath, busyTimeoutMilliseconds: 5_000) else {
+            return nil
+        }
+        defer { database.close() }
+        do {
+            let version = try database.prepare("PRAGMA user_version")
+            guard try version.step(), version.int64(0) == Int64(StoreSchema.currentVersion) else { return nil }
+            let statement = try database.prepare("""
+                SELECT (SELECT value FROM meta WHERE name = ?2), (SELECT value FROM meta WHERE name = ?3), \
+                key, expires_at, secret FROM sessions \
+                WHERE key = coalesce(?1, (SELECT value FROM meta WHERE name = ?4))
+                """)
+            statement.bind(1, key)
+            statement.bind(2, StoreSchema.Meta.storeID)
+            statement.bind(3, StoreSchema.Meta.keyCheck)
+            statement.bind(4, StoreSchema.Meta.selected)
+            guard try statement.step(), let storeID = statement.string(0), let found = statement.string(2),
+                  let secret = statement.blob(4) else { return nil }
+            return Row(storeID: storeID, keyCheck: statement.blob(1), key: found, expiresAt: statement.double(3),
+                       secret: secret)
+        } catch {
+            return nil
+        }
+    }
+}
