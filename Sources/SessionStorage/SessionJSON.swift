@@ -114,7 +114,7 @@ public enum SessionJSON {
 
     /// What `token --json` prints: the key, the token and its expiry.
     public static func tokenObject(key: String, token: String, expiresAt: Date?) -> String {
-        "{\"key\":\(quoted(key)),\"token\":\(quoted(token)),\"expiresAt\":\(quoted(expiresAt.map(iso8601)))}"
+        CachedToken(key: key, token: token, expiresAt: expiresAt?.timeIntervalSince1970).json
     }
 
     /// What an import file or export bundle holds: sessions, test-account seeds, and which session was selected.
@@ -266,34 +266,11 @@ public enum SessionJSON {
 
     private static func appendListFields(_ entry: StoreEntry, now: Date, to buffer: inout JSONBuffer) {
         let record = entry.record
-        buffer.raw("\"key\":")
-        buffer.string(record.key)
-        buffer.raw(",\"backend\":")
-        buffer.string(record.backend)
-        buffer.raw(",\"provider\":")
-        buffer.string(record.provider)
-        buffer.raw(",\"subject\":")
-        buffer.string(record.subject)
-        buffer.raw(",\"email\":")
-        buffer.string(record.email)
-        buffer.raw(",\"phone\":")
-        buffer.string(record.phone)
-        buffer.raw(",\"issuer\":")
-        buffer.string(record.issuer)
-        buffer.raw(",\"createdAt\":")
-        buffer.date(record.createdAt)
-        buffer.raw(",\"expiresAt\":")
-        buffer.date(record.expiresAt)
-        buffer.raw(",\"status\":\"")
-        switch record.status(at: now) {
-        case .active: buffer.raw("active\"")
-        case .expiring: buffer.raw("expiring\"")
-        case .expired: buffer.raw("expired\"")
-        }
-        buffer.raw(",\"refreshable\":")
-        buffer.bool(record.refreshable)
-        buffer.raw(",\"selected\":")
-        buffer.bool(entry.isSelected)
+        ListJSONObject(key: .string(record.key), backend: .string(record.backend), provider: .string(record.provider),
+                       subject: .string(record.subject), email: .string(record.email), phone: .string(record.phone),
+                       issuer: .string(record.issuer), createdAt: record.createdAt.timeIntervalSince1970,
+                       expiresAt: record.expiresAt?.timeIntervalSince1970, refreshable: record.refreshable,
+                       selected: entry.isSelected).appendFields(now: now, to: &buffer)
     }
 
     /// A JSON string literal, or `null`.

@@ -23,8 +23,8 @@ extension SessionStore {
         }
     }
 
-    /// `entries()` as `list --json` prints it (SPEC section 5's fields), written straight from the rows: at 100,000
-    /// sessions, building a record per row first would cost more than the whole 300 ms budget allows.
+    /// `entries()` as `list --json` prints it (SPEC section 5's fields, written by `ListJSONObject`), straight from
+    /// the rows: at 100,000 sessions, building a record per row first would cost more than the budget allows.
     public func listJSON(now: Date) throws(StoreError) -> String {
         lock.lock()
         defer { lock.unlock() }
@@ -36,38 +36,17 @@ extension SessionStore {
                 """)
             var buffer = JSONBuffer(capacity: 4096)
             var first = true
-            let nowSeconds = now.timeIntervalSince1970
             while try statement.step() {
-                buffer.raw(first ? "[\n  {\"key\":" : ",\n  {\"key\":")
+                buffer.raw(first ? "[\n  {" : ",\n  {")
                 first = false
                 let key = statement.utf8(0)
-                buffer.string(utf8: key)
-                buffer.raw(",\"backend\":")
-                buffer.string(utf8: statement.utf8(1))
-                buffer.raw(",\"provider\":")
-                buffer.string(utf8: statement.utf8(2))
-                buffer.raw(",\"subject\":")
-                buffer.string(utf8: statement.utf8(3))
-                buffer.raw(",\"email\":")
-                buffer.string(utf8: statement.utf8(4))
-                buffer.raw(",\"phone\":")
-                buffer.string(utf8: statement.utf8(5))
-                buffer.raw(",\"issuer\":")
-                buffer.string(utf8: statement.utf8(6))
-                buffer.raw(",\"createdAt\":")
-                buffer.date(Date(timeIntervalSince1970: statement.double(7) ?? 0))
-                let expires = statement.double(8)
-                buffer.raw(",\"expiresAt\":")
-                buffer.date(expires.map { Date(timeIntervalSince1970: $0) })
-                buffer.raw(",\"status\":\"")
-                let left = expires.map { $0 - nowSeconds } ?? .infinity
-                buffer.raw(left <= 0 ? "expired\"" : left <= SessionStatus.expiringWindow ? "expiring\"" : "active\"")
-                buffer.raw(",\"refreshable\":")
-                buffer.bool(statement.int64(9) != 0)
-                buffer.raw(",\"selected\":")
-                buffer.bool(selected.map { selectedKey in
-                    key.map { $0.elementsEqual(selectedKey.utf8) } ?? false
-                } ?? false)
+                let isSelected = selected.map { selectedKey in key.map { $0.elementsEqual(selectedKey.utf8) } ?? false }
+                ListJSONObject(key: .bytes(key), backend: .bytes(statement.utf8(1)), provider: .bytes(statement.utf8(2)),
+                               subject: .bytes(statement.utf8(3)), email: .bytes(statement.utf8(4)),
+                               phone: .bytes(statement.utf8(5)), issuer: .bytes(statement.utf8(6)),
+                               createdAt: statement.double(7) ?? 0, expiresAt: statement.double(8),
+                               refreshable: statement.int64(9) != 0, selected: isSelected ?? false)
+                    .appendFields(now: now, to: &buffer)
                 buffer.raw("}")
             }
             buffer.raw(first ? "[]\n" : "\n]\n")
