@@ -88,27 +88,27 @@ package struct JSONBuffer {
         var seconds = time_t(clamped.rounded(.down))
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        func digits(_ value: Int32, _ count: Int) {
-            var divisor: Int32 = 1
-            for _ in 1..<count { divisor *= 10 }
-            var rest = value
-            while divisor > 0 {
-                bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: (rest / divisor) % 10))
-                rest %= divisor
-                divisor /= 10
+        // Twenty bytes written in place: `list --json` formats two dates per row, 200,000 at 100,000 sessions.
+        let year = parts.tm_year + 1900
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 19) { text in
+            func pair(_ value: Int32, at index: Int) {
+                text[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / 10)
+                text[index + 1] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10)
             }
+            pair(year / 100, at: 0)
+            pair(year % 100, at: 2)
+            text[4] = UInt8(ascii: "-")
+            pair(parts.tm_mon + 1, at: 5)
+            text[7] = UInt8(ascii: "-")
+            pair(parts.tm_mday, at: 8)
+            text[10] = UInt8(ascii: "T")
+            pair(parts.tm_hour, at: 11)
+            text[13] = UInt8(ascii: ":")
+            pair(parts.tm_min, at: 14)
+            text[16] = UInt8(ascii: ":")
+            pair(parts.tm_sec, at: 17)
+            bytes.append(contentsOf: UnsafeBufferPointer(text))
         }
-        digits(parts.tm_year + 1900, 4)
-        bytes.append(UInt8(ascii: "-"))
-        digits(parts.tm_mon + 1, 2)
-        bytes.append(UInt8(ascii: "-"))
-        digits(parts.tm_mday, 2)
-        bytes.append(UInt8(ascii: "T"))
-        digits(parts.tm_hour, 2)
-        bytes.append(UInt8(ascii: ":"))
-        digits(parts.tm_min, 2)
-        bytes.append(UInt8(ascii: ":"))
-        digits(parts.tm_sec, 2)
         bytes.append(UInt8(ascii: "Z"))
     }
 
