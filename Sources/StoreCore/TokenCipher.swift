@@ -26,7 +26,7 @@ package enum TokenCipher {
         let verified = sealed.withUnsafeBufferPointer { box in
             nettle_memeql_sec(box.baseAddress! + nonceCount + bodyCount, tag, tagCount) != 0
         }
-        withUnsafeMutableBytes(of: &context) { $0.initializeMemory(as: UInt8.self, repeating: 0) }
+        withUnsafeMutableBytes(of: &context) { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) }
         guard verified else {
             plaintext.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
             return nil
@@ -41,7 +41,7 @@ package enum TokenCipher {
         nettle_hmac_sha256_set_key(&context, key.count, key)
         nettle_hmac_sha256_update(&context, message.count, message)
         nettle_hmac_sha256_digest(&context, 32, &output)
-        withUnsafeMutableBytes(of: &context) { $0.initializeMemory(as: UInt8.self, repeating: 0) }
+        withUnsafeMutableBytes(of: &context) { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) }
         return output
     }
 
