@@ -83,4 +83,14 @@ import Testing
         JSONBuffer.appendISO8601(Date(timeIntervalSince1970: 1_800_000_000), to: &bytes)
         #expect(String(decoding: bytes, as: UTF8.self) == "2027-01-15T08:00:00Z")
     }
+
+    /// The ends of the range and a leap day, checked by hand (`date -u -d @SECONDS`): every field keeps its zeros.
+    @Test(arguments: [(-62_135_596_800.0, "0001-01-01T00:00:00Z"), (253_402_300_799, "9999-12-31T23:59:59Z"),
+                      (951_782_400, "2000-02-29T00:00:00Z"), (-1, "1969-12-31T23:59:59Z"),
+                      (1_000_000_000.9, "2001-09-09T01:46:40Z")])
+    func edgeDatesKeepEveryDigit(_ seconds: Double, _ expected: String) {
+        var bytes: [UInt8] = []
+        JSONBuffer.appendISO8601(seconds: seconds, to: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == expected)
+    }
 }
