@@ -40,12 +40,14 @@ mkdir -p "$out/lib" "$out/bin" "$out/obj" "$out/modulemaps/CShims" "$out/modulem
 
 # Optimised fuzzers run several times more inputs per second; whole-module mode compiles an optimised module in
 # about a third of the time per-file mode takes. -g keeps stack traces readable.
+# -package-name as SwiftPM passes it: AuthBase, AuthCipher and StoreCore share `package` declarations.
 swift_flags=(-swift-version 6 -parse-as-library -O -wmo -num-threads 2 -g -sanitize=fuzzer,address -use-ld=lld
+    -package-name authdeck -I Sources/CNettle
     -I "$out/lib" -I Sources/COpenSSL -I Sources/CCjose -I Sources/CSQLite -I Sources/CLibsecret
     -I Sources/CKeyutils -I Sources/CMicroHTTPD -I Sources/CQRencode -I Sources/CNcursesw
     -I "$out/modulemaps/CShims" -I "$out/modulemaps/CProcess")
 for flag in $(pkg-config --cflags libsecret-1 libmicrohttpd); do swift_flags+=(-Xcc "$flag"); done
-c_libs=(-lcrypto -lcjose -ljansson)
+c_libs=(-lcrypto -lcjose -ljansson -lnettle)
 
 toolchain=$("$SWIFTC" --version 2>&1 | head -1)
 
@@ -115,22 +117,25 @@ build_module() {
 # What each target is made of: the module it is compiled into (its own, or the module under test when it needs
 # internal types), the Swift sources, the prebuilt modules it links and the C libraries.
 target_recipe() {
+    # AuthCore and AuthCrypto re-export AuthBase and AuthCipher, whose libraries link after them.
+    local core=(AuthCore AuthCrypto AuthCipher AuthBase)
     case $1 in
         callback)
-            module=FuzzCallback; sources=(Fuzz/CallbackFuzz.swift); modules=(AuthCore AuthCrypto); extra=() ;;
+            module=FuzzCallback; sources=(Fuzz/CallbackFuzz.swift); modules=("${core[@]}"); extra=() ;;
         jws)
-            module=FuzzJWS; sources=(Fuzz/JWSFuzz.swift); modules=(AuthCore AuthCrypto); extra=() ;;
+            module=FuzzJWS; sources=(Fuzz/JWSFuzz.swift); modules=("${core[@]}"); extra=() ;;
         responses)
-            module=FuzzResponses; sources=(Fuzz/ResponsesFuzz.swift); modules=(AuthClient AuthCore AuthCrypto)
+            module=FuzzResponses; sources=(Fuzz/ResponsesFuzz.swift); modules=(AuthClient "${core[@]}")
             extra=("$out/obj/CShims.o" -lmicrohttpd -lqrencode -lsecret-1 -lgio-2.0 -lgobject-2.0 -lglib-2.0) ;;
         storeblob)
             # SecretsCodec is internal to SessionStorage: the target is compiled as the SessionStorage module itself.
             module=SessionStorage; sources=(Sources/SessionStorage/*.swift Fuzz/StoreBlobFuzz.swift)
-            modules=(AuthCore AuthCrypto); extra=("$out/obj/CProcess.o" -lsqlite3 -lkeyutils) ;;
+            modules=(StoreCore "${core[@]}")
+            extra=("$out/obj/CProcess.o" -lsqlite3 -lkeyutils) ;;
         contact)
-            module=FuzzContact; sources=(Fuzz/ContactFuzz.swift); modules=(AuthCore AuthCrypto); extra=() ;;
+            module=FuzzContact; sources=(Fuzz/ContactFuzz.swift); modules=("${core[@]}"); extra=() ;;
         display)
-            module=FuzzDisplay; sources=(Fuzz/DisplayFuzz.swift); modules=(TerminalUI AuthCore AuthCrypto)
+            module=FuzzDisplay; sources=(Fuzz/DisplayFuzz.swift); modules=(TerminalUI "${core[@]}")
             extra=(-lncursesw -ltinfo) ;;
         *) echo "fuzz: no target named '$1' (targets: ${all_targets[*]})" >&2; return 1 ;;
     esac
@@ -142,10 +147,13 @@ build_target() {
     local name=$1 module sources modules extra hash inputs=() dep
     # Every step returns on failure by hand: callers run this under `||`, where `set -e` does not apply.
     target_recipe "$name" || return 1
-    build_module AuthCrypto || return 1
-    build_module AuthCore AuthCrypto || return 1
+    build_module AuthBase || return 1
+    build_module AuthCipher || return 1
+    build_module AuthCrypto AuthCipher || return 1
+    build_module AuthCore AuthCrypto AuthBase || return 1
     case " ${modules[*]} ${extra[*]} " in *CShims*) build_cshims || return 1 ;; esac
     case " ${extra[*]} " in *CProcess*) build_cprocess || return 1 ;; esac
+    case " ${modules[*]} " in *" StoreCore "*) build_module StoreCore AuthBase || return 1 ;; esac
     case " ${modules[*]} " in *" AuthClient "*) build_module AuthClient AuthCore AuthCrypto || return 1 ;; esac
     case " ${modules[*]} " in *" TerminalUI "*) build_module TerminalUI AuthCore AuthCrypto || return 1 ;; esac
     inputs=("${sources[@]}")
