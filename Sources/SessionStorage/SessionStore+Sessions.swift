@@ -43,12 +43,13 @@ extension SessionStore {
                 buffer.raw(first ? "[\n  {" : ",\n  {")
                 first = false
                 let key = statement.utf8(0)
-                let isSelected = selected.map { selectedKey in key.map { $0.elementsEqual(selectedKey.utf8) } ?? false }
-                ListJSONObject(key: .bytes(key), backend: .bytes(statement.utf8(1)), provider: .bytes(statement.utf8(2)),
-                               subject: .bytes(statement.utf8(3)), email: .bytes(statement.utf8(4)),
-                               phone: .bytes(statement.utf8(5)), issuer: .bytes(statement.utf8(6)),
-                               createdAt: statement.double(7) ?? 0, expiresAt: statement.double(8),
-                               refreshable: statement.int64(9) != 0, selected: isSelected ?? false)
+                let isSelected = selected.map { chosen in key.map { $0.elementsEqual(chosen.utf8) } ?? false }
+                ListJSONObject(key: .bytes(key), backend: .bytes(statement.utf8(1)),
+                               provider: .bytes(statement.utf8(2)), subject: .bytes(statement.utf8(3)),
+                               email: .bytes(statement.utf8(4)), phone: .bytes(statement.utf8(5)),
+                               issuer: .bytes(statement.utf8(6)), createdAt: statement.double(7) ?? 0,
+                               expiresAt: statement.double(8), refreshable: statement.int64(9) != 0,
+                               selected: isSelected ?? false)
                     .appendFields(now: now, to: &buffer)
                 buffer.raw("}")
             }

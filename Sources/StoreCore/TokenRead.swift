@@ -10,7 +10,7 @@ import Glibc
 /// that needs no refresh. Everything else returns nil, and the caller goes the long way (SessionStore), which
 /// unlocks, migrates, repairs modes, refreshes and explains every error: no database, a wrong mode, another schema,
 /// no such session, a key not cached or not this store's, a blob that does not open, a token to refresh or absent.
-/// It never writes: no warning, no repair, no cache entry.
+/// It changes nothing: no warning, no repair, no cache entry (only SQLite's WAL housekeeping, as for any reader).
 public enum TokenRead {
     /// The token of session `key` (nil: the selected one) at `now` (seconds since 1970), or nil to go the long way.
     /// - Parameters:
