@@ -19,7 +19,7 @@ DEBIAN_PACKAGES = pkg-config libncurses-dev libssl-dev libcjose-dev libjansson-d
 INTEROP_VENV = .build/interop-venv
 INTEROP_PYPI = "django-oauth-toolkit>=3.4,<3.5" "oauthlib>=3.2.2,<4"
 
-.PHONY: setup build release test run bench fuzz install clean
+.PHONY: setup build release test lint format run bench fuzz install clean
 
 setup:
 	@if [ "$$(id -u)" != 0 ]; then echo "make setup: run as root (it installs Debian packages)" >&2; exit 1; fi
@@ -41,6 +41,14 @@ release:
 # Tests run inside a private D-Bus session with an unlocked gnome-keyring, so the Secret Service is real.
 test: build
 	scripts/with-keyring.sh $(SWIFT) test $(SWIFT_BUILD_FLAGS) && scripts/fuzz.sh --smoke
+
+# Mechanical style (.swift-format: 120 columns, 4 spaces): `make lint` fails on any finding, `make format` fixes
+# what it can in place.
+LINT_PATHS = Package.swift Sources Tests Fuzz
+lint:
+	$(SWIFT) format lint --strict --parallel --recursive $(LINT_PATHS)
+format:
+	$(SWIFT) format format --in-place --parallel --recursive $(LINT_PATHS)
 
 run: build
 	scripts/run-sandbox.sh "$(BIN)"

@@ -23,13 +23,8 @@ let package = Package(
         systemLibrary("CLibsecret", pkgConfig: "libsecret-1", apt: ["libsecret-1-dev"]),
         systemLibrary("CKeyutils", pkgConfig: "libkeyutils", apt: ["libkeyutils-dev"]),
         systemLibrary("CQRencode", pkgConfig: "libqrencode", apt: ["libqrencode-dev"]),
-        // Fixed-argument wrappers for variadic C functions and C macros.
-        .target(
-            name: "CShims",
-            dependencies: ["CMicroHTTPD", "CLibsecret", "CKeyutils"]
-        ),
 
-        // prctl and friends, variadic in C, for the process hardening both binaries do first.
+        // prctl and friends, variadic in C, for the process hardening both binaries do first; socket credentials.
         .target(name: "CProcess"),
 
         .target(name: "AuthCrypto", dependencies: ["COpenSSL", "CCjose"]),
@@ -37,9 +32,11 @@ let package = Package(
         // The store never links libsecret: the Secret Service comes in as a vault from its own module, so the
         // lean `authdeck` binary below (the `token` hot path) loads neither GLib nor D-Bus code.
         .target(name: "SessionStorage", dependencies: ["AuthCore", "AuthCrypto", "CSQLite", "CKeyutils", "CProcess"]),
-        .target(name: "SecretService", dependencies: ["SessionStorage", "AuthCrypto", "CLibsecret", "CShims"]),
-        .target(name: "AuthClient", dependencies: ["AuthCore", "AuthCrypto", "CMicroHTTPD", "CQRencode", "CShims"]),
-        .target(name: "Sandbox", dependencies: ["AuthCore", "AuthCrypto", "AuthClient", "CMicroHTTPD", "CShims"]),
+        .target(name: "SecretService", dependencies: ["SessionStorage", "AuthCrypto", "CLibsecret"]),
+        // The libmicrohttpd server both the loopback receiver and the sandbox answer on.
+        .target(name: "LoopbackHTTP", dependencies: ["AuthCore", "CMicroHTTPD"]),
+        .target(name: "AuthClient", dependencies: ["AuthCore", "AuthCrypto", "LoopbackHTTP", "CQRencode", "CProcess"]),
+        .target(name: "Sandbox", dependencies: ["AuthCore", "AuthCrypto", "LoopbackHTTP"]),
         .target(name: "TerminalUI", dependencies: ["AuthCore", "CNcursesw"]),
         // Everything authdeck does; the `authdeck` binary hands every command it does not serve itself to this one.
         .executableTarget(
@@ -58,10 +55,10 @@ let package = Package(
         .testTarget(name: "AuthCryptoTests", dependencies: ["AuthCrypto"]),
         .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthCrypto"]),
         .testTarget(name: "SessionStorageTests", dependencies: ["SessionStorage", "SecretService", "AuthCore", "AuthCrypto"]),
-        .testTarget(name: "AuthClientTests", dependencies: ["AuthClient", "AuthCore", "AuthCrypto", "Sandbox"]),
-        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "AuthClient", "AuthCore", "AuthCrypto"]),
+        .testTarget(name: "AuthClientTests", dependencies: ["AuthClient", "AuthCore", "AuthCrypto", "LoopbackHTTP", "Sandbox"]),
+        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "AuthCore", "AuthCrypto"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "AuthCore"], exclude: ["Snapshots"]),
-        .testTarget(name: "authdeckTests", dependencies: ["AuthCore", "AuthCrypto"], exclude: ["Fixtures"]),
+        .testTarget(name: "authdeckTests", dependencies: ["AuthCrypto"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,6 @@
-import AuthClient
 import AuthCore
 import AuthCrypto
+import LoopbackHTTP
 
 /// What a successful code redemption yields, for the token endpoint and for the proxies that exchange codes
 /// at their own profiles (Turnkey's oauth2_authenticate, the portal's callback).

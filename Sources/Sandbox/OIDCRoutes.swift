@@ -1,7 +1,7 @@
-import AuthClient
 import AuthCore
 import AuthCrypto
 import Foundation
+import LoopbackHTTP
 import Synchronization
 
 /// The five imitation providers under `/oidc/<profile>/…`: discovery, authorize (consent page or scripted

@@ -1,6 +1,7 @@
-import AuthClient
+import AuthCore
 import AuthCrypto
 import Foundation
+import LoopbackHTTP
 import Synchronization
 
 /// The built-in local identity provider and auth proxy (SPEC section 7): five OIDC profiles, a
@@ -39,7 +40,7 @@ public final class SandboxServer: Sendable {
                 }
                 // Marked, so a real backend pointed here by mistake fails rather than "signs in".
                 var response = router.handle(request)
-                response.headers.append((SandboxGuardTransport.header, "1"))
+                response.headers.append((SandboxMark.header, "1"))
                 return response
             }
         } catch {

@@ -1,7 +1,7 @@
-import AuthClient
 import AuthCore
 import AuthCrypto
 import Foundation
+import LoopbackHTTP
 import Synchronization
 
 /// The Turnkey-compatible Auth Proxy of SPEC 3.4 under `/turnkey/v1/<path>`: POST, a JSON object body, and the

@@ -2,6 +2,7 @@ import AuthClient
 import AuthCore
 import AuthCrypto
 import Foundation
+import LoopbackHTTP
 
 /// A small OpenID Connect provider on a real 127.0.0.1 listener, for the faults the sandbox is too well-behaved
 /// to show: a token endpoint that fails, answers HTML or hangs, and ID tokens that are wrong in one way each.
