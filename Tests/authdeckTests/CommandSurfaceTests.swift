@@ -179,7 +179,7 @@ import Testing
             zpty -w comp "compadd() { local -a hits; builtin compadd -A hits \"\$@\"; print -rl -- \$hits >> '$out'; builtin compadd \"\$@\" }"
             zpty -w comp "capture() { zle complete-word; print -r -- done > '$out.end' }; zle -N capture; bindkey '^I' capture"
             zpty -w -n comp "$line"$'\t'
-            for i in {1..600}; do [[ -e $out.end ]] && break; zpty -r -t comp x; sleep 0.05; done
+            for i in {1..400}; do [[ -e $out.end ]] && break; zpty -r -t comp x; sleep 0.05; done
             zpty -d comp
             [[ -e $out.end ]]
             """#)
