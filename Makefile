@@ -64,6 +64,16 @@ fuzz:
 fuzz-smoke:
 	scripts/fuzz.sh --smoke
 
+# The shell completions and the man page's command and option lists, generated from the command table
+# (Sources/authdeck-full/Commands.swift); SupportToolingTests fails when the committed files differ from it.
+.PHONY: completions
+completions: build
+	"$(BIN)-full" --generate completions bash > Resources/completions/authdeck.bash
+	"$(BIN)-full" --generate completions zsh > Resources/completions/_authdeck
+	"$(BIN)-full" --generate completions fish > Resources/completions/authdeck.fish
+	"$(BIN)-full" --generate man < Resources/authdeck.1 > Resources/authdeck.1.new
+	mv Resources/authdeck.1.new Resources/authdeck.1
+
 # The two binaries (authdeck hands most commands to lib/authdeck/authdeck-full), the data files, the man page,
 # shell completions and the authdeck:// URL handler.
 install: release
