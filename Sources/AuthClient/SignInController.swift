@@ -167,7 +167,7 @@ public final class SignInController: @unchecked Sendable {
             background(id) { backend throws(SignInError) in
                 let otpID = try backend.resendCode(attempt)
                 self.queue.async {
-                    self.run(self.machine.codeSent(id, otpID: otpID, resendAvailableAt: self.clock().addingTimeInterval(30)))
+                    self.run(self.machine.codeSent(id, otpID: otpID, resendAvailableAt: self.nextResend()))
                 }
             }
         case .persist(let id, let issued):
@@ -340,7 +340,7 @@ public final class SignInController: @unchecked Sendable {
             }
             pollDevice(attempt, interval: authorization.interval)
         case .codeSent(let otpID):
-            run(machine.codeSent(attempt.id, otpID: otpID, resendAvailableAt: clock().addingTimeInterval(30)))
+            run(machine.codeSent(attempt.id, otpID: otpID, resendAvailableAt: nextResend()))
         }
     }
 
@@ -350,7 +350,7 @@ public final class SignInController: @unchecked Sendable {
         case .totpRequired(let challenge): run(machine.totpChallenged(id, challenge))
         case .codeRequired(let contact, let format, let otpID):
             run(machine.codeRequired(id, contact: contact, format: format, otpID: otpID,
-                                     resendAvailableAt: clock().addingTimeInterval(30)))
+                                     resendAvailableAt: nextResend()))
         }
     }
 
@@ -390,6 +390,11 @@ public final class SignInController: @unchecked Sendable {
                 self.queue.async { self.run(self.machine.requestFailed(attempt.id, error)) }
             }
         }
+    }
+
+    /// When a code that goes out now may be sent again.
+    private func nextResend() -> Date {
+        clock().addingTimeInterval(SignInStateMachine.resendCooldown)
     }
 
     private func startTimer() {

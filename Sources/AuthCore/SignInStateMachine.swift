@@ -175,6 +175,10 @@ public struct SignInStateMachine: Sendable {
         }
     }
 
+    /// How long after a one-time code goes out another may be asked for: the controller sets each code's
+    /// `resendAvailableAt` from it, and before then a resend is refused as `rateLimited`.
+    public static let resendCooldown: TimeInterval = 30
+
     /// The user asked for the one-time code again.
     public mutating func resendRequested(now: Date) -> Action {
         guard case .awaitingCallback(let attempt, .waiting) = state, case .oneTimeCode = attempt.method else {

@@ -96,7 +96,7 @@ extension AppState {
         let provider = form.provider
         let choice = SignInChoice(provider: provider.name, title: provider.title, backend: form.backend,
                                   sessionKey: key.isEmpty ? nil : key, replace: replace,
-                                  useDevice: form.useDevice && provider.name != "email" && provider.name != "sms")
+                                  useDevice: form.useDevice && !Provider(provider.name).sendsCode)
         if choice.usesCode {
             mode = .contact(ContactForm(choice: choice))
             return []

@@ -49,12 +49,9 @@ final class CommandLinePresenter: SignInPresenter, @unchecked Sendable {
             lock.unlock()
             let alphabet = format.alphanumeric ? "letters and digits" : "digits"
             say("A code was sent to \(contact). Type it (\(format.length) \(alphabet)) and press Enter.")
-            say("Type 'resend' for a new code (after \(Int(Self.resendCooldown)) s). Ctrl-C cancels.")
+            say("Type 'resend' for a new code (after \(Int(SignInStateMachine.resendCooldown)) s). Ctrl-C cancels.")
         }
     }
-
-    /// What the machine's resend cooldown is; the controller starts it when a code goes out.
-    static let resendCooldown: TimeInterval = 30
 
     func stateChanged(_ state: SignInStateMachine.State) {
         switch state {
