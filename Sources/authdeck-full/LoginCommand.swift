@@ -82,7 +82,7 @@ enum LoginCommand {
         let presenter = CommandLinePresenter(quiet: global.quiet, showQR: noBrowser || browser?.command == nil,
                                              hasTestSeed: { TOTPCommand.seed(for: $0, in: store) != nil })
         let controller = SignInController(
-            presenter: presenter, persist: persist,
+            report: presenter.show, persist: persist,
             receivers: ReceiverOptions(loopbackPort: listenPort,
                                        schemeSocketPath: SchemeReceiver.defaultSocketPath(environment: environment)),
             browser: browser?.command == nil ? nil : browser, trace: trace)

@@ -17,7 +17,7 @@ import Testing
 
     init() {
         let now = self.now
-        controller = SignInController(presenter: presenter, persist: stored.persist, receivers: ReceiverOptions(),
+        controller = SignInController(report: presenter.report, persist: stored.persist, receivers: ReceiverOptions(),
                                       browser: nil, clock: { now.date })
     }
 
