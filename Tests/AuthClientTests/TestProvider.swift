@@ -137,9 +137,12 @@ final class RecordingPresenter: @unchecked Sendable {
     private(set) var results: [Result<SignInOutcome, SignInError>] = []
     private(set) var attempt: Attempt?
     private(set) var receivers: [String] = []
+    /// Every report, in the order the controller made them.
+    private(set) var reports: [SignInProgress] = []
 
     /// The controller's `report` callback.
     func report(_ progress: SignInProgress) {
+        lock.withLock { reports.append(progress) }
         switch progress {
         case .began(let attempt, let prompt, let receivers): attemptBegan(attempt, prompt: prompt, receivers: receivers)
         case .notice(let error): lock.withLock { notices.append(error) }

@@ -136,6 +136,27 @@ import Testing
         #expect(fresh.flow?.codeAttemptsLeft == nil && fresh.flow?.codeResentAt != nil)
     }
 
+    @Test func aSentCodeShowsAsCheckedUntilTheMachineSaysOtherwise() {
+        let typed = AppScreenSnapshotTests.codeState(24, 80, typed: "123456")
+        let (sent, effects) = AppFixtures.run(typed, [.key(.enter)])
+        #expect(effects == [.enterCode(flow: 1, "123456")])
+        guard case .running(.awaitingCallback(_, .verifying))? = sent.flow?.phase else {
+            Issue.record("the code is not shown as being checked"); return
+        }
+        // A second Enter sends nothing; the controller's report of the same state changes nothing.
+        let attempt = AppScreenSnapshotTests.codeAttempt()
+        let checking = AppEvent.signIn(flow: 1, .stateChanged(.awaitingCallback(attempt, .verifying)))
+        let (again, none) = AppFixtures.run(sent, [.key(.enter), checking])
+        #expect(none.isEmpty)
+        #expect(again.flow?.trace.filter { $0.text == "awaitingCallback (verifying)" }.count == 1)
+        // Refused without being sent: the machine is told waiting again, and the next code goes out.
+        let waiting = AppEvent.signIn(flow: 1, .stateChanged(.awaitingCallback(attempt, .waiting)))
+        let (refused, _) = AppFixtures.run(again, [waiting, .signIn(flow: 1, .notice(.invalidCode))])
+        let (retried, resent) = AppFixtures.run(refused, AppFixtures.keys("654321") + [.key(.enter)])
+        #expect(resent == [.enterCode(flow: 1, "654321")])
+        #expect(retried.flow?.notice == nil)
+    }
+
     @Test func aUsedUpCodeSaysANewSignInIsTheWayOn() {
         let typed = AppScreenSnapshotTests.codeState(24, 80, typed: "")
         let endings: [SignInError] = [.rateLimited, .timedOut, .authenticationFailed(providerError: "code expired")]
