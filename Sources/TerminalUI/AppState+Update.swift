@@ -106,8 +106,10 @@ extension AppState {
             message = nil
             if overlay == .none { overlay = .doctor(lines) }
             return []
-        case .signIn(let id, let event):
-            return handleSignIn(id, event)
+        case .signIn(let id, let progress):
+            return handleSignIn(id, progress)
+        case .signInDetail(let id, let detail):
+            return handleSignInDetail(id, detail)
         }
     }
 

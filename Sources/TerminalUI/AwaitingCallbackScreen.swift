@@ -17,8 +17,7 @@ public struct AwaitingCallbackScreen: Screen {
 
         var qr: [[Bool]]?
         switch flow.prompt {
-        case .browser(_, let modules)?: qr = modules
-        case .device(_, _, let modules)?: qr = modules
+        case .browser?, .device?: qr = flow.promptQR
         case .codeSent?, nil: qr = nil
         }
         var textRect = Rect(row: body.row + 1, col: 0, rows: bottom.row - body.row - 1, cols: body.cols)
@@ -26,7 +25,7 @@ public struct AwaitingCallbackScreen: Screen {
         var qrBottom = textRect.row
         // The whole URL goes first: the QR code is shown only when the URL still fits below it.
         var urlRows = 0
-        if case .browser(let url, _)? = flow.prompt { urlRows = (url.count + body.cols - 1) / max(1, body.cols) }
+        if case .browser(let url)? = flow.prompt { urlRows = (url.count + body.cols - 1) / max(1, body.cols) }
         if let qr {
             let block = QRBlock(modules: qr)
             if block.width + 52 <= body.cols && block.height <= textRect.rows
@@ -41,12 +40,12 @@ public struct AwaitingCallbackScreen: Screen {
         var lines = ScreenLines()
         var wholeURL: String?
         switch flow.prompt {
-        case .browser(let url, _)?:
+        case .browser(let url)?:
             lines.add("  Open the URL below in your browser (authdeck has tried to open it; c copies it):")
             wholeURL = url
-        case .device(let code, let url, _)?:
-            lines.add("  On any device, go to " + url + " and enter the code:")
-            lines.add("    " + code, Style(foreground: .accent, attributes: .bold))
+        case .device(let authorization)?:
+            lines.add("  On any device, go to " + authorization.verificationURI + " and enter the code:")
+            lines.add("    " + authorization.userCode, Style(foreground: .accent, attributes: .bold))
         case .codeSent?, nil:
             lines.add("  Starting the sign-in…", Style(foreground: .dim))
         }

@@ -1,3 +1,5 @@
+import AuthCore
+
 /// New sign-in: provider buttons with their mnemonics (g a d x o e s), a backend chooser and a session-key field.
 public struct NewSignInScreen: Screen {
     public init() {}
@@ -15,7 +17,7 @@ public struct NewSignInScreen: Screen {
         var previousUsedCode: Bool?
         for provider in form.providers {
             let width = Button(provider.title, mnemonic: provider.mnemonic).width
-            let usesCode = provider.name == "email" || provider.name == "sms"
+            let usesCode = Provider(provider.name).sendsCode
             let groupChanged = previousUsedCode.map { $0 != usesCode } ?? false
             if col > left && (groupChanged || col + width > body.right - 1) {
                 line += 1

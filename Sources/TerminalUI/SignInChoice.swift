@@ -28,5 +28,5 @@ public struct SignInChoice: Equatable, Sendable {
     }
 
     /// Whether this sign-in goes by a one-time code rather than a browser.
-    public var usesCode: Bool { provider == "email" || provider == "sms" }
+    public var usesCode: Bool { Provider(provider).sendsCode }
 }

@@ -106,7 +106,7 @@ final class TUIEventLoop {
         case .cancelSignIn(let flow):
             controllers[flow]?.cancel()
         case .pasteRedirect(let flow, let text):
-            // The verdict also arrives as a presenter report, which the screen shows.
+            // The verdict also arrives as the controller's report, which the screen shows.
             _ = controllers[flow]?.paste(text)
         case .enterCode(let flow, let code):
             controllers[flow]?.enterCode(code)
@@ -191,9 +191,9 @@ final class TUIEventLoop {
         }
         let trace = FlowTrace(onStep: { step in
             // The details were redacted by field when the step was recorded; they are shown when it is expanded.
-            inbox.post(.signIn(flow: flow, .protocolStep(kind: step.kind, summary: step.summary,
-                                                               elapsedMilliseconds: step.elapsedMs,
-                                                               details: step.details)))
+            inbox.post(.signInDetail(flow: flow, .protocolStep(kind: step.kind, summary: step.summary,
+                                                                     elapsedMilliseconds: step.elapsedMs,
+                                                                     details: step.details)))
         })
         let request = SignInRequest(provider: choice.provider, backendName: choice.backend,
                                     sessionKey: choice.sessionKey, replace: choice.replace, contact: choice.contact,
@@ -223,9 +223,15 @@ final class TUIEventLoop {
             return
         }
         let launcher = BrowserLauncher(environment: setup.environment)
+        let hasTestSeed: @Sendable (String?) -> Bool = { TOTPCommand.seed(for: $0, in: sessionStore) != nil }
         let controller = SignInController(
-            presenter: TUIPresenter(flow: flow, inbox: inbox,
-                                    hasTestSeed: { TOTPCommand.seed(for: $0, in: sessionStore) != nil }),
+            report: { progress in
+                // Tagged with the flow: a cancelled flow's late reports are told apart from the current one's.
+                for detail in SignInDetail.accompanying(progress, hasTestSeed: hasTestSeed) {
+                    inbox.post(.signInDetail(flow: flow, detail))
+                }
+                inbox.post(.signIn(flow: flow, progress))
+            },
             persist: persist,
             receivers: ReceiverOptions(
                 loopbackPort: listenPort,
@@ -240,7 +246,7 @@ final class TUIEventLoop {
     /// Writes a flow's trace as JSON lines (the `login --trace` format) under the data folder, readable by the user only.
     private func exportTrace(_ flow: Int) {
         guard let trace = traces[flow] else {
-            inbox.post(.signIn(flow: flow, .traceExported("This flow has no protocol trace to export.")))
+            inbox.post(.signInDetail(flow: flow, .traceExported("This flow has no protocol trace to export.")))
             return
         }
         let folder = store.location.directory + "/traces"
@@ -249,9 +255,9 @@ final class TUIEventLoop {
         do throws(CommandFailure) {
             mkdir(folder, 0o700)
             try LoginCommand.writeTrace(trace, to: path)
-            inbox.post(.signIn(flow: flow, .traceExported("Trace written to \(path)")))
+            inbox.post(.signInDetail(flow: flow, .traceExported("Trace written to \(path)")))
         } catch {
-            inbox.post(.signIn(flow: flow, .traceExported("Could not write the trace: \(error.message)")))
+            inbox.post(.signInDetail(flow: flow, .traceExported("Could not write the trace: \(error.message)")))
         }
     }
 
@@ -293,6 +299,8 @@ final class TUIEventLoop {
               let opened = try? store.store(create: false),
               let seed = TOTPCommand.seed(for: challenge.user, in: opened)
                 ?? TOTPCommand.seed(for: OTPAuthAccount.account(in: challenge.enrolmentLink), in: opened) else {
+            // The code never went out: the screen shows the machine as it still is (waiting), and why.
+            if let machine = controllers[flow]?.state { inbox.post(.signIn(flow: flow, .stateChanged(machine))) }
             inbox.post(.signIn(flow: flow, .notice(.unavailable(reason: "no test-account seed is stored for this user"))))
             return
         }

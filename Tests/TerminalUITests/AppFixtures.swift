@@ -65,16 +65,17 @@ enum AppFixtures {
         text.map { .key(.character($0)) }
     }
 
-    /// A state with flow 1 started for `provider` and, when given, the controller's first reports.
+    /// A state with flow 1 started for `provider` and, when given, the controller's first reports, then what the
+    /// event loop added (QR codes, trace steps).
     static func flowState(rows: Int = 24, cols: Int = 80, provider: Character = "g",
-                          reports: [SignInEvent] = []) -> AppState {
+                          reports: [SignInProgress] = [], details: [SignInDetail] = []) -> AppState {
         let (started, _) = run(state(rows: rows, cols: cols), [.key(.character("n")), .key(.character(provider))])
-        return run(started, reports.map { .signIn(flow: 1, $0) }).0
+        return run(started, reports.map { .signIn(flow: 1, $0) } + details.map { .signInDetail(flow: 1, $0) }).0
     }
 
-    static func browserReports(qr: [[Bool]]? = nil) -> [SignInEvent] {
+    static func browserReports() -> [SignInProgress] {
         let attempt = attempt()
-        return [.began(attempt, .browser(url: authorizeURL, qr: qr),
+        return [.began(attempt, .browser(url: authorizeURL),
                        receivers: ["loopback http://127.0.0.1:40123/callback", "paste"]),
                 .stateChanged(.awaitingCallback(attempt, .waiting))]
     }

@@ -89,7 +89,8 @@ import Testing
         },
         Case(name: "awaiting-starting") { rows, cols in AppFixtures.flowState(rows: rows, cols: cols) },
         Case(name: "awaiting-browser") { rows, cols in
-            AppFixtures.flowState(rows: rows, cols: cols, reports: AppFixtures.browserReports(qr: AppFixtures.modules))
+            AppFixtures.flowState(rows: rows, cols: cols, reports: AppFixtures.browserReports(),
+                                  details: [.promptCode(AppFixtures.modules)])
         },
         Case(name: "awaiting-refused-callback") { rows, cols in
             AppFixtures.flowState(rows: rows, cols: cols, reports: AppFixtures.browserReports() + [
@@ -117,10 +118,12 @@ import Testing
         },
         Case(name: "awaiting-device") { rows, cols in
             let attempt = AppFixtures.attempt(method: .device)
-            return AppFixtures.flowState(rows: rows, cols: cols, reports: [
-                .began(attempt, .device(userCode: "WDJB-MJHT", verificationURL: "http://127.0.0.1:41909/device",
-                                        qr: AppFixtures.modules), receivers: []),
-            ])
+            let device = DeviceAuthorization(deviceCode: "device-code", userCode: "WDJB-MJHT",
+                                             verificationURI: "http://127.0.0.1:41909/device",
+                                             verificationURIComplete: nil, expiresIn: 600, interval: 5)
+            return AppFixtures.flowState(rows: rows, cols: cols,
+                                         reports: [.began(attempt, .device(device), receivers: [])],
+                                         details: [.promptCode(AppFixtures.modules)])
         },
         Case(name: "code-entry") { rows, cols in codeState(rows, cols, typed: "1234") },
         Case(name: "code-entry-rejected") { rows, cols in
@@ -152,8 +155,7 @@ import Testing
                                           user: "ada", attemptsLeft: 5)
             return AppFixtures.flowState(rows: rows, cols: cols, reports: AppFixtures.browserReports() + [
                 .stateChanged(.totpRequired(AppFixtures.attempt(), challenge, .waiting)),
-                .enrolmentCode(AppFixtures.modules),
-            ])
+            ], details: [.enrolmentCode(AppFixtures.modules)])
         },
         Case(name: "result-signed-in") { rows, cols in
             AppFixtures.flowState(rows: rows, cols: cols,
@@ -178,8 +180,8 @@ import Testing
             return AppFixtures.run(state, AppFixtures.keys("t")).0
         },
         Case(name: "trace-expanded") { rows, cols in
-            let state = AppFixtures.flowState(rows: rows, cols: cols, reports: AppFixtures.browserReports()
-                                              + SigningInDailyUseTests.detailedSteps)
+            let state = AppFixtures.flowState(rows: rows, cols: cols, reports: AppFixtures.browserReports(),
+                                              details: SigningInDailyUseTests.detailedSteps)
             // Home on the token request, expand it; down to the ID token, expand that too.
             return AppFixtures.run(state, AppFixtures.keys("t") + [.key(.home), .key(.enter)]
                                    + AppFixtures.keys("j") + [.key(.enter)]).0
@@ -199,7 +201,8 @@ import Testing
         let (contact, _) = AppFixtures.run(AppFixtures.state(rows: rows, cols: cols),
                                            AppFixtures.keys("neada@example.com") + [.key(.enter)])
         let attempt = codeAttempt()
-        let reported = AppFixtures.run(contact, [.signIn(flow: 1, .began(attempt, .codeSent, receivers: [])),
+        let reported = AppFixtures.run(contact, [.signIn(flow: 1, .began(attempt, .codeSent(otpID: "otp-1"),
+                                                                          receivers: [])),
                                                  .signIn(flow: 1, .stateChanged(.awaitingCallback(attempt, .waiting)))])
         return AppFixtures.run(reported.0, AppFixtures.keys(typed)).0
     }
