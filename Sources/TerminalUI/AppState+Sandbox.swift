@@ -36,11 +36,12 @@ extension AppState {
                 message = Message("Waiting for the sandbox to answer…")
                 return []
             }
+            // Until the sandbox answered once, every one of these reads it: a switch needs its list and its delay.
             var faults: [String]?
-            if command == .switchFault {
+            if panel.hasAnswered, command == .switchFault {
                 guard let switched = panel.switchedSelection else { return [] }
                 faults = switched
-            } else if command == .faultsOff {
+            } else if panel.hasAnswered, command == .faultsOff {
                 faults = []
             }
             panel.isWaiting = true

@@ -92,6 +92,11 @@ import Testing
         #expect(AppScreen.frame(first).textLines()[1] == "  The sandbox did not answer: r tries again.")
         #expect(AppFixtures.run(first, AppFixtures.keys("r")).1 == [.sandboxFaults(url: Self.url, faults: nil,
                                                                                   delayMs: 0)])
+        // Nor does n or Space switch anything yet: without the sandbox's list and delay they read it first.
+        for key in ["n", " "] {
+            #expect(AppFixtures.run(first, AppFixtures.keys(key)).1 == [.sandboxFaults(url: Self.url, faults: nil,
+                                                                                      delayMs: 0)])
+        }
         // An answer after the panel was left is dropped.
         let (left, _) = AppFixtures.run(asked, [.key(.escape)])
         let (late, _) = AppFixtures.run(left, [.sandboxFailed(reason)])
