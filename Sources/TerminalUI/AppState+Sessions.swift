@@ -114,7 +114,7 @@ extension AppState {
             return [.runDoctor]
         case .sandboxPanel:
             return openSandboxPanel()
-        case .switchFault, .faultsOff, .openTraceFile:
+        case .switchFault, .faultsOff, .openTraceFile, .expandAll:
             break   // the Sandbox panel's and the Trace screen's own
         case .quit:
             isQuitting = true

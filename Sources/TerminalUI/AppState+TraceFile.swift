@@ -23,11 +23,16 @@ extension AppState {
     }
 
     /// The Trace screen's keys that files add or change, before its usual ones: the path field while `o` asks,
-    /// `o` itself, and leaving (with a file open, or on the one screen `trace show` opened). Nil for a key the
+    /// `o` itself, `a`, and leaving (with a file open, or on the one screen `trace show` opened). Nil for a key the
     /// screen handles as usual.
     mutating func traceFileKey(_ request: KeyRequest) -> [AppEffect]? {
         if let field = tracePathField { return tracePathKey(request, field) }
-        if KeyBinding.command(for: request, in: KeyBinding.traceFile) == .openTraceFile {
+        let command = KeyBinding.command(for: request, in: KeyBinding.traceReading)
+        if command == .expandAll {
+            expandAllTraceSteps()
+            return []
+        }
+        if command == .openTraceFile {
             // Started in the open file's folder: a customer's traces usually arrive side by side.
             let folder = traceFile.map { ($0.path as NSString).deletingLastPathComponent } ?? ""
             tracePathField = TextField(text: folder.isEmpty || folder.hasSuffix("/") ? folder : folder + "/",
@@ -54,6 +59,20 @@ extension AppState {
         default:
             return nil
         }
+    }
+
+    /// `a`: every step with details expanded, or all folded when they all were; the selected step stays at the
+    /// top of the list.
+    private mutating func expandAllTraceSteps() {
+        let lines = tracedLines
+        let expandable = Set(lines.indices.filter { !lines[$0].details.isEmpty })
+        guard !expandable.isEmpty else { return }
+        traceExpanded = expandable.isSubset(of: traceExpanded) ? [] : expandable
+        let selected = min(traceSelected ?? lines.count - 1, lines.count - 1)
+        traceSelected = selected
+        let display = TraceScreen.displayLines(lines, expanded: traceExpanded)
+        let first = display.firstIndex { $0.step == selected } ?? 0
+        traceScroll = min(first, max(0, display.count - TraceScreen.room(rows: rows)))
     }
 
     /// Typing the path after `o`: Enter reads the file, Esc forgets the field.

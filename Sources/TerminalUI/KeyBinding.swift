@@ -75,10 +75,12 @@ public struct KeyBinding: Equatable, Sendable {
         KeyBinding([.character("q"), .interrupt], "q", .quit, "quit", hint: "quit"),
     ]
 
-    /// The Trace screen's key for files (its other keys move, expand and go through attempts).
-    public static let traceFile: [KeyBinding] = [
+    /// The Trace screen's keys for reading a trace, this run's or a file's (its other keys move, expand one step
+    /// and go through attempts).
+    public static let traceReading: [KeyBinding] = [
         KeyBinding([.character("o")], "o", .openTraceFile, "open a trace file (asks for its path)",
                    hint: "open file"),
+        KeyBinding([.character("a")], "a", .expandAll, "expand or fold every step"),
     ]
 
     /// A session's Details screen: its actions, then the way back.

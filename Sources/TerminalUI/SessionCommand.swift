@@ -38,6 +38,8 @@ public enum SessionCommand: Hashable, Sendable {
     case faultsOff
     /// `o` on the Trace screen: ask for a trace file's path and show the file.
     case openTraceFile
+    /// `a` on the Trace screen: every step's details, or none.
+    case expandAll
     case help
     case quit
 }

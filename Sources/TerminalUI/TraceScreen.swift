@@ -67,7 +67,7 @@ public struct TraceScreen: Screen {
             let steps = "steps \(first.step + 1)–\(end.step + 1) of \(all.count)"
             right = right.isEmpty ? steps : steps + " · " + right
         }
-        let file = KeyBinding.traceFile.compactMap(\.statusHint)
+        let file = KeyBinding.traceReading.compactMap(\.statusHint)
         AppFrame.draw(title: "Trace", right: right,
                       hints: [.init("Esc", state.singleScreen ? "quit" : "back"), .init("j/k", "move"),
                               .init("Enter", "expand")] + (state.traceFile == nil ? [.init("e", "export JSON")] : [])

@@ -141,7 +141,8 @@ import Testing
         let sessions = HelpOverlay.entries(for: .sessions)
         #expect(sessions.contains(HelpOverlay.Entry("S", "sandbox faults panel")))
         #expect(KeyBinding.command(for: .character("S"), in: KeyBinding.sessions) == .sandboxPanel)
-        #expect(KeyBinding.command(for: .character("o"), in: KeyBinding.traceFile) == .openTraceFile)
+        #expect(KeyBinding.command(for: .character("o"), in: KeyBinding.traceReading) == .openTraceFile)
+        #expect(KeyBinding.command(for: .character("a"), in: KeyBinding.traceReading) == .expandAll)
         #expect(HelpOverlay.entries(for: .sandbox(SandboxPanel(url: Self.url))).map(\.keys)
             == ["↑/k", "↓/j", "Home/g", "End/G", "Space", "n", "r", "Esc", "?", "q"])
     }

@@ -93,6 +93,23 @@ import Testing
         #expect(clicked.traceSelected == 2 && clicked.overlay == .trace)
     }
 
+    @Test func aExpandsEveryStepAndFoldsThemAgain() {
+        let (all, effects) = AppFixtures.run(Self.shown(), AppFixtures.keys("jja"))
+        #expect(effects.isEmpty && all.traceExpanded == Set(0...6))
+        // The selected step's line is the first in view; the claims of every step are on screen below it.
+        let lines = AppScreen.frame(all).textLines()
+        #expect(lines[3].hasPrefix(" ▾   +4.000s receiver") && AppScreen.frame(all)[3, 1].isReversed)
+        #expect(lines.contains { $0.hasSuffix("\"source\" : \"loopback\"") })
+        let (none, _) = AppFixtures.run(all, AppFixtures.keys("a"))
+        #expect(none.traceExpanded.isEmpty)
+        // Some expanded: a expands the rest.
+        let (some, _) = AppFixtures.run(Self.shown(), [.key(.enter)] + AppFixtures.keys("a"))
+        #expect(some.traceExpanded == Set(0...6))
+        // A run with nothing to expand changes nothing.
+        let (trace, _) = AppFixtures.run(AppFixtures.state(), AppFixtures.keys("ta"))
+        #expect(trace.traceExpanded.isEmpty)
+    }
+
     @Test func leavingTheOneScreenTraceShowOpenedQuits() {
         for key in [KeyRequest.escape, .character("q"), .character("t"), .interrupt] {
             let (left, effects) = AppFixtures.run(Self.shown(), [.key(key)])

@@ -75,6 +75,9 @@ struct TraceShowTmuxTests {
         pane.send("Enter")
         try pane.waitFor("ended: signed in (exit 0)")
         #expect(pane.capture().contains("stored session google-ada"))
+        // a expands every step: the exit step's code is there without moving to it.
+        pane.send("a")
+        try pane.waitFor("\"code\" : 0")
         pane.send("q")
         try pane.waitForExit()
         // Read-only, and nothing else was touched: the file is as it was and no store was made.
