@@ -33,6 +33,14 @@ public enum AppEvent: Equatable, Sendable {
     case doctorReport([String])
     /// Something worked that the message line should say (a copy to the clipboard).
     case notice(String)
+    /// The trace file asked for (`o` on the Trace screen) was read.
+    case traceFileOpened(TraceFile)
+    /// The trace file could not be read: why, in one line naming the file (and the line, for a damaged one).
+    case traceFileFailed(String)
+    /// The sandbox's admin route answered the Sandbox panel; `switched` when it was a change, not a read.
+    case sandboxAnswered(SandboxPanel.Report, switched: Bool)
+    /// The sandbox could not be reached, or refused: why, in one line.
+    case sandboxFailed(String)
     /// The sign-in controller of flow `flow` reported progress.
     case signIn(flow: Int, SignInProgress)
     /// The event loop learned something about flow `flow` beside its progress (a QR code, a trace step).

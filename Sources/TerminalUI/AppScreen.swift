@@ -21,6 +21,7 @@ public struct AppScreen: Screen {
         case .newSignIn: NewSignInScreen().render(state, into: &buffer)
         case .contact: CodeEntryScreen().render(state, into: &buffer)
         case .signIn(let flow): Self.flowScreen(flow, state: state, into: &buffer)
+        case .sandbox: SandboxScreen().render(state, into: &buffer)
         }
         switch state.overlay {
         case .none, .trace: break

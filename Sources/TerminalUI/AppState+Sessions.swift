@@ -112,6 +112,10 @@ extension AppState {
         case .doctor:
             message = Message("Running authdeck doctor…")
             return [.runDoctor]
+        case .sandboxPanel:
+            return openSandboxPanel()
+        case .switchFault, .faultsOff, .openTraceFile, .expandAll:
+            break   // the Sandbox panel's and the Trace screen's own
         case .quit:
             isQuitting = true
             return [.quit]

@@ -102,6 +102,18 @@ extension AppState {
         case .notice(let text):
             message = Message(text)
             return []
+        case .traceFileOpened(let file):
+            traceFileOpened(file)
+            return []
+        case .traceFileFailed(let text):
+            traceFileFailed(text)
+            return []
+        case .sandboxAnswered(let report, let switched):
+            sandboxAnswered(report, switched: switched)
+            return []
+        case .sandboxFailed(let text):
+            sandboxFailed(text)
+            return []
         case .doctorReport(let lines):
             message = nil
             if overlay == .none { overlay = .doctor(lines) }
@@ -150,13 +162,15 @@ extension AppState {
         case .newSignIn(let form): return newSignInKey(request, form)
         case .contact(let form): return contactKey(request, form)
         case .signIn(let flow): return flowKey(request, flow)
+        case .sandbox(let panel): return sandboxKey(request, panel)
         }
     }
 
     /// The Trace screen: a selection bar over every step (j/k, PgUp/PgDn, Home/End), Enter to expand or fold the
     /// selected step's redacted details, `[`/`]` to older and newer attempts, `e` to export.
     private mutating func traceKey(_ request: KeyRequest) -> [AppEffect] {
-        let lines = tracedFlow.map { TraceScreen.lines(of: $0) } ?? []
+        if let handled = traceFileKey(request) { return handled }
+        let lines = tracedLines
         let room = TraceScreen.room(rows: rows)
         let selected = min(traceSelected ?? lines.count - 1, max(0, lines.count - 1))
         switch request {

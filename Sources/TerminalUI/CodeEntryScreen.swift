@@ -10,7 +10,7 @@ public struct CodeEntryScreen: Screen {
         switch state.mode {
         case .contact(let form): renderContact(form, state: state, into: &buffer)
         case .signIn(let flow): renderCode(flow, state: state, into: &buffer)
-        case .unlock, .sessions, .details, .newSignIn: return
+        case .unlock, .sessions, .details, .newSignIn, .sandbox: return
         }
     }
 

@@ -20,6 +20,8 @@ public enum HelpOverlay {
             return KeyBinding.helpEntries(KeyBinding.sessions)
         case .details:
             return KeyBinding.helpEntries(KeyBinding.details)
+        case .sandbox:
+            return KeyBinding.helpEntries(KeyBinding.sandbox)
         case .unlock:
             return [Entry("Enter", "unlock (or next, for a new passphrase)"), Entry("Esc", "list only, locked"),
                     Entry("Ctrl-C", "quit")]

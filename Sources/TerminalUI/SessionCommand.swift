@@ -30,6 +30,16 @@ public enum SessionCommand: Hashable, Sendable {
     case doctor
     /// `m`: the last message in full.
     case showMessage
+    /// `S`: the Sandbox panel of the configured sandbox.
+    case sandboxPanel
+    /// Space on the Sandbox panel: switch the selected fault on or off at the sandbox.
+    case switchFault
+    /// `n` on the Sandbox panel: every fault off.
+    case faultsOff
+    /// `o` on the Trace screen: ask for a trace file's path and show the file.
+    case openTraceFile
+    /// `a` on the Trace screen: every step's details, or none.
+    case expandAll
     case help
     case quit
 }

@@ -209,7 +209,7 @@ enum Commands {
         summary: "Read a customer's exported sign-in trace, compare two, or reproduce one against the sandbox.",
         subcommands: [
             Command("show", synopsis: "trace show FILE [--plain|--expand N,…|--all] [--json]",
-                    summary: "Show a trace step by step (the Trace screen's look on a terminal).",
+                    summary: "Open a trace file on the TUI's Trace screen (printed when piped or with --plain).",
                     options: [.value("expand", "N,…", "steps whose details to show, comma-separated"),
                               .flag("all", "every step's details"),
                               .flag("plain", "print to the terminal instead of opening the Trace screen"),

@@ -13,7 +13,7 @@ enum SandboxCommand {
         switch arguments.positionals.first {
         case "faults": return try SandboxFaultsCommand.run(arguments, global)
         case "approve": return try SandboxApproveCommand.run(arguments, global)
-        case "panel": return try SandboxPanelLoop.run(arguments, global)
+        case "panel": return try SandboxFaultsCommand.panel(arguments, global)
         default: _ = try arguments.positionals(atMost: 0)
         }
         if arguments.value("fault") == "list" {

@@ -82,7 +82,9 @@ final class TUIEventLoop {
     /// bring the rows up to date, reading only the sessions written since the last look (and the key list, to see
     /// removals).
     private func watchOtherProcesses() {
-        guard let opened = try? store.store(create: false), let counter = try? opened.changeCounter() else { return }
+        // `trace show` and `sandbox panel` never open the store.
+        guard !state.singleScreen, let opened = try? store.store(create: false),
+              let counter = try? opened.changeCounter() else { return }
         guard counter != watched.counter else { return }
         // Two seconds back: writers' clocks are the same machine's, but a write can commit after a later one began.
         guard let changes = try? opened.changes(since: watched.since - 2) else { return }
@@ -166,6 +168,13 @@ final class TUIEventLoop {
         case .runDoctor:
             let inbox = self.inbox
             background.async { inbox.post(.doctorReport(Self.doctorLines())) }
+        case .openTraceFile(let path):
+            inbox.post(TraceDocument.screenEvent(path: (path as NSString).expandingTildeInPath))
+        case .sandboxFaults(let url, let faults, let delayMs):
+            let inbox = self.inbox
+            background.async {
+                inbox.post(SandboxFaultsCommand.panelEvent(url: url, faults: faults, delayMs: delayMs))
+            }
         case .repaint:
             terminal.repaintAll()
         case .quit:

@@ -171,6 +171,33 @@ import Testing
                 .finished(.failure(.authenticationFailed(providerError: "access_denied: user said no"))),
             ])
         },
+        Case(name: "trace-file") { rows, cols in
+            AppFixtures.run(TraceFileScreenTests.shown(rows: rows, cols: cols), AppFixtures.keys("jjjj")
+                            + [.key(.enter)]).0
+        },
+        Case(name: "trace-file-open-prompt") { rows, cols in
+            Self.traceFileInTUI(rows, cols, AppFixtures.keys("obroken.jsonl"))
+        },
+        Case(name: "trace-file-damaged") { rows, cols in
+            Self.traceFileInTUI(rows, cols, AppFixtures.keys("obroken.jsonl") + [
+                .key(.enter), .traceFileFailed("broken.jsonl line 2 is not a trace step (a JSON object "
+                                               + "with kind, at, elapsedMs, summary and details)"),
+            ])
+        },
+        Case(name: "sandbox-panel") { rows, cols in
+            AppFixtures.run(SandboxPanelScreenTests.answered(rows: rows, cols: cols), AppFixtures.keys("j ")
+                            + [.sandboxAnswered(SandboxPanel.Report(
+                                available: SandboxPanelScreenTests.report.available,
+                                on: ["slow-provider", "code-reused"], delayMs: 8000), switched: true)]).0
+        },
+        Case(name: "sandbox-panel-reading") { rows, cols in
+            AppFixtures.run(SandboxPanelScreenTests.withSandbox(rows: rows, cols: cols), AppFixtures.keys("S")).0
+        },
+        Case(name: "sandbox-panel-unreachable") { rows, cols in
+            AppFixtures.run(SandboxPanelScreenTests.answered(rows: rows, cols: cols), AppFixtures.keys("r")
+                            + [.sandboxFailed("cannot reach the sandbox: Network error: Could not connect to the "
+                                              + "server.")]).0
+        },
         Case(name: "trace") { rows, cols in
             let state = AppFixtures.flowState(rows: rows, cols: cols, reports: AppFixtures.browserReports() + [
                 .callbackArrived(source: "paste", refusal: "This is not a valid sign-in redirect: no query."),
@@ -190,6 +217,13 @@ import Testing
             AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("t")).0
         },
     ]
+
+    /// The TUI's Trace screen (`t`) with a customer's file opened over it, then `events`.
+    static func traceFileInTUI(_ rows: Int, _ cols: Int, _ events: [AppEvent]) -> AppState {
+        var state = AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("t")).0
+        state.showTraceFile(TraceFileScreenTests.customerFile())
+        return AppFixtures.run(state, events).0
+    }
 
     static func codeAttempt() -> Attempt {
         let format = try! OTPCodeFormat(length: 6, alphanumeric: false)
