@@ -138,7 +138,7 @@ complete -c authdeck -n '__authdeck_in "store import"' -F
 complete -c authdeck -n '__authdeck_in "store import"' -l replace -d 'overwrite existing keys'
 complete -c authdeck -n '__authdeck_in "store import"' -l skip-existing -d 'import only sessions whose keys are free'
 complete -c authdeck -n '__authdeck_in "store export"' -F
-complete -c authdeck -n '__authdeck_in "trace"' -a show -d 'Show a trace step by step (the Trace screen\'s look on a terminal)'
+complete -c authdeck -n '__authdeck_in "trace"' -a show -d 'Open a trace file on the TUI\'s Trace screen (printed when piped or with --plain)'
 complete -c authdeck -n '__authdeck_in "trace"' -a diff -d 'Compare two traces and mark the first divergence'
 complete -c authdeck -n '__authdeck_in "trace"' -a replay -d 'Reproduce a trace\'s sign-in against a sandbox with the faults it shows'
 complete -c authdeck -n '__authdeck_in "trace show"' -F
