@@ -115,6 +115,8 @@ extension AppState {
         case .quit:
             isQuitting = true
             return [.quit]
+        case .toggleDetails, .expandDetails, .foldDetails, .olderAttempt, .newerAttempt, .exportTrace:
+            break   // the Trace screen's own (`traceKey`)
         }
         return []
     }

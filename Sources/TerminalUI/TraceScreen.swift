@@ -52,10 +52,9 @@ public struct TraceScreen: Screen {
             let steps = "steps \(first.step + 1)–\(end.step + 1) of \(all.count)"
             right = right.isEmpty ? steps : steps + " · " + right
         }
-        AppFrame.draw(title: "Trace", right: right,
-                      hints: [.init("Esc", "back"), .init("j/k", "move"), .init("Enter", "expand"),
-                              .init("e", "export JSON")],
-                      state: state, into: &buffer)
+        let hints = KeyBinding.hints(KeyBinding.trace)
+        AppFrame.draw(title: "Trace", right: right, hints: hints.hints, pinned: hints.pinned, state: state,
+                      into: &buffer)
         let body = AppFrame.body(rows: buffer.rows, cols: buffer.cols)
         guard let flow = state.tracedFlow else {
             buffer.write("  No sign-in has run in this session of authdeck yet (n starts one).", row: body.row + 1,
