@@ -15,6 +15,13 @@ public protocol SignInPresenter: AnyObject, Sendable {
     func finished(_ result: Result<SignInOutcome, SignInError>)
     /// A replayed callback of a completed attempt: the same result again.
     func replayed(_ outcome: SignInOutcome)
+    /// Right after the attempt began: the redirect URI it sends reaches none of the receivers (`RedirectReach`),
+    /// so the browser will not come back on its own; the attempt goes on (a paste still works).
+    func redirectUnreachable(_ reason: String)
+}
+
+extension SignInPresenter {
+    public func redirectUnreachable(_ reason: String) {}
 }
 
 /// Where the redirect receivers listen.
@@ -318,6 +325,13 @@ public final class SignInController: @unchecked Sendable {
                            "interval": .number(Double(authorization.interval))])
         case .codeSent:
             trace?.record("authorize", "one-time code sent")
+        }
+        // Told at once, not after the timeout: the provider will send the browser where no receiver listens.
+        if case .browser = prompt, case .browser(let redirectURI) = attempt.method,
+           let reason = RedirectReach.problem(redirectURI: redirectURI, loopback: loopback?.redirectURI,
+                                              schemeReceiver: scheme != nil) {
+            trace?.record("notice", "redirect unreachable: " + reason)
+            presenter.redirectUnreachable(reason)
         }
         switch prompt {
         case .browser(let url):

@@ -61,4 +61,6 @@ public enum SignInEvent: Equatable, Sendable {
     case traceExported(String)
     /// A test-account TOTP seed is stored for the user the backend named: the screen offers its code.
     case testAccountCodeOffered
+    /// The redirect URI the attempt sent reaches none of the receivers (`RedirectReach`): said at once.
+    case redirectUnreachable(String)
 }

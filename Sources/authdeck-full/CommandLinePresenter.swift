@@ -84,7 +84,7 @@ final class CommandLinePresenter: SignInPresenter, @unchecked Sendable {
                 say("Not enrolled yet? Scan this with your authenticator app:")
                 say(code.terminalText())
             }
-            let who = challenge.user.map { " for \($0)" } ?? ""
+            let who = challenge.shownUser.map { " for \($0)" } ?? ""
             say("Two-factor code required\(who) (\(challenge.attemptsLeft) attempts left). Type the 6-digit code.")
             if hasTestSeed(challenge.user) {
                 say("A test-account TOTP seed is stored for this user: type seed to use its current code.")
@@ -92,6 +92,11 @@ final class CommandLinePresenter: SignInPresenter, @unchecked Sendable {
         case .idle, .awaitingCallback, .totpRequired, .authenticated:
             break
         }
+    }
+
+    func redirectUnreachable(_ reason: String) {
+        say("authdeck: warning: \(reason). Paste the final URL here if it comes; `authdeck doctor` checks the "
+            + "redirect URI.")
     }
 
     func notice(_ error: SignInError) {

@@ -56,6 +56,10 @@ final class TUIPresenter: SignInPresenter, Sendable {
         post(.notice(error))
     }
 
+    func redirectUnreachable(_ reason: String) {
+        post(.redirectUnreachable(reason))
+    }
+
     func callbackArrived(source: String, verdict: CallbackVerdict) {
         switch verdict {
         case .accepted: post(.callbackArrived(source: source, refusal: nil))
