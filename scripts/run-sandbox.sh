@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `make run`: authdeck's TUI against its built-in sandbox, with nothing else to set. The sandbox's sessions live
-# in their own data folder, so a real store is never touched.
+# in their own data folder, so a real store is never touched. A second `make run` while one runs says the port is
+# taken.
 set -euo pipefail
 bin=$1
 export AUTHDECK_HOME="${AUTHDECK_HOME:-${XDG_DATA_HOME:-$HOME/.local/share}/authdeck-sandbox}"
@@ -9,7 +10,9 @@ chmod 700 "$AUTHDECK_HOME"
 config="$AUTHDECK_HOME/sandbox-config.json"
 log="$AUTHDECK_HOME/sandbox.log"
 rm -f "$config"
-"$bin" sandbox --port 0 --config-out "$config" >"$log" 2>&1 &
+# The sandbox's fixed port (8750, or $SANDBOX_PORT) and its data folder ($AUTHDECK_HOME/sandbox: signing keys,
+# issued tokens, sign-ups) stay the same from run to run, so yesterday's sessions still refresh today.
+"$bin" sandbox --port "${SANDBOX_PORT:-8750}" --config-out "$config" >"$log" 2>&1 &
 sandbox=$!
 trap 'kill "$sandbox" 2>/dev/null || true; wait "$sandbox" 2>/dev/null || true' EXIT
 for _ in $(seq 1 100); do

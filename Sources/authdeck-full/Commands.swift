@@ -55,7 +55,7 @@ enum Commands {
                     + "[--fault NAME[,NAME…]|FILE|list]; sandbox faults [NAME[,NAME…]|none|list]; sandbox panel; "
                     + "sandbox approve URL",
                 summary: "Run the built-in local identity provider and auth proxy on 127.0.0.1, with faults on demand.",
-                options: [.value("port", "port (0 picks a free one)"), .value("users", "users JSON file"),
+                options: [.value("port", "port (default 8750; 0 picks a free one)"), .value("users", "users JSON file"),
                           .value("outbox", "where one-time codes are appended"),
                           .value("config-out", "write a config.json pointing every backend here"),
                           .value("token-lifetime", "access-token lifetime in seconds (default 3600)"),
