@@ -1,8 +1,9 @@
 import AuthCrypto
 import Foundation
 
-/// The sandbox's signing keys, made fresh at start (or kept in its data folder): one ES256 and one RS256 key, published together as the
-/// JWKS of every OIDC profile so clients exercise both algorithms and key choice by `kid`.
+/// The sandbox's signing keys, made fresh at start (or kept in its data folder): one ES256 and one RS256 key,
+/// published together as the JWKS of every OIDC profile so clients exercise both
+/// algorithms and key choice by `kid`.
 /// Tests share one instance because RSA key generation takes a noticeable moment.
 public final class SandboxKeys: Sendable {
     let es256: JWK

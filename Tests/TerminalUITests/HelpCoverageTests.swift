@@ -11,7 +11,8 @@ import Testing
     static let universe: [KeyRequest] = [
         .up, .down, .left, .right, .pageUp, .pageDown, .home, .end, .enter, .escape, .tab, .backTab, .backspace,
         .delete, .scrollUp, .scrollDown, .interrupt,
-    ] + (1...12).map { KeyRequest.function($0) } + (32...126).map { KeyRequest.character(Character(UnicodeScalar($0)!)) }
+    ] + (1...12).map { KeyRequest.function($0) }
+        + (32...126).map { KeyRequest.character(Character(UnicodeScalar($0)!)) }
 
     /// The keys of `universe` that do something on `state`.
     static func acting(on state: AppState) -> [KeyRequest] {

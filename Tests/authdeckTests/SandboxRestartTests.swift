@@ -55,8 +55,8 @@ import Testing
         defer { first.stop() }
         let second = runner.run(["sandbox", "--port", String(first.port), "--config-out", folder.path + "/other.json"])
         #expect(second.status == 1)
-        #expect(second.stderr == "authdeck sandbox: port \(first.port) is taken (another sandbox is running?): stop it, "
-                + "or pass --port N (0 picks a free port)\n")
+        #expect(second.stderr == "authdeck sandbox: port \(first.port) is taken (another sandbox is running?): "
+                + "stop it, or pass --port N (0 picks a free port)\n")
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/other.json"))
     }
 
