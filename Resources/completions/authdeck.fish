@@ -114,7 +114,7 @@ complete -c authdeck -n '__authdeck_in "totp list"' -l json -d 'print a JSON arr
 complete -c authdeck -n '__authdeck_in "sandbox"' -a faults -d 'Show or switch the faults of a running sandbox'
 complete -c authdeck -n '__authdeck_in "sandbox"' -a panel -d 'Switch a running sandbox\'s faults on the terminal'
 complete -c authdeck -n '__authdeck_in "sandbox"' -a approve -d 'Answer a sandbox consent page from the terminal, as a browser would'
-complete -c authdeck -n '__authdeck_in "sandbox"' -l port -x -d 'port (0 picks a free one)'
+complete -c authdeck -n '__authdeck_in "sandbox"' -l port -x -d 'port (default 8750; 0 picks a free one)'
 complete -c authdeck -n '__authdeck_in "sandbox"' -l users -r -F -d 'users JSON file'
 complete -c authdeck -n '__authdeck_in "sandbox"' -l outbox -r -F -d 'where one-time codes are appended'
 complete -c authdeck -n '__authdeck_in "sandbox"' -l config-out -r -F -d 'write a config.json pointing every backend here'

@@ -317,6 +317,13 @@ public final class SignInController: @unchecked Sendable {
         case .codeSent:
             trace?.record("authorize", "one-time code sent")
         }
+        // Told at once, not after the timeout: the provider will send the browser where no receiver listens.
+        if case .browser = prompt, case .browser(let redirectURI) = attempt.method,
+           let reason = RedirectReach.problem(redirectURI: redirectURI, loopback: loopback?.redirectURI,
+                                              schemeReceiver: scheme != nil) {
+            trace?.record("notice", "redirect unreachable: " + reason)
+            report(.redirectUnreachable(reason))
+        }
         switch prompt {
         case .browser(let url):
             if let browser {

@@ -13,4 +13,7 @@ public enum SignInProgress: Equatable, Sendable {
     case finished(Result<SignInOutcome, SignInError>)
     /// A replayed redirect of a completed attempt: the same result again, nothing exchanged.
     case replayed(SignInOutcome)
+    /// Right after the attempt began: the redirect URI it sends reaches none of the receivers, so the browser will
+    /// not come back on its own; the attempt goes on (a paste still works).
+    case redirectUnreachable(String)
 }

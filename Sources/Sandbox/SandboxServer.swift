@@ -22,7 +22,15 @@ public final class SandboxServer: Sendable {
     public init(configuration: SandboxConfiguration) throws(Failure) {
         let keys: SandboxKeys
         do {
-            keys = try configuration.keys ?? SandboxKeys()
+            if let given = configuration.keys {
+                keys = given
+            } else if let folder = configuration.dataFolder {
+                keys = try folder.keys()
+            } else {
+                keys = try SandboxKeys()
+            }
+        } catch let failure as Failure {
+            throw failure
         } catch {
             throw Failure(description: "cannot make signing keys: \(error)")
         }

@@ -45,6 +45,9 @@ final class TurnkeyProxyRoutes: Sendable {
                                         "\(context.issuer(profile)) \(user.subject(at: profile))"
                                     },
                                     maximumAttempts: context.configuration.otpMaximumAttempts))
+        if let folder = context.configuration.dataFolder {
+            state.withLock { $0.restore(folder.read(folder.accountsFile)) }
+        }
     }
 
     /// `path` is what follows `/turnkey`.
@@ -214,6 +217,9 @@ final class TurnkeyProxyRoutes: Sendable {
             for identity in identities where accounts.account(identity: identity.key) != nil { taken = true }
             guard !taken else { throw .alreadyExists("an account with this contact or identity exists") }
             accounts.add(created)
+            if let folder = context.configuration.dataFolder {
+                folder.save(accounts.savedAccounts, to: folder.accountsFile)
+            }
         }
         return ["organizationId": organizationID, "userId": userID]
     }

@@ -119,6 +119,8 @@ extension AppState {
         case .quit:
             isQuitting = true
             return [.quit]
+        case .toggleDetails, .expandDetails, .foldDetails, .olderAttempt, .newerAttempt, .exportTrace:
+            break   // the Trace screen's own (`traceKey`)
         }
         return []
     }

@@ -13,9 +13,9 @@ extension AppState {
             mode = .sessions
             return []
         case .tab, .down:
-            form.focus = Self.focus(after: form.focus, step: 1)
+            form.focus = Self.focus(after: form.focus, step: 1, in: form)
         case .backTab, .up:
-            form.focus = Self.focus(after: form.focus, step: -1)
+            form.focus = Self.focus(after: form.focus, step: -1, in: form)
         case .enter:
             return start(form.providerIndex, form)
         case .mouseClick(let row, let col):
@@ -28,11 +28,21 @@ extension AppState {
                 form.backendIndex = (form.backendIndex + 1) % form.backends.count
             } else if NewSignInScreen.sessionKeyRect(rows: rows, cols: cols).contains(row: row, col: col) {
                 form.focus = .sessionKey
+            } else if form.showsIssuerFields,
+                      NewSignInScreen.issuerRect(rows: rows, cols: cols).contains(row: row, col: col) {
+                form.focus = .issuer
+            } else if form.showsIssuerFields,
+                      NewSignInScreen.clientIDRect(rows: rows, cols: cols).contains(row: row, col: col) {
+                form.focus = .clientID
             }
         default:
             switch form.focus {
             case .sessionKey:
                 if let edited = form.sessionKey.applying(request) { form.sessionKey = edited }
+            case .issuer:
+                if let edited = form.issuer.applying(request) { form.issuer = edited }
+            case .clientID:
+                if let edited = form.clientID.applying(request) { form.clientID = edited }
             case .providers, .backend:
                 switch request {
                 case .left, .right:
@@ -62,9 +72,11 @@ extension AppState {
         return []
     }
 
-    private static func focus(after focus: NewSignInForm.Focus, step: Int) -> NewSignInForm.Focus {
+    private static func focus(after focus: NewSignInForm.Focus, step: Int, in form: NewSignInForm)
+        -> NewSignInForm.Focus {
         let order: [NewSignInForm.Focus] = [.providers, .backend, .sessionKey]
-        let index = order.firstIndex(of: focus)!
+            + (form.showsIssuerFields ? [.issuer, .clientID] : [])
+        let index = order.firstIndex(of: focus) ?? 0
         return order[(index + step + order.count) % order.count]
     }
 
@@ -93,10 +105,21 @@ extension AppState {
             mode = .newSignIn(form)
             return []
         }
+        // OIDC's issuer and client id fields: checked here, so a typo is told on the form, not by a failed start.
+        if form.showsIssuerFields, let problem = form.issuerProblem {
+            form.error = problem.message
+            form.focus = problem.focus
+            mode = .newSignIn(form)
+            return []
+        }
         let provider = form.provider
-        let choice = SignInChoice(provider: provider.name, title: provider.title, backend: form.backend,
+        var choice = SignInChoice(provider: provider.name, title: provider.title, backend: form.backend,
                                   sessionKey: key.isEmpty ? nil : key, replace: replace,
                                   useDevice: form.useDevice && !Provider(provider.name).sendsCode)
+        if form.showsIssuerFields {
+            choice.issuer = form.typedIssuer
+            choice.clientID = form.typedClientID
+        }
         if choice.usesCode {
             mode = .contact(ContactForm(choice: choice))
             return []

@@ -101,6 +101,27 @@ public struct KeyBinding: Equatable, Sendable {
         KeyBinding([.character("q"), .interrupt], "q", .quit, "quit", hint: "quit"),
     ]
 
+    /// The Trace screen (`t`): a selection bar over the steps, their details, the attempts of this run.
+    public static let trace: [KeyBinding] = [
+        KeyBinding([.up, .character("k"), .scrollUp], "↑/k", .up, "previous step", hint: "move"),
+        KeyBinding([.down, .character("j"), .scrollDown], "↓/j", .down, "next step"),
+        KeyBinding([.pageUp], "PgUp", .pageUp, "page up"),
+        KeyBinding([.pageDown], "PgDn", .pageDown, "page down"),
+        KeyBinding([.home, .character("g")], "Home/g", .top, "first step"),
+        KeyBinding([.end, .character("G")], "End/G", .bottom, "last step, following new ones"),
+        KeyBinding([.enter, .character(" ")], "Enter", .toggleDetails, "expand or fold the step's details",
+                   hint: "expand"),
+        KeyBinding([.right, .character("l")], "→/l", .expandDetails, "expand the step"),
+        KeyBinding([.left, .character("h")], "←/h", .foldDetails, "fold the step"),
+        KeyBinding([.character("[")], "[", .olderAttempt, "older attempt (the last 20 of this run)"),
+        KeyBinding([.character("]")], "]", .newerAttempt, "newer attempt"),
+        KeyBinding([.character("e")], "e", .exportTrace, "export trace-<time>-<provider>.jsonl",
+                   hint: "export JSON"),
+        KeyBinding([.escape, .character("t"), .character("q"), .interrupt], "Esc/t/q", .back,
+                   "close the trace (a click too)", hint: "back"),
+        KeyBinding([.character("?"), .function(1)], "?", .help, "this help", hint: "help"),
+    ]
+
     /// The hints every screen keeps in its status bar whatever the width.
     public static let pinnedCommands: Set<SessionCommand> = [.help, .quit]
 

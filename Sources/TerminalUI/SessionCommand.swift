@@ -1,5 +1,5 @@
-/// What a key on the Sessions screen or a session's Details screen does, named apart from the key so one table
-/// (`KeyBinding`) drives the reducer, the help overlay and the status bar hints.
+/// What a key on the Sessions screen, a session's Details screen or the Trace screen does, named apart from the key
+/// so one table (`KeyBinding`) drives the reducer, the help overlay and the status bar hints.
 public enum SessionCommand: Hashable, Sendable {
     case up, down, pageUp, pageDown, top, bottom
     /// Enter: the session's details and actions.
@@ -42,4 +42,10 @@ public enum SessionCommand: Hashable, Sendable {
     case expandAll
     case help
     case quit
+    /// Trace screen: Enter expands or folds the selected step's details; → expands, ← folds.
+    case toggleDetails, expandDetails, foldDetails
+    /// Trace screen: `[` and `]`, the attempt before or after the one shown.
+    case olderAttempt, newerAttempt
+    /// Trace screen: `e`, the steps as a JSON-lines file.
+    case exportTrace
 }

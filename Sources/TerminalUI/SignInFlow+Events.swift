@@ -44,6 +44,9 @@ extension SignInFlow {
             phase = .running(state)
             let after = Self.describe(phase)
             if after != before { record(now, .state, after) }
+        case .redirectUnreachable(let reason):
+            redirectWarning = reason
+            record(now, .notice, "redirect unreachable: " + reason, isError: true)
         case .notice(let error):
             notice = error.message
             if error == .invalidCode {

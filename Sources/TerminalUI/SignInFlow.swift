@@ -47,6 +47,9 @@ public struct SignInFlow: Equatable, Sendable {
     /// How many more tries the backend allows for the code on screen, when its refusal said ("invalid code (4
     /// attempts left)"); nil until a refusal names a number, and again after a new code is sent.
     public var codeAttemptsLeft: Int?
+    /// Why the browser cannot come back to any receiver (a redirect URI on another host, port or scheme), told on
+    /// the waiting screen as soon as the attempt began.
+    public var redirectWarning: String?
 
     public init(id: Int, choice: SignInChoice, startedAt: Date) {
         self.id = id

@@ -67,12 +67,15 @@ public struct TraceScreen: Screen {
             let steps = "steps \(first.step + 1)–\(end.step + 1) of \(all.count)"
             right = right.isEmpty ? steps : steps + " · " + right
         }
-        let file = KeyBinding.traceReading.compactMap(\.statusHint)
-        AppFrame.draw(title: "Trace", right: right,
-                      hints: [.init("Esc", state.singleScreen ? "quit" : "back"), .init("j/k", "move"),
-                              .init("Enter", "expand")] + (state.traceFile == nil ? [.init("e", "export JSON")] : [])
-                          + file,
-                      state: state, into: &buffer)
+        // The table's hints (no export for a file: it is exported already) and opening a file; Esc (first, so it
+        // stays at 80 columns) quits a TUI that `trace show` opened on this screen alone.
+        let table = KeyBinding.trace.filter { state.traceFile == nil || $0.command != .exportTrace }
+            + KeyBinding.traceReading
+        var hints = KeyBinding.hints(table)
+        let leave = StatusBar.Hint("Esc", state.singleScreen ? "quit" : "back")
+        hints.hints = [leave] + hints.hints.filter { $0.action != "back" }
+        AppFrame.draw(title: "Trace", right: right, hints: hints.hints, pinned: hints.pinned, state: state,
+                      into: &buffer)
         let body = AppFrame.body(rows: buffer.rows, cols: buffer.cols)
         let startedAt: Date
         if let traceFile = state.traceFile {

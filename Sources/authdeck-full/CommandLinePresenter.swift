@@ -40,6 +40,7 @@ final class CommandLinePresenter: @unchecked Sendable {
             if let refusal, source != "paste" { say("authdeck: refused a \(source) redirect: \(refusal)") }
         case .finished(let result): finished(result)
         case .replayed: break
+        case .redirectUnreachable(let reason): redirectUnreachable(reason)
         }
     }
 
@@ -95,7 +96,7 @@ final class CommandLinePresenter: @unchecked Sendable {
                 say("Not enrolled yet? Scan this with your authenticator app:")
                 say(code.terminalText())
             }
-            let who = challenge.user.map { " for \($0)" } ?? ""
+            let who = challenge.shownUser.map { " for \($0)" } ?? ""
             say("Two-factor code required\(who) (\(challenge.attemptsLeft) attempts left). Type the 6-digit code.")
             if hasTestSeed(challenge.user) {
                 say("A test-account TOTP seed is stored for this user: type seed to use its current code.")
@@ -103,6 +104,11 @@ final class CommandLinePresenter: @unchecked Sendable {
         case .idle, .awaitingCallback, .totpRequired, .authenticated:
             break
         }
+    }
+
+    private func redirectUnreachable(_ reason: String) {
+        say("authdeck: warning: \(reason). Paste the final URL here if it comes; `authdeck doctor` checks the "
+            + "redirect URI.")
     }
 
     private func notice(_ error: SignInError) {

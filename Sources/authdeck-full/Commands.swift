@@ -158,7 +158,7 @@ enum Commands {
         "sandbox", synopsis: "sandbox [--port N] [--users FILE] [--outbox FILE] [--config-out FILE] "
             + "[--fault NAME[,NAME…]|FILE|list]",
         summary: "Run the built-in local identity provider and auth proxy on 127.0.0.1, with faults on demand.",
-        options: [.value("port", "N", "port (0 picks a free one)"), .file("users", "users JSON file"),
+        options: [.value("port", "N", "port (default 8750; 0 picks a free one)"), .file("users", "users JSON file"),
                   .file("outbox", "where one-time codes are appended"),
                   .file("config-out", "write a config.json pointing every backend here"),
                   .value("token-lifetime", "SECONDS", "access-token lifetime in seconds (default 3600)"),

@@ -215,7 +215,7 @@ final class TUIEventLoop {
         }
         let backend: SignInBackend
         do throws(SignInError) {
-            backend = try setup.backend(for: request, trace: trace)
+            backend = try setup.backend(for: request, issuer: choice.issuer, clientID: choice.clientID, trace: trace)
         } catch {
             inbox.post(.signIn(flow: flow, .finished(.failure(error))))
             return

@@ -48,6 +48,13 @@ import Testing
         Case(name: "session-details") { rows, cols in
             AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("jj") + [.key(.enter)]).0
         },
+        Case(name: "session-details-id-only") { rows, cols in
+            var record = AppFixtures.record("google-3e479fbd", backend: "sandbox-portal", expiresIn: nil)
+            record.subject = "3e479fbd-0f7c-4a8e-9d51-2b6f1c0e7a93"
+            let state = AppFixtures.state(rows: rows, cols: cols,
+                                          sessions: [SessionItem(record: record, isSelected: true)])
+            return AppFixtures.run(state, [.key(.enter)]).0
+        },
         Case(name: "sessions-marked-and-folder") { rows, cols in
             var state = AppFixtures.state(rows: rows, cols: cols)
             state.directorySession = "ops-oidc"
@@ -76,6 +83,12 @@ import Testing
             AppFixtures.run(SigningInDailyUseTests.refusingState(rows: rows, cols: cols),
                             AppFixtures.keys("nbs")).0
         },
+        Case(name: "new-sign-in-oidc-fields") { rows, cols in
+            AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("n")
+                + Array(repeating: .key(.right), count: 4) + Array(repeating: .key(.tab), count: 3)
+                + AppFixtures.keys("http://id.example.com") + [.key(.tab)] + AppFixtures.keys("my-cli")
+                + [.key(.enter)]).0
+        },
         Case(name: "new-sign-in-session-key") { rows, cols in
             AppFixtures.run(AppFixtures.state(rows: rows, cols: cols),
                             AppFixtures.keys("n") + [.key(.right), .key(.tab), .key(.tab)] + AppFixtures.keys("my key")
@@ -91,6 +104,26 @@ import Testing
         Case(name: "awaiting-browser") { rows, cols in
             AppFixtures.flowState(rows: rows, cols: cols, reports: AppFixtures.browserReports(),
                                   details: [.promptCode(AppFixtures.modules)])
+        },
+        Case(name: "awaiting-browser-full-qr") { rows, cols in
+            AppFixtures.flowState(rows: rows, cols: cols,
+                                  reports: AppFixtures.browserReports(url: AppFixtures.longAuthorizeURL),
+                                  details: [.promptCode(AppFixtures.fullSizeModules)])
+        },
+        Case(name: "awaiting-browser-full-qr-notice") { rows, cols in
+            AppFixtures.flowState(rows: rows, cols: cols,
+                                  reports: AppFixtures.browserReports(url: AppFixtures.longAuthorizeURL) + [
+                                      .callbackArrived(source: "loopback", refusal: SignInError.stateMismatch.message),
+                                      .notice(.stateMismatch),
+                                  ],
+                                  details: [.promptCode(AppFixtures.fullSizeModules)])
+        },
+        Case(name: "awaiting-redirect-unreachable") { rows, cols in
+            AppFixtures.flowState(rows: rows, cols: cols, reports: AppFixtures.browserReports() + [
+                .redirectUnreachable("the redirect URI https://wrong.example/callback reaches none of authdeck's "
+                                     + "receivers (http://127.0.0.1:40123/callback, authdeck://): the browser "
+                                     + "comes back only if that page forwards the redirect"),
+            ])
         },
         Case(name: "awaiting-refused-callback") { rows, cols in
             AppFixtures.flowState(rows: rows, cols: cols, reports: AppFixtures.browserReports() + [
