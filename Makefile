@@ -11,7 +11,7 @@ DEBIAN_PACKAGES = pkg-config libncurses-dev libssl-dev libcjose-dev libjansson-d
 	libmicrohttpd-dev libsecret-1-dev libkeyutils-dev libqrencode-dev \
 	libcurl4-openssl-dev keyutils tmux dbus dbus-x11 gnome-keyring libsecret-tools sqlite3 python3 python3-keyring \
 	procps glewlwyd openssl python3-venv git openssh-server openssh-client python3-cryptography \
-	fish zsh gh
+	fish zsh zbar-tools gh
 
 # The interoperability suite's django-oauth-toolkit, in a venv under .build (never system-wide). oauthlib 4 breaks
 # the toolkit's device authorization view (3.4.1), so it stays below 4. Without the network this step only warns:
@@ -19,7 +19,7 @@ DEBIAN_PACKAGES = pkg-config libncurses-dev libssl-dev libcjose-dev libjansson-d
 INTEROP_VENV = .build/interop-venv
 INTEROP_PYPI = "django-oauth-toolkit>=3.4,<3.5" "oauthlib>=3.2.2,<4"
 
-.PHONY: setup build release test run bench fuzz install clean
+.PHONY: setup build release test lint format run bench fuzz install clean
 
 setup:
 	@if [ "$$(id -u)" != 0 ]; then echo "make setup: run as root (it installs Debian packages)" >&2; exit 1; fi
@@ -42,6 +42,14 @@ release:
 test: build
 	scripts/with-keyring.sh $(SWIFT) test $(SWIFT_BUILD_FLAGS) && scripts/fuzz.sh --smoke
 
+# Mechanical style (.swift-format: 120 columns, 4 spaces): `make lint` fails on any finding, `make format` fixes
+# what it can in place.
+LINT_PATHS = Package.swift Sources Tests Fuzz
+lint:
+	$(SWIFT) format lint --strict --parallel --recursive $(LINT_PATHS)
+format:
+	$(SWIFT) format format --in-place --parallel --recursive $(LINT_PATHS)
+
 run: build
 	scripts/run-sandbox.sh "$(BIN)"
 
@@ -55,6 +63,16 @@ fuzz:
 	scripts/fuzz.sh
 fuzz-smoke:
 	scripts/fuzz.sh --smoke
+
+# The shell completions and the man page's command and option lists, generated from the command table
+# (Sources/authdeck-full/Commands.swift); SupportToolingTests fails when the committed files differ from it.
+.PHONY: completions
+completions: build
+	"$(BIN)-full" --generate completions bash > Resources/completions/authdeck.bash
+	"$(BIN)-full" --generate completions zsh > Resources/completions/_authdeck
+	"$(BIN)-full" --generate completions fish > Resources/completions/authdeck.fish
+	"$(BIN)-full" --generate man < Resources/authdeck.1 > Resources/authdeck.1.new
+	mv Resources/authdeck.1.new Resources/authdeck.1
 
 # The two binaries (authdeck hands most commands to lib/authdeck/authdeck-full), the data files, the man page,
 # shell completions and the authdeck:// URL handler.

@@ -24,13 +24,8 @@ let package = Package(
         systemLibrary("CKeyutils", pkgConfig: "libkeyutils", apt: ["libkeyutils-dev"]),
         systemLibrary("CQRencode", pkgConfig: "libqrencode", apt: ["libqrencode-dev"]),
         systemLibrary("CNettle", pkgConfig: "nettle", apt: ["nettle-dev"]),
-        // Fixed-argument wrappers for variadic C functions and C macros.
-        .target(
-            name: "CShims",
-            dependencies: ["CMicroHTTPD", "CLibsecret", "CKeyutils"]
-        ),
 
-        // prctl and friends, variadic in C, for the process hardening both binaries do first.
+        // prctl and friends, variadic in C, for the process hardening both binaries do first; socket credentials.
         .target(name: "CProcess"),
 
         // Foundation-free modules: the lean `authdeck` binary links only AuthBase and StoreCore (and SQLite, Nettle,
@@ -44,9 +39,11 @@ let package = Package(
         // lean `authdeck` binary below (the `token` hot path) loads neither GLib nor D-Bus code.
         .target(name: "SessionStorage",
                 dependencies: ["StoreCore", "AuthCore", "AuthCrypto", "CSQLite", "CKeyutils", "CProcess"]),
-        .target(name: "SecretService", dependencies: ["SessionStorage", "AuthCrypto", "CLibsecret", "CShims"]),
-        .target(name: "AuthClient", dependencies: ["AuthCore", "AuthCrypto", "CMicroHTTPD", "CQRencode", "CShims"]),
-        .target(name: "Sandbox", dependencies: ["AuthCore", "AuthCrypto", "AuthClient", "CMicroHTTPD", "CShims"]),
+        .target(name: "SecretService", dependencies: ["SessionStorage", "AuthCrypto", "CLibsecret"]),
+        // The libmicrohttpd server both the loopback receiver and the sandbox answer on.
+        .target(name: "LoopbackHTTP", dependencies: ["AuthCore", "CMicroHTTPD"]),
+        .target(name: "AuthClient", dependencies: ["AuthCore", "AuthCrypto", "LoopbackHTTP", "CQRencode", "CProcess"]),
+        .target(name: "Sandbox", dependencies: ["AuthCore", "AuthCrypto", "LoopbackHTTP"]),
         .target(name: "TerminalUI", dependencies: ["AuthCore", "CNcursesw"]),
         // Everything authdeck does; the `authdeck` binary hands every command it does not serve itself to this one.
         .executableTarget(
@@ -65,10 +62,10 @@ let package = Package(
         .testTarget(name: "AuthCryptoTests", dependencies: ["AuthCrypto"]),
         .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthCrypto"]),
         .testTarget(name: "SessionStorageTests", dependencies: ["SessionStorage", "SecretService", "AuthCore", "AuthCrypto"]),
-        .testTarget(name: "AuthClientTests", dependencies: ["AuthClient", "AuthCore", "AuthCrypto", "Sandbox"]),
-        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "AuthClient", "AuthCore", "AuthCrypto"]),
+        .testTarget(name: "AuthClientTests", dependencies: ["AuthClient", "AuthCore", "AuthCrypto", "LoopbackHTTP", "Sandbox"]),
+        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "AuthCore", "AuthCrypto"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "AuthCore"], exclude: ["Snapshots"]),
-        .testTarget(name: "authdeckTests", dependencies: ["AuthCore", "AuthCrypto"], exclude: ["Fixtures"]),
+        .testTarget(name: "authdeckTests", dependencies: ["AuthCrypto"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

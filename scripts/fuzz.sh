@@ -36,17 +36,17 @@ export SWIFT_BACKTRACE=enable=no
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 FUZZ_SMOKE_SECONDS=${FUZZ_SMOKE_SECONDS:-3}
 out="$root/.build/fuzz"
-mkdir -p "$out/lib" "$out/bin" "$out/obj" "$out/modulemaps/CShims" "$out/modulemaps/CProcess"
+mkdir -p "$out/lib" "$out/bin" "$out/obj" "$out/modulemaps/CProcess"
 
 # Optimised fuzzers run several times more inputs per second; whole-module mode compiles an optimised module in
 # about a third of the time per-file mode takes. -g keeps stack traces readable.
 # -package-name as SwiftPM passes it: AuthBase, AuthCipher and StoreCore share `package` declarations.
 swift_flags=(-swift-version 6 -parse-as-library -O -wmo -num-threads 2 -g -sanitize=fuzzer,address -use-ld=lld
     -package-name authdeck -I Sources/CNettle
-    -I "$out/lib" -I Sources/COpenSSL -I Sources/CCjose -I Sources/CSQLite -I Sources/CLibsecret
+    -I "$out/lib" -I Sources/COpenSSL -I Sources/CCjose -I Sources/CSQLite
     -I Sources/CKeyutils -I Sources/CMicroHTTPD -I Sources/CQRencode -I Sources/CNcursesw
-    -I "$out/modulemaps/CShims" -I "$out/modulemaps/CProcess")
-for flag in $(pkg-config --cflags libsecret-1 libmicrohttpd); do swift_flags+=(-Xcc "$flag"); done
+    -I "$out/modulemaps/CProcess")
+for flag in $(pkg-config --cflags libmicrohttpd); do swift_flags+=(-Xcc "$flag"); done
 c_libs=(-lcrypto -lcjose -ljansson -lnettle)
 
 toolchain=$("$SWIFTC" --version 2>&1 | head -1)
@@ -75,20 +75,8 @@ swiftc_quiet() {
     rm -f "$log"
 }
 
-# The C shims target has no module map of its own (SwiftPM makes one for C targets), so one is written here.
-build_cshims() {
-    local hash
-    hash=$(content_hash Sources/CShims/shims.c Sources/CShims/include/CShims.h)
-    if [ "$(cat "$out/obj/CShims.hash" 2>/dev/null)" = "$hash" ]; then return 0; fi
-    printf 'module CShims {\n    header "%s"\n    export *\n}\n' "$root/Sources/CShims/include/CShims.h" \
-        >"$out/modulemaps/CShims/module.modulemap"
-    # shellcheck disable=SC2046
-    cc -c -O1 -fPIC -I Sources/CShims/include $(pkg-config --cflags libsecret-1 libmicrohttpd) \
-        Sources/CShims/shims.c -o "$out/obj/CShims.o" || return 1
-    echo "$hash" >"$out/obj/CShims.hash"
-}
-
-# The same for CProcess (prctl for the process hardening SessionStorage does).
+# The CProcess target (prctl, socket credentials) has no module map of its own (SwiftPM makes one for C targets),
+# so one is written here. The other C wrappers are system-library targets whose shims are static inline.
 build_cprocess() {
     local hash
     hash=$(content_hash Sources/CProcess/process.c Sources/CProcess/include/CProcess.h)
@@ -125,8 +113,9 @@ target_recipe() {
         jws)
             module=FuzzJWS; sources=(Fuzz/JWSFuzz.swift); modules=("${core[@]}"); extra=() ;;
         responses)
-            module=FuzzResponses; sources=(Fuzz/ResponsesFuzz.swift); modules=(AuthClient "${core[@]}")
-            extra=("$out/obj/CShims.o" -lmicrohttpd -lqrencode -lsecret-1 -lgio-2.0 -lgobject-2.0 -lglib-2.0) ;;
+            module=FuzzResponses; sources=(Fuzz/ResponsesFuzz.swift)
+            modules=(AuthClient LoopbackHTTP "${core[@]}")
+            extra=("$out/obj/CProcess.o" -lmicrohttpd -lqrencode) ;;
         storeblob)
             # SecretsCodec is internal to SessionStorage: the target is compiled as the SessionStorage module itself.
             module=SessionStorage; sources=(Sources/SessionStorage/*.swift Fuzz/StoreBlobFuzz.swift)
@@ -151,14 +140,15 @@ build_target() {
     build_module AuthCipher || return 1
     build_module AuthCrypto AuthCipher || return 1
     build_module AuthCore AuthCrypto AuthBase || return 1
-    case " ${modules[*]} ${extra[*]} " in *CShims*) build_cshims || return 1 ;; esac
     case " ${extra[*]} " in *CProcess*) build_cprocess || return 1 ;; esac
     case " ${modules[*]} " in *" StoreCore "*) build_module StoreCore AuthBase || return 1 ;; esac
-    case " ${modules[*]} " in *" AuthClient "*) build_module AuthClient AuthCore AuthCrypto || return 1 ;; esac
+    case " ${modules[*]} " in *" LoopbackHTTP "*) build_module LoopbackHTTP AuthCore AuthCrypto || return 1 ;; esac
+    case " ${modules[*]} " in
+        *" AuthClient "*) build_module AuthClient LoopbackHTTP AuthCore AuthCrypto || return 1 ;;
+    esac
     case " ${modules[*]} " in *" TerminalUI "*) build_module TerminalUI AuthCore AuthCrypto || return 1 ;; esac
     inputs=("${sources[@]}")
     for dep in "${modules[@]}"; do inputs+=("$out/lib/$dep.hash"); done
-    case " ${extra[*]} " in *CShims*) inputs+=("$out/obj/CShims.hash") ;; esac
     case " ${extra[*]} " in *CProcess*) inputs+=("$out/obj/CProcess.hash") ;; esac
     hash=$(content_hash "${inputs[@]}") || return 1
     if [ "$(cat "$out/bin/$name.hash" 2>/dev/null)" = "$hash" ] && [ -x "$out/bin/$name" ]; then return 0; fi

@@ -1,4 +1,5 @@
-# bash completion for authdeck
+# bash completion for authdeck, generated from its command table (Sources/authdeck-full/Commands.swift)
+# by `make completions`: edit the table, not this file.
 _authdeck_sessions() {
     authdeck list --json 2>/dev/null | python3 -c 'import json,sys
 try:
@@ -8,73 +9,177 @@ except Exception:
 }
 
 _authdeck() {
-    local cur prev command
+    local cur prev scope word i options="" operands="" subcommands="" files=0 commands=0
     COMPREPLY=()
     cur="${COMP_WORDS[COMP_CWORD]}"
     prev="${COMP_WORDS[COMP_CWORD-1]}"
-    command="${COMP_WORDS[1]}"
-    local commands="tui list login use token exec env git-credential agent stamp refresh logout status open-url totp sandbox store trace doctor"
-    local faults="token-5xx-html slow-provider code-expired code-reused access-denied access-denied-no-state id-token-future-iat id-token-wrong-aud id-token-wrong-iss id-token-wrong-nonce rotated-signing-key no-email-claim device-slow-down device-expired otp-rate-limit otp-expired totp-lockout redirect-unreachable"
-    local global="--session --config --unlock-for --keyring-timeout --quiet --help"
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "tui list login use token exec env git-credential agent stamp refresh logout status open-url totp sandbox store trace doctor --help --version" -- "$cur"))
         return
     fi
+    # The command, then the subcommand: the first word after it that is not an option.
+    scope="${COMP_WORDS[1]}"
+    for ((i = 2; i < COMP_CWORD; i++)); do
+        word="${COMP_WORDS[i]}"
+        [[ "$word" == -* ]] && continue
+        case "$scope $word" in
+            "totp add"|"totp list"|"totp rm"|"totp code"|"sandbox faults"|"sandbox panel"|"sandbox approve"|"store lock"|"store migrate"|"store import"|"store export"|"trace show"|"trace diff"|"trace replay") scope="$scope $word" ;;
+        esac
+        break
+    done
     case "$prev" in
-        --config|--client-secret-file|--trace|--users|--outbox|--config-out|--uri|--trace-out)
-            COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --session) COMPREPLY=($(compgen -W "$(_authdeck_sessions)" -- "$cur")); return ;;
-        --backend) COMPREPLY=($(compgen -W "direct sandbox sandbox-turnkey sandbox-portal turnkey portal" -- "$cur")); return ;;
-        --fault) COMPREPLY=($(compgen -W "list $faults" -f -- "$cur")); return ;;
-        --to) COMPREPLY=($(compgen -W "secret-service passphrase" -- "$cur")); return ;;
-        --format) COMPREPLY=($(compgen -W "plain json exec-credential" -- "$cur")); return ;;
-        --shell) COMPREPLY=($(compgen -W "bash zsh sh fish" -- "$cur")); return ;;
-        --body|--socket|--log) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        --allow) COMPREPLY=($(compgen -W "$(_authdeck_sessions) '*'" -- "$cur")); return ;;
+        --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --unlock-for|--keyring-timeout) return ;;
     esac
-    case "$command" in
-        login)
-            if [ "$COMP_CWORD" -eq 2 ]; then
-                COMPREPLY=($(compgen -W "google apple discord x oidc email sms" -- "$cur"))
-            else
-                COMPREPLY=($(compgen -W "--backend --session-key --replace --issuer --client-id --client-secret-file --scope --contact --no-browser --device --listen --timeout --trace --json $global" -- "$cur"))
-            fi ;;
-        use|token|refresh|logout|status|env|stamp)
-            local options="$global"
-            case "$command" in
-                use) options="--here $global" ;;
-                token) options="--id-token --json --min-valid --format $global" ;;
-                env) options="--shell --env --min-valid $global" ;;
-                stamp) options="--body --header $global" ;;
-                refresh) options="--all $global" ;;
-                logout) options="--all --expired --revoke --yes $global" ;;
-                status) options="--json $global" ;;
+    case "$scope" in
+        "tui")
+            : ;;
+        "list")
+            options="--json" ;;
+        "login")
+            case "$prev" in
+                --backend) COMPREPLY=($(compgen -W "direct sandbox sandbox-turnkey sandbox-portal turnkey portal" -- "$cur")); return ;;
+                --session-key|--issuer|--client-id|--scope|--contact|--listen|--timeout) return ;;
+                --client-secret-file|--trace) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             esac
-            COMPREPLY=($(compgen -W "$(_authdeck_sessions) $options" -- "$cur")) ;;
-        list) COMPREPLY=($(compgen -W "--json $global" -- "$cur")) ;;
-        exec) COMPREPLY=($(compgen -W "--env --min-valid -- $global" -- "$cur")) ;;
-        git-credential) COMPREPLY=($(compgen -W "get store erase --host --username --min-valid $global" -- "$cur")) ;;
-        agent) COMPREPLY=($(compgen -W "--allow --socket --confirm --log $global" -- "$cur")) ;;
-        totp) COMPREPLY=($(compgen -W "add list rm code --secret --uri --replace --json $global" -- "$cur")) ;;
-        store) COMPREPLY=($(compgen -W "lock migrate import export --to --replace --skip-existing $global" -- "$cur")) ;;
-        sandbox)
-            if [ "${COMP_WORDS[2]}" = "faults" ] && [ "$COMP_CWORD" -eq 3 ]; then
-                COMPREPLY=($(compgen -W "none list $faults" -- "$cur"))
-            elif [ "$COMP_CWORD" -eq 2 ] && [[ "$cur" != -* ]]; then
-                COMPREPLY=($(compgen -W "faults panel approve" -- "$cur"))
-            else
-                COMPREPLY=($(compgen -W "--port --users --outbox --config-out --token-lifetime --device-interval --fault --delay-ms --url --user --deny --json $global" -- "$cur"))
-            fi ;;
-        trace)
-            if [ "$COMP_CWORD" -eq 2 ]; then
-                COMPREPLY=($(compgen -W "show diff replay" -- "$cur"))
-            elif [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "--expand --all --plain --json --timeout --trace-out $global" -- "$cur"))
-            else
-                COMPREPLY=($(compgen -f -- "$cur"))
-            fi ;;
-        doctor) COMPREPLY=($(compgen -W "--json $global" -- "$cur")) ;;
-        *) COMPREPLY=($(compgen -W "$global" -- "$cur")) ;;
+            options="--backend --session-key --replace --issuer --client-id --client-secret-file --scope --contact --no-browser --device --listen --timeout --trace --json"
+            operands="google apple discord x oidc email sms" ;;
+        "use")
+            options="--here"
+            operands="$(_authdeck_sessions)" ;;
+        "token")
+            case "$prev" in
+                --min-valid) return ;;
+                --format) COMPREPLY=($(compgen -W "plain json exec-credential" -- "$cur")); return ;;
+            esac
+            options="--id-token --json --min-valid --format"
+            operands="$(_authdeck_sessions)" ;;
+        "exec")
+            case "$prev" in
+                --env|--min-valid) return ;;
+            esac
+            options="--env --min-valid"
+            commands=1 ;;
+        "env")
+            case "$prev" in
+                --shell) COMPREPLY=($(compgen -W "bash zsh sh fish" -- "$cur")); return ;;
+                --env|--min-valid) return ;;
+            esac
+            options="--shell --env --min-valid"
+            operands="$(_authdeck_sessions)" ;;
+        "git-credential")
+            case "$prev" in
+                --host|--username|--min-valid) return ;;
+            esac
+            options="--host --username --min-valid"
+            operands="get store erase" ;;
+        "agent")
+            case "$prev" in
+                --allow) COMPREPLY=($(compgen -W "$(_authdeck_sessions)" -- "$cur")); return ;;
+                --socket|--log) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            esac
+            options="--allow --socket --confirm --log" ;;
+        "stamp")
+            case "$prev" in
+                --body) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            esac
+            options="--body --header"
+            operands="$(_authdeck_sessions)" ;;
+        "refresh")
+            options="--all"
+            operands="$(_authdeck_sessions)" ;;
+        "logout")
+            options="--all --expired --revoke --yes"
+            operands="$(_authdeck_sessions)" ;;
+        "status")
+            options="--json"
+            operands="$(_authdeck_sessions)" ;;
+        "open-url")
+            : ;;
+        "totp")
+            subcommands="add list rm code" ;;
+        "totp add")
+            case "$prev" in
+                --secret|--uri) return ;;
+            esac
+            options="--secret --uri --replace" ;;
+        "totp list")
+            options="--json" ;;
+        "totp rm")
+            : ;;
+        "totp code")
+            : ;;
+        "sandbox")
+            case "$prev" in
+                --port|--token-lifetime|--device-interval|--delay-ms) return ;;
+                --users|--outbox|--config-out) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+                --fault) COMPREPLY=($(compgen -W "list token-5xx-html slow-provider code-expired code-reused access-denied access-denied-no-state id-token-future-iat id-token-wrong-aud id-token-wrong-iss id-token-wrong-nonce rotated-signing-key no-email-claim device-slow-down device-expired otp-rate-limit otp-expired totp-lockout redirect-unreachable" -f -- "$cur")); return ;;
+            esac
+            options="--port --users --outbox --config-out --token-lifetime --device-interval --fault --delay-ms"
+            subcommands="faults panel approve" ;;
+        "sandbox faults")
+            case "$prev" in
+                --delay-ms|--url) return ;;
+            esac
+            options="--delay-ms --url --json"
+            operands="none list token-5xx-html slow-provider code-expired code-reused access-denied access-denied-no-state id-token-future-iat id-token-wrong-aud id-token-wrong-iss id-token-wrong-nonce rotated-signing-key no-email-claim device-slow-down device-expired otp-rate-limit otp-expired totp-lockout redirect-unreachable" ;;
+        "sandbox panel")
+            case "$prev" in
+                --url) return ;;
+            esac
+            options="--url" ;;
+        "sandbox approve")
+            case "$prev" in
+                --user) COMPREPLY=($(compgen -W "ada bob cleo dora" -- "$cur")); return ;;
+            esac
+            options="--user --deny" ;;
+        "store")
+            subcommands="lock migrate import export" ;;
+        "store lock")
+            : ;;
+        "store migrate")
+            case "$prev" in
+                --to) COMPREPLY=($(compgen -W "secret-service passphrase" -- "$cur")); return ;;
+            esac
+            options="--to" ;;
+        "store import")
+            options="--replace --skip-existing"
+            files=1 ;;
+        "store export")
+            files=1 ;;
+        "trace")
+            subcommands="show diff replay" ;;
+        "trace show")
+            case "$prev" in
+                --expand) return ;;
+            esac
+            options="--expand --all --plain --json"
+            files=1 ;;
+        "trace diff")
+            options="--json"
+            files=1 ;;
+        "trace replay")
+            case "$prev" in
+                --timeout) return ;;
+                --trace-out) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            esac
+            options="--timeout --trace-out --json"
+            files=1 ;;
+        "doctor")
+            options="--json" ;;
     esac
+    if [[ "$cur" == -* ]]; then
+        COMPREPLY=($(compgen -W "$options --session --config --unlock-for --keyring-timeout --quiet --help" -- "$cur"))
+    elif [ -n "$subcommands" ] && [ "$scope" = "${COMP_WORDS[1]}" ]; then
+        COMPREPLY=($(compgen -W "$subcommands" -- "$cur"))
+    elif [ "$commands" = 1 ]; then
+        COMPREPLY=($(compgen -c -- "$cur"))
+    elif [ -n "$operands" ] || [ "$files" = 1 ]; then
+        COMPREPLY=($(compgen -W "$operands" -- "$cur"))
+        [ "$files" = 1 ] && COMPREPLY+=($(compgen -f -- "$cur"))
+    else
+        COMPREPLY=($(compgen -W "$options --session --config --unlock-for --keyring-timeout --quiet --help" -- "$cur"))
+    fi
 }
 complete -F _authdeck authdeck

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import LoopbackHTTP
 
 /// What a receiver learned from the sign-in about one callback it delivered.
 public enum CallbackVerdict: Equatable, Sendable {

@@ -124,16 +124,6 @@ public struct OAuthClient: Sendable {
     }
 }
 
-/// What the device authorization endpoint answered: what to show the user, and how to poll.
-public struct DeviceAuthorization: Equatable, Sendable {
-    public let deviceCode: String
-    public let userCode: String
-    public let verificationURI: String
-    public let verificationURIComplete: String?
-    public let expiresIn: Int
-    public var interval: Int
-}
-
 /// One poll's result.
 public enum DevicePoll: Equatable, Sendable {
     case pending

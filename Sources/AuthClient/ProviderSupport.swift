@@ -10,8 +10,9 @@ public enum ProviderSupport {
         guard let backend = configuration.backend(named: name) else {
             return "no backend named '\(name)' in config.json"
         }
-        let sendsCode = TurnkeySignIn.codeProviders.contains(provider)
-        let what = provider == "sms" ? "SMS codes" : (provider == "email" ? "Email codes" : provider)
+        let kind = Provider(provider)
+        let sendsCode = kind.sendsCode
+        let what = kind.codeTitle.map { $0 + "s" } ?? provider
         switch backend.type {
         case .sandbox:
             return nil
@@ -20,7 +21,7 @@ public enum ProviderSupport {
         case .portal:
             return sendsCode ? "Portal signs in with social providers only, not \(what)" : nil
         case .turnkey:
-            if sendsCode || TurnkeySignIn.socialProviders.contains(provider) { return nil }
+            if kind.isOfferedByAuthProxy { return nil }
             return "the auth proxy signs in with email, SMS, Google, Apple, Discord and X only"
         }
     }

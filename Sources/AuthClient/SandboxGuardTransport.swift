@@ -4,8 +4,6 @@ import AuthCore
 /// direct, turnkey or portal backend at `authdeck sandbox` (which approves anyone) never yields a session that
 /// looks real. Backends meant for the sandbox say so with `usesSandbox`.
 public struct SandboxGuardTransport: HTTPTransport {
-    /// The header every sandbox answer carries.
-    public static let header = "Authdeck-Sandbox"
     let inner: HTTPTransport
     let backend: String
 
@@ -16,7 +14,7 @@ public struct SandboxGuardTransport: HTTPTransport {
 
     public func send(_ request: OutgoingRequest) throws(SignInError) -> IncomingResponse {
         let response = try inner.send(request)
-        if response.headers[Self.header.lowercased()] != nil {
+        if response.headers[SandboxMark.header.lowercased()] != nil {
             throw .unavailable(reason: "\(URLPolicy.redacted(request.url)) is authdeck's sandbox, but backend "
                 + "'\(backend)' is not a sandbox backend (use --backend sandbox)")
         }

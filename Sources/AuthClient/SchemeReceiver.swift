@@ -1,5 +1,5 @@
 import AuthCore
-import CShims
+import CProcess
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -75,7 +75,7 @@ public final class SchemeReceiver: @unchecked Sendable {
     /// The uid of the process at the other end of a Unix socket (SO_PEERCRED), nil when unknown.
     static func peerUID(_ descriptor: Int32) -> uid_t? {
         var uid: uid_t = 0
-        return cshims_peer_uid(descriptor, &uid) == 0 ? uid : nil
+        return cprocess_peer_uid(descriptor, &uid) == 0 ? uid : nil
     }
 
     public func stop() {

@@ -22,7 +22,8 @@ public enum SignInBackendFactory {
         guard let backend = configuration.backend(named: name) else {
             throw .unavailable(reason: "no backend named '\(name)' in config.json")
         }
-        let sendsCode = TurnkeySignIn.codeProviders.contains(request.provider)
+        let kind = Provider(request.provider)
+        let sendsCode = kind.sendsCode
         if sendsCode, request.contact == nil { throw .invalidContact }
         var transport = transport, metadata = metadata
         if backend.type == .sandbox {
@@ -39,7 +40,7 @@ public enum SignInBackendFactory {
         }
         switch backend.type {
         case .direct:
-            if sendsCode { throw .authMethodUnavailable(method: codeTitle(request.provider)) }
+            if let code = kind.codeTitle { throw .authMethodUnavailable(method: code) }
             return try direct(request, configuration, catalog, transport, metadata, overrides, clock)
         case .sandbox:
             let proxy = backend.proxyBaseURL ?? backend.baseURL.map { $0.trimmingSuffix("/") + sandboxProxyPath }
@@ -58,7 +59,7 @@ public enum SignInBackendFactory {
             let client = TurnkeyProxyClient(baseURL: base, configID: configID, transport: transport,
                                             totpExtension: backend.totpExtension ?? false)
             if sendsCode { return TurnkeySignIn(request: request, client: client, clock: clock) }
-            guard TurnkeySignIn.socialProviders.contains(request.provider) else {
+            guard Provider(request.provider).isOfferedByAuthProxy else {
                 throw .authMethodUnavailable(method: "\(request.provider) through the turnkey backend")
             }
             // The provider leg runs as a direct sign-in would (endpoints, client, redirect), so the resolver sees
@@ -86,7 +87,7 @@ public enum SignInBackendFactory {
             return TurnkeySignIn(request: request, client: client, provider: leg, metadata: metadata,
                                  hostedOrigin: hosted, clock: clock)
         case .portal:
-            if sendsCode { throw .authMethodUnavailable(method: codeTitle(request.provider)) }
+            if let code = kind.codeTitle { throw .authMethodUnavailable(method: code) }
             let base = try required(backend.baseURL, "baseURL", backend: name)
             let environmentID = try required(backend.environmentID, "environmentID", backend: name)
             let client = PortalClient(baseURL: base, environmentID: environmentID, transport: transport)
@@ -104,10 +105,6 @@ public enum SignInBackendFactory {
                                             overrides: overrides)
         return DirectSignIn(provider: resolved, request: request, transport: transport, metadata: metadata,
                             clock: clock)
-    }
-
-    private static func codeTitle(_ provider: String) -> String {
-        provider == "sms" ? "SMS code" : "Email code"
     }
 
     private static func required(_ value: String?, _ field: String, backend: String) throws(SignInError) -> String {

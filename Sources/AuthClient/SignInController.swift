@@ -1,22 +1,6 @@
 import AuthCore
 import Foundation
 
-/// Who shows a sign-in to a person: the command line or the TUI. Called on the controller's queue; keep it quick.
-public protocol SignInPresenter: AnyObject, Sendable {
-    /// The attempt began: what the user must act on, and which receivers are listening.
-    func attemptBegan(_ attempt: Attempt, prompt: AttemptPrompt, receivers: [String])
-    /// The machine changed state (for screens that show it).
-    func stateChanged(_ state: SignInStateMachine.State)
-    /// Something was refused but the attempt goes on (a forged callback, a wrong code).
-    func notice(_ error: SignInError)
-    /// A receiver got something, and what became of it (for traces and the waiting screen).
-    func callbackArrived(source: String, verdict: CallbackVerdict)
-    /// The attempt ended: signed in (and stored), or failed.
-    func finished(_ result: Result<SignInOutcome, SignInError>)
-    /// A replayed callback of a completed attempt: the same result again.
-    func replayed(_ outcome: SignInOutcome)
-}
-
 /// Where the redirect receivers listen.
 public struct ReceiverOptions: Sendable {
     /// The loopback port (`--listen 127.0.0.1:PORT`); 0 picks one.
@@ -36,10 +20,13 @@ public struct ReceiverOptions: Sendable {
 /// network answers and the clock are serialised on one queue; each is `let action = machine.event(…); run(action)`.
 public final class SignInController: @unchecked Sendable {
     public typealias Persist = @Sendable (Session) throws(SignInError) -> SessionRecord
+    /// Who shows the sign-in to a person (the command line's printer, the TUI's inbox) takes each report here.
+    /// Called on the controller's queue; keep it quick.
+    public typealias Report = @Sendable (SignInProgress) -> Void
 
     private let queue = DispatchQueue(label: "authdeck.sign-in")
     private let work = DispatchQueue(label: "authdeck.sign-in.work", attributes: .concurrent)
-    private let presenter: SignInPresenter
+    private let report: Report
     private let persist: Persist
     private let receiverOptions: ReceiverOptions
     private let browser: BrowserLauncher?
@@ -48,6 +35,8 @@ public final class SignInController: @unchecked Sendable {
 
     // Owned by `queue`.
     private var lastStateName = "idle"
+    /// The state last reported.
+    private var reportedState: SignInStateMachine.State?
     private var machine = SignInStateMachine()
     private var backend: SignInBackend?
     private var loopback: LoopbackReceiver?
@@ -60,10 +49,10 @@ public final class SignInController: @unchecked Sendable {
     /// - Parameter browser: opens the authorize URL; nil to only show it (`--no-browser`).
     /// - Parameter trace: records every protocol step of the attempts (give the same trace to the backend's
     ///   transport through `TracingTransport` so requests land in it too).
-    public init(presenter: SignInPresenter, persist: @escaping Persist, receivers: ReceiverOptions,
+    public init(report: @escaping Report, persist: @escaping Persist, receivers: ReceiverOptions,
                 browser: BrowserLauncher?, trace: FlowTrace? = nil, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.trace = trace
-        self.presenter = presenter
+        self.report = report
         self.persist = persist
         self.receiverOptions = receivers
         self.browser = browser
@@ -79,8 +68,8 @@ public final class SignInController: @unchecked Sendable {
     /// Starts a sign-in with `backend`; refused with `signInInProgress` while one runs (rule 1).
     public func start(_ backend: SignInBackend, timeout: TimeInterval) {
         queue.async { [self] in
-            if machine.currentAttempt != nil {
-                run(machine.startRequested(placeholderAttempt()))
+            if let refusal = machine.startRefusal() {
+                run(refusal)
                 return
             }
             let id = AttemptID(nextAttempt)
@@ -91,7 +80,7 @@ public final class SignInController: @unchecked Sendable {
                 run(machine.startRequested(attempt))
             } catch {
                 stopReceivers()
-                presenter.finished(.failure(error))
+                report(.finished(.failure(error)))
             }
         }
     }
@@ -129,7 +118,14 @@ public final class SignInController: @unchecked Sendable {
     // MARK: - Actions
 
     private func run(_ action: SignInStateMachine.Action) {
-        presenter.stateChanged(machine.state)
+        // Each change is told once, not on every tick; a refusal tells the state again, for a screen that showed
+        // the refused request (a code) as going ahead.
+        var refused = false
+        if case .reject = action { refused = true }
+        if machine.state != reportedState || refused {
+            reportedState = machine.state
+            report(.stateChanged(machine.state))
+        }
         let name = Self.name(of: machine.state)
         if name != lastStateName {
             trace?.record("transition", "\(lastStateName) → \(name)", ["from": .string(lastStateName), "to": .string(name)])
@@ -167,7 +163,7 @@ public final class SignInController: @unchecked Sendable {
             background(id) { backend throws(SignInError) in
                 let otpID = try backend.resendCode(attempt)
                 self.queue.async {
-                    self.run(self.machine.codeSent(id, otpID: otpID, resendAvailableAt: self.clock().addingTimeInterval(30)))
+                    self.run(self.machine.codeSent(id, otpID: otpID, resendAvailableAt: self.nextResend()))
                 }
             }
         case .persist(let id, let issued):
@@ -186,16 +182,16 @@ public final class SignInController: @unchecked Sendable {
             finish()
             trace?.record("result", "stored session \(outcome.record.key) (\(outcome.kind.rawValue))",
                           ["key": .string(outcome.record.key), "kind": .string(outcome.kind.rawValue)])
-            presenter.finished(.success(outcome))
+            report(.finished(.success(outcome)))
         case .reject(let error):
             trace?.record("notice", error.message)
-            presenter.notice(error)
+            report(.notice(error))
         case .fail(_, let error):
             finish()
             trace?.record("result", error.message, ["error": .string(error.message)])
-            presenter.finished(.failure(error))
+            report(.finished(.failure(error)))
         case .replay(let outcome):
-            presenter.replayed(outcome)
+            report(.replayed(outcome))
         case .discard(_, let issued, let error):
             // Cancelled while the session was being issued: it is not stored, and revoked where the backend can.
             let backend = self.backend
@@ -205,7 +201,7 @@ public final class SignInController: @unchecked Sendable {
             // Reported once the revocation is done, so a command that exits on the report does not cut it short.
             work.async {
                 backend?.revoke(issued)
-                self.queue.async { self.presenter.finished(.failure(error)) }
+                self.queue.async { self.report(.finished(.failure(error))) }
             }
         }
     }
@@ -272,7 +268,9 @@ public final class SignInController: @unchecked Sendable {
         // A redirect that ended the attempt (the provider's error) is told by the result, not as a refused notice
         // that would arrive after it.
         if !endedAttempt {
-            queue.async { self.presenter.callbackArrived(source: source, verdict: verdict) }
+            let refusal: String?
+            if case .refused(let reason) = verdict { refusal = reason } else { refusal = nil }
+            queue.async { self.report(.callbackArrived(source: source, refusal: refusal)) }
         }
         return verdict
     }
@@ -306,7 +304,7 @@ public final class SignInController: @unchecked Sendable {
         if scheme == nil, let schemeFailure {
             receivers.insert("no authdeck:// (\(schemeFailure))", at: receivers.count - 1)
         }
-        presenter.attemptBegan(attempt, prompt: prompt, receivers: receivers)
+        report(.began(attempt, prompt, receivers: receivers))
         switch prompt {
         case .browser(let url):
             let (base, parameters) = FlowTrace.redactedURL(url)
@@ -319,13 +317,20 @@ public final class SignInController: @unchecked Sendable {
         case .codeSent:
             trace?.record("authorize", "one-time code sent")
         }
+        // Told at once, not after the timeout: the provider will send the browser where no receiver listens.
+        if case .browser = prompt, case .browser(let redirectURI) = attempt.method,
+           let reason = RedirectReach.problem(redirectURI: redirectURI, loopback: loopback?.redirectURI,
+                                              schemeReceiver: scheme != nil) {
+            trace?.record("notice", "redirect unreachable: " + reason)
+            report(.redirectUnreachable(reason))
+        }
         switch prompt {
         case .browser(let url):
             if let browser {
                 do throws(SignInError) {
                     try browser.open(url)
                 } catch {
-                    presenter.notice(error)
+                    report(.notice(error))
                 }
             }
         case .device(let authorization):
@@ -335,12 +340,12 @@ public final class SignInController: @unchecked Sendable {
                 do throws(SignInError) {
                     try browser.open(authorization.verificationURIComplete ?? authorization.verificationURI)
                 } catch {
-                    presenter.notice(error)
+                    report(.notice(error))
                 }
             }
             pollDevice(attempt, interval: authorization.interval)
         case .codeSent(let otpID):
-            run(machine.codeSent(attempt.id, otpID: otpID, resendAvailableAt: clock().addingTimeInterval(30)))
+            run(machine.codeSent(attempt.id, otpID: otpID, resendAvailableAt: nextResend()))
         }
     }
 
@@ -350,7 +355,7 @@ public final class SignInController: @unchecked Sendable {
         case .totpRequired(let challenge): run(machine.totpChallenged(id, challenge))
         case .codeRequired(let contact, let format, let otpID):
             run(machine.codeRequired(id, contact: contact, format: format, otpID: otpID,
-                                     resendAvailableAt: clock().addingTimeInterval(30)))
+                                     resendAvailableAt: nextResend()))
         }
     }
 
@@ -390,6 +395,11 @@ public final class SignInController: @unchecked Sendable {
                 self.queue.async { self.run(self.machine.requestFailed(attempt.id, error)) }
             }
         }
+    }
+
+    /// When a code that goes out now may be sent again.
+    private func nextResend() -> Date {
+        clock().addingTimeInterval(SignInStateMachine.resendCooldown)
     }
 
     private func startTimer() {
@@ -441,12 +451,6 @@ public final class SignInController: @unchecked Sendable {
         case .storageFailed: return "storageFailed"
         case .cancelling: return "cancelling"
         }
-    }
-
-    /// Only to let the machine answer `signInInProgress` itself when a second start arrives.
-    private func placeholderAttempt() -> Attempt {
-        Attempt(id: AttemptID(0), backend: "", provider: "", method: .device, state: "", codeVerifier: "", nonce: nil,
-                deadline: clock())
     }
 }
 

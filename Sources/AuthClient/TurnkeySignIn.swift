@@ -34,8 +34,6 @@ public final class TurnkeySignIn: SignInBackend, @unchecked Sendable {
         var name: String?
     }
 
-    static let codeProviders: Set<String> = ["email", "sms"]
-    static let socialProviders: Set<String> = ["google", "apple", "discord", "x"]
     /// Turnkey's hosted OAuth pages, the SDK's defaults.
     public static let defaultOAuthOrigin = "https://oauth-origin.turnkey.com"
     public static let defaultOAuthRedirect = "https://oauth-redirect.turnkey.com"
@@ -55,10 +53,10 @@ public final class TurnkeySignIn: SignInBackend, @unchecked Sendable {
         self.clock = clock
     }
 
-    private var sendsCode: Bool { Self.codeProviders.contains(request.provider) }
+    private var sendsCode: Bool { Provider(request.provider).sendsCode }
 
     /// Whether this attempt goes through the proxy's hosted redirect.
-    private var hosted: Bool { hostedOrigin != nil && ["google", "apple"].contains(request.provider) }
+    private var hosted: Bool { hostedOrigin != nil && [Provider.google, .apple].contains(Provider(request.provider)) }
 
     public var waitsForRedirect: Bool { !sendsCode }
 
@@ -67,12 +65,12 @@ public final class TurnkeySignIn: SignInBackend, @unchecked Sendable {
         guard config.enables(request.provider) else { throw .authMethodUnavailable(method: title) }
         locked { walletKit = config }
         if sendsCode {
-            guard let contact = request.contact, Self.matches(contact, provider: request.provider) else {
+            guard let contact = request.contact, Provider(request.provider).accepts(contact) else {
                 throw .invalidContact
             }
             return .oneTimeCode(contact: contact, format: config.otpFormat, otpID: nil)
         }
-        guard Self.socialProviders.contains(request.provider), let resolveProvider else {
+        guard Provider.authProxySocial.contains(Provider(request.provider)), let resolveProvider else {
             throw .authMethodUnavailable(method: "\(title) through the turnkey backend")
         }
         if request.useDevice { throw .authMethodUnavailable(method: "\(title) device") }
@@ -251,13 +249,6 @@ public final class TurnkeySignIn: SignInBackend, @unchecked Sendable {
     private func sessionKey() throws(SignInError) -> P256PrivateKey {
         guard let key = locked({ key }) else { throw .unavailable(reason: "the attempt has no session key") }
         return key
-    }
-
-    static func matches(_ contact: Contact, provider: String) -> Bool {
-        switch (contact, provider) {
-        case (.email, "email"), (.phone, "sms"): return true
-        default: return false
-        }
     }
 
     /// The provider's ID token is checked before the proxy sees it, so a token for another client or attempt is

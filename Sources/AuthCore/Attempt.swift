@@ -71,6 +71,12 @@ public struct TOTPChallenge: Equatable, Sendable {
         self.user = user
         self.attemptsLeft = attemptsLeft
     }
+
+    /// Who the prompt names: the enrolment link's account (an email) where the backend gives only an id (Portal's
+    /// UUID), else the backend's name for the user. The TUI and `login` name the person the same way.
+    public var shownUser: String? {
+        OTPAuthAccount.account(in: enrolmentLink) ?? user
+    }
 }
 
 /// Whether the backend logged an existing account in or created one (the Para new-versus-existing flow).

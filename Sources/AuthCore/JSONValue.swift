@@ -13,7 +13,14 @@ public enum JSONValue: Equatable, Sendable, Codable {
         public let description: String
     }
 
+    /// How deep arrays and objects may nest. No provider answer or claim set comes near it; a document that does
+    /// is refused before decoding, whose cost grows with the square of the depth.
+    public static let maximumDepth = 64
+
     public static func parse(_ bytes: [UInt8]) throws(ParseFailure) -> JSONValue {
+        guard nestingDepth(of: bytes) <= maximumDepth else {
+            throw ParseFailure(description: "JSON nested deeper than \(maximumDepth) levels")
+        }
         do {
             return try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
         } catch {
@@ -23,6 +30,27 @@ public enum JSONValue: Equatable, Sendable, Codable {
 
     public static func parse(_ text: String) throws(ParseFailure) -> JSONValue {
         try parse(Array(text.utf8))
+    }
+
+    /// The deepest nesting of `[` and `{` outside strings; malformed documents are left to the decoder.
+    static func nestingDepth(of bytes: [UInt8]) -> Int {
+        var depth = 0, deepest = 0, inString = false, escaped = false
+        for byte in bytes {
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true }
+                else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                deepest = max(deepest, depth)
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: break
+            }
+        }
+        return deepest
     }
 
     public init(from decoder: Decoder) throws {

@@ -73,13 +73,17 @@ public struct SignInStateMachine: Sendable {
 
     /// The user (or a script) asked for a new sign-in.
     public mutating func startRequested(_ attempt: Attempt) -> Action {
+        if let refusal = startRefusal() { return refusal }
+        state = .awaitingCallback(attempt, .waiting)
+        return .begin(attempt)
+    }
+
+    /// Rule 1, asked before an attempt is made: while one runs, a start is refused and the running attempt is
+    /// untouched (one sign-in at a time); nil when a start may go ahead.
+    public func startRefusal() -> Action? {
         switch state {
-        case .idle, .authenticated:
-            state = .awaitingCallback(attempt, .waiting)
-            return .begin(attempt)
-        case .awaitingCallback, .totpRequired:
-            // Rule 1: one sign-in at a time; the running attempt is untouched.
-            return .reject(.signInInProgress)
+        case .idle, .authenticated: return nil
+        case .awaitingCallback, .totpRequired: return .reject(.signInInProgress)
         }
     }
 
@@ -174,6 +178,10 @@ public struct SignInStateMachine: Sendable {
             return .none  // a code typed after the attempt ended
         }
     }
+
+    /// How long after a one-time code goes out another may be asked for: the controller sets each code's
+    /// `resendAvailableAt` from it, and before then a resend is refused as `rateLimited`.
+    public static let resendCooldown: TimeInterval = 30
 
     /// The user asked for the one-time code again.
     public mutating func resendRequested(now: Date) -> Action {

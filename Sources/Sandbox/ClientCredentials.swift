@@ -1,6 +1,6 @@
-import AuthClient
 import AuthCore
 import AuthCrypto
+import LoopbackHTTP
 
 /// A client's id and secret from `Authorization: Basic` (RFC 6749 2.3.1: each part form-encoded, then base64).
 struct ClientCredentials {

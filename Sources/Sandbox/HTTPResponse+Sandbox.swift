@@ -1,6 +1,6 @@
-import AuthClient
 import AuthCore
 import Foundation
+import LoopbackHTTP
 
 extension HTTPResponse {
     /// A JSON object answer.

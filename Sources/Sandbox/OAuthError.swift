@@ -1,4 +1,4 @@
-import AuthClient
+import LoopbackHTTP
 
 /// An error from an OAuth endpoint, answered in RFC 6749's JSON shape `{"error", "error_description"}`.
 struct OAuthError: Error {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Everything the OIDC profiles have handed out and not yet seen come back: authorization codes, access and
 /// refresh tokens, device authorizations. A plain value guarded by the routes' lock; every method takes the
 /// current time so expiry is decided in one place.
@@ -65,6 +67,8 @@ struct OIDCGrants {
     enum DeviceDecision {
         case decided, unknown, expired, alreadyDecided
     }
+
+    init() {}
 
     private var codes: [String: Code] = [:]
     private var spentCodes: [String: (grantID: String?, spentAt: Double)] = [:]
@@ -210,5 +214,37 @@ struct OIDCGrants {
         for (deviceCode, device) in devices where device.expiresAt <= now {
             forget(deviceCode: deviceCode)
         }
+    }
+
+    // MARK: - Kept across restarts
+
+    /// The tokens as JSON for the data folder: access tokens, refresh tokens, and rotated ones (so a stale copy
+    /// is still caught after a restart). Codes and device grants live minutes and are not kept.
+    var saved: [String: Any] {
+        func encode(_ token: Token) -> [String: Any] {
+            var object: [String: Any] = ["profile": token.profile.rawValue, "clientID": token.clientID,
+                                         "userName": token.userName, "scope": token.scope, "grantID": token.grantID]
+            if let expiresAt = token.expiresAt { object["expiresAt"] = expiresAt }
+            return object
+        }
+        return ["accessTokens": accessTokens.mapValues(encode), "refreshTokens": refreshTokens.mapValues(encode),
+                "rotatedRefreshTokens": rotatedRefreshTokens]
+    }
+
+    /// Tokens saved by an earlier run; what does not read back is dropped (its session then fails to refresh,
+    /// as a revoked one would).
+    init(saved: [String: Any]?) {
+        guard let saved else { return }
+        func decode(_ value: Any) -> Token? {
+            guard let object = value as? [String: Any], let name = object["profile"] as? String,
+                  let profile = OIDCProfile(rawValue: name), let clientID = object["clientID"] as? String,
+                  let userName = object["userName"] as? String, let scope = object["scope"] as? String,
+                  let grantID = object["grantID"] as? String else { return nil }
+            return Token(profile: profile, clientID: clientID, userName: userName, scope: scope, grantID: grantID,
+                         expiresAt: (object["expiresAt"] as? NSNumber)?.doubleValue)
+        }
+        accessTokens = (saved["accessTokens"] as? [String: Any])?.compactMapValues(decode) ?? [:]
+        refreshTokens = (saved["refreshTokens"] as? [String: Any])?.compactMapValues(decode) ?? [:]
+        rotatedRefreshTokens = saved["rotatedRefreshTokens"] as? [String: String] ?? [:]
     }
 }

@@ -1,6 +1,6 @@
-import AuthClient
 import AuthCore
 import AuthCrypto
+import LoopbackHTTP
 
 /// Where and how an authorization response goes: validated before anything is sent there.
 struct AuthorizationReply {

@@ -1,6 +1,6 @@
-import AuthClient
 import AuthCore
 import AuthCrypto
+import LoopbackHTTP
 
 extension OIDCRoutes {
     /// Letters that cannot be mistaken for each other or spell words (RFC 8628 6.1's advice).

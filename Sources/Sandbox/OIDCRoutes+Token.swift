@@ -1,6 +1,6 @@
-import AuthClient
 import AuthCore
 import AuthCrypto
+import LoopbackHTTP
 
 /// What a successful code redemption yields, for the token endpoint and for the proxies that exchange codes
 /// at their own profiles (Turnkey's oauth2_authenticate, the portal's callback).
@@ -118,7 +118,12 @@ extension OIDCRoutes {
             throw .invalidRequest("refresh_token is required")
         }
         let found: OIDCGrants.Token
-        switch grants.withLock({ $0.rotate(refreshToken: refreshToken, profile: profile, clientID: clientID) }) {
+        let rotation = grants.withLock { current in
+            let result = current.rotate(refreshToken: refreshToken, profile: profile, clientID: clientID)
+            keep(current)
+            return result
+        }
+        switch rotation {
         case .rotated(let token): found = token
         case .mismatched: throw .invalidGrant("the refresh token was issued to another client")
         case .replayed: throw .invalidGrant("the refresh token was already used; the grant is revoked")
@@ -169,7 +174,10 @@ extension OIDCRoutes {
         let lifetime = context.configuration.tokenLifetime
         let token = OIDCGrants.Token(profile: profile, clientID: clientID, userName: user.name, scope: scope,
                                      grantID: grantID, expiresAt: now + Double(lifetime))
-        grants.withLock { $0.add(accessToken: accessToken, refreshToken: refreshToken, token) }
+        grants.withLock {
+            $0.add(accessToken: accessToken, refreshToken: refreshToken, token)
+            keep($0)
+        }
         var answer: [String: Any] = ["access_token": accessToken, "token_type": "Bearer", "expires_in": lifetime,
                                      "refresh_token": refreshToken, "scope": scope]
         let wantsIDToken = profile == .apple || scope.split(separator: " ").contains("openid")

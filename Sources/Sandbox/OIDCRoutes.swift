@@ -1,7 +1,7 @@
-import AuthClient
 import AuthCore
 import AuthCrypto
 import Foundation
+import LoopbackHTTP
 import Synchronization
 
 /// The five imitation providers under `/oidc/<profile>/…`: discovery, authorize (consent page or scripted
@@ -10,12 +10,20 @@ import Synchronization
 /// providers do and answers errors in their shapes.
 final class OIDCRoutes: Sendable {
     let context: SandboxContext
-    let grants = Mutex(OIDCGrants())
+    let grants: Mutex<OIDCGrants>
 
     static let deviceGrantType = "urn:ietf:params:oauth:grant-type:device_code"
 
     init(context: SandboxContext) {
         self.context = context
+        let folder = context.configuration.dataFolder
+        grants = Mutex(OIDCGrants(saved: folder.flatMap { $0.read($0.grantsFile) }))
+    }
+
+    /// Writes the tokens to the data folder, if the sandbox has one; called with the grants' lock held.
+    func keep(_ current: OIDCGrants) {
+        guard let folder = context.configuration.dataFolder else { return }
+        folder.save(current.saved, to: folder.grantsFile)
     }
 
     /// `path` is what follows `/oidc/<profile>`, already percent-decoded.
@@ -175,7 +183,10 @@ final class OIDCRoutes: Sendable {
             return OAuthError.invalidRequest("token is required").response
         }
         let clientID = form["client_id"] ?? ClientCredentials.basic(request)?.clientID
-        grants.withLock { $0.revoke(token: token, clientID: clientID) }
+        grants.withLock {
+            $0.revoke(token: token, clientID: clientID)
+            keep($0)
+        }
         return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array("{}".utf8))
     }
 }

@@ -1,4 +1,4 @@
-import AuthClient
+import LoopbackHTTP
 
 /// A Portal error: `{"error": message}` with its HTTP status.
 struct PortalError: Error {

@@ -1,7 +1,7 @@
-import AuthClient
 import AuthCore
 import AuthCrypto
 import Foundation
+import LoopbackHTTP
 import Synchronization
 
 /// Portal's Client Auth routes (SPEC 3.5) under `/portal/api/v3/auth`, in the shapes portal-hq/PortalSwift's

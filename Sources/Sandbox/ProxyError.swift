@@ -1,4 +1,4 @@
-import AuthClient
+import LoopbackHTTP
 
 /// An Auth Proxy error: gRPC-style `{"code": <status code>, "message": …, "details": []}` as Turnkey answers,
 /// with the HTTP status that goes with it.

@@ -1,4 +1,4 @@
-import AuthClient
+import LoopbackHTTP
 
 /// `/sandbox/faults`, the sandbox's admin route (127.0.0.1 only, like the rest of it): `GET` shows the faults
 /// that are on and every fault there is; `PUT` with `{"faults": [NAME, …], "delayMs": N}` replaces the selection

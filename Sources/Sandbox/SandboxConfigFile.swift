@@ -1,5 +1,8 @@
-/// The config.json `authdeck sandbox --config-out FILE` writes, pointing every backend at this sandbox.
-/// The executable's config loader reads it, so the shape is kept small and stable:
+import AuthCore
+import Foundation
+
+/// The config.json `authdeck sandbox --config-out FILE` writes, pointing every backend at this sandbox: the
+/// `Configuration` authdeck's config loader reads, built as that type and encoded, so the two cannot drift.
 ///
 ///     {
 ///       "defaultBackend": "sandbox",
@@ -8,70 +11,67 @@
 ///                             "proxyBaseURL": B/turnkey, "configID": C,
 ///                             "portalBaseURL": B/portal, "environmentID": E},
 ///         "sandbox-turnkey": {"type": "turnkey", "baseURL": B/turnkey, "configID": C,
-///                             "oauthOriginURL": B/turnkey/oauth-origin},
+///                             "oauthOriginURL": B/turnkey/oauth-origin, "usesSandbox": true},
 ///         "sandbox-portal":  {"type": "portal", "baseURL": B/portal, "environmentID": E,
-///                             "redirectURL": "authdeck://callback"}
+///                             "redirectURL": "authdeck://callback", "usesSandbox": true}
 ///       },
 ///       "providers": {
-///         "google": {"clientID", "issuer", "discovery", "authorizationEndpoint", "tokenEndpoint", "jwksURI",
-///                    "userEndpoint", "revocationEndpoint", "deviceAuthorizationEndpoint", "scopes",
-///                    "redirect": "loopback"},
-///         "apple":  {… as google, without deviceAuthorizationEndpoint, plus "responseMode": "form_post"},
+///         "google": {"clientID", "issuer", "authorizationEndpoint", "tokenEndpoint", "jwksURI", "userEndpoint",
+///                    "revocationEndpoint", "deviceAuthorizationEndpoint", "scopes"},
+///         "apple":  {… as google, without deviceAuthorizationEndpoint},
 ///         "discord", "x": {"clientID", "issuer", "authorizationEndpoint", "tokenEndpoint", "userEndpoint",
-///                          "revocationEndpoint", "scopes", "redirect"},
+///                          "revocationEndpoint", "scopes"},
 ///         "oidc":   {… as google: the generic OpenID Connect profile}
 ///       }
 ///     }
 ///
 /// Both turnkey-speaking backends get `"totpExtension": true` when the sandbox runs its TOTP extension.
 /// B is the base URL (`http://127.0.0.1:PORT`). The `sandbox` backend runs social providers as the `direct`
-/// backend does (straight at the profiles) and email/SMS codes through the proxy at `proxyBaseURL`.
-/// Provider field names follow Resources/providers.json, so an entry overrides a preset field by field.
+/// backend does (straight at the profiles) and email/SMS codes through the proxy at `proxyBaseURL`. Each provider
+/// entry overrides its preset (Resources/providers.json) field by field; discovery follows from the issuer, and
+/// the loopback redirect and Apple's form_post response mode come from the presets, which the sandbox accepts.
 enum SandboxConfigFile {
-    static func document(context: SandboxContext) -> [UInt8] {
+    static func configuration(context: SandboxContext) -> Configuration {
         let base = context.baseURL
-        let configuration = context.configuration
-        let configID = configuration.writtenProxyConfigID
-        let environmentID = configuration.writtenPortalEnvironmentID
-        var backends: [String: [String: Any]] = [
-            "sandbox": ["type": "sandbox", "baseURL": base, "proxyBaseURL": base + "/turnkey", "configID": configID,
-                        "portalBaseURL": base + "/portal", "environmentID": environmentID],
-            "sandbox-turnkey": ["type": "turnkey", "baseURL": base + "/turnkey", "configID": configID,
-                                "oauthOriginURL": base + "/turnkey/oauth-origin", "usesSandbox": true],
-            "sandbox-portal": ["type": "portal", "baseURL": base + "/portal", "environmentID": environmentID,
-                               "redirectURL": configuration.portalRedirectURLs.first ?? "authdeck://callback",
-                               "usesSandbox": true],
-        ]
-        if configuration.turnkeyTOTPExtension {
-            backends["sandbox"]?["totpExtension"] = true
-            backends["sandbox-turnkey"]?["totpExtension"] = true
-        }
-        var providers: [String: Any] = [:]
+        let settings = context.configuration
+        let totp: Bool? = settings.turnkeyTOTPExtension ? true : nil
+        var sandbox = BackendConfiguration(type: .sandbox, baseURL: base, configID: settings.writtenProxyConfigID,
+                                           environmentID: settings.writtenPortalEnvironmentID)
+        sandbox.proxyBaseURL = base + "/turnkey"
+        sandbox.portalBaseURL = base + "/portal"
+        sandbox.totpExtension = totp
+        var turnkey = BackendConfiguration(type: .turnkey, baseURL: base + "/turnkey",
+                                           configID: settings.writtenProxyConfigID)
+        turnkey.oauthOriginURL = base + "/turnkey/oauth-origin"
+        turnkey.usesSandbox = true
+        turnkey.totpExtension = totp
+        var portal = BackendConfiguration(type: .portal, baseURL: base + "/portal",
+                                          environmentID: settings.writtenPortalEnvironmentID)
+        portal.redirectURL = settings.portalRedirectURLs.first ?? "authdeck://callback"
+        portal.usesSandbox = true
+        var providers: [String: ProviderConfiguration] = [:]
         for profile in OIDCProfile.allCases {
             providers[profile.providerName] = provider(profile, context: context)
         }
-        return JSONText.encode(["defaultBackend": "sandbox", "backends": backends, "providers": providers])
+        return Configuration(defaultBackend: "sandbox",
+                             backends: ["sandbox": sandbox, "sandbox-turnkey": turnkey, "sandbox-portal": portal],
+                             providers: providers)
     }
 
-    private static func provider(_ profile: OIDCProfile, context: SandboxContext) -> [String: Any] {
+    static func document(context: SandboxContext) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding a value of plain strings, flags and lists cannot fail; an empty object beats a trap in a server.
+        return (try? Array(encoder.encode(configuration(context: context)))) ?? Array("{}".utf8)
+    }
+
+    private static func provider(_ profile: OIDCProfile, context: SandboxContext) -> ProviderConfiguration {
         let issuer = context.issuer(profile)
-        var entry: [String: Any] = [
-            "clientID": context.configuration.clientID(for: profile),
-            "issuer": issuer,
-            "authorizationEndpoint": issuer + "/authorize",
-            "tokenEndpoint": issuer + "/token",
-            "userEndpoint": issuer + profile.userEndpointPath,
-            "revocationEndpoint": issuer + "/revoke",
-            "scopes": profile.defaultScopes,
-            // The sandbox takes loopback redirects for every profile, Apple included.
-            "redirect": "loopback",
-        ]
-        if profile.issuesIDToken {
-            entry["discovery"] = issuer + "/.well-known/openid-configuration"
-            entry["jwksURI"] = issuer + "/jwks"
-        }
-        if profile.supportsDeviceGrant { entry["deviceAuthorizationEndpoint"] = issuer + "/device/code" }
-        if profile.defaultResponseMode == "form_post" { entry["responseMode"] = "form_post" }
-        return entry
+        return ProviderConfiguration(
+            clientID: context.configuration.clientID(for: profile), issuer: issuer, scopes: profile.defaultScopes,
+            authorizationEndpoint: issuer + "/authorize", tokenEndpoint: issuer + "/token",
+            userEndpoint: issuer + profile.userEndpointPath, revocationEndpoint: issuer + "/revoke",
+            deviceAuthorizationEndpoint: profile.supportsDeviceGrant ? issuer + "/device/code" : nil,
+            jwksURI: profile.issuesIDToken ? issuer + "/jwks" : nil)
     }
 }

@@ -3,6 +3,11 @@
 public struct SandboxConfiguration: Sendable {
     /// 0 picks a free port.
     public var port: UInt16 = 0
+    /// The port `authdeck sandbox` listens on without `--port`, the same every run, so the config.json it wrote
+    /// yesterday still points at it.
+    public static let defaultPort: UInt16 = 8750
+    /// Where keys, tokens and accounts are kept across restarts; nil keeps everything in memory (tests).
+    public var dataFolder: SandboxDataFolder?
     public var users: [SandboxUser] = SandboxUsers.builtIn
     /// The JSON-lines outbox; nil keeps codes off disk (tests read them from `announce`).
     public var outboxPath: String?

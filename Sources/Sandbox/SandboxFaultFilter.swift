@@ -1,7 +1,7 @@
-import AuthClient
 import AuthCore
 import AuthCrypto
 import Foundation
+import LoopbackHTTP
 #if canImport(Glibc)
 import Glibc
 #endif

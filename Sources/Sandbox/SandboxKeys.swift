@@ -1,8 +1,9 @@
 import AuthCrypto
 import Foundation
 
-/// The sandbox's signing keys, made fresh at start: one ES256 and one RS256 key, published together as the
-/// JWKS of every OIDC profile so clients exercise both algorithms and key choice by `kid`.
+/// The sandbox's signing keys, made fresh at start (or kept in its data folder): one ES256 and one RS256 key,
+/// published together as the JWKS of every OIDC profile so clients exercise both
+/// algorithms and key choice by `kid`.
 /// Tests share one instance because RSA key generation takes a noticeable moment.
 public final class SandboxKeys: Sendable {
     let es256: JWK
@@ -10,10 +11,19 @@ public final class SandboxKeys: Sendable {
     /// `{"keys":[…]}` with the public halves only.
     let jwksJSON: String
 
-    public init() throws(CryptoError) {
+    public convenience init() throws(CryptoError) {
         let tag = Hex.encode(try SecureRandom.bytes(4))
-        es256 = try JWK.generateES256(keyID: "sandbox-es256-\(tag)")
-        rs256 = try JWK.generateRS256(keyID: "sandbox-rs256-\(tag)")
+        try self.init(es256: JWK.generateES256(keyID: "sandbox-es256-\(tag)"),
+                      rs256: JWK.generateRS256(keyID: "sandbox-rs256-\(tag)"))
+    }
+
+    /// Keys kept from an earlier run (`SandboxDataFolder`).
+    init(es256: JWK, rs256: JWK) throws(CryptoError) {
+        guard es256.hasPrivateKey, rs256.hasPrivateKey, es256.keyType == "EC", rs256.keyType == "RSA" else {
+            throw .invalidKey("the sandbox needs a private EC key and a private RSA key")
+        }
+        self.es256 = es256
+        self.rs256 = rs256
         var keys: [Any] = []
         for (key, algorithm) in [(es256, "ES256"), (rs256, "RS256")] {
             guard var object = JSONText.object(Array(try key.publicJSON().utf8)) else {

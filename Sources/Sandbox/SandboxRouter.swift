@@ -1,5 +1,5 @@
 import AuthCore
-import AuthClient
+import LoopbackHTTP
 
 /// Sends each request to the routes that own its path prefix; everything else is a JSON 404.
 final class SandboxRouter: Sendable {

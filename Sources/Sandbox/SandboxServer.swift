@@ -1,6 +1,7 @@
-import AuthClient
+import AuthCore
 import AuthCrypto
 import Foundation
+import LoopbackHTTP
 import Synchronization
 
 /// The built-in local identity provider and auth proxy (SPEC section 7): five OIDC profiles, a
@@ -21,7 +22,15 @@ public final class SandboxServer: Sendable {
     public init(configuration: SandboxConfiguration) throws(Failure) {
         let keys: SandboxKeys
         do {
-            keys = try configuration.keys ?? SandboxKeys()
+            if let given = configuration.keys {
+                keys = given
+            } else if let folder = configuration.dataFolder {
+                keys = try folder.keys()
+            } else {
+                keys = try SandboxKeys()
+            }
+        } catch let failure as Failure {
+            throw failure
         } catch {
             throw Failure(description: "cannot make signing keys: \(error)")
         }
@@ -39,7 +48,7 @@ public final class SandboxServer: Sendable {
                 }
                 // Marked, so a real backend pointed here by mistake fails rather than "signs in".
                 var response = router.handle(request)
-                response.headers.append((SandboxGuardTransport.header, "1"))
+                response.headers.append((SandboxMark.header, "1"))
                 return response
             }
         } catch {

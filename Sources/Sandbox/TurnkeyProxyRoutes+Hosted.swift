@@ -1,6 +1,6 @@
-import AuthClient
 import AuthCore
 import AuthCrypto
+import LoopbackHTTP
 
 /// A hosted OAuth login waiting for the provider's answer (the sandbox's stand-in for Turnkey's oauth-origin).
 struct HostedLogin {

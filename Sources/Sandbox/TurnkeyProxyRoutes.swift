@@ -1,7 +1,7 @@
-import AuthClient
 import AuthCore
 import AuthCrypto
 import Foundation
+import LoopbackHTTP
 import Synchronization
 
 /// The Turnkey-compatible Auth Proxy of SPEC 3.4 under `/turnkey/v1/<path>`: POST, a JSON object body, and the
@@ -45,6 +45,9 @@ final class TurnkeyProxyRoutes: Sendable {
                                         "\(context.issuer(profile)) \(user.subject(at: profile))"
                                     },
                                     maximumAttempts: context.configuration.otpMaximumAttempts))
+        if let folder = context.configuration.dataFolder {
+            state.withLock { $0.restore(folder.read(folder.accountsFile)) }
+        }
     }
 
     /// `path` is what follows `/turnkey`.
@@ -214,6 +217,9 @@ final class TurnkeyProxyRoutes: Sendable {
             for identity in identities where accounts.account(identity: identity.key) != nil { taken = true }
             guard !taken else { throw .alreadyExists("an account with this contact or identity exists") }
             accounts.add(created)
+            if let folder = context.configuration.dataFolder {
+                folder.save(accounts.savedAccounts, to: folder.accountsFile)
+            }
         }
         return ["organizationId": organizationID, "userId": userID]
     }

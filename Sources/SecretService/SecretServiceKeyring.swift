@@ -1,6 +1,5 @@
 import AuthCrypto
 import CLibsecret
-import CShims
 import Foundation
 import SessionStorage
 
@@ -24,7 +23,7 @@ public struct SecretServiceKeyring: MasterKeyVault {
     /// The key, or nil when the Secret Service holds none for this store (a locked collection looks the same).
     public func lookup(storeID: String) throws(SecretServiceFailure) -> [UInt8]? {
         let text: String? = try run { cancellable, error in
-            guard let secret = cshims_secret_lookup(storeID, cancellable, error) else { return nil }
+            guard let secret = secret_shim_lookup(storeID, cancellable, error) else { return nil }
             defer { secret_password_free(secret) }
             return String(cString: secret)
         }
@@ -39,7 +38,7 @@ public struct SecretServiceKeyring: MasterKeyVault {
         let label = "authdeck master key (store \(storeID))"
         let text = Hex.encode(key)
         let stored: Bool = try run { cancellable, error in
-            cshims_secret_store(storeID, label, text, cancellable, error) != 0
+            secret_shim_store(storeID, label, text, cancellable, error) != 0
         }
         if !stored {
             throw SecretServiceFailure(message: "the Secret Service refused to store the key", unreachable: false)
@@ -48,7 +47,7 @@ public struct SecretServiceKeyring: MasterKeyVault {
 
     @discardableResult
     public func clear(storeID: String) throws(SecretServiceFailure) -> Bool {
-        try run { cancellable, error in cshims_secret_clear(storeID, cancellable, error) != 0 }
+        try run { cancellable, error in secret_shim_clear(storeID, cancellable, error) != 0 }
     }
 
     /// Runs one blocking libsecret call on a fresh thread and waits at most `timeoutSeconds` for it.

@@ -38,6 +38,11 @@ public enum AppEffect: Equatable, Sendable {
     case copyToken(String)
     /// `D`: run `authdeck doctor` in the background; its lines come back as `doctorReport`.
     case runDoctor
+    /// `o` on the Trace screen: read this trace file; it comes back as `traceFileOpened` or `traceFileFailed`.
+    case openTraceFile(String)
+    /// The Sandbox panel: read the faults of the sandbox at `url` (`faults` nil), or switch them to exactly
+    /// `faults`; the answer comes back as `sandboxAnswered` or `sandboxFailed`.
+    case sandboxFaults(url: String, faults: [String]?, delayMs: Int)
     /// Ctrl-L: repaint the whole terminal.
     case repaint
     /// `q`: leave the TUI.

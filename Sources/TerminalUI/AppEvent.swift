@@ -33,32 +33,16 @@ public enum AppEvent: Equatable, Sendable {
     case doctorReport([String])
     /// Something worked that the message line should say (a copy to the clipboard).
     case notice(String)
-    /// The sign-in controller of flow `flow` reported something.
-    case signIn(flow: Int, SignInEvent)
-}
-
-/// What a sign-in controller reports, in TerminalUI's terms (its presenter callbacks).
-public enum SignInEvent: Equatable, Sendable {
-    /// The attempt began: what the user must act on and which receivers listen.
-    case began(Attempt, SignInPrompt, receivers: [String])
-    /// The machine changed state.
-    case stateChanged(SignInStateMachine.State)
-    /// Something was refused, the attempt goes on.
-    case notice(SignInError)
-    /// A receiver got a callback; `refusal` is nil when it was accepted.
-    case callbackArrived(source: String, refusal: String?)
-    /// The attempt ended.
-    case finished(Result<SignInOutcome, SignInError>)
-    /// A replayed callback of a completed attempt.
-    case replayed(SignInOutcome)
-    /// A protocol step of the flow trace, already redacted (request line, status, timing, claims); `details` are
-    /// the step's redacted parameters, bodies and decoded ID-token claims, shown when the step is expanded.
-    case protocolStep(kind: String, summary: String, elapsedMilliseconds: Double,
-                      details: [String: JSONValue] = [:])
-    /// The TOTP enrolment link as QR modules (encoded outside TerminalUI).
-    case enrolmentCode([[Bool]])
-    /// The trace was written (or could not be): a line for the Trace screen.
-    case traceExported(String)
-    /// A test-account TOTP seed is stored for the user the backend named: the screen offers its code.
-    case testAccountCodeOffered
+    /// The trace file asked for (`o` on the Trace screen) was read.
+    case traceFileOpened(TraceFile)
+    /// The trace file could not be read: why, in one line naming the file (and the line, for a damaged one).
+    case traceFileFailed(String)
+    /// The sandbox's admin route answered the Sandbox panel; `switched` when it was a change, not a read.
+    case sandboxAnswered(SandboxPanel.Report, switched: Bool)
+    /// The sandbox could not be reached, or refused: why, in one line.
+    case sandboxFailed(String)
+    /// The sign-in controller of flow `flow` reported progress.
+    case signIn(flow: Int, SignInProgress)
+    /// The event loop learned something about flow `flow` beside its progress (a QR code, a trace step).
+    case signInDetail(flow: Int, SignInDetail)
 }

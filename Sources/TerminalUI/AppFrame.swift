@@ -22,7 +22,8 @@ public enum AppFrame {
         if let message = state.message {
             // A message longer than the line ends in a pointer to the whole of it rather than being cut silently.
             var text = DisplayText.sanitized(message.text)
-            var opensInFull = state.mode == .sessions
+            // `m` opens it from the Sessions and Details screens, not from a screen drawn over them.
+            var opensInFull = state.mode == .sessions && state.overlay == .none
             if case .details = state.mode { opensInFull = true }
             if opensInFull, DisplayText.width(of: text) > cols - 2 {
                 text = DisplayText.truncated(text, toWidth: max(0, cols - 2 - 12)) + " (m: all)"
@@ -38,6 +39,8 @@ public enum AppFrame {
 
     /// The store's state for the status bar: when the unlock runs out and what keeps the master key.
     public static func storeLabel(_ state: AppState) -> (String, Color) {
+        // `trace show` and `sandbox panel` need no store, so they never open it.
+        if state.singleScreen { return ("store not opened", .dim) }
         switch state.store {
         case .unlocked(let until, let source):
             var text = "unlocked"

@@ -10,8 +10,9 @@ public struct AppScreen: Screen {
     }
 
     public func render(_ state: AppState, into buffer: inout ScreenBuffer) {
-        if state.overlay == .trace {
+        if state.overlay == .trace || state.overlay == .traceHelp {
             TraceScreen().render(state, into: &buffer)
+            if state.overlay == .traceHelp { HelpOverlay.draw(HelpOverlay.traceEntries, into: &buffer) }
             return
         }
         switch state.mode {
@@ -21,9 +22,10 @@ public struct AppScreen: Screen {
         case .newSignIn: NewSignInScreen().render(state, into: &buffer)
         case .contact: CodeEntryScreen().render(state, into: &buffer)
         case .signIn(let flow): Self.flowScreen(flow, state: state, into: &buffer)
+        case .sandbox: SandboxScreen().render(state, into: &buffer)
         }
         switch state.overlay {
-        case .none, .trace: break
+        case .none, .trace, .traceHelp: break
         case .help: HelpOverlay.draw(for: state.mode, into: &buffer)
         case .doctor(let lines):
             Dialog(title: "authdeck doctor", message: lines + ["", "Any key closes this."])

@@ -112,9 +112,15 @@ extension AppState {
         case .doctor:
             message = Message("Running authdeck doctor…")
             return [.runDoctor]
+        case .sandboxPanel:
+            return openSandboxPanel()
+        case .switchFault, .faultsOff, .openTraceFile, .expandAll:
+            break   // the Sandbox panel's and the Trace screen's own
         case .quit:
             isQuitting = true
             return [.quit]
+        case .toggleDetails, .expandDetails, .foldDetails, .olderAttempt, .newerAttempt, .exportTrace:
+            break   // the Trace screen's own (`traceKey`)
         }
         return []
     }

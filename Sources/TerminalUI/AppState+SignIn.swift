@@ -13,9 +13,9 @@ extension AppState {
             mode = .sessions
             return []
         case .tab, .down:
-            form.focus = Self.focus(after: form.focus, step: 1)
+            form.focus = Self.focus(after: form.focus, step: 1, in: form)
         case .backTab, .up:
-            form.focus = Self.focus(after: form.focus, step: -1)
+            form.focus = Self.focus(after: form.focus, step: -1, in: form)
         case .enter:
             return start(form.providerIndex, form)
         case .mouseClick(let row, let col):
@@ -28,11 +28,21 @@ extension AppState {
                 form.backendIndex = (form.backendIndex + 1) % form.backends.count
             } else if NewSignInScreen.sessionKeyRect(rows: rows, cols: cols).contains(row: row, col: col) {
                 form.focus = .sessionKey
+            } else if form.showsIssuerFields,
+                      NewSignInScreen.issuerRect(rows: rows, cols: cols).contains(row: row, col: col) {
+                form.focus = .issuer
+            } else if form.showsIssuerFields,
+                      NewSignInScreen.clientIDRect(rows: rows, cols: cols).contains(row: row, col: col) {
+                form.focus = .clientID
             }
         default:
             switch form.focus {
             case .sessionKey:
                 if let edited = form.sessionKey.applying(request) { form.sessionKey = edited }
+            case .issuer:
+                if let edited = form.issuer.applying(request) { form.issuer = edited }
+            case .clientID:
+                if let edited = form.clientID.applying(request) { form.clientID = edited }
             case .providers, .backend:
                 switch request {
                 case .left, .right:
@@ -62,9 +72,11 @@ extension AppState {
         return []
     }
 
-    private static func focus(after focus: NewSignInForm.Focus, step: Int) -> NewSignInForm.Focus {
+    private static func focus(after focus: NewSignInForm.Focus, step: Int, in form: NewSignInForm)
+        -> NewSignInForm.Focus {
         let order: [NewSignInForm.Focus] = [.providers, .backend, .sessionKey]
-        let index = order.firstIndex(of: focus)!
+            + (form.showsIssuerFields ? [.issuer, .clientID] : [])
+        let index = order.firstIndex(of: focus) ?? 0
         return order[(index + step + order.count) % order.count]
     }
 
@@ -93,10 +105,21 @@ extension AppState {
             mode = .newSignIn(form)
             return []
         }
+        // OIDC's issuer and client id fields: checked here, so a typo is told on the form, not by a failed start.
+        if form.showsIssuerFields, let problem = form.issuerProblem {
+            form.error = problem.message
+            form.focus = problem.focus
+            mode = .newSignIn(form)
+            return []
+        }
         let provider = form.provider
-        let choice = SignInChoice(provider: provider.name, title: provider.title, backend: form.backend,
+        var choice = SignInChoice(provider: provider.name, title: provider.title, backend: form.backend,
                                   sessionKey: key.isEmpty ? nil : key, replace: replace,
-                                  useDevice: form.useDevice && provider.name != "email" && provider.name != "sms")
+                                  useDevice: form.useDevice && !Provider(provider.name).sendsCode)
+        if form.showsIssuerFields {
+            choice.issuer = form.typedIssuer
+            choice.clientID = form.typedClientID
+        }
         if choice.usesCode {
             mode = .contact(ContactForm(choice: choice))
             return []
@@ -233,8 +256,9 @@ extension AppState {
             flow.pasteField.isFocused = true
         case .character("c"):
             switch flow.prompt {
-            case .browser(let url, _)?: return [.copy(url, what: "the sign-in URL")]
-            case .device(_, let url, _)?: return [.copy(url, what: "the verification URL")]
+            case .browser(let url)?: return [.copy(url, what: "the sign-in URL")]
+            case .device(let authorization)?:
+                return [.copy(authorization.verificationURI, what: "the verification URL")]
             default: break
             }
         case .character("t"):
@@ -262,8 +286,8 @@ extension AppState {
             flow.codeFocus = .resend
             return codeKey(.enter, &flow, waiting: waiting, canResend: canResend)
         case .enter:
-            // A second Enter while the code is out (or being checked) sends nothing.
-            guard waiting, !flow.isCodeSubmitted else { return [] }
+            // A second Enter while the code is out (or being checked) sends nothing: the first shows it checked.
+            guard waiting else { return [] }
             if flow.codeFocus == .resend {
                 if let availableAt = flow.attempt?.resendAvailableAt, availableAt > now {
                     flow.notice = "You can ask for a new code in \(Int(availableAt.timeIntervalSince(now).rounded(.up))) s."
@@ -279,15 +303,15 @@ extension AppState {
                 return []
             }
             flow.notice = nil
-            flow.isCodeSubmitted = true
+            flow.codeSubmitted(now: now)
             return [.enterCode(flow: flow.id, flow.codeField.code)]
         case .character(let character) where flow.codeFocus == .code:
             let edited = flow.codeField.inserting(String(character))
             if edited != flow.codeField {
                 if waiting { flow.codeField = edited }
-            } else if character == "u" && flow.offersTestAccountCode && waiting && !flow.isCodeSubmitted {
+            } else if character == "u" && flow.offersTestAccountCode && waiting {
                 flow.notice = nil
-                flow.isCodeSubmitted = true
+                flow.codeSubmitted(now: now)
                 return [.useTestAccountCode(flow: flow.id)]
             } else if character == "t" {
                 overlay = .trace
@@ -332,24 +356,31 @@ extension AppState {
 
     // MARK: - Controller reports
 
-    mutating func handleSignIn(_ id: Int, _ event: SignInEvent) -> [AppEffect] {
-        if case .finished(.success(let outcome)) = event {
+    mutating func handleSignIn(_ id: Int, _ progress: SignInProgress) -> [AppEffect] {
+        if case .finished(.success(let outcome)) = progress {
             // Stored whatever the screen shows now (even a flow cancelled while it was persisting).
             let noneSelected = !sessions.items.contains { $0.isSelected }
             let existing = sessions.items.first { $0.key == outcome.record.key }
             sessions.upsert(SessionItem(record: outcome.record, isSelected: existing?.isSelected ?? noneSelected),
                             focus: true)
         }
+        updateFlow(id) { $0.apply(progress, now: $1) }
+        return []
+    }
+
+    mutating func handleSignInDetail(_ id: Int, _ detail: SignInDetail) -> [AppEffect] {
+        updateFlow(id) { $0.apply(detail, now: $1) }
+        return []
+    }
+
+    /// Flow `id` on screen, or else the one left last (a cancelled flow's late reports go to its trace only).
+    private mutating func updateFlow(_ id: Int, _ change: (inout SignInFlow, Date) -> Void) {
         if case .signIn(var flow) = mode, flow.id == id {
-            flow.apply(event, now: now)
+            change(&flow, now)
             mode = .signIn(flow)
-            return []
-        }
-        if var last = lastFlow, last.id == id {
-            // A cancelled flow's late reports go to its trace only.
-            last.apply(event, now: now)
+        } else if var last = lastFlow, last.id == id {
+            change(&last, now)
             lastFlow = last
         }
-        return []
     }
 }

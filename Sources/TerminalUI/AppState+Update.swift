@@ -102,12 +102,26 @@ extension AppState {
         case .notice(let text):
             message = Message(text)
             return []
+        case .traceFileOpened(let file):
+            traceFileOpened(file)
+            return []
+        case .traceFileFailed(let text):
+            traceFileFailed(text)
+            return []
+        case .sandboxAnswered(let report, let switched):
+            sandboxAnswered(report, switched: switched)
+            return []
+        case .sandboxFailed(let text):
+            sandboxFailed(text)
+            return []
         case .doctorReport(let lines):
             message = nil
             if overlay == .none { overlay = .doctor(lines) }
             return []
-        case .signIn(let id, let event):
-            return handleSignIn(id, event)
+        case .signIn(let id, let progress):
+            return handleSignIn(id, progress)
+        case .signInDetail(let id, let detail):
+            return handleSignInDetail(id, detail)
         }
     }
 
@@ -136,6 +150,9 @@ extension AppState {
         case .help, .message, .doctor:
             overlay = .none   // any key closes help, the full message and the doctor's report
             return []
+        case .traceHelp:
+            overlay = .trace   // any key closes the Trace screen's help, back to the trace
+            return []
         case .trace:
             return traceKey(request)
         case .confirmSignOut, .confirmSignOutMarked:
@@ -148,44 +165,56 @@ extension AppState {
         case .newSignIn(let form): return newSignInKey(request, form)
         case .contact(let form): return contactKey(request, form)
         case .signIn(let flow): return flowKey(request, flow)
+        case .sandbox(let panel): return sandboxKey(request, panel)
         }
     }
 
     /// The Trace screen: a selection bar over every step (j/k, PgUp/PgDn, Home/End), Enter to expand or fold the
     /// selected step's redacted details, `[`/`]` to older and newer attempts, `e` to export.
     private mutating func traceKey(_ request: KeyRequest) -> [AppEffect] {
-        let lines = tracedFlow.map { TraceScreen.lines(of: $0) } ?? []
+        if let handled = traceFileKey(request) { return handled }
+        let lines = tracedLines
         let room = TraceScreen.room(rows: rows)
         let selected = min(traceSelected ?? lines.count - 1, max(0, lines.count - 1))
-        switch request {
-        case .escape, .interrupt, .character("t"), .character("q"), .mouseClick:
+        if case .mouseClick = request {
             overlay = .none
             traceBack = 0
             resetTraceView()
-        case .character("e"):
+            return []
+        }
+        // The keys are `KeyBinding.trace`'s, so the help overlay lists exactly what works here.
+        guard let command = KeyBinding.command(for: request, in: KeyBinding.trace) else { return [] }
+        switch command {
+        case .back:
+            overlay = .none
+            traceBack = 0
+            resetTraceView()
+        case .help:
+            overlay = .traceHelp
+        case .exportTrace:
             if let flow = tracedFlow { return [.exportTrace(flow: flow.id)] }
-        case .up, .character("k"), .scrollUp: selectTraceStep(selected - 1, lines, room: room)
-        case .down, .character("j"), .scrollDown: selectTraceStep(selected + 1, lines, room: room)
+        case .up: selectTraceStep(selected - 1, lines, room: room)
+        case .down: selectTraceStep(selected + 1, lines, room: room)
         case .pageUp: selectTraceStep(selected - max(1, room - 1), lines, room: room)
         case .pageDown: selectTraceStep(selected + max(1, room - 1), lines, room: room)
-        case .home, .character("g"): selectTraceStep(0, lines, room: room)
-        case .end, .character("G"):
+        case .top: selectTraceStep(0, lines, room: room)
+        case .bottom:
             traceSelected = nil
             traceScroll = nil
-        case .enter, .character(" "), .right, .character("l"), .left, .character("h"):
+        case .toggleDetails, .expandDetails, .foldDetails:
             guard !lines.isEmpty, !lines[selected].details.isEmpty else { break }
             let open: Bool
-            switch request {
-            case .right, .character("l"): open = true
-            case .left, .character("h"): open = false
+            switch command {
+            case .expandDetails: open = true
+            case .foldDetails: open = false
             default: open = !traceExpanded.contains(selected)
             }
             if open { traceExpanded.insert(selected) } else { traceExpanded.remove(selected) }
             selectTraceStep(selected, lines, room: room)
-        case .character("["):
+        case .olderAttempt:
             traceBack = min(traceBack + 1, max(0, traceableFlows.count - 1))
             resetTraceView()
-        case .character("]"):
+        case .newerAttempt:
             traceBack = max(0, traceBack - 1)
             resetTraceView()
         default:
@@ -244,7 +273,7 @@ extension AppState {
             message = Message("Signing out of \(keys.count) sessions…")
             marked = []
             return keys.map { .signOut($0, revoke: false) }
-        case .none, .help, .trace, .message, .doctor:
+        case .none, .help, .trace, .traceHelp, .message, .doctor:
             return []
         }
     }

@@ -18,6 +18,8 @@ public struct AppState: Equatable, Sendable {
         case contact(ContactForm)
         /// A sign-in in flight or just ended: awaiting callback, code entry, TOTP, or the result.
         case signIn(SignInFlow)
+        /// The running sandbox's fault profiles, switched on and off through its admin route (`S`).
+        case sandbox(SandboxPanel)
     }
 
     /// A one-line message under the screen: what just happened, or why something was refused.
@@ -53,6 +55,10 @@ public struct AppState: Equatable, Sendable {
     public var traceSelected: Int?
     /// The steps of the traced attempt whose details are shown (Enter expands or folds the selected one).
     public var traceExpanded: Set<Int>
+    /// A trace file the Trace screen shows instead of this run's attempts (`trace show FILE`, `o`); nil for none.
+    public var traceFile: TraceFile?
+    /// The Trace screen's path field while `o` asks which file to open.
+    public var tracePathField: TextField?
     /// The number the next sign-in flow gets.
     public var nextFlowID: Int
     public var providers: [ProviderChoice]
@@ -70,6 +76,11 @@ public struct AppState: Equatable, Sendable {
     public var marked: Set<String>
     /// The sandbox's outbox file, where its one-time codes go: the code screen of a sandbox backend names it.
     public var sandboxOutbox: String?
+    /// The sandbox's base URL when a configured backend is the sandbox: `S` opens its fault panel.
+    public var sandboxURL: String?
+    /// Opened on one screen by `authdeck trace show FILE` or `authdeck sandbox panel`: the store is never opened,
+    /// and leaving that screen leaves authdeck (there is nothing under it).
+    public var singleScreen = false
     /// Providers a backend cannot sign in with, by backend then provider, with the reason: greyed on New sign-in.
     public var providerRefusals: [String: [String: String]] = [:]
 

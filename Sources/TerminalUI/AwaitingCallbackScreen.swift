@@ -10,48 +10,110 @@ public struct AwaitingCallbackScreen: Screen {
         guard let flow = state.flow else { return }
         let left = flow.secondsLeft(now: state.now)
         let right = left.map { "\(TimeText.countdown($0)) left" } ?? ""
+        // `? help` stays whatever the width, as on every screen.
+        let hints = Self.hints(flow)
         AppFrame.draw(title: "Sign in with \(flow.choice.title) via \(flow.choice.backend)", right: right,
-                      hints: Self.hints(flow), state: state, into: &buffer)
+                      hints: hints.filter { $0.key != "?" }, pinned: hints.filter { $0.key == "?" }, state: state,
+                      into: &buffer)
         let body = AppFrame.body(rows: buffer.rows, cols: buffer.cols)
         let bottom = Rect(row: body.bottom - 4, col: 0, rows: 4, cols: body.cols)
 
         var qr: [[Bool]]?
         switch flow.prompt {
-        case .browser(_, let modules)?: qr = modules
-        case .device(_, _, let modules)?: qr = modules
+        case .browser?, .device?: qr = flow.promptQR
         case .codeSent?, nil: qr = nil
         }
-        var textRect = Rect(row: body.row + 1, col: 0, rows: bottom.row - body.row - 1, cols: body.cols)
-        var qrShown = false
-        var qrBottom = textRect.row
-        // The whole URL goes first: the QR code is shown only when the URL still fits below it.
-        var urlRows = 0
-        if case .browser(let url, _)? = flow.prompt { urlRows = (url.count + body.cols - 1) / max(1, body.cols) }
+        let top = body.row + 1
+        var wholeURL: String?
+        if case .browser(let url)? = flow.prompt { wholeURL = url }
+        // The whole URL goes first: the QR code is shown beside the text only when the URL still fits below it.
+        let urlRows = wholeURL.map { ($0.count + body.cols - 1) / max(1, body.cols) } ?? 0
         if let qr {
             let block = QRBlock(modules: qr)
-            if block.width + 52 <= body.cols && block.height <= textRect.rows
-                && textRect.row + block.height + 1 + urlRows < bottom.row {
-                block.draw(in: Rect(row: textRect.row, col: body.cols - block.width - 1, rows: block.height,
+            if block.width + 52 <= body.cols && top + block.height + 1 + urlRows < bottom.row {
+                block.draw(in: Rect(row: top, col: body.cols - block.width - 1, rows: block.height,
                                     cols: block.width), into: &buffer)
-                textRect = Rect(row: textRect.row, col: 0, rows: textRect.rows, cols: body.cols - block.width - 3)
-                qrShown = true
-                qrBottom = textRect.row + block.height
+                let textRect = Rect(row: top, col: 0, rows: bottom.row - top, cols: body.cols - block.width - 3)
+                let textEnd = Self.lines(flow, qrNote: false).draw(in: textRect, into: &buffer)
+                Self.drawURL(wholeURL, row: max(textEnd, top + block.height) + 1, bottom: bottom.row,
+                             into: &buffer)
+                Self.drawPasteField(flow, in: bottom.splitBottom(1).rest, into: &buffer)
+                return
+            }
+            // A full-size code (version 12 and up at 120×40) takes the height: it goes on the left, and the text,
+            // the paste field and, when there is no room under the code, the URL go on the right.
+            let columnCols = body.cols - block.width - 4
+            if columnCols >= 40 && top + block.height <= body.bottom {
+                block.draw(in: Rect(row: top, col: 1, rows: block.height, cols: block.width), into: &buffer)
+                drawBeside(flow, url: wholeURL, urlRows: urlRows, qrBottom: top + block.height,
+                           column: Rect(row: top, col: block.width + 3, rows: body.bottom - top, cols: columnCols),
+                           body: body, into: &buffer)
+                return
             }
         }
+        let textRect = Rect(row: top, col: 0, rows: bottom.row - top, cols: body.cols)
+        let textEnd = Self.lines(flow, qrNote: qr != nil).draw(in: textRect, into: &buffer)
+        Self.drawURL(wholeURL, row: textEnd + 1, bottom: bottom.row, into: &buffer)
+        Self.drawPasteField(flow, in: bottom.splitBottom(1).rest, into: &buffer)
+    }
+
+    /// The side-by-side layout's right column: the text, the URL (in the column's rows when it does not fit on
+    /// whole rows under the code: `c` copies it whole either way), then the paste field.
+    private func drawBeside(_ flow: SignInFlow, url: String?, urlRows: Int, qrBottom: Int, column: Rect, body: Rect,
+                            into buffer: inout ScreenBuffer) {
+        let urlBelow = url != nil && qrBottom + 1 + urlRows <= body.bottom
+        let columnBottom = urlBelow ? qrBottom : column.bottom
+        var row = Self.lines(flow, qrNote: false, beside: true)
+            .draw(in: Rect(row: column.row, col: column.col, rows: columnBottom - column.row, cols: column.cols),
+                  into: &buffer)
+        if let url {
+            if urlBelow {
+                Self.drawURL(url, row: qrBottom + 1, bottom: body.bottom + 1, into: &buffer)
+            } else {
+                let characters = Array(DisplayText.sanitized(url))
+                let width = column.cols - 2
+                let chunks = (characters.count + width - 1) / max(1, width)
+                row += 1
+                if row + chunks + 3 <= columnBottom {
+                    for index in 0..<chunks {
+                        let chunk = characters[(index * width)..<min(characters.count, (index + 1) * width)]
+                        buffer.write(String(chunk), row: row + index, col: column.col + 2)
+                    }
+                    row += chunks
+                } else {
+                    buffer.write("  The URL is too long to show here: c copies it.", row: row, col: column.col,
+                                 style: Style(foreground: .dim), maxWidth: column.cols)
+                    row += 1
+                }
+            }
+        }
+        row += 1
+        guard row + 2 <= columnBottom else { return }
+        Self.drawPasteField(flow, in: Rect(row: row, col: column.col, rows: columnBottom - row, cols: column.cols),
+                            into: &buffer)
+    }
+
+    /// The instructions, the progress, the receivers and the last callback.
+    private static func lines(_ flow: SignInFlow, qrNote: Bool, beside: Bool = false) -> ScreenLines {
         var lines = ScreenLines()
-        var wholeURL: String?
         switch flow.prompt {
-        case .browser(let url, _)?:
-            lines.add("  Open the URL below in your browser (authdeck has tried to open it; c copies it):")
-            wholeURL = url
-        case .device(let code, let url, _)?:
-            lines.add("  On any device, go to " + url + " and enter the code:")
-            lines.add("    " + code, Style(foreground: .accent, attributes: .bold))
+        case .browser?:
+            lines.add(beside ? "  Scan the code, or open the URL below in a browser (authdeck has tried to open it; "
+                        + "c copies it):"
+                      : "  Open the URL below in your browser (authdeck has tried to open it; c copies it):")
+        case .device(let authorization)?:
+            lines.add("  On any device, go to " + authorization.verificationURI + " and enter the code:")
+            lines.add("    " + authorization.userCode, Style(foreground: .accent, attributes: .bold))
         case .codeSent?, nil:
             lines.add("  Starting the sign-in…", Style(foreground: .dim))
         }
-        if qr != nil && !qrShown {
+        if qrNote {
             lines.add("  (The QR code needs a larger terminal.)", Style(foreground: .dim))
+        }
+        if let warning = flow.redirectWarning {
+            // At once, not after the timeout: the provider will send the browser where nothing listens.
+            lines.add("  ⚠ " + warning.prefix(1).uppercased() + warning.dropFirst()
+                      + ". Paste the final URL if it comes; D on the list runs doctor.", Style(foreground: .error))
         }
         lines.blank()
         lines.add(Self.progressLine(flow), Self.progressStyle(flow))
@@ -63,26 +125,34 @@ public struct AwaitingCallbackScreen: Screen {
             lines.add("  Last callback: " + last,
                       Style(foreground: last.contains("refused") ? .error : .active))
         }
-        let textEnd = lines.draw(in: textRect, into: &buffer)
-        if let wholeURL {
-            // The URL on whole rows from column 0, printed as one line the terminal wraps: a mouse copy takes it
-            // whole. When it does not fit there, it is left to c (copy) and the trace.
-            let row = max(textEnd, qrBottom) + 1
-            let used = buffer.writeLogicalLine(wholeURL, row: row, maxRows: max(0, bottom.row - row - 1))
-            if used == 0 {
-                buffer.write("  The URL is too long for this terminal: c copies it.", row: row, col: 0,
-                             style: Style(foreground: .dim), maxWidth: body.cols)
-            }
-        }
+        return lines
+    }
 
-        buffer.write("  Paste the final redirect URL here (p focuses, Enter sends):", row: bottom.row, col: 0,
-                     style: Style(foreground: flow.pasteField.isFocused ? .accent : .normal))
-        let fieldRect = Rect(row: bottom.row + 1, col: 4, rows: 1, cols: max(0, body.cols - 8))
-        buffer.write("›", row: fieldRect.row, col: 2, style: Style(foreground: .accent))
+    /// The URL on whole rows from column 0, printed as one line the terminal wraps: a mouse copy takes it whole.
+    /// When it does not fit above `bottom`, it is left to c (copy) and the trace.
+    private static func drawURL(_ url: String?, row: Int, bottom: Int, into buffer: inout ScreenBuffer) {
+        guard let url else { return }
+        let used = buffer.writeLogicalLine(url, row: row, maxRows: max(0, bottom - row - 1))
+        if used == 0 {
+            buffer.write("  The URL is too long for this terminal: c copies it.", row: row, col: 0,
+                         style: Style(foreground: .dim), maxWidth: buffer.cols)
+        }
+    }
+
+    /// The paste prompt, its field and the last notice, from the top of `rect`.
+    private static func drawPasteField(_ flow: SignInFlow, in rect: Rect, into buffer: inout ScreenBuffer) {
+        let prompt = rect.cols >= 64 ? "  Paste the final redirect URL here (p focuses, Enter sends):"
+            : "  Paste the redirect URL (p, Enter sends):"
+        buffer.write(prompt, row: rect.row, col: rect.col,
+                     style: Style(foreground: flow.pasteField.isFocused ? .accent : .normal), maxWidth: rect.cols)
+        let fieldRect = Rect(row: rect.row + 1, col: rect.col + 4, rows: 1, cols: max(0, rect.cols - 8))
+        buffer.write("›", row: fieldRect.row, col: rect.col + 2, style: Style(foreground: .accent))
         flow.pasteField.draw(in: fieldRect, into: &buffer)
-        if let notice = flow.notice {
-            buffer.write("  " + notice, row: bottom.row + 2, col: 0, style: Style(foreground: .error),
-                         maxWidth: body.cols)
+        if let notice = flow.notice, rect.rows > 2 {
+            var lines = ScreenLines()
+            lines.add("  " + notice, Style(foreground: .error))
+            lines.draw(in: Rect(row: rect.row + 2, col: rect.col, rows: rect.rows - 2, cols: rect.cols),
+                       into: &buffer)
         }
     }
 

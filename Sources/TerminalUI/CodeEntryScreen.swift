@@ -10,7 +10,7 @@ public struct CodeEntryScreen: Screen {
         switch state.mode {
         case .contact(let form): renderContact(form, state: state, into: &buffer)
         case .signIn(let flow): renderCode(flow, state: state, into: &buffer)
-        case .unlock, .sessions, .details, .newSignIn: return
+        case .unlock, .sessions, .details, .newSignIn, .sandbox: return
         }
     }
 
@@ -18,7 +18,7 @@ public struct CodeEntryScreen: Screen {
         AppFrame.draw(title: "\(form.choice.title) via \(form.choice.backend)",
                       hints: [.init("Enter", "send code"), .init("Esc", "back")], state: state, into: &buffer)
         let body = AppFrame.body(rows: buffer.rows, cols: buffer.cols)
-        let isPhone = form.choice.provider == "sms"
+        let isPhone = Provider(form.choice.provider).contactIsPhone
         buffer.write(isPhone ? "  Which phone number should the code go to?" : "  Which address should the code go to?",
                      row: body.row + 1, col: 0, style: Style(attributes: .bold))
         buffer.write(isPhone ? "  Phone" : "  Email", row: body.row + 3, col: 0, style: Style(foreground: .accent))

@@ -22,7 +22,7 @@ public enum ConfirmDialog {
         switch overlay {
         case .confirmSignOut(let key, let revoke): return dialog(key: key, revoke: revoke)
         case .confirmSignOutMarked(let keys): return dialog(keys: keys)
-        case .none, .help, .trace, .message, .doctor: return nil
+        case .none, .help, .trace, .traceHelp, .message, .doctor: return nil
         }
     }
 

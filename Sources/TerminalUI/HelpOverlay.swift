@@ -20,6 +20,8 @@ public enum HelpOverlay {
             return KeyBinding.helpEntries(KeyBinding.sessions)
         case .details:
             return KeyBinding.helpEntries(KeyBinding.details)
+        case .sandbox:
+            return KeyBinding.helpEntries(KeyBinding.sandbox)
         case .unlock:
             return [Entry("Enter", "unlock (or next, for a new passphrase)"), Entry("Esc", "list only, locked"),
                     Entry("Ctrl-C", "quit")]
@@ -28,32 +30,46 @@ public enum HelpOverlay {
                 Entry("g a d x o", "Google, Apple, Discord, X, OIDC"),
                 Entry("e s", "email or SMS code"),
                 Entry("←/→", "move between providers or backends"),
-                Entry("Tab", "providers, backend, session key"),
+                Entry("Tab/↓", "providers, backend, session key (OIDC: issuer, client id)"),
+                Entry("Shift-Tab/↑", "the field before"),
                 Entry("b", "next backend"),
                 Entry("m", "browser redirect or device grant"),
                 Entry("Enter", "start the highlighted provider"),
-                Entry("Esc", "back"),
+                Entry("Esc/Ctrl-C", "back"),
+                Entry("?", "this help"),
             ]
         case .signIn:
             return [
-                Entry("Esc", "cancel the sign-in (nothing is stored)"),
+                Entry("Esc/Ctrl-C", "cancel the sign-in (nothing is stored)"),
                 Entry("p", "focus the paste field; Enter sends"),
                 Entry("digits", "fill the code; Enter verifies"),
-                Entry("Tab", "reach Resend"),
+                Entry("Tab", "the paste field, or Resend on the code screen"),
+                Entry("u", "the stored test-account code, when offered"),
                 Entry("c", "copy the URL (OSC 52)"),
-                Entry("t", "trace: j/k scroll, [ ] other attempts, e export"),
+                Entry("t", "trace (? there lists its keys)"),
+                Entry("Enter/r", "when saving failed: save again"),
                 Entry("R", "on the result: the same sign-in again"),
+                Entry("n", "on the result: a new sign-in"),
+                Entry("Enter/q/Space", "on the result: back to the list"),
+                Entry("?", "this help"),
             ]
         }
     }
+
+    /// The Trace screen's keys, from the table its reducer reads.
+    public static var traceEntries: [Entry] { KeyBinding.helpEntries(KeyBinding.trace + KeyBinding.traceReading) }
 
     /// What the marks in the Sessions table mean, under the keys.
     static let legend = "* default for scripts   @ this folder's .authdeck-session   + marked"
 
     /// The lines of the box for a body `width` columns wide and `height` rows high, without the frame.
     public static func lines(for mode: AppState.Mode, width: Int, height: Int) -> [String] {
-        let entries = entries(for: mode)
-        let footer = [""] + (mode == .sessions ? [legend] : []) + ["Any key closes this help."]
+        lines(entries(for: mode), legend: mode == .sessions ? legend : nil, width: width, height: height)
+    }
+
+    /// The lines of the box for `entries`, with the `legend` under them when there is one.
+    public static func lines(_ entries: [Entry], legend: String?, width: Int, height: Int) -> [String] {
+        let footer = [""] + (legend.map { [$0] } ?? []) + ["Any key closes this help."]
         let room = max(1, height - footer.count - 2)
         let columns = entries.count > room ? 2 : 1
         let perColumn = (entries.count + columns - 1) / columns
@@ -73,9 +89,14 @@ public enum HelpOverlay {
     }
 
     public static func draw(for mode: AppState.Mode, into buffer: inout ScreenBuffer) {
+        draw(entries(for: mode), legend: mode == .sessions ? legend : nil, into: &buffer)
+    }
+
+    /// The box for `entries` (a screen that is not a mode, such as the Trace screen).
+    public static func draw(_ entries: [Entry], legend: String? = nil, into buffer: inout ScreenBuffer) {
         let body = AppFrame.body(rows: buffer.rows, cols: buffer.cols)
         let inner = max(1, body.cols - 6)
-        let lines = lines(for: mode, width: inner, height: body.rows - 2)
+        let lines = lines(entries, legend: legend, width: inner, height: body.rows - 2)
         let used = lines.map { DisplayText.width(of: $0.trimmingCharacters(in: .whitespaces)) }.max() ?? 0
         let frame = body.centered(rows: min(body.rows, lines.count + 4), cols: min(body.cols, used + 4))
         Box(title: "Keys", fillsInside: true).draw(in: frame, into: &buffer)

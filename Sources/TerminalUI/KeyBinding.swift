@@ -55,9 +55,32 @@ public struct KeyBinding: Equatable, Sendable {
         KeyBinding([.character("e")], "e", .copyExport, "copy an export line"),
         KeyBinding([.character("m")], "m", .showMessage, "the last message in full"),
         KeyBinding([.character("D")], "D", .doctor, "doctor: config, store, URIs"),
+        KeyBinding([.character("S")], "S", .sandboxPanel, "sandbox faults panel"),
         KeyBinding([.escape], "Esc", .back, "clear filter and marks"),
         KeyBinding([.character("?"), .function(1)], "?", .help, "this help", hint: "help"),
         KeyBinding([.character("q"), .interrupt], "q", .quit, "quit", hint: "quit"),
+    ]
+
+    /// The Sandbox panel (`S`, `authdeck sandbox panel`): the running sandbox's faults, switched at its admin route.
+    public static let sandbox: [KeyBinding] = [
+        KeyBinding([.up, .character("k"), .scrollUp], "↑/k", .up, "move up"),
+        KeyBinding([.down, .character("j"), .scrollDown], "↓/j", .down, "move down"),
+        KeyBinding([.home, .character("g")], "Home/g", .top, "first fault"),
+        KeyBinding([.end, .character("G")], "End/G", .bottom, "last fault"),
+        KeyBinding([.character(" "), .enter], "Space", .switchFault, "switch the fault on or off", hint: "switch"),
+        KeyBinding([.character("n")], "n", .faultsOff, "every fault off", hint: "none"),
+        KeyBinding([.character("r")], "r", .refresh, "read the sandbox again"),
+        KeyBinding([.escape], "Esc", .back, "back (leaves sandbox panel)", hint: "back"),
+        KeyBinding([.character("?"), .function(1)], "?", .help, "this help", hint: "help"),
+        KeyBinding([.character("q"), .interrupt], "q", .quit, "quit", hint: "quit"),
+    ]
+
+    /// The Trace screen's keys for reading a trace, this run's or a file's (its other keys move, expand one step
+    /// and go through attempts).
+    public static let traceReading: [KeyBinding] = [
+        KeyBinding([.character("o")], "o", .openTraceFile, "open a trace file (asks for its path)",
+                   hint: "open file"),
+        KeyBinding([.character("a")], "a", .expandAll, "expand or fold every step"),
     ]
 
     /// A session's Details screen: its actions, then the way back.
@@ -76,6 +99,27 @@ public struct KeyBinding: Equatable, Sendable {
         KeyBinding([.escape, .enter, .backspace, .left], "Esc", .back, "back to the list", hint: "back"),
         KeyBinding([.character("?"), .function(1)], "?", .help, "this help", hint: "help"),
         KeyBinding([.character("q"), .interrupt], "q", .quit, "quit", hint: "quit"),
+    ]
+
+    /// The Trace screen (`t`): a selection bar over the steps, their details, the attempts of this run.
+    public static let trace: [KeyBinding] = [
+        KeyBinding([.up, .character("k"), .scrollUp], "↑/k", .up, "previous step", hint: "move"),
+        KeyBinding([.down, .character("j"), .scrollDown], "↓/j", .down, "next step"),
+        KeyBinding([.pageUp], "PgUp", .pageUp, "page up"),
+        KeyBinding([.pageDown], "PgDn", .pageDown, "page down"),
+        KeyBinding([.home, .character("g")], "Home/g", .top, "first step"),
+        KeyBinding([.end, .character("G")], "End/G", .bottom, "last step, following new ones"),
+        KeyBinding([.enter, .character(" ")], "Enter", .toggleDetails, "expand or fold the step's details",
+                   hint: "expand"),
+        KeyBinding([.right, .character("l")], "→/l", .expandDetails, "expand the step"),
+        KeyBinding([.left, .character("h")], "←/h", .foldDetails, "fold the step"),
+        KeyBinding([.character("[")], "[", .olderAttempt, "older attempt (the last 20 of this run)"),
+        KeyBinding([.character("]")], "]", .newerAttempt, "newer attempt"),
+        KeyBinding([.character("e")], "e", .exportTrace, "export trace-<time>-<provider>.jsonl",
+                   hint: "export JSON"),
+        KeyBinding([.escape, .character("t"), .character("q"), .interrupt], "Esc/t/q", .back,
+                   "close the trace (a click too)", hint: "back"),
+        KeyBinding([.character("?"), .function(1)], "?", .help, "this help", hint: "help"),
     ]
 
     /// The hints every screen keeps in its status bar whatever the width.

@@ -1,3 +1,6 @@
+import AuthCore
+import Foundation
+
 /// The New sign-in screen's state: the provider buttons, the backend chooser, the session-key field, and which
 /// of them has the keyboard.
 public struct NewSignInForm: Equatable, Sendable {
@@ -6,6 +9,9 @@ public struct NewSignInForm: Equatable, Sendable {
         case providers
         case backend
         case sessionKey
+        /// OIDC only: the issuer and client id that replace config.json's, as `login oidc --issuer --client-id`.
+        case issuer
+        case clientID
     }
 
     public var providers: [ProviderChoice]
@@ -21,6 +27,10 @@ public struct NewSignInForm: Equatable, Sendable {
     public var replaceKey: String?
     /// `m`: browser providers sign in with the device grant (a code typed on any device) instead of a redirect.
     public var useDevice: Bool
+    /// OIDC (the generic provider): an issuer URL instead of config.json's; empty keeps config.json's.
+    public var issuer: TextField
+    /// OIDC: the client id registered with that issuer; empty keeps config.json's.
+    public var clientID: TextField
 
     public init(providers: [ProviderChoice], backends: [String], defaultBackend: String) {
         self.providers = providers
@@ -32,8 +42,44 @@ public struct NewSignInForm: Equatable, Sendable {
         error = nil
         replaceKey = nil
         useDevice = false
+        issuer = TextField(placeholder: "config.json's (https://id.example.com)", maxLength: 2048)
+        clientID = TextField(placeholder: "config.json's", maxLength: 512)
     }
 
     public var backend: String { backends[backendIndex] }
     public var provider: ProviderChoice { providers[providerIndex] }
+
+    /// Whether the highlighted provider is the generic OIDC one, which shows the issuer and client id fields.
+    public var showsIssuerFields: Bool { provider.name == "oidc" }
+
+    /// The issuer typed for OIDC, trimmed; nil when empty (config.json's is used).
+    public var typedIssuer: String? {
+        let text = issuer.text.trimmingCharacters(in: .whitespaces)
+        return text.isEmpty ? nil : text
+    }
+
+    /// The client id typed for OIDC, trimmed; nil when empty (config.json's is used).
+    public var typedClientID: String? {
+        let text = clientID.text.trimmingCharacters(in: .whitespaces)
+        return text.isEmpty ? nil : text
+    }
+
+    /// Why the typed issuer and client id cannot be used, in one line, and the field to fix; nil when they can
+    /// (or both are empty). An issuer must be https (http only on a loopback host) and needs a client id; a client
+    /// id alone replaces config.json's for its issuer.
+    public var issuerProblem: (focus: Focus, message: String)? {
+        if let typedIssuer {
+            guard (try? URLPolicy.requireSecure(typedIssuer, what: "issuer")) != nil,
+                  !typedIssuer.contains(where: \.isWhitespace) else {
+                return (.issuer, "The issuer must be an https URL (http only on 127.0.0.1 or localhost).")
+            }
+            guard typedClientID != nil else {
+                return (.clientID, "Type the client id registered with that issuer (or clear the issuer).")
+            }
+        }
+        if let typedClientID, typedClientID.contains(where: \.isWhitespace) {
+            return (.clientID, "A client id has no spaces.")
+        }
+        return nil
+    }
 }

@@ -1,3 +1,5 @@
+import AuthCore
+
 /// New sign-in: provider buttons with their mnemonics (g a d x o e s), a backend chooser and a session-key field.
 public struct NewSignInScreen: Screen {
     public init() {}
@@ -15,7 +17,7 @@ public struct NewSignInScreen: Screen {
         var previousUsedCode: Bool?
         for provider in form.providers {
             let width = Button(provider.title, mnemonic: provider.mnemonic).width
-            let usesCode = provider.name == "email" || provider.name == "sms"
+            let usesCode = Provider(provider.name).sendsCode
             let groupChanged = previousUsedCode.map { $0 != usesCode } ?? false
             if col > left && (groupChanged || col + width > body.right - 1) {
                 line += 1
@@ -39,9 +41,22 @@ public struct NewSignInScreen: Screen {
         return Rect(row: body.row + 4 + buttonLines, col: 16, rows: 1, cols: max(0, min(40, cols - 18)))
     }
 
+    /// OIDC's issuer field, under the session key (shown only while OIDC is the highlighted provider).
+    public static func issuerRect(rows: Int, cols: Int) -> Rect {
+        let key = sessionKeyRect(rows: rows, cols: cols)
+        return Rect(row: key.row + 1, col: key.col, rows: 1, cols: max(0, min(60, cols - 18)))
+    }
+
+    /// OIDC's client id field, under the issuer.
+    public static func clientIDRect(rows: Int, cols: Int) -> Rect {
+        let key = sessionKeyRect(rows: rows, cols: cols)
+        return Rect(row: key.row + 2, col: key.col, rows: 1, cols: key.cols)
+    }
+
     public func render(_ state: AppState, into buffer: inout ScreenBuffer) {
         guard case .newSignIn(let form) = state.mode else { return }
-        AppFrame.draw(title: "New sign-in", hints: Self.hints, state: state, into: &buffer)
+        AppFrame.draw(title: "New sign-in", hints: Self.hints.filter { $0.key != "?" },
+                      pinned: Self.hints.filter { $0.key == "?" }, state: state, into: &buffer)
         let rows = buffer.rows, cols = buffer.cols
         let body = AppFrame.body(rows: rows, cols: cols)
         buffer.write("  Sign in with", row: body.row + 1, col: 0, style: Style(attributes: .bold))
@@ -57,12 +72,14 @@ public struct NewSignInScreen: Screen {
                 .draw(in: frames[index], into: &buffer)
         }
         let greyed = form.providers.filter { state.refusal(provider: $0.name, backend: form.backend) != nil }
+        // The last field's row: the session key, or OIDC's client id under the issuer.
+        let fieldsEnd = form.showsIssuerFields ? Self.clientIDRect(rows: rows, cols: cols).row
+            : Self.sessionKeyRect(rows: rows, cols: cols).row
         if form.error == nil, !greyed.isEmpty {
             let current = state.refusal(provider: form.provider.name, backend: form.backend)
             let names = greyed.map(\.title).joined(separator: ", ")
             let text = current.map { "\(form.provider.title): \($0)." } ?? "Greyed on \(form.backend): \(names)."
-            buffer.write("  " + text, row: Self.sessionKeyRect(rows: rows, cols: cols).row + 2, col: 0,
-                         style: Style(foreground: .dim), maxWidth: cols)
+            buffer.write("  " + text, row: fieldsEnd + 2, col: 0, style: Style(foreground: .dim), maxWidth: cols)
         }
         let backendRect = Self.backendRect(rows: rows, cols: cols)
         buffer.write("  Backend", row: backendRect.row, col: 0, style: Style(foreground: .accent))
@@ -82,17 +99,30 @@ public struct NewSignInScreen: Screen {
         var field = form.sessionKey
         field.isFocused = form.focus == .sessionKey
         field.draw(in: keyRect, into: &buffer)
+        if form.showsIssuerFields {
+            for (label, rect, text, focus) in [("  Issuer", Self.issuerRect(rows: rows, cols: cols), form.issuer,
+                                                NewSignInForm.Focus.issuer),
+                                               ("  Client id", Self.clientIDRect(rows: rows, cols: cols),
+                                                form.clientID, .clientID)] {
+                buffer.write(label, row: rect.row, col: 0, style: Style(foreground: .accent))
+                var field = text
+                field.isFocused = form.focus == focus
+                field.draw(in: rect, into: &buffer)
+            }
+        }
 
         if let error = form.error {
-            buffer.write("  " + error, row: keyRect.row + 2, col: 0, style: Style(foreground: .error))
+            buffer.write("  " + error, row: fieldsEnd + 2, col: 0, style: Style(foreground: .error), maxWidth: cols)
         }
         let help = [
             "Press a provider's key, or move with ←/→ and Tab and press Enter.",
             "Email and SMS ask for the address next, then for the code that was sent.",
-            "OIDC uses the issuer and client id of config.json (login oidc --issuer … --client-id … for others).",
+            form.showsIssuerFields
+                ? "Issuer and client id left empty: config.json's are used."
+                : "OIDC takes config.json's issuer and client id; highlight it (←/→) to type others.",
         ]
-        for (index, line) in help.enumerated() where keyRect.row + 4 + index < body.bottom {
-            buffer.write("  " + line, row: keyRect.row + 4 + index, col: 0, style: Style(foreground: .dim),
+        for (index, line) in help.enumerated() where fieldsEnd + 4 + index < body.bottom {
+            buffer.write("  " + line, row: fieldsEnd + 4 + index, col: 0, style: Style(foreground: .dim),
                          maxWidth: cols)
         }
     }

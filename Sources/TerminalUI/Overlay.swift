@@ -5,6 +5,8 @@ public enum Overlay: Equatable, Sendable {
     case help
     /// `t`: the steps of the current or last sign-in.
     case trace
+    /// `?` on the Trace screen: its keys over it; any key goes back to the trace.
+    case traceHelp
     /// `d` or `R` on a session: sign out (and revoke) only after a yes.
     case confirmSignOut(key: String, revoke: Bool)
     /// `D`: what `authdeck doctor` found, one check a line.

@@ -1,5 +1,5 @@
-/// What a key on the Sessions screen or a session's Details screen does, named apart from the key so one table
-/// (`KeyBinding`) drives the reducer, the help overlay and the status bar hints.
+/// What a key on the Sessions screen, a session's Details screen or the Trace screen does, named apart from the key
+/// so one table (`KeyBinding`) drives the reducer, the help overlay and the status bar hints.
 public enum SessionCommand: Hashable, Sendable {
     case up, down, pageUp, pageDown, top, bottom
     /// Enter: the session's details and actions.
@@ -30,6 +30,22 @@ public enum SessionCommand: Hashable, Sendable {
     case doctor
     /// `m`: the last message in full.
     case showMessage
+    /// `S`: the Sandbox panel of the configured sandbox.
+    case sandboxPanel
+    /// Space on the Sandbox panel: switch the selected fault on or off at the sandbox.
+    case switchFault
+    /// `n` on the Sandbox panel: every fault off.
+    case faultsOff
+    /// `o` on the Trace screen: ask for a trace file's path and show the file.
+    case openTraceFile
+    /// `a` on the Trace screen: every step's details, or none.
+    case expandAll
     case help
     case quit
+    /// Trace screen: Enter expands or folds the selected step's details; → expands, ← folds.
+    case toggleDetails, expandDetails, foldDetails
+    /// Trace screen: `[` and `]`, the attempt before or after the one shown.
+    case olderAttempt, newerAttempt
+    /// Trace screen: `e`, the steps as a JSON-lines file.
+    case exportTrace
 }

@@ -168,7 +168,9 @@ public struct SessionsScreen: Screen {
         let record = item.record
         let offset = state.utcOffsetSeconds
         var user = [record.displayName, record.email, record.phone].compactMap { $0 }
-        if user.isEmpty { user = [record.subject] }
+        // A backend that names users by an id only (Portal without a TOTP enrolment link): the id stands in, and
+        // the line says so rather than pass it off as a name.
+        if user.isEmpty { user = [record.subject + "  (id only; no name known)"] }
         var lines = [
             DetailLine(label: "User", value: user.joined(separator: " · ")
                 + (state.directorySession == record.key ? "   (@ this folder uses it)"

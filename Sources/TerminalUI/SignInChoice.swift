@@ -15,6 +15,10 @@ public struct SignInChoice: Equatable, Sendable {
     public var replace: Bool
     /// The device grant instead of a browser redirect (a code to type on any device).
     public var useDevice: Bool
+    /// OIDC: the issuer that replaces config.json's (every endpoint from its discovery), as `--issuer`.
+    public var issuer: String?
+    /// OIDC: the client id that replaces config.json's, as `--client-id`.
+    public var clientID: String?
 
     public init(provider: String, title: String, backend: String, sessionKey: String? = nil,
                 contact: Contact? = nil, replace: Bool = false, useDevice: Bool = false) {
@@ -28,5 +32,5 @@ public struct SignInChoice: Equatable, Sendable {
     }
 
     /// Whether this sign-in goes by a one-time code rather than a browser.
-    public var usesCode: Bool { provider == "email" || provider == "sms" }
+    public var usesCode: Bool { Provider(provider).sendsCode }
 }

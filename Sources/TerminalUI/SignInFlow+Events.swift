@@ -3,8 +3,8 @@ import Foundation
 
 /// How a flow takes its controller's reports: the phase follows the machine, the trace records each step.
 extension SignInFlow {
-    public mutating func apply(_ event: SignInEvent, now: Date) {
-        switch event {
+    public mutating func apply(_ progress: SignInProgress, now: Date) {
+        switch progress {
         case .began(let attempt, let prompt, let receivers):
             self.prompt = prompt
             self.receivers = receivers
@@ -12,8 +12,9 @@ extension SignInFlow {
             if case .oneTimeCode(_, let format, _) = attempt.method { sizeCodeField(for: format) }
             let what: String
             switch prompt {
-            case .browser(let url, _): what = "browser: \(Self.shortened(url))"
-            case .device(let code, let url, _): what = "device code \(code) at \(url)"
+            case .browser(let url): what = "browser: \(Self.shortened(url))"
+            case .device(let authorization):
+                what = "device code \(authorization.userCode) at \(authorization.verificationURI)"
             case .codeSent: what = "code sent"
             }
             record(now, .state, "began \(attempt.id): \(what)")
@@ -39,17 +40,15 @@ extension SignInFlow {
                     codeFocus = .code
                 }
             }
-            switch state {
-            case .awaitingCallback(_, .waiting), .totpRequired(_, _, .waiting): break
-            case .idle, .authenticated, .awaitingCallback, .totpRequired: isCodeSubmitted = false  // answered
-            }
             let before = Self.describe(phase)
             phase = .running(state)
             let after = Self.describe(phase)
             if after != before { record(now, .state, after) }
+        case .redirectUnreachable(let reason):
+            redirectWarning = reason
+            record(now, .notice, "redirect unreachable: " + reason, isError: true)
         case .notice(let error):
             notice = error.message
-            isCodeSubmitted = false
             if error == .invalidCode {
                 codeField = codeField.cleared()
                 if choice.usesCode, let left = Self.attemptsLeft(in: trace.last { $0.kind == .step("response") }) {
@@ -76,6 +75,14 @@ extension SignInFlow {
             }
         case .replayed(let outcome):
             record(now, .callback, "replayed callback: \(outcome.record.key) reported again, nothing exchanged")
+        }
+    }
+
+    /// What the event loop adds beside the controller's reports.
+    public mutating func apply(_ detail: SignInDetail, now: Date) {
+        switch detail {
+        case .promptCode(let modules):
+            promptQR = modules
         case .protocolStep(let kind, let summary, let elapsed, let details):
             record(startedAt.addingTimeInterval(elapsed / 1000), .step(kind), summary, isError: kind == "notice",
                    details: TraceLine.detailLines(details))

@@ -24,7 +24,9 @@ public struct SignInFlow: Equatable, Sendable {
     public let id: Int
     public let choice: SignInChoice
     public var phase: Phase
-    public var prompt: SignInPrompt?
+    public var prompt: AttemptPrompt?
+    /// The QR code of the prompt's URL, encoded by the event loop.
+    public var promptQR: [[Bool]]?
     public var receivers: [String]
     /// The last refusal of an attempt that goes on (a forged callback, a wrong code), in the error colour.
     public var notice: String?
@@ -33,8 +35,6 @@ public struct SignInFlow: Equatable, Sendable {
     public var pasteField: TextField
     public var codeField: DigitField
     public var codeFocus: CodeFocus
-    /// A code was sent and the controller has not answered yet: a second Enter must not send it again.
-    public var isCodeSubmitted: Bool
     public var enrolmentQR: [[Bool]]?
     /// A stored test-account seed can answer the TOTP prompt (used only when the user presses `u`).
     public var offersTestAccountCode = false
@@ -47,6 +47,9 @@ public struct SignInFlow: Equatable, Sendable {
     /// How many more tries the backend allows for the code on screen, when its refusal said ("invalid code (4
     /// attempts left)"); nil until a refusal names a number, and again after a new code is sent.
     public var codeAttemptsLeft: Int?
+    /// Why the browser cannot come back to any receiver (a redirect URI on another host, port or scheme), told on
+    /// the waiting screen as soon as the attempt began.
+    public var redirectWarning: String?
 
     public init(id: Int, choice: SignInChoice, startedAt: Date) {
         self.id = id
@@ -60,7 +63,6 @@ public struct SignInFlow: Equatable, Sendable {
         pasteField = TextField(placeholder: "press p, or paste the final redirect URL", maxLength: 16_384)
         codeField = DigitField(length: 6)
         codeFocus = .code
-        isCodeSubmitted = false
         enrolmentQR = nil
         trace = [TraceLine(time: startedAt, kind: .state,
                            text: "start: \(choice.provider) via \(choice.backend)")]
@@ -85,6 +87,19 @@ public struct SignInFlow: Equatable, Sendable {
             case .idle, .authenticated: return false
             }
         case .finished: return false
+        }
+    }
+
+    /// A code went to the controller: the flow shows the machine as it will be, checking the code, at once (a second
+    /// Enter sends nothing); the controller's report of that state then changes nothing.
+    public mutating func codeSubmitted(now: Date) {
+        switch phase {
+        case .running(.awaitingCallback(let attempt, .waiting)):
+            apply(.stateChanged(.awaitingCallback(attempt, .verifying)), now: now)
+        case .running(.totpRequired(let attempt, let challenge, .waiting)):
+            apply(.stateChanged(.totpRequired(attempt, challenge, .verifying)), now: now)
+        default:
+            break
         }
     }
 

@@ -24,7 +24,7 @@ public struct TOTPScreen: Screen {
             }
         }
         // The enrolment link's account (an email) names the person where the backend gives only an id.
-        let who = (OTPAuthAccount.account(in: challenge.enrolmentLink) ?? challenge.user).map { " for \($0)" } ?? ""
+        let who = challenge.shownUser.map { " for \($0)" } ?? ""
         var heading = ScreenLines()
         heading.add("  Identity proven\(who); this account also needs a TOTP code.", Style(attributes: .bold))
         heading.draw(in: Rect(row: body.row + 1, col: 0, rows: 2, cols: textCols), into: &buffer)

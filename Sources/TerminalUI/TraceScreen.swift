@@ -4,7 +4,8 @@ import Foundation
 /// with their verdicts, notices, the result) and the protocol steps of the flow trace (requests, responses,
 /// timings, ID-token claims), redacted before they reach the screen. A selection bar moves over every step, Enter
 /// expands the selected step's details (parameters, redacted bodies, decoded ID-token claims), and `[`/`]` go to
-/// the earlier attempts of this run (the last `AppState.keptFlows`).
+/// the earlier attempts of this run (the last `AppState.keptFlows`). `o` opens a trace file (a customer's export,
+/// or what `authdeck trace show FILE` opened the screen on) in their place, read-only.
 public struct TraceScreen: Screen {
     public init() {}
 
@@ -36,35 +37,64 @@ public struct TraceScreen: Screen {
         max(1, AppFrame.body(rows: rows, cols: 0).rows - 3)
     }
 
+    /// The first display line in view (the newest when nothing was scrolled).
+    static func top(_ state: AppState, display: Int, rows: Int) -> Int {
+        let last = max(0, display - room(rows: rows))
+        return min(state.traceScroll ?? last, last)
+    }
+
+    /// The step whose line (or detail line) is at screen row `row`, for a click.
+    public static func step(atRow row: Int, _ state: AppState) -> Int? {
+        let display = displayLines(state.tracedLines, expanded: state.traceExpanded)
+        let offset = row - (AppFrame.body(rows: state.rows, cols: state.cols).row + 2)
+        guard offset >= 0, offset < room(rows: state.rows) else { return nil }
+        let index = top(state, display: display.count, rows: state.rows) + offset
+        return display.indices.contains(index) ? display[index].step : nil
+    }
+
     public func render(_ state: AppState, into buffer: inout ScreenBuffer) {
         buffer.clear()
         let flows = state.traceableFlows
         let index = flows.count - 1 - min(state.traceBack, max(0, flows.count - 1))
-        var right = flows.count > 1 ? "attempt \(index + 1) of \(flows.count) ([ ])" : ""
-        let all = state.tracedFlow.map(Self.lines(of:)) ?? []
+        var right = flows.count > 1 && state.traceFile == nil ? "attempt \(index + 1) of \(flows.count) ([ ])" : ""
+        let all = state.tracedLines
         let display = Self.displayLines(all, expanded: state.traceExpanded)
         let selected = min(state.traceSelected ?? all.count - 1, max(0, all.count - 1))
         let room = Self.room(rows: buffer.rows)
-        let last = max(0, display.count - room)
-        let top = min(state.traceScroll ?? last, last)
+        let top = Self.top(state, display: display.count, rows: buffer.rows)
         let shown = display.dropFirst(top).prefix(room)
         if let first = shown.first, let end = shown.last {
             let steps = "steps \(first.step + 1)–\(end.step + 1) of \(all.count)"
             right = right.isEmpty ? steps : steps + " · " + right
         }
-        AppFrame.draw(title: "Trace", right: right,
-                      hints: [.init("Esc", "back"), .init("j/k", "move"), .init("Enter", "expand"),
-                              .init("e", "export JSON")],
-                      state: state, into: &buffer)
+        // The table's hints (no export for a file: it is exported already) and opening a file; Esc (first, so it
+        // stays at 80 columns) quits a TUI that `trace show` opened on this screen alone.
+        let table = KeyBinding.trace.filter { state.traceFile == nil || $0.command != .exportTrace }
+            + KeyBinding.traceReading
+        var hints = KeyBinding.hints(table)
+        let leave = StatusBar.Hint("Esc", state.singleScreen ? "quit" : "back")
+        hints.hints = [leave] + hints.hints.filter { $0.action != "back" }
+        AppFrame.draw(title: "Trace", right: right, hints: hints.hints, pinned: hints.pinned, state: state,
+                      into: &buffer)
         let body = AppFrame.body(rows: buffer.rows, cols: buffer.cols)
-        guard let flow = state.tracedFlow else {
-            buffer.write("  No sign-in has run in this session of authdeck yet (n starts one).", row: body.row + 1,
-                         col: 0, style: Style(foreground: .dim))
+        let startedAt: Date
+        if let traceFile = state.traceFile {
+            startedAt = traceFile.startedAt
+            buffer.write("  File " + traceFile.path, row: body.row, col: 0, style: Style(attributes: .bold),
+                         maxWidth: body.cols)
+            buffer.write("  ended: " + traceFile.ending, row: body.row + 1, col: 0,
+                         style: Style(foreground: traceFile.endedInError ? .error : .active), maxWidth: body.cols)
+        } else if let flow = state.tracedFlow {
+            startedAt = flow.startedAt
+            buffer.write("  Flow \(flow.id): \(flow.choice.title) via \(flow.choice.backend) · now "
+                         + SignInFlow.describe(flow.phase), row: body.row, col: 0,
+                         style: Style(attributes: .bold), maxWidth: body.cols)
+        } else {
+            buffer.write("  No sign-in has run here yet: n starts one, o opens a trace file.",
+                         row: body.row + 1, col: 0, style: Style(foreground: .dim), maxWidth: body.cols)
+            Self.drawNote(state, flow: nil, in: body, into: &buffer)
             return
         }
-        buffer.write("  Flow \(flow.id): \(flow.choice.title) via \(flow.choice.backend) · now "
-                     + SignInFlow.describe(flow.phase), row: body.row, col: 0,
-                     style: Style(attributes: .bold), maxWidth: body.cols)
         var row = body.row + 2
         for entry in shown {
             let line = all[entry.step]
@@ -74,7 +104,7 @@ public struct TraceScreen: Screen {
                 row += 1
                 continue
             }
-            let offset = line.time.timeIntervalSince(flow.startedAt)
+            let offset = line.time.timeIntervalSince(startedAt)
             let stamp = "+" + String(format: "%.3f", offset) + "s"
             let kind: String
             switch line.kind {
@@ -97,12 +127,25 @@ public struct TraceScreen: Screen {
             }
             row += 1
         }
-        if let note = flow.traceExportNote {
-            buffer.write("  " + note, row: body.bottom - 1, col: 0, style: Style(foreground: .accent),
-                         maxWidth: body.cols)
-        } else {
+        Self.drawNote(state, flow: state.traceFile == nil ? state.tracedFlow : nil, in: body, into: &buffer)
+    }
+
+    /// The line under the steps: the path field while `o` asks, else what `e` did or how the steps were redacted.
+    private static func drawNote(_ state: AppState, flow: SignInFlow?, in body: Rect,
+                                 into buffer: inout ScreenBuffer) {
+        let row = body.bottom - 1
+        if let field = state.tracePathField {
+            let label = "  Trace file to open (Enter opens, Esc cancels): "
+            let end = buffer.write(label, row: row, col: 0, style: Style(attributes: .bold), maxWidth: body.cols)
+            field.draw(in: Rect(row: row, col: end, rows: 1, cols: max(0, body.cols - end - 1)), into: &buffer)
+        } else if let note = flow?.traceExportNote {
+            buffer.write("  " + note, row: row, col: 0, style: Style(foreground: .accent), maxWidth: body.cols)
+        } else if state.traceFile != nil {
+            buffer.write("  Secrets were redacted when the file was written; this screen never changes it.",
+                         row: row, col: 0, style: Style(foreground: .dim), maxWidth: body.cols)
+        } else if flow != nil {
             buffer.write("  Secrets are redacted. e writes these steps as JSON lines, as login --trace FILE does.",
-                         row: body.bottom - 1, col: 0, style: Style(foreground: .dim), maxWidth: body.cols)
+                         row: row, col: 0, style: Style(foreground: .dim), maxWidth: body.cols)
         }
     }
 }

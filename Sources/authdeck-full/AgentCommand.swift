@@ -12,13 +12,6 @@ nonisolated(unsafe) private var agentStopRequested: sig_atomic_t = 0
 /// machine's store on a 0600 Unix socket to processes of the same user (checked with SO_PEERCRED), so that a shell
 /// on another machine reached with `ssh -R` gets tokens while the store stays here (oidc-agent's habit).
 enum AgentCommand {
-    static let options: [OptionSpec] = [
-        .value("allow", "sessions it serves, comma-separated, or '*' for every one (required)"),
-        .value("socket", "socket path (default $XDG_RUNTIME_DIR/authdeck/agent.sock)"),
-        .flag("confirm", "ask on the agent's terminal before answering each request"),
-        .value("log", "append one line per request to this file (default standard error)"),
-    ]
-
     static func run(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
         _ = try arguments.positionals(atMost: 0)
         guard let allowText = arguments.value("allow") else {

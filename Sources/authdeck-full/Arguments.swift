@@ -1,13 +1,3 @@
-/// One option a command accepts: `--name VALUE` when `takesValue`, else a flag.
-struct OptionSpec: Sendable {
-    let name: String
-    let takesValue: Bool
-    let help: String
-
-    static func flag(_ name: String, _ help: String) -> OptionSpec { OptionSpec(name: name, takesValue: false, help: help) }
-    static func value(_ name: String, _ help: String) -> OptionSpec { OptionSpec(name: name, takesValue: true, help: help) }
-}
-
 /// A command line split into positionals, valued options and flags, checked against the command's options.
 struct Arguments {
     private(set) var positionals: [String] = []
@@ -48,6 +38,21 @@ struct Arguments {
                 flags.insert(name)
             }
         }
+    }
+
+    /// The first word that is neither an option nor an option's value, before `--`: where a subcommand's name
+    /// stands. Never fails: the real parse, with the subcommand's own options, reports what is wrong.
+    static func firstPositional(_ words: [String], options: [OptionSpec]) -> String? {
+        let valued = Set(options.filter(\.takesValue).map(\.name))
+        var index = 0
+        while index < words.count {
+            let word = words[index]
+            index += 1
+            if word == "--" { return nil }
+            guard word.hasPrefix("--"), word.count > 2 else { return word }
+            if !word.contains("="), valued.contains(String(word.dropFirst(2))) { index += 1 }
+        }
+        return nil
     }
 
     func value(_ name: String) -> String? { values[name] }

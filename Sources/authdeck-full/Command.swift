@@ -1,33 +1,61 @@
 import SessionStorage
 
-/// One `authdeck` command: its name, what it does, its options, and what runs it.
+/// One `authdeck` command or subcommand, one entry of the command table: its name, what it does, its options,
+/// what its operands are, its subcommands, and what runs it. A subcommand without its own `run` is run by its
+/// parent's, which finds the subcommand's name first among the positionals.
 struct Command: Sendable {
+    typealias Run = @Sendable (Arguments, GlobalOptions) throws(CommandFailure) -> ExitCode
+
     let name: String
     let synopsis: String
     let summary: String
     let options: [OptionSpec]
+    /// What a shell completes for the positionals (after the subcommand's name).
+    let operands: OptionSpec.Completion
+    /// `totp add`, `store lock`…: each with its own options; the parent's own options serve the bare command.
+    let subcommands: [Command]
     /// The issue that builds this command, while it is not built yet; nil once it runs.
     let pendingIssue: Int?
-    let run: @Sendable (Arguments, GlobalOptions) throws(CommandFailure) -> ExitCode
+    let run: Run?
 
-    init(_ name: String, synopsis: String, summary: String, options: [OptionSpec] = [], pendingIssue: Int? = nil,
-         run: @escaping @Sendable (Arguments, GlobalOptions) throws(CommandFailure) -> ExitCode = { _, _ in .failed }) {
+    init(_ name: String, synopsis: String, summary: String, options: [OptionSpec] = [],
+         operands: OptionSpec.Completion = .none, subcommands: [Command] = [], pendingIssue: Int? = nil,
+         run: Run? = nil) {
         self.name = name
         self.synopsis = synopsis
         self.summary = summary
         self.options = options
+        self.operands = operands
+        self.subcommands = subcommands
         self.pendingIssue = pendingIssue
         self.run = run
     }
 
+    func subcommand(_ name: String?) -> Command? {
+        subcommands.first { $0.name == name }
+    }
+
+    /// Whether the command does something without a subcommand (`sandbox` runs the server; `totp` alone does not).
+    var runsAlone: Bool { subcommands.isEmpty || !options.isEmpty }
+
+    /// The `--help` text: usage, summary, subcommands, then every option it takes (its own, the global ones).
     var help: String {
-        var text = "usage: authdeck \(synopsis)\n\n\(summary)\n"
+        var usage = runsAlone ? [synopsis] : []
+        usage += subcommands.map(\.synopsis)
+        var text = "usage: " + usage.map { "authdeck " + $0 }.joined(separator: "\n       ") + "\n\n\(summary)\n"
         if let pendingIssue { text += "\nNot built yet (issue \(pendingIssue)).\n" }
+        if !subcommands.isEmpty {
+            text += "\ncommands (each takes --help):\n"
+            for subcommand in subcommands {
+                text += "  " + subcommand.name.padded(to: 26) + " " + subcommand.summary + "\n"
+            }
+        }
         let all = options + GlobalOptions.specs + [.flag("help", "show this help")]
         text += "\noptions:\n"
         for option in all {
-            let left = option.takesValue ? "--\(option.name) VALUE" : "--\(option.name)"
-            text += "  " + left.padded(to: 26) + " " + option.help + "\n"
+            let left = option.takesValue ? "--\(option.name) \(option.placeholder)" : "--\(option.name)"
+            let column = left.count > 26 ? left + "\n" + String(repeating: " ", count: 28) : left.padded(to: 26)
+            text += "  " + column + " " + option.help + "\n"
         }
         return text
     }
@@ -36,10 +64,11 @@ struct Command: Sendable {
 /// Options every command accepts.
 struct GlobalOptions {
     static let specs: [OptionSpec] = [
-        .value("session", "use this session for one command (else $AUTHDECK_SESSION, else the selected one)"),
-        .value("config", "configuration file (else $AUTHDECK_CONFIG, else $XDG_CONFIG_HOME/authdeck/config.json)"),
-        .value("unlock-for", "keep the unlocked store key cached this many minutes (default 15; 0 disables)"),
-        .value("keyring-timeout", "seconds to wait for the Secret Service (default 5)"),
+        .session("session", "KEY", "use this session for one command (else $AUTHDECK_SESSION, else the selected one)"),
+        .file("config", "configuration file (else $AUTHDECK_CONFIG, else $XDG_CONFIG_HOME/authdeck/config.json)"),
+        .value("unlock-for", "MINUTES",
+               "keep the unlocked store key cached in the kernel keyring this many minutes (default 15; 0 disables)"),
+        .value("keyring-timeout", "SECONDS", "seconds to wait for the Secret Service (default 5)"),
         .flag("quiet", "print nothing but data and errors"),
     ]
 

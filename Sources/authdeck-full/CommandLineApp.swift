@@ -22,11 +22,13 @@ enum CommandLineApp {
             return ExitCode.done.rawValue
         case "--help", "-h", "help":
             if words.count > 1, let command = Commands.named(words[1]) {
-                Output.out(command.help)
+                Output.out((command.subcommand(words.count > 2 ? words[2] : nil) ?? command).help)
             } else {
                 Output.out(overview)
             }
             return ExitCode.done.rawValue
+        case "--generate":
+            return CommandSurface.generate(Array(words.dropFirst()))
         default:
             guard let command = Commands.named(first) else {
                 Output.err("authdeck: unknown command '\(first)' (see authdeck --help)\n")
@@ -36,23 +38,37 @@ enum CommandLineApp {
         }
     }
 
+    /// Runs `command`, or the subcommand named first among its positionals, with the options that one takes.
     private static func run(_ command: Command, _ words: [String], environment: [String: String]) -> Int32 {
         // Only before `--`: what follows belongs to the command `exec` runs (`exec -- kubectl --help`).
-        let ownWords = words.prefix { $0 != "--" }
+        let ownWords = Array(words.prefix { $0 != "--" })
+        let everyOption = command.options + command.subcommands.flatMap(\.options) + GlobalOptions.specs
+        let firstWord = Arguments.firstPositional(ownWords, options: everyOption)
+        let subcommand = command.subcommand(firstWord)
+        let chosen = subcommand ?? command
         if ownWords.contains("--help") || ownWords.contains("-h") {
-            Output.out(command.help)
+            Output.out(chosen.help)
             return ExitCode.done.rawValue
         }
         do throws(CommandFailure) {
-            let arguments = try Arguments(words, options: command.options + GlobalOptions.specs)
+            if subcommand == nil, !command.runsAlone {
+                let names = command.subcommands.map(\.name).joined(separator: ", ")
+                guard let firstWord else { throw .usage("\(command.name) needs a command: \(names)") }
+                throw .usage("unknown \(command.name) command '\(firstWord.prefix(40))' (\(names))")
+            }
+            let arguments = try Arguments(words, options: chosen.options + GlobalOptions.specs)
             let global = try GlobalOptions(arguments, environment: environment)
             if let issue = command.pendingIssue {
                 throw CommandFailure(.failed, "'\(command.name)' is not built yet (issue \(issue))")
             }
-            return try command.run(arguments, global).rawValue
+            guard let run = chosen.run ?? command.run else {
+                throw CommandFailure(.failed, "'\(command.name)' has nothing to run")
+            }
+            return try run(arguments, global).rawValue
         } catch {
-            Output.err("authdeck \(command.name): \(error.message)\n")
-            if error.code == .usage { Output.err("usage: authdeck \(command.synopsis)\n") }
+            let name = subcommand.map { "\(command.name) \($0.name)" } ?? command.name
+            Output.err("authdeck \(name): \(error.message)\n")
+            if error.code == .usage { Output.err("usage: authdeck \(chosen.synopsis)\n") }
             return error.code.rawValue
         }
     }

@@ -5,8 +5,9 @@ import Foundation
 import Glibc
 #endif
 
-/// Shows a command-line sign-in on stderr and hands its result to the waiting command.
-final class CommandLinePresenter: SignInPresenter, @unchecked Sendable {
+/// Shows a command-line sign-in on stderr, one `SignInProgress` report at a time, and hands its result to the
+/// waiting command.
+final class CommandLinePresenter: @unchecked Sendable {
     private let quiet: Bool
     private let showQR: Bool
     private let done = DispatchSemaphore(value: 0)
@@ -29,7 +30,21 @@ final class CommandLinePresenter: SignInPresenter, @unchecked Sendable {
         if !quiet { Output.err(text + "\n") }
     }
 
-    func attemptBegan(_ attempt: Attempt, prompt: AttemptPrompt, receivers: [String]) {
+    /// The controller's report (its `report` callback, on its queue).
+    func show(_ progress: SignInProgress) {
+        switch progress {
+        case .began(let attempt, let prompt, let receivers): attemptBegan(attempt, prompt: prompt, receivers: receivers)
+        case .stateChanged(let state): stateChanged(state)
+        case .notice(let error): notice(error)
+        case .callbackArrived(let source, let refusal):
+            if let refusal, source != "paste" { say("authdeck: refused a \(source) redirect: \(refusal)") }
+        case .finished(let result): finished(result)
+        case .replayed: break
+        case .redirectUnreachable(let reason): redirectUnreachable(reason)
+        }
+    }
+
+    private func attemptBegan(_ attempt: Attempt, prompt: AttemptPrompt, receivers: [String]) {
         switch prompt {
         case .browser(let url):
             say("Sign in with \(attempt.provider) in your browser:\n\n  \(url)\n")
@@ -49,14 +64,11 @@ final class CommandLinePresenter: SignInPresenter, @unchecked Sendable {
             lock.unlock()
             let alphabet = format.alphanumeric ? "letters and digits" : "digits"
             say("A code was sent to \(contact). Type it (\(format.length) \(alphabet)) and press Enter.")
-            say("Type 'resend' for a new code (after \(Int(Self.resendCooldown)) s). Ctrl-C cancels.")
+            say("Type 'resend' for a new code (after \(Int(SignInStateMachine.resendCooldown)) s). Ctrl-C cancels.")
         }
     }
 
-    /// What the machine's resend cooldown is; the controller starts it when a code goes out.
-    static let resendCooldown: TimeInterval = 30
-
-    func stateChanged(_ state: SignInStateMachine.State) {
+    private func stateChanged(_ state: SignInStateMachine.State) {
         switch state {
         case .awaitingCallback(let attempt, .waiting):
             guard case .oneTimeCode(let contact, _, let otpID?) = attempt.method else { return }
@@ -77,14 +89,14 @@ final class CommandLinePresenter: SignInPresenter, @unchecked Sendable {
             totpPrompted = true
             attemptsLeft = challenge.attemptsLeft
             lock.unlock()
-            // stateChanged runs after every action: the prompt is shown once, a wrong code's notice says the rest.
+            // Back to waiting after a wrong code: the prompt is shown once, the wrong code's notice says the rest.
             guard firstPrompt else { return }
             if let link = challenge.enrolmentLink, let code = QRCode(link) {
                 // The link carries the TOTP secret: only the QR code is shown, never the text.
                 say("Not enrolled yet? Scan this with your authenticator app:")
                 say(code.terminalText())
             }
-            let who = challenge.user.map { " for \($0)" } ?? ""
+            let who = challenge.shownUser.map { " for \($0)" } ?? ""
             say("Two-factor code required\(who) (\(challenge.attemptsLeft) attempts left). Type the 6-digit code.")
             if hasTestSeed(challenge.user) {
                 say("A test-account TOTP seed is stored for this user: type seed to use its current code.")
@@ -94,7 +106,12 @@ final class CommandLinePresenter: SignInPresenter, @unchecked Sendable {
         }
     }
 
-    func notice(_ error: SignInError) {
+    private func redirectUnreachable(_ reason: String) {
+        say("authdeck: warning: \(reason). Paste the final URL here if it comes; `authdeck doctor` checks the "
+            + "redirect URI.")
+    }
+
+    private func notice(_ error: SignInError) {
         if case .sessionStorageFailure = error {
             say("authdeck: \(error.message) Press Enter to retry saving, Ctrl-C to give up.")
         } else if case .rateLimited = error, let wait = secondsUntilResend() {
@@ -118,17 +135,11 @@ final class CommandLinePresenter: SignInPresenter, @unchecked Sendable {
         return left > 0 ? Int(left.rounded(.up)) : nil
     }
 
-    func callbackArrived(source: String, verdict: CallbackVerdict) {
-        if case .refused(let reason) = verdict, source != "paste" {
-            say("authdeck: refused a \(source) redirect: \(reason)")
-        }
-    }
-
     func pasted(_ verdict: CallbackVerdict) {
         if case .refused(let reason) = verdict { say("authdeck: \(reason)") }
     }
 
-    func finished(_ result: Result<SignInOutcome, SignInError>) {
+    private func finished(_ result: Result<SignInOutcome, SignInError>) {
         if case .success(let outcome) = result {
             let verb = outcome.kind == .signup ? "Account created and signed in" : "Signed in"
             let record = outcome.record
@@ -139,8 +150,6 @@ final class CommandLinePresenter: SignInPresenter, @unchecked Sendable {
         lock.unlock()
         done.signal()
     }
-
-    func replayed(_ outcome: SignInOutcome) {}
 
     func waitForResult() -> Result<SignInOutcome, SignInError> {
         done.wait()

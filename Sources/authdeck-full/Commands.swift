@@ -1,114 +1,238 @@
-/// Every command of SPEC section 5, in the order `--help` lists them.
+import Sandbox
+
+/// The command table: every command of SPEC section 5, in the order `--help` lists them, with its subcommands and
+/// one row per option. The parser, every `--help`, the shell completions and the man page's command and option
+/// lists come from it (`make completions` regenerates Resources/completions and Resources/authdeck.1).
 enum Commands {
     static let all: [Command] = [
-        Command("tui", synopsis: "tui", summary: "Open the ncurses front end (what `authdeck` alone does on a terminal).",
-                run: TUICommand.run),
-        Command("list", synopsis: "list [--json]", summary: "List sessions: key, backend, provider, user, status, expiry.",
-                options: [.flag("json", "print a JSON array")], run: StoreCommands.list),
-        Command("login", synopsis: "login PROVIDER [options]",
-                summary: "Sign in with google, apple, discord, x, oidc, email or sms, and store the session.",
-                options: LoginOptions.specs, run: LoginCommand.run),
-        Command("use", synopsis: "use [--here] KEY",
-                summary: "Select the session that commands use by default (--here: for this directory and below).",
-                options: [.flag("here", "write .authdeck-session here instead of selecting")], run: DirectorySession.use),
-        Command("token", synopsis: "token [KEY] [--id-token] [--json] [--min-valid DUR] [--format FORMAT]",
-                summary: "Print the access token (or session JWT), refreshing first if it expires within 60 s.",
-                options: TokenCommand.options, run: TokenCommand.run),
-        Command("exec", synopsis: "exec [--env NAME] [--min-valid DUR] -- COMMAND ARGS…",
-                summary: "Run a command with the token in $AUTHDECK_TOKEN and the key in $AUTHDECK_SESSION.",
-                options: ExecCommand.options, run: ExecCommand.run),
-        Command("env", synopsis: "env [KEY] [--shell bash|zsh|sh|fish] [--env NAME] [--min-valid DUR]",
-                summary: "Print export lines for eval: the token and the session key.",
-                options: EnvCommand.options, run: EnvCommand.run),
-        Command("git-credential", synopsis: "git-credential get|store|erase [--host HOST --username NAME]",
-                summary: "A git credential helper: the token of the session mapped to the host, as its password.",
-                options: GitCredentialCommand.options, run: GitCredentialCommand.run),
-        Command("agent", synopsis: "agent --allow KEY[,KEY…]|'*' [--socket PATH] [--confirm] [--log FILE]",
-                summary: "Serve tokens on a Unix socket (AUTHDECK_AGENT_SOCK), to forward with ssh -R.",
-                options: AgentCommand.options, run: AgentCommand.run),
-        Command("stamp", synopsis: "stamp [KEY] --body FILE|- [--header]",
-                summary: "Print the Turnkey X-Stamp header value for a request body, signed with the session key.",
-                options: StampCommand.options, run: StampCommand.run),
-        Command("refresh", synopsis: "refresh [KEY|--all]", summary: "Refresh sessions now.",
-                options: [.flag("all", "every refreshable session")], run: SessionCommands.refresh),
-        Command("logout", synopsis: "logout [KEY|--all|--expired] [--revoke] [--yes]",
-                summary: "Remove sessions from the store.",
-                options: [.flag("all", "every session (asks first on a terminal)"),
-                          .flag("expired", "every session that expired and cannot be refreshed"),
-                          .flag("revoke", "also revoke the tokens at the provider"),
-                          .flag("yes", "do not ask before removing several sessions")],
-                run: StoreCommands.logout),
-        Command("status", synopsis: "status [KEY] [--json]",
-                summary: "Show when access and refresh tokens expire, checked against the server when it can.",
-                options: [.flag("json", "print JSON")], run: StoreCommands.status),
-        Command("open-url", synopsis: "open-url URL",
-                summary: "Hand an authdeck:// redirect to the waiting sign-in (what the desktop entry runs).",
-                run: SessionCommands.openURL),
-        Command("totp", synopsis: "totp add USER --secret BASE32|- | --uri otpauth://…|-; totp list; totp rm USER; "
-                    + "totp code USER",
-                summary: "Keep TOTP seeds of test accounts in the store (- reads the seed from standard input).",
-                options: [.value("secret", "base32 seed, or - for standard input"),
-                          .value("uri", "otpauth:// enrolment link, or - for standard input"),
-                          .flag("replace", "overwrite a stored seed"), .flag("json", "totp list as JSON")],
-                run: TOTPCommand.run),
-        Command("sandbox", synopsis: "sandbox [--port N] [--users FILE] [--outbox FILE] [--config-out FILE] "
-                    + "[--fault NAME[,NAME…]|FILE|list]; sandbox faults [NAME[,NAME…]|none|list]; sandbox panel; "
-                    + "sandbox approve URL",
-                summary: "Run the built-in local identity provider and auth proxy on 127.0.0.1, with faults on demand.",
-                options: [.value("port", "port (0 picks a free one)"), .value("users", "users JSON file"),
-                          .value("outbox", "where one-time codes are appended"),
-                          .value("config-out", "write a config.json pointing every backend here"),
-                          .value("token-lifetime", "access-token lifetime in seconds (default 3600)"),
-                          .value("device-interval", "device-grant polling interval in seconds (default 5)"),
-                          .value("fault", "faults to switch on: NAME[,NAME…], a JSON file, or list"),
-                          .value("delay-ms", "the slow-provider delay in milliseconds (default 8000)"),
-                          .value("url", "sandbox faults: the sandbox's base URL (else the config's)"),
-                          .value("user", "sandbox approve: the sandbox user to sign in as (default ada)"),
-                          .flag("deny", "sandbox approve: deny instead of approving"),
-                          .flag("json", "sandbox faults: print JSON")],
-                run: SandboxCommand.run),
-        Command("store", synopsis: "store lock | migrate --to secret-service|passphrase | import FILE|- | export FILE",
-                summary: "Master-key handling, and moving sessions in and out of the store.",
-                options: [.value("to", "secret-service or passphrase"), .flag("replace", "overwrite existing keys"),
-                          .flag("skip-existing", "import only sessions whose keys are free")],
-                run: StoreMaintenance.run),
-        Command("trace", synopsis: "trace show FILE [--expand N,…|--all] | trace diff A B | trace replay FILE",
-                summary: "Read a customer's exported sign-in trace, compare two, or reproduce one against the sandbox.",
-                options: [.value("expand", "trace show: steps whose details to show, comma-separated"),
-                          .flag("all", "trace show: every step's details"),
-                          .flag("plain", "trace show: print to the terminal instead of opening the Trace screen"),
-                          .flag("json", "print JSON"),
-                          .value("timeout", "trace replay: the longest wait for a timed-out sign-in (default 10)"),
-                          .value("trace-out", "trace replay: keep the replay's own trace in this file")],
-                run: TraceCommand.run),
-        Command("doctor", synopsis: "doctor",
-                summary: "Check config, store, keyring, browser, redirect registration and provider reachability.",
-                options: [.flag("json", "print the checks as JSON")], run: DoctorCommand.run),
+        tui, list, login, use, token, exec, env, gitCredential, agent, stamp, refresh, logout, status, openURL, totp,
+        sandbox, store, trace, doctor,
     ]
+
+    static let tui = Command(
+        "tui", synopsis: "tui", summary: "Open the ncurses front end (what `authdeck` alone does on a terminal).",
+        run: TUICommand.run)
+
+    static let list = Command(
+        "list", synopsis: "list [--json]", summary: "List sessions: key, backend, provider, user, status, expiry.",
+        options: [.flag("json", "print a JSON array")], run: StoreCommands.list)
+
+    static let login = Command(
+        "login", synopsis: "login PROVIDER [options]",
+        summary: "Sign in with google, apple, discord, x, oidc, email or sms, and store the session.",
+        options: [
+            .choice("backend", ["direct", "sandbox", "sandbox-turnkey", "sandbox-portal", "turnkey", "portal"],
+                    placeholder: "NAME", "who issues the session: direct, turnkey, portal, sandbox or a "
+                    + "configured name; config.json sets turnkey's totpExtension (the sandbox's TOTP step, "
+                    + "not in the Auth Proxy contract: off unless true) and oauthFlow (code or hosted), and "
+                    + "portal's redirectURL"),
+            .value("session-key", "KEY", "the key to store the session under"),
+            .flag("replace", "overwrite a session with the same key"),
+            .value("issuer", "URL", "OpenID Connect issuer URL (oidc); its discovery gives every endpoint"),
+            .value("client-id", "ID", "OAuth client id"),
+            .file("client-secret-file", "file holding the client secret"),
+            .value("scope", "SCOPES", "scopes, space-separated"),
+            .value("contact", "ADDRESS", "email address or phone number (email, sms)"),
+            .flag("no-browser", "print the URL and wait for the pasted redirect"),
+            .flag("device", "use the device authorization grant"),
+            .value("listen", "127.0.0.1:PORT",
+                   "loopback receiver address, 127.0.0.1:PORT (a redirectURI port must match)"),
+            .value("timeout", "SECONDS", "seconds to wait (default 300)"),
+            .file("trace", "write a JSON trace of every protocol step to this file"),
+            .flag("json", "print the new session as JSON instead of its key"),
+        ],
+        operands: .words(["google", "apple", "discord", "x", "oidc", "email", "sms"]), run: LoginCommand.run)
+
+    static let use = Command(
+        "use", synopsis: "use [--here] KEY",
+        summary: "Select the session that commands use by default (--here: for this directory and below).",
+        options: [.flag("here", "write .authdeck-session here instead of selecting")], operands: .sessions,
+        run: DirectorySession.use)
+
+    static let token = Command(
+        "token", synopsis: "token [KEY] [--id-token] [--json] [--min-valid DUR] [--format FORMAT]",
+        summary: "Print the access token (or session JWT), refreshing first if it expires within 60 s.",
+        options: [
+            .flag("id-token", "print the ID token instead"),
+            .flag("json", "print token and expiry as JSON (--format json)"),
+            .value("min-valid", "DUR",
+                   "refresh first unless the token stays valid this long (90, 5m, 1h30m; default 60 s)"),
+            .choice("format", ["plain", "json", "exec-credential"],
+                    "plain, json, or exec-credential (kubectl's exec plugin object)"),
+        ],
+        operands: .sessions, run: TokenCommand.run)
+
+    static let exec = Command(
+        "exec", synopsis: "exec [--env NAME] [--min-valid DUR] -- COMMAND ARGS…",
+        summary: "Run a command with the token in $AUTHDECK_TOKEN and the key in $AUTHDECK_SESSION.",
+        options: [
+            .value("env", "NAME", "the variable that holds the token (default AUTHDECK_TOKEN)"),
+            .value("min-valid", "DUR", "refresh first unless the token stays valid this long (default 60 s)"),
+        ],
+        operands: .command, run: ExecCommand.run)
+
+    static let env = Command(
+        "env", synopsis: "env [KEY] [--shell bash|zsh|sh|fish] [--env NAME] [--min-valid DUR]",
+        summary: "Print export lines for eval: the token and the session key.",
+        options: [
+            .choice("shell", ["bash", "zsh", "sh", "fish"], "bash, zsh, sh or fish (default: from $SHELL)"),
+            .value("env", "NAME", "the variable that holds the token (default AUTHDECK_TOKEN)"),
+            .value("min-valid", "DUR", "refresh first unless the token stays valid this long (default 60 s)"),
+        ],
+        operands: .sessions, run: EnvCommand.run)
+
+    static let gitCredential = Command(
+        "git-credential", synopsis: "git-credential get|store|erase [--host HOST --username NAME]",
+        summary: "A git credential helper: the token of the session mapped to the host, as its password.",
+        options: [
+            .value("host", "HOST",
+                   "answer for this host (host or host:port) with --session, besides config.json's map"),
+            .value("username", "NAME", "the username to send with --host (default x-access-token)"),
+            .value("min-valid", "DUR", "refresh first unless the token stays valid this long (default 60 s)"),
+        ],
+        operands: .words(["get", "store", "erase"]), run: GitCredentialCommand.run)
+
+    static let agent = Command(
+        "agent", synopsis: "agent --allow KEY[,KEY…]|'*' [--socket PATH] [--confirm] [--log FILE]",
+        summary: "Serve tokens on a Unix socket (AUTHDECK_AGENT_SOCK), to forward with ssh -R.",
+        options: [
+            .session("allow", "KEY[,KEY…]|'*'",
+                     "sessions it serves, comma-separated, or '*' for every one (required)"),
+            .file("socket", "socket path (default $XDG_RUNTIME_DIR/authdeck/agent.sock)"),
+            .flag("confirm", "ask on the agent's terminal before answering each request"),
+            .file("log", "append one line per request to this file (default standard error)"),
+        ],
+        run: AgentCommand.run)
+
+    static let stamp = Command(
+        "stamp", synopsis: "stamp [KEY] --body FILE|- [--header]",
+        summary: "Print the Turnkey X-Stamp header value for a request body, signed with the session key.",
+        options: [
+            .file("body", "the exact request body to stamp: a file, or - for standard input"),
+            .flag("header", "print the whole header line (X-Stamp: …) instead of the value"),
+        ],
+        operands: .sessions, run: StampCommand.run)
+
+    static let refresh = Command(
+        "refresh", synopsis: "refresh [KEY|--all]", summary: "Refresh sessions now.",
+        options: [.flag("all", "every refreshable session")], operands: .sessions,
+        run: SessionCommands.refresh)
+
+    static let logout = Command(
+        "logout", synopsis: "logout [KEY|--all|--expired] [--revoke] [--yes]",
+        summary: "Remove sessions from the store.",
+        options: [.flag("all", "every session (asks first on a terminal)"),
+                  .flag("expired", "every session that expired and cannot be refreshed"),
+                  .flag("revoke", "also revoke the tokens at the provider"),
+                  .flag("yes", "do not ask before removing several sessions")],
+        operands: .sessions, run: StoreCommands.logout)
+
+    static let status = Command(
+        "status", synopsis: "status [KEY] [--json]",
+        summary: "Show when access and refresh tokens expire, checked against the server when it can.",
+        options: [.flag("json", "print JSON")], operands: .sessions, run: StoreCommands.status)
+
+    static let openURL = Command(
+        "open-url", synopsis: "open-url URL",
+        summary: "Hand an authdeck:// redirect to the waiting sign-in (what the desktop entry runs).",
+        run: SessionCommands.openURL)
+
+    static let totp = Command(
+        "totp", synopsis: "totp add|list|rm|code",
+        summary: "Keep TOTP seeds of test accounts in the store (- reads the seed from standard input).",
+        subcommands: [
+            Command("add", synopsis: "totp add USER --secret BASE32|- | --uri otpauth://…|- [--replace]",
+                    summary: "Store a test account's TOTP seed (USER defaults to the otpauth link's account).",
+                    options: [.value("secret", "BASE32|-", "the base32 seed, or - for standard input"),
+                              .value("uri", "otpauth://…|-",
+                                     "an otpauth:// enrolment link, or - for standard input"),
+                              .flag("replace", "overwrite a stored seed")]),
+            Command("list", synopsis: "totp list [--json]", summary: "List the stored seeds' accounts.",
+                    options: [.flag("json", "print a JSON array")]),
+            Command("rm", synopsis: "totp rm USER", summary: "Remove a test account's seed."),
+            Command("code", synopsis: "totp code USER", summary: "Print a test account's current code."),
+        ],
+        run: TOTPCommand.run)
+
+    static let sandbox = Command(
+        "sandbox", synopsis: "sandbox [--port N] [--users FILE] [--outbox FILE] [--config-out FILE] "
+            + "[--fault NAME[,NAME…]|FILE|list]",
+        summary: "Run the built-in local identity provider and auth proxy on 127.0.0.1, with faults on demand.",
+        options: [.value("port", "N", "port (default 8750; 0 picks a free one)"), .file("users", "users JSON file"),
+                  .file("outbox", "where one-time codes are appended"),
+                  .file("config-out", "write a config.json pointing every backend here"),
+                  .value("token-lifetime", "SECONDS", "access-token lifetime in seconds (default 3600)"),
+                  .value("device-interval", "SECONDS", "device-grant polling interval in seconds (default 5)"),
+                  .choice("fault", ["list"] + SandboxFault.allCases.map(\.rawValue), files: true,
+                          placeholder: "NAME[,NAME…]|FILE|list",
+                          "faults to switch on: NAME[,NAME…], a JSON file, or list"),
+                  .value("delay-ms", "N", "the slow-provider delay in milliseconds (default 8000)")],
+        subcommands: [
+            Command("faults", synopsis: "sandbox faults [NAME[,NAME…]|none|list] [--delay-ms N] [--url URL] "
+                        + "[--json]",
+                    summary: "Show or switch the faults of a running sandbox.",
+                    options: [.value("delay-ms", "N", "the slow-provider delay in milliseconds"),
+                              .value("url", "URL", "the sandbox's base URL (else the config's)"),
+                              .flag("json", "print JSON")],
+                    operands: .words(["none", "list"] + SandboxFault.allCases.map(\.rawValue))),
+            Command("panel", synopsis: "sandbox panel [--url URL]",
+                    summary: "Switch a running sandbox's faults on the terminal.",
+                    options: [.value("url", "URL", "the sandbox's base URL (else the config's)")]),
+            Command("approve", synopsis: "sandbox approve URL [--user NAME] [--deny]",
+                    summary: "Answer a sandbox consent page from the terminal, as a browser would.",
+                    options: [.choice("user", ["ada", "bob", "cleo", "dora"], placeholder: "NAME",
+                                      "the sandbox user to sign in as (default ada)"),
+                              .flag("deny", "deny instead of approving")]),
+        ],
+        run: SandboxCommand.run)
+
+    static let store = Command(
+        "store", synopsis: "store lock|migrate|import|export",
+        summary: "Master-key handling, and moving sessions in and out of the store.",
+        subcommands: [
+            Command("lock", synopsis: "store lock", summary: "Forget the cached unlocked store key."),
+            Command("migrate", synopsis: "store migrate --to secret-service|passphrase",
+                    summary: "Keep the master key with the Secret Service or under a passphrase.",
+                    options: [.choice("to", ["secret-service", "passphrase"], "secret-service or passphrase")]),
+            Command("import", synopsis: "store import FILE|- [--replace|--skip-existing]",
+                    summary: "Add sessions from an export bundle or JSON lines.",
+                    options: [.flag("replace", "overwrite existing keys"),
+                              .flag("skip-existing", "import only sessions whose keys are free")],
+                    operands: .files),
+            Command("export", synopsis: "store export FILE|-",
+                    summary: "Write every session and TOTP seed to an encrypted bundle.", operands: .files),
+        ],
+        run: StoreMaintenance.run)
+
+    static let trace = Command(
+        "trace", synopsis: "trace show|diff|replay",
+        summary: "Read a customer's exported sign-in trace, compare two, or reproduce one against the sandbox.",
+        subcommands: [
+            Command("show", synopsis: "trace show FILE [--plain|--expand N,…|--all] [--json]",
+                    summary: "Open a trace file on the TUI's Trace screen (printed when piped or with --plain).",
+                    options: [.value("expand", "N,…", "steps whose details to show, comma-separated"),
+                              .flag("all", "every step's details"),
+                              .flag("plain", "print to the terminal instead of opening the Trace screen"),
+                              .flag("json", "print the steps as JSON")],
+                    operands: .files),
+            Command("diff", synopsis: "trace diff A B [--json]",
+                    summary: "Compare two traces and mark the first divergence.",
+                    options: [.flag("json", "print JSON")], operands: .files),
+            Command("replay", synopsis: "trace replay FILE [--timeout S] [--trace-out FILE] [--json]",
+                    summary: "Reproduce a trace's sign-in against a sandbox with the faults it shows.",
+                    options: [.value("timeout", "S", "the longest wait for a timed-out sign-in (default 10)"),
+                              .file("trace-out", "keep the replay's own trace in this file"),
+                              .flag("json", "print JSON")],
+                    operands: .files),
+        ],
+        run: TraceCommand.run)
+
+    static let doctor = Command(
+        "doctor", synopsis: "doctor",
+        summary: "Check config, store, keyring, browser, redirect registration and provider reachability.",
+        options: [.flag("json", "print the checks as JSON")], run: DoctorCommand.run)
 
     static func named(_ name: String) -> Command? {
         all.first { $0.name == name }
     }
-}
-
-/// The options of `authdeck login`.
-enum LoginOptions {
-    static let specs: [OptionSpec] = [
-        .value("backend", "who issues the session: direct, turnkey, portal, sandbox or a configured name; "
-            + "config.json sets turnkey's totpExtension (the sandbox's TOTP step, not in the Auth Proxy "
-            + "contract: off unless true) and oauthFlow (code or hosted), and portal's redirectURL"),
-        .value("session-key", "the key to store the session under"),
-        .flag("replace", "overwrite a session with the same key"),
-        .value("issuer", "OpenID Connect issuer URL (oidc); its discovery gives every endpoint"),
-        .value("client-id", "OAuth client id"),
-        .value("client-secret-file", "file holding the client secret"),
-        .value("scope", "scopes, space-separated"),
-        .value("contact", "email address or phone number (email, sms)"),
-        .flag("no-browser", "print the URL and wait for the pasted redirect"),
-        .flag("device", "use the device authorization grant"),
-        .value("listen", "loopback receiver address, 127.0.0.1:PORT (a redirectURI port must match)"),
-        .value("timeout", "seconds to wait (default 300)"),
-        .value("trace", "write a JSON trace of every protocol step to this file"),
-        .flag("json", "print the new session as JSON instead of its key"),
-    ]
 }

@@ -4,12 +4,6 @@ import SessionStorage
 /// `authdeck env [KEY] [--shell bash|zsh|sh|fish] [--env NAME] [--min-valid DUR]`: the lines that put the token
 /// and session key in the calling shell, for `eval "$(authdeck env)"` or `authdeck env | source` in fish.
 enum EnvCommand {
-    static let options: [OptionSpec] = [
-        .value("shell", "bash, zsh, sh or fish (default: from $SHELL)"),
-        .value("env", "the variable that holds the token (default AUTHDECK_TOKEN)"),
-        .value("min-valid", "refresh first unless the token stays valid this long (default 60 s)"),
-    ]
-
     /// How a shell sets an exported variable.
     enum Dialect {
         case posix, fish

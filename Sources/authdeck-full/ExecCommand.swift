@@ -8,11 +8,6 @@ import SessionStorage
 /// its environment (never its arguments, which every user of the machine can read in /proc), passes its exit
 /// status through and forwards signals to it.
 enum ExecCommand {
-    static let options: [OptionSpec] = [
-        .value("env", "the variable that holds the token (default AUTHDECK_TOKEN)"),
-        .value("min-valid", "refresh first unless the token stays valid this long (default 60 s)"),
-    ]
-
     static func run(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
         let command = arguments.positionals
         guard !command.isEmpty, !command[0].isEmpty else { throw .usage("exec needs a command after --") }

@@ -8,12 +8,6 @@ import SessionStorage
 /// host expects and the session's token as the password; other hosts get no answer, so git asks its next helper.
 /// `store` and `erase` change nothing: the store is authdeck's, not git's.
 enum GitCredentialCommand {
-    static let options: [OptionSpec] = [
-        .value("host", "answer for this host (host or host:port) with --session, besides config.json's map"),
-        .value("username", "the username to send with --host (default x-access-token)"),
-        .value("min-valid", "refresh first unless the token stays valid this long (default 60 s)"),
-    ]
-
     /// One host's entry: which session's token to send and under what username.
     struct Mapping: Equatable {
         var session: String

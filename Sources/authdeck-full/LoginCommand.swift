@@ -8,8 +8,6 @@ import Glibc
 
 /// `authdeck login PROVIDER`: runs one sign-in through the shared state machine and stores the session.
 enum LoginCommand {
-    static let socialProviders: Set<String> = ["google", "apple", "discord", "x", "oidc"]
-
     static func run(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
         let environment = ProcessEnvironment.current()
         if arguments.value("session") != nil {   // a typo for --session-key, which would be silently ignored
@@ -19,7 +17,7 @@ enum LoginCommand {
         guard let provider = positionals.first else {
             throw .usage("name a provider: google, apple, discord, x, oidc, email or sms")
         }
-        guard socialProviders.contains(provider) || provider == "email" || provider == "sms" else {
+        guard Provider(provider).isStandard else {
             throw .usage("unknown provider '\(provider)' (google, apple, discord, x, oidc, email, sms)")
         }
         let timeout = try arguments.integer("timeout", in: 5...3600) ?? 300
@@ -84,7 +82,7 @@ enum LoginCommand {
         let presenter = CommandLinePresenter(quiet: global.quiet, showQR: noBrowser || browser?.command == nil,
                                              hasTestSeed: { TOTPCommand.seed(for: $0, in: store) != nil })
         let controller = SignInController(
-            presenter: presenter, persist: persist,
+            report: presenter.show, persist: persist,
             receivers: ReceiverOptions(loopbackPort: listenPort,
                                        schemeSocketPath: SchemeReceiver.defaultSocketPath(environment: environment)),
             browser: browser?.command == nil ? nil : browser, trace: trace)
@@ -177,16 +175,17 @@ enum LoginCommand {
     /// `--contact` for email and SMS, validated and normalised; a bad one is a usage error (exit 2) before any
     /// request. Social providers take no contact.
     static func contact(for provider: String, _ value: String?) throws(CommandFailure) -> Contact? {
-        guard provider == "email" || provider == "sms" else {
+        let kind = Provider(provider)
+        guard kind.sendsCode else {
             if value != nil { throw .usage("--contact is only for email and sms sign-in") }
             return nil
         }
         guard let value else {
-            throw .usage(provider == "email" ? "name the address: --contact you@example.com"
-                                             : "name the phone number: --contact +15550100001")
+            throw .usage(kind.contactIsPhone ? "name the phone number: --contact +15550100001"
+                                             : "name the address: --contact you@example.com")
         }
         do throws(SignInError) {
-            return provider == "email" ? try Contact.validatedEmail(value) : try Contact.validatedPhone(value)
+            return kind.contactIsPhone ? try Contact.validatedPhone(value) : try Contact.validatedEmail(value)
         } catch {
             throw .usage(error.message)
         }

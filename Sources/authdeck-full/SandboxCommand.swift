@@ -13,7 +13,7 @@ enum SandboxCommand {
         switch arguments.positionals.first {
         case "faults": return try SandboxFaultsCommand.run(arguments, global)
         case "approve": return try SandboxApproveCommand.run(arguments, global)
-        case "panel": return try SandboxPanelLoop.run(arguments, global)
+        case "panel": return try SandboxFaultsCommand.panel(arguments, global)
         default: _ = try arguments.positionals(atMost: 0)
         }
         if arguments.value("fault") == "list" {
@@ -22,7 +22,10 @@ enum SandboxCommand {
         }
         let environment = ProcessEnvironment.current()
         var configuration = SandboxConfiguration()
-        configuration.port = UInt16(try arguments.integer("port", in: 0...65535) ?? 0)
+        // A fixed port by default, so the config.json written yesterday (and sessions stored with its URLs) still
+        // reach the sandbox today; --port 0 picks a free one.
+        configuration.port = UInt16(try arguments.integer("port", in: 0...65535)
+                                    ?? Int(SandboxConfiguration.defaultPort))
         configuration.tokenLifetime = try arguments.integer("token-lifetime", in: 1...86_400) ?? 3600
         configuration.deviceInterval = try arguments.integer("device-interval", in: 1...60) ?? 5
         if let fault = arguments.value("fault") {
@@ -48,6 +51,8 @@ enum SandboxCommand {
         }
         let dataFolder = StoreLocation.resolve(environment: environment).directory
         configuration.outboxPath = arguments.value("outbox") ?? dataFolder + "/sandbox-outbox.jsonl"
+        // Keys, issued tokens and sign-ups kept across restarts, next to the store the sessions live in.
+        configuration.dataFolder = SandboxDataFolder(path: dataFolder + "/sandbox")
         configuration.announce = { line in Output.out(line) }
 
         // Blocked before the server's thread exists, so that thread inherits the mask and the signals wait for
@@ -62,6 +67,10 @@ enum SandboxCommand {
         do {
             server = try SandboxServer(configuration: configuration)
         } catch {
+            if error.description.contains(String(cString: strerror(EADDRINUSE))) {
+                throw CommandFailure(.failed, "port \(configuration.port) is taken (another sandbox is running?): "
+                                     + "stop it, or pass --port N (0 picks a free port)")
+            }
             throw CommandFailure(.failed, error.description)
         }
         // The config is written before the URL is printed, so whoever waits for the first line may read it.

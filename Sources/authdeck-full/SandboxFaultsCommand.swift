@@ -3,6 +3,7 @@ import AuthCore
 import Foundation
 import SessionStorage
 import Sandbox
+import TerminalUI
 
 /// `authdeck sandbox faults [NAME[,NAME…]|none] [--delay-ms N] [--url URL] [--json]`: shows or switches the faults of
 /// a running sandbox through its admin route. The sandbox is found by `--url`, else by the `sandbox` backend of
@@ -98,16 +99,69 @@ enum SandboxFaultsCommand {
             } catch {
                 throw error.commandFailure
             }
-            guard let url = configuration.backends?["sandbox"]?.baseURL else {
+            guard let url = configuredURL(configuration) else {
                 throw .usage("name the sandbox with --url http://127.0.0.1:PORT (the config has no sandbox backend)")
             }
             base = url
         }
         while base.hasSuffix("/") { base.removeLast() }
-        guard let parts = URLComponents(string: base), parts.scheme == "http",
-              ["127.0.0.1", "localhost", "[::1]", "::1"].contains(parts.host ?? "") else {
+        guard isLoopback(base) else {
             throw .usage("the sandbox's admin route is on loopback only: --url http://127.0.0.1:PORT")
         }
         return base
+    }
+
+    /// The config's sandbox: the backend named `sandbox`, else the first of type sandbox by name (what the TUI's
+    /// `S` opens).
+    static func configuredURL(_ configuration: Configuration) -> String? {
+        let backends = configuration.backends ?? [:]
+        let named = backends["sandbox"].flatMap { $0.type == .sandbox ? $0.baseURL : nil }
+        return named ?? backends.keys.sorted().lazy.compactMap { name -> String? in
+            backends[name]?.type == .sandbox ? backends[name]?.baseURL : nil
+        }.first
+    }
+
+    static func isLoopback(_ url: String) -> Bool {
+        guard let parts = URLComponents(string: url), parts.scheme == "http" else { return false }
+        return ["127.0.0.1", "localhost", "[::1]", "::1"].contains(parts.host ?? "")
+    }
+
+    // MARK: - The TUI's Sandbox panel
+
+    /// `sandbox panel`: the TUI opened on its Sandbox panel (Esc or q leaves). The sandbox is read first, so one
+    /// that is not running is a one-line error before the terminal is taken over.
+    static func panel(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
+        _ = try arguments.positionals(atMost: 1)
+        let base = try sandboxURL(arguments, global)
+        let first = try send(OutgoingRequest(url: base + "/sandbox/faults"), URLSessionTransport(timeout: 10))
+        return try TUICommand.openSandboxPanel(url: base, report: report(first), global)
+    }
+
+    /// The Sandbox panel's request to the admin route (a read when `faults` is nil, else a switch to exactly
+    /// those), answered as the event the panel takes.
+    static func panelEvent(url: String, faults: [String]?, delayMs: Int) -> AppEvent {
+        var request = OutgoingRequest(url: url + "/sandbox/faults", headers: [("X-Authdeck-Sandbox", "admin")])
+        if let faults {
+            request = OutgoingRequest.json(url + "/sandbox/faults",
+                                           encoded(["faults": faults, "delayMs": delayMs]),
+                                           headers: [("X-Authdeck-Sandbox", "admin")])
+            request.method = "PUT"
+        }
+        do throws(CommandFailure) {
+            return .sandboxAnswered(report(try send(request, URLSessionTransport(timeout: 10))),
+                                    switched: faults != nil)
+        } catch {
+            return .sandboxFailed(error.message)
+        }
+    }
+
+    /// The admin route's answer as the panel shows it.
+    static func report(_ object: [String: Any]) -> SandboxPanel.Report {
+        let available = (object["available"] as? [[String: Any]] ?? []).compactMap { entry -> SandboxPanel.Fault? in
+            guard let name = entry["name"] as? String else { return nil }
+            return SandboxPanel.Fault(name: name, summary: entry["summary"] as? String ?? "")
+        }
+        return SandboxPanel.Report(available: available, on: object["faults"] as? [String] ?? [],
+                                   delayMs: object["delayMs"] as? Int ?? SandboxFaults.Selection.defaultDelayMs)
     }
 }

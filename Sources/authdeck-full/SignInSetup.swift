@@ -28,12 +28,16 @@ struct SignInSetup: Sendable {
 
     /// A backend for one attempt, chosen by backend type and provider as `authdeck login` chooses it (direct,
     /// sandbox, turnkey, portal; email and SMS codes through the proxies); `trace` sees every request it sends.
-    func backend(for request: SignInRequest, trace: FlowTrace?) throws(SignInError) -> SignInBackend {
+    /// `issuer` and `clientID` (the New sign-in screen's OIDC fields) replace config.json's as `login --issuer`
+    /// and `--client-id` do.
+    func backend(for request: SignInRequest, issuer: String? = nil, clientID: String? = nil,
+                 trace: FlowTrace?) throws(SignInError) -> SignInBackend {
         let base = URLSessionTransport()
         let transport: HTTPTransport = trace.map { TracingTransport(base, trace: $0) } ?? base
         let metadata = ProviderMetadataCache(transport: transport, folder: dataFolder.appendingPathComponent("cache"))
         return try SignInBackendFactory.make(request: request, configuration: configuration, catalog: catalog,
                                        transport: transport, metadata: metadata,
-                                       overrides: ProviderOverrides(scopes: request.scopes))
+                                       overrides: ProviderOverrides(issuer: issuer, clientID: clientID,
+                                                                    scopes: request.scopes))
     }
 }

@@ -4,11 +4,6 @@ import SessionStorage
 /// `authdeck stamp [--session KEY] --body FILE|-`: the `X-Stamp` header value that makes a request body usable
 /// with Turnkey's API under a stored Turnkey session (its P-256 session key never leaves the store).
 enum StampCommand {
-    static let options: [OptionSpec] = [
-        .value("body", "the exact request body to stamp: a file, or - for standard input"),
-        .flag("header", "print the whole header line (X-Stamp: …) instead of the value"),
-    ]
-
     /// Bodies larger than this are refused (Turnkey's requests are small JSON documents).
     static let maximumBodyBytes = 16 << 20
 

@@ -39,22 +39,7 @@ enum TUICommand {
             throw StoreCommands.failure(error)
         }
 
-        // A parent may hand down a signal mask that blocks SIGTERM; the terminal must still be restored on one.
-        var endings = sigset_t()
-        sigemptyset(&endings)
-        for number in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&endings, number) }
-        pthread_sigmask(SIG_UNBLOCK, &endings, nil)
-        let terminal: Terminal
-        do {
-            terminal = try Terminal()
-        } catch Terminal.StartError.notATerminal {
-            throw CommandFailure(.usage, "the TUI needs a terminal (use list, login and the other commands in scripts)")
-        } catch Terminal.StartError.cannotAddressCursor(let name) {
-            throw CommandFailure(.usage, "TERM=\(name) cannot move the cursor, so the TUI cannot draw: set TERM to "
-                                 + "your terminal's type (xterm-256color), or use list, login and the other commands")
-        } catch {
-            throw CommandFailure(.failed, "cannot start the terminal: \(error)")
-        }
+        let terminal = try startTerminal()
         let lastBackend = store.lastBackend.flatMap { setup.backendNames.contains($0) ? $0 : nil }
         var state = AppState(rows: terminal.rows, cols: terminal.cols, now: Date(),
                              utcOffsetSeconds: localOffset(), providers: providerChoices(setup.catalog),
@@ -63,6 +48,9 @@ enum TUICommand {
                              store: status, sessions: items)
         state.directorySession = DirectorySessionFile.find()?.key
         state.sandboxOutbox = sandboxOutbox(backends: setup.backendNames, environment: environment)
+        state.sandboxURL = SandboxFaultsCommand.configuredURL(setup.configuration).map { url in
+            url.hasSuffix("/") ? String(url.dropLast()) : url
+        }.flatMap { SandboxFaultsCommand.isLoopback($0) ? $0 : nil }
         for backend in setup.backendNames {
             for provider in state.providers {
                 if let reason = ProviderSupport.refusal(provider: provider.name, backend: backend,
@@ -88,6 +76,82 @@ enum TUICommand {
         loop.run()
         terminal.restore()
         return .done
+    }
+
+    /// The terminal taken over, or the reason it cannot be.
+    static func startTerminal() throws(CommandFailure) -> Terminal {
+        // A parent may hand down a signal mask that blocks SIGTERM; the terminal must still be restored on one.
+        var endings = sigset_t()
+        sigemptyset(&endings)
+        for number in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&endings, number) }
+        pthread_sigmask(SIG_UNBLOCK, &endings, nil)
+        do {
+            return try Terminal()
+        } catch Terminal.StartError.notATerminal {
+            throw CommandFailure(.usage, "the TUI needs a terminal (use list, login and the other commands in scripts)")
+        } catch Terminal.StartError.cannotAddressCursor(let name) {
+            throw CommandFailure(.usage, "TERM=\(name) cannot move the cursor, so the TUI cannot draw: set TERM to "
+                                 + "your terminal's type (xterm-256color), or use list, login and the other commands")
+        } catch {
+            throw CommandFailure(.failed, "cannot start the terminal: \(error)")
+        }
+    }
+
+    // MARK: - Opened on one screen
+
+    /// `trace show FILE` on a terminal: the TUI opened on its Trace screen with the file. The store is not opened
+    /// (a file needs none); Esc or q leaves. False when this terminal cannot be drawn on (TERM=dumb): the caller
+    /// prints the file instead.
+    static func showTraceFile(_ file: TraceFile, _ global: GlobalOptions) throws(CommandFailure) -> Bool {
+        let setup = try noSignIns()
+        let terminal: Terminal
+        do throws(CommandFailure) {
+            terminal = try startTerminal()
+        } catch {
+            return false
+        }
+        runOneScreen(global, setup: setup, terminal: terminal) { $0.showTraceFile(file) }
+        return true
+    }
+
+    /// `sandbox panel`: the TUI opened on its Sandbox panel for the sandbox at `url`, as `report` first read it.
+    static func openSandboxPanel(url: String, report: SandboxPanel.Report,
+                                 _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
+        let setup = try noSignIns()
+        let terminal = try startTerminal()
+        runOneScreen(global, setup: setup, terminal: terminal) { state in
+            var panel = SandboxPanel(url: url)
+            panel.take(report)
+            state.mode = .sandbox(panel)
+        }
+        return .done
+    }
+
+    /// What the event loop holds for sign-ins on a screen that never starts one: no config.json is read, so a
+    /// broken one does not stop a trace file from being shown.
+    private static func noSignIns() throws(CommandFailure) -> SignInSetup {
+        let environment = ProcessEnvironment.current()
+        do throws(SignInError) {
+            return SignInSetup(environment: environment, configuration: Configuration(),
+                               catalog: try ConfigurationFile.catalog(environment: environment),
+                               dataFolder: ConfigurationFile.dataFolder(environment: environment))
+        } catch {
+            throw error.commandFailure
+        }
+    }
+
+    /// The event loop on one screen (`AppState.singleScreen`): leaving it quits, and the store stays closed.
+    private static func runOneScreen(_ global: GlobalOptions, setup: SignInSetup, terminal: Terminal,
+                                     open: (inout AppState) -> Void) {
+        var state = AppState(rows: terminal.rows, cols: terminal.cols, now: Date(), utcOffsetSeconds: localOffset(),
+                             providers: [], backends: [], store: .empty)
+        state.singleScreen = true
+        open(&state)
+        let loop = TUIEventLoop(state: state, terminal: terminal,
+                                store: TUIStore(global: global, environment: setup.environment), setup: setup)
+        loop.present()
+        loop.run()
+        terminal.restore()
     }
 
     /// Where the sandbox appends the one-time codes it "sends", for the code screen: its default outbox in this data

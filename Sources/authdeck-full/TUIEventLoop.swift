@@ -82,7 +82,9 @@ final class TUIEventLoop {
     /// bring the rows up to date, reading only the sessions written since the last look (and the key list, to see
     /// removals).
     private func watchOtherProcesses() {
-        guard let opened = try? store.store(create: false), let counter = try? opened.changeCounter() else { return }
+        // `trace show` and `sandbox panel` never open the store.
+        guard !state.singleScreen, let opened = try? store.store(create: false),
+              let counter = try? opened.changeCounter() else { return }
         guard counter != watched.counter else { return }
         // Two seconds back: writers' clocks are the same machine's, but a write can commit after a later one began.
         guard let changes = try? opened.changes(since: watched.since - 2) else { return }
@@ -106,7 +108,7 @@ final class TUIEventLoop {
         case .cancelSignIn(let flow):
             controllers[flow]?.cancel()
         case .pasteRedirect(let flow, let text):
-            // The verdict also arrives as a presenter report, which the screen shows.
+            // The verdict also arrives as the controller's report, which the screen shows.
             _ = controllers[flow]?.paste(text)
         case .enterCode(let flow, let code):
             controllers[flow]?.enterCode(code)
@@ -166,6 +168,13 @@ final class TUIEventLoop {
         case .runDoctor:
             let inbox = self.inbox
             background.async { inbox.post(.doctorReport(Self.doctorLines())) }
+        case .openTraceFile(let path):
+            inbox.post(TraceDocument.screenEvent(path: (path as NSString).expandingTildeInPath))
+        case .sandboxFaults(let url, let faults, let delayMs):
+            let inbox = self.inbox
+            background.async {
+                inbox.post(SandboxFaultsCommand.panelEvent(url: url, faults: faults, delayMs: delayMs))
+            }
         case .repaint:
             terminal.repaintAll()
         case .quit:
@@ -191,9 +200,9 @@ final class TUIEventLoop {
         }
         let trace = FlowTrace(onStep: { step in
             // The details were redacted by field when the step was recorded; they are shown when it is expanded.
-            inbox.post(.signIn(flow: flow, .protocolStep(kind: step.kind, summary: step.summary,
-                                                               elapsedMilliseconds: step.elapsedMs,
-                                                               details: step.details)))
+            inbox.post(.signInDetail(flow: flow, .protocolStep(kind: step.kind, summary: step.summary,
+                                                                     elapsedMilliseconds: step.elapsedMs,
+                                                                     details: step.details)))
         })
         let request = SignInRequest(provider: choice.provider, backendName: choice.backend,
                                     sessionKey: choice.sessionKey, replace: choice.replace, contact: choice.contact,
@@ -206,7 +215,7 @@ final class TUIEventLoop {
         }
         let backend: SignInBackend
         do throws(SignInError) {
-            backend = try setup.backend(for: request, trace: trace)
+            backend = try setup.backend(for: request, issuer: choice.issuer, clientID: choice.clientID, trace: trace)
         } catch {
             inbox.post(.signIn(flow: flow, .finished(.failure(error))))
             return
@@ -223,9 +232,15 @@ final class TUIEventLoop {
             return
         }
         let launcher = BrowserLauncher(environment: setup.environment)
+        let hasTestSeed: @Sendable (String?) -> Bool = { TOTPCommand.seed(for: $0, in: sessionStore) != nil }
         let controller = SignInController(
-            presenter: TUIPresenter(flow: flow, inbox: inbox,
-                                    hasTestSeed: { TOTPCommand.seed(for: $0, in: sessionStore) != nil }),
+            report: { progress in
+                // Tagged with the flow: a cancelled flow's late reports are told apart from the current one's.
+                for detail in SignInDetail.accompanying(progress, hasTestSeed: hasTestSeed) {
+                    inbox.post(.signInDetail(flow: flow, detail))
+                }
+                inbox.post(.signIn(flow: flow, progress))
+            },
             persist: persist,
             receivers: ReceiverOptions(
                 loopbackPort: listenPort,
@@ -240,7 +255,7 @@ final class TUIEventLoop {
     /// Writes a flow's trace as JSON lines (the `login --trace` format) under the data folder, readable by the user only.
     private func exportTrace(_ flow: Int) {
         guard let trace = traces[flow] else {
-            inbox.post(.signIn(flow: flow, .traceExported("This flow has no protocol trace to export.")))
+            inbox.post(.signInDetail(flow: flow, .traceExported("This flow has no protocol trace to export.")))
             return
         }
         let folder = store.location.directory + "/traces"
@@ -249,9 +264,9 @@ final class TUIEventLoop {
         do throws(CommandFailure) {
             mkdir(folder, 0o700)
             try LoginCommand.writeTrace(trace, to: path)
-            inbox.post(.signIn(flow: flow, .traceExported("Trace written to \(path)")))
+            inbox.post(.signInDetail(flow: flow, .traceExported("Trace written to \(path)")))
         } catch {
-            inbox.post(.signIn(flow: flow, .traceExported("Could not write the trace: \(error.message)")))
+            inbox.post(.signInDetail(flow: flow, .traceExported("Could not write the trace: \(error.message)")))
         }
     }
 
@@ -293,6 +308,8 @@ final class TUIEventLoop {
               let opened = try? store.store(create: false),
               let seed = TOTPCommand.seed(for: challenge.user, in: opened)
                 ?? TOTPCommand.seed(for: OTPAuthAccount.account(in: challenge.enrolmentLink), in: opened) else {
+            // The code never went out: the screen shows the machine as it still is (waiting), and why.
+            if let machine = controllers[flow]?.state { inbox.post(.signIn(flow: flow, .stateChanged(machine))) }
             inbox.post(.signIn(flow: flow, .notice(.unavailable(reason: "no test-account seed is stored for this user"))))
             return
         }

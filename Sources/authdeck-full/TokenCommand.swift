@@ -3,13 +3,6 @@ import SessionStorage
 
 /// `authdeck token [KEY] [--id-token] [--json] [--min-valid DUR] [--format plain|json|exec-credential]`.
 enum TokenCommand {
-    static let options: [OptionSpec] = [
-        .flag("id-token", "print the ID token instead"),
-        .flag("json", "print token and expiry as JSON (--format json)"),
-        .value("min-valid", "refresh first unless the token stays valid this long (90, 5m, 1h30m; default 60 s)"),
-        .value("format", "plain, json, or exec-credential (kubectl's exec plugin object)"),
-    ]
-
     enum Format: String {
         case plain, json
         case execCredential = "exec-credential"

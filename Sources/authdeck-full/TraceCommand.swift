@@ -13,7 +13,7 @@ enum TraceCommand {
         switch words.first {
         case "show":
             guard words.count == 2 else { throw .usage("name one trace: trace show FILE") }
-            return try show(TraceDocument(path: words[1]), arguments)
+            return try show(TraceDocument(path: words[1]), arguments, global)
         case "diff":
             guard words.count == 3 else { throw .usage("name two traces: trace diff A B") }
             return try diff(TraceDocument(path: words[1]), TraceDocument(path: words[2]), arguments)
@@ -29,7 +29,8 @@ enum TraceCommand {
 
     // MARK: - show
 
-    static func show(_ document: TraceDocument, _ arguments: Arguments) throws(CommandFailure) -> ExitCode {
+    static func show(_ document: TraceDocument, _ arguments: Arguments,
+                     _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
         var expanded: Set<Int> = []
         if arguments.has("all") { expanded = Set(1...document.steps.count) }
         if let list = arguments.value("expand") {
@@ -45,9 +46,9 @@ enum TraceCommand {
             Output.out(String(decoding: json, as: UTF8.self) + "\n")
             return .done
         }
-        // On a terminal, with nothing asked of the plain rendering, the file opens in the Trace screen's look.
+        // On a terminal, with nothing asked of the printout, the TUI opens on its Trace screen with the file.
         if expanded.isEmpty, !arguments.has("plain"), isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1,
-           TraceViewerLoop.run(document) {
+           try TUICommand.showTraceFile(document.screenFile, global) {
             return .done
         }
         Output.out(TraceView.text(document, expanded: expanded))

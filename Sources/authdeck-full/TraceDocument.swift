@@ -11,29 +11,31 @@ struct TraceDocument {
     /// Traces are small (a sign-in is tens of steps); a file far larger is not one.
     static let maximumBytes = 8 << 20
 
-    init(path: String) throws(CommandFailure) {
+    /// `name` stands for the file in messages about its content (the TUI's message line has room for the file's
+    /// name, not a long path).
+    init(path: String, shownAs name: String? = nil) throws(CommandFailure) {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CommandFailure(.failed, "cannot read the trace \(path)")
         }
         guard data.count <= Self.maximumBytes else {
-            throw CommandFailure(.failed, "\(path) is larger than 8 MiB: not a sign-in trace")
+            throw CommandFailure(.failed, "\(name ?? path) is larger than 8 MiB: not a sign-in trace")
         }
-        try self.init(path: path, bytes: Array(data))
+        try self.init(path: path, bytes: Array(data), shownAs: name)
     }
 
-    init(path: String, bytes: [UInt8]) throws(CommandFailure) {
+    init(path: String, bytes: [UInt8], shownAs name: String? = nil) throws(CommandFailure) {
         self.path = path
         let decoder = JSONDecoder()
         var steps: [TraceStep] = []
         for (index, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
             guard let step = try? decoder.decode(TraceStep.self, from: Data(line)) else {
-                throw CommandFailure(.failed, "\(path) line \(index + 1) is not a trace step (a JSON object with kind, "
+                throw CommandFailure(.failed, "\(name ?? path) line \(index + 1) is not a trace step (a JSON object with kind, "
                     + "at, elapsedMs, summary and details)")
             }
             steps.append(step)
         }
-        guard !steps.isEmpty else { throw CommandFailure(.failed, "\(path) holds no trace steps") }
+        guard !steps.isEmpty else { throw CommandFailure(.failed, "\(name ?? path) holds no trace steps") }
         self.steps = steps
     }
 

@@ -230,7 +230,7 @@ struct TraceReplayPlan {
 
     /// One line for a person.
     var summary: String {
-        let grant = device ? "device grant" : (provider == "email" || provider == "sms" ? "one-time code" : "browser")
+        let grant = device ? "device grant" : (Provider(provider).sendsCode ? "one-time code" : "browser")
         let names = faults.names.isEmpty ? "none" : faults.names.joined(separator: ",")
         return "\(provider) through \(backend), \(grant), as the sandbox's \(user); faults: \(names)"
     }

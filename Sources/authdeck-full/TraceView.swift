@@ -1,10 +1,12 @@
 import AuthClient
 import AuthCore
 import Foundation
+import TerminalUI
 
-/// A trace on a plain terminal (`trace show FILE`): a heading with how the attempt ended, then one numbered line a
-/// step (time, kind, summary), with the details of the steps asked for (`--expand N`, `--all`) indented below as
-/// JSON. The steps are shown as the file holds them: already redacted, so nothing here can show a secret.
+/// A trace printed rather than shown (`trace show FILE` into a pipe, with `--plain`, `--expand N` or `--all`): a
+/// heading with how the attempt ended, then one numbered line a step (time, kind, summary), with the details of the
+/// steps asked for indented below, in the Trace screen's words and JSON. The steps are shown as the file holds
+/// them: already redacted, so nothing here can show a secret.
 enum TraceView {
     static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
@@ -12,34 +14,24 @@ enum TraceView {
         return encoder
     }()
 
-    private static let prettyEncoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
-        return encoder
-    }()
-
     static func text(_ document: TraceDocument, expanded: Set<Int>) -> String {
         let steps = document.steps
         let seconds = String(format: "%.3f", (steps.last?.elapsedMs ?? 0) / 1000)
-        let ending = document.finalError ?? (steps.contains { $0.kind == "result" } ? "signed in" : "no result step")
-        let exit = document.exitCode.map { " (exit \($0))" } ?? ""
         var text = "\(document.path): \(steps.count) steps in \(seconds) s, started \(steps.first?.at ?? "?")\n"
-        text += "ended: \(ending)\(exit)\n\n"
+        text += "ended: \(document.ending)\n\n"
         let width = String(steps.count).count
         for (index, step) in steps.enumerated() {
             let number = String(index + 1).leftPadded(to: width)
             let time = ("+" + String(format: "%.3f", step.elapsedMs / 1000) + "s").leftPadded(to: 10)
-            let mark = step.details.isEmpty ? " " : (expanded.contains(index + 1) ? "-" : "+")
+            let mark = step.details.isEmpty ? " " : (expanded.contains(index + 1) ? "▾" : "▸")
             text += "\(mark)\(number) \(time)  \(step.kind.padded(to: 10)) \(sanitized(step.summary))\n"
-            if expanded.contains(index + 1), !step.details.isEmpty {
-                let json = (try? prettyEncoder.encode(JSONValue.object(step.details)))
-                    .map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-                for line in json.split(separator: "\n") {
-                    text += String(repeating: " ", count: width + 14) + sanitized(String(line)) + "\n"
+            if expanded.contains(index + 1) {
+                for line in TraceLine.detailLines(step.details) {
+                    text += String(repeating: " ", count: width + 14) + sanitized(line) + "\n"
                 }
             }
         }
-        text += "\n+ has details: --expand N[,N…] shows them, --all shows every step's.\n"
+        text += "\n▸ has details: --expand N[,N…] shows them, --all shows every step's.\n"
         return text
     }
 

@@ -46,7 +46,7 @@ final class GatedBackend: SignInBackend, @unchecked Sendable {
         let sandbox = try TurnkeySandbox()
         let presenter = RecordingPresenter()
         let stored = PersistedSessions()
-        let controller = SignInController(presenter: presenter, persist: stored.persist,
+        let controller = SignInController(report: presenter.report, persist: stored.persist,
                                           receivers: ReceiverOptions(), browser: nil)
         let backend = GatedBackend(try sandbox.backend("google", backend: "sandbox"))
         controller.start(backend, timeout: 60)
@@ -79,7 +79,7 @@ final class GatedBackend: SignInBackend, @unchecked Sendable {
             _ = gate.wait(timeout: .now() + 10)
             return try inner(session)
         }
-        let controller = SignInController(presenter: presenter, persist: persist, receivers: ReceiverOptions(),
+        let controller = SignInController(report: presenter.report, persist: persist, receivers: ReceiverOptions(),
                                           browser: nil)
         controller.start(try sandbox.backend("google", backend: "sandbox"), timeout: 60)
         _ = try #require(presenter.waitForBegin())

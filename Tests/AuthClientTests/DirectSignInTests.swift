@@ -27,7 +27,7 @@ import Glibc
                                         scopes: preset.scopes, endpoints: provider.endpoints)
         backend = DirectSignIn(provider: resolved, request: SignInRequest(provider: "oidc", backendName: "direct"),
                                transport: transport, metadata: ProviderMetadataCache(transport: transport, folder: nil))
-        controller = SignInController(presenter: presenter, persist: stored.persist,
+        controller = SignInController(report: presenter.report, persist: stored.persist,
                                       receivers: ReceiverOptions(), browser: nil)
     }
 

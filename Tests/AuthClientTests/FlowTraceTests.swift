@@ -18,7 +18,7 @@ import Testing
                                         endpoints: provider.endpoints)
         let backend = DirectSignIn(provider: resolved, request: SignInRequest(provider: "oidc", backendName: "direct"),
                                    transport: transport, metadata: ProviderMetadataCache(transport: transport, folder: nil))
-        let controller = SignInController(presenter: presenter, persist: stored.persist, receivers: ReceiverOptions(),
+        let controller = SignInController(report: presenter.report, persist: stored.persist, receivers: ReceiverOptions(),
                                           browser: nil, trace: trace)
         controller.start(backend, timeout: 60)
         let attempt = try #require(presenter.waitForBegin())

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 #if canImport(Glibc)
 import Glibc
+import LoopbackHTTP
 #endif
 
 /// The libmicrohttpd server under every receiver and the sandbox, against a real listener on 127.0.0.1.

@@ -1,6 +1,7 @@
 import AuthClient
 import AuthCore
 import Foundation
+import LoopbackHTTP
 import Testing
 
 /// Where the loopback receiver listens: a registered loopback redirect URI's port and path, `--listen`, or any port;

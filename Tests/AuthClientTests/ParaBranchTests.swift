@@ -12,7 +12,7 @@ import Testing
     let controller: SignInController
 
     init() {
-        controller = SignInController(presenter: presenter, persist: stored.persist, receivers: ReceiverOptions(),
+        controller = SignInController(report: presenter.report, persist: stored.persist, receivers: ReceiverOptions(),
                                       browser: nil)
     }
 
@@ -48,7 +48,7 @@ import Testing
         // Known now: the next sign-in is direct, with no code.
         let sent = sandbox.codesSent
         let again = RecordingPresenter()
-        let second = SignInController(presenter: again, persist: stored.persist, receivers: ReceiverOptions(),
+        let second = SignInController(report: again.report, persist: stored.persist, receivers: ReceiverOptions(),
                                       browser: nil)
         second.start(try sandbox.backend("google", backend: "sandbox"), timeout: 60)
         _ = try #require(again.waitForBegin())

@@ -14,7 +14,7 @@ import Testing
     let controller: SignInController
 
     init() {
-        controller = SignInController(presenter: presenter, persist: stored.persist, receivers: ReceiverOptions(),
+        controller = SignInController(report: presenter.report, persist: stored.persist, receivers: ReceiverOptions(),
                                       browser: nil)
     }
 

@@ -20,7 +20,7 @@ import Testing
                                        scopes: ["openid"], endpoints: provider.endpoints),
             request: SignInRequest(provider: "oidc", backendName: "direct"), transport: transport,
             metadata: ProviderMetadataCache(transport: transport, folder: nil))
-        let controller = SignInController(presenter: presenter, persist: stored.persist,
+        let controller = SignInController(report: presenter.report, persist: stored.persist,
                                           receivers: ReceiverOptions(schemeSocketPath: socket), browser: nil)
         controller.start(backend, timeout: 60)
         let attempt = try #require(presenter.waitForBegin())

@@ -61,7 +61,7 @@ import Glibc
             request: SignInRequest(provider: "oidc", backendName: "direct"), transport: transport,
             metadata: ProviderMetadataCache(transport: transport, folder: nil))
         let controller = SignInController(
-            presenter: presenter, persist: PersistedSessions().persist,
+            report: presenter.report, persist: PersistedSessions().persist,
             receivers: ReceiverOptions(schemeSocketPath: planted + "/authdeck/callback.sock"), browser: nil)
         controller.start(backend, timeout: 60)
         defer { controller.cancel() }

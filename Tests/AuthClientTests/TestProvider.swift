@@ -2,6 +2,7 @@ import AuthClient
 import AuthCore
 import AuthCrypto
 import Foundation
+import LoopbackHTTP
 
 /// A small OpenID Connect provider on a real 127.0.0.1 listener, for the faults the sandbox is too well-behaved
 /// to show: a token endpoint that fails, answers HTML or hangs, and ID tokens that are wrong in one way each.
@@ -127,7 +128,7 @@ final class TestProvider: @unchecked Sendable {
 }
 
 /// Records what the controller shows, and lets a test wait for the end.
-final class RecordingPresenter: SignInPresenter, @unchecked Sendable {
+final class RecordingPresenter: @unchecked Sendable {
     private let lock = NSLock()
     private let ended = DispatchSemaphore(value: 0)
     private let began = DispatchSemaphore(value: 0)
@@ -137,8 +138,23 @@ final class RecordingPresenter: SignInPresenter, @unchecked Sendable {
     private(set) var results: [Result<SignInOutcome, SignInError>] = []
     private(set) var attempt: Attempt?
     private(set) var receivers: [String] = []
+    /// Every report, in the order the controller made them.
+    private(set) var reports: [SignInProgress] = []
 
-    func attemptBegan(_ attempt: Attempt, prompt: AttemptPrompt, receivers: [String]) {
+    /// The controller's `report` callback.
+    func report(_ progress: SignInProgress) {
+        lock.withLock { reports.append(progress) }
+        switch progress {
+        case .began(let attempt, let prompt, let receivers): attemptBegan(attempt, prompt: prompt, receivers: receivers)
+        case .notice(let error): lock.withLock { notices.append(error) }
+        case .callbackArrived(let source, let refusal):
+            lock.withLock { verdicts.append((source, refusal.map { .refused($0) } ?? .accepted)) }
+        case .finished(let result): finished(result)
+        case .stateChanged, .replayed, .redirectUnreachable: break
+        }
+    }
+
+    private func attemptBegan(_ attempt: Attempt, prompt: AttemptPrompt, receivers: [String]) {
         lock.withLock {
             self.attempt = attempt
             self.receivers = receivers
@@ -146,14 +162,10 @@ final class RecordingPresenter: SignInPresenter, @unchecked Sendable {
         }
         began.signal()
     }
-    func stateChanged(_ state: SignInStateMachine.State) {}
-    func notice(_ error: SignInError) { lock.withLock { notices.append(error) } }
-    func callbackArrived(source: String, verdict: CallbackVerdict) { lock.withLock { verdicts.append((source, verdict)) } }
-    func finished(_ result: Result<SignInOutcome, SignInError>) {
+    private func finished(_ result: Result<SignInOutcome, SignInError>) {
         lock.withLock { results.append(result) }
         ended.signal()
     }
-    func replayed(_ outcome: SignInOutcome) {}
 
     func waitForBegin() -> Attempt? {
         _ = began.wait(timeout: .now() + 10)

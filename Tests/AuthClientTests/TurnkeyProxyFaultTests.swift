@@ -2,6 +2,7 @@ import AuthClient
 import AuthCore
 import AuthCrypto
 import Foundation
+import LoopbackHTTP
 import Testing
 
 /// A tiny auth proxy on 127.0.0.1 that answers whatever a test scripts, for the faults the sandbox is too

@@ -17,7 +17,7 @@ import Testing
 
     init() {
         let now = self.now
-        controller = SignInController(presenter: presenter, persist: stored.persist, receivers: ReceiverOptions(),
+        controller = SignInController(report: presenter.report, persist: stored.persist, receivers: ReceiverOptions(),
                                       browser: nil, clock: { now.date })
     }
 
@@ -176,6 +176,24 @@ import Testing
         controller.enterCode(code.prefix(4).lowercased() + "-" + code.dropFirst(4).lowercased())
         #expect(try outcome().kind == .login)
         #expect(transport.count("/v1/otp_verify") == 1)
+    }
+
+    /// The TUI shows a typed code as being checked at once; a code the machine refuses without sending must bring
+    /// the screen back to waiting, so the state is told again, before the notice.
+    @Test func aCodeRefusedBeforeSendingTellsTheStateAgainBeforeItsNotice() throws {
+        let sandbox = try TurnkeySandbox()
+        _ = try startCode(sandbox, contact: .email("ada@example.com"))
+        let before = controller.sync { presenter.reports.count }
+        controller.enterCode("12")
+        #expect(presenter.wait { presenter.notices == [.invalidCode] })
+        let reports = Array(presenter.reports[before...])
+        guard reports.count == 2, case .stateChanged(.awaitingCallback(_, .waiting)) = reports[0],
+              reports[1] == .notice(.invalidCode) else {
+            Issue.record("the refusal was not told with the state: \(reports)"); return
+        }
+        // Before it, each state was told once (not again on every tick of the clock).
+        let states = presenter.reports[..<before].filter { if case .stateChanged = $0 { true } else { false } }
+        #expect(zip(states, states.dropFirst()).allSatisfy { $0 != $1 })
     }
 
     @Test func aWrongCodeIsShownAndTheUserMayTryAgain() throws {

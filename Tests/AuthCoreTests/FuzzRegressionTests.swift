@@ -17,4 +17,22 @@ import Testing
         #expect(try Contact.validatedEmail("josé@example.com") == .email("josé@example.com"))
         #expect(try Contact.validatedEmail("用户@example.com") == .email("用户@example.com"))
     }
+
+    /// 200 nested arrays (the `responses` target's input) made decoding crawl, the cost growing with the square of
+    /// the depth; past 64 levels the document is refused before decoding, and brackets inside strings do not count.
+    @Test func deeplyNestedJSONIsRefused() throws {
+        let deep = String(repeating: "[", count: 200) + String(repeating: "]", count: 200)
+        #expect(throws: JSONValue.ParseFailure.self) { try JSONValue.parse(deep) }
+        let allowed = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
+        var value = try JSONValue.parse(allowed)
+        var levels = 0
+        while case .array(let inner) = value {
+            levels += 1
+            guard let first = inner.first else { break }
+            value = first
+        }
+        #expect(levels == 64)
+        let quoted = #"{"a":"\#(String(repeating: "[", count: 100))\"{{"}"#
+        #expect(try JSONValue.parse(quoted)["a"]?.string == String(repeating: "[", count: 100) + "\"{{")
+    }
 }

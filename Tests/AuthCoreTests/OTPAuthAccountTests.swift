@@ -25,4 +25,14 @@ import Testing
         // The secret is never taken for a name.
         #expect(OTPAuthAccount.account(in: "otpauth://totp/?secret=JBSWY3DPEHPK3PXP") == nil)
     }
+
+    /// The TOTP prompt of `login` and of the TUI names the person the same way: the link's account, else the id.
+    @Test func aChallengeIsShownByItsLinksAccountElseByTheBackendsName() {
+        let id = "3e479fbd-0f7c-4a8e-9d51-2b6f1c0e7a93"
+        let linked = TOTPChallenge(userJwt: "jwt", enrolmentLink: "otpauth://totp/Portal:dora%40example.com?secret=X",
+                                   user: id)
+        #expect(linked.shownUser == "dora@example.com")
+        #expect(TOTPChallenge(userJwt: "jwt", enrolmentLink: nil, user: id).shownUser == id)
+        #expect(TOTPChallenge(userJwt: "jwt").shownUser == nil)
+    }
 }

@@ -21,7 +21,8 @@ import Testing
     }
 
     @Test func aResizeStormDuringAFlowKeepsTheFlowAndLaysOutAgain() {
-        var state = AppFixtures.flowState(reports: AppFixtures.browserReports(qr: AppFixtures.modules))
+        var state = AppFixtures.flowState(reports: AppFixtures.browserReports(),
+                                          details: [.promptCode(AppFixtures.modules)])
         for step in 0..<60 {
             let rows = [5, 16, 24, 40, 100][step % 5], cols = [20, 60, 80, 120, 300][(step * 3) % 5]
             state = AppFixtures.run(state, [.key(.resize(rows: rows, cols: cols))]).0
@@ -30,7 +31,7 @@ import Testing
         state = AppFixtures.run(state, [.key(.resize(rows: 24, cols: 80))]).0
         #expect(state.flow?.id == 1)
         #expect(AppScreen.frame(state) == AppScreen.frame(
-            AppFixtures.flowState(reports: AppFixtures.browserReports(qr: AppFixtures.modules))))
+            AppFixtures.flowState(reports: AppFixtures.browserReports(), details: [.promptCode(AppFixtures.modules)])))
     }
 
     @Test func wideAndNonASCIINamesStayInTheirColumns() {

@@ -65,16 +65,28 @@ enum AppFixtures {
         text.map { .key(.character($0)) }
     }
 
-    /// A state with flow 1 started for `provider` and, when given, the controller's first reports.
+    /// A state with flow 1 started for `provider` and, when given, the controller's first reports, then what the
+    /// event loop added (QR codes, trace steps).
     static func flowState(rows: Int = 24, cols: Int = 80, provider: Character = "g",
-                          reports: [SignInEvent] = []) -> AppState {
+                          reports: [SignInProgress] = [], details: [SignInDetail] = []) -> AppState {
         let (started, _) = run(state(rows: rows, cols: cols), [.key(.character("n")), .key(.character(provider))])
-        return run(started, reports.map { .signIn(flow: 1, $0) }).0
+        return run(started, reports.map { .signIn(flow: 1, $0) } + details.map { .signInDetail(flow: 1, $0) }).0
     }
 
-    static func browserReports(qr: [[Bool]]? = nil) -> [SignInEvent] {
+    /// A QR-like matrix of a version-12 code (65×65), what a sign-in URL of 360 bytes gives at level L
+    /// (QRCodeTests checks that size against the real encoder).
+    static let fullSizeModules: [[Bool]] = (0..<65).map { row in (0..<65).map { col in (row * 5 + col * 3) % 7 < 3 } }
+
+    /// An authorize URL of the usual length: PKCE challenge, state and nonce of 43 characters each (360 bytes).
+    static let longAuthorizeURL = "http://127.0.0.1:41909/oidc/google/authorize?response_type=code"
+        + "&client_id=sandbox-google&redirect_uri=http%3A%2F%2F127.0.0.1%3A40123%2Fcallback"
+        + "&scope=openid%20email%20profile&state=" + String(repeating: "s", count: 43) + "&nonce="
+        + String(repeating: "n", count: 43) + "&code_challenge=" + String(repeating: "c", count: 43)
+        + "&code_challenge_method=S256"
+
+    static func browserReports(url: String = authorizeURL) -> [SignInProgress] {
         let attempt = attempt()
-        return [.began(attempt, .browser(url: authorizeURL, qr: qr),
+        return [.began(attempt, .browser(url: url),
                        receivers: ["loopback http://127.0.0.1:40123/callback", "paste"]),
                 .stateChanged(.awaitingCallback(attempt, .waiting))]
     }

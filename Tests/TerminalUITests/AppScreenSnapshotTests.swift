@@ -48,6 +48,13 @@ import Testing
         Case(name: "session-details") { rows, cols in
             AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("jj") + [.key(.enter)]).0
         },
+        Case(name: "session-details-id-only") { rows, cols in
+            var record = AppFixtures.record("google-3e479fbd", backend: "sandbox-portal", expiresIn: nil)
+            record.subject = "3e479fbd-0f7c-4a8e-9d51-2b6f1c0e7a93"
+            let state = AppFixtures.state(rows: rows, cols: cols,
+                                          sessions: [SessionItem(record: record, isSelected: true)])
+            return AppFixtures.run(state, [.key(.enter)]).0
+        },
         Case(name: "sessions-marked-and-folder") { rows, cols in
             var state = AppFixtures.state(rows: rows, cols: cols)
             state.directorySession = "ops-oidc"
@@ -76,6 +83,12 @@ import Testing
             AppFixtures.run(SigningInDailyUseTests.refusingState(rows: rows, cols: cols),
                             AppFixtures.keys("nbs")).0
         },
+        Case(name: "new-sign-in-oidc-fields") { rows, cols in
+            AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("n")
+                + Array(repeating: .key(.right), count: 4) + Array(repeating: .key(.tab), count: 3)
+                + AppFixtures.keys("http://id.example.com") + [.key(.tab)] + AppFixtures.keys("my-cli")
+                + [.key(.enter)]).0
+        },
         Case(name: "new-sign-in-session-key") { rows, cols in
             AppFixtures.run(AppFixtures.state(rows: rows, cols: cols),
                             AppFixtures.keys("n") + [.key(.right), .key(.tab), .key(.tab)] + AppFixtures.keys("my key")
@@ -89,7 +102,28 @@ import Testing
         },
         Case(name: "awaiting-starting") { rows, cols in AppFixtures.flowState(rows: rows, cols: cols) },
         Case(name: "awaiting-browser") { rows, cols in
-            AppFixtures.flowState(rows: rows, cols: cols, reports: AppFixtures.browserReports(qr: AppFixtures.modules))
+            AppFixtures.flowState(rows: rows, cols: cols, reports: AppFixtures.browserReports(),
+                                  details: [.promptCode(AppFixtures.modules)])
+        },
+        Case(name: "awaiting-browser-full-qr") { rows, cols in
+            AppFixtures.flowState(rows: rows, cols: cols,
+                                  reports: AppFixtures.browserReports(url: AppFixtures.longAuthorizeURL),
+                                  details: [.promptCode(AppFixtures.fullSizeModules)])
+        },
+        Case(name: "awaiting-browser-full-qr-notice") { rows, cols in
+            AppFixtures.flowState(rows: rows, cols: cols,
+                                  reports: AppFixtures.browserReports(url: AppFixtures.longAuthorizeURL) + [
+                                      .callbackArrived(source: "loopback", refusal: SignInError.stateMismatch.message),
+                                      .notice(.stateMismatch),
+                                  ],
+                                  details: [.promptCode(AppFixtures.fullSizeModules)])
+        },
+        Case(name: "awaiting-redirect-unreachable") { rows, cols in
+            AppFixtures.flowState(rows: rows, cols: cols, reports: AppFixtures.browserReports() + [
+                .redirectUnreachable("the redirect URI https://wrong.example/callback reaches none of authdeck's "
+                                     + "receivers (http://127.0.0.1:40123/callback, authdeck://): the browser "
+                                     + "comes back only if that page forwards the redirect"),
+            ])
         },
         Case(name: "awaiting-refused-callback") { rows, cols in
             AppFixtures.flowState(rows: rows, cols: cols, reports: AppFixtures.browserReports() + [
@@ -117,10 +151,12 @@ import Testing
         },
         Case(name: "awaiting-device") { rows, cols in
             let attempt = AppFixtures.attempt(method: .device)
-            return AppFixtures.flowState(rows: rows, cols: cols, reports: [
-                .began(attempt, .device(userCode: "WDJB-MJHT", verificationURL: "http://127.0.0.1:41909/device",
-                                        qr: AppFixtures.modules), receivers: []),
-            ])
+            let device = DeviceAuthorization(deviceCode: "device-code", userCode: "WDJB-MJHT",
+                                             verificationURI: "http://127.0.0.1:41909/device",
+                                             verificationURIComplete: nil, expiresIn: 600, interval: 5)
+            return AppFixtures.flowState(rows: rows, cols: cols,
+                                         reports: [.began(attempt, .device(device), receivers: [])],
+                                         details: [.promptCode(AppFixtures.modules)])
         },
         Case(name: "code-entry") { rows, cols in codeState(rows, cols, typed: "1234") },
         Case(name: "code-entry-rejected") { rows, cols in
@@ -152,8 +188,7 @@ import Testing
                                           user: "ada", attemptsLeft: 5)
             return AppFixtures.flowState(rows: rows, cols: cols, reports: AppFixtures.browserReports() + [
                 .stateChanged(.totpRequired(AppFixtures.attempt(), challenge, .waiting)),
-                .enrolmentCode(AppFixtures.modules),
-            ])
+            ], details: [.enrolmentCode(AppFixtures.modules)])
         },
         Case(name: "result-signed-in") { rows, cols in
             AppFixtures.flowState(rows: rows, cols: cols,
@@ -169,6 +204,33 @@ import Testing
                 .finished(.failure(.authenticationFailed(providerError: "access_denied: user said no"))),
             ])
         },
+        Case(name: "trace-file") { rows, cols in
+            AppFixtures.run(TraceFileScreenTests.shown(rows: rows, cols: cols), AppFixtures.keys("jjjj")
+                            + [.key(.enter)]).0
+        },
+        Case(name: "trace-file-open-prompt") { rows, cols in
+            Self.traceFileInTUI(rows, cols, AppFixtures.keys("obroken.jsonl"))
+        },
+        Case(name: "trace-file-damaged") { rows, cols in
+            Self.traceFileInTUI(rows, cols, AppFixtures.keys("obroken.jsonl") + [
+                .key(.enter), .traceFileFailed("broken.jsonl line 2 is not a trace step (a JSON object "
+                                               + "with kind, at, elapsedMs, summary and details)"),
+            ])
+        },
+        Case(name: "sandbox-panel") { rows, cols in
+            AppFixtures.run(SandboxPanelScreenTests.answered(rows: rows, cols: cols), AppFixtures.keys("j ")
+                            + [.sandboxAnswered(SandboxPanel.Report(
+                                available: SandboxPanelScreenTests.report.available,
+                                on: ["slow-provider", "code-reused"], delayMs: 8000), switched: true)]).0
+        },
+        Case(name: "sandbox-panel-reading") { rows, cols in
+            AppFixtures.run(SandboxPanelScreenTests.withSandbox(rows: rows, cols: cols), AppFixtures.keys("S")).0
+        },
+        Case(name: "sandbox-panel-unreachable") { rows, cols in
+            AppFixtures.run(SandboxPanelScreenTests.answered(rows: rows, cols: cols), AppFixtures.keys("r")
+                            + [.sandboxFailed("cannot reach the sandbox: Network error: Could not connect to the "
+                                              + "server.")]).0
+        },
         Case(name: "trace") { rows, cols in
             let state = AppFixtures.flowState(rows: rows, cols: cols, reports: AppFixtures.browserReports() + [
                 .callbackArrived(source: "paste", refusal: "This is not a valid sign-in redirect: no query."),
@@ -178,8 +240,8 @@ import Testing
             return AppFixtures.run(state, AppFixtures.keys("t")).0
         },
         Case(name: "trace-expanded") { rows, cols in
-            let state = AppFixtures.flowState(rows: rows, cols: cols, reports: AppFixtures.browserReports()
-                                              + SigningInDailyUseTests.detailedSteps)
+            let state = AppFixtures.flowState(rows: rows, cols: cols, reports: AppFixtures.browserReports(),
+                                              details: SigningInDailyUseTests.detailedSteps)
             // Home on the token request, expand it; down to the ID token, expand that too.
             return AppFixtures.run(state, AppFixtures.keys("t") + [.key(.home), .key(.enter)]
                                    + AppFixtures.keys("j") + [.key(.enter)]).0
@@ -188,6 +250,13 @@ import Testing
             AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("t")).0
         },
     ]
+
+    /// The TUI's Trace screen (`t`) with a customer's file opened over it, then `events`.
+    static func traceFileInTUI(_ rows: Int, _ cols: Int, _ events: [AppEvent]) -> AppState {
+        var state = AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("t")).0
+        state.showTraceFile(TraceFileScreenTests.customerFile())
+        return AppFixtures.run(state, events).0
+    }
 
     static func codeAttempt() -> Attempt {
         let format = try! OTPCodeFormat(length: 6, alphanumeric: false)
@@ -199,7 +268,8 @@ import Testing
         let (contact, _) = AppFixtures.run(AppFixtures.state(rows: rows, cols: cols),
                                            AppFixtures.keys("neada@example.com") + [.key(.enter)])
         let attempt = codeAttempt()
-        let reported = AppFixtures.run(contact, [.signIn(flow: 1, .began(attempt, .codeSent, receivers: [])),
+        let reported = AppFixtures.run(contact, [.signIn(flow: 1, .began(attempt, .codeSent(otpID: "otp-1"),
+                                                                          receivers: [])),
                                                  .signIn(flow: 1, .stateChanged(.awaitingCallback(attempt, .waiting)))])
         return AppFixtures.run(reported.0, AppFixtures.keys(typed)).0
     }

@@ -26,10 +26,10 @@ import Testing
     }
 
     static func flowWithSteps(_ count: Int) -> AppState {
-        let steps: [SignInEvent] = (1...count).map {
+        let steps: [SignInDetail] = (1...count).map {
             .protocolStep(kind: "http", summary: "step \($0)", elapsedMilliseconds: Double($0))
         }
-        return AppFixtures.flowState(reports: AppFixtures.browserReports() + steps)
+        return AppFixtures.flowState(reports: AppFixtures.browserReports(), details: steps)
     }
 
     @Test func theTraceScrollsOverEveryStep() {
@@ -53,7 +53,7 @@ import Testing
 
     /// Protocol steps as the flow trace records them: a token request whose code was redacted by field, an ID
     /// token's decoded claims, and a step without details.
-    static let detailedSteps: [SignInEvent] = [
+    static let detailedSteps: [SignInDetail] = [
         .protocolStep(kind: "request", summary: "POST http://127.0.0.1:41909/oidc/google/token",
                       elapsedMilliseconds: 12, details: [
                           "form": .object(["grant_type": .string("authorization_code"),
@@ -66,7 +66,7 @@ import Testing
     ]
 
     @Test func enterExpandsTheSelectedStepsRedactedDetails() {
-        let state = AppFixtures.flowState(reports: AppFixtures.browserReports() + Self.detailedSteps)
+        let state = AppFixtures.flowState(reports: AppFixtures.browserReports(), details: Self.detailedSteps)
         let (open, _) = AppFixtures.run(state, AppFixtures.keys("t"))
         // The bar starts on the newest step, which has no details: Enter changes nothing.
         let (nothing, _) = AppFixtures.run(open, [.key(.enter)])
@@ -101,7 +101,7 @@ import Testing
         let attempt = AppScreenSnapshotTests.codeAttempt()
         return [
             .signIn(flow: 1, .stateChanged(.awaitingCallback(attempt, .verifying))),
-            .signIn(flow: 1, .protocolStep(
+            .signInDetail(flow: 1, .protocolStep(
                 kind: "response", summary: "401 from http://127.0.0.1:41909/v1/otp/verify", elapsedMilliseconds: 40,
                 details: [
                     "status": .number(401),
@@ -134,6 +134,27 @@ import Testing
             .signIn(flow: 1, .stateChanged(.awaitingCallback(resent, .waiting))),
         ])
         #expect(fresh.flow?.codeAttemptsLeft == nil && fresh.flow?.codeResentAt != nil)
+    }
+
+    @Test func aSentCodeShowsAsCheckedUntilTheMachineSaysOtherwise() {
+        let typed = AppScreenSnapshotTests.codeState(24, 80, typed: "123456")
+        let (sent, effects) = AppFixtures.run(typed, [.key(.enter)])
+        #expect(effects == [.enterCode(flow: 1, "123456")])
+        guard case .running(.awaitingCallback(_, .verifying))? = sent.flow?.phase else {
+            Issue.record("the code is not shown as being checked"); return
+        }
+        // A second Enter sends nothing; the controller's report of the same state changes nothing.
+        let attempt = AppScreenSnapshotTests.codeAttempt()
+        let checking = AppEvent.signIn(flow: 1, .stateChanged(.awaitingCallback(attempt, .verifying)))
+        let (again, none) = AppFixtures.run(sent, [.key(.enter), checking])
+        #expect(none.isEmpty)
+        #expect(again.flow?.trace.filter { $0.text == "awaitingCallback (verifying)" }.count == 1)
+        // Refused without being sent: the machine is told waiting again, and the next code goes out.
+        let waiting = AppEvent.signIn(flow: 1, .stateChanged(.awaitingCallback(attempt, .waiting)))
+        let (refused, _) = AppFixtures.run(again, [waiting, .signIn(flow: 1, .notice(.invalidCode))])
+        let (retried, resent) = AppFixtures.run(refused, AppFixtures.keys("654321") + [.key(.enter)])
+        #expect(resent == [.enterCode(flow: 1, "654321")])
+        #expect(retried.flow?.notice == nil)
     }
 
     @Test func aUsedUpCodeSaysANewSignInIsTheWayOn() {
@@ -208,8 +229,8 @@ import Testing
         var state = AppFixtures.state()
         for attempt in 1...22 {
             state = AppFixtures.run(state, AppFixtures.keys("ng") + [
-                .signIn(flow: attempt, .protocolStep(kind: "http", summary: "attempt \(attempt)",
-                                                     elapsedMilliseconds: 1)),
+                .signInDetail(flow: attempt, .protocolStep(kind: "http", summary: "attempt \(attempt)",
+                                                           elapsedMilliseconds: 1)),
                 .signIn(flow: attempt, .finished(.failure(.timedOut))), .key(.enter),
             ]).0
         }

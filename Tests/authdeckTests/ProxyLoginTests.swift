@@ -224,7 +224,8 @@ import Glibc
 
     @Test func portalSignInWithTOTP() throws {
         let run = try live(["google", "--backend", "sandbox-portal"], environment: ["SANDBOX_USER": "dora"])
-        #expect(run.wait { run.stderr.contains("Two-factor code required") })
+        // Named as the TUI names her: by the enrolment link's account, not Portal's UUID.
+        #expect(run.wait { run.stderr.contains("Two-factor code required for dora@example.com (") })
         #expect(try listed().isEmpty)
         run.send(Self.totp())
         let result = run.finish()

@@ -1,28 +1,73 @@
 import Foundation
 import Testing
 
-/// `authdeck sandbox panel` under tmux against a running sandbox: Space switches a fault on at the sandbox (seen
-/// through `sandbox faults` and a login that fails), `n` switches every fault off.
+/// The Sandbox panel inside the TUI under tmux, against a running sandbox: `S` lists the faults as the admin route
+/// says, Space switches one at the sandbox (seen through `sandbox faults` and a login that fails), `n` switches all
+/// off, a stopped sandbox is one line. `authdeck sandbox panel` opens the same panel on its own.
 @Suite(.enabled(if: TmuxPane.isAvailable || ProcessInfo.processInfo.environment["CI"] == "true",
                 "tmux is not installed"))
 struct SandboxPanelTmuxTests {
-    @Test func thePanelSwitchesTheFaultsOfARunningSandbox() throws {
+    @Test func sInTheTUIOpensThePanelThatSwitchesTheRunningSandbox() throws {
         let setup = try FaultedSandbox([])
-        let pane = try TmuxPane(command: [CLIRunner.binary, "sandbox", "panel"], environment: setup.runner.environment,
+        let pane = try TmuxPane(command: [CLIRunner.binary, "tui"], environment: setup.runner.environment,
                                 folder: setup.folder.path)
         defer { pane.close() }
+        try pane.waitFor("No sessions yet")
+        pane.send("S")
         try pane.waitFor("no faults on")
+        let listed = pane.capture()
+        #expect(listed.contains("authdeck · Sandbox · " + setup.sandbox.baseURL))
+        #expect(listed.contains("[ ] token-5xx-html"))
+        #expect(listed.contains("[ ] code-reused"))
         for _ in 0..<3 { pane.send("Down") }
         pane.send("Space")
-        try pane.waitFor("switched: code-reused")
+        try pane.waitFor("Switched at the sandbox: code-reused.")
         #expect(pane.capture().contains("[x] code-reused"))
         #expect(setup.runner.run(["sandbox", "faults"]).stdout == "code-reused\n")
         let refused = setup.login(["google"])
         #expect(refused.status == 4, "stderr: \(refused.stderr)")
         pane.send("n")
-        try pane.waitFor("switched: no faults on")
+        try pane.waitFor("Switched at the sandbox: no faults on.")
         #expect(setup.runner.run(["sandbox", "faults"]).stdout == "none\n")
+        // Another process switches a fault: r reads the sandbox again.
+        #expect(setup.runner.run(["sandbox", "faults", "slow-provider"]).status == 0)
+        pane.send("r")
+        try pane.waitFor("Read the sandbox again: slow-provider.")
+        #expect(pane.capture().contains("[x] slow-provider"))
+        // The sandbox stops: the next request is one line, the boxes stay as it last said.
+        setup.sandbox.process.terminate()
+        setup.sandbox.process.waitUntilExit()
+        pane.send("Space")
+        try pane.waitFor("cannot reach the sandbox")
+        let screen = pane.capture()
+        #expect(screen.contains("[x] slow-provider"))
+        #expect(screen.split(separator: "\n").filter { $0.contains("cannot reach the sandbox") }.count == 1)
+        pane.send("Escape")
+        try pane.waitFor("No sessions yet")
         pane.send("q")
         try pane.waitForExit()
+    }
+
+    @Test func sandboxPanelOpensTheSamePanelOnItsOwn() throws {
+        let setup = try FaultedSandbox(["--fault", "id-token-wrong-aud"])
+        let pane = try TmuxPane(command: [CLIRunner.binary, "sandbox", "panel"], environment: setup.runner.environment,
+                                folder: setup.folder.path)
+        defer { pane.close() }
+        try pane.waitFor("1 on: id-token-wrong-aud")
+        #expect(pane.capture().contains("store not opened"))
+        pane.send("?")
+        try pane.waitFor("switch the fault on or off")
+        pane.send("x")
+        pane.send("n")
+        try pane.waitFor("Switched at the sandbox: no faults on.")
+        #expect(setup.runner.run(["sandbox", "faults"]).stdout == "none\n")
+        pane.send("Escape")
+        try pane.waitForExit()
+        #expect(!FileManager.default.fileExists(atPath: setup.folder.path + "/home/sessions.db"))
+        // No sandbox there: one line before the terminal is taken over.
+        let nothing = setup.runner.run(["sandbox", "panel", "--url", "http://127.0.0.1:9"])
+        #expect(nothing.status == 1)
+        #expect(nothing.stderr.contains("cannot reach the sandbox"))
+        #expect(nothing.stderr.split(separator: "\n").count == 1)
     }
 }

@@ -11,15 +11,16 @@ final class SandboxProcess: @unchecked Sendable {
     let configPath: String
     let outboxPath: String
 
-    init(folder: TemporaryFolder, runner: CLIRunner, extraArguments: [String] = []) throws {
+    /// `port` nil starts it on its default port (no `--port`).
+    init(folder: TemporaryFolder, runner: CLIRunner, extraArguments: [String] = [], port: UInt16? = 0) throws {
         configPath = folder.path + "/sandbox-config.json"
         outboxPath = folder.path + "/outbox.jsonl"
         let stdoutPath = folder.path + "/sandbox.out"
         FileManager.default.createFile(atPath: stdoutPath, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
         process = try runner.start(executable: CLIRunner.binary,
-                                   ["sandbox", "--port", "0", "--config-out", configPath, "--outbox", outboxPath]
-                                       + extraArguments,
+                                   ["sandbox"] + (port.map { ["--port", String($0)] } ?? [])
+                                       + ["--config-out", configPath, "--outbox", outboxPath] + extraArguments,
                                    stdout: handle)
         var first: String?
         for _ in 0..<200 {
@@ -44,6 +45,17 @@ final class SandboxProcess: @unchecked Sendable {
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                   let contact = object["contact"] as? String, let code = object["code"] as? String else { return nil }
             return (contact, code)
+        }
+    }
+
+    /// The port it listens on.
+    var port: UInt16 { UInt16(baseURL.split(separator: ":").last ?? "") ?? 0 }
+
+    /// Stops it (SIGTERM) and waits, as Ctrl-C would.
+    func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
         }
     }
 

@@ -409,6 +409,26 @@ struct TUIDailyUseTmuxTests {
         for (cols, rows) in [(80, 24), (120, 40), (100, 30)] {
             pane.resize(cols: cols, rows: rows)
             Thread.sleep(forTimeInterval: 1.2)   // a tick repaints
+            if cols == 120 {
+                // At 120×40 the full-size QR code takes the height: the URL sits beside it in rows (c copies it
+                // whole), which read back in order give the whole URL.
+                let lines = pane.capture().split(separator: "\n", omittingEmptySubsequences: false).map { Array($0) }
+                var url = ""
+                if let first = lines.firstIndex(where: { String($0).contains("/oidc/google/authorize?") }) {
+                    let start = String(lines[first]).distance(
+                        from: String(lines[first]).startIndex,
+                        to: String(lines[first]).range(of: "http://127.0.0.1:")!.lowerBound)
+                    for line in lines[first...] {
+                        let text = line.count > start ? String(line[start...]).trimmingCharacters(in: .whitespaces) : ""
+                        if text.isEmpty || text.contains(" ") { break }
+                        url += text
+                    }
+                }
+                #expect(pane.capture().contains("Scan the code"))
+                #expect(url.contains("/authorize?") && url.contains("code_challenge=") && url.contains("nonce="),
+                        "\(url)")
+                continue
+            }
             let joined = pane.captureJoined().split(separator: "\n").map(String.init)
             let line = joined.first { $0.hasPrefix("http://127.0.0.1:") && $0.contains("/authorize?") }
             #expect(line?.contains("code_challenge=") == true && line?.contains("state=") == true,

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// `authdeck trace show FILE` on a real terminal (tmux): the file opens in the Trace screen's look, a step expands
-/// with Enter, and q gives the terminal back.
+/// A customer's trace in the TUI's own Trace screen, on a real terminal (tmux): `authdeck trace show FILE` opens the
+/// TUI on it without the store or the config, and `o` on the Trace screen opens files, damaged ones told in one line.
 @Suite(.enabled(if: TmuxPane.isAvailable || ProcessInfo.processInfo.environment["CI"] == "true",
                 "tmux is not installed"))
 struct TraceShowTmuxTests {
@@ -12,25 +12,108 @@ struct TraceShowTmuxTests {
     static let trace = (try? String(contentsOfFile: CLIRunner.repositoryRoot
         + "/Tests/authdeckTests/Fixtures/customer-trace.jsonl", encoding: .utf8)) ?? ""
 
-    @Test func theFileOpensReadOnlyAndAStepExpands() throws {
+    /// A good run to open beside it, by hand too.
+    static let goodRun = """
+        {"at":"2026-12-01T11:00:00.000Z","details":{},"elapsedMs":2,"kind":"transition","summary":"idle → awaitingCallback(waiting)"}
+        {"at":"2026-12-01T11:00:03.000Z","details":{},"elapsedMs":3100,"kind":"result","summary":"stored session google-ada"}
+        {"at":"2026-12-01T11:00:03.001Z","details":{"code":0},"elapsedMs":3101,"kind":"exit","summary":"exit code 0"}
+
+        """
+
+    /// Line 2 is cut short, as a truncated download would leave it.
+    static let broken = """
+        {"at":"2026-12-01T11:00:00.000Z","details":{},"elapsedMs":2,"kind":"transition","summary":"a"}
+        {"at":"2026-12-01T11:00:03.000Z","details":{},"elapsedMs":31
+
+        """
+
+    @Test func traceShowOpensTheTraceScreenWithoutTheStore() throws {
         #expect(Self.trace.split(separator: "\n").count == 7)
         let path = folder.write("customer.jsonl", Self.trace)
-        let environment = CLIRunner(home: folder.path + "/home").environment
+        _ = folder.write("good-run.jsonl", Self.goodRun)
+        _ = folder.write("broken.jsonl", Self.broken)
+        // A config that cannot be read: showing a file needs none, nor a store.
+        let environment = CLIRunner(home: folder.path + "/home",
+                                    extra: ["AUTHDECK_CONFIG": folder.write("config.json", "{not json")]).environment
         let pane = try TmuxPane(command: [CLIRunner.binary, "trace", "show", path], environment: environment,
                                 folder: folder.path)
         defer { pane.close() }
-        try pane.waitFor("read-only")
+        try pane.waitFor("ended: Authentication failed: invalid_grant: Bad Request. (exit 4)")
         let first = pane.capture()
-        #expect(first.contains("ended: Authentication failed: invalid_grant: Bad Request. (exit 4)"))
+        #expect(first.contains("authdeck · Trace"))
+        #expect(first.contains("File " + path))
         #expect(first.contains("400 from https://oauth2.googleapis.com/token"))
+        #expect(first.contains("store not opened"))
         #expect(!first.contains("\"error_description\""))
-        for _ in 0..<4 { pane.send("Down") }
+        // j/k and the arrows move the bar; Enter expands the response to its redacted body.
+        pane.send("j")
+        pane.send("j")
+        pane.send("Down")
+        pane.send("k")
+        pane.send("Down")
+        pane.send("Down")
         pane.send("Enter")
         try pane.waitFor("\"error_description\" : \"Bad Request\"")
-        #expect(pane.capture().contains("step 5/7"))
+        #expect(pane.capture().contains("\"status\" : 400"))
+        pane.send("End")
+        pane.send("Home")
+        pane.send("PageDown")
+        // o asks for a path, starting in the file's folder; a damaged file is one line naming the line.
+        pane.send("o")
+        try pane.waitFor("Trace file to open")
+        #expect(pane.capture().contains("Esc cancels): " + folder.path + "/"))
+        pane.send("broken.jsonl")
+        pane.send("Enter")
+        try pane.waitFor("broken.jsonl line 2 is not a trace step")
+        #expect(pane.capture().contains("ended: Authentication failed: invalid_grant"))
+        pane.send("o")
+        pane.send("missing.jsonl")
+        pane.send("Enter")
+        try pane.waitFor("cannot read the trace " + folder.path + "/missing.jsonl")
+        pane.send("o")
+        pane.send("good-run.jsonl")
+        pane.send("Enter")
+        try pane.waitFor("ended: signed in (exit 0)")
+        #expect(pane.capture().contains("stored session google-ada"))
+        // a expands every step: the exit step's code is there without moving to it.
+        pane.send("a")
+        try pane.waitFor("\"code\" : 0")
         pane.send("q")
         try pane.waitForExit()
-        // Read-only: the file is as it was.
+        // Read-only, and nothing else was touched: the file is as it was and no store was made.
         #expect(try String(contentsOfFile: path, encoding: .utf8) == Self.trace)
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/home/sessions.db"))
+    }
+
+    @Test func theTUIsTraceScreenOpensAFileAndEscGoesBack() throws {
+        let path = folder.write("customer.jsonl", Self.trace)
+        let environment = CLIRunner(home: folder.path + "/home", extra: [
+            "AUTHDECK_PASSPHRASE_FILE": folder.write("passphrase", "trace screen passphrase\n"),
+            "AUTHDECK_CONFIG": folder.write("config.json", "{}"), "XDG_RUNTIME_DIR": folder.path + "/run",
+        ]).environment
+        let pane = try TmuxPane(command: [CLIRunner.binary, "tui"], environment: environment, folder: folder.path)
+        defer { pane.close() }
+        try pane.waitFor("No sessions yet")
+        // No sandbox in this config: S says so in one line.
+        pane.send("S")
+        try pane.waitFor("No sandbox is configured")
+        pane.send("t")
+        try pane.waitFor("o opens a trace file")
+        pane.send("o")
+        try pane.waitFor("Trace file to open")
+        pane.send(path)
+        pane.send("Enter")
+        try pane.waitFor("ended: Authentication failed: invalid_grant: Bad Request. (exit 4)")
+        pane.send("Down")
+        pane.send("Down")
+        pane.send("Down")
+        pane.send("Down")
+        pane.send("Enter")
+        try pane.waitFor("\"error_description\" : \"Bad Request\"")
+        pane.send("Escape")
+        try pane.waitFor("No sessions yet")
+        #expect(!pane.capture().contains("invalid_grant"))
+        pane.send("q")
+        try pane.waitForExit()
     }
 }

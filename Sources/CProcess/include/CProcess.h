@@ -1,6 +1,8 @@
 #ifndef AUTHDECK_CPROCESS_H
 #define AUTHDECK_CPROCESS_H
-// Fixed-argument wrappers for process settings whose C functions are variadic (prctl), which Swift cannot call.
+// Fixed-argument wrappers for process settings whose C functions are variadic (prctl), which Swift cannot call,
+// and for socket credentials, whose struct needs _GNU_SOURCE.
+#include <sys/types.h>
 
 /// Sets the core-file limit to 0 and marks the process not dumpable (no core file, no ptrace by the same user,
 /// /proc/PID owned by root). Returns 0 when both took, -1 with errno set.
@@ -8,5 +10,9 @@ int cprocess_disable_dumping(void);
 
 /// 1 when the process is dumpable, 0 when not, -1 on error.
 int cprocess_is_dumpable(void);
+
+/// The uid of the process at the other end of a connected Unix socket (SO_PEERCRED). Returns 0 and sets `*uid`
+/// on success, -1 otherwise.
+int cprocess_peer_uid(int descriptor, uid_t *uid);
 
 #endif

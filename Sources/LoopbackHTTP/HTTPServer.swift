@@ -1,75 +1,6 @@
 import AuthCore
 import CMicroHTTPD
-import CShims
 import Foundation
-
-/// One HTTP request as the server hands it to a handler: the raw target (still escaped), headers with
-/// lower-cased names, and the whole body.
-public struct HTTPRequest: Sendable {
-    public let method: String
-    /// The request target as sent: path and query, still percent-encoded.
-    public let target: String
-    /// Header names lower-cased; a repeated header keeps its last value.
-    public let headers: [String: String]
-    public let body: [UInt8]
-    /// The TCP ports of the connection (the peer's, and the one it reached), set by `HTTPServer`; nil for a
-    /// request made up in a test.
-    public var peerPort: UInt16?
-    public var localPort: UInt16?
-
-    public init(method: String, target: String, headers: [String: String] = [:], body: [UInt8] = []) {
-        self.method = method
-        self.target = target
-        self.headers = headers
-        self.body = body
-    }
-
-    /// The path without the query.
-    public var path: String {
-        String(target.prefix { $0 != "?" && $0 != "#" })
-    }
-
-    /// The query string without `?`, still escaped; empty when there is none.
-    public var query: Substring {
-        guard let mark = target.firstIndex(of: "?") else { return "" }
-        return target[target.index(after: mark)...].prefix { $0 != "#" }
-    }
-
-    /// Decoded query parameters, or nil when an escape is broken.
-    public var queryParameters: [String: String]? {
-        FormEncoding.decode(query).map { Dictionary($0, uniquingKeysWith: { _, last in last }) }
-    }
-
-    public var contentType: String {
-        (headers["content-type"] ?? "").split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) }?
-            .lowercased() ?? ""
-    }
-}
-
-/// What a handler answers.
-public struct HTTPResponse: Sendable {
-    public var status: Int
-    public var headers: [(String, String)]
-    public var body: [UInt8]
-
-    public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
-        self.status = status
-        self.headers = headers
-        self.body = body
-    }
-
-    public static func text(_ status: Int, _ text: String) -> HTTPResponse {
-        HTTPResponse(status: status, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Array(text.utf8))
-    }
-
-    public static func html(_ status: Int, _ html: String) -> HTTPResponse {
-        HTTPResponse(status: status, headers: [("Content-Type", "text/html; charset=utf-8")], body: Array(html.utf8))
-    }
-
-    public static func json(_ status: Int, _ json: [UInt8]) -> HTTPResponse {
-        HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: json)
-    }
-}
 
 /// Why a server could not start.
 public struct HTTPServerError: Error, Sendable, CustomStringConvertible {
@@ -104,7 +35,7 @@ public final class HTTPServer: @unchecked Sendable {
         let context = Unmanaged.passRetained(ServerContext(handler: handler, maximumBody: maximumRequestBytes))
         // The header buffer gets room beyond the body cap so ordinary headers fit; larger requests are refused.
         let memoryLimit = max(32 * 1024, maximumRequestBytes + 16 * 1024)
-        guard let started = cshims_mhd_start(&address, httpServerURILogger, context.toOpaque(),
+        guard let started = mhd_shim_start(&address, httpServerURILogger, context.toOpaque(),
                                              httpServerAccess, context.toOpaque(), httpServerCompleted, nil,
                                              connectionTimeout, memoryLimit, connectionLimit) else {
             context.release()
@@ -112,7 +43,7 @@ public final class HTTPServer: @unchecked Sendable {
         }
         self.daemon = started
         self.host = host
-        self.port = cshims_mhd_bound_port(started)
+        self.port = mhd_shim_bound_port(started)
         self.context = context
     }
 
@@ -164,7 +95,7 @@ private final class DaemonStop: @unchecked Sendable {
 
     func run(waitingForConnections: Bool = false) {
         if waitingForConnections {
-            for _ in 0..<50 where cshims_mhd_connection_count(daemon) > 0 { usleep(20_000) }
+            for _ in 0..<50 where mhd_shim_connection_count(daemon) > 0 { usleep(20_000) }
         }
         MHD_stop_daemon(daemon)
         context?.release()
@@ -285,7 +216,7 @@ private func httpServerAccess(_ context: UnsafeMutableRawPointer?, _ connection:
         let methodName = method.map { String(cString: $0) } ?? "GET"
         var incoming = HTTPRequest(method: methodName, target: request.target, headers: headers, body: request.body)
         var peerPort: UInt16 = 0, localPort: UInt16 = 0
-        cshims_mhd_connection_ports(connection, &peerPort, &localPort)
+        mhd_shim_connection_ports(connection, &peerPort, &localPort)
         incoming.peerPort = peerPort == 0 ? nil : peerPort
         incoming.localPort = localPort == 0 ? nil : localPort
         response = server.handler(incoming)

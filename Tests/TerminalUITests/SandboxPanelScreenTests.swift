@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+@testable import TerminalUI
+
+/// The Sandbox panel inside the TUI: `S` opens it for the configured sandbox, keys become requests to the admin
+/// route, and the boxes follow only what the sandbox answered.
+@Suite struct SandboxPanelScreenTests {
+    static let url = "http://127.0.0.1:4000"
+
+    static let report = SandboxPanel.Report(available: [
+        .init(name: "token-5xx-html", summary: "token endpoint answers 502 with an HTML page"),
+        .init(name: "slow-provider", summary: "every answer comes late"),
+        .init(name: "code-reused", summary: "invalid_grant: the code was used already"),
+    ], on: ["code-reused"], delayMs: 8000)
+
+    static func withSandbox(rows: Int = 24, cols: Int = 80) -> AppState {
+        var state = AppFixtures.state(rows: rows, cols: cols)
+        state.sandboxURL = url
+        return state
+    }
+
+    /// The panel opened with `S` and answered once.
+    static func answered(rows: Int = 24, cols: Int = 80) -> AppState {
+        AppFixtures.run(withSandbox(rows: rows, cols: cols),
+                        AppFixtures.keys("S") + [.sandboxAnswered(report, switched: false)]).0
+    }
+
+    static func panel(_ state: AppState) -> SandboxPanel? {
+        if case .sandbox(let panel) = state.mode { return panel }
+        return nil
+    }
+
+    @Test func sOpensThePanelAndReadsTheSandbox() {
+        let (opened, effects) = AppFixtures.run(Self.withSandbox(), AppFixtures.keys("S"))
+        #expect(effects == [.sandboxFaults(url: Self.url, faults: nil, delayMs: 0)])
+        #expect(Self.panel(opened)?.isWaiting == true)
+        #expect(AppScreen.frame(opened).textLines()[1] == "  Reading the faults of the sandbox at http://127.0.0.1:4000…")
+        let (answered, _) = AppFixtures.run(opened, [.sandboxAnswered(Self.report, switched: false)])
+        #expect(answered.message == nil)
+        let frame = AppScreen.frame(answered)
+        let lines = frame.textLines()
+        #expect(lines[0] == " authdeck · Sandbox · http://127.0.0.1:4000" + String(repeating: " ", count: 30)
+            + "1/3 on")
+        #expect(lines[1] == "  1 on: code-reused")
+        #expect(lines[3] == "  [ ] token-5xx-html           token endpoint answers 502 with an HTML page")
+        #expect(lines[4] == "  [ ] slow-provider            every answer comes late (now 8000 ms)")
+        #expect(lines[5] == "  [x] code-reused              invalid_grant: the code was used already")
+        #expect(frame[3, 1].isReversed && !frame[4, 1].isReversed)
+        #expect(frame[5, 3].foreground == .expiring)
+        #expect(lines[23].contains("Space switch"))
+        // Where there is room the bar shows the way back too.
+        let wide = AppScreen.frame(Self.answered(rows: 40, cols: 120)).textLines()[39]
+        #expect(wide.contains("Space switch") && wide.contains("n none") && wide.contains("Esc back"))
+    }
+
+    @Test func spaceAsksToSwitchAndTheBoxesWaitForTheAnswer() {
+        let (moved, _) = AppFixtures.run(Self.answered(), AppFixtures.keys("j"))
+        let (asked, effects) = AppFixtures.run(moved, AppFixtures.keys(" "))
+        // The sandbox's order, the selected fault added.
+        #expect(effects == [.sandboxFaults(url: Self.url, faults: ["slow-provider", "code-reused"], delayMs: 8000)])
+        #expect(AppScreen.frame(asked).textLines()[4].hasPrefix("  [ ] slow-provider"))
+        // A second switch before the answer would start from a selection the sandbox has not confirmed.
+        let (again, none) = AppFixtures.run(asked, [.key(.enter)])
+        #expect(none.isEmpty && again.message?.text == "Waiting for the sandbox to answer…")
+        let switched = SandboxPanel.Report(available: Self.report.available, on: ["slow-provider", "code-reused"],
+                                           delayMs: 3000)
+        let (done, _) = AppFixtures.run(again, [.sandboxAnswered(switched, switched: true)])
+        let lines = AppScreen.frame(done).textLines()
+        #expect(lines[1] == "  2 on: slow-provider, code-reused")
+        #expect(lines[4] == "  [x] slow-provider            every answer comes late (now 3000 ms)")
+        #expect(lines[22] == " Switched at the sandbox: slow-provider, code-reused.")
+        // Enter switches the selected one off again; n asks for none.
+        #expect(AppFixtures.run(done, [.key(.enter)]).1
+            == [.sandboxFaults(url: Self.url, faults: ["code-reused"], delayMs: 3000)])
+        #expect(AppFixtures.run(done, AppFixtures.keys("n")).1 == [.sandboxFaults(url: Self.url, faults: [],
+                                                                                 delayMs: 3000)])
+        #expect(AppFixtures.run(done, AppFixtures.keys("r")).1 == [.sandboxFaults(url: Self.url, faults: nil,
+                                                                                 delayMs: 3000)])
+    }
+
+    @Test func aSandboxThatIsNotRunningIsOneLineAndChangesNothing() {
+        let (asked, _) = AppFixtures.run(Self.answered(), AppFixtures.keys(" "))
+        let reason = "cannot reach the sandbox: Network error: Could not connect to the server."
+        let (failed, _) = AppFixtures.run(asked, [.sandboxFailed(reason)])
+        #expect(Self.panel(failed)?.on == ["code-reused"] && Self.panel(failed)?.isWaiting == false)
+        let frame = AppScreen.frame(failed)
+        #expect(frame.textLines()[22] == " " + reason)
+        #expect(frame[22, 1].foreground == .error)
+        #expect(frame.textLines()[3].hasPrefix("  [ ] token-5xx-html"))
+        // Before any answer: the panel says so and r tries again.
+        let (first, _) = AppFixtures.run(Self.withSandbox(), AppFixtures.keys("S") + [.sandboxFailed(reason)])
+        #expect(AppScreen.frame(first).textLines()[1] == "  The sandbox did not answer: r tries again.")
+        #expect(AppFixtures.run(first, AppFixtures.keys("r")).1 == [.sandboxFaults(url: Self.url, faults: nil,
+                                                                                  delayMs: 0)])
+        // Nor does n or Space switch anything yet: without the sandbox's list and delay they read it first.
+        for key in ["n", " "] {
+            #expect(AppFixtures.run(first, AppFixtures.keys(key)).1 == [.sandboxFaults(url: Self.url, faults: nil,
+                                                                                      delayMs: 0)])
+        }
+        // An answer after the panel was left is dropped.
+        let (left, _) = AppFixtures.run(asked, [.key(.escape)])
+        let (late, _) = AppFixtures.run(left, [.sandboxFailed(reason)])
+        #expect(late.mode == .sessions && late.message == nil)
+    }
+
+    @Test func withoutASandboxSIsAOneLineError() {
+        let (state, effects) = AppFixtures.run(AppFixtures.state(), AppFixtures.keys("S"))
+        #expect(effects.isEmpty && state.mode == .sessions)
+        #expect(state.message?.isError == true)
+        #expect(state.message?.text.hasPrefix("No sandbox is configured: authdeck sandbox --config-out FILE") == true)
+    }
+
+    @Test func movingLeavingAndHelp() {
+        let state = Self.answered()
+        #expect(Self.panel(AppFixtures.run(state, [.key(.end)]).0)?.selected == 2)
+        #expect(Self.panel(AppFixtures.run(state, AppFixtures.keys("G") + [.key(.down)]).0)?.selected == 2)
+        #expect(Self.panel(AppFixtures.run(state, AppFixtures.keys("Gg")).0)?.selected == 0)
+        #expect(Self.panel(AppFixtures.run(state, [.key(.up)]).0)?.selected == 0)
+        #expect(Self.panel(AppFixtures.run(state, [.key(.mouseClick(row: 5, col: 10))]).0)?.selected == 2)
+        #expect(Self.panel(AppFixtures.run(state, [.key(.mouseClick(row: 12, col: 10))]).0)?.selected == 0)
+        let (back, backEffects) = AppFixtures.run(state, [.key(.escape)])
+        #expect(back.mode == .sessions && backEffects.isEmpty)
+        let (quit, quitEffects) = AppFixtures.run(state, AppFixtures.keys("q"))
+        #expect(quit.isQuitting && quitEffects == [.quit])
+        // Opened by `sandbox panel`, Esc has nothing to go back to.
+        var alone = state
+        alone.singleScreen = true
+        let (gone, goneEffects) = AppFixtures.run(alone, [.key(.escape)])
+        #expect(gone.isQuitting && goneEffects == [.quit])
+        #expect(AppScreen.frame(alone).textLines()[23].contains("Esc quit"))
+        // Help lists the panel's keys from the table; any key closes it and the panel is still there.
+        let (help, _) = AppFixtures.run(state, AppFixtures.keys("?"))
+        let screen = AppScreen.frame(help).textDump()
+        #expect(screen.contains("Space   switch the fault on or off"))
+        #expect(screen.contains("n       every fault off"))
+        let (closed, _) = AppFixtures.run(help, AppFixtures.keys("x"))
+        #expect(closed.overlay == .none && Self.panel(closed) != nil)
+    }
+
+    @Test func theKeysAreInTheTablesHelpReads() {
+        let sessions = HelpOverlay.entries(for: .sessions)
+        #expect(sessions.contains(HelpOverlay.Entry("S", "sandbox faults panel")))
+        #expect(KeyBinding.command(for: .character("S"), in: KeyBinding.sessions) == .sandboxPanel)
+        #expect(KeyBinding.command(for: .character("o"), in: KeyBinding.traceReading) == .openTraceFile)
+        #expect(KeyBinding.command(for: .character("a"), in: KeyBinding.traceReading) == .expandAll)
+        #expect(HelpOverlay.entries(for: .sandbox(SandboxPanel(url: Self.url))).map(\.keys)
+            == ["↑/k", "↓/j", "Home/g", "End/G", "Space", "n", "r", "Esc", "?", "q"])
+    }
+}

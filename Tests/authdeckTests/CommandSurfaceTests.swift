@@ -1,0 +1,231 @@
+import Foundation
+import Testing
+
+/// Issue 18's command table: subcommands refuse options they do not take, every command and subcommand has a
+/// --help listing its options, the committed completions and man page are exactly what the table generates, and
+/// bash, zsh and fish (real shells) complete a subcommand's own options and not another's.
+@Suite struct CommandSurfaceTests {
+    let folder = TemporaryFolder()
+    let runner: CLIRunner
+
+    init() {
+        let passphrase = folder.write("passphrase", "surface passphrase\n")
+        var runner = CLIRunner(home: folder.path + "/home", extra: ["AUTHDECK_PASSPHRASE_FILE": passphrase])
+        runner.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
+        runner.environment["AUTHDECK_CONFIG"] = folder.write("config.json", "{}")
+        self.runner = runner
+    }
+
+    /// Hand-written: every command and subcommand with options it must list (besides the global ones).
+    static let expectedOptions: [String: Set<String>] = [
+        "tui": [], "list": ["json"], "use": ["here"], "open-url": [], "doctor": ["json"],
+        "login": ["backend", "session-key", "replace", "issuer", "client-id", "client-secret-file", "scope",
+                  "contact", "no-browser", "device", "listen", "timeout", "trace", "json"],
+        "token": ["id-token", "json", "min-valid", "format"], "exec": ["env", "min-valid"],
+        "env": ["shell", "env", "min-valid"], "git-credential": ["host", "username", "min-valid"],
+        "agent": ["allow", "socket", "confirm", "log"], "stamp": ["body", "header"], "refresh": ["all"],
+        "logout": ["all", "expired", "revoke", "yes"], "status": ["json"],
+        "totp": [], "totp add": ["secret", "uri", "replace"], "totp list": ["json"], "totp rm": [], "totp code": [],
+        "sandbox": ["port", "users", "outbox", "config-out", "token-lifetime", "device-interval", "fault", "delay-ms"],
+        "sandbox faults": ["delay-ms", "url", "json"], "sandbox panel": ["url"], "sandbox approve": ["user", "deny"],
+        "store": [], "store lock": [], "store migrate": ["to"], "store import": ["replace", "skip-existing"],
+        "store export": [],
+        "trace": [], "trace show": ["expand", "all", "plain", "json"], "trace diff": ["json"],
+        "trace replay": ["timeout", "trace-out", "json"],
+    ]
+    static let global: Set = ["session", "config", "unlock-for", "keyring-timeout", "quiet", "help"]
+
+    /// The `--name` words of a help text's option lines.
+    static func options(inHelp help: String) -> Set<String> {
+        Set(help.split(separator: "\n").compactMap { line -> String? in
+            let trimmed = line.drop { $0 == " " }
+            guard line.hasPrefix("  "), trimmed.hasPrefix("--"), let word = trimmed.split(separator: " ").first else {
+                return nil
+            }
+            return String(word.dropFirst(2))
+        })
+    }
+
+    // MARK: - Refusals and help
+
+    @Test func aSubcommandRefusesAnotherSubcommandsOption() {
+        let result = runner.run(["totp", "list", "--secret", "JBSWY3DPEHPK3PXP"])
+        #expect(result.status == 2)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.first == "authdeck totp list: unknown option --secret", "stderr: \(result.stderr)")
+        #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("usage: authdeck totp list") })
+        #expect(result.stdout.isEmpty)
+        // Nothing was created by the refused command.
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/home/sessions.db"))
+        for (words, option, path) in [(["store", "lock", "--to", "passphrase"], "to", "store lock"),
+                                      (["trace", "diff", "--expand", "1", "a", "b"], "expand", "trace diff"),
+                                      (["sandbox", "panel", "--port", "8080"], "port", "sandbox panel"),
+                                      (["sandbox", "--url", "http://127.0.0.1:1"], "url", "sandbox"),
+                                      (["totp", "code", "--json", "ada"], "json", "totp code"),
+                                      (["store", "--replace", "export", "-"], "replace", "store export")] {
+            let refused = runner.run(words)
+            #expect(refused.status == 2, "\(words): \(refused.stderr)")
+            #expect(refused.stderr.hasPrefix("authdeck \(path): unknown option --\(option)\n"),
+                    "\(words): \(refused.stderr)")
+        }
+    }
+
+    @Test func aParentWithoutItsSubcommandIsAUsageError() {
+        let missing = runner.run(["totp"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.hasPrefix("authdeck totp: totp needs a command: add, list, rm, code\n"))
+        let unknown = runner.run(["store", "unlock"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.hasPrefix("authdeck store: unknown store command 'unlock' (lock, migrate, import, "
+                                         + "export)\n"))
+    }
+
+    @Test func everyCommandAndSubcommandHasAHelpListingItsOptions() {
+        let overview = runner.run(["--help"]).stdout
+        let listed = Set(overview.split(separator: "\n").compactMap { line -> String? in
+            guard line.hasPrefix("  "), let word = line.split(separator: " ").first else { return nil }
+            return String(word)
+        })
+        let commands = Set(Self.expectedOptions.keys.filter { !$0.contains(" ") })
+        #expect(listed == commands, "the overview lists \(listed.sorted())")
+        for (path, expected) in Self.expectedOptions {
+            let help = runner.run(path.split(separator: " ").map(String.init) + ["--help"])
+            #expect(help.status == 0, "\(path) --help: \(help.stderr)")
+            #expect(help.stdout.hasPrefix("usage: authdeck \(path)"), "\(path) --help: \(help.stdout)")
+            let options = Self.options(inHelp: help.stdout)
+            #expect(options.isSuperset(of: expected.union(Self.global)),
+                    "\(path) --help lacks \(expected.union(Self.global).subtracting(options).sorted())")
+            // `help totp list` is the same text.
+            #expect(runner.run(["help"] + path.split(separator: " ").map(String.init)).stdout == help.stdout)
+        }
+        // A parent's help names its subcommands.
+        let totp = runner.run(["totp", "--help"]).stdout
+        for name in ["add", "list", "rm", "code"] { #expect(totp.contains("\n  \(name) ")) }
+        // An option a subcommand does not take is not in its help.
+        #expect(!Self.options(inHelp: runner.run(["totp", "list", "--help"]).stdout).contains("secret"))
+    }
+
+    // MARK: - Generated files
+
+    @Test(arguments: [("bash", "completions/authdeck.bash"), ("zsh", "completions/_authdeck"),
+                      ("fish", "completions/authdeck.fish")])
+    func theCommittedCompletionIsWhatTheTableGenerates(_ shell: String, _ file: String) throws {
+        let committed = try String(contentsOfFile: CLIRunner.repositoryRoot + "/Resources/" + file, encoding: .utf8)
+        let generated = runner.run(["--generate", "completions", shell])
+        #expect(generated.status == 0, "stderr: \(generated.stderr)")
+        #expect(generated.stdout == committed,
+                "Resources/\(file) is not what the table generates: run make completions")
+    }
+
+    @Test func theCommittedManPageIsWhatTheTableGenerates() throws {
+        let committed = try String(contentsOfFile: CLIRunner.repositoryRoot + "/Resources/authdeck.1", encoding: .utf8)
+        let generated = runner.run(["--generate", "man"], stdin: committed)
+        #expect(generated.status == 0, "stderr: \(generated.stderr)")
+        #expect(generated.stdout == committed,
+                "Resources/authdeck.1 is not what the table generates: run make completions")
+        // The check can fail: an option list that lost a row is put back.
+        let edited = committed.replacingOccurrences(of: ".IP \"\\fB\\-\\-skip\\-existing\\fR\"\n", with: "")
+        #expect(edited != committed)
+        #expect(runner.run(["--generate", "man"], stdin: edited).stdout == committed)
+        // Every subcommand has its own entry, with its options and not another's.
+        let entries = committed.components(separatedBy: ".TP\n")
+        let list = entries.first { $0.hasPrefix(".BR \"totp list\" ") } ?? ""
+        #expect(list.contains("\\-\\-json") && !list.contains("\\-\\-secret"), "man: \(list)")
+        let add = entries.first { $0.hasPrefix(".BR \"totp add\" ") } ?? ""
+        #expect(add.contains(".IP \"\\fB\\-\\-secret\\fR") && !add.contains(".IP \"\\fB\\-\\-json"), "man: \(add)")
+    }
+
+    // MARK: - Real shells
+
+    func seed(_ keys: [String]) {
+        let lines = keys.map { key in
+            #"{"key":"\#(key)","backend":"direct","provider":"google","subject":"s-\#(key)","issuer":"https://accounts.google.com","accessToken":"token-of-\#(key)","expiresAt":"2099-01-01T00:00:00Z"}"#
+        }
+        let result = runner.run(["store", "import", "-"], stdin: lines.joined(separator: "\n") + "\n")
+        #expect(result.status == 0, "import failed: \(result.stderr)")
+    }
+
+    var binFolder: String { (CLIRunner.binary as NSString).deletingLastPathComponent }
+
+    func bash(_ words: [String]) -> [String] {
+        let script = CLIRunner.repositoryRoot + "/Resources/completions/authdeck.bash"
+        let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+        return runner.run(executable: "/bin/bash", ["-c", """
+            export PATH='\(binFolder)':"$PATH"; cd '\(folder.path)'; source '\(script)'
+            COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _authdeck; printf '%s\\n' "${COMPREPLY[@]}"
+            """]).stdout.split(separator: "\n").map(String.init)
+    }
+
+    /// What fish offers for `line` (the words, without descriptions).
+    func fish(_ line: String) -> [String] {
+        let script = CLIRunner.repositoryRoot + "/Resources/completions/authdeck.fish"
+        let result = runner.run(executable: "/usr/bin/fish", ["--no-config", "-c", """
+            set -gx PATH '\(binFolder)' $PATH; cd '\(folder.path)'; source '\(script)'; complete -C '\(line)'
+            """])
+        #expect(result.status == 0, "fish: \(result.stderr)")
+        return result.stdout.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }
+    }
+
+    /// What zsh's completion system adds for `line` followed by Tab, in an interactive zsh on a pseudo-terminal
+    /// (zsh/zpty): every word `compadd` is given is appended to a file, and a widget marks when Tab is done.
+    func zsh(_ line: String) -> [String] {
+        let out = folder.path + "/zsh-\(UUID().uuidString)"
+        let dir = CLIRunner.repositoryRoot + "/Resources/completions"
+        let driver = folder.write("zsh-driver-\(UUID().uuidString)", #"""
+            zmodload zsh/zpty
+            local out=$1 dir=$2 line=$3 bin=$4 i x
+            zpty comp zsh -f -i
+            zpty -w comp "PROMPT='> '; path=('$bin' \$path); fpath=('$dir' \$fpath); autoload -Uz compinit; compinit -u -d '$out.dump'"
+            zpty -w comp "compadd() { local -a hits; builtin compadd -A hits \"\$@\"; print -rl -- \$hits >> '$out'; builtin compadd \"\$@\" }"
+            zpty -w comp "capture() { zle complete-word; print -r -- done > '$out.end' }; zle -N capture; bindkey '^I' capture"
+            zpty -w -n comp "$line"$'\t'
+            for i in {1..400}; do [[ -e $out.end ]] && break; zpty -r -t comp x; sleep 0.05; done
+            zpty -d comp
+            [[ -e $out.end ]]
+            """#)
+        let result = runner.run(executable: "/usr/bin/zsh", ["-f", driver, out, dir, line, binFolder],
+                                environment: ["HOME": folder.path])
+        #expect(result.status == 0, "zsh did not finish completing '\(line)': \(result.stderr)")
+        let words = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
+        return words.split(separator: "\n").map(String.init)
+    }
+
+    @Test func bashCompletesASubcommandsOwnOptionsOnly() {
+        let list = bash(["authdeck", "totp", "list", "--"])
+        #expect(list.contains("--json") && !list.contains("--secret"), "\(list)")
+        let add = bash(["authdeck", "totp", "add", "--"])
+        #expect(add.contains("--secret") && !add.contains("--json"), "\(add)")
+        #expect(Set(bash(["authdeck", "store", ""])) == ["lock", "migrate", "import", "export"])
+        #expect(Set(bash(["authdeck", "store", "migrate", "--to", ""])) == ["secret-service", "passphrase"])
+        #expect(bash(["authdeck", "store", "lock", "--"]).allSatisfy { Self.global.contains(String($0.dropFirst(2))) })
+        #expect(bash(["authdeck", "sandbox", "panel", "--p"]) == [])
+        #expect(bash(["authdeck", "sandbox", "--p"]) == ["--port"])
+    }
+
+    @Test func fishCompletesASubcommandsOwnOptionsAndSessionKeys() throws {
+        guard Installed.has("/usr/bin/fish") else { return Installed.skip("fish") }
+        let list = fish("authdeck totp list --")
+        #expect(list.contains("--json") && !list.contains("--secret"), "\(list)")
+        let add = fish("authdeck totp add --")
+        #expect(add.contains("--secret") && !add.contains("--json"), "\(add)")
+        #expect(Set(fish("authdeck trace ")) == ["show", "diff", "replay"])
+        #expect(Set(fish("authdeck sandbox approve --user ")) == ["ada", "bob", "cleo", "dora"])
+        #expect(fish("authdeck sandbox panel --p").isEmpty)
+        seed(["alpha-session", "beta-session"])
+        #expect(fish("authdeck token al") == ["alpha-session"])
+        #expect(fish("authdeck env --session be") == ["beta-session"])
+    }
+
+    @Test func zshCompletesASubcommandsOwnOptionsAndSessionKeys() throws {
+        guard Installed.has("/usr/bin/zsh") else { return Installed.skip("zsh") }
+        let list = zsh("authdeck totp list --")
+        #expect(list.contains("--json") && !list.contains("--secret"), "\(list)")
+        let add = zsh("authdeck totp add --")
+        #expect(add.contains("--secret") && !add.contains("--json"), "\(add)")
+        #expect(Set(zsh("authdeck trace ")).isSuperset(of: ["show", "diff", "replay"]))
+        #expect(!zsh("authdeck sandbox panel --").contains("--port"))
+        seed(["alpha-session", "beta-session"])
+        #expect(zsh("authdeck token al").contains("alpha-session"))
+        #expect(!zsh("authdeck token al").contains("beta-session"))
+    }
+}
