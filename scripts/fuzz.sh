@@ -40,14 +40,21 @@ mkdir -p "$out/lib" "$out/bin" "$out/obj" "$out/modulemaps/CProcess"
 
 # Optimised fuzzers run several times more inputs per second; whole-module mode compiles an optimised module in
 # about a third of the time per-file mode takes. -g keeps stack traces readable.
-# -package-name as SwiftPM passes it: AuthBase, AuthCipher and StoreCore share `package` declarations.
 swift_flags=(-swift-version 6 -parse-as-library -O -wmo -num-threads 2 -g -sanitize=fuzzer,address -use-ld=lld
-    -package-name authdeck -I Sources/CNettle
+    -I Sources/CNettle
     -I "$out/lib" -I Sources/COpenSSL -I Sources/CCjose -I Sources/CSQLite
     -I Sources/CKeyutils -I Sources/CMicroHTTPD -I Sources/CQRencode -I Sources/CNcursesw
     -I "$out/modulemaps/CProcess")
 for flag in $(pkg-config --cflags libmicrohttpd); do swift_flags+=(-Xcc "$flag"); done
 c_libs=(-lcrypto -lcjose -ljansson -lnettle)
+# -package-name as SwiftPM passes it, only where `package` declarations are made or used (AuthBase, AuthCipher and
+# StoreCore share them with AuthCrypto and SessionStorage): given to TerminalUI, the optimiser leaves a generic
+# specialisation out of its library and the display target does not link.
+package_flags=(-package-name authdeck)
+uses_package() {
+    case " AuthBase AuthCipher AuthCrypto StoreCore SessionStorage " in *" $1 "*) return 0 ;; esac
+    return 1
+}
 
 toolchain=$("$SWIFTC" --version 2>&1 | head -1)
 
@@ -96,8 +103,11 @@ build_module() {
     hash=$(content_hash "${inputs[@]}")
     if [ "$(cat "$out/lib/$name.hash" 2>/dev/null)" = "$hash" ] && [ -f "$out/lib/lib$name.a" ]; then return 0; fi
     echo "fuzz: compiling module $name" >&2
-    rm -f "$out/lib/$name.hash"
-    swiftc_quiet "${swift_flags[@]}" -emit-library -static -emit-module -module-name "$name" \
+    # A fresh archive: built over an old one, members of since-deleted sources would stay in it.
+    rm -f "$out/lib/$name.hash" "$out/lib/lib$name.a"
+    local own=()
+    if uses_package "$name"; then own=("${package_flags[@]}"); fi
+    swiftc_quiet "${swift_flags[@]}" "${own[@]}" -emit-library -static -emit-module -module-name "$name" \
         -emit-module-path "$out/lib/$name.swiftmodule" -o "$out/lib/lib$name.a" Sources/"$name"/*.swift || return 1
     echo "$hash" >"$out/lib/$name.hash"
 }
@@ -156,7 +166,9 @@ build_target() {
     rm -f "$out/bin/$name.hash"
     local libs=()
     for dep in "${modules[@]}"; do libs+=(-l"$dep"); done
-    swiftc_quiet "${swift_flags[@]}" -module-name "$module" -o "$out/bin/$name" "${sources[@]}" \
+    local own=()
+    if uses_package "$module"; then own=("${package_flags[@]}"); fi
+    swiftc_quiet "${swift_flags[@]}" "${own[@]}" -module-name "$module" -o "$out/bin/$name" "${sources[@]}" \
         -L "$out/lib" "${libs[@]}" "${extra[@]}" "${c_libs[@]}" || return 1
     echo "$hash" >"$out/bin/$name.hash"
 }
