@@ -1,7 +1,7 @@
 /// The database layout and how older layouts are brought up to date. The version lives in `PRAGMA user_version`;
 /// migration `n` takes a database from version `n` to `n + 1` inside one write transaction.
 enum StoreSchema {
-    static let currentVersion = 2
+    static let currentVersion = 3
 
     /// `migrations[n]` turns version n into n + 1. Version 0 is a database with no tables yet.
     static let migrations: [String] = [
@@ -39,6 +39,15 @@ enum StoreSchema {
             created_at REAL NOT NULL,
             secret BLOB NOT NULL
         ) WITHOUT ROWID;
+        """,
+        // Version 3: an index per sort order of the TUI's table (each ends in the key, so pages are keyset ranges),
+        // and one on the write time for the watcher's "what changed since".
+        """
+        CREATE INDEX sessions_by_expiry ON sessions (\(SessionOrder.expiry.sortExpression), key);
+        CREATE INDEX sessions_by_provider ON sessions (provider, key);
+        CREATE INDEX sessions_by_user ON sessions (\(SessionOrder.user.sortExpression), key);
+        CREATE INDEX sessions_by_backend ON sessions (backend, key);
+        CREATE INDEX sessions_by_update ON sessions (updated_at);
         """,
     ]
 
