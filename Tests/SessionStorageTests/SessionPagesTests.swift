@@ -174,7 +174,7 @@ import Testing
                                (.provider, "sessions_by_provider"), (.backend, "sessions_by_backend")] {
             let value = order.sortExpression
             let plan = try raw.prepare("""
-                EXPLAIN QUERY PLAN SELECT key FROM sessions WHERE \(value) >= ?1 AND (\(value), key) > (?1, ?2) \
+                EXPLAIN QUERY PLAN SELECT \(StoreSchema.sessionColumns) FROM sessions WHERE \(value) >= ?1 AND (\(value), key) > (?1, ?2) \
                 ORDER BY \(value), key LIMIT 7
                 """)
             var text = ""
