@@ -38,6 +38,7 @@ final class TUIEventLoop {
     /// Runs until the user quits.
     func run() {
         var watch = TUIStoreWatch(directory: store.location.directory)
+        TUIResizeWake.install(descriptor: inbox.wakeDescriptorForSignals)
         var nextTick = tickAfter(Date(), watching: watch != nil)
         while !state.isQuitting {
             var changed = false
@@ -47,15 +48,14 @@ final class TUIEventLoop {
             let wait = nextTick.timeIntervalSinceNow * 1000
             // Without a wake-up pipe a post could go unseen, so the loop then looks every 40 ms as it used to.
             let timeout = inbox.wakeDescriptor < 0 ? min(40, wait) : wait
-            let ready = poll(&descriptors, nfds_t(descriptors.count), Int32(max(0, min(60_000, timeout.rounded(.up)))))
+            _ = poll(&descriptors, nfds_t(descriptors.count), Int32(max(0, min(60_000, timeout.rounded(.up)))))
             if descriptors[0].revents & Int16(POLLHUP | POLLNVAL | POLLERR) != 0 { break }   // the terminal is gone
-            // EINTR is a signal such as SIGWINCH, which curses turns into a resize key.
-            if descriptors[0].revents != 0 || ready < 0 {
-                while let request = terminal.nextKey(timeoutMilliseconds: 0) {
-                    dispatch(.key(request))
-                    changed = true
-                    if state.isQuitting { break }
-                }
+            // Whatever woke the loop, curses is asked for keys without waiting: a resize (SIGWINCH, which also
+            // writes to the wake-up pipe) arrives as a key, and curses may hold bytes it read ahead.
+            while let request = terminal.nextKey(timeoutMilliseconds: 0) {
+                dispatch(.key(request))
+                changed = true
+                if state.isQuitting { break }
             }
             for event in inbox.drain() {
                 dispatch(event)
@@ -102,7 +102,8 @@ final class TUIEventLoop {
         }
         if state.overlay == .trace { return true }
         let list = state.sessions
-        let shown = list.scrollOffset..<min(list.count, list.scrollOffset + max(1, state.rows))
+        let rows = max(0, SessionsScreen.layout(rows: state.rows, cols: state.cols).table.rows - 1)
+        let shown = list.scrollOffset..<min(list.count, list.scrollOffset + rows)
         for row in shown {
             let item = list.item(atRow: row)
             if case .refreshing = item.refresh { return true }

@@ -14,6 +14,8 @@ final class TUIInbox: Sendable {
     /// wakes on its own every few milliseconds rather than miss a post).
     let wakeDescriptor: Int32
     private let wakeWriter: Int32
+    /// The write end, for the SIGWINCH handler (`TUIResizeWake`).
+    var wakeDescriptorForSignals: Int32 { wakeWriter }
 
     init() {
         var ends: [Int32] = [-1, -1]

@@ -174,8 +174,8 @@ import Testing
                                (.provider, "sessions_by_provider"), (.backend, "sessions_by_backend")] {
             let value = order.sortExpression
             let plan = try raw.prepare("""
-                EXPLAIN QUERY PLAN SELECT \(StoreSchema.sessionColumns) FROM sessions WHERE \(value) >= ?1 AND (\(value), key) > (?1, ?2) \
-                ORDER BY \(value), key LIMIT 7
+                EXPLAIN QUERY PLAN SELECT \(StoreSchema.sessionColumns) FROM sessions \
+                WHERE \(value) >= ?1 AND (\(value), key) > (?1, ?2) ORDER BY \(value), key LIMIT 7
                 """)
             var text = ""
             while try plan.step() { text += (plan.string(3) ?? "") + "\n" }
@@ -201,7 +201,9 @@ import Testing
         let version = try check.prepare("PRAGMA user_version")
         _ = try version.step()
         #expect(version.int64(0) == 3)
-        let names = try check.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'sessions_by_%'")
+        let names = try check.prepare("""
+            SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'sessions_by_%'
+            """)
         var found: Set<String> = []
         while try names.step() { found.insert(names.string(0) ?? "") }
         #expect(found == ["sessions_by_expiry", "sessions_by_provider", "sessions_by_user", "sessions_by_backend",

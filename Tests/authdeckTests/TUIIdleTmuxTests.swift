@@ -67,6 +67,11 @@ struct TUIIdleTmuxTests {
         // minute of the status bar's clock (and once a second when something counts down, not the case here).
         #expect(after.wakeups - before.wakeups <= 8, "woke \(after.wakeups - before.wakeups) times in 4 s")
         #expect(after.ticks - before.ticks <= 10, "spent \(after.ticks - before.ticks) ticks of CPU in 4 s")
+        // A resize wakes the sleeping loop too (SIGWINCH writes to the wake-up pipe): no key is sent.
+        pane.resize(cols: 50, rows: 12)
+        try pane.waitFor("Terminal too small", timeout: 5)
+        pane.resize(cols: 100, rows: 30)
+        try pane.waitFor("3 sessions", timeout: 5)
         pane.send("q")
         try pane.waitForExit()
     }
