@@ -30,13 +30,21 @@ public struct SessionQuery: Equatable, Sendable {
     func condition() -> (sql: String, values: [SQLiteValue]) {
         var parts: [String] = []
         var values: [SQLiteValue] = []
-        let searched = "lower(key || char(1) || coalesce(display_name, email, phone, subject) || char(1) || "
-            + "ifnull(email, '') || char(1) || ifnull(phone, '') || char(1) || provider || char(1) || backend)"
+        // LIKE folds ASCII case as `lower` does, without building a lower-cased copy of every row: at 100,000 rows
+        // that copy was most of a filter keystroke's time.
+        let searched = ["key", "coalesce(display_name, email, phone, subject)", "email", "phone", "provider",
+                        "backend"]
         for term in terms {
             switch term {
             case .text(let needle):
-                values.append(.text(needle))
-                parts.append("instr(\(searched), ?\(values.count)) > 0")
+                var pattern = "%"
+                for character in needle {
+                    if character == "%" || character == "_" || character == "\\" { pattern.append("\\") }
+                    pattern.append(character)
+                }
+                values.append(.text(pattern + "%"))
+                let like = searched.map { "\($0) LIKE ?\(values.count) ESCAPE '\\'" }
+                parts.append(like.joined(separator: " OR "))
             case .backend(let prefix), .provider(let prefix):
                 values.append(.text(prefix))
                 let column = term == .backend(prefix) ? "backend" : "provider"

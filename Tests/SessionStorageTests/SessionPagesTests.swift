@@ -33,7 +33,7 @@ import Testing
     static let filters: [[SessionQuery.Term]] = [
         [], [.text("user1")], [.text("zed")], [.provider("dis")], [.backend("sand"), .text("adam")],
         [.status("exp")], [.status("expired")], [.status("a")], [.status("")], [.status("x")], [.text("@example")],
-        [.text("+1555")],
+        [.text("+1555")], [.text("k00_")], [.text("%")], [.text("user1\\")],
     ]
 
     /// Python's answer: for each order and filter, the keys in order.
