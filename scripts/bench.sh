@@ -38,7 +38,8 @@ PY
         : >"$work/lines-$count"
         for run in $(seq 1 "$runs"); do
             rm -f "$work/done" "$work/out"
-            tmux -S "$work/tmux.sock" new-session -d -x 120 -y 40 \
+            # A socket per run: a server whose last session just ended may still be going away.
+            tmux -S "$work/tmux-$count-$run.sock" new-session -d -x 120 -y 40 \
                 "env -u DBUS_SESSION_BUS_ADDRESS AUTHDECK_HOME='$home' AUTHDECK_PASSPHRASE_FILE='$work/passphrase' \
                  AUTHDECK_CONFIG='$work/config.json' AUTHDECK_BENCH_EXIT_AFTER_FIRST_FRAME=1 '$bin' tui \
                  2>'$work/out'; touch '$work/done'"
@@ -72,12 +73,12 @@ PY
         printf '  %-52s %14s  %12s\n' "TUI RSS after first frame, $label sessions" \
             "$(awk -v k="${rss:-0}" 'BEGIN { printf "%.1f MB", k / 1024 }')" "≤ 25 MB" >&2
         # Left alone for 10 s: CPU ticks (1/100 s) and wake-ups (voluntary context switches) of the loop's thread.
-        tmux -S "$work/tmux.sock" new-session -d -x 120 -y 40 \
+        tmux -S "$work/tmux-idle.sock" new-session -d -x 120 -y 40 \
             "env -u DBUS_SESSION_BUS_ADDRESS AUTHDECK_HOME='$home' AUTHDECK_PASSPHRASE_FILE='$work/passphrase' \
              AUTHDECK_CONFIG='$work/config.json' '$bin' tui"
         sleep 3
         local shell pid
-        shell=$(tmux -S "$work/tmux.sock" display-message -p '#{pane_pid}')
+        shell=$(tmux -S "$work/tmux-idle.sock" display-message -p '#{pane_pid}')
         pid=$(cut -d' ' -f1 "/proc/$shell/task/$shell/children" 2>/dev/null || true)
         [ -n "$pid" ] || pid=$shell   # the shell may have exec'd the program itself
         idle() { awk '{ print $14 + $15 }' "/proc/$pid/stat"; }
@@ -87,10 +88,11 @@ PY
         sleep 10
         printf '  %-52s %14s  %12s\n' "TUI idle for 10 s, 100,000 sessions: CPU / wake-ups" \
             "$(( ($(idle) - ticks0) * 10 )) ms / $(( $(wakes) - wakes0 ))" "≈ 0" >&2
-        tmux -S "$work/tmux.sock" kill-server 2>/dev/null || true
+        tmux -S "$work/tmux-idle.sock" kill-server 2>/dev/null || true
     done
     # Cleaned up here rather than in a RETURN trap: under set -u such a trap outlives the function and its locals.
-    tmux -S "$work/tmux.sock" kill-server 2>/dev/null || true
+    local socket
+    for socket in "$work"/tmux-*.sock; do tmux -S "$socket" kill-server 2>/dev/null || true; done
     rm -rf "$work"
 }
 tui_rows || echo "  (the TUI rows did not finish)" >&2
