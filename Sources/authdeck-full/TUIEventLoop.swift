@@ -27,11 +27,12 @@ final class TUIEventLoop {
     /// Each flow's redacted protocol trace, for `e` on the Trace screen.
     private var traces: [Int: FlowTrace] = [:]
 
-    init(state: AppState, terminal: Terminal, store: TUIStore, pages: TUIPageSource, setup: SignInSetup) {
+    /// `pages` is the source the Sessions table reads from (a new one over `store` when nil).
+    init(state: AppState, terminal: Terminal, store: TUIStore, pages: TUIPageSource? = nil, setup: SignInSetup) {
         self.state = state
         self.terminal = terminal
         self.store = store
-        self.pages = pages
+        self.pages = pages ?? TUIPageSource(store: store)
         self.setup = setup
     }
 
