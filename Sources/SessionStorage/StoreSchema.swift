@@ -40,14 +40,13 @@ enum StoreSchema {
             secret BLOB NOT NULL
         ) WITHOUT ROWID;
         """,
-        // Version 3: an index per sort order of the TUI's table (each ends in the key, so pages are keyset ranges),
-        // and one on the write time for the watcher's "what changed since".
+        // Version 3: an index per sort order of the TUI's table (each ends in the key, so pages are keyset ranges).
+        // Each index costs every write; the key's own index serves the key order.
         """
         CREATE INDEX sessions_by_expiry ON sessions (\(SessionOrder.expiry.sortExpression), key);
         CREATE INDEX sessions_by_provider ON sessions (provider, key);
         CREATE INDEX sessions_by_user ON sessions (\(SessionOrder.user.sortExpression), key);
         CREATE INDEX sessions_by_backend ON sessions (backend, key);
-        CREATE INDEX sessions_by_update ON sessions (updated_at);
         """,
     ]
 
