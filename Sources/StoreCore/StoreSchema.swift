@@ -1,7 +1,7 @@
 /// The database layout and how older layouts are brought up to date. The version lives in `PRAGMA user_version`;
 /// migration `n` takes a database from version `n` to `n + 1` inside one write transaction.
 package enum StoreSchema {
-    package static let currentVersion = 2
+    package static let currentVersion = 3
 
     /// `migrations[n]` turns version n into n + 1. Version 0 is a database with no tables yet.
     package static let migrations: [String] = [
@@ -39,6 +39,14 @@ package enum StoreSchema {
             created_at REAL NOT NULL,
             secret BLOB NOT NULL
         ) WITHOUT ROWID;
+        """,
+        // Version 3: an index per sort order of the TUI's table (each ends in the key, so pages are keyset ranges).
+        // Each index costs every write; the key's own index serves the key order.
+        """
+        CREATE INDEX sessions_by_expiry ON sessions (\(SessionOrder.expiry.sortExpression), key);
+        CREATE INDEX sessions_by_provider ON sessions (provider, key);
+        CREATE INDEX sessions_by_user ON sessions (\(SessionOrder.user.sortExpression), key);
+        CREATE INDEX sessions_by_backend ON sessions (backend, key);
         """,
     ]
 

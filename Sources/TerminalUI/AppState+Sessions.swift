@@ -152,8 +152,7 @@ extension AppState {
 
     /// The marked keys in table order, then any marked rows the filter hides.
     private func markedKeysInOrder() -> [String] {
-        let shown = sessions.visible.map { sessions.items[$0].key }.filter { marked.contains($0) }
-        return shown + marked.subtracting(shown).sorted()
+        sessions.inTableOrder(marked)
     }
 
     private mutating func makeDefault() -> [AppEffect] {
@@ -162,7 +161,7 @@ extension AppState {
             message = Message("Scripts already use \(item.key) by default.")
             return []
         }
-        let previous = sessions.items.first { $0.isSelected }?.key
+        let previous = sessions.selectedKey
         defaultChange = DefaultChange(previous: previous, current: item.key)
         return [.select(item.key)]
     }
@@ -172,10 +171,10 @@ extension AppState {
             message = Message("Nothing to undo: u changes the default for scripts.")
             return []
         }
-        let current = sessions.items.first { $0.isSelected }?.key
+        let current = sessions.selectedKey
         defaultChange = DefaultChange(previous: current, current: change.previous, isUndo: true)
         guard let previous = change.previous else { return [.clearDefault] }
-        guard sessions.items.contains(where: { $0.key == previous }) else {
+        guard sessions.contains(previous) else {
             defaultChange = nil
             message = Message("Cannot undo: \(previous) is no longer stored.", isError: true)
             return []
@@ -203,7 +202,7 @@ extension AppState {
         var effects: [AppEffect] = []
         var skipped = 0
         for key in markedKeysInOrder() {
-            guard let item = sessions.items.first(where: { $0.key == key }) else { continue }
+            guard let item = sessions.item(forKey: key) else { continue }
             guard item.record.refreshable else { skipped += 1; continue }
             if case .refreshing = item.refresh { continue }
             sessions.update(key) { $0.refresh = .refreshing }

@@ -98,7 +98,7 @@ extension AppState {
         }
         // A taken key is refused before any browser opens; the same Enter again, key unchanged, replaces it.
         let replace = !key.isEmpty && form.replaceKey == key
-        if !key.isEmpty, !replace, sessions.items.contains(where: { $0.key == key }) {
+        if !key.isEmpty, !replace, sessions.contains(key) {
             form.error = "A session '\(key)' exists: change the key, or press Enter again to replace it."
             form.replaceKey = key
             form.focus = .sessionKey
@@ -345,8 +345,7 @@ extension AppState {
         mode = .sessions
         switch result {
         case .success(let outcome):
-            sessions.moveCursor(toRow: sessions.visible.firstIndex { sessions.items[$0].key == outcome.record.key }
-                                ?? sessions.cursor)
+            sessions.moveCursor(toRow: sessions.row(of: outcome.record.key) ?? sessions.cursor)
             message = Message("Signed in: \(outcome.record.key).")
         case .failure(let error):
             message = Message(error.message, isError: error != .closed)
@@ -359,8 +358,8 @@ extension AppState {
     mutating func handleSignIn(_ id: Int, _ progress: SignInProgress) -> [AppEffect] {
         if case .finished(.success(let outcome)) = progress {
             // Stored whatever the screen shows now (even a flow cancelled while it was persisting).
-            let noneSelected = !sessions.items.contains { $0.isSelected }
-            let existing = sessions.items.first { $0.key == outcome.record.key }
+            let noneSelected = sessions.selectedKey == nil
+            let existing = sessions.item(forKey: outcome.record.key)
             sessions.upsert(SessionItem(record: outcome.record, isSelected: existing?.isSelected ?? noneSelected),
                             focus: true)
         }

@@ -18,8 +18,8 @@ extension AppState {
         if case .details(let key) = mode, sessions.current?.key != key { mode = .sessions }
         // The table's first row moves only when the cursor leaves the view; stored here since rendering is pure.
         let visibleRows = max(0, SessionsScreen.layout(rows: rows, cols: cols).table.rows - 1)
-        sessions.scrollOffset = Table.scrollOffset(current: sessions.scrollOffset, selected: sessions.cursor,
-                                                   visibleRows: visibleRows, rowCount: sessions.count)
+        sessions.scroll(to: Table.scrollOffset(current: sessions.scrollOffset, selected: sessions.cursor,
+                                               visibleRows: visibleRows, rowCount: sessions.count), rows: visibleRows)
         return effects
     }
 
@@ -84,11 +84,8 @@ extension AppState {
             return []
         case .sessionsChangedElsewhere(let stored, let removed, let selected):
             // No message: nothing the user did here happened, and the rows say it.
-            for item in stored { sessions.upsert(item, focus: false) }
-            for key in removed {
-                sessions.remove(key)
-                marked.remove(key)
-            }
+            sessions.applyExternal(stored: stored, removed: removed)
+            for key in removed { marked.remove(key) }
             sessions.markSelected(selected ?? "")
             return []
         case .refreshFinished(let key, let error):
@@ -357,7 +354,7 @@ extension AppState {
         case .signIn(let choice):
             return beginFlow(choice)
         case .refresh(let key):
-            if let row = sessions.visible.firstIndex(where: { sessions.items[$0].key == key }) {
+            if let row = sessions.row(of: key) {
                 sessions.moveCursor(toRow: row)
             }
             return refreshCurrent()
@@ -372,8 +369,7 @@ extension AppState {
         guard !isStoreLocked else { return [] }
         var due: [String] = []
         let horizon = now.addingTimeInterval(60)
-        for item in sessions.items where item.record.autoRefresh && item.record.refreshable {
-            guard let expiresAt = item.record.expiresAt, expiresAt <= horizon else { continue }
+        for item in sessions.autoRefreshCandidates(expiringBy: horizon) {
             switch item.refresh {
             case .idle, .refreshed: due.append(item.key)
             case .refreshing, .failed: continue

@@ -1,3 +1,4 @@
+import AuthCore
 import Foundation
 
 /// The sessions the table shows: every item, the filter and sort order, and the cursor.
@@ -5,9 +6,13 @@ import Foundation
 /// The filter is words that must all match: plain text matches key, user, provider and backend; `status:`,
 /// `backend:` and `provider:` match that field's start (`status:exp` finds expired and expiring).
 ///
-/// The filtered and sorted order is a cached list of indices, rebuilt only when the items, the filter or the
-/// order change, so a key press that only moves the cursor costs nothing at 100,000 sessions.
+/// Two ways to hold the rows. In memory (tests, and any caller that hands over items): every item, with the
+/// filtered and sorted order a cached list of indices rebuilt only when the items, the filter or the order change.
+/// Paged (the TUI over a store): a `SessionPageSource` answers the count and the rows, and the list keeps only a
+/// window of rows around the view, moved by keyset from its edge rows, plus what the TUI alone knows (the selected
+/// key, refresh states), so its memory and its work per key press do not grow with the store.
 public struct SessionList: Equatable, Sendable {
+    /// Every item in memory mode; empty when paged.
     public private(set) var items: [SessionItem]
     public private(set) var sort: SessionSort
     public private(set) var filter: String
@@ -20,6 +25,32 @@ public struct SessionList: Equatable, Sendable {
     /// The first row shown, kept between frames so the view moves only when the cursor leaves it.
     public var scrollOffset: Int
 
+    /// The paged mode's source, compared by identity.
+    private var source: PagedSource?
+    /// Paged: rows `windowStart ..< windowStart + window.count` of the listing.
+    private var window: [SessionItem] = []
+    private var windowStart = 0
+    /// Paged: how many sessions there are, and how many the filter leaves.
+    private var total = 0
+    private var matching = 0
+    /// Paged: the store's selected key, and refresh states by key (the TUI's own knowledge, laid over fetched rows).
+    private var pagedSelectedKey: String?
+    private var refreshStates: [String: SessionItem.Refresh] = [:]
+
+    /// A paged list over `source`, the cursor on `focus` when it is listed.
+    public init(source: SessionPageSource, selected: String?, focus: String? = nil, sort: SessionSort = .key) {
+        items = []
+        self.sort = sort
+        filter = ""
+        filterDate = Date(timeIntervalSince1970: 0)
+        visible = []
+        cursor = 0
+        scrollOffset = 0
+        self.source = PagedSource(source)
+        pagedSelectedKey = selected
+        reload(keeping: focus ?? selected)
+    }
+
     public init(items: [SessionItem] = [], sort: SessionSort = .key, filter: String = "") {
         self.items = items
         self.sort = sort
@@ -31,23 +62,97 @@ public struct SessionList: Equatable, Sendable {
         rebuild(keeping: nil)
     }
 
+    /// Whether rows come from a `SessionPageSource` rather than `items`.
+    public var isPaged: Bool { source != nil }
+
     /// The session under the cursor.
     public var current: SessionItem? {
-        visible.indices.contains(cursor) ? items[visible[cursor]] : nil
+        guard source != nil else { return visible.indices.contains(cursor) ? items[visible[cursor]] : nil }
+        return matching > 0 ? pagedItem(atRow: cursor) : nil
     }
 
     /// The item drawn on table row `row`.
     public func item(atRow row: Int) -> SessionItem {
-        items[visible[row]]
+        guard source != nil else { return items[visible[row]] }
+        return pagedItem(atRow: row) ?? SessionItem(record: SessionList.missingRecord, isSelected: false)
     }
 
-    public var count: Int { visible.count }
+    /// How many rows the filter leaves.
+    public var count: Int { source == nil ? visible.count : matching }
+
+    /// How many sessions there are, filtered or not.
+    public var totalCount: Int { source == nil ? items.count : total }
+
+    /// The store's selected session.
+    public var selectedKey: String? {
+        source == nil ? items.first { $0.isSelected }?.key : pagedSelectedKey
+    }
+
+    /// Whether `key` is stored (whatever the filter).
+    public func contains(_ key: String) -> Bool {
+        item(forKey: key) != nil
+    }
+
+    /// The session stored under `key` (whatever the filter), with what the TUI knows about refreshing it.
+    public func item(forKey key: String) -> SessionItem? {
+        guard let source else { return items.first { $0.key == key } }
+        if let shown = window.first(where: { $0.key == key }) { return shown }
+        return source.value.item(key).map(decorated)
+    }
+
+    /// The table row of `key`, nil when the filter leaves it out.
+    public func row(of key: String) -> Int? {
+        guard let source else { return visible.firstIndex { items[$0].key == key } }
+        if let index = window.firstIndex(where: { $0.key == key }) { return windowStart + index }
+        return source.value.rowNumber(of: key, sort: sort, filter: filter, at: filterDate)
+    }
+
+    /// `keys` in table order, then those the filter hides, sorted.
+    public func inTableOrder(_ keys: Set<String>) -> [String] {
+        guard source != nil else {
+            let shown = visible.map { items[$0].key }.filter { keys.contains($0) }
+            return shown + keys.subtracting(shown).sorted()
+        }
+        let rows = keys.map { ($0, row(of: $0)) }
+        let shown = rows.compactMap { key, row in row.map { ($0, key) } }.sorted { $0.0 < $1.0 }.map(\.1)
+        return shown + keys.subtracting(shown).sorted()
+    }
+
+    /// The sessions with auto-refresh on that can refresh and expire by `horizon`.
+    public func autoRefreshCandidates(expiringBy horizon: Date) -> [SessionItem] {
+        guard let source else {
+            return items.filter { item in
+                item.record.autoRefresh && item.record.refreshable && (item.record.expiresAt.map { $0 <= horizon }
+                                                                       ?? false)
+            }
+        }
+        return source.value.autoRefreshCandidates(expiringBy: horizon).map(decorated)
+    }
+
+    /// Sets the first row shown; a paged list reads the rows `rows` from there on if it does not hold them.
+    public mutating func scroll(to offset: Int, rows: Int) {
+        scrollOffset = offset
+        guard source != nil, matching > 0 else { return }
+        ensure(offset..<min(matching, offset + max(1, rows)))
+    }
+
+    /// Another process changed the store: rows were stored or changed, keys removed. Paged, the count and the view
+    /// are read again (the cursor stays on its session); in memory, each row is brought up to date.
+    public mutating func applyExternal(stored: [SessionItem], removed: [String]) {
+        guard source == nil else {
+            reload(keeping: current?.key)
+            return
+        }
+        for item in stored { upsert(item, focus: false) }
+        for key in removed { remove(key) }
+    }
 
     // MARK: - Changing the items
 
     /// Everything the store listed; the cursor stays on the same key when it is still there.
     public mutating func replaceAll(_ newItems: [SessionItem], focus: String? = nil) {
         let keep = focus ?? current?.key
+        guard source == nil else { reload(keeping: keep); return }
         var merged = newItems
         // What the TUI learned about refreshes survives a reload.
         let known = Dictionary(items.map { ($0.key, $0.refresh) }, uniquingKeysWith: { first, _ in first })
@@ -61,6 +166,12 @@ public struct SessionList: Equatable, Sendable {
     /// Adds or replaces one session (a new sign-in, a refresh) and, when asked, puts the cursor on it.
     public mutating func upsert(_ item: SessionItem, focus: Bool) {
         let keep = focus ? item.key : current?.key
+        guard source == nil else {
+            if case .idle = item.refresh {} else { refreshStates[item.key] = item.refresh }
+            if item.isSelected { pagedSelectedKey = item.key }
+            reload(keeping: keep)
+            return
+        }
         if let index = items.firstIndex(where: { $0.key == item.key }) {
             var updated = item
             if case .idle = updated.refresh { updated.refresh = items[index].refresh }
@@ -74,6 +185,13 @@ public struct SessionList: Equatable, Sendable {
 
     /// Removes a signed-out session; the cursor moves to its neighbour.
     public mutating func remove(_ key: String) {
+        guard source == nil else {
+            let row = cursor
+            refreshStates[key] = nil
+            reload(keeping: nil)
+            moveCursor(toRow: min(row, max(0, matching - 1)))
+            return
+        }
         guard let index = items.firstIndex(where: { $0.key == key }) else { return }
         let row = cursor
         items.remove(at: index)
@@ -83,6 +201,11 @@ public struct SessionList: Equatable, Sendable {
 
     /// Marks `key` as the store's selected session (and no other).
     public mutating func markSelected(_ key: String) {
+        guard source == nil else {
+            pagedSelectedKey = key.isEmpty ? nil : key
+            for index in window.indices { window[index].isSelected = window[index].key == key }
+            return
+        }
         for index in items.indices where items[index].isSelected != (items[index].key == key) {
             items[index].isSelected = items[index].key == key
         }
@@ -90,14 +213,23 @@ public struct SessionList: Equatable, Sendable {
 
     /// Changes one item in place; the order is not rebuilt (only refresh state and flags change this way).
     public mutating func update(_ key: String, _ change: (inout SessionItem) -> Void) {
+        guard source == nil else {
+            guard var item = item(forKey: key) else { return }
+            change(&item)
+            refreshStates[key] = item.refresh
+            if let index = window.firstIndex(where: { $0.key == key }) { window[index] = item }
+            return
+        }
         guard let index = items.firstIndex(where: { $0.key == key }) else { return }
         change(&items[index])
     }
 
     public mutating func setSort(_ order: SessionSort) {
         guard order != sort else { return }
+        let keep = current?.key
         sort = order
-        rebuild(keeping: current?.key)
+        guard source == nil else { reload(keeping: keep); return }
+        rebuild(keeping: keep)
     }
 
     /// A new filter: the cursor goes to the first match.
@@ -105,21 +237,110 @@ public struct SessionList: Equatable, Sendable {
         guard text != filter || now != filterDate && text.contains(":") else { return }
         filter = text
         filterDate = now
-        rebuild(keeping: nil)
         cursor = 0
         scrollOffset = 0
+        guard source == nil else { reload(keeping: nil); return }
+        rebuild(keeping: nil)
+        cursor = 0
     }
 
     // MARK: - Moving the cursor
 
     public mutating func moveCursor(by offset: Int) {
-        guard !visible.isEmpty else { cursor = 0; return }
-        cursor = min(max(0, cursor + offset), visible.count - 1)
+        moveCursor(toRow: cursor + offset)
     }
 
     public mutating func moveCursor(toRow row: Int) {
-        guard !visible.isEmpty else { cursor = 0; return }
-        cursor = min(max(0, row), visible.count - 1)
+        guard count > 0 else { cursor = 0; return }
+        cursor = min(max(0, row), count - 1)
+        if source != nil { ensure(cursor..<cursor + 1) }
+    }
+
+    // MARK: - Paged
+
+    /// The source, equal only to itself, so two states compare equal only over the same store handle.
+    private struct PagedSource: Equatable, Sendable {
+        let value: SessionPageSource
+        init(_ value: SessionPageSource) { self.value = value }
+        static func == (a: PagedSource, b: PagedSource) -> Bool { a.value === b.value }
+    }
+
+    /// Rows the window holds at least: a screen and a half either side of the view, so a run of single steps or
+    /// a page key is one small keyset read.
+    private static let windowRows = 128
+
+    /// Shown for a row the store no longer has (it went away between the count and the read).
+    private static let missingRecord = SessionRecord(key: "", backend: "", provider: "", subject: "", issuer: "",
+                                                     createdAt: Date(timeIntervalSince1970: 0), expiresAt: nil,
+                                                     refreshable: false, scopes: [])
+
+    private func pagedItem(atRow row: Int) -> SessionItem? {
+        if row >= windowStart, row < windowStart + window.count { return window[row - windowStart] }
+        // Not held (the store changed under the view): one row by offset.
+        return source?.value.rows(sort: sort, filter: filter, at: filterDate, after: nil, skip: row, limit: 1)?
+            .first.map(decorated)
+    }
+
+    /// A fetched row with the selection and what the TUI knows about its refresh.
+    private func decorated(_ item: SessionItem) -> SessionItem {
+        var item = item
+        item.isSelected = item.key == pagedSelectedKey
+        if let state = refreshStates[item.key] { item.refresh = state }
+        return item
+    }
+
+    /// Reads the count again and the rows around the cursor, which stays on `key` when it is still listed.
+    private mutating func reload(keeping key: String?) {
+        guard let source else { return }
+        (total, matching) = source.value.count(sort: sort, filter: filter, at: filterDate)
+        window = []
+        windowStart = 0
+        if let key, let row = source.value.rowNumber(of: key, sort: sort, filter: filter, at: filterDate) {
+            cursor = row
+        }
+        cursor = min(cursor, max(0, matching - 1))
+        guard matching > 0 else { return }
+        ensure(cursor..<cursor + 1)
+    }
+
+    /// Makes the window hold `needed` (rows of the listing), reading only what it lacks: by keyset after its last
+    /// row or before its first when the rows are near, else from whichever end of the listing is nearer.
+    private mutating func ensure(_ needed: Range<Int>) {
+        guard let source = source?.value, !needed.isEmpty else { return }
+        let end = windowStart + window.count
+        if !window.isEmpty, needed.lowerBound >= windowStart, needed.upperBound <= end { return }
+        let size = max(Self.windowRows, needed.count * 3)
+        var start = max(0, needed.lowerBound - (size - needed.count) / 2)
+        start = max(0, min(start, matching - size))
+        let stop = min(matching, start + size)
+        let (sort, filter, date) = (self.sort, self.filter, filterDate)
+        var fetched: [SessionItem]?
+        if let last = window.last, start < end, stop > end, start >= windowStart {
+            // Forward, overlapping: keep what is held from `start`, read the rest after the last row.
+            fetched = source.rows(sort: sort, filter: filter, at: date, after: last.key, skip: 0, limit: stop - end)
+                .map { Array(window[(start - windowStart)...]) + $0.map(decorated) }
+        } else if let first = window.first, stop > windowStart, start < windowStart, stop <= end {
+            // Backward, overlapping.
+            fetched = source.rows(sort: sort, filter: filter, at: date, before: first.key, skip: 0,
+                                  limit: windowStart - start)
+                .map { $0.map(decorated) + window[..<(stop - windowStart)] }
+        } else if let last = window.last, start >= end, start - end < size {
+            fetched = source.rows(sort: sort, filter: filter, at: date, after: last.key, skip: start - end,
+                                  limit: stop - start)?.map(decorated)
+        } else if let first = window.first, stop <= windowStart, windowStart - stop < size {
+            fetched = source.rows(sort: sort, filter: filter, at: date, before: first.key,
+                                  skip: windowStart - stop, limit: stop - start)?.map(decorated)
+        }
+        if fetched == nil {
+            // Far from the window (or its edge row went away): from the nearer end of the listing.
+            fetched = start <= matching - stop
+                ? source.rows(sort: sort, filter: filter, at: date, after: nil, skip: start, limit: stop - start)
+                : source.rows(sort: sort, filter: filter, at: date, before: nil, skip: matching - stop,
+                              limit: stop - start)
+            fetched = fetched?.map(decorated)
+        }
+        window = fetched ?? []
+        windowStart = start
     }
 
     // MARK: - Private
@@ -147,13 +368,13 @@ public struct SessionList: Equatable, Sendable {
     }
 
     /// One word of the filter.
-    enum Term: Equatable {
+    public enum Term: Equatable, Sendable {
         case text(String)
         case status(String)
         case backend(String)
         case provider(String)
 
-        func matches(_ item: SessionItem, at date: Date) -> Bool {
+        public func matches(_ item: SessionItem, at date: Date) -> Bool {
             switch self {
             case .text(let needle): return item.searchText.contains(needle)
             case .status(let prefix): return item.record.status(at: date).rawValue.hasPrefix(prefix)
@@ -164,7 +385,7 @@ public struct SessionList: Equatable, Sendable {
     }
 
     /// The filter's words, lower-cased; an unknown `field:` is plain text.
-    static func terms(_ filter: String) -> [Term] {
+    public static func terms(_ filter: String) -> [Term] {
         filter.lowercased().split(whereSeparator: { $0 == " " }).map { word in
             let text = String(word)
             for (name, make) in [("status:", Term.status), ("backend:", Term.backend), ("provider:", Term.provider)]

@@ -110,8 +110,8 @@ public struct SessionsScreen: Screen {
     public func render(_ state: AppState, into buffer: inout ScreenBuffer) {
         let layout = Self.layout(rows: buffer.rows, cols: buffer.cols)
         let list = state.sessions
-        var right = list.items.count == 1 ? "1 session" : "\(list.items.count) sessions"
-        if !list.filter.isEmpty { right = "\(list.count) of \(list.items.count) match “\(list.filter)”" }
+        var right = list.totalCount == 1 ? "1 session" : "\(list.totalCount) sessions"
+        if !list.filter.isEmpty { right = "\(list.count) of \(list.totalCount) match “\(list.filter)”" }
         if !state.marked.isEmpty { right += " · \(state.marked.count) marked" }
         right += " · by \(list.sort.rawValue) · " + Self.position(list)
         let (hints, pinned) = Self.hints(state)

@@ -23,10 +23,11 @@ enum TUICommand {
         let store = TUIStore(global: global, environment: environment)
 
         // The store is read before the terminal is taken over, so a damaged database is an ordinary error message.
+        // Only the selection is read here: the table reads its rows from the store a page at a time.
         let status: StoreStatus
-        let items: [SessionItem]
+        let selected: String?
         do throws(StoreError) {
-            items = try store.items()
+            selected = try store.store(create: false)?.selectedKey()
             do throws(StoreError) {
                 status = try store.unlock(passphrase: nil)
             } catch {
@@ -45,7 +46,9 @@ enum TUICommand {
                              utcOffsetSeconds: localOffset(), providers: providerChoices(setup.catalog),
                              backends: setup.backendNames,
                              defaultBackend: lastBackend ?? setup.configuration.defaultBackendName,
-                             store: status, sessions: items)
+                             store: status)
+        let pages = TUIPageSource(store: store)
+        state.sessions = SessionList(source: pages, selected: selected)
         state.directorySession = DirectorySessionFile.find()?.key
         state.sandboxOutbox = sandboxOutbox(backends: setup.backendNames, environment: environment)
         state.sandboxURL = SandboxFaultsCommand.configuredURL(setup.configuration).map { url in
@@ -59,18 +62,18 @@ enum TUICommand {
                 }
             }
         }
-        if let selected = items.firstIndex(where: { $0.isSelected }) {
-            state.sessions.moveCursor(toRow: state.sessions.visible.firstIndex(of: selected) ?? 0)
-        }
-        let loop = TUIEventLoop(state: state, terminal: terminal, store: store, setup: setup)
+        let loop = TUIEventLoop(state: state, terminal: terminal, store: store, pages: pages, setup: setup)
         let bench = environment["AUTHDECK_BENCH_EXIT_AFTER_FIRST_FRAME"] == "1"
         loop.present()
         if bench {
             let firstFrame = started.duration(to: .now)
+            let rss = residentKilobytes()
             let keyFrame = loop.timeKeyPresses(200)
+            let filterFrame = loop.timeFilterKeystrokes()
             terminal.restore()
-            Output.err("bench: sessions=\(items.count) first-frame-ms=\(milliseconds(firstFrame)) "
-                       + "key-to-frame-ms=\(milliseconds(keyFrame)) rss-kb=\(residentKilobytes())\n")
+            Output.err("bench: sessions=\(loop.state.sessions.totalCount) first-frame-ms=\(milliseconds(firstFrame)) "
+                       + "key-to-frame-ms=\(milliseconds(keyFrame)) filter-key-ms=\(milliseconds(filterFrame)) "
+                       + "rss-kb=\(rss)\n")
             return .done
         }
         loop.run()

@@ -3,14 +3,21 @@ import AuthCore
 import Foundation
 import SessionStorage
 import TerminalUI
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// The TUI's event loop: one thread owns the app state. It reads keys, drains what the sign-in controllers and
-/// background work posted, ticks the clock once a second, hands each to `AppState.apply`, runs the effects that
-/// come back, and presents a frame when anything changed.
+/// The TUI's event loop: one thread owns the app state. It sleeps in `poll` on the terminal, the inbox's wake-up
+/// pipe and an inotify watch on the store's folder; it reads keys, drains what the sign-in controllers and
+/// background work posted, looks at the store when another process wrote to it, ticks the clock (every second
+/// while something on screen counts down in seconds or an auto-refresh is near, else at the minute the status
+/// bar's clock turns), hands each to `AppState.apply`, runs the effects that come back, and presents a frame when
+/// anything changed.
 final class TUIEventLoop {
     private(set) var state: AppState
     private let terminal: Terminal
     private let store: TUIStore
+    private let pages: TUIPageSource
     private let setup: SignInSetup
     private let inbox = TUIInbox()
     /// Network and scrypt work, off the loop so the screen keeps answering.
@@ -20,37 +27,95 @@ final class TUIEventLoop {
     /// Each flow's redacted protocol trace, for `e` on the Trace screen.
     private var traces: [Int: FlowTrace] = [:]
 
-    init(state: AppState, terminal: Terminal, store: TUIStore, setup: SignInSetup) {
+    /// `pages` is the source the Sessions table reads from (a new one over `store` when nil).
+    init(state: AppState, terminal: Terminal, store: TUIStore, pages: TUIPageSource? = nil, setup: SignInSetup) {
         self.state = state
         self.terminal = terminal
         self.store = store
+        self.pages = pages ?? TUIPageSource(store: store)
         self.setup = setup
     }
 
     /// Runs until the user quits.
     func run() {
-        var lastSecond = Int(Date().timeIntervalSince1970)
+        var watch = TUIStoreWatch(directory: store.location.directory)
+        TUIResizeWake.install(descriptor: inbox.wakeDescriptorForSignals)
+        var nextTick = tickAfter(Date(), watching: watch != nil)
         while !state.isQuitting {
             var changed = false
-            if let request = terminal.nextKey(timeoutMilliseconds: 40) {
+            var descriptors = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+                               pollfd(fd: inbox.wakeDescriptor, events: Int16(POLLIN), revents: 0),
+                               pollfd(fd: watch?.descriptor ?? -1, events: Int16(POLLIN), revents: 0)]
+            let wait = nextTick.timeIntervalSinceNow * 1000
+            // Without a wake-up pipe a post could go unseen, so the loop then looks every 40 ms as it used to.
+            let timeout = inbox.wakeDescriptor < 0 ? min(40, wait) : wait
+            _ = poll(&descriptors, nfds_t(descriptors.count), Int32(max(0, min(60_000, timeout.rounded(.up)))))
+            if descriptors[0].revents & Int16(POLLHUP | POLLNVAL | POLLERR) != 0 { break }   // the terminal is gone
+            // Whatever woke the loop, curses is asked for keys without waiting: a resize (SIGWINCH, which also
+            // writes to the wake-up pipe) arrives as a key, and curses may hold bytes it read ahead.
+            while let request = terminal.nextKey(timeoutMilliseconds: 0) {
                 dispatch(.key(request))
                 changed = true
+                if state.isQuitting { break }
             }
             for event in inbox.drain() {
                 dispatch(event)
                 changed = true
             }
+            if let watch, descriptors[2].revents != 0 {
+                watch.drain()
+                changed = watchOtherProcesses() || changed
+            }
             let now = Date()
-            let second = Int(now.timeIntervalSince1970)
-            if second != lastSecond {
-                lastSecond = second
+            if now >= nextTick {
+                if watch == nil { watch = TUIStoreWatch(directory: store.location.directory) }
                 dispatch(.tick(now))
-                watchOtherProcesses()
+                if watch == nil { _ = watchOtherProcesses() }
+                nextTick = tickAfter(now, watching: watch != nil)
+                changed = true
+            } else if changed {
+                // A key or a post may have put a countdown on screen: the next tick may come sooner.
+                nextTick = min(nextTick, tickAfter(now, watching: watch != nil))
+            }
+            if let failure = pages.takeFailure() {
+                dispatch(.storeFailed(failure))
                 changed = true
             }
             if changed && !state.isQuitting { present() }
         }
         for controller in controllers.values { controller.cancel() }
+    }
+
+    /// When the clock must tick next: the next second while something on screen counts down in seconds (a sign-in,
+    /// a row or the details within the hour of its expiry), an auto-refresh is within the hour, or no inotify
+    /// watch sees other processes' writes; else the next minute, when the status bar's clock turns.
+    private func tickAfter(_ now: Date, watching: Bool) -> Date {
+        let seconds = now.timeIntervalSince1970
+        let nextSecond = Date(timeIntervalSince1970: seconds.rounded(.down) + 1)
+        guard watching, !secondsCountDown(at: now) else { return nextSecond }
+        return Date(timeIntervalSince1970: (seconds / 60).rounded(.down) * 60 + 60)
+    }
+
+    private func secondsCountDown(at now: Date) -> Bool {
+        switch state.mode {
+        case .sessions, .details: break
+        case .unlock, .newSignIn, .contact, .signIn: return true
+        }
+        if state.overlay == .trace { return true }
+        let list = state.sessions
+        let rows = max(0, SessionsScreen.layout(rows: state.rows, cols: state.cols).table.rows - 1)
+        let shown = list.scrollOffset..<min(list.count, list.scrollOffset + rows)
+        for row in shown {
+            let item = list.item(atRow: row)
+            if case .refreshing = item.refresh { return true }
+            if let expiresAt = item.record.expiresAt, abs(expiresAt.timeIntervalSince(now)) < 3_660 { return true }
+        }
+        return list.autoRefreshCandidates(expiringBy: now.addingTimeInterval(3_660)).contains { item in
+            switch item.refresh {
+            case .idle, .refreshed: return true
+            case .refreshing, .failed: return false
+            }
+        }
     }
 
     func present() {
@@ -59,13 +124,32 @@ final class TUIEventLoop {
 
     /// For `make bench`: the mean time from a key request to a presented frame, moving down and up the list.
     func timeKeyPresses(_ count: Int) -> Duration {
+        timeKeys((0..<count).map { $0 % 2 == 0 ? .down : .up })
+    }
+
+    /// For `make bench`: the mean time from a key to a frame while a filter is typed and taken back: `/`, a word,
+    /// a `provider:` prefix, Backspace after each, Esc; ten times over.
+    func timeFilterKeystrokes() -> Duration {
+        var keys: [KeyRequest] = []
+        for _ in 0..<10 {
+            keys.append(.character("/"))
+            for word in ["user42", "provider:dis"] {
+                keys += word.map { KeyRequest.character($0) }
+                keys += Array(repeating: .backspace, count: word.count)
+            }
+            keys.append(.escape)
+        }
+        return timeKeys(keys)
+    }
+
+    private func timeKeys(_ keys: [KeyRequest]) -> Duration {
         let clock = ContinuousClock()
         let start = clock.now
-        for index in 0..<count {
-            dispatch(.key(index % 2 == 0 ? .down : .up))
+        for key in keys {
+            dispatch(.key(key))
             present()
         }
-        return start.duration(to: clock.now) / count
+        return start.duration(to: clock.now) / keys.count
     }
 
     private func dispatch(_ event: AppEvent) {
@@ -74,29 +158,32 @@ final class TUIEventLoop {
 
     // MARK: - Other processes
 
-    /// The store's change counter when last looked at, and the newest write time seen then. The first look always
-    /// reads what was written since a little before the loop began, so nothing slips in between load and look.
-    private var watched: (counter: Int64, since: Double) = (-1, Date().timeIntervalSince1970 - 5)
+    /// The store's change counter when last looked at; the first look always reads the store again, so nothing
+    /// slips in between the first frame and the watch.
+    private var watchedCounter: Int64 = -1
 
-    /// Once a second: when another process committed to the store (a script's login, import, refresh or logout),
-    /// bring the rows up to date, reading only the sessions written since the last look (and the key list, to see
-    /// removals).
-    private func watchOtherProcesses() {
+    /// When another process committed to the store (a script's login, import, refresh or logout), the table reads
+    /// its count and the rows on screen again; marks on sessions that went away are dropped. True when it looked.
+    private func watchOtherProcesses() -> Bool {
         // `trace show` and `sandbox panel` never open the store.
         guard !state.singleScreen, let opened = try? store.store(create: false),
-              let counter = try? opened.changeCounter() else { return }
-        guard counter != watched.counter else { return }
-        // Two seconds back: writers' clocks are the same machine's, but a write can commit after a later one began.
-        guard let changes = try? opened.changes(since: watched.since - 2) else { return }
-        self.watched = (counter, max(watched.since, changes.newest))
-        // Keys are read only when the count says some sessions went away: at 100,000 rows that read is the cost.
-        let known = Set(state.sessions.items.map(\.key)).union(changes.changed.map(\.record.key))
-        var removed: [String] = []
-        if known.count != changes.count, let present = try? opened.keys() {
-            removed = known.filter { !present.contains($0) }
+              let counter = try? opened.changeCounter() else {
+            return false
         }
-        dispatch(.sessionsChangedElsewhere(stored: changes.changed.map(TUIStore.item), removed: removed,
-                                           selected: changes.selected))
+        guard counter != watchedCounter else { return false }
+        watchedCounter = counter
+        let removed = state.marked.filter { key in
+            do throws(StoreError) {
+                _ = try opened.entry(key)
+                return false
+            } catch {
+                if case .noSuchSession = error { return true }
+                return false
+            }
+        }
+        dispatch(.sessionsChangedElsewhere(stored: [], removed: removed.sorted(),
+                                           selected: try? opened.selectedKey()))
+        return true
     }
 
     // MARK: - Effects
@@ -149,7 +236,8 @@ final class TUIEventLoop {
             background.async {
                 do throws(StoreError) {
                     let status = try store.unlock(passphrase: passphrase)
-                    inbox.post(.sessionsLoaded(try store.items()))
+                    // The table reads its rows from the store itself.
+                    inbox.post(.sessionsLoaded([]))
                     inbox.post(.storeChanged(status))
                 } catch {
                     inbox.post(.unlockFailed(error.description))

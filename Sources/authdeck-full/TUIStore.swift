@@ -84,12 +84,6 @@ final class TUIStore: Sendable {
 
     static let noKeyring = "No keyring is reachable, so a passphrase protects the store's key."
 
-    /// Every session as a table row.
-    func items() throws(StoreError) -> [SessionItem] {
-        guard let store = try store(create: false) else { return [] }
-        return try store.entries().map(Self.item)
-    }
-
     static func item(_ entry: StoreEntry) -> SessionItem {
         SessionItem(record: entry.record, isSelected: entry.isSelected, refreshExpiresAt: entry.refreshExpiresAt)
     }

@@ -287,6 +287,14 @@ final class TmuxPane: @unchecked Sendable {
         return nil
     }
 
+    /// The pid of the pane's command (the shell line's first child: `env`, which became the program), or nil.
+    func commandPID() -> pid_t? {
+        guard let shell = pid_t(Self.tmuxOutput(["-S", socket, "display-message", "-p", "-t", "0", "#{pane_pid}"])
+            .trimmingCharacters(in: .whitespacesAndNewlines)) else { return nil }
+        let children = (try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)) ?? ""
+        return children.split(separator: " ").first.flatMap { pid_t(String($0)) }
+    }
+
     /// Runs a tmux command on this pane's server (`set -s set-clipboard on`).
     func tmuxCommand(_ arguments: [String]) {
         _ = Self.tmux(["-S", socket] + arguments)

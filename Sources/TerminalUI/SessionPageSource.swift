@@ -1,0 +1,22 @@
+import Foundation
+
+/// Where a paged `SessionList` reads its rows: the store, through the event loop's handle. Only the rows on screen
+/// are asked for, by keyset from a row already shown; the filter is passed as typed and the list never holds every
+/// row. Called on the event loop's thread, from inside `AppState.apply`.
+public protocol SessionPageSource: AnyObject, Sendable {
+    /// How many sessions there are, and how many the filter leaves.
+    func count(sort: SessionSort, filter: String, at date: Date) -> (total: Int, matching: Int)
+    /// Up to `limit` rows after the row of `key` (from the first row when nil), skipping `skip` of them. Nil when
+    /// `key` is no longer stored.
+    func rows(sort: SessionSort, filter: String, at date: Date, after key: String?, skip: Int,
+              limit: Int) -> [SessionItem]?
+    /// Up to `limit` rows before the row of `key` (before the end when nil), skipping the `skip` nearest, in order.
+    func rows(sort: SessionSort, filter: String, at date: Date, before key: String?, skip: Int,
+              limit: Int) -> [SessionItem]?
+    /// The 0-based row of `key`, nil when the filter leaves it out or it is not stored.
+    func rowNumber(of key: String, sort: SessionSort, filter: String, at date: Date) -> Int?
+    /// One session, nil when it is not stored.
+    func item(_ key: String) -> SessionItem?
+    /// The sessions with auto-refresh on that can refresh and expire by `horizon`.
+    func autoRefreshCandidates(expiringBy horizon: Date) -> [SessionItem]
+}

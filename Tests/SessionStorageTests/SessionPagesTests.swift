@@ -1,0 +1,211 @@
+import AuthCore
+import Foundation
+import Testing
+@testable import SessionStorage
+
+/// The TUI's pages (`SessionStore+Pages`): every order paged forward and backward across page boundaries, skips,
+/// row numbers, and the filter as SQL, each checked against a Python peer that reads the same database with plain
+/// `SELECT *` and filters and sorts in Python by SPEC's rules. Also the schema 3 migration and its indexes.
+@Suite struct SessionPagesTests {
+    let fixture = StoreFixture()
+    static let now = Date(timeIntervalSince1970: 1_900_000_000)
+
+    /// 230 sessions whose keys are not in insertion order, with ties in every sort value (broken by the key),
+    /// sessions with no expiry, expired, expiring and active ones, and users from display names, emails, phones
+    /// or subjects in mixed case.
+    func seeded() throws -> SessionStore {
+        let store = try fixture.open()
+        let sessions = (0..<230).map { n -> Session in
+            let record = SessionRecord(
+                key: String(format: "k%03d", (n * 37) % 230), backend: ["direct", "sandbox", "turnkey"][n % 3],
+                provider: ["google", "discord", "x", "apple"][n % 4], subject: "sub\(n)",
+                email: n % 2 == 0 ? "User\(n % 17)@example.com" : nil, phone: n % 7 == 0 ? "+1555\(n)" : nil,
+                displayName: n % 5 == 0 ? (n % 10 == 0 ? "Zed \(n % 11)" : "adam \(n % 3)") : nil,
+                issuer: "https://issuer.example", createdAt: Self.now,
+                expiresAt: n % 6 == 0 ? nil : Self.now.addingTimeInterval(Double(n % 13 - 4) * 100),
+                refreshable: n % 4 == 1, scopes: [], autoRefresh: n % 8 == 1)
+            return Session(record: record, secrets: SessionSecrets(accessToken: "AT-\(n)"))
+        }
+        try store.persist(sessions, replace: false)
+        return store
+    }
+
+    static let filters: [[SessionQuery.Term]] = [
+        [], [.text("user1")], [.text("zed")], [.provider("dis")], [.backend("sand"), .text("adam")],
+        [.status("exp")], [.status("expired")], [.status("a")], [.status("")], [.status("x")], [.text("@example")],
+        [.text("+1555")], [.text("k00_")], [.text("%")], [.text("user1\\")],
+    ]
+
+    /// Python's answer: for each order and filter, the keys in order.
+    func peer() throws -> [String: [String]] {
+        let script = """
+            import json, sqlite3, sys
+            now = float(sys.argv[2])
+            rows = sqlite3.connect(sys.argv[1]).execute(
+                "SELECT key, backend, provider, subject, email, phone, display_name, expires_at FROM sessions"
+            ).fetchall()
+            def label(r):
+                return next(v for v in (r[6], r[4], r[5], r[3]) if v is not None)
+            def status(r):
+                if r[7] is None: return "active"
+                left = r[7] - now
+                return "expired" if left <= 0 else "expiring" if left <= 300 else "active"
+            def matches(r, term):
+                kind, value = term
+                if kind == "text":
+                    fields = [r[0], label(r), r[4] or "", r[5] or "", r[2], r[1]]
+                    return value in "\\x01".join(fields).lower()
+                if kind == "status": return status(r).startswith(value)
+                if kind == "backend": return r[1].lower().startswith(value)
+                return r[2].lower().startswith(value)
+            orders = {
+                "key": lambda r: r[0],
+                "expiry": lambda r: (r[7] is None, r[7] or 0, r[0]),
+                "provider": lambda r: (r[2], r[0]),
+                "user": lambda r: (label(r).lower(), r[0]),
+                "backend": lambda r: (r[1], r[0]),
+            }
+            filters = json.loads(sys.argv[3])
+            out = {}
+            for name, key in orders.items():
+                for index, terms in enumerate(filters):
+                    chosen = [r for r in rows if all(matches(r, t) for t in terms)]
+                    out[f"{name}|{index}"] = [r[0] for r in sorted(chosen, key=key)]
+            print(json.dumps(out))
+            """
+        let filters = Self.filters.map { terms in
+            terms.map { term -> [String] in
+                switch term {
+                case .text(let value): return ["text", value]
+                case .status(let value): return ["status", value]
+                case .backend(let value): return ["backend", value]
+                case .provider(let value): return ["provider", value]
+                }
+            }
+        }
+        let filterJSON = String(decoding: try JSONSerialization.data(withJSONObject: filters), as: UTF8.self)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", script, fixture.databasePath, String(Self.now.timeIntervalSince1970), filterJSON]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return try JSONSerialization.jsonObject(with: data) as? [String: [String]] ?? [:]
+    }
+
+    @Test func everyOrderAndFilterPagesLikeThePythonPeer() throws {
+        let store = try seeded()
+        let expected = try peer()
+        #expect(expected.count == SessionOrder.allCases.count * Self.filters.count)
+        // Hand-checked anchors for the peer itself: every fourth session is a discord one; one in six has no expiry.
+        #expect(expected["key|0"]?.count == 230)
+        #expect(expected["key|3"]?.count == 58)
+        #expect(expected["expiry|0"]?.suffix(39).allSatisfy { key in
+            Int(key.dropFirst()).map { ($0 * 143) % 230 % 6 == 0 } ?? false } == true)
+        for order in SessionOrder.allCases {
+            for (index, terms) in Self.filters.enumerated() {
+                let query = SessionQuery(order: order, terms: terms, now: Self.now)
+                let want = try #require(expected["\(order.rawValue)|\(index)"])
+                let label = "\(order) \(terms)"
+                #expect(try store.count(query) == want.count, "\(label)")
+                // Forward in pages of 7 from the last row of the page before.
+                var forward: [String] = []
+                while true {
+                    let page = try store.page(query, after: forward.last, limit: 7).map(\.record.key)
+                    forward += page
+                    if page.count < 7 { break }
+                }
+                #expect(forward == want, "\(label) forward")
+                // Backward in pages of 5 from the first row of the page after.
+                var backward: [String] = []
+                while true {
+                    let page = try store.page(query, before: backward.first, limit: 5).map(\.record.key)
+                    backward = page + backward
+                    if page.count < 5 { break }
+                }
+                #expect(backward == want, "\(label) backward")
+                if want.count > 20 {
+                    #expect(try store.page(query, after: want[10], skip: 4, limit: 5).map(\.record.key)
+                            == Array(want[15..<20]), "\(label) skip")
+                    #expect(try store.page(query, before: want[20], skip: 3, limit: 4).map(\.record.key)
+                            == Array(want[13..<17]), "\(label) skip back")
+                    #expect(try store.page(query, after: nil, skip: want.count - 2, limit: 5).map(\.record.key)
+                            == Array(want.suffix(2)), "\(label) offset")
+                }
+                for (row, key) in want.enumerated() where row % 9 == 0 {
+                    #expect(try store.rowNumber(of: key, in: query) == row, "\(label) row of \(key)")
+                }
+                if let outside = expected["key|0"]?.first(where: { !want.contains($0) }) {
+                    #expect(try store.rowNumber(of: outside, in: query) == nil, "\(label) \(outside)")
+                }
+            }
+        }
+    }
+
+    @Test func aPageAfterASessionThatWentAwayIsNoSuchSession() throws {
+        let store = try seeded()
+        try store.remove("k005")
+        #expect(throws: StoreError.noSuchSession("k005")) {
+            try store.page(SessionQuery(order: .expiry), after: "k005", limit: 3)
+        }
+        #expect(try store.rowNumber(of: "k005", in: SessionQuery()) == nil)
+    }
+
+    @Test func autoRefreshCandidatesAreThoseMarkedRefreshableAndDue() throws {
+        let store = try seeded()
+        let horizon = Self.now.addingTimeInterval(60)
+        let found = Set(try store.autoRefreshCandidates(expiringBy: horizon).map(\.record.key))
+        // By hand: auto-refresh on n % 8 == 1 (so n is odd and n % 4 == 1: refreshable), an expiry (n % 6 != 0),
+        // and (n % 13 - 4) * 100 <= 60, that is n % 13 <= 4.
+        let due: [Int] = (0..<230).filter { (n: Int) -> Bool in n % 8 == 1 && n % 6 != 0 && n % 13 <= 4 }
+        let want = Set(due.map { (n: Int) -> String in String(format: "k%03d", (n * 37) % 230) })
+        #expect(!want.isEmpty)
+        #expect(found == want)
+    }
+
+    @Test func theOrderIndexesAreUsedForPages() throws {
+        _ = try seeded()
+        let raw = try SQLiteDatabase(path: fixture.databasePath, busyTimeoutMilliseconds: 1000)
+        defer { raw.close() }
+        for (order, index) in [(SessionOrder.expiry, "sessions_by_expiry"), (.user, "sessions_by_user"),
+                               (.provider, "sessions_by_provider"), (.backend, "sessions_by_backend")] {
+            let value = order.sortExpression
+            let plan = try raw.prepare("""
+                EXPLAIN QUERY PLAN SELECT \(StoreSchema.sessionColumns) FROM sessions \
+                WHERE \(value) >= ?1 AND (\(value), key) > (?1, ?2) ORDER BY \(value), key LIMIT 7
+                """)
+            var text = ""
+            while try plan.step() { text += (plan.string(3) ?? "") + "\n" }
+            #expect(text.contains("SEARCH sessions USING INDEX \(index)"), "\(order): \(text)")
+        }
+    }
+
+    @Test func aVersion2StoreGainsTheIndexesAndKeepsItsRows() throws {
+        let store = try seeded()
+        store.close()
+        // Back to what version 2 left: no indexes but the key's own, user_version 2.
+        let raw = try SQLiteDatabase(path: fixture.databasePath, busyTimeoutMilliseconds: 1000)
+        for name in ["sessions_by_expiry", "sessions_by_provider", "sessions_by_user", "sessions_by_backend"] {
+            try raw.execute("DROP INDEX \(name)")
+        }
+        try raw.execute("PRAGMA user_version = 2")
+        raw.close()
+        let reopened = try fixture.open()
+        #expect(try reopened.count(SessionQuery()) == 230)
+        let check = try SQLiteDatabase(path: fixture.databasePath, busyTimeoutMilliseconds: 1000)
+        defer { check.close() }
+        let version = try check.prepare("PRAGMA user_version")
+        _ = try version.step()
+        #expect(version.int64(0) == 3)
+        let names = try check.prepare("""
+            SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'sessions_by_%'
+            """)
+        var found: Set<String> = []
+        while try names.step() { found.insert(names.string(0) ?? "") }
+        #expect(found == ["sessions_by_expiry", "sessions_by_provider", "sessions_by_user", "sessions_by_backend"])
+        #expect(try reopened.page(SessionQuery(order: .user), after: nil, limit: 230).count == 230)
+    }
+}

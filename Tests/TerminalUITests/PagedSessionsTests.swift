@@ -1,0 +1,164 @@
+import AuthCore
+import Foundation
+import Synchronization
+import Testing
+@testable import TerminalUI
+
+/// The Sessions table over a `SessionPageSource`, as the TUI runs it over the store: the list asks only for rows
+/// near the view, by keyset from the rows it holds, and the cursor, the position, the marks and the selection
+/// work as they do with every row in memory. The source here is a plain list of keys `s00000`…; its filter is a
+/// substring of the key, so the expected rows are counted by hand.
+@Suite struct PagedSessionsTests {
+    /// Keys in key order; the filter keeps keys containing it. Counts what the list asked for.
+    final class KeySource: SessionPageSource, @unchecked Sendable {
+        private let lock = NSLock()
+        private var keys: [String]
+        private(set) var rowsRead = 0
+        private(set) var largestRead = 0
+        private(set) var offsetReads = 0
+        var selected: String?
+
+        init(count: Int) {
+            keys = (0..<count).map { String(format: "s%05d", $0) }
+        }
+
+        func remove(_ key: String) { lock.withLock { keys.removeAll { $0 == key } } }
+
+        private func listed(_ filter: String) -> [String] {
+            filter.isEmpty ? keys : keys.filter { $0.contains(filter) }
+        }
+
+        private func item(for key: String) -> SessionItem {
+            SessionItem(record: AppFixtures.record(key), isSelected: false)
+        }
+
+        func count(sort: SessionSort, filter: String, at date: Date) -> (total: Int, matching: Int) {
+            lock.withLock { (keys.count, listed(filter).count) }
+        }
+
+        func rows(sort: SessionSort, filter: String, at date: Date, after key: String?, skip: Int,
+                  limit: Int) -> [SessionItem]? {
+            lock.withLock {
+                let all = listed(filter)
+                var start = 0
+                if let key {
+                    guard let index = all.firstIndex(of: key) else { return nil }
+                    start = index + 1
+                } else {
+                    offsetReads += 1
+                }
+                let rows = all.dropFirst(start + skip).prefix(limit).map { self.item(for: $0) }
+                rowsRead += rows.count
+                largestRead = max(largestRead, limit)
+                return rows
+            }
+        }
+
+        func rows(sort: SessionSort, filter: String, at date: Date, before key: String?, skip: Int,
+                  limit: Int) -> [SessionItem]? {
+            lock.withLock {
+                let all = listed(filter)
+                var end = all.count
+                if let key {
+                    guard let index = all.firstIndex(of: key) else { return nil }
+                    end = index
+                } else {
+                    offsetReads += 1
+                }
+                let rows = all.prefix(max(0, end - skip)).suffix(limit).map { self.item(for: $0) }
+                rowsRead += rows.count
+                largestRead = max(largestRead, limit)
+                return rows
+            }
+        }
+
+        func rowNumber(of key: String, sort: SessionSort, filter: String, at date: Date) -> Int? {
+            lock.withLock { listed(filter).firstIndex(of: key) }
+        }
+
+        func item(_ key: String) -> SessionItem? {
+            lock.withLock { keys.contains(key) ? item(for: key) : nil }
+        }
+
+        func autoRefreshCandidates(expiringBy horizon: Date) -> [SessionItem] { [] }
+    }
+
+    func state(_ source: KeySource, selected: String? = nil) -> AppState {
+        var state = AppFixtures.state(rows: 24, cols: 80, sessions: [])
+        state.sessions = SessionList(source: source, selected: selected)
+        return state
+    }
+
+    static func key(_ row: Int) -> String { String(format: "s%05d", row) }
+
+    @Test func stepsAndPagesAcrossWindowEdgesReadOnlyNearbyRows() {
+        let source = KeySource(count: 100_000)
+        var current = state(source)
+        #expect(current.sessions.current?.key == "s00000")
+        for step in 1...400 {
+            current = AppFixtures.run(current, [.key(.down)]).0
+            #expect(current.sessions.current?.key == Self.key(step))
+        }
+        #expect(AppScreen.frame(current).textDump().contains("401/100000"))
+        for _ in 0..<30 { current = AppFixtures.run(current, [.key(.pageDown)]).0 }
+        let afterPages = current.sessions.cursor
+        #expect(afterPages > 400 && current.sessions.current?.key == Self.key(afterPages))
+        for step in 1...300 {
+            current = AppFixtures.run(current, [.key(.up)]).0
+            #expect(current.sessions.current?.key == Self.key(afterPages - step))
+        }
+        // Every row on screen is the row its number says.
+        let frame = AppScreen.frame(current).textDump()
+        let first = current.sessions.scrollOffset
+        for row in first..<first + 5 { #expect(frame.contains(Self.key(row))) }
+        // Steps and pages read by keyset from the window's edge: a few windows' worth, never the listing.
+        #expect(source.rowsRead < 3_000, "read \(source.rowsRead) rows")
+        #expect(source.largestRead <= 384)
+        #expect(source.offsetReads <= 1)
+        current = AppFixtures.run(current, [.key(.end)]).0
+        #expect(current.sessions.current?.key == "s99999")
+        #expect(AppScreen.frame(current).textDump().contains("s99998"))
+        current = AppFixtures.run(current, [.key(.up), .key(.up)]).0
+        #expect(current.sessions.current?.key == "s99997")
+        current = AppFixtures.run(current, [.key(.home)]).0
+        #expect(current.sessions.current?.key == "s00000")
+    }
+
+    @Test func theFilterCountsAndPagesThroughTheSource() {
+        let source = KeySource(count: 1_000)
+        let typed = AppFixtures.run(state(source), AppFixtures.keys("/s001"))
+        // s00100…s00199.
+        #expect(typed.0.sessions.count == 100)
+        let frame = AppScreen.frame(typed.0).textDump()
+        #expect(frame.contains("100 of 1000 match"))
+        #expect(frame.contains("1/100"))
+        var current = AppFixtures.run(typed.0, [.key(.enter), .key(.end)]).0
+        #expect(current.sessions.current?.key == "s00199")
+        current = AppFixtures.run(current, [.key(.escape)]).0
+        #expect(current.sessions.count == 1_000)
+        #expect(AppScreen.frame(current).textDump().contains("1000 sessions"))
+    }
+
+    @Test func marksSelectionAndAnotherProcesssRemovalKeepTheCursorOnItsSession() {
+        let source = KeySource(count: 500)
+        var current = state(source, selected: "s00250")
+        // The cursor starts on the selected session, drawn with `*`; `@` wins for the folder's session.
+        #expect(current.sessions.current?.key == "s00250")
+        #expect(AppScreen.frame(current).textDump().contains(" * s00250"))
+        current.directorySession = "s00251"
+        current = AppFixtures.run(current, [.key(.character(" ")), .key(.character(" "))]).0
+        #expect(current.marked == ["s00250", "s00251"])
+        let frame = AppScreen.frame(current).textDump()
+        #expect(frame.contains("+* s00250") && frame.contains("+@ s00251"))
+        #expect(current.sessions.current?.key == "s00252")
+        // Another process removed a row above the cursor and the marked s00251.
+        source.remove("s00010")
+        source.remove("s00251")
+        current = AppFixtures.run(current, [.sessionsChangedElsewhere(stored: [], removed: ["s00251"],
+                                                                      selected: "s00250")]).0
+        #expect(current.sessions.count == 498)
+        #expect(current.sessions.current?.key == "s00252")
+        #expect(current.marked == ["s00250"])
+        #expect(AppScreen.frame(current).textDump().contains("251/498"))
+    }
+}
