@@ -100,6 +100,7 @@ final class TUIEventLoop {
         switch state.mode {
         case .sessions, .details: break
         case .unlock, .newSignIn, .contact, .signIn: return true
+        case .sandbox: return false   // the panel counts nothing down; the sandbox's answers wake the loop
         }
         if state.overlay == .trace { return true }
         let list = state.sessions
