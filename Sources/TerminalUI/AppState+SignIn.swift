@@ -261,6 +261,8 @@ extension AppState {
                 return [.copy(authorization.verificationURI, what: "the verification URL")]
             default: break
             }
+        case .character("v"):
+            flow.hidesQRCode.toggle()
         case .character("t"):
             overlay = .trace
         case .character("?"):

@@ -20,7 +20,7 @@ public struct AwaitingCallbackScreen: Screen {
 
         var qr: [[Bool]]?
         switch flow.prompt {
-        case .browser?, .device?: qr = flow.promptQR
+        case .browser?, .device?: qr = flow.hidesQRCode ? nil : flow.promptQR
         case .codeSent?, nil: qr = nil
         }
         let top = body.row + 1
@@ -81,7 +81,8 @@ public struct AwaitingCallbackScreen: Screen {
                     }
                     row += chunks
                 } else {
-                    buffer.write("  The URL is too long to show here: c copies it.", row: row, col: column.col,
+                    buffer.write("  The URL is too long to show here: c copies it, v shows it whole.", row: row,
+                                 col: column.col,
                                  style: Style(foreground: .dim), maxWidth: column.cols)
                     row += 1
                 }
@@ -184,6 +185,7 @@ public struct AwaitingCallbackScreen: Screen {
     static func hints(_ flow: SignInFlow) -> [StatusBar.Hint] {
         if flow.pasteField.isFocused { return [.init("Enter", "send URL"), .init("Tab", "leave field"),
                                                .init("Esc", "cancel")] }
-        return [.init("Esc", "cancel"), .init("p", "paste URL"), .init("t", "trace"), .init("?", "help")]
+        let view: [StatusBar.Hint] = flow.promptQR == nil ? [] : [.init("v", flow.hidesQRCode ? "QR code" : "URL only")]
+        return [.init("Esc", "cancel"), .init("p", "paste URL")] + view + [.init("t", "trace"), .init("?", "help")]
     }
 }

@@ -46,6 +46,7 @@ public enum HelpOverlay {
                 Entry("Tab", "the paste field, or Resend on the code screen"),
                 Entry("u", "the stored test-account code, when offered"),
                 Entry("c", "copy the URL (OSC 52)"),
+                Entry("v", "waiting: the URL alone on whole rows (a mouse copy takes it whole), or the QR code again"),
                 Entry("t", "trace (? there lists its keys)"),
                 Entry("Enter/r", "when saving failed: save again"),
                 Entry("R", "on the result: the same sign-in again"),

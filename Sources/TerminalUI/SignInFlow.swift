@@ -50,6 +50,8 @@ public struct SignInFlow: Equatable, Sendable {
     /// Why the browser cannot come back to any receiver (a redirect URI on another host, port or scheme), told on
     /// the waiting screen as soon as the attempt began.
     public var redirectWarning: String?
+    /// The waiting screen leaves the QR code out (`v`), so the URL gets whole rows and a mouse copy takes it whole.
+    public var hidesQRCode = false
 
     public init(id: Int, choice: SignInChoice, startedAt: Date) {
         self.id = id

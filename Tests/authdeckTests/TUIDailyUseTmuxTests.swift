@@ -427,6 +427,16 @@ struct TUIDailyUseTmuxTests {
                 #expect(pane.capture().contains("Scan the code"))
                 #expect(url.contains("/authorize?") && url.contains("code_challenge=") && url.contains("nonce="),
                         "\(url)")
+                // v leaves the code out: the URL gets whole rows again, one logical line; v brings the code back.
+                pane.send("v")
+                Thread.sleep(forTimeInterval: 1.2)
+                let whole = pane.captureJoined().split(separator: "\n").map(String.init)
+                let single = whole.first { $0.hasPrefix("http://127.0.0.1:") && $0.contains("/authorize?") }
+                #expect(single?.contains("code_challenge=") == true && single.map { $0.count > cols } == true,
+                        "after v: \(whole.joined(separator: "\n"))")
+                #expect(!pane.capture().contains("Scan the code"))
+                pane.send("v")
+                try pane.waitFor("Scan the code")
                 continue
             }
             let joined = pane.captureJoined().split(separator: "\n").map(String.init)
