@@ -12,7 +12,7 @@ let package = Package(
     name: "authdeck",
     platforms: [.macOS(.v14)],
     products: [
-        .executable(name: "authdeck", targets: ["authdeck"]),
+        .executable(name: "authdeck", targets: ["authdeck"])
     ],
     targets: [
         systemLibrary("CNcursesw", pkgConfig: "ncursesw", apt: ["libncurses-dev"]),
@@ -37,8 +37,9 @@ let package = Package(
         .target(name: "AuthCore", dependencies: ["AuthBase", "AuthCrypto"]),
         // The store never links libsecret: the Secret Service comes in as a vault from its own module, so the
         // lean `authdeck` binary below (the `token` hot path) loads neither GLib nor D-Bus code.
-        .target(name: "SessionStorage",
-                dependencies: ["StoreCore", "AuthCore", "AuthCrypto", "CSQLite", "CKeyutils", "CProcess"]),
+        .target(
+            name: "SessionStorage",
+            dependencies: ["StoreCore", "AuthCore", "AuthCrypto", "CSQLite", "CKeyutils", "CProcess"]),
         .target(name: "SecretService", dependencies: ["SessionStorage", "AuthCrypto", "CLibsecret"]),
         // The libmicrohttpd server both the loopback receiver and the sandbox answer on.
         .target(name: "LoopbackHTTP", dependencies: ["AuthCore", "CMicroHTTPD"]),
@@ -48,7 +49,9 @@ let package = Package(
         // Everything authdeck does; the `authdeck` binary hands every command it does not serve itself to this one.
         .executableTarget(
             name: "authdeck-full",
-            dependencies: ["AuthCore", "AuthCrypto", "AuthClient", "SessionStorage", "SecretService", "Sandbox", "TerminalUI"],
+            dependencies: [
+                "AuthCore", "AuthCrypto", "AuthClient", "SessionStorage", "SecretService", "Sandbox", "TerminalUI",
+            ],
             path: "Sources/authdeck-full"
         ),
         // The command users run: `token` from the kernel-keyring cache and `--version` here, with only the store's
@@ -61,8 +64,10 @@ let package = Package(
 
         .testTarget(name: "AuthCryptoTests", dependencies: ["AuthCrypto"]),
         .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthCrypto"]),
-        .testTarget(name: "SessionStorageTests", dependencies: ["SessionStorage", "SecretService", "AuthCore", "AuthCrypto"]),
-        .testTarget(name: "AuthClientTests", dependencies: ["AuthClient", "AuthCore", "AuthCrypto", "LoopbackHTTP", "Sandbox"]),
+        .testTarget(
+            name: "SessionStorageTests", dependencies: ["SessionStorage", "SecretService", "AuthCore", "AuthCrypto"]),
+        .testTarget(
+            name: "AuthClientTests", dependencies: ["AuthClient", "AuthCore", "AuthCrypto", "LoopbackHTTP", "Sandbox"]),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "AuthCore", "AuthCrypto"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "AuthCore"], exclude: ["Snapshots"]),
         .testTarget(name: "authdeckTests", dependencies: ["AuthCrypto"], exclude: ["Fixtures"]),

@@ -1,8 +1,9 @@
 // Redirects as a browser, `open-url` or a paste hands them over: CallbackParser.parse(url:), parse(form:) and
 // FormEncoding.decode, all on text an attacker can shape (a malicious page can redirect to the loopback port).
 import AuthCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @_cdecl("LLVMFuzzerInitialize")
@@ -19,8 +20,9 @@ public func fuzzCallback(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     // Decoding is lossless: what decodes re-encodes to text that decodes to the same pairs, in order.
     if let pairs = FormEncoding.decode(Substring(text)) {
         let again = FormEncoding.decode(Substring(FormEncoding.encode(pairs)))
-        invariant(again.map { $0.map { [$0.0, $0.1] } } == pairs.map { [$0.0, $0.1] },
-                  "form pairs change across encode and decode")
+        invariant(
+            again.map { $0.map { [$0.0, $0.1] } } == pairs.map { [$0.0, $0.1] },
+            "form pairs change across encode and decode")
     }
 
     if let callback = try? CallbackParser.parse(form: bytes) {
@@ -28,7 +30,8 @@ public func fuzzCallback(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         // A body is a query: the same text after `?` must give the same callback. Only for printable ASCII
         // without `#`, since a URL (rightly) ends its query at a fragment and refuses spaces.
         if bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "#") }),
-           let fromURL = try? CallbackParser.parse(url: "authdeck://callback?" + text) {
+            let fromURL = try? CallbackParser.parse(url: "authdeck://callback?" + text)
+        {
             invariant(fromURL == callback, "form body and query disagree")
         }
     }

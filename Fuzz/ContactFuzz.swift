@@ -3,9 +3,11 @@
 import AuthCore
 import AuthCrypto
 
-private let formats: [OTPCodeFormat] = [OTPCodeFormat.totp] + (6...9).flatMap { length in
-    [false, true].compactMap { try? OTPCodeFormat(length: length, alphanumeric: $0) }
-}
+private let formats: [OTPCodeFormat] =
+    [OTPCodeFormat.totp]
+    + (6...9).flatMap { length in
+        [false, true].compactMap { try? OTPCodeFormat(length: length, alphanumeric: $0) }
+    }
 
 @_cdecl("LLVMFuzzerInitialize")
 public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: FuzzArguments) -> CInt {
@@ -32,19 +34,21 @@ private func checkContact(_ text: String) {
         invariant(parts[1] == parts[1].lowercased(), "email domain \(parts[1]) is not lower-cased")
         invariant(parts[1].unicodeScalars.allSatisfy { $0.isASCII && $0.value > 0x20 }, "email domain is not ASCII")
         // "Without spaces" in the user's sense: no Unicode space or line break, no control or format character.
-        invariant(address.unicodeScalars.allSatisfy {
-            !$0.properties.isWhitespace && ![.control, .format].contains($0.properties.generalCategory)
-        }, "email \(address.debugDescription) holds spaces or controls")
+        invariant(
+            address.unicodeScalars.allSatisfy {
+                !$0.properties.isWhitespace && ![.control, .format].contains($0.properties.generalCategory)
+            }, "email \(address.debugDescription) holds spaces or controls")
         invariant((try? Contact.validatedEmail(address)) == email, "a validated email is not stable")
     } else if email != nil {
         invariant(false, "validatedEmail answered a phone")
     }
     if case .phone(let number)? = phone {
         let digits = number.utf8.dropFirst()
-        invariant(number.hasPrefix("+") && (8...15).contains(digits.count)
-                      && digits.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
-                      && digits.first != UInt8(ascii: "0"),
-                  "phone \(number.debugDescription) is not E.164")
+        invariant(
+            number.hasPrefix("+") && (8...15).contains(digits.count)
+                && digits.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+                && digits.first != UInt8(ascii: "0"),
+            "phone \(number.debugDescription) is not E.164")
         invariant((try? Contact.validatedPhone(number)) == phone, "a validated phone is not stable")
     } else if phone != nil {
         invariant(false, "validatedPhone answered an email")
@@ -57,9 +61,12 @@ private func checkCodes(_ text: String) {
     for format in formats {
         guard let code = format.validate(text) else { continue }
         invariant(code.count == format.length, "a \(code.count)-character code passed as \(format.length)")
-        invariant(code.unicodeScalars.allSatisfy { ($0.value >= 0x30 && $0.value <= 0x39)
-                      || (format.alphanumeric && $0.value >= 0x41 && $0.value <= 0x5A) },
-                  "code \(code.debugDescription) has characters outside its alphabet")
+        invariant(
+            code.unicodeScalars.allSatisfy {
+                ($0.value >= 0x30 && $0.value <= 0x39)
+                    || (format.alphanumeric && $0.value >= 0x41 && $0.value <= 0x5A)
+            },
+            "code \(code.debugDescription) has characters outside its alphabet")
         invariant(format.validate(code) == code, "a validated code is not stable")
         invariant(code.allSatisfy(format.accepts), "a validated code has characters a code field refuses")
     }

@@ -29,8 +29,9 @@ public func fuzzDisplay(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     invariant(DisplayText.width(of: padded) == limit, "padded to \(limit) is \(DisplayText.width(of: padded)) wide")
     if limit >= 2 {
         for line in DisplayText.wrapped(clean, toWidth: limit) {
-            invariant(DisplayText.width(of: line) <= limit,
-                      "a line wrapped at \(limit) is wider: \(line.debugDescription)")
+            invariant(
+                DisplayText.width(of: line) <= limit,
+                "a line wrapped at \(limit) is wider: \(line.debugDescription)")
         }
     }
 
@@ -64,8 +65,9 @@ private func checkGrid(_ buffer: ScreenBuffer) {
             case 1:
                 invariant(!cell.text.isEmpty, "empty narrow cell at \(row),\(col)")
             case 2:
-                invariant(col + 1 < buffer.cols && buffer[row, col + 1].isContinuation,
-                          "wide cell at \(row),\(col) without its continuation")
+                invariant(
+                    col + 1 < buffer.cols && buffer[row, col + 1].isContinuation,
+                    "wide cell at \(row),\(col) without its continuation")
             default:
                 invariant(false, "cell \(row),\(col) is \(cell.width) wide")
             }

@@ -1,6 +1,6 @@
 // Shared by every fuzz target (compiled into each one; see scripts/fuzz.sh).
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `char ***argv` of LLVMFuzzerInitialize.
@@ -13,8 +13,10 @@ func fuzzBytes(_ data: UnsafePointer<UInt8>?, _ size: Int) -> [UInt8] {
 }
 
 /// A broken invariant is as much a finding as a crash: say which one, then abort so libFuzzer keeps the input.
-func invariant(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String,
-               line: UInt = #line) {
+func invariant(
+    _ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String,
+    line: UInt = #line
+) {
     guard !condition() else { return }
     report("fuzz invariant broken (line \(line)): \(message())\n")
     abort()

@@ -25,7 +25,8 @@ private let verifier = IDTokenVerifier(issuer: "https://issuer.example", clientI
 private let now = Date(timeIntervalSince1970: 1_700_000_000)
 
 /// RFC 7515 A.3's ES256 token, checked against the input when the input is a key set.
-private let fixedToken = "eyJhbGciOiJFUzI1NiJ9.eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlL"
+private let fixedToken =
+    "eyJhbGciOiJFUzI1NiJ9.eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlL"
     + "mNvbS9pc19yb290Ijp0cnVlfQ.DtEhU3ljbEg8L38VWAfUAqOyKAM6-Xx-F4GawxaepmXFCgfTjDxw5djxLa8ISlSApmWQxfKTUJqPP3-"
     + "Kg6NU1Q"
 
@@ -55,10 +56,12 @@ private func checkToken(_ token: String) {
     let unverified = try? JWS.decodeUnverified(token)
     if let verified = try? JWS.verify(token, jwks: fixedJWKS) {
         // What verification returns is exactly what the token says, and only asymmetric algorithms pass.
-        invariant(unverified?.header == verified.header && unverified?.payload == verified.payload,
-                  "verified and unverified decoding disagree")
-        invariant(["ES256", "ES384", "RS256", "RS384", "RS512"].contains(verified.algorithm),
-                  "accepted algorithm \(verified.algorithm)")
+        invariant(
+            unverified?.header == verified.header && unverified?.payload == verified.payload,
+            "verified and unverified decoding disagree")
+        invariant(
+            ["ES256", "ES384", "RS256", "RS384", "RS512"].contains(verified.algorithm),
+            "accepted algorithm \(verified.algorithm)")
     }
     do {
         let claims = try verifier.verify(token, jwks: fixedJWKS, now: now)
@@ -80,14 +83,16 @@ private func checkKey(_ json: String) {
         return
     }
     let members = try? JSONValue.parse(publicJSON)
-    invariant(["d", "p", "q", "dp", "dq", "qi"].allSatisfy { members?[$0] == nil },
-              "the public form of a key holds its private part: \(publicJSON)")
+    invariant(
+        ["d", "p", "q", "dp", "dq", "qi"].allSatisfy { members?[$0] == nil },
+        "the public form of a key holds its private part: \(publicJSON)")
     guard let again = try? JWK(json: publicJSON) else {
         invariant(false, "a key's public form does not import: \(publicJSON)")
         return
     }
-    invariant(again.keyType == key.keyType && again.curve == key.curve && again.keyID == key.keyID,
-              "a key changed across export and import")
+    invariant(
+        again.keyType == key.keyType && again.curve == key.curve && again.keyID == key.keyID,
+        "a key changed across export and import")
     invariant(!again.hasPrivateKey, "a public form imported as a private key")
     if key.hasPrivateKey, let privateJSON = try? key.privateJSON() {
         invariant((try? JWK(json: privateJSON))?.hasPrivateKey == true, "a private key lost its private part")
@@ -97,21 +102,29 @@ private func checkKey(_ json: String) {
 private func jwsSeeds() -> [(name: String, bytes: [UInt8])] {
     var seeds: [(String, String)] = [
         ("rfc7515-a3-es256", fixedToken),
-        ("rfc7515-a2-rs256", "eyJhbGciOiJSUzI1NiJ9.eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFt"
-            + "cGxlLmNvbS9pc19yb290Ijp0cnVlfQ.cC4hiUPoj9Eetdgtv3hF80EGrhuB__dzERat0XF9g2VtQgr9PJbu3XOiZj5RZmh7AAuHIm4"
-            + "Bh-0Qc_lF5YKt_O8W2Fp5jujGbds9uJdbF9CUAr7t1dnZcAcQjbKBYNX4BAynRFdiuB--f_nZLgrnbyTyWzO75vRK5h6xBArLIARNPv"
-            + "kSjtQBMHlb1L07Qe7K0GarZRmB_eSN9383LcOLn6_dO--xi12jzDwusC-eOkHWEsqtFZESc6BfI7noOPqvhJ1phCnvWh6IeYI2w9QOY"
-            + "EUip"
-            + "UTI8np6LbgGY9Fs98rqVt5AXLIhWkWywlVmtVrBp0igcN_IoypGlUPQGe77Rw"),
-        ("rfc7515-a1-hs256", "eyJ0eXAiOiJKV1QiLA0KICJhbGciOiJIUzI1NiJ9.eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsD"
-            + "QogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ.dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"),
+        (
+            "rfc7515-a2-rs256",
+            "eyJhbGciOiJSUzI1NiJ9.eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFt"
+                + "cGxlLmNvbS9pc19yb290Ijp0cnVlfQ.cC4hiUPoj9Eetdgtv3hF80EGrhuB__dzERat0XF9g2VtQgr9PJbu3XOiZj5RZmh7AAuHIm4"
+                + "Bh-0Qc_lF5YKt_O8W2Fp5jujGbds9uJdbF9CUAr7t1dnZcAcQjbKBYNX4BAynRFdiuB--f_nZLgrnbyTyWzO75vRK5h6xBArLIARNPv"
+                + "kSjtQBMHlb1L07Qe7K0GarZRmB_eSN9383LcOLn6_dO--xi12jzDwusC-eOkHWEsqtFZESc6BfI7noOPqvhJ1phCnvWh6IeYI2w9QOY"
+                + "EUip"
+                + "UTI8np6LbgGY9Fs98rqVt5AXLIhWkWywlVmtVrBp0igcN_IoypGlUPQGe77Rw"
+        ),
+        (
+            "rfc7515-a1-hs256",
+            "eyJ0eXAiOiJKV1QiLA0KICJhbGciOiJIUzI1NiJ9.eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsD"
+                + "QogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ.dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
+        ),
         ("alg-none", "eyJhbGciOiJub25lIn0.eyJpc3MiOiJqb2UifQ."),
         ("jwks", fixedJWKS),
         ("jwk-ec-private", #"{"kty":"EC","crv":"P-256","x":"\#(ecX)","y":"\#(ecY)","d":"\#(ecD)","kid":"k"}"#),
         ("jwk-rsa-public", #"{"kty":"RSA","n":"\#(rsaModulus)","e":"AQAB","kid":"r"}"#),
         ("jwk-oct", #"{"kty":"oct","k":"AyM1SysPpbyDfgZld3umj1qzKObwVMkoqQ"}"#),
-        ("jwks-enc-and-dup",
-         #"{"keys":[{"kty":"EC","use":"enc","crv":"P-256","x":"\#(ecX)","y":"\#(ecY)"}],"keys":[]}"#),
+        (
+            "jwks-enc-and-dup",
+            #"{"keys":[{"kty":"EC","use":"enc","crv":"P-256","x":"\#(ecX)","y":"\#(ecY)"}],"keys":[]}"#
+        ),
     ]
     // ID tokens only the real signer can make: one valid for the verifier, and ones failing each check.
     if let key = try? JWK(json: #"{"kty":"EC","crv":"P-256","x":"\#(ecX)","y":"\#(ecY)","d":"\#(ecD)","kid":"ec1"}"#) {
@@ -119,8 +132,11 @@ private func jwsSeeds() -> [(name: String, bytes: [UInt8])] {
         let valid = #""aud":"client-1","nonce":"n-0S6_WzA2Mj""#
         let claims = [
             ("idtoken-valid", #"{\#(base),\#(valid),"exp":1700000600,"iat":1699999990}"#),
-            ("idtoken-many-aud", #"{\#(base),"aud":["client-1","other"],"azp":"client-1","nonce":"n-0S6_WzA2Mj","#
-                + #""exp":1700000600,"iat":1699999990}"#),
+            (
+                "idtoken-many-aud",
+                #"{\#(base),"aud":["client-1","other"],"azp":"client-1","nonce":"n-0S6_WzA2Mj","#
+                    + #""exp":1700000600,"iat":1699999990}"#
+            ),
             ("idtoken-expired", #"{\#(base),\#(valid),"exp":1600000000,"iat":1599999990}"#),
             ("idtoken-wrong-nonce", #"{\#(base),"aud":"client-1","nonce":"x","exp":1700000600,"iat":1699999990}"#),
         ]

@@ -38,14 +38,17 @@ public func fuzzResponses(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard bytes.count >= 2 else { return 0 }
     let status = statuses[Int(bytes[0]) % statuses.count]
     let type = contentTypes[Int(bytes[1]) % contentTypes.count]
-    let response = IncomingResponse(status: status, headers: type.isEmpty ? [:] : ["content-type": type],
-                                    body: Array(bytes[2...]), duration: 0.01)
+    let response = IncomingResponse(
+        status: status, headers: type.isEmpty ? [:] : ["content-type": type],
+        body: Array(bytes[2...]), duration: 0.01)
     let transport = CannedTransport(response: response)
 
     checkJSON(response.body)
     checkOAuth(response, transport: transport)
-    checkTurnkey(TurnkeyProxyClient(baseURL: "https://proxy.example/", configID: "cfg", transport: transport,
-                                    totpExtension: true))
+    checkTurnkey(
+        TurnkeyProxyClient(
+            baseURL: "https://proxy.example/", configID: "cfg", transport: transport,
+            totpExtension: true))
     checkPortal(PortalClient(baseURL: "https://portal.example", environmentID: "env", transport: transport))
     return 0
 }
@@ -91,8 +94,9 @@ private func checkOAuth(_ response: IncomingResponse, transport: CannedTransport
         }
     }
     if let identity = expectOneLine({ () throws(SignInError) in
-        try UserEndpoint.identity(provider: "x", accessToken: "at", endpoint: "https://api.example/me",
-                                  transport: transport)
+        try UserEndpoint.identity(
+            provider: "x", accessToken: "at", endpoint: "https://api.example/me",
+            transport: transport)
     }) {
         invariant(!identity.subject.isEmpty, "a user endpoint answer without a user id passed")
     }
@@ -118,8 +122,9 @@ private func checkTurnkey(_ proxy: TurnkeyProxyClient) {
             try proxy.verifyOTP(otpID: "otp-1", code: "123456", publicKey: sessionKey.publicKey.compressedHex)
         },
         expectOneLine { () throws(SignInError) in
-            try proxy.oauth2Authenticate(provider: "x", authCode: "c", redirectURI: "http://127.0.0.1/cb",
-                                         codeVerifier: "v", clientID: "id", nonce: "n")
+            try proxy.oauth2Authenticate(
+                provider: "x", authCode: "c", redirectURI: "http://127.0.0.1/cb",
+                codeVerifier: "v", clientID: "id", nonce: "n")
         },
         expectOneLine { () throws(SignInError) in try proxy.verifyTOTP(userJwt: "jwt", code: "123456") },
     ]
@@ -169,31 +174,49 @@ private func checkPortal(_ portal: PortalClient) {
 private func responseSeeds() -> [(name: String, bytes: [UInt8])] {
     // Byte 0 indexes `statuses` (0 = 200, 3 = 400, 4 = 401, 6 = 404, 7 = 429, 8 = 500), byte 1 `contentTypes`.
     let bodies: [(String, UInt8, UInt8, String)] = [
-        ("token", 0, 0, #"{"access_token":"at-1","token_type":"Bearer","expires_in":3600,"refresh_token":"rt","#
-            + #""id_token":"eyJhbGciOiJFUzI1NiJ9.e30.sig","scope":"openid email"}"#),
+        (
+            "token", 0, 0,
+            #"{"access_token":"at-1","token_type":"Bearer","expires_in":3600,"refresh_token":"rt","#
+                + #""id_token":"eyJhbGciOiJFUzI1NiJ9.e30.sig","scope":"openid email"}"#
+        ),
         ("token-string-expiry", 0, 1, #"{"access_token":"at","expires_in":"3599"}"#),
         ("oauth-error", 3, 0, #"{"error":"invalid_grant","error_description":"Code expired\u001b[2J"}"#),
         ("oauth-slow-down", 7, 0, #"{"error":"slow_down"}"#),
-        ("device", 0, 0, #"{"device_code":"dc","user_code":"WDJB-MJHT","verification_uri":"https://x.example/d","#
-            + #""expires_in":1800,"interval":0}"#),
-        ("discovery", 0, 0, #"{"issuer":"https://issuer.example","authorization_endpoint":"https://issuer.example/a","#
-            + #""token_endpoint":"https://issuer.example/t","jwks_uri":"https://issuer.example/j","#
-            + #""userinfo_endpoint":"https://issuer.example/u","#
-            + #""device_authorization_endpoint":"https://issuer.example/d"}"#),
+        (
+            "device", 0, 0,
+            #"{"device_code":"dc","user_code":"WDJB-MJHT","verification_uri":"https://x.example/d","#
+                + #""expires_in":1800,"interval":0}"#
+        ),
+        (
+            "discovery", 0, 0,
+            #"{"issuer":"https://issuer.example","authorization_endpoint":"https://issuer.example/a","#
+                + #""token_endpoint":"https://issuer.example/t","jwks_uri":"https://issuer.example/j","#
+                + #""userinfo_endpoint":"https://issuer.example/u","#
+                + #""device_authorization_endpoint":"https://issuer.example/d"}"#
+        ),
         ("user-x", 0, 0, #"{"data":{"id":"2244994945","name":"X Dev","username":"XDevelopers"}}"#),
         ("user-discord", 0, 0, #"{"id":"80351110224678912","username":"Nelly","global_name":"N","email":"n@d.co"}"#),
-        ("wallet-kit-config", 0, 0, #"{"enabledProviders":["email","sms","google"],"otpLength":"8","#
-            + #""otpAlphanumeric":true,"sessionExpirationSeconds":900,"oauthClientIds":{"google":"g-id"},"#
-            + #""oauthRedirectUrl":"https://r.example","organizationId":"org-1"}"#),
+        (
+            "wallet-kit-config", 0, 0,
+            #"{"enabledProviders":["email","sms","google"],"otpLength":"8","#
+                + #""otpAlphanumeric":true,"sessionExpirationSeconds":900,"oauthClientIds":{"google":"g-id"},"#
+                + #""oauthRedirectUrl":"https://r.example","organizationId":"org-1"}"#
+        ),
         ("otp-init", 0, 0, #"{"otpId":"otp-1","otpCode":"ignored","verificationToken":"vt","oidcToken":"t"}"#),
         ("session", 0, 0, #"{"session":"eyJhbGciOiJFUzI1NiJ9.eyJleHAiOjF9.c2ln","organizationId":"org"}"#),
         ("totp-required", 0, 0, #"{"totpRequired":{"userJwt":"u.j.w","totpLink":"otpauth://totp/x?secret=AB"}}"#),
-        ("proxy-error", 4, 0, #"{"code":16,"#
-            + #""message":"invalid code eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl","#
-            + #""details":[]}"#),
+        (
+            "proxy-error", 4, 0,
+            #"{"code":16,"#
+                + #""message":"invalid code eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl","#
+                + #""details":[]}"#
+        ),
         ("proxy-404", 6, 0, #"{"code":5,"message":"no account"}"#),
-        ("portal-tokens", 0, 0, #"{"data":{"endUserId":"eu-1","clientId":"c","clientSessionToken":"cst","#
-            + #""userJwt":"uj","totpLink":"otpauth://totp/p"}}"#),
+        (
+            "portal-tokens", 0, 0,
+            #"{"data":{"endUserId":"eu-1","clientId":"c","clientSessionToken":"cst","#
+                + #""userJwt":"uj","totpLink":"otpauth://totp/p"}}"#
+        ),
         ("portal-methods", 0, 0, #"{"data":{"allowedAuthMethods":["GOOGLE","APPLE",7],"autoCreateWallet":true}}"#),
         ("portal-error", 3, 0, #"{"error":"redirect URL not allowed"}"#),
         ("html-gateway", 9, 2, "<!DOCTYPE html><html><body>502 Bad Gateway</body></html>"),

@@ -35,16 +35,20 @@ private func checkSecretsBlob(_ bytes: [UInt8]) {
     }
     // NaN is the one date that is not equal to itself, so two NaN dates are compared as absent (putting one NaN in
     // place of the other, as this check once did, still compares unequal: the input kept in the corpus).
-    var before = secrets, after = again
+    var before = secrets
+    var after = again
     if before.refreshExpiresAt?.timeIntervalSince1970.isNaN == true,
-       after.refreshExpiresAt?.timeIntervalSince1970.isNaN == true {
+        after.refreshExpiresAt?.timeIntervalSince1970.isNaN == true
+    {
         before.refreshExpiresAt = nil
         after.refreshExpiresAt = nil
     }
     // The message shows the dates as bit patterns: Date's own description traps on far-out values.
     let bits = { (date: Date?) in date.map { String($0.timeIntervalSince1970.bitPattern, radix: 16) } ?? "nil" }
-    invariant(after == before, "secrets changed across encode and decode: refreshExpiresAt "
-                  + "\(bits(again.refreshExpiresAt)) vs \(bits(secrets.refreshExpiresAt))")
+    invariant(
+        after == before,
+        "secrets changed across encode and decode: refreshExpiresAt "
+            + "\(bits(again.refreshExpiresAt)) vs \(bits(secrets.refreshExpiresAt))")
 }
 
 /// Opens a bundle unless its scrypt parameters would make one input take more than a few milliseconds: a real
@@ -55,7 +59,8 @@ private func openBundle(_ bytes: [UInt8]) -> [UInt8]? {
         return try? ExportBundle.open(bytes, passphrase: passphrase)
     }
     if let n = object["n"] as? Int, let r = object["r"] as? Int, let p = object["p"] as? Int,
-       n > 1, n & (n - 1) == 0, r > 0, p > 0, r <= Int(UInt32.max), p <= Int(UInt32.max) {
+        n > 1, n & (n - 1) == 0, r > 0, p > 0, r <= Int(UInt32.max), p <= Int(UInt32.max)
+    {
         let memory = 128 * Double(r) * (Double(n) + Double(p) + 2)
         let work = Double(n) * Double(r) * Double(p)
         let scryptWouldRun = memory <= Double(Scrypt.maximumMemoryBytes) && Double(r) * Double(p) < 0x4000_0000
@@ -77,10 +82,11 @@ private func checkImportLines(_ bytes: [UInt8]) {
             invariant(false, "an exported line does not import: \(line)")
             return
         }
-        invariant(once[0].record.key == session.record.key && once[0].record.scopes == session.record.scopes
-                      && once[0].secrets.accessToken == session.secrets.accessToken
-                      && once[0].secrets.sessionJwt == session.secrets.sessionJwt,
-                  "a session changed across export and import: \(line)")
+        invariant(
+            once[0].record.key == session.record.key && once[0].record.scopes == session.record.scopes
+                && once[0].secrets.accessToken == session.secrets.accessToken
+                && once[0].secrets.sessionJwt == session.secrets.sessionJwt,
+            "a session changed across export and import: \(line)")
         let again = SessionJSON.transferLine(once[0], selected: false, now: now)
         let twice = try? SessionJSON.parseLines(Array(again.utf8))
         invariant(twice == once, "a second export and import changed the session: \(line)")
@@ -88,13 +94,15 @@ private func checkImportLines(_ bytes: [UInt8]) {
 }
 
 private func storeSeeds() -> [(name: String, bytes: [UInt8])] {
-    let endpoints = SessionEndpoints(clientID: "client-1", token: "https://oauth.example/token",
-                                     revocation: "https://oauth.example/revoke", user: nil,
-                                     clientSecretFile: "/etc/authdeck/secret")
-    let full = SessionSecrets(accessToken: "at-1", refreshToken: "rt-1", idToken: "eyJ.eyJ.sig",
-                              sessionJwt: "eyJhbGciOiJFUzI1NiJ9.e30.c2ln",
-                              privateKeyHex: String(repeating: "ab", count: 32),
-                              refreshExpiresAt: Date(timeIntervalSince1970: 1_800_000_000), endpoints: endpoints)
+    let endpoints = SessionEndpoints(
+        clientID: "client-1", token: "https://oauth.example/token",
+        revocation: "https://oauth.example/revoke", user: nil,
+        clientSecretFile: "/etc/authdeck/secret")
+    let full = SessionSecrets(
+        accessToken: "at-1", refreshToken: "rt-1", idToken: "eyJ.eyJ.sig",
+        sessionJwt: "eyJhbGciOiJFUzI1NiJ9.e30.c2ln",
+        privateKeyHex: String(repeating: "ab", count: 32),
+        refreshExpiresAt: Date(timeIntervalSince1970: 1_800_000_000), endpoints: endpoints)
     var blobs: [(String, [UInt8])] = [
         ("blob-full", SecretsCodec.encode(full)),
         ("blob-access-only", SecretsCodec.encode(SessionSecrets(accessToken: "at"))),
@@ -117,8 +125,10 @@ private func storeSeeds() -> [(name: String, bytes: [UInt8])] {
     blobs.append(("import-lines", Array(lines.utf8)))
     blobs.append(("import-bad-date", Array(#"{"key":"k","accessToken":"a","createdAt":"2024-13-01T00:00:00Z"}"#.utf8)))
     blobs.append(("import-no-token", Array(#"{"key":"k","subject":"s"}"#.utf8)))
-    if let bundle = try? ExportBundle.seal(Array(lines.utf8), passphrase: passphrase,
-                                           parameters: ScryptParameters(n: 16, r: 1, p: 1)) {
+    if let bundle = try? ExportBundle.seal(
+        Array(lines.utf8), passphrase: passphrase,
+        parameters: ScryptParameters(n: 16, r: 1, p: 1))
+    {
         blobs.append(("bundle-small-scrypt", bundle))
         // The same bundle claiming parameters scrypt refuses.
         let text = String(decoding: bundle, as: UTF8.self)

@@ -41,7 +41,7 @@ public enum SessionKeyRule {
         for scalar in key.unicodeScalars {
             switch scalar.properties.generalCategory {
             case .control, .format, .surrogate, .privateUse, .unassigned, .lineSeparator, .paragraphSeparator,
-                 .spaceSeparator:
+                .spaceSeparator:
                 result += scalar == " " ? " " : "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
             default:
                 result.unicodeScalars.append(scalar)

@@ -28,26 +28,26 @@ public enum TerminalText {
                 }
             case .escape:
                 switch value {
-                case 0x5B: state = .controlSequence                     // ESC [
-                case 0x5D, 0x50, 0x58, 0x5E, 0x5F: state = .controlString // ESC ] P X ^ _
+                case 0x5B: state = .controlSequence  // ESC [
+                case 0x5D, 0x50, 0x58, 0x5E, 0x5F: state = .controlString  // ESC ] P X ^ _
                 case 0x1B: state = .escape
-                case 0x20..<0x30: state = .escape                         // intermediate bytes
-                default: state = .text                                    // final byte ends it
+                case 0x20..<0x30: state = .escape  // intermediate bytes
+                default: state = .text  // final byte ends it
                 }
             case .controlSequence:
                 switch value {
-                case 0x20..<0x40: state = .controlSequence                // parameters and intermediates
+                case 0x20..<0x40: state = .controlSequence  // parameters and intermediates
                 case 0x1B: state = .escape
-                default: state = .text                                    // final byte (or junk) ends it
+                default: state = .text  // final byte (or junk) ends it
                 }
             case .controlString:
                 switch value {
-                case 0x07, 0x9C: state = .text                            // BEL or ST
+                case 0x07, 0x9C: state = .text  // BEL or ST
                 case 0x1B: state = .controlStringEscape
                 default: break
                 }
             case .controlStringEscape:
-                state = value == 0x5C ? .text : .controlString            // ESC \ is ST
+                state = value == 0x5C ? .text : .controlString  // ESC \ is ST
             }
         }
         return String(scalars)

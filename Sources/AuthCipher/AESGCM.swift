@@ -72,8 +72,11 @@ public enum AESGCM {
             plaintext.withUnsafeMutableBufferPointer { output in
                 var total: Int32 = 0
                 if bodyCount > 0 {
-                    guard EVP_DecryptUpdate(context, output.baseAddress, &total,
-                                            input.baseAddress! + nonceByteCount, Int32(bodyCount)) == 1 else {
+                    guard
+                        EVP_DecryptUpdate(
+                            context, output.baseAddress, &total,
+                            input.baseAddress! + nonceByteCount, Int32(bodyCount)) == 1
+                    else {
                         return false
                     }
                 }

@@ -19,10 +19,11 @@ public enum HMAC {
         var length: UInt32 = 0
         let result = key.withUnsafeBytes { keyBytes in
             message.withUnsafeBytes { messageBytes in
-                COpenSSL.HMAC(algorithm.evp, keyBytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
-                              Int32(keyBytes.count),
-                              messageBytes.baseAddress?.assumingMemoryBound(to: UInt8.self), messageBytes.count,
-                              &output, &length)
+                COpenSSL.HMAC(
+                    algorithm.evp, keyBytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
+                    Int32(keyBytes.count),
+                    messageBytes.baseAddress?.assumingMemoryBound(to: UInt8.self), messageBytes.count,
+                    &output, &length)
             }
         }
         precondition(result != nil, "OpenSSL HMAC unavailable")

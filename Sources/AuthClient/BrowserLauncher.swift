@@ -1,7 +1,8 @@
 import AuthCore
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Opens the authorize URL: `$BROWSER` (a command that receives the URL as its last argument), else `xdg-open`;
@@ -29,13 +30,16 @@ public struct BrowserLauncher: Sendable {
     public func open(_ url: String) throws(SignInError) {
         // The URL comes from a provider or a backend: a `file:` URL or an `--option` must never reach the browser.
         guard URLPolicy.isBrowsable(url) else {
-            throw .unavailable(reason: "not opening '\(URLPolicy.redacted(url))' in the browser: only https URLs "
-                + "(and http on this machine) are opened")
+            throw .unavailable(
+                reason: "not opening '\(URLPolicy.redacted(url))' in the browser: only https URLs "
+                    + "(and http on this machine) are opened")
         }
         guard let command else { throw .unavailable(reason: "no browser: set $BROWSER or install xdg-open") }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: command[0].contains("/") ? command[0]
-            : (BrowserLauncher.find(command[0], path: ProcessInfo.processInfo.environment["PATH"]) ?? command[0]))
+        process.executableURL = URL(
+            fileURLWithPath: command[0].contains("/")
+                ? command[0]
+                : (BrowserLauncher.find(command[0], path: ProcessInfo.processInfo.environment["PATH"]) ?? command[0]))
         process.arguments = Array(command.dropFirst()) + [url]
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice

@@ -17,16 +17,19 @@ public enum ClientAuthMethod: String, Equatable, Sendable, Codable, CaseIterable
     ///   - supported: what discovery lists for the endpoint; nil when it says nothing (the default then is Basic).
     ///   - hasSecret: whether a client secret is configured.
     ///   - endpoint: for the message, "token endpoint" or "revocation endpoint".
-    public static func choose(configured: String?, supported: [String]?, hasSecret: Bool,
-                              endpoint: String) throws(SignInError) -> ClientAuthMethod {
+    public static func choose(
+        configured: String?, supported: [String]?, hasSecret: Bool,
+        endpoint: String
+    ) throws(SignInError) -> ClientAuthMethod {
         if let configured {
             guard let method = ClientAuthMethod(rawValue: configured) else {
                 let names = allCases.map(\.rawValue).joined(separator: ", ")
                 throw .unavailable(reason: "tokenEndpointAuthMethod '\(configured)' is not one of \(names)")
             }
             if method != .none, !hasSecret {
-                throw .unavailable(reason: "tokenEndpointAuthMethod \(configured) needs a client secret "
-                    + "(clientSecretFile or --client-secret-file)")
+                throw .unavailable(
+                    reason: "tokenEndpointAuthMethod \(configured) needs a client secret "
+                        + "(clientSecretFile or --client-secret-file)")
             }
             return method
         }
@@ -35,7 +38,8 @@ public enum ClientAuthMethod: String, Equatable, Sendable, Codable, CaseIterable
         if supported.contains(ClientAuthMethod.clientSecretBasic.rawValue) { return .clientSecretBasic }
         if supported.contains(ClientAuthMethod.clientSecretPost.rawValue) { return .clientSecretPost }
         let listed = supported.prefix(6).map { OAuthErrorResponse.printable($0) }.joined(separator: ", ")
-        throw .unavailable(reason: "the provider's \(endpoint) takes neither client_secret_basic nor "
-            + "client_secret_post (it lists \(listed)); set tokenEndpointAuthMethod or drop the client secret")
+        throw .unavailable(
+            reason: "the provider's \(endpoint) takes neither client_secret_basic nor "
+                + "client_secret_post (it lists \(listed)); set tokenEndpointAuthMethod or drop the client secret")
     }
 }

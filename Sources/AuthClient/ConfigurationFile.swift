@@ -8,7 +8,8 @@ public enum ConfigurationFile {
     public static func path(explicit: String?, environment: [String: String]) -> String {
         if let explicit, !explicit.isEmpty { return explicit }
         if let configured = environment["AUTHDECK_CONFIG"], !configured.isEmpty { return configured }
-        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let base =
+            environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.config")
         return base + "/authdeck/config.json"
     }
@@ -30,7 +31,8 @@ public enum ConfigurationFile {
 
     public static func catalog(environment: [String: String]) throws(SignInError) -> ProviderCatalog {
         guard let data = ResourceFolder.read("providers.json", environment: environment) else {
-            throw .unavailable(reason: "providers.json not found (set AUTHDECK_RESOURCES to authdeck's Resources folder)")
+            throw .unavailable(
+                reason: "providers.json not found (set AUTHDECK_RESOURCES to authdeck's Resources folder)")
         }
         do {
             return try ProviderCatalog(json: data)
@@ -42,7 +44,8 @@ public enum ConfigurationFile {
     /// The data folder: `$AUTHDECK_HOME`, else `$XDG_DATA_HOME/authdeck`, else `~/.local/share/authdeck`.
     public static func dataFolder(environment: [String: String]) -> URL {
         if let home = environment["AUTHDECK_HOME"], !home.isEmpty { return URL(fileURLWithPath: home) }
-        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let base =
+            environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.local/share")
         return URL(fileURLWithPath: base + "/authdeck")
     }

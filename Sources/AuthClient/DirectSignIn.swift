@@ -20,9 +20,11 @@ public struct ResolvedProvider: Sendable {
     /// How the client authenticates at the revocation endpoint; nil means as at the token endpoint.
     public var revocationAuthentication: ClientAuthentication?
 
-    public init(preset: ProviderPreset, clientID: String, authentication: ClientAuthentication, scopes: [String],
-                endpoints: ProviderEndpoints, registeredRedirectURI: String? = nil,
-                extraAuthorizeParameters: [(String, String)] = [], backendName: String = "direct") {
+    public init(
+        preset: ProviderPreset, clientID: String, authentication: ClientAuthentication, scopes: [String],
+        endpoints: ProviderEndpoints, registeredRedirectURI: String? = nil,
+        extraAuthorizeParameters: [(String, String)] = [], backendName: String = "direct"
+    ) {
         self.preset = preset
         self.clientID = clientID
         self.authentication = authentication
@@ -46,8 +48,10 @@ public final class DirectSignIn: SignInBackend, @unchecked Sendable {
     private let lock = NSLock()
     private var device: DeviceAuthorization?
 
-    public init(provider: ResolvedProvider, request: SignInRequest, transport: HTTPTransport,
-                metadata: ProviderMetadataCache, clock: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        provider: ResolvedProvider, request: SignInRequest, transport: HTTPTransport,
+        metadata: ProviderMetadataCache, clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.provider = provider
         self.request = request
         self.transport = transport
@@ -84,8 +88,9 @@ public final class DirectSignIn: SignInBackend, @unchecked Sendable {
             // The device grant carries no nonce (RFC 8628 has no authorize request to put it in).
             let wantsNonce = provider.preset.idToken && method != .device
             let nonce = wantsNonce ? AttemptSecrets.nonce(randomBytes: try SecureRandom.bytes(16)) : nil
-            return Attempt(id: id, backend: provider.backendName, provider: provider.preset.name, method: method,
-                           state: state, codeVerifier: pkce.verifier, nonce: nonce, deadline: deadline)
+            return Attempt(
+                id: id, backend: provider.backendName, provider: provider.preset.name, method: method,
+                state: state, codeVerifier: pkce.verifier, nonce: nonce, deadline: deadline)
         } catch {
             throw .unavailable(reason: error.description)
         }
@@ -118,8 +123,9 @@ public final class DirectSignIn: SignInBackend, @unchecked Sendable {
         guard case .browser(let redirectURI) = attempt.method else { throw .callbackIncomplete }
         switch grant {
         case .authorizationCode(let code):
-            let tokens = try oauth.exchange(code: code, verifier: attempt.codeVerifier, redirectURI: redirectURI,
-                                            endpoint: provider.endpoints.token)
+            let tokens = try oauth.exchange(
+                code: code, verifier: attempt.codeVerifier, redirectURI: redirectURI,
+                endpoint: provider.endpoints.token)
             return .issued(try session(from: tokens, attempt: attempt))
         case .idToken, .portalToken:
             // A direct sign-in always exchanges a code: tokens in the redirect would skip PKCE.
@@ -166,9 +172,12 @@ public final class DirectSignIn: SignInBackend, @unchecked Sendable {
         var name: String?
         var issuer = provider.endpoints.issuer
         if provider.preset.idToken, let idToken = tokens.idToken {
-            guard let jwksURL = provider.endpoints.jwks else { throw .invalidIdToken(reason: "the provider has no JWKS") }
-            let verifier = IDTokenVerifier(issuer: provider.endpoints.issuer, clientID: provider.clientID,
-                                           nonce: attempt.nonce)
+            guard let jwksURL = provider.endpoints.jwks else {
+                throw .invalidIdToken(reason: "the provider has no JWKS")
+            }
+            let verifier = IDTokenVerifier(
+                issuer: provider.endpoints.issuer, clientID: provider.clientID,
+                nonce: attempt.nonce)
             let claims = try metadata.verify(idToken, with: verifier, jwksURL: jwksURL, now: now)
             subject = claims.subject
             email = claims.email
@@ -178,8 +187,9 @@ public final class DirectSignIn: SignInBackend, @unchecked Sendable {
                 // UserInfo is a supplement here: when it cannot be read the ID token's identity stands alone.
                 let found: UserEndpoint.Identity?
                 do {
-                    found = try UserEndpoint.identity(provider: provider.preset.name, accessToken: tokens.accessToken,
-                                                      endpoint: endpoint, transport: transport)
+                    found = try UserEndpoint.identity(
+                        provider: provider.preset.name, accessToken: tokens.accessToken,
+                        endpoint: endpoint, transport: transport)
                 } catch {
                     found = nil
                 }
@@ -197,30 +207,36 @@ public final class DirectSignIn: SignInBackend, @unchecked Sendable {
             }
             let identity: UserEndpoint.Identity
             do {
-                identity = try UserEndpoint.identity(provider: provider.preset.name, accessToken: tokens.accessToken,
-                                                     endpoint: provider.endpoints.userinfo, transport: transport)
+                identity = try UserEndpoint.identity(
+                    provider: provider.preset.name, accessToken: tokens.accessToken,
+                    endpoint: provider.endpoints.userinfo, transport: transport)
             } catch {
                 let origin = provider.preset.idToken ? "the provider sent no ID token and " : ""
-                throw .authenticationFailed(providerError: "\(origin)the user endpoint named nobody: "
-                    + error.message.trimmingSuffix("."))
+                throw .authenticationFailed(
+                    providerError: "\(origin)the user endpoint named nobody: "
+                        + error.message.trimmingSuffix("."))
             }
             subject = identity.subject
             email = identity.email
             name = identity.name
         }
-        let key = request.sessionKey ?? SessionKeyName.generated(provider: provider.preset.name, user: email ?? name ?? subject)
+        let key =
+            request.sessionKey
+            ?? SessionKeyName.generated(provider: provider.preset.name, user: email ?? name ?? subject)
         let record = SessionRecord(
             key: key, backend: provider.backendName, provider: provider.preset.name, subject: subject, email: email,
             displayName: name, issuer: issuer, createdAt: now,
             expiresAt: tokens.expiresIn.map { now.addingTimeInterval(TimeInterval($0)) },
             refreshable: tokens.refreshToken != nil, scopes: tokens.scope ?? provider.scopes)
-        let endpoints = SessionEndpoints(clientID: provider.clientID, token: provider.endpoints.token,
-                                         revocation: provider.endpoints.revocation, user: provider.endpoints.userinfo,
-                                         clientSecretFile: provider.clientSecretFile,
-                                         tokenAuthMethod: provider.authentication.method.rawValue,
-                                         revocationAuthMethod: provider.revocationAuthentication?.method.rawValue)
-        let secrets = SessionSecrets(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
-                                     idToken: tokens.idToken, endpoints: endpoints)
+        let endpoints = SessionEndpoints(
+            clientID: provider.clientID, token: provider.endpoints.token,
+            revocation: provider.endpoints.revocation, user: provider.endpoints.userinfo,
+            clientSecretFile: provider.clientSecretFile,
+            tokenAuthMethod: provider.authentication.method.rawValue,
+            revocationAuthMethod: provider.revocationAuthentication?.method.rawValue)
+        let secrets = SessionSecrets(
+            accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
+            idToken: tokens.idToken, endpoints: endpoints)
         return IssuedSession(session: Session(record: record, secrets: secrets), kind: .login)
     }
 
@@ -228,11 +244,13 @@ public final class DirectSignIn: SignInBackend, @unchecked Sendable {
     /// and names in the error what became of them.
     private func revokeAfterFailure(_ tokens: TokenResponse, _ error: SignInError) -> SignInError {
         guard let endpoint = provider.endpoints.revocation else {
-            return error.adding("the provider has no revocation endpoint, so the tokens it issued stay valid "
-                + "until they expire")
+            return error.adding(
+                "the provider has no revocation endpoint, so the tokens it issued stay valid "
+                    + "until they expire")
         }
-        let client = OAuthClient(transport: transport, clientID: provider.clientID,
-                                 authentication: provider.revocationAuthentication ?? provider.authentication)
+        let client = OAuthClient(
+            transport: transport, clientID: provider.clientID,
+            authentication: provider.revocationAuthentication ?? provider.authentication)
         do throws(SignInError) {
             if let refresh = tokens.refreshToken {
                 try client.revoke(refresh, hint: "refresh_token", endpoint: endpoint)
@@ -254,12 +272,17 @@ public enum UserEndpoint {
         public let name: String?
     }
 
-    public static func identity(provider: String, accessToken: String, endpoint: String?,
-                                transport: HTTPTransport) throws(SignInError) -> Identity {
+    public static func identity(
+        provider: String, accessToken: String, endpoint: String?,
+        transport: HTTPTransport
+    ) throws(SignInError) -> Identity {
         guard let endpoint else { throw .unavailable(reason: "\(provider) has no user endpoint configured") }
-        let response = try transport.send(OutgoingRequest(url: endpoint, headers: [
-            ("Authorization", "Bearer " + accessToken), ("Accept", "application/json"),
-        ]))
+        let response = try transport.send(
+            OutgoingRequest(
+                url: endpoint,
+                headers: [
+                    ("Authorization", "Bearer " + accessToken), ("Accept", "application/json"),
+                ]))
         if response.status == 401 || response.status == 403 { throw .unauthorized }
         guard response.status == 200 else { throw OAuthErrorResponse.error(from: response, endpoint: endpoint) }
         let json = try response.json()

@@ -53,8 +53,9 @@ public final class FlowTrace: @unchecked Sendable {
 
     public func record(_ kind: String, _ summary: String, _ details: [String: JSONValue] = [:]) {
         let now = clock()
-        let step = TraceStep(kind: kind, at: Self.timestamp(now), elapsedMs: (now.timeIntervalSince(started) * 1000).rounded(),
-                             summary: Self.redactText(summary), details: details)
+        let step = TraceStep(
+            kind: kind, at: Self.timestamp(now), elapsedMs: (now.timeIntervalSince(started) * 1000).rounded(),
+            summary: Self.redactText(summary), details: details)
         lock.lock()
         recorded.append(step)
         lock.unlock()
@@ -191,10 +192,16 @@ public struct TracingTransport: HTTPTransport {
         let (base, query) = FlowTrace.redactedURL(request.url)
         var details: [String: JSONValue] = ["method": .string(request.method), "url": .string(base)]
         if case .object(let parameters) = query, !parameters.isEmpty { details["query"] = query }
-        details["headers"] = .object(Dictionary(request.headers.map { name, value in
-            (name, name.lowercased() == "authorization" ? .string(value.split(separator: " ").first.map { "\($0) [redacted]" } ?? "[redacted]")
-                : .string(value))
-        }, uniquingKeysWith: { _, last in last }))
+        details["headers"] = .object(
+            Dictionary(
+                request.headers.map { name, value in
+                    (
+                        name,
+                        name.lowercased() == "authorization"
+                            ? .string(value.split(separator: " ").first.map { "\($0) [redacted]" } ?? "[redacted]")
+                            : .string(value)
+                    )
+                }, uniquingKeysWith: { _, last in last }))
         if !request.body.isEmpty { details["body"] = Self.redactedBody(request.body, contentType: request.headers) }
         trace.record("request", "\(request.method) \(base)", details)
         do {
@@ -206,7 +213,9 @@ public struct TracingTransport: HTTPTransport {
             if let contentType = response.headers["content-type"] { answer["contentType"] = .string(contentType) }
             if let json = try? JSONValue.parse(response.body) {
                 answer["body"] = FlowTrace.redactedJSON(json)
-                if let idToken = json["id_token"]?.string { trace.record("id_token", "ID token received", FlowTrace.decodedIDToken(idToken)) }
+                if let idToken = json["id_token"]?.string {
+                    trace.record("id_token", "ID token received", FlowTrace.decodedIDToken(idToken))
+                }
             } else if response.status >= 400, !response.body.isEmpty {
                 // A proxy's or framework's error page says what went wrong; its start is kept, redacted.
                 answer["body"] = .string(FlowTrace.redactedSnippet(response.body))
@@ -214,7 +223,9 @@ public struct TracingTransport: HTTPTransport {
             } else if !response.body.isEmpty {
                 answer["body"] = .string("[\(response.body.count) bytes, not JSON]")
             }
-            trace.record("response", "\(response.status) from \(base) in \(Int((response.duration * 1000).rounded())) ms", answer)
+            trace.record(
+                "response", "\(response.status) from \(base) in \(Int((response.duration * 1000).rounded())) ms", answer
+            )
             return response
         } catch {
             trace.record("response", "no answer from \(base): \(error.message)", ["url": .string(base)])
@@ -224,9 +235,12 @@ public struct TracingTransport: HTTPTransport {
 
     static func redactedBody(_ body: [UInt8], contentType headers: [(String, String)]) -> JSONValue {
         let type = headers.first { $0.0.lowercased() == "content-type" }?.1.lowercased() ?? ""
-        if type.hasPrefix("application/json"), let json = try? JSONValue.parse(body) { return FlowTrace.redactedJSON(json) }
+        if type.hasPrefix("application/json"), let json = try? JSONValue.parse(body) {
+            return FlowTrace.redactedJSON(json)
+        }
         if type.hasPrefix("application/x-www-form-urlencoded"),
-           let pairs = FormEncoding.decode(Substring(String(decoding: body, as: UTF8.self))) {
+            let pairs = FormEncoding.decode(Substring(String(decoding: body, as: UTF8.self)))
+        {
             return FlowTrace.redactedPairs(pairs)
         }
         return .string("[\(body.count) bytes]")

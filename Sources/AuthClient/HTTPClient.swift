@@ -1,7 +1,8 @@
 import AuthCore
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// An HTTP request authdeck sends to a provider, proxy or the sandbox.
@@ -19,18 +20,22 @@ public struct OutgoingRequest: Sendable {
     }
 
     /// A form POST (`application/x-www-form-urlencoded`), as token endpoints take.
-    public static func form(_ url: String, _ pairs: [(String, String)], headers: [(String, String)] = []) -> OutgoingRequest {
-        OutgoingRequest(method: "POST", url: url,
-                        headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")]
-                            + headers,
-                        body: Array(FormEncoding.encode(pairs).utf8))
+    public static func form(_ url: String, _ pairs: [(String, String)], headers: [(String, String)] = [])
+        -> OutgoingRequest
+    {
+        OutgoingRequest(
+            method: "POST", url: url,
+            headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")]
+                + headers,
+            body: Array(FormEncoding.encode(pairs).utf8))
     }
 
     /// A JSON POST, as the auth proxies take.
     public static func json(_ url: String, _ body: [UInt8], headers: [(String, String)] = []) -> OutgoingRequest {
-        OutgoingRequest(method: "POST", url: url,
-                        headers: [("Content-Type", "application/json"), ("Accept", "application/json")] + headers,
-                        body: body)
+        OutgoingRequest(
+            method: "POST", url: url,
+            headers: [("Content-Type", "application/json"), ("Accept", "application/json")] + headers,
+            body: body)
     }
 }
 
@@ -135,8 +140,9 @@ public final class URLSessionTransport: NSObject, HTTPTransport, @unchecked Send
         for (name, value) in http.allHeaderFields {
             if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
         }
-        return IncomingResponse(status: http.statusCode, headers: headers, body: body,
-                                duration: Date().timeIntervalSince(started))
+        return IncomingResponse(
+            status: http.statusCode, headers: headers, body: body,
+            duration: Date().timeIntervalSince(started))
     }
 
     /// A URL for messages: scheme, host and path only, so query parameters (codes, tokens) never leak.
@@ -178,8 +184,10 @@ private final class ResponseCollector: NSObject, URLSessionDataDelegate, @unchec
         return exchanges[task.taskIdentifier]
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
         guard let exchange = exchange(dataTask) else { return completionHandler(.cancel) }
         if response.expectedContentLength > Int64(limit) {
             exchange.markTooLarge()
@@ -197,8 +205,10 @@ private final class ResponseCollector: NSObject, URLSessionDataDelegate, @unchec
         exchange(task)?.finish(error)
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
         completionHandler(nil)
     }
 }

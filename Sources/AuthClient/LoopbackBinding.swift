@@ -22,7 +22,8 @@ public struct LoopbackBinding: Equatable, Sendable {
     public static func listenPort(_ text: String) -> UInt16? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0] == "127.0.0.1" || parts[0] == "localhost",
-              let port = UInt16(parts[1]) else { return nil }
+            let port = UInt16(parts[1])
+        else { return nil }
         return port
     }
 
@@ -31,20 +32,23 @@ public struct LoopbackBinding: Equatable, Sendable {
     /// listen on. A redirect URI that is not loopback (Apple's https relay) leaves the receiver as `listenPort` says.
     public static func resolve(registered: String?, listenPort: UInt16) throws(SignInError) -> LoopbackBinding {
         guard let registered, let components = URLComponents(string: registered),
-              components.scheme?.lowercased() == "http", let host = components.host?.lowercased() else {
+            components.scheme?.lowercased() == "http", let host = components.host?.lowercased()
+        else {
             return LoopbackBinding(port: listenPort)
         }
         if host == "::1" || host == "[::1]" {
-            throw .unavailable(reason: "the redirect URI \(registered) is on IPv6 loopback; authdeck listens on "
-                + "127.0.0.1 only: register http://127.0.0.1:PORT/callback")
+            throw .unavailable(
+                reason: "the redirect URI \(registered) is on IPv6 loopback; authdeck listens on "
+                    + "127.0.0.1 only: register http://127.0.0.1:PORT/callback")
         }
         guard host == "127.0.0.1" || host == "localhost" else { return LoopbackBinding(port: listenPort) }
         guard let port = components.port, (1...65535).contains(port) else {
             throw .unavailable(reason: "the redirect URI \(registered) names no port for the loopback receiver")
         }
         if listenPort != 0, Int(listenPort) != port {
-            throw .unavailable(reason: "--listen 127.0.0.1:\(listenPort) disagrees with the redirect URI "
-                + "\(registered), which needs port \(port)")
+            throw .unavailable(
+                reason: "--listen 127.0.0.1:\(listenPort) disagrees with the redirect URI "
+                    + "\(registered), which needs port \(port)")
         }
         let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
         return LoopbackBinding(port: UInt16(port), path: path, registeredURI: registered)
@@ -52,14 +56,16 @@ public struct LoopbackBinding: Equatable, Sendable {
 
     /// Starts the receiver; a fixed port that cannot be had is an error that names it, before any browser opens.
     public func open(pages: CallbackPages, deliver: @escaping LoopbackReceiver.Deliver) throws(SignInError)
-        -> LoopbackReceiver {
+        -> LoopbackReceiver
+    {
         do {
             return try LoopbackReceiver(port: port, path: path, pages: pages, deliver: deliver)
         } catch {
             guard port != 0 else { throw error }
             let needs = registeredURI.map { " (the redirect URI \($0) needs it)" } ?? ""
-            throw .unavailable(reason: "port \(port) on 127.0.0.1 is in use by another program\(needs); "
-                + "stop that program or change the port")
+            throw .unavailable(
+                reason: "port \(port) on 127.0.0.1 is in use by another program\(needs); "
+                    + "stop that program or change the port")
         }
     }
 

@@ -1,7 +1,8 @@
 import Foundation
 import LoopbackHTTP
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Who sent a request to the loopback receiver. Any local user can connect to 127.0.0.1, and another user can read
@@ -17,8 +18,10 @@ public enum LoopbackPeer {
     }
 
     /// The uid owning the TCP socket with local port `peerPort` connected to remote port `serverPort`.
-    public static func owner(peerPort: UInt16, serverPort: UInt16,
-                      tables: [String] = ["/proc/net/tcp", "/proc/net/tcp6"]) -> uid_t? {
+    public static func owner(
+        peerPort: UInt16, serverPort: UInt16,
+        tables: [String] = ["/proc/net/tcp", "/proc/net/tcp6"]
+    ) -> uid_t? {
         for table in tables {
             guard let text = read(table) else { continue }
             if let uid = owner(in: text, peerPort: peerPort, serverPort: serverPort) { return uid }

@@ -20,12 +20,16 @@ public final class LoopbackReceiver: @unchecked Sendable {
     public let callbackPath: String
 
     /// - Parameter port: 0 for an ephemeral port (the default), or the one `--listen` or the redirect URI names.
-    public init(port: UInt16 = 0, path: String = LoopbackReceiver.path, pages: CallbackPages,
-                deliver: @escaping Deliver) throws(SignInError) {
+    public init(
+        port: UInt16 = 0, path: String = LoopbackReceiver.path, pages: CallbackPages,
+        deliver: @escaping Deliver
+    ) throws(SignInError) {
         callbackPath = path
         do {
-            server = try HTTPServer(host: "127.0.0.1", port: port, maximumRequestBytes: CallbackParser.maximumLength,
-                                    connectionTimeout: 10) { request in
+            server = try HTTPServer(
+                host: "127.0.0.1", port: port, maximumRequestBytes: CallbackParser.maximumLength,
+                connectionTimeout: 10
+            ) { request in
                 Self.handle(request, path: path, pages: pages, deliver: deliver)
             }
         } catch {
@@ -57,7 +61,8 @@ public final class LoopbackReceiver: @unchecked Sendable {
             }
             parsed = Result { () throws(CallbackParser.Failure) in try CallbackParser.parse(form: request.body) }
         default:
-            return HTTPResponse(status: 405, headers: [("Allow", "GET, POST")], body: Array("Method not allowed.\n".utf8))
+            return HTTPResponse(
+                status: 405, headers: [("Allow", "GET, POST")], body: Array("Method not allowed.\n".utf8))
         }
         switch deliver(parsed, "loopback") {
         case .accepted: return pages.success("authdeck received the sign-in.")
@@ -75,8 +80,10 @@ public struct CallbackPages: Sendable {
         func load(_ name: String, fallback: String) -> String {
             (try? String(contentsOf: resources.appendingPathComponent(name), encoding: .utf8)) ?? fallback
         }
-        successTemplate = load("callback-success.html", fallback: "<!doctype html><p>{{message}}</p><p>Return to your terminal.</p>")
-        errorTemplate = load("callback-error.html", fallback: "<!doctype html><p>{{message}}</p><p>Return to your terminal.</p>")
+        successTemplate = load(
+            "callback-success.html", fallback: "<!doctype html><p>{{message}}</p><p>Return to your terminal.</p>")
+        errorTemplate = load(
+            "callback-error.html", fallback: "<!doctype html><p>{{message}}</p><p>Return to your terminal.</p>")
     }
 
     func success(_ message: String) -> HTTPResponse {

@@ -66,15 +66,22 @@ public struct OAuthClient: Sendable {
     }
 
     /// Authorization code + PKCE (RFC 6749 4.1.3, RFC 7636 4.5).
-    public func exchange(code: String, verifier: String, redirectURI: String,
-                         endpoint: String) throws(SignInError) -> TokenResponse {
-        let pairs = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI),
-                     ("code_verifier", verifier)] + clientPairs
+    public func exchange(
+        code: String, verifier: String, redirectURI: String,
+        endpoint: String
+    ) throws(SignInError) -> TokenResponse {
+        let pairs =
+            [
+                ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI),
+                ("code_verifier", verifier),
+            ] + clientPairs
         return try TokenResponse.parse(post(endpoint, pairs), endpoint: endpoint)
     }
 
     /// Refresh (RFC 6749 section 6). Providers may rotate the refresh token; the caller keeps the old one when not.
-    public func refresh(_ refreshToken: String, scopes: [String]? = nil, endpoint: String) throws(SignInError) -> TokenResponse {
+    public func refresh(_ refreshToken: String, scopes: [String]? = nil, endpoint: String) throws(SignInError)
+        -> TokenResponse
+    {
         var pairs = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)] + clientPairs
         if let scopes, !scopes.isEmpty { pairs.append(("scope", scopes.joined(separator: " "))) }
         return try TokenResponse.parse(post(endpoint, pairs), endpoint: endpoint)
@@ -90,7 +97,8 @@ public struct OAuthClient: Sendable {
     }
 
     /// Device authorization request (RFC 8628 3.1).
-    public func startDeviceAuthorization(scopes: [String], endpoint: String) throws(SignInError) -> DeviceAuthorization {
+    public func startDeviceAuthorization(scopes: [String], endpoint: String) throws(SignInError) -> DeviceAuthorization
+    {
         let pairs = clientPairs + [("scope", scopes.joined(separator: " "))]
         let response = try post(endpoint, pairs)
         guard (200..<300).contains(response.status) else {
@@ -98,19 +106,25 @@ public struct OAuthClient: Sendable {
         }
         let json = try response.json()
         guard let deviceCode = json["device_code"]?.string, let userCode = json["user_code"]?.string,
-              let verification = json["verification_uri"]?.string ?? json["verification_url"]?.string else {
-            throw .unavailable(reason: "the device authorization answer lacks device_code, user_code or verification_uri")
+            let verification = json["verification_uri"]?.string ?? json["verification_url"]?.string
+        else {
+            throw .unavailable(
+                reason: "the device authorization answer lacks device_code, user_code or verification_uri")
         }
-        return DeviceAuthorization(deviceCode: deviceCode, userCode: userCode, verificationURI: verification,
-                                   verificationURIComplete: json["verification_uri_complete"]?.string,
-                                   expiresIn: json["expires_in"]?.integer ?? 600,
-                                   interval: max(1, json["interval"]?.integer ?? 5))
+        return DeviceAuthorization(
+            deviceCode: deviceCode, userCode: userCode, verificationURI: verification,
+            verificationURIComplete: json["verification_uri_complete"]?.string,
+            expiresIn: json["expires_in"]?.integer ?? 600,
+            interval: max(1, json["interval"]?.integer ?? 5))
     }
 
     /// One poll of the token endpoint (RFC 8628 3.4/3.5).
     public func pollDevice(_ authorization: DeviceAuthorization, endpoint: String) throws(SignInError) -> DevicePoll {
-        let pairs = [("grant_type", "urn:ietf:params:oauth:grant-type:device_code"),
-                     ("device_code", authorization.deviceCode)] + clientPairs
+        let pairs =
+            [
+                ("grant_type", "urn:ietf:params:oauth:grant-type:device_code"),
+                ("device_code", authorization.deviceCode),
+            ] + clientPairs
         let response = try post(endpoint, pairs)
         if (200..<300).contains(response.status) {
             return .approved(try TokenResponse.parse(response, endpoint: endpoint))

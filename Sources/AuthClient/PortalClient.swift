@@ -46,8 +46,9 @@ public struct PortalClient: Sendable {
     /// escaped as Portal's SDKs escape it (everything but `A-Z a-z 0-9 - _ . *`).
     public func oauthURLs(redirectURL: String) throws(SignInError) -> [String: String] {
         let query = "redirectUrl=" + Self.formURLEncode(redirectURL)
-        let data = try call(OutgoingRequest(url: authBase + "/oauth/urls?" + query, headers: headers()),
-                            name: "oauth/urls")
+        let data = try call(
+            OutgoingRequest(url: authBase + "/oauth/urls?" + query, headers: headers()),
+            name: "oauth/urls")
         guard case .object(let members) = data else {
             throw .network(message: "Portal's oauth/urls answer is not an object of URLs")
         }
@@ -57,8 +58,9 @@ public struct PortalClient: Sendable {
     /// Exchanges the redirect's one-time token.
     public func exchange(token: String) throws(SignInError) -> Tokens {
         let body = try TurnkeyProxyClient.encode(.object(["token": .string(token)]))
-        let data = try call(.json(authBase + "/oauth/tokens", Array(body.utf8), headers: headers()),
-                            name: "oauth/tokens")
+        let data = try call(
+            .json(authBase + "/oauth/tokens", Array(body.utf8), headers: headers()),
+            name: "oauth/tokens")
         return try Self.tokens(data, call: "oauth/tokens")
     }
 
@@ -69,21 +71,25 @@ public struct PortalClient: Sendable {
             throw .network(message: "Portal's userJwt carries no endUserId claim")
         }
         let body = try TurnkeyProxyClient.encode(.object(["code": .string(code)]))
-        let data = try call(.json(authBase + "/totps/validations", Array(body.utf8),
-                                  headers: headers() + [("Authorization", "Bearer " + userJwt)]),
-                            name: "totps/validations", codeSent: true)
+        let data = try call(
+            .json(
+                authBase + "/totps/validations", Array(body.utf8),
+                headers: headers() + [("Authorization", "Bearer " + userJwt)]),
+            name: "totps/validations", codeSent: true)
         guard let session = data["clientSessionToken"]?.string, !session.isEmpty else {
             throw .network(message: "Portal accepted the TOTP code but sent no clientSessionToken")
         }
-        return Tokens(endUserID: endUserID, clientID: data["clientId"]?.string, clientSessionToken: session,
-                      userJwt: nil, totpLink: nil, isAccountAbstracted: data["isAccountAbstracted"]?.bool)
+        return Tokens(
+            endUserID: endUserID, clientID: data["clientId"]?.string, clientSessionToken: session,
+            userJwt: nil, totpLink: nil, isAccountAbstracted: data["isAccountAbstracted"]?.bool)
     }
 
     /// The `endUserId` claim of a userJwt, read without verifying (Portal's key is not the client's to know; the
     /// claim only labels the session, the token is what Portal checks).
     static func endUserID(userJwt: String) -> String? {
         guard let id = TurnkeySignIn.unverifiedClaims(userJwt)["endUserId"]?.string,
-              !id.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+            !id.trimmingCharacters(in: .whitespaces).isEmpty
+        else { return nil }
         return id
     }
 
@@ -93,8 +99,8 @@ public struct PortalClient: Sendable {
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."),
-                 UInt8(ascii: "*"):
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."),
+                UInt8(ascii: "*"):
                 output.unicodeScalars.append(Unicode.Scalar(byte))
             default:
                 output += String(format: "%%%02X", byte)
@@ -120,15 +126,18 @@ public struct PortalClient: Sendable {
         guard let endUserID = named ?? (session == nil ? userJwt.flatMap { endUserID(userJwt: $0) } : nil) else {
             throw .network(message: "Portal's \(call) answer names no endUserId")
         }
-        return Tokens(endUserID: endUserID, clientID: data["clientId"]?.string, clientSessionToken: session,
-                      userJwt: session == nil ? userJwt : nil, totpLink: data["totpLink"]?.string,
-                      isAccountAbstracted: data["isAccountAbstracted"]?.bool)
+        return Tokens(
+            endUserID: endUserID, clientID: data["clientId"]?.string, clientSessionToken: session,
+            userJwt: session == nil ? userJwt : nil, totpLink: data["totpLink"]?.string,
+            isAccountAbstracted: data["isAccountAbstracted"]?.bool)
     }
 
     /// Sends one request and unwraps `data`. 401 is `unauthorized` (a redirect URL that is not allow-listed, a
     /// wrong environment), or `invalidCode` where the request carried a typed code.
-    private func call(_ request: OutgoingRequest, name: String,
-                      codeSent: Bool = false) throws(SignInError) -> JSONValue {
+    private func call(
+        _ request: OutgoingRequest, name: String,
+        codeSent: Bool = false
+    ) throws(SignInError) -> JSONValue {
         let response = try transport.send(request)
         guard (200..<300).contains(response.status) else {
             throw TurnkeyProxyError.error(from: response, service: "Portal", call: name, codeSent: codeSent)

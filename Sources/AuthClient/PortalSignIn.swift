@@ -21,8 +21,10 @@ public final class PortalSignIn: SignInBackend, @unchecked Sendable {
     /// Who the TOTP enrolment link named (an email or a name): Portal otherwise knows the user only by a UUID.
     private let learnedAccount = Mutex<String?>(nil)
 
-    public init(request: SignInRequest, client: PortalClient, redirectURL: String?,
-                clock: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        request: SignInRequest, client: PortalClient, redirectURL: String?,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.request = request
         self.client = client
         self.redirectURL = redirectURL
@@ -45,13 +47,15 @@ public final class PortalSignIn: SignInBackend, @unchecked Sendable {
         // Portal matches the redirect URL byte for byte against the environment's allow-list, so a port picked
         // at random can never match: the URL is configured, and a loopback one must be where the receiver listens.
         guard let redirectURL else {
-            throw .unavailable(reason: "the portal backend needs redirectURL in config.json, exactly as the "
-                + "environment allow-lists it: authdeck://callback or http://127.0.0.1:PORT/callback")
+            throw .unavailable(
+                reason: "the portal backend needs redirectURL in config.json, exactly as the "
+                    + "environment allow-lists it: authdeck://callback or http://127.0.0.1:PORT/callback")
         }
         if redirectURL.hasPrefix("http://") {
             guard let loopbackRedirectURI, loopbackRedirectURI == redirectURL else {
-                throw .unavailable(reason: "the allow-listed redirect URL \(redirectURL) needs the loopback receiver "
-                    + "on its port: pass --listen with that address")
+                throw .unavailable(
+                    reason: "the allow-listed redirect URL \(redirectURL) needs the loopback receiver "
+                        + "on its port: pass --listen with that address")
             }
         }
         return .browser(redirectURI: redirectURL)
@@ -63,8 +67,9 @@ public final class PortalSignIn: SignInBackend, @unchecked Sendable {
             // has one, and never leaves this process.
             let pkce = PKCE(randomBytes: try SecureRandom.bytes(32))
             let state = AttemptSecrets.state(randomBytes: try SecureRandom.bytes(16))
-            var attempt = Attempt(id: id, backend: request.backendName, provider: request.provider, method: method,
-                                  state: state, codeVerifier: pkce.verifier, nonce: nil, deadline: deadline)
+            var attempt = Attempt(
+                id: id, backend: request.backendName, provider: request.provider, method: method,
+                state: state, codeVerifier: pkce.verifier, nonce: nil, deadline: deadline)
             attempt.acceptsStatelessRedirect = true
             return attempt
         } catch {
@@ -114,8 +119,9 @@ public final class PortalSignIn: SignInBackend, @unchecked Sendable {
             backend: request.backendName, provider: request.provider, subject: tokens.endUserID, email: email,
             displayName: name, issuer: client.baseURL, createdAt: now, expiresAt: nil, refreshable: false)
         var secrets = SessionSecrets(sessionJwt: sessionToken)
-        secrets.portalClient = PortalClientInfo(clientID: tokens.clientID,
-                                                isAccountAbstracted: tokens.isAccountAbstracted)
+        secrets.portalClient = PortalClientInfo(
+            clientID: tokens.clientID,
+            isAccountAbstracted: tokens.isAccountAbstracted)
         return IssuedSession(session: Session(record: record, secrets: secrets), kind: .login)
     }
 }

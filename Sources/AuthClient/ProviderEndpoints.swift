@@ -15,9 +15,11 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
     /// `revocation_endpoint_auth_methods_supported`; nil when the provider does not say.
     public var revocationAuthMethods: [String]?
 
-    public init(issuer: String, authorization: String, token: String, jwks: String? = nil, userinfo: String? = nil,
-                revocation: String? = nil, deviceAuthorization: String? = nil, tokenAuthMethods: [String]? = nil,
-                revocationAuthMethods: [String]? = nil) {
+    public init(
+        issuer: String, authorization: String, token: String, jwks: String? = nil, userinfo: String? = nil,
+        revocation: String? = nil, deviceAuthorization: String? = nil, tokenAuthMethods: [String]? = nil,
+        revocationAuthMethods: [String]? = nil
+    ) {
         self.issuer = issuer
         self.authorization = authorization
         self.token = token
@@ -31,22 +33,26 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
 
     /// Reads an OpenID Provider Configuration document (OIDC Discovery 1.0 section 3). The `issuer` inside must be
     /// exactly the one asked for (section 4.3), or a malicious document could redirect verification elsewhere.
-    public static func fromDiscovery(_ document: JSONValue, expectedIssuer: String) throws(SignInError) -> ProviderEndpoints {
+    public static func fromDiscovery(_ document: JSONValue, expectedIssuer: String) throws(SignInError)
+        -> ProviderEndpoints
+    {
         guard case .object = document else { throw .unavailable(reason: "the discovery document is not a JSON object") }
         guard let issuer = document["issuer"]?.string, issuer == expectedIssuer else {
             throw .unavailable(reason: "the discovery document names another issuer than \(expectedIssuer)")
         }
         guard let authorization = document["authorization_endpoint"]?.string,
-              let token = document["token_endpoint"]?.string else {
+            let token = document["token_endpoint"]?.string
+        else {
             throw .unavailable(reason: "the discovery document lacks the authorization or token endpoint")
         }
-        return ProviderEndpoints(issuer: issuer, authorization: authorization, token: token,
-                                 jwks: document["jwks_uri"]?.string, userinfo: document["userinfo_endpoint"]?.string,
-                                 revocation: document["revocation_endpoint"]?.string,
-                                 deviceAuthorization: document["device_authorization_endpoint"]?.string,
-                                 tokenAuthMethods: strings(document["token_endpoint_auth_methods_supported"]),
-                                 revocationAuthMethods:
-                                    strings(document["revocation_endpoint_auth_methods_supported"]))
+        return ProviderEndpoints(
+            issuer: issuer, authorization: authorization, token: token,
+            jwks: document["jwks_uri"]?.string, userinfo: document["userinfo_endpoint"]?.string,
+            revocation: document["revocation_endpoint"]?.string,
+            deviceAuthorization: document["device_authorization_endpoint"]?.string,
+            tokenAuthMethods: strings(document["token_endpoint_auth_methods_supported"]),
+            revocationAuthMethods:
+                strings(document["revocation_endpoint_auth_methods_supported"]))
     }
 
     /// Fills what OIDC discovery left out from RFC 8414 authorization server metadata of the same issuer: the
@@ -105,16 +111,20 @@ public final class ProviderMetadataCache: @unchecked Sendable {
         ProviderMetadataCache(transport: transport, folder: folder)
     }
 
-    public func endpoints(issuer: String, discoveryURL: String, now: Date = Date()) throws(SignInError) -> ProviderEndpoints {
+    public func endpoints(issuer: String, discoveryURL: String, now: Date = Date()) throws(SignInError)
+        -> ProviderEndpoints
+    {
         let body = try fetch(discoveryURL, lifetime: Self.discoveryLifetime, now: now, refresh: false)
         do {
             let found = try ProviderEndpoints.fromDiscovery(try JSONValue.parse(body), expectedIssuer: issuer)
             guard found.revocation == nil || found.deviceAuthorization == nil,
-                  let url = ProviderEndpoints.authorizationServerMetadataURL(issuer: issuer) else { return found }
+                let url = ProviderEndpoints.authorizationServerMetadataURL(issuer: issuer)
+            else { return found }
             // Plenty of servers publish no RFC 8414 document: its absence is remembered like a document (an empty
             // one), so it costs one round trip a day, not one a sign-in.
             guard let metadata = try? fetch(url, lifetime: Self.discoveryLifetime, now: now, refresh: false),
-                  let document = try? JSONValue.parse(metadata) else {
+                let document = try? JSONValue.parse(metadata)
+            else {
                 remember(url, Array("{}".utf8), now: now)
                 return found
             }
@@ -124,7 +134,8 @@ public final class ProviderMetadataCache: @unchecked Sendable {
             throw error
         } catch {
             forget(discoveryURL)
-            throw .unavailable(reason: "the discovery document at \(URLSessionTransport.redacted(discoveryURL)) is not JSON")
+            throw .unavailable(
+                reason: "the discovery document at \(URLSessionTransport.redacted(discoveryURL)) is not JSON")
         }
     }
 
@@ -134,8 +145,10 @@ public final class ProviderMetadataCache: @unchecked Sendable {
     }
 
     /// Verifies an ID token against the issuer's JWKS, refetching the JWKS once when the token's `kid` is unknown.
-    public func verify(_ idToken: String, with verifier: IDTokenVerifier, jwksURL: String,
-                       now: Date = Date()) throws(SignInError) -> IDTokenClaims {
+    public func verify(
+        _ idToken: String, with verifier: IDTokenVerifier, jwksURL: String,
+        now: Date = Date()
+    ) throws(SignInError) -> IDTokenClaims {
         func check(refresh: Bool) throws(SignInError) -> Result<IDTokenClaims, IDTokenFailure> {
             let document = try jwks(jwksURL, refresh: refresh, now: now)
             return Result { () throws(IDTokenFailure) in try verifier.verify(idToken, jwks: document, now: now) }
@@ -169,10 +182,11 @@ public final class ProviderMetadataCache: @unchecked Sendable {
         lock.unlock()
         if let entry, now.timeIntervalSince(entry.fetched) < lifetime { return entry.body }
         guard let file = cacheFile(url),
-              let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
-              let modified = attributes[.modificationDate] as? Date, now.timeIntervalSince(modified) < lifetime,
-              modified <= now.addingTimeInterval(60),
-              let data = try? Data(contentsOf: file) else {
+            let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
+            let modified = attributes[.modificationDate] as? Date, now.timeIntervalSince(modified) < lifetime,
+            modified <= now.addingTimeInterval(60),
+            let data = try? Data(contentsOf: file)
+        else {
             return nil
         }
         let body = Array(data)
@@ -189,8 +203,9 @@ public final class ProviderMetadataCache: @unchecked Sendable {
         lock.unlock()
         guard let folder, let file = cacheFile(url) else { return }
         // The cache is an optimisation: a folder that cannot be written only costs a round trip next time.
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
-                                                 attributes: [.posixPermissions: 0o700])
+        try? FileManager.default.createDirectory(
+            at: folder, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         try? Data(body).write(to: file, options: .atomic)
     }
 

@@ -9,7 +9,9 @@ public struct ProviderOverrides: Equatable, Sendable {
     public var clientSecretFile: String?
     public var scopes: [String]?
 
-    public init(issuer: String? = nil, clientID: String? = nil, clientSecretFile: String? = nil, scopes: [String]? = nil) {
+    public init(
+        issuer: String? = nil, clientID: String? = nil, clientSecretFile: String? = nil, scopes: [String]? = nil
+    ) {
         self.issuer = issuer
         self.clientID = clientID
         self.clientSecretFile = clientSecretFile
@@ -25,8 +27,10 @@ public struct ProviderResolver: Sendable {
     public let metadata: ProviderMetadataCache
     public let clock: @Sendable () -> Date
 
-    public init(catalog: ProviderCatalog, configuration: Configuration, metadata: ProviderMetadataCache,
-                clock: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        catalog: ProviderCatalog, configuration: Configuration, metadata: ProviderMetadataCache,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.catalog = catalog
         self.configuration = configuration
         self.metadata = metadata
@@ -38,8 +42,10 @@ public struct ProviderResolver: Sendable {
         provider == "oidc" ? "generic" : provider
     }
 
-    public func resolve(provider name: String, backend backendName: String,
-                        overrides: ProviderOverrides = ProviderOverrides()) throws(SignInError) -> ResolvedProvider {
+    public func resolve(
+        provider name: String, backend backendName: String,
+        overrides: ProviderOverrides = ProviderOverrides()
+    ) throws(SignInError) -> ResolvedProvider {
         guard let preset = catalog[name] else {
             throw .unavailable(reason: "unknown provider '\(name)' (google, apple, discord, x, oidc)")
         }
@@ -48,7 +54,9 @@ public struct ProviderResolver: Sendable {
         }
         var settings = configuration.provider(name, backend: backendName)
         if backend.type == .sandbox {
-            guard let base = backend.baseURL else { throw .unavailable(reason: "backend '\(backendName)' has no baseURL") }
+            guard let base = backend.baseURL else {
+                throw .unavailable(reason: "backend '\(backendName)' has no baseURL")
+            }
             let sandboxDefaults = ProviderConfiguration(
                 clientID: "authdeck-\(Self.sandboxProfile(name))",
                 issuer: base.trimmingSuffix("/") + "/oidc/" + Self.sandboxProfile(name))
@@ -56,13 +64,15 @@ public struct ProviderResolver: Sendable {
         } else if backend.type != .direct {
             throw .authMethodUnavailable(method: "\(preset.title) through the \(backend.type.rawValue) backend")
         }
-        settings = settings.overridden(by: ProviderConfiguration(
-            clientID: overrides.clientID, clientSecretFile: overrides.clientSecretFile, issuer: overrides.issuer,
-            scopes: overrides.scopes))
+        settings = settings.overridden(
+            by: ProviderConfiguration(
+                clientID: overrides.clientID, clientSecretFile: overrides.clientSecretFile, issuer: overrides.issuer,
+                scopes: overrides.scopes))
 
         guard let clientID = settings.clientID, !clientID.isEmpty else {
-            throw .unavailable(reason: "no client id for \(preset.title): pass --client-id or set "
-                + "providers.\(name).clientID in config.json")
+            throw .unavailable(
+                reason: "no client id for \(preset.title): pass --client-id or set "
+                    + "providers.\(name).clientID in config.json")
         }
         let issuerGiven = overrides.issuer != nil
         if issuerGiven {
@@ -75,10 +85,12 @@ public struct ProviderResolver: Sendable {
             settings.deviceAuthorizationEndpoint = nil
             settings.jwksURI = nil
         }
-        let endpoints = try endpoints(preset: preset, settings: settings, sandbox: backend.type == .sandbox,
-                                      discoverOnly: issuerGiven)
-        let authentication = try authentication(preset: preset, settings: settings, clientID: clientID,
-                                                endpoints: endpoints)
+        let endpoints = try endpoints(
+            preset: preset, settings: settings, sandbox: backend.type == .sandbox,
+            discoverOnly: issuerGiven)
+        let authentication = try authentication(
+            preset: preset, settings: settings, clientID: clientID,
+            endpoints: endpoints)
         var resolved = ResolvedProvider(
             preset: preset, clientID: clientID, authentication: authentication,
             scopes: settings.scopes ?? preset.scopes, endpoints: endpoints,
@@ -89,23 +101,30 @@ public struct ProviderResolver: Sendable {
         return resolved
     }
 
-    private func endpoints(preset: ProviderPreset, settings: ProviderConfiguration, sandbox: Bool,
-                           discoverOnly: Bool = false) throws(SignInError) -> ProviderEndpoints {
+    private func endpoints(
+        preset: ProviderPreset, settings: ProviderConfiguration, sandbox: Bool,
+        discoverOnly: Bool = false
+    ) throws(SignInError) -> ProviderEndpoints {
         let issuer = settings.issuer ?? preset.issuer
         var found: ProviderEndpoints?
         let usePreset = !sandbox && !discoverOnly
-        let explicit = (settings.authorizationEndpoint ?? (usePreset ? preset.authorizationEndpoint : nil),
-                        settings.tokenEndpoint ?? (usePreset ? preset.tokenEndpoint : nil))
+        let explicit = (
+            settings.authorizationEndpoint ?? (usePreset ? preset.authorizationEndpoint : nil),
+            settings.tokenEndpoint ?? (usePreset ? preset.tokenEndpoint : nil)
+        )
         if let authorization = explicit.0, let token = explicit.1, let issuer {
-            found = ProviderEndpoints(issuer: issuer, authorization: authorization, token: token,
-                                      jwks: preset.jwksURI, userinfo: preset.userEndpoint,
-                                      revocation: preset.revocationEndpoint)
+            found = ProviderEndpoints(
+                issuer: issuer, authorization: authorization, token: token,
+                jwks: preset.jwksURI, userinfo: preset.userEndpoint,
+                revocation: preset.revocationEndpoint)
         } else {
             guard let issuer else {
                 throw .unavailable(reason: "no issuer for \(preset.title): pass --issuer URL")
             }
             let trimmed = issuer.trimmingSuffix("/")
-            let discovery = settings.issuer == nil ? (preset.discoveryURL ?? trimmed + "/.well-known/openid-configuration")
+            let discovery =
+                settings.issuer == nil
+                ? (preset.discoveryURL ?? trimmed + "/.well-known/openid-configuration")
                 : trimmed + "/.well-known/openid-configuration"
             found = try metadata.endpoints(issuer: issuer, discoveryURL: discovery, now: clock())
         }
@@ -124,38 +143,49 @@ public struct ProviderResolver: Sendable {
 
     /// Apple's ES256 client-secret JWT always goes in the body, as Apple takes it; any other secret is sent the way
     /// `tokenEndpointAuthMethod` or discovery says, HTTP Basic by default (RFC 6749 2.3.1).
-    private func authentication(preset: ProviderPreset, settings: ProviderConfiguration, clientID: String,
-                                endpoints: ProviderEndpoints) throws(SignInError) -> ClientAuthentication {
+    private func authentication(
+        preset: ProviderPreset, settings: ProviderConfiguration, clientID: String,
+        endpoints: ProviderEndpoints
+    ) throws(SignInError) -> ClientAuthentication {
         if preset.clientSecret == "es256-jwt", let teamID = settings.teamID, let keyID = settings.keyID,
-           let keyFile = settings.privateKeyFile {
-            return .secret(try AppleClientSecret.make(teamID: teamID, clientID: clientID, keyID: keyID,
-                                                      privateKeyFile: keyFile, now: clock()))
+            let keyFile = settings.privateKeyFile
+        {
+            return .secret(
+                try AppleClientSecret.make(
+                    teamID: teamID, clientID: clientID, keyID: keyID,
+                    privateKeyFile: keyFile, now: clock()))
         }
-        let method = try ClientAuthMethod.choose(configured: settings.tokenEndpointAuthMethod,
-                                                 supported: endpoints.tokenAuthMethods,
-                                                 hasSecret: settings.clientSecretFile != nil,
-                                                 endpoint: "token endpoint")
+        let method = try ClientAuthMethod.choose(
+            configured: settings.tokenEndpointAuthMethod,
+            supported: endpoints.tokenAuthMethods,
+            hasSecret: settings.clientSecretFile != nil,
+            endpoint: "token endpoint")
         guard method != .none, let file = settings.clientSecretFile else { return .none }
         return ClientAuthentication.secret(try Self.readClientSecret(file)).using(method)
     }
 
     /// The revocation endpoint takes the token endpoint's method unless its own list (RFC 8414
     /// `revocation_endpoint_auth_methods_supported`) leaves that out.
-    private func revocationAuthentication(_ token: ClientAuthentication, preset: ProviderPreset,
-                                          settings: ProviderConfiguration,
-                                          endpoints: ProviderEndpoints) throws(SignInError) -> ClientAuthentication {
+    private func revocationAuthentication(
+        _ token: ClientAuthentication, preset: ProviderPreset,
+        settings: ProviderConfiguration,
+        endpoints: ProviderEndpoints
+    ) throws(SignInError) -> ClientAuthentication {
         guard preset.clientSecret != "es256-jwt", settings.tokenEndpointAuthMethod == nil, token != .none,
-              let supported = endpoints.revocationAuthMethods, !supported.isEmpty,
-              !supported.contains(token.method.rawValue) else { return token }
-        let method = try ClientAuthMethod.choose(configured: nil, supported: supported, hasSecret: true,
-                                                 endpoint: "revocation endpoint")
+            let supported = endpoints.revocationAuthMethods, !supported.isEmpty,
+            !supported.contains(token.method.rawValue)
+        else { return token }
+        let method = try ClientAuthMethod.choose(
+            configured: nil, supported: supported, hasSecret: true,
+            endpoint: "revocation endpoint")
         return token.using(method)
     }
 
     /// Reads a client secret file: the whole file, trimmed; an empty or unreadable file is an error.
     public static func readClientSecret(_ file: String) throws(SignInError) -> String {
         guard let data = FileManager.default.contents(atPath: (file as NSString).expandingTildeInPath),
-              let text = String(data: data, encoding: .utf8) else {
+            let text = String(data: data, encoding: .utf8)
+        else {
             throw .unavailable(reason: "cannot read the client secret file \(file)")
         }
         let secret = text.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -166,10 +196,13 @@ public struct ProviderResolver: Sendable {
 
 /// Apple's client secret: an ES256 JWT signed with the operator's key (.p8), valid for a few minutes.
 public enum AppleClientSecret {
-    public static func make(teamID: String, clientID: String, keyID: String, privateKeyFile: String,
-                            now: Date) throws(SignInError) -> String {
+    public static func make(
+        teamID: String, clientID: String, keyID: String, privateKeyFile: String,
+        now: Date
+    ) throws(SignInError) -> String {
         guard let data = FileManager.default.contents(atPath: (privateKeyFile as NSString).expandingTildeInPath),
-              let pem = String(data: data, encoding: .utf8) else {
+            let pem = String(data: data, encoding: .utf8)
+        else {
             throw .unavailable(reason: "cannot read the Apple key file \(privateKeyFile)")
         }
         do {

@@ -17,10 +17,13 @@ public enum RedirectReach {
         guard let parts = URLComponents(string: redirectURI), let scheme = parts.scheme?.lowercased() else {
             return "the redirect URI \(shown) is not a URL any receiver of authdeck listens on (\(receivers))"
         }
-        if scheme == "authdeck" || parts.queryItems?.contains(where: {
-            $0.name == "scheme" && $0.value == "authdeck"
-        }) == true {
-            return schemeReceiver ? nil
+        if scheme == "authdeck"
+            || parts.queryItems?.contains(where: {
+                $0.name == "scheme" && $0.value == "authdeck"
+            }) == true
+        {
+            return schemeReceiver
+                ? nil
                 : "the redirect URI \(shown) comes back through authdeck://, whose receiver is not running"
         }
         if scheme == "http", let host = parts.host, URLPolicy.isLoopbackHost(host) {

@@ -22,7 +22,9 @@ public enum ResourceFolder {
             .deletingLastPathComponent().appendingPathComponent("Resources")
     }
 
-    public static func read(_ name: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> Data? {
+    public static func read(_ name: String, environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> Data?
+    {
         try? Data(contentsOf: locate(environment: environment).appendingPathComponent(name))
     }
 }

@@ -60,7 +60,8 @@ public final class SandboxAccountSignIn: SignInBackend, @unchecked Sendable {
     /// A provider session whose identity the proxy does not know becomes a new account waiting for its email code.
     private func checkAccount(_ answer: BackendAnswer) throws(SignInError) -> BackendAnswer {
         guard case .issued(let issued) = answer, let idToken = issued.session.secrets.idToken,
-              let email = issued.session.record.email else { return answer }
+            let email = issued.session.record.email
+        else { return answer }
         if try proxy.account(filterType: "OIDC_TOKEN", filterValue: idToken) != nil { return answer }
         _ = try proxy.signup(oidcToken: idToken, providerName: issued.session.record.provider)
         let contact = Contact.email(email)

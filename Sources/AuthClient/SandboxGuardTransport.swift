@@ -15,8 +15,9 @@ public struct SandboxGuardTransport: HTTPTransport {
     public func send(_ request: OutgoingRequest) throws(SignInError) -> IncomingResponse {
         let response = try inner.send(request)
         if response.headers[SandboxMark.header.lowercased()] != nil {
-            throw .unavailable(reason: "\(URLPolicy.redacted(request.url)) is authdeck's sandbox, but backend "
-                + "'\(backend)' is not a sandbox backend (use --backend sandbox)")
+            throw .unavailable(
+                reason: "\(URLPolicy.redacted(request.url)) is authdeck's sandbox, but backend "
+                    + "'\(backend)' is not a sandbox backend (use --backend sandbox)")
         }
         return response
     }

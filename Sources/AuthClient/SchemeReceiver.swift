@@ -1,8 +1,9 @@
 import AuthCore
 import CProcess
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The custom-scheme receiver (SPEC 3.2): the desktop entry runs `authdeck open-url authdeck://callback?…`, which
@@ -42,7 +43,9 @@ public final class SchemeReceiver: @unchecked Sendable {
         var address = SchemeReceiver.address(socketPath)
         let previousMask = umask(0o177)
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         umask(previousMask)
         guard bound == 0, listen(descriptor, 8) == 0 else {
@@ -102,8 +105,9 @@ public final class SchemeReceiver: @unchecked Sendable {
                 // Another user's process: its URL never reaches the sign-in.
                 verdict = .refused("this sign-in belongs to another user")
             } else if let line, line.lowercased().hasPrefix(scheme + ":") {
-                verdict = deliver(Result { () throws(CallbackParser.Failure) in try CallbackParser.parse(url: line) },
-                                  "scheme")
+                verdict = deliver(
+                    Result { () throws(CallbackParser.Failure) in try CallbackParser.parse(url: line) },
+                    "scheme")
             } else {
                 verdict = .refused("not an authdeck:// URL")
             }
@@ -126,7 +130,9 @@ public final class SchemeReceiver: @unchecked Sendable {
             bytes.append(contentsOf: buffer[0..<count])
             if bytes.contains(UInt8(ascii: "\n")) { break }
         }
-        guard bytes.count <= maximumLine, let end = bytes.firstIndex(of: UInt8(ascii: "\n")) ?? (bytes.isEmpty ? nil : bytes.endIndex) else {
+        guard bytes.count <= maximumLine,
+            let end = bytes.firstIndex(of: UInt8(ascii: "\n")) ?? (bytes.isEmpty ? nil : bytes.endIndex)
+        else {
             return nil
         }
         return String(validating: bytes[..<end], as: UTF8.self)
@@ -148,7 +154,9 @@ public final class SchemeReceiver: @unchecked Sendable {
         defer { close(descriptor) }
         var address = address(path)
         return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         } == 0
     }
 
@@ -159,7 +167,9 @@ public final class SchemeReceiver: @unchecked Sendable {
         defer { close(descriptor) }
         var address = address(socketPath)
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard connected == 0 else { throw .unavailable(reason: "no authdeck sign-in is waiting for this redirect") }
         // Whoever listens gets the code: only a listener of this user is given the URL.
@@ -170,7 +180,9 @@ public final class SchemeReceiver: @unchecked Sendable {
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let line = url + "\n"
         _ = line.withCString { send(descriptor, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
-        guard let answer = readLine(descriptor) else { throw .unavailable(reason: "the waiting authdeck did not answer") }
+        guard let answer = readLine(descriptor) else {
+            throw .unavailable(reason: "the waiting authdeck did not answer")
+        }
         if answer == "ok" { return .accepted }
         return .refused(answer.hasPrefix("refused: ") ? String(answer.dropFirst(9)) : answer)
     }

@@ -19,8 +19,10 @@ public struct SessionRefresher: Sendable {
     /// lack (a revocation endpoint added after it signed in); nil when the provider cannot be resolved now.
     public let currentEndpoints: (@Sendable (SessionRecord) -> ProviderEndpoints?)?
 
-    public init(transport: HTTPTransport, clock: @escaping @Sendable () -> Date = { Date() },
-                currentEndpoints: (@Sendable (SessionRecord) -> ProviderEndpoints?)? = nil) {
+    public init(
+        transport: HTTPTransport, clock: @escaping @Sendable () -> Date = { Date() },
+        currentEndpoints: (@Sendable (SessionRecord) -> ProviderEndpoints?)? = nil
+    ) {
         self.transport = transport
         self.clock = clock
         self.currentEndpoints = currentEndpoints
@@ -31,7 +33,9 @@ public struct SessionRefresher: Sendable {
     private func client(_ endpoints: SessionEndpoints, revocation: Bool = false) throws(SignInError) -> OAuthClient {
         var authentication = ClientAuthentication.none
         if let file = endpoints.clientSecretFile {
-            let stored = revocation ? endpoints.revocationAuthMethod ?? endpoints.tokenAuthMethod
+            let stored =
+                revocation
+                ? endpoints.revocationAuthMethod ?? endpoints.tokenAuthMethod
                 : endpoints.tokenAuthMethod
             let method = stored.flatMap(ClientAuthMethod.init(rawValue:)) ?? .clientSecretPost
             if method != .none {
@@ -55,7 +59,8 @@ public struct SessionRefresher: Sendable {
             throw .unavailable(reason: "session '\(session.record.key)' has no refresh token; sign in again")
         }
         guard let endpoints = session.secrets.endpoints else {
-            throw .unavailable(reason: "session '\(session.record.key)' does not say where to refresh it; sign in again")
+            throw .unavailable(
+                reason: "session '\(session.record.key)' does not say where to refresh it; sign in again")
         }
         let tokens = try client(endpoints).refresh(refreshToken, endpoint: endpoints.token)
         let now = clock()
@@ -72,7 +77,8 @@ public struct SessionRefresher: Sendable {
     /// Revokes the refresh token (which ends the grant at most providers) and the access token (RFC 7009).
     public func revoke(_ session: Session) throws(SignInError) {
         guard let endpoints = session.secrets.endpoints,
-              let revocation = endpoints.revocation ?? current(session)?.revocation else {
+            let revocation = endpoints.revocation ?? current(session)?.revocation
+        else {
             throw .unavailable(reason: "the provider of session '\(session.record.key)' has no revocation endpoint")
         }
         let oauth = try client(endpoints, revocation: true)
@@ -87,10 +93,14 @@ public struct SessionRefresher: Sendable {
     /// Asks the user endpoint whether the access token still works.
     public func check(_ session: Session) throws(SignInError) -> RemoteTokenStatus {
         guard let token = session.secrets.bearer,
-              let endpoint = session.secrets.endpoints?.user ?? current(session)?.userinfo else { return .unknown }
-        let response = try transport.send(OutgoingRequest(url: endpoint, headers: [
-            ("Authorization", "Bearer " + token), ("Accept", "application/json"),
-        ]))
+            let endpoint = session.secrets.endpoints?.user ?? current(session)?.userinfo
+        else { return .unknown }
+        let response = try transport.send(
+            OutgoingRequest(
+                url: endpoint,
+                headers: [
+                    ("Authorization", "Bearer " + token), ("Accept", "application/json"),
+                ]))
         if (200..<300).contains(response.status) { return .valid }
         if response.status == 401 || response.status == 403 { return .refused(response.status) }
         throw OAuthErrorResponse.error(from: response, endpoint: endpoint)

@@ -14,10 +14,12 @@ public enum SignInBackendFactory {
     ///   - transport: every request of the attempt goes through it (a `TracingTransport` records them).
     ///   - metadata: discovery and JWKS for the provider leg.
     ///   - overrides: `--issuer`, `--client-id`, `--client-secret-file`, `--scope`.
-    public static func make(request: SignInRequest, configuration: Configuration, catalog: ProviderCatalog,
-                            transport: HTTPTransport, metadata: ProviderMetadataCache,
-                            overrides: ProviderOverrides = ProviderOverrides(),
-                            clock: @escaping @Sendable () -> Date = { Date() }) throws(SignInError) -> SignInBackend {
+    public static func make(
+        request: SignInRequest, configuration: Configuration, catalog: ProviderCatalog,
+        transport: HTTPTransport, metadata: ProviderMetadataCache,
+        overrides: ProviderOverrides = ProviderOverrides(),
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) throws(SignInError) -> SignInBackend {
         let name = request.backendName
         guard let backend = configuration.backend(named: name) else {
             throw .unavailable(reason: "no backend named '\(name)' in config.json")
@@ -25,13 +27,15 @@ public enum SignInBackendFactory {
         let kind = Provider(request.provider)
         let sendsCode = kind.sendsCode
         if sendsCode, request.contact == nil { throw .invalidContact }
-        var transport = transport, metadata = metadata
+        var transport = transport
+        var metadata = metadata
         if backend.type == .sandbox {
             // The sandbox signs anyone in: it is only ever reached on this machine.
             for url in [backend.baseURL, backend.proxyBaseURL, backend.portalBaseURL].compactMap({ $0 }) {
                 guard let host = URLComponents(string: url)?.host, URLPolicy.isLoopbackHost(host) else {
-                    throw .unavailable(reason: "backend '\(name)' is a sandbox, but \(URLPolicy.redacted(url)) is not "
-                        + "on this machine (127.0.0.1)")
+                    throw .unavailable(
+                        reason: "backend '\(name)' is a sandbox, but \(URLPolicy.redacted(url)) is not "
+                            + "on this machine (127.0.0.1)")
                 }
             }
         } else if backend.usesSandbox != true {
@@ -45,8 +49,9 @@ public enum SignInBackendFactory {
         case .sandbox:
             let proxy = backend.proxyBaseURL ?? backend.baseURL.map { $0.trimmingSuffix("/") + sandboxProxyPath }
             let base = try required(proxy, "baseURL", backend: name)
-            let client = TurnkeyProxyClient(baseURL: base, configID: backend.configID ?? sandboxConfigID,
-                                            transport: transport, totpExtension: backend.totpExtension ?? false)
+            let client = TurnkeyProxyClient(
+                baseURL: base, configID: backend.configID ?? sandboxConfigID,
+                transport: transport, totpExtension: backend.totpExtension ?? false)
             guard sendsCode else {
                 // Social logins run as direct ones, then Para's branch: a new identity verifies its email first.
                 let inner = try direct(request, configuration, catalog, transport, metadata, overrides, clock)
@@ -56,8 +61,9 @@ public enum SignInBackendFactory {
         case .turnkey:
             let base = try required(backend.baseURL, "baseURL", backend: name)
             let configID = try required(backend.configID, "configID", backend: name)
-            let client = TurnkeyProxyClient(baseURL: base, configID: configID, transport: transport,
-                                            totpExtension: backend.totpExtension ?? false)
+            let client = TurnkeyProxyClient(
+                baseURL: base, configID: configID, transport: transport,
+                totpExtension: backend.totpExtension ?? false)
             if sendsCode { return TurnkeySignIn(request: request, client: client, clock: clock) }
             guard Provider(request.provider).isOfferedByAuthProxy else {
                 throw .authMethodUnavailable(method: "\(request.provider) through the turnkey backend")
@@ -67,8 +73,9 @@ public enum SignInBackendFactory {
             // the proxy names in wallet_kit_config fills in when there is none.
             var asDirect = configuration
             asDirect.backends?[name] = BackendConfiguration(type: .direct, providers: backend.providers)
-            let resolver = ProviderResolver(catalog: catalog, configuration: asDirect, metadata: metadata,
-                                            clock: clock)
+            let resolver = ProviderResolver(
+                catalog: catalog, configuration: asDirect, metadata: metadata,
+                clock: clock)
             let configuredClientID = asDirect.provider(request.provider, backend: name).clientID
             let leg: TurnkeySignIn.ProviderLeg = { (proxyClientID) throws(SignInError) -> ResolvedProvider in
                 var chosen = overrides
@@ -84,8 +91,9 @@ public enum SignInBackendFactory {
             default:
                 throw .unavailable(reason: "backend '\(name)': oauthFlow must be code or hosted")
             }
-            return TurnkeySignIn(request: request, client: client, provider: leg, metadata: metadata,
-                                 hostedOrigin: hosted, clock: clock)
+            return TurnkeySignIn(
+                request: request, client: client, provider: leg, metadata: metadata,
+                hostedOrigin: hosted, clock: clock)
         case .portal:
             if let code = kind.codeTitle { throw .authMethodUnavailable(method: code) }
             let base = try required(backend.baseURL, "baseURL", backend: name)
@@ -95,16 +103,21 @@ public enum SignInBackendFactory {
         }
     }
 
-    private static func direct(_ request: SignInRequest, _ configuration: Configuration, _ catalog: ProviderCatalog,
-                               _ transport: HTTPTransport, _ metadata: ProviderMetadataCache,
-                               _ overrides: ProviderOverrides,
-                               _ clock: @escaping @Sendable () -> Date) throws(SignInError) -> SignInBackend {
-        let resolver = ProviderResolver(catalog: catalog, configuration: configuration, metadata: metadata,
-                                        clock: clock)
-        let resolved = try resolver.resolve(provider: request.provider, backend: request.backendName,
-                                            overrides: overrides)
-        return DirectSignIn(provider: resolved, request: request, transport: transport, metadata: metadata,
-                            clock: clock)
+    private static func direct(
+        _ request: SignInRequest, _ configuration: Configuration, _ catalog: ProviderCatalog,
+        _ transport: HTTPTransport, _ metadata: ProviderMetadataCache,
+        _ overrides: ProviderOverrides,
+        _ clock: @escaping @Sendable () -> Date
+    ) throws(SignInError) -> SignInBackend {
+        let resolver = ProviderResolver(
+            catalog: catalog, configuration: configuration, metadata: metadata,
+            clock: clock)
+        let resolved = try resolver.resolve(
+            provider: request.provider, backend: request.backendName,
+            overrides: overrides)
+        return DirectSignIn(
+            provider: resolved, request: request, transport: transport, metadata: metadata,
+            clock: clock)
     }
 
     private static func required(_ value: String?, _ field: String, backend: String) throws(SignInError) -> String {

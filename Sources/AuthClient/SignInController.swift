@@ -49,8 +49,10 @@ public final class SignInController: @unchecked Sendable {
     /// - Parameter browser: opens the authorize URL; nil to only show it (`--no-browser`).
     /// - Parameter trace: records every protocol step of the attempts (give the same trace to the backend's
     ///   transport through `TracingTransport` so requests land in it too).
-    public init(report: @escaping Report, persist: @escaping Persist, receivers: ReceiverOptions,
-                browser: BrowserLauncher?, trace: FlowTrace? = nil, clock: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        report: @escaping Report, persist: @escaping Persist, receivers: ReceiverOptions,
+        browser: BrowserLauncher?, trace: FlowTrace? = nil, clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.trace = trace
         self.report = report
         self.persist = persist
@@ -128,7 +130,8 @@ public final class SignInController: @unchecked Sendable {
         }
         let name = Self.name(of: machine.state)
         if name != lastStateName {
-            trace?.record("transition", "\(lastStateName) → \(name)", ["from": .string(lastStateName), "to": .string(name)])
+            trace?.record(
+                "transition", "\(lastStateName) → \(name)", ["from": .string(lastStateName), "to": .string(name)])
             lastStateName = name
         }
         switch action {
@@ -180,8 +183,9 @@ public final class SignInController: @unchecked Sendable {
             }
         case .report(let outcome):
             finish()
-            trace?.record("result", "stored session \(outcome.record.key) (\(outcome.kind.rawValue))",
-                          ["key": .string(outcome.record.key), "kind": .string(outcome.kind.rawValue)])
+            trace?.record(
+                "result", "stored session \(outcome.record.key) (\(outcome.kind.rawValue))",
+                ["key": .string(outcome.record.key), "kind": .string(outcome.kind.rawValue)])
             report(.finished(.success(outcome)))
         case .reject(let error):
             trace?.record("notice", error.message)
@@ -196,8 +200,9 @@ public final class SignInController: @unchecked Sendable {
             // Cancelled while the session was being issued: it is not stored, and revoked where the backend can.
             let backend = self.backend
             finish()
-            trace?.record("result", error.message + "; the issued session was not stored",
-                          ["error": .string(error.message)])
+            trace?.record(
+                "result", error.message + "; the issued session was not stored",
+                ["error": .string(error.message)])
             // Reported once the revocation is done, so a command that exits on the report does not cut it short.
             work.async {
                 backend?.revoke(issued)
@@ -208,7 +213,8 @@ public final class SignInController: @unchecked Sendable {
 
     // MARK: - Helpers
 
-    private func prepare(_ backend: SignInBackend, id: AttemptID, timeout: TimeInterval) throws(SignInError) -> Attempt {
+    private func prepare(_ backend: SignInBackend, id: AttemptID, timeout: TimeInterval) throws(SignInError) -> Attempt
+    {
         let deliver: LoopbackReceiver.Deliver = { [weak self] parsed, source in
             guard let self else { return .refused("authdeck is shutting down") }
             return self.deliver(parsed, source: source)
@@ -216,8 +222,9 @@ public final class SignInController: @unchecked Sendable {
         // The loopback receiver must run before the attempt exists: its port is part of the redirect URI.
         var loopbackURI: String?
         if backend.waitsForRedirect {
-            let binding = try LoopbackBinding.resolve(registered: backend.registeredRedirectURI,
-                                                      listenPort: receiverOptions.loopbackPort)
+            let binding = try LoopbackBinding.resolve(
+                registered: backend.registeredRedirectURI,
+                listenPort: receiverOptions.loopbackPort)
             let receiver = try binding.open(pages: receiverOptions.pages, deliver: deliver)
             loopback = receiver
             loopbackURI = receiver.redirectURI
@@ -276,12 +283,15 @@ public final class SignInController: @unchecked Sendable {
     }
 
     /// The trace's receiver step, with the provider's `error` and `error_description` as they came (printable).
-    private func recordReceiver(_ parsed: Result<Callback, CallbackParser.Failure>, source: String,
-                                verdict: CallbackVerdict) {
+    private func recordReceiver(
+        _ parsed: Result<Callback, CallbackParser.Failure>, source: String,
+        verdict: CallbackVerdict
+    ) {
         var details: [String: JSONValue] = ["source": .string(source)]
         if case .success(let callback) = parsed, let error = callback.error {
             details["error"] = .string(SignInError.printable(error))
-            details["error_description"] = callback.errorDescription.map { .string(SignInError.printable($0)) }
+            details["error_description"] =
+                callback.errorDescription.map { .string(SignInError.printable($0)) }
                 ?? .null
             details["state"] = callback.state.map { FlowTrace.redactedValue("state", $0) } ?? .null
         }
@@ -308,19 +318,28 @@ public final class SignInController: @unchecked Sendable {
         switch prompt {
         case .browser(let url):
             let (base, parameters) = FlowTrace.redactedURL(url)
-            trace?.record("authorize", "authorize at \(base)", ["url": .string(base), "parameters": parameters,
-                                                                 "receivers": .array(receivers.map { .string($0) })])
+            trace?.record(
+                "authorize", "authorize at \(base)",
+                [
+                    "url": .string(base), "parameters": parameters,
+                    "receivers": .array(receivers.map { .string($0) }),
+                ])
         case .device(let authorization):
-            trace?.record("authorize", "device code \(authorization.userCode) at \(authorization.verificationURI)",
-                          ["verificationURI": .string(authorization.verificationURI),
-                           "interval": .number(Double(authorization.interval))])
+            trace?.record(
+                "authorize", "device code \(authorization.userCode) at \(authorization.verificationURI)",
+                [
+                    "verificationURI": .string(authorization.verificationURI),
+                    "interval": .number(Double(authorization.interval)),
+                ])
         case .codeSent:
             trace?.record("authorize", "one-time code sent")
         }
         // Told at once, not after the timeout: the provider will send the browser where no receiver listens.
         if case .browser = prompt, case .browser(let redirectURI) = attempt.method,
-           let reason = RedirectReach.problem(redirectURI: redirectURI, loopback: loopback?.redirectURI,
-                                              schemeReceiver: scheme != nil) {
+            let reason = RedirectReach.problem(
+                redirectURI: redirectURI, loopback: loopback?.redirectURI,
+                schemeReceiver: scheme != nil)
+        {
             trace?.record("notice", "redirect unreachable: " + reason)
             report(.redirectUnreachable(reason))
         }
@@ -354,14 +373,18 @@ public final class SignInController: @unchecked Sendable {
         case .issued(let issued): run(machine.sessionIssued(id, issued))
         case .totpRequired(let challenge): run(machine.totpChallenged(id, challenge))
         case .codeRequired(let contact, let format, let otpID):
-            run(machine.codeRequired(id, contact: contact, format: format, otpID: otpID,
-                                     resendAvailableAt: nextResend()))
+            run(
+                machine.codeRequired(
+                    id, contact: contact, format: format, otpID: otpID,
+                    resendAvailableAt: nextResend()))
         }
     }
 
     /// Runs a backend call off the queue and reports its failure back as an event.
-    private func background(_ id: AttemptID, codeMayBeWrong: Bool = false,
-                            _ body: @escaping @Sendable (SignInBackend) throws(SignInError) -> Void) {
+    private func background(
+        _ id: AttemptID, codeMayBeWrong: Bool = false,
+        _ body: @escaping @Sendable (SignInBackend) throws(SignInError) -> Void
+    ) {
         guard let backend else { return }
         work.async {
             do throws(SignInError) {
@@ -453,4 +476,3 @@ public final class SignInController: @unchecked Sendable {
         }
     }
 }
-

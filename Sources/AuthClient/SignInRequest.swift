@@ -20,8 +20,10 @@ public struct SignInRequest: Equatable, Sendable {
     public var useDevice: Bool
     public var timeout: TimeInterval
 
-    public init(provider: String, backendName: String, sessionKey: String? = nil, replace: Bool = false,
-                scopes: [String]? = nil, contact: Contact? = nil, useDevice: Bool = false, timeout: TimeInterval = 300) {
+    public init(
+        provider: String, backendName: String, sessionKey: String? = nil, replace: Bool = false,
+        scopes: [String]? = nil, contact: Contact? = nil, useDevice: Bool = false, timeout: TimeInterval = 300
+    ) {
         self.provider = provider
         self.backendName = backendName
         self.sessionKey = sessionKey

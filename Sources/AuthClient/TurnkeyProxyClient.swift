@@ -60,12 +60,14 @@ public struct TurnkeyProxyClient: Sendable {
         }
         // A proxy that names no code shape gets Turnkey's default: six digits. The contract sends int64 values as
         // decimal strings (proto3 JSON); a plain number is read too.
-        let format = try OTPCodeFormat(length: try Self.int64(json, "otpLength") ?? 6,
-                                       alphanumeric: json["otpAlphanumeric"]?.bool ?? false)
-        return WalletKitConfig(enabledProviders: providers, otpFormat: format,
-                               sessionExpirationSeconds: try Self.int64(json, "sessionExpirationSeconds"),
-                               oauthClientIDs: clientIDs, oauthRedirectURL: json["oauthRedirectUrl"]?.string,
-                               organizationID: json["organizationId"]?.string)
+        let format = try OTPCodeFormat(
+            length: try Self.int64(json, "otpLength") ?? 6,
+            alphanumeric: json["otpAlphanumeric"]?.bool ?? false)
+        return WalletKitConfig(
+            enabledProviders: providers, otpFormat: format,
+            sessionExpirationSeconds: try Self.int64(json, "sessionExpirationSeconds"),
+            oauthClientIDs: clientIDs, oauthRedirectURL: json["oauthRedirectUrl"]?.string,
+            organizationID: json["organizationId"]?.string)
     }
 
     /// Sends a one-time code; answers its otpId.
@@ -84,8 +86,10 @@ public struct TurnkeyProxyClient: Sendable {
     }
 
     /// The organization of the account a contact or identity belongs to; nil when there is none yet.
-    public func account(filterType: String, filterValue: String,
-                        verificationToken: String? = nil) throws(SignInError) -> String? {
+    public func account(
+        filterType: String, filterValue: String,
+        verificationToken: String? = nil
+    ) throws(SignInError) -> String? {
         var body: [String: JSONValue] = ["filterType": .string(filterType), "filterValue": .string(filterValue)]
         if let verificationToken { body["verificationToken"] = .string(verificationToken) }
         // Some proxies answer a lookup that found nothing with 404 rather than `{}`: both mean "no account".
@@ -96,38 +100,52 @@ public struct TurnkeyProxyClient: Sendable {
     /// Creates an account for a verified contact; answers its organization. The contract requires `apiKeys`,
     /// `authenticators` and `oauthProviders` (empty when unused); the token is bound to `key` at `otp_verify`, so
     /// the signup carries the key's signature over its usage.
-    public func signup(contact: Contact, verificationToken: String,
-                       key: P256PrivateKey) throws(SignInError) -> String? {
+    public func signup(
+        contact: Contact, verificationToken: String,
+        key: P256PrivateKey
+    ) throws(SignInError) -> String? {
         let email = Self.isEmail(contact)
-        var usage: [String: JSONValue] = ["apiKeys": .array([]), "authenticators": .array([]),
-                                          "oauthProviders": .array([])]
+        var usage: [String: JSONValue] = [
+            "apiKeys": .array([]), "authenticators": .array([]),
+            "oauthProviders": .array([]),
+        ]
         usage[email ? "email" : "phoneNumber"] = .string(contact.value)
-        let message = try Self.tokenUsage(verificationToken: verificationToken, type: "USAGE_TYPE_SIGNUP",
-                                          usage: ("signup", .object(usage)))
-        let json = try call("signup", [
-            email ? "userEmail" : "userPhoneNumber": .string(contact.value),
-            "verificationToken": .string(verificationToken),
-            "apiKeys": .array([]), "authenticators": .array([]), "oauthProviders": .array([]),
-            "clientSignature": try Self.clientSignature(message: message, key: key),
-        ])
+        let message = try Self.tokenUsage(
+            verificationToken: verificationToken, type: "USAGE_TYPE_SIGNUP",
+            usage: ("signup", .object(usage)))
+        let json = try call(
+            "signup",
+            [
+                email ? "userEmail" : "userPhoneNumber": .string(contact.value),
+                "verificationToken": .string(verificationToken),
+                "apiKeys": .array([]), "authenticators": .array([]), "oauthProviders": .array([]),
+                "clientSignature": try Self.clientSignature(message: message, key: key),
+            ])
         return json["organizationId"]?.string
     }
 
     /// Creates an account for a social identity; answers its organization.
     public func signup(oidcToken: String, providerName: String) throws(SignInError) -> String? {
         let provider: JSONValue = .object(["providerName": .string(providerName), "oidcToken": .string(oidcToken)])
-        let json = try call("signup", ["apiKeys": .array([]), "authenticators": .array([]),
-                                       "oauthProviders": .array([provider])])
+        let json = try call(
+            "signup",
+            [
+                "apiKeys": .array([]), "authenticators": .array([]),
+                "oauthProviders": .array([provider]),
+            ])
         return json["organizationId"]?.string
     }
 
     /// Logs in with a verificationToken, proving with the client signature that the caller holds the key the
     /// token was bound to at `otp_verify` (here the session key itself).
-    public func otpLogin(verificationToken: String, key: P256PrivateKey,
-                         organizationID: String?) throws(SignInError) -> LoginAnswer {
+    public func otpLogin(
+        verificationToken: String, key: P256PrivateKey,
+        organizationID: String?
+    ) throws(SignInError) -> LoginAnswer {
         let publicKey = key.publicKey.compressedHex
-        let message = try Self.tokenUsage(verificationToken: verificationToken, type: "USAGE_TYPE_LOGIN",
-                                          usage: ("login", .object(["publicKey": .string(publicKey)])))
+        let message = try Self.tokenUsage(
+            verificationToken: verificationToken, type: "USAGE_TYPE_LOGIN",
+            usage: ("login", .object(["publicKey": .string(publicKey)])))
         var body: [String: JSONValue] = [
             "verificationToken": .string(verificationToken), "publicKey": .string(publicKey),
             "clientSignature": try Self.clientSignature(message: message, key: key),
@@ -138,20 +156,26 @@ public struct TurnkeyProxyClient: Sendable {
 
     /// Discord and X have no ID token: the proxy redeems the code and answers an oidcToken carrying `nonce`.
     /// `provider` is authdeck's name (`x`, `discord`); the wire carries the contract's enum value.
-    public func oauth2Authenticate(provider: String, authCode: String, redirectURI: String, codeVerifier: String,
-                                   clientID: String, nonce: String) throws(SignInError) -> String {
+    public func oauth2Authenticate(
+        provider: String, authCode: String, redirectURI: String, codeVerifier: String,
+        clientID: String, nonce: String
+    ) throws(SignInError) -> String {
         guard let wireProvider = Self.oauth2Providers[provider] else {
             throw .authMethodUnavailable(method: "\(provider) through the auth proxy's oauth2_authenticate")
         }
-        let json = try call("oauth2_authenticate", [
-            "provider": .string(wireProvider), "authCode": .string(authCode), "redirectUri": .string(redirectURI),
-            "codeVerifier": .string(codeVerifier), "clientId": .string(clientID), "nonce": .string(nonce),
-        ])
+        let json = try call(
+            "oauth2_authenticate",
+            [
+                "provider": .string(wireProvider), "authCode": .string(authCode), "redirectUri": .string(redirectURI),
+                "codeVerifier": .string(codeVerifier), "clientId": .string(clientID), "nonce": .string(nonce),
+            ])
         return try Self.member(json, "oidcToken", of: "oauth2_authenticate")
     }
 
-    public func oauthLogin(oidcToken: String, publicKey: String,
-                           organizationID: String?) throws(SignInError) -> LoginAnswer {
+    public func oauthLogin(
+        oidcToken: String, publicKey: String,
+        organizationID: String?
+    ) throws(SignInError) -> LoginAnswer {
         var body: [String: JSONValue] = ["oidcToken": .string(oidcToken), "publicKey": .string(publicKey)]
         if let organizationID { body["organizationId"] = .string(organizationID) }
         return try loginAnswer(try call("oauth_login", body), of: "oauth_login")
@@ -170,8 +194,10 @@ public struct TurnkeyProxyClient: Sendable {
 
     /// The token-usage message a client signature covers, as the Turnkey SDKs build it (`v1TokenUsage`):
     /// `{"<usage>": {…}, "tokenId": <the verificationToken's id claim>, "type": "USAGE_TYPE_…"}`.
-    public static func tokenUsage(verificationToken: String, type: String,
-                                  usage: (String, JSONValue)) throws(SignInError) -> String {
+    public static func tokenUsage(
+        verificationToken: String, type: String,
+        usage: (String, JSONValue)
+    ) throws(SignInError) -> String {
         guard let tokenID = TurnkeySignIn.unverifiedClaims(verificationToken)["id"]?.string, !tokenID.isEmpty else {
             throw .network(message: "the auth proxy's verificationToken carries no id")
         }
@@ -214,8 +240,9 @@ public struct TurnkeyProxyClient: Sendable {
     func loginAnswer(_ json: JSONValue, of call: String) throws(SignInError) -> LoginAnswer {
         if let challenge = json["totpRequired"], case .object = challenge {
             guard totpExtension else {
-                throw .network(message: "the auth proxy's \(call) asked for a TOTP step, which is not in the Auth "
-                    + "Proxy contract; set \"totpExtension\": true on the backend in config.json to allow it")
+                throw .network(
+                    message: "the auth proxy's \(call) asked for a TOTP step, which is not in the Auth "
+                        + "Proxy contract; set \"totpExtension\": true on the backend in config.json to allow it")
             }
             guard let userJwt = challenge["userJwt"]?.string, !userJwt.isEmpty else {
                 throw .network(message: "the auth proxy's \(call) asked for TOTP without a userJwt")
@@ -270,8 +297,9 @@ public struct TurnkeyProxyClient: Sendable {
     }
 
     private func send(_ path: String, _ body: [String: JSONValue]) throws(SignInError) -> IncomingResponse {
-        let request = OutgoingRequest.json(baseURL + "/v1/" + path, Array(try Self.encode(.object(body)).utf8),
-                                           headers: [("X-Auth-Proxy-Config-ID", configID)])
+        let request = OutgoingRequest.json(
+            baseURL + "/v1/" + path, Array(try Self.encode(.object(body)).utf8),
+            headers: [("X-Auth-Proxy-Config-ID", configID)])
         return try transport.send(request)
     }
 }

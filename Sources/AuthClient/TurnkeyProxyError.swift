@@ -8,8 +8,10 @@ enum TurnkeyProxyError {
     /// - Parameter service: who answered, for the message ("the auth proxy", "Portal").
     /// - Parameter codeSent: the request carried a code the user typed, so UNAUTHENTICATED means that code was
     ///   wrong and the user may try again.
-    static func error(from response: IncomingResponse, service: String = "the auth proxy", call: String,
-                      codeSent: Bool) -> SignInError {
+    static func error(
+        from response: IncomingResponse, service: String = "the auth proxy", call: String,
+        codeSent: Bool
+    ) -> SignInError {
         let status = response.status
         guard let json = try? JSONValue.parse(response.body) else {
             return .network(message: "\(service) answered \(call) with HTTP \(status) and \(bodyKind(response))")

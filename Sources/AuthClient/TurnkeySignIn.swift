@@ -42,9 +42,11 @@ public final class TurnkeySignIn: SignInBackend, @unchecked Sendable {
     ///   `wallet_kit_config`, so its `oauthClientIds` can name the client); nil for email and SMS.
     /// - Parameter hostedOrigin: for Google and Apple, the hosted OAuth origin page to start at (the SDK's default
     ///   flow); nil runs the code exchange with the configured client.
-    public init(request: SignInRequest, client: TurnkeyProxyClient, provider: ProviderLeg? = nil,
-                metadata: ProviderMetadataCache? = nil, hostedOrigin: String? = nil,
-                clock: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        request: SignInRequest, client: TurnkeyProxyClient, provider: ProviderLeg? = nil,
+        metadata: ProviderMetadataCache? = nil, hostedOrigin: String? = nil,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.request = request
         self.client = client
         self.hostedOrigin = hostedOrigin
@@ -102,9 +104,10 @@ public final class TurnkeySignIn: SignInBackend, @unchecked Sendable {
                 identity = Identity()
             }
             let nonce = sendsCode ? nil : AttemptSecrets.turnkeyNonce(sessionPublicKeyHex: publicKey)
-            var attempt = Attempt(id: id, backend: request.backendName, provider: request.provider, method: method,
-                                  state: state, codeVerifier: pkce.verifier, nonce: nonce,
-                                  sessionPublicKeyHex: publicKey, deadline: deadline)
+            var attempt = Attempt(
+                id: id, backend: request.backendName, provider: request.provider, method: method,
+                state: state, codeVerifier: pkce.verifier, nonce: nonce,
+                sessionPublicKeyHex: publicKey, deadline: deadline)
             // The hosted redirect may not hand `state` back; its id_token is bound to this key by the nonce.
             attempt.acceptsStatelessRedirect = hosted
             return attempt
@@ -155,10 +158,12 @@ public final class TurnkeySignIn: SignInBackend, @unchecked Sendable {
         // Tokens in the redirect would skip PKCE; only a code is accepted.
         guard case .authorizationCode(let code) = grant else { throw .callbackIncomplete }
         if provider.preset.idToken {
-            let oauth = OAuthClient(transport: client.transport, clientID: provider.clientID,
-                                    authentication: provider.authentication)
-            let tokens = try oauth.exchange(code: code, verifier: attempt.codeVerifier, redirectURI: redirectURI,
-                                            endpoint: provider.endpoints.token)
+            let oauth = OAuthClient(
+                transport: client.transport, clientID: provider.clientID,
+                authentication: provider.authentication)
+            let tokens = try oauth.exchange(
+                code: code, verifier: attempt.codeVerifier, redirectURI: redirectURI,
+                endpoint: provider.endpoints.token)
             guard let idToken = tokens.idToken else { throw .invalidIdToken(reason: "the provider sent no ID token") }
             try checkIDToken(idToken, provider: provider, nonce: nonce)
             oidcToken = idToken
@@ -183,8 +188,9 @@ public final class TurnkeySignIn: SignInBackend, @unchecked Sendable {
             organizationID = try client.signup(oidcToken: oidcToken, providerName: provider.preset.name)
             locked { kind = .signup }
         }
-        let answer = try client.oauthLogin(oidcToken: oidcToken, publicKey: try sessionKey().publicKey.compressedHex,
-                                           organizationID: organizationID)
+        let answer = try client.oauthLogin(
+            oidcToken: oidcToken, publicKey: try sessionKey().publicKey.compressedHex,
+            organizationID: organizationID)
         return try backendAnswer(answer)
     }
 
@@ -199,15 +205,17 @@ public final class TurnkeySignIn: SignInBackend, @unchecked Sendable {
             }
         }
         let filterType = TurnkeyProxyClient.isEmail(contact) ? "EMAIL" : "PHONE_NUMBER"
-        var organizationID = try client.account(filterType: filterType, filterValue: contact.value,
-                                                verificationToken: verificationToken)
+        var organizationID = try client.account(
+            filterType: filterType, filterValue: contact.value,
+            verificationToken: verificationToken)
         if organizationID == nil {
             // The Para flow: a contact without an account signs up first, and the result says so.
             organizationID = try client.signup(contact: contact, verificationToken: verificationToken, key: key)
             locked { kind = .signup }
         }
-        let answer = try client.otpLogin(verificationToken: verificationToken, key: key,
-                                         organizationID: organizationID)
+        let answer = try client.otpLogin(
+            verificationToken: verificationToken, key: key,
+            organizationID: organizationID)
         return try backendAnswer(answer)
     }
 
@@ -255,8 +263,9 @@ public final class TurnkeySignIn: SignInBackend, @unchecked Sendable {
     /// refused here with a reason rather than by the proxy without one.
     private func checkIDToken(_ idToken: String, provider: ResolvedProvider, nonce: String) throws(SignInError) {
         if let metadata, let jwks = provider.endpoints.jwks {
-            let verifier = IDTokenVerifier(issuer: provider.endpoints.issuer, clientID: provider.clientID,
-                                           nonce: nonce)
+            let verifier = IDTokenVerifier(
+                issuer: provider.endpoints.issuer, clientID: provider.clientID,
+                nonce: nonce)
             let claims = try metadata.verify(idToken, with: verifier, jwksURL: jwks, now: clock())
             locked {
                 identity.email = claims.email
@@ -292,7 +301,8 @@ public final class TurnkeySignIn: SignInBackend, @unchecked Sendable {
             throw .authenticationFailed(providerError: "the auth proxy's session is not a JWT")
         }
         guard let boundKey = claims["public_key"]?.string,
-              ConstantTime.equals(boundKey.lowercased(), key.publicKey.compressedHex) else {
+            ConstantTime.equals(boundKey.lowercased(), key.publicKey.compressedHex)
+        else {
             throw .authenticationFailed(providerError: "the auth proxy's session is bound to another key")
         }
         guard let userID = claims["user_id"]?.string ?? claims["organization_id"]?.string, !userID.isEmpty else {
@@ -300,7 +310,8 @@ public final class TurnkeySignIn: SignInBackend, @unchecked Sendable {
         }
         let now = clock()
         let lifetime = locked { walletKit?.sessionExpirationSeconds }
-        let expiresAt = claims["exp"]?.integer.map { Date(timeIntervalSince1970: TimeInterval($0)) }
+        let expiresAt =
+            claims["exp"]?.integer.map { Date(timeIntervalSince1970: TimeInterval($0)) }
             ?? lifetime.map { now.addingTimeInterval(TimeInterval($0)) }
         if let expiresAt, expiresAt <= now {
             throw .authenticationFailed(providerError: "the auth proxy issued a session that has already expired")

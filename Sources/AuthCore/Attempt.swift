@@ -39,9 +39,11 @@ public struct Attempt: Equatable, Sendable {
     /// (a single-use token, or an ID token whose nonce is bound to this attempt's session key).
     public var acceptsStatelessRedirect = false
 
-    public init(id: AttemptID, backend: String, provider: String, method: SignInMethod, state: String,
-                codeVerifier: String, nonce: String?, sessionPublicKeyHex: String? = nil, deadline: Date,
-                resendAvailableAt: Date? = nil) {
+    public init(
+        id: AttemptID, backend: String, provider: String, method: SignInMethod, state: String,
+        codeVerifier: String, nonce: String?, sessionPublicKeyHex: String? = nil, deadline: Date,
+        resendAvailableAt: Date? = nil
+    ) {
         self.id = id
         self.backend = backend
         self.provider = provider
@@ -116,8 +118,10 @@ public struct Callback: Equatable, Sendable {
     /// Portal's one-time `token` parameter.
     public var token: String?
 
-    public init(code: String? = nil, state: String? = nil, error: String? = nil, errorDescription: String? = nil,
-                idToken: String? = nil, token: String? = nil) {
+    public init(
+        code: String? = nil, state: String? = nil, error: String? = nil, errorDescription: String? = nil,
+        idToken: String? = nil, token: String? = nil
+    ) {
         self.code = code
         self.state = state
         self.error = error

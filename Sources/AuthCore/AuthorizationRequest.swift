@@ -14,9 +14,11 @@ public struct AuthorizationRequest: Equatable, Sendable {
     /// Provider-specific extras (`prompt`, `access_type`, `sandbox_user`…), appended last in order.
     public var extraParameters: [(String, String)]
 
-    public init(endpoint: String, clientID: String, redirectURI: String, scopes: [String], state: String,
-                codeChallenge: String, nonce: String? = nil, responseMode: String? = nil,
-                extraParameters: [(String, String)] = []) {
+    public init(
+        endpoint: String, clientID: String, redirectURI: String, scopes: [String], state: String,
+        codeChallenge: String, nonce: String? = nil, responseMode: String? = nil,
+        extraParameters: [(String, String)] = []
+    ) {
         self.endpoint = endpoint
         self.clientID = clientID
         self.redirectURI = redirectURI
@@ -47,7 +49,8 @@ public struct AuthorizationRequest: Equatable, Sendable {
     /// Throws `unavailable` when the endpoint is not an absolute http(s) URL.
     public func url() throws(SignInError) -> String {
         guard let parsed = URLComponents(string: endpoint), parsed.scheme == "https" || parsed.scheme == "http",
-              let host = parsed.host, !host.isEmpty, parsed.fragment == nil else {
+            let host = parsed.host, !host.isEmpty, parsed.fragment == nil
+        else {
             throw .unavailable(reason: "the authorize endpoint is not an absolute http(s) URL")
         }
         let separator = endpoint.contains("?") ? (endpoint.hasSuffix("?") || endpoint.hasSuffix("&") ? "" : "&") : "?"

@@ -28,7 +28,8 @@ public enum CallbackParser {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard trimmed.utf8.count <= maximumLength else { throw .tooLarge }
         guard !trimmed.contains(where: { $0.isNewline || $0 == " " }),
-              let scheme = URLComponents(string: trimmed)?.scheme, !scheme.isEmpty else {
+            let scheme = URLComponents(string: trimmed)?.scheme, !scheme.isEmpty
+        else {
             throw .malformedURL
         }
         // The raw text, not URLComponents' view of it: Foundation quietly re-escapes a broken `%ZZ`, and a
@@ -51,7 +52,8 @@ public enum CallbackParser {
     public static func parse(form body: [UInt8]) throws(Failure) -> Callback {
         guard body.count <= maximumLength else { throw .tooLarge }
         guard let text = String(validating: body, as: UTF8.self),
-              let pairs = FormEncoding.decode(Substring(text.trimmingCharacters(in: .whitespacesAndNewlines))) else {
+            let pairs = FormEncoding.decode(Substring(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+        else {
             throw .malformedParameters
         }
         return try callback(from: pairs)
@@ -66,7 +68,8 @@ public enum CallbackParser {
             if seen[name] != nil { throw .duplicateParameter(name) }
             seen[name] = value
         }
-        return Callback(code: seen["code"], state: seen["state"], error: seen["error"],
-                        errorDescription: seen["error_description"], idToken: seen["id_token"], token: seen["token"])
+        return Callback(
+            code: seen["code"], state: seen["state"], error: seen["error"],
+            errorDescription: seen["error_description"], idToken: seen["id_token"], token: seen["token"])
     }
 }

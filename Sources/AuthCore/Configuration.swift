@@ -41,9 +41,11 @@ public struct BackendConfiguration: Equatable, Sendable, Codable {
     /// or a loopback URL with a fixed port (`http://127.0.0.1:PORT/callback`, with `--listen 127.0.0.1:PORT`).
     public var redirectURL: String?
 
-    public init(type: BackendType, baseURL: String? = nil, configID: String? = nil, environmentID: String? = nil,
-                proxyBaseURL: String? = nil, portalBaseURL: String? = nil,
-                providers: [String: ProviderConfiguration]? = nil, usesSandbox: Bool? = nil) {
+    public init(
+        type: BackendType, baseURL: String? = nil, configID: String? = nil, environmentID: String? = nil,
+        proxyBaseURL: String? = nil, portalBaseURL: String? = nil,
+        providers: [String: ProviderConfiguration]? = nil, usesSandbox: Bool? = nil
+    ) {
         self.usesSandbox = usesSandbox
         self.type = type
         self.baseURL = baseURL
@@ -77,11 +79,13 @@ public struct ProviderConfiguration: Equatable, Sendable, Codable {
     /// `client_secret_post` or `none`; unset, discovery and the presence of a secret decide.
     public var tokenEndpointAuthMethod: String?
 
-    public init(clientID: String? = nil, clientSecretFile: String? = nil, issuer: String? = nil,
-                scopes: [String]? = nil, redirectURI: String? = nil, authorizationEndpoint: String? = nil,
-                tokenEndpoint: String? = nil, userEndpoint: String? = nil, revocationEndpoint: String? = nil,
-                deviceAuthorizationEndpoint: String? = nil, jwksURI: String? = nil, teamID: String? = nil,
-                keyID: String? = nil, privateKeyFile: String? = nil, tokenEndpointAuthMethod: String? = nil) {
+    public init(
+        clientID: String? = nil, clientSecretFile: String? = nil, issuer: String? = nil,
+        scopes: [String]? = nil, redirectURI: String? = nil, authorizationEndpoint: String? = nil,
+        tokenEndpoint: String? = nil, userEndpoint: String? = nil, revocationEndpoint: String? = nil,
+        deviceAuthorizationEndpoint: String? = nil, jwksURI: String? = nil, teamID: String? = nil,
+        keyID: String? = nil, privateKeyFile: String? = nil, tokenEndpointAuthMethod: String? = nil
+    ) {
         self.clientID = clientID
         self.clientSecretFile = clientSecretFile
         self.issuer = issuer
@@ -104,7 +108,8 @@ public struct ProviderConfiguration: Equatable, Sendable, Codable {
         guard let other else { return self }
         return ProviderConfiguration(
             clientID: other.clientID ?? clientID, clientSecretFile: other.clientSecretFile ?? clientSecretFile,
-            issuer: other.issuer ?? issuer, scopes: other.scopes ?? scopes, redirectURI: other.redirectURI ?? redirectURI,
+            issuer: other.issuer ?? issuer, scopes: other.scopes ?? scopes,
+            redirectURI: other.redirectURI ?? redirectURI,
             authorizationEndpoint: other.authorizationEndpoint ?? authorizationEndpoint,
             tokenEndpoint: other.tokenEndpoint ?? tokenEndpoint, userEndpoint: other.userEndpoint ?? userEndpoint,
             revocationEndpoint: other.revocationEndpoint ?? revocationEndpoint,
@@ -124,8 +129,10 @@ public struct Configuration: Equatable, Sendable, Codable {
     /// Where the loopback receiver listens, `127.0.0.1:PORT`, as `login --listen` (for the TUI too).
     public var listen: String?
 
-    public init(defaultBackend: String? = nil, backends: [String: BackendConfiguration]? = nil,
-                providers: [String: ProviderConfiguration]? = nil, listen: String? = nil) {
+    public init(
+        defaultBackend: String? = nil, backends: [String: BackendConfiguration]? = nil,
+        providers: [String: ProviderConfiguration]? = nil, listen: String? = nil
+    ) {
         self.defaultBackend = defaultBackend
         self.backends = backends
         self.providers = providers

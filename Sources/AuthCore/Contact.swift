@@ -20,14 +20,16 @@ public enum Contact: Equatable, Sendable, CustomStringConvertible {
                 && category != .format && !"()<>[]\\,;:\"".unicodeScalars.contains(scalar)
         }
         guard !local.isEmpty, local.utf8.count <= 64, localAllowed, !local.hasPrefix("."), !local.hasSuffix("."),
-              !local.contains("..") else {
+            !local.contains("..")
+        else {
             throw .invalidContact
         }
         let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
         guard labels.count >= 2 else { throw .invalidContact }
         for label in labels {
             guard !label.isEmpty, label.count <= 63, !label.hasPrefix("-"), !label.hasSuffix("-"),
-                  label.unicodeScalars.allSatisfy({ $0.isASCIIAlphanumeric || $0 == "-" }) else {
+                label.unicodeScalars.allSatisfy({ $0.isASCIIAlphanumeric || $0 == "-" })
+            else {
                 throw .invalidContact
             }
         }
@@ -104,7 +106,9 @@ public struct OTPCodeFormat: Equatable, Sendable, Codable {
     public func validate(_ code: String) -> String? {
         let cleaned = code.trimmed.filter { $0 != " " && $0 != "-" }.uppercased()
         guard cleaned.count == length else { return nil }
-        let allowed = cleaned.unicodeScalars.allSatisfy { alphanumeric ? $0.isASCIIDigit || $0.isASCIIUpper : $0.isASCIIDigit }
+        let allowed = cleaned.unicodeScalars.allSatisfy {
+            alphanumeric ? $0.isASCIIDigit || $0.isASCIIUpper : $0.isASCIIDigit
+        }
         return allowed ? cleaned : nil
     }
 

@@ -7,8 +7,10 @@ public struct DeviceAuthorization: Equatable, Sendable {
     public let expiresIn: Int
     public var interval: Int
 
-    public init(deviceCode: String, userCode: String, verificationURI: String, verificationURIComplete: String?,
-                expiresIn: Int, interval: Int) {
+    public init(
+        deviceCode: String, userCode: String, verificationURI: String, verificationURIComplete: String?,
+        expiresIn: Int, interval: Int
+    ) {
         self.deviceCode = deviceCode
         self.userCode = userCode
         self.verificationURI = verificationURI

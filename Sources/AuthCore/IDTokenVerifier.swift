@@ -72,9 +72,10 @@ public struct IDTokenVerifier: Sendable {
         if let nonce {
             guard let tokenNonce, ConstantTime.equals(tokenNonce, nonce) else { throw .invalid("wrong nonce") }
         }
-        return IDTokenClaims(issuer: iss, subject: sub, audiences: audiences, expiresAt: expiresAt, issuedAt: issuedAt,
-                             nonce: tokenNonce, email: claims["email"]?.string, name: claims["name"]?.string,
-                             all: claims)
+        return IDTokenClaims(
+            issuer: iss, subject: sub, audiences: audiences, expiresAt: expiresAt, issuedAt: issuedAt,
+            nonce: tokenNonce, email: claims["email"]?.string, name: claims["name"]?.string,
+            all: claims)
     }
 }
 

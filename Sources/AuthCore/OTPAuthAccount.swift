@@ -15,7 +15,8 @@ public enum OTPAuthAccount {
         let account = (label.firstIndex(of: ":").map { label[label.index(after: $0)...] } ?? label[...])
             .trimmingCharacters(in: .whitespaces)
         guard !account.isEmpty, account.count <= 254,
-              !account.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            !account.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
             return nil
         }
         return account

@@ -36,8 +36,12 @@ public struct OTPAuthURI: Equatable, Sendable {
         issuer = values["issuer"]
         algorithm = (values["algorithm"] ?? "SHA1").uppercased()
         guard ["SHA1", "SHA256", "SHA512"].contains(algorithm) else { throw .unsupported("algorithm") }
-        guard let digits = Int(values["digits"] ?? "6"), (6...8).contains(digits) else { throw .unsupported("digit count") }
-        guard let period = Int(values["period"] ?? "30"), (15...120).contains(period) else { throw .unsupported("period") }
+        guard let digits = Int(values["digits"] ?? "6"), (6...8).contains(digits) else {
+            throw .unsupported("digit count")
+        }
+        guard let period = Int(values["period"] ?? "30"), (15...120).contains(period) else {
+            throw .unsupported("period")
+        }
         self.digits = digits
         self.period = period
     }

@@ -40,11 +40,13 @@ public struct ProviderPreset: Equatable, Sendable, Codable {
     /// What the operator must know when registering a client with this provider.
     public var note: String?
 
-    public init(name: String, title: String, mnemonic: String, kind: Kind, issuer: String? = nil,
-                discovery: String? = nil, authorizationEndpoint: String? = nil, tokenEndpoint: String? = nil,
-                jwksURI: String? = nil, userEndpoint: String? = nil, revocationEndpoint: String? = nil,
-                scopes: [String], responseMode: String? = nil, redirect: Redirect = .loopback,
-                clientSecret: String? = nil, deviceGrant: Bool = false, idToken: Bool) {
+    public init(
+        name: String, title: String, mnemonic: String, kind: Kind, issuer: String? = nil,
+        discovery: String? = nil, authorizationEndpoint: String? = nil, tokenEndpoint: String? = nil,
+        jwksURI: String? = nil, userEndpoint: String? = nil, revocationEndpoint: String? = nil,
+        scopes: [String], responseMode: String? = nil, redirect: Redirect = .loopback,
+        clientSecret: String? = nil, deviceGrant: Bool = false, idToken: Bool
+    ) {
         self.name = name
         self.title = title
         self.mnemonic = mnemonic

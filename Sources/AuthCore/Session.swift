@@ -23,9 +23,11 @@ public struct SessionRecord: Sendable, Equatable, Codable {
     /// Refresh this session in the background while the TUI runs.
     public var autoRefresh: Bool
 
-    public init(key: String, backend: String, provider: String, subject: String, email: String? = nil,
-                phone: String? = nil, displayName: String? = nil, issuer: String, createdAt: Date,
-                expiresAt: Date?, refreshable: Bool, scopes: [String] = [], autoRefresh: Bool = false) {
+    public init(
+        key: String, backend: String, provider: String, subject: String, email: String? = nil,
+        phone: String? = nil, displayName: String? = nil, issuer: String, createdAt: Date,
+        expiresAt: Date?, refreshable: Bool, scopes: [String] = [], autoRefresh: Bool = false
+    ) {
         self.key = key
         self.backend = backend
         self.provider = provider
@@ -56,8 +58,9 @@ public struct SessionRecord: Sendable, Equatable, Codable {
     /// Whether the token should be refreshed before it is handed out: it expires within `window` seconds
     /// (`refreshWindow` unless the caller asks for a longer validity). The rule is AuthBase's `RefreshRule`.
     public func needsRefresh(at now: Date, within window: TimeInterval = refreshWindow) -> Bool {
-        RefreshRule.needsRefresh(expiresAt: expiresAt?.timeIntervalSince1970, now: now.timeIntervalSince1970,
-                                 within: window)
+        RefreshRule.needsRefresh(
+            expiresAt: expiresAt?.timeIntervalSince1970, now: now.timeIntervalSince1970,
+            within: window)
     }
 }
 
@@ -69,7 +72,10 @@ public enum SessionStatus: String, Sendable, Equatable, Codable {
     public static let expiringWindow: TimeInterval = 300
 
     public init(expiresAt: Date?, now: Date) {
-        guard let expiresAt else { self = .active; return }
+        guard let expiresAt else {
+            self = .active
+            return
+        }
         let left = expiresAt.timeIntervalSince(now)
         if left <= 0 {
             self = .expired
@@ -99,9 +105,11 @@ public struct SessionSecrets: Sendable, Equatable, Codable, CustomStringConverti
     /// portal: the client's id and account abstraction, as the sign-in answered them.
     public var portalClient: PortalClientInfo?
 
-    public init(accessToken: String? = nil, refreshToken: String? = nil, idToken: String? = nil,
-                sessionJwt: String? = nil, privateKeyHex: String? = nil, refreshExpiresAt: Date? = nil,
-                endpoints: SessionEndpoints? = nil) {
+    public init(
+        accessToken: String? = nil, refreshToken: String? = nil, idToken: String? = nil,
+        sessionJwt: String? = nil, privateKeyHex: String? = nil, refreshExpiresAt: Date? = nil,
+        endpoints: SessionEndpoints? = nil
+    ) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.idToken = idToken
@@ -133,8 +141,10 @@ public struct SessionEndpoints: Sendable, Equatable, Codable {
     /// The same for the revocation endpoint; nil means as at the token endpoint.
     public var revocationAuthMethod: String?
 
-    public init(clientID: String, token: String, revocation: String? = nil, user: String? = nil,
-                clientSecretFile: String? = nil, tokenAuthMethod: String? = nil, revocationAuthMethod: String? = nil) {
+    public init(
+        clientID: String, token: String, revocation: String? = nil, user: String? = nil,
+        clientSecretFile: String? = nil, tokenAuthMethod: String? = nil, revocationAuthMethod: String? = nil
+    ) {
         self.clientID = clientID
         self.token = token
         self.revocation = revocation

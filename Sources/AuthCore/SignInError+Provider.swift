@@ -4,8 +4,10 @@ extension SignInError {
     /// - Parameters:
     ///   - status: the HTTP status of an endpoint's answer; nil for a redirect.
     ///   - note: what else to say (a redirect that came without `state`).
-    public static func providerAnswered(_ code: String, description: String?, status: Int? = nil,
-                                        note: String? = nil) -> SignInError {
+    public static func providerAnswered(
+        _ code: String, description: String?, status: Int? = nil,
+        note: String? = nil
+    ) -> SignInError {
         let words = description.map { ": " + printable($0) } ?? ""
         let suffix = note.map { " (\($0))" } ?? ""
         if code == "access_denied" {

@@ -45,7 +45,8 @@ public enum SignInError: Error, Equatable, Sendable, CustomStringConvertible {
         case .authMethodUnavailable(let method): return "\(method) sign-in is not enabled for this backend."
         case .authenticationFailed(let providerError): return "Authentication failed: \(providerError)."
         case .invalidIdToken(let reason): return "Refused the ID token: \(reason)."
-        case .unauthorized: return "The backend refused the request (check the client id, redirect URI and environment)."
+        case .unauthorized:
+            return "The backend refused the request (check the client id, redirect URI and environment)."
         case .rateLimited: return "Too many attempts; wait and try again."
         case .sessionStorageFailure(let message): return "The session could not be saved: \(message)."
         case .timedOut: return "The sign-in timed out."

@@ -97,8 +97,9 @@ public struct SignInStateMachine: Sendable {
             if callback.state == nil, let error = callback.error, !attempt.acceptsStatelessRedirect {
                 // RFC 6749 4.1.2.1 wants `state` on error redirects too, but Authlib-based providers leave it out:
                 // waiting out the timeout would hide the provider's answer. From anyone else it could be forged.
-                let answer = SignInError.providerAnswered(error, description: callback.errorDescription,
-                                                          note: "the redirect came without state")
+                let answer = SignInError.providerAnswered(
+                    error, description: callback.errorDescription,
+                    note: "the redirect came without state")
                 guard fromOwnUser else { return .reject(answer) }
                 guard case .waiting = progress else { return .none }  // the exchange already runs
                 return end(attempt, answer)
@@ -134,11 +135,13 @@ public struct SignInStateMachine: Sendable {
             return .exchange(attempt.id, grant)
         case .totpRequired(let attempt, _, _):
             // The attempt's callback was already used; a replay must not restart the exchange.
-            return callback.state.map { ConstantTime.equals($0, attempt.state) } == true ? .none : .reject(.stateMismatch)
+            return callback.state.map { ConstantTime.equals($0, attempt.state) } == true
+                ? .none : .reject(.stateMismatch)
         case .idle, .authenticated:
             // Rules 2 and 4: late callbacks of ended attempts are ignored; a completed one reports its result again.
             if let ended, let received = callback.state, ConstantTime.equals(received, ended.state),
-               let outcome = ended.outcome {
+                let outcome = ended.outcome
+            {
                 return .replay(outcome)
             }
             return .none
@@ -148,7 +151,8 @@ public struct SignInStateMachine: Sendable {
     /// The backend confirmed it sent the one-time code (or resent it).
     public mutating func codeSent(_ id: AttemptID, otpID: String, resendAvailableAt: Date) -> Action {
         guard case .awaitingCallback(var attempt, let progress) = state, attempt.id == id,
-              case .oneTimeCode(let contact, let format, _) = attempt.method else {
+            case .oneTimeCode(let contact, let format, _) = attempt.method
+        else {
             return .none  // a late answer for an attempt that has ended
         }
         attempt.method = .oneTimeCode(contact: contact, format: format, otpID: otpID)
@@ -196,7 +200,7 @@ public struct SignInStateMachine: Sendable {
     public mutating func sessionIssued(_ id: AttemptID, _ issued: IssuedSession) -> Action {
         switch state {
         case .awaitingCallback(let attempt, .verifying) where attempt.id == id,
-             .awaitingCallback(let attempt, .waiting) where attempt.id == id && attempt.method == .device:
+            .awaitingCallback(let attempt, .waiting) where attempt.id == id && attempt.method == .device:
             state = .awaitingCallback(attempt, .persisting(issued))
             return .persist(id, issued)
         case .totpRequired(let attempt, let challenge, .verifying) where attempt.id == id:
@@ -204,7 +208,7 @@ public struct SignInStateMachine: Sendable {
             state = .totpRequired(attempt, challenge, .persisting(issued))
             return .persist(id, issued)
         case .awaitingCallback(let attempt, .cancelling) where attempt.id == id,
-             .totpRequired(let attempt, _, .cancelling) where attempt.id == id:
+            .totpRequired(let attempt, _, .cancelling) where attempt.id == id:
             // The user cancelled while this was being issued: it is not stored, and it is revoked.
             _ = end(attempt, .closed)
             return .discard(id, issued, .closed)
@@ -215,12 +219,15 @@ public struct SignInStateMachine: Sendable {
 
     /// The exchange proved identity, and the backend wants the contact verified first (a new account): the attempt
     /// now waits for the one-time code it sent. Nothing is persisted until that code is verified.
-    public mutating func codeRequired(_ id: AttemptID, contact: Contact, format: OTPCodeFormat, otpID: String,
-                                      resendAvailableAt: Date) -> Action {
+    public mutating func codeRequired(
+        _ id: AttemptID, contact: Contact, format: OTPCodeFormat, otpID: String,
+        resendAvailableAt: Date
+    ) -> Action {
         if case .awaitingCallback(let attempt, .cancelling) = state, attempt.id == id { return end(attempt, .closed) }
         // Answered by an exchange (verifying) or by a device poll, which runs while the attempt waits.
         guard case .awaitingCallback(var attempt, let progress) = state, attempt.id == id,
-              progress == .verifying || (progress == .waiting && attempt.method == .device) else {
+            progress == .verifying || (progress == .waiting && attempt.method == .device)
+        else {
             return .none  // a late answer for an attempt that has ended
         }
         attempt.method = .oneTimeCode(contact: contact, format: format, otpID: otpID)
@@ -243,7 +250,7 @@ public struct SignInStateMachine: Sendable {
     public mutating func codeRejected(_ id: AttemptID) -> Action {
         switch state {
         case .awaitingCallback(let attempt, .cancelling) where attempt.id == id,
-             .totpRequired(let attempt, _, .cancelling) where attempt.id == id:
+            .totpRequired(let attempt, _, .cancelling) where attempt.id == id:
             return end(attempt, .closed)  // the cancelled request answered: nothing was issued
         case .awaitingCallback(let attempt, .verifying) where attempt.id == id:
             state = .awaitingCallback(attempt, .waiting)
@@ -262,14 +269,14 @@ public struct SignInStateMachine: Sendable {
     public mutating func requestFailed(_ id: AttemptID, _ error: SignInError) -> Action {
         switch state {
         case .awaitingCallback(let attempt, .cancelling) where attempt.id == id,
-             .totpRequired(let attempt, _, .cancelling) where attempt.id == id:
+            .totpRequired(let attempt, _, .cancelling) where attempt.id == id:
             return end(attempt, .closed)  // the user cancelled first: that is what the attempt ended with
         case .awaitingCallback(_, .persisting), .totpRequired(_, _, .persisting),
-             .awaitingCallback(_, .storageFailed), .totpRequired(_, _, .storageFailed):
+            .awaitingCallback(_, .storageFailed), .totpRequired(_, _, .storageFailed):
             // A late failure (a resend, a poll) cannot undo an issued session: the write, or its retry, decides.
             return .none
         case .awaitingCallback(let attempt, _) where attempt.id == id,
-             .totpRequired(let attempt, _, _) where attempt.id == id:
+            .totpRequired(let attempt, _, _) where attempt.id == id:
             return end(attempt, error)
         case .idle, .awaitingCallback, .totpRequired, .authenticated:
             return .none  // a late failure of an attempt that has already ended
@@ -280,7 +287,7 @@ public struct SignInStateMachine: Sendable {
     public mutating func persisted(_ id: AttemptID, _ record: SessionRecord) -> Action {
         switch state {
         case .awaitingCallback(let attempt, .persisting(let issued)) where attempt.id == id,
-             .totpRequired(let attempt, _, .persisting(let issued)) where attempt.id == id:
+            .totpRequired(let attempt, _, .persisting(let issued)) where attempt.id == id:
             let outcome = SignInOutcome(record: record, kind: issued.kind)
             ended = (attempt.state, outcome)
             state = .authenticated(outcome)
@@ -329,12 +336,12 @@ public struct SignInStateMachine: Sendable {
             state = .totpRequired(attempt, challenge, .cancelling)
             return .none
         case .awaitingCallback(_, .persisting), .totpRequired(_, _, .persisting), .awaitingCallback(_, .cancelling),
-             .totpRequired(_, _, .cancelling):
+            .totpRequired(_, _, .cancelling):
             // The write decides: a stored session is reported as stored, never as cancelled; a failed write can
             // be cancelled then. A second cancel changes nothing.
             return .none
         case .awaitingCallback(let attempt, .storageFailed(let issued)),
-             .totpRequired(let attempt, _, .storageFailed(let issued)):
+            .totpRequired(let attempt, _, .storageFailed(let issued)):
             _ = end(attempt, .closed)
             return .discard(attempt.id, issued, .closed)
         case .awaitingCallback(let attempt, _), .totpRequired(let attempt, _, _):

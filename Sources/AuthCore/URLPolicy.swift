@@ -18,7 +18,8 @@ public enum URLPolicy {
     /// Whether `url` is https, or http on a loopback host; `what` names the URL in the error.
     public static func requireSecure(_ url: String, what: String = "URL") throws(SignInError) {
         guard let parts = URLComponents(string: url), let scheme = parts.scheme?.lowercased(),
-              let host = parts.host, !host.isEmpty else {
+            let host = parts.host, !host.isEmpty
+        else {
             throw .unavailable(reason: "the \(what) '\(redacted(url))' is not an http(s) URL")
         }
         switch scheme {
@@ -27,8 +28,9 @@ public enum URLPolicy {
         case "http" where isLoopbackHost(host):
             return
         case "http":
-            throw .unavailable(reason: "the \(what) '\(redacted(url))' is plain http: https is required "
-                + "(http only on 127.0.0.1 or localhost)")
+            throw .unavailable(
+                reason: "the \(what) '\(redacted(url))' is plain http: https is required "
+                    + "(http only on 127.0.0.1 or localhost)")
         default:
             throw .unavailable(reason: "the \(what) '\(redacted(url))' is not an http(s) URL")
         }
@@ -38,7 +40,8 @@ public enum URLPolicy {
     /// and never text a browser could take for a command-line option.
     public static func isBrowsable(_ url: String) -> Bool {
         guard !url.hasPrefix("-"), !url.contains(where: { $0.isWhitespace || $0.isNewline }),
-              (try? requireSecure(url)) != nil else { return false }
+            (try? requireSecure(url)) != nil
+        else { return false }
         return true
     }
 

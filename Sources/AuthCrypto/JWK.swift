@@ -47,7 +47,7 @@ public final class JWK: @unchecked Sendable {
             while symbol.pointee != 0 {
                 switch UInt8(bitPattern: symbol.pointee) {
                 case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                     UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
                     symbol += 1
                 default:
                     return false

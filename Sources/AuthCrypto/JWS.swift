@@ -14,7 +14,11 @@ public struct VerifiedJWS: Sendable {
 public enum JWS {
     /// The algorithms authdeck verifies, with the key each one needs.
     enum Algorithm: String, CaseIterable {
-        case es256 = "ES256", es384 = "ES384", rs256 = "RS256", rs384 = "RS384", rs512 = "RS512"
+        case es256 = "ES256"
+        case es384 = "ES384"
+        case rs256 = "RS256"
+        case rs384 = "RS384"
+        case rs512 = "RS512"
 
         var keyType: String {
             switch self {
@@ -110,8 +114,9 @@ public enum JWS {
             guard length > 0, let plaintext else { return [] }
             return Array(UnsafeBufferPointer(start: plaintext, count: length))
         }
-        return VerifiedJWS(header: token.header, payload: payload, algorithm: token.algorithm.rawValue,
-                           keyID: token.keyID)
+        return VerifiedJWS(
+            header: token.header, payload: payload, algorithm: token.algorithm.rawValue,
+            keyID: token.keyID)
     }
 
     /// Picks the key by `kid` from a JWKS JSON document ({"keys":[...]}); without kid, tries keys of a matching
@@ -197,7 +202,8 @@ public enum JWS {
             throw .malformedInput("JWS part is not base64url")
         }
         guard !parts[0].isEmpty, let header = Base64URL.decode(String(parts[0])),
-              let payload = Base64URL.decode(String(parts[1])) else {
+            let payload = Base64URL.decode(String(parts[1]))
+        else {
             throw .malformedInput("JWS part is not base64url")
         }
         return (header, payload, String(parts[2]))
@@ -206,7 +212,7 @@ public enum JWS {
     private static func isBase64URLSymbol(_ symbol: UInt8) -> Bool {
         switch symbol {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
             return true
         default:
             return false

@@ -42,8 +42,9 @@ enum P256Curve {
             guard let point = EC_POINT_new(group) else { throw openSSLFailure("EC_POINT_new") }
             defer { EC_POINT_free(point) }
             guard EC_POINT_oct2point(group, point, encoded, encoded.count, context) == 1,
-                  EC_POINT_is_at_infinity(group, point) == 0,
-                  EC_POINT_is_on_curve(group, point, context) == 1 else {
+                EC_POINT_is_at_infinity(group, point) == 0,
+                EC_POINT_is_on_curve(group, point, context) == 1
+            else {
                 clearOpenSSLErrors()
                 throw .invalidKey("not a point on P-256")
             }
@@ -92,7 +93,8 @@ enum P256Curve {
         var key: OpaquePointer?
         let selection = privateScalar == nil ? copenssl_selection_public_key() : copenssl_selection_keypair()
         guard EVP_PKEY_fromdata_init(context) == 1,
-              EVP_PKEY_fromdata(context, &key, selection, params) == 1, let key else {
+            EVP_PKEY_fromdata(context, &key, selection, params) == 1, let key
+        else {
             throw openSSLFailure("P-256 key import")
         }
         return key

@@ -14,7 +14,8 @@ public struct P256PrivateKey: Sendable {
         defer { EVP_PKEY_CTX_free(context) }
         var key: OpaquePointer?
         guard EVP_PKEY_keygen_init(context) == 1, EVP_PKEY_CTX_set_group_name(context, "P-256") == 1,
-              EVP_PKEY_generate(context, &key) == 1, let key else {
+            EVP_PKEY_generate(context, &key) == 1, let key
+        else {
             throw openSSLFailure("P-256 key generation")
         }
         defer { EVP_PKEY_free(key) }

@@ -9,7 +9,8 @@ public struct P256PublicKey: Sendable, Equatable {
     /// From the 33-byte SEC1 compressed form (02 or 03 ‖ x).
     public init(compressedRepresentation: [UInt8]) throws(CryptoError) {
         guard compressedRepresentation.count == P256Curve.compressedByteCount,
-              compressedRepresentation[0] == 2 || compressedRepresentation[0] == 3 else {
+            compressedRepresentation[0] == 2 || compressedRepresentation[0] == 3
+        else {
             throw .invalidKey("P-256 compressed key must be 33 bytes starting 02 or 03")
         }
         x963Representation = try P256Curve.convert(compressedRepresentation, to: POINT_CONVERSION_UNCOMPRESSED)
@@ -42,7 +43,8 @@ public struct P256PublicKey: Sendable, Equatable {
         defer { EVP_PKEY_free(key) }
         guard let digestContext = EVP_MD_CTX_new() else { return false }
         defer { EVP_MD_CTX_free(digestContext) }
-        let valid = EVP_DigestVerifyInit(digestContext, nil, EVP_sha256(), nil, key) == 1
+        let valid =
+            EVP_DigestVerifyInit(digestContext, nil, EVP_sha256(), nil, key) == 1
             && EVP_DigestVerify(digestContext, der, der.count, message, message.count) == 1
         // A bad signature leaves entries in the queue; they are expected, not news for the next caller.
         clearOpenSSLErrors()

@@ -36,7 +36,9 @@ public enum Scrypt {
     public static func deriveKey(
         password: [UInt8], salt: [UInt8], parameters: ScryptParameters, length: Int
     ) throws(CryptoError) -> [UInt8] {
-        let n = parameters.n, r = parameters.r, p = parameters.p
+        let n = parameters.n
+        let r = parameters.r
+        let p = parameters.p
         guard n > 1, n & (n - 1) == 0 else { throw .malformedInput("scrypt N must be a power of two above 1") }
         guard r > 0, p > 0, UInt64(r) * UInt64(p) < 1 << 30 else {
             throw .malformedInput("scrypt r and p out of range")
@@ -51,7 +53,9 @@ public enum Scrypt {
         guard let context = EVP_KDF_CTX_new(kdf) else { throw openSSLFailure("EVP_KDF_CTX_new") }
         defer { EVP_KDF_CTX_free(context) }
 
-        var nValue = n, rValue = r, pValue = p
+        var nValue = n
+        var rValue = r
+        var pValue = p
         // Let OpenSSL allocate what these (already capped) parameters need, whatever its built-in default.
         var maxMemory = memory + (1 << 20)
         // OpenSSL rejects a NULL buffer even with length 0, and empty arrays may have no address.

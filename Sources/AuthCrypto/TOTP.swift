@@ -2,7 +2,9 @@
 public enum TOTP {
     /// The HMAC hash named by an `otpauth://` link's `algorithm` parameter.
     public enum Algorithm: String, Sendable, Codable {
-        case sha1 = "SHA1", sha256 = "SHA256", sha512 = "SHA512"
+        case sha1 = "SHA1"
+        case sha256 = "SHA256"
+        case sha512 = "SHA512"
 
         var hmac: HMAC.Algorithm {
             switch self {
@@ -29,7 +31,8 @@ public enum TOTP {
         let message = (0..<8).map { UInt8(truncatingIfNeeded: counter >> UInt64(56 - 8 * $0)) }
         let mac = HMAC.authenticationCode(algorithm.hmac, key: secret, message: message)
         let offset = Int(mac[mac.count - 1] & 0x0F)
-        let binary = UInt64(mac[offset] & 0x7F) << 24 | UInt64(mac[offset + 1]) << 16
+        let binary =
+            UInt64(mac[offset] & 0x7F) << 24 | UInt64(mac[offset + 1]) << 16
             | UInt64(mac[offset + 2]) << 8 | UInt64(mac[offset + 3])
         var modulus: UInt64 = 1
         for _ in 0..<digits { modulus *= 10 }

@@ -23,9 +23,11 @@ public final class HTTPServer: @unchecked Sendable {
     /// - Parameters:
     ///   - maximumRequestBytes: a request whose body exceeds this is answered 413 and never reaches the handler.
     ///   - connectionTimeout: seconds of silence after which a connection is dropped.
-    public init(host: String = "127.0.0.1", port: UInt16 = 0, maximumRequestBytes: Int = 16 * 1024,
-                connectionTimeout: UInt32 = 10, connectionLimit: UInt32 = 256,
-                handler: @escaping Handler) throws(HTTPServerError) {
+    public init(
+        host: String = "127.0.0.1", port: UInt16 = 0, maximumRequestBytes: Int = 16 * 1024,
+        connectionTimeout: UInt32 = 10, connectionLimit: UInt32 = 256,
+        handler: @escaping Handler
+    ) throws(HTTPServerError) {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -35,9 +37,12 @@ public final class HTTPServer: @unchecked Sendable {
         let context = Unmanaged.passRetained(ServerContext(handler: handler, maximumBody: maximumRequestBytes))
         // The header buffer gets room beyond the body cap so ordinary headers fit; larger requests are refused.
         let memoryLimit = max(32 * 1024, maximumRequestBytes + 16 * 1024)
-        guard let started = mhd_shim_start(&address, httpServerURILogger, context.toOpaque(),
-                                             httpServerAccess, context.toOpaque(), httpServerCompleted, nil,
-                                             connectionTimeout, memoryLimit, connectionLimit) else {
+        guard
+            let started = mhd_shim_start(
+                &address, httpServerURILogger, context.toOpaque(),
+                httpServerAccess, context.toOpaque(), httpServerCompleted, nil,
+                connectionTimeout, memoryLimit, connectionLimit)
+        else {
             context.release()
             throw HTTPServerError(description: "cannot listen on \(host):\(port) (\(String(cString: strerror(errno))))")
         }
@@ -142,34 +147,42 @@ final class RequestInFlight {
 
 // The callbacks are file-scope functions: they run on libmicrohttpd's thread, outside any actor.
 
-private func httpServerURILogger(_ context: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?,
-                                 _ connection: OpaquePointer?) -> UnsafeMutableRawPointer? {
+private func httpServerURILogger(
+    _ context: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?,
+    _ connection: OpaquePointer?
+) -> UnsafeMutableRawPointer? {
     ServerThreadMark.markCurrentThread()
     let target = uri.map { String(cString: $0) } ?? "/"
     return Unmanaged.passRetained(RequestInFlight(target: target)).toOpaque()
 }
 
-private func httpServerCompleted(_ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
-                                 _ requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
-                                 _ reason: MHD_RequestTerminationCode) {
+private func httpServerCompleted(
+    _ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+    _ requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    _ reason: MHD_RequestTerminationCode
+) {
     guard let requestContext, let pointer = requestContext.pointee else { return }
     Unmanaged<RequestInFlight>.fromOpaque(pointer).release()
     requestContext.pointee = nil
 }
 
-private func collectHeader(_ context: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ key: UnsafePointer<CChar>?,
-                           _ value: UnsafePointer<CChar>?) -> MHD_Result {
+private func collectHeader(
+    _ context: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ key: UnsafePointer<CChar>?,
+    _ value: UnsafePointer<CChar>?
+) -> MHD_Result {
     guard let context, let key else { return .YES }
     let headers = context.assumingMemoryBound(to: [String: String].self)
     headers.pointee[String(cString: key).lowercased()] = value.map { String(cString: $0) } ?? ""
     return .YES
 }
 
-private func httpServerAccess(_ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
-                              _ url: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>?,
-                              _ version: UnsafePointer<CChar>?, _ uploadData: UnsafePointer<CChar>?,
-                              _ uploadDataSize: UnsafeMutablePointer<Int>?,
-                              _ requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> MHD_Result {
+private func httpServerAccess(
+    _ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+    _ url: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>?,
+    _ version: UnsafePointer<CChar>?, _ uploadData: UnsafePointer<CChar>?,
+    _ uploadDataSize: UnsafeMutablePointer<Int>?,
+    _ requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+) -> MHD_Result {
     guard let context, let connection, let requestContext, let uploadDataSize else { return .NO }
     let server = Unmanaged<ServerContext>.fromOpaque(context).takeUnretainedValue()
     guard let pointer = requestContext.pointee else { return .NO }
@@ -179,7 +192,8 @@ private func httpServerAccess(_ context: UnsafeMutableRawPointer?, _ connection:
         request.started = true
         // A body announced larger than the cap is refused at once, rather than read (or waited for) first.
         if let announced = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
-           let length = Int(String(cString: announced)), length > server.maximumBody {
+            let length = Int(String(cString: announced)), length > server.maximumBody
+        {
             request.tooLarge = true
             return queue(.text(413, "Request too large.\n"), on: connection)
         }
@@ -215,7 +229,8 @@ private func httpServerAccess(_ context: UnsafeMutableRawPointer?, _ connection:
         }
         let methodName = method.map { String(cString: $0) } ?? "GET"
         var incoming = HTTPRequest(method: methodName, target: request.target, headers: headers, body: request.body)
-        var peerPort: UInt16 = 0, localPort: UInt16 = 0
+        var peerPort: UInt16 = 0
+        var localPort: UInt16 = 0
         mhd_shim_connection_ports(connection, &peerPort, &localPort)
         incoming.peerPort = peerPort == 0 ? nil : peerPort
         incoming.localPort = localPort == 0 ? nil : localPort
@@ -227,8 +242,9 @@ private func httpServerAccess(_ context: UnsafeMutableRawPointer?, _ connection:
 private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
     let body = response.body
     let created = body.withUnsafeBytes { bytes in
-        MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
-                                        .RESPMEM_MUST_COPY)
+        MHD_create_response_from_buffer(
+            bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
+            .RESPMEM_MUST_COPY)
     }
     guard let created else { return .NO }
     defer { MHD_destroy_response(created) }

@@ -12,9 +12,10 @@ struct ClientCredentials {
         guard let value = request.headers["authorization"] else { return nil }
         let parts = value.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "basic", let decoded = Base64URL.decode(String(parts[1])),
-              let text = String(validating: decoded, as: UTF8.self), let colon = text.firstIndex(of: ":"),
-              let id = FormEncoding.unescape(text[..<colon]),
-              let secret = FormEncoding.unescape(text[text.index(after: colon)...]) else { return nil }
+            let text = String(validating: decoded, as: UTF8.self), let colon = text.firstIndex(of: ":"),
+            let id = FormEncoding.unescape(text[..<colon]),
+            let secret = FormEncoding.unescape(text[text.index(after: colon)...])
+        else { return nil }
         return ClientCredentials(clientID: id, secret: secret)
     }
 

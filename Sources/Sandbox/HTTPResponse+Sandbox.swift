@@ -10,8 +10,9 @@ extension HTTPResponse {
 
     /// 302 to `location`; only ever called with a location the route has validated.
     static func redirect(to location: String) -> HTTPResponse {
-        HTTPResponse(status: 302, headers: [("Location", location), ("Content-Type", "text/plain; charset=utf-8")],
-                     body: Array("Redirecting.\n".utf8))
+        HTTPResponse(
+            status: 302, headers: [("Location", location), ("Content-Type", "text/plain; charset=utf-8")],
+            body: Array("Redirecting.\n".utf8))
     }
 }
 
@@ -20,8 +21,9 @@ extension HTTPRequest {
     /// or a broken escape.
     var formParameters: [String: String]? {
         guard contentType == "application/x-www-form-urlencoded",
-              let text = String(validating: body, as: UTF8.self),
-              let pairs = FormEncoding.decode(Substring(text)) else { return nil }
+            let text = String(validating: body, as: UTF8.self),
+            let pairs = FormEncoding.decode(Substring(text))
+        else { return nil }
         return Dictionary(pairs, uniquingKeysWith: { _, last in last })
     }
 

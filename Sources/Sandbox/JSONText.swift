@@ -12,8 +12,9 @@ enum JSONText {
     /// Sorted keys and unescaped slashes, so URLs read naturally and output is stable.
     static func encode(_ value: Any) -> [UInt8] {
         guard JSONSerialization.isValidJSONObject(value),
-              let data = try? JSONSerialization.data(withJSONObject: value,
-                                                     options: [.sortedKeys, .withoutEscapingSlashes])
+            let data = try? JSONSerialization.data(
+                withJSONObject: value,
+                options: [.sortedKeys, .withoutEscapingSlashes])
         else {
             // Unreachable with what the routes build; an empty object beats a trap in a server.
             return Array("{}".utf8)

@@ -40,7 +40,9 @@ struct OIDCGrants {
     }
 
     enum Decision: Equatable {
-        case pending, approved(userName: String), denied
+        case pending
+        case approved(userName: String)
+        case denied
     }
 
     enum Redemption {
@@ -108,9 +110,10 @@ struct OIDCGrants {
     mutating func add(accessToken: String, refreshToken: String?, _ token: Token) {
         accessTokens[accessToken] = token
         if let refreshToken {
-            refreshTokens[refreshToken] = Token(profile: token.profile, clientID: token.clientID,
-                                                userName: token.userName, scope: token.scope,
-                                                grantID: token.grantID, expiresAt: nil)
+            refreshTokens[refreshToken] = Token(
+                profile: token.profile, clientID: token.clientID,
+                userName: token.userName, scope: token.scope,
+                grantID: token.grantID, expiresAt: nil)
         }
     }
 
@@ -157,7 +160,8 @@ struct OIDCGrants {
 
     func device(userCode: String, now: Double) -> Device? {
         guard let deviceCode = deviceCodeByUserCode[userCode], let device = devices[deviceCode],
-              now < device.expiresAt else { return nil }
+            now < device.expiresAt
+        else { return nil }
         return device
     }
 
@@ -222,13 +226,17 @@ struct OIDCGrants {
     /// is still caught after a restart). Codes and device grants live minutes and are not kept.
     var saved: [String: Any] {
         func encode(_ token: Token) -> [String: Any] {
-            var object: [String: Any] = ["profile": token.profile.rawValue, "clientID": token.clientID,
-                                         "userName": token.userName, "scope": token.scope, "grantID": token.grantID]
+            var object: [String: Any] = [
+                "profile": token.profile.rawValue, "clientID": token.clientID,
+                "userName": token.userName, "scope": token.scope, "grantID": token.grantID,
+            ]
             if let expiresAt = token.expiresAt { object["expiresAt"] = expiresAt }
             return object
         }
-        return ["accessTokens": accessTokens.mapValues(encode), "refreshTokens": refreshTokens.mapValues(encode),
-                "rotatedRefreshTokens": rotatedRefreshTokens]
+        return [
+            "accessTokens": accessTokens.mapValues(encode), "refreshTokens": refreshTokens.mapValues(encode),
+            "rotatedRefreshTokens": rotatedRefreshTokens,
+        ]
     }
 
     /// Tokens saved by an earlier run; what does not read back is dropped (its session then fails to refresh,
@@ -237,11 +245,13 @@ struct OIDCGrants {
         guard let saved else { return }
         func decode(_ value: Any) -> Token? {
             guard let object = value as? [String: Any], let name = object["profile"] as? String,
-                  let profile = OIDCProfile(rawValue: name), let clientID = object["clientID"] as? String,
-                  let userName = object["userName"] as? String, let scope = object["scope"] as? String,
-                  let grantID = object["grantID"] as? String else { return nil }
-            return Token(profile: profile, clientID: clientID, userName: userName, scope: scope, grantID: grantID,
-                         expiresAt: (object["expiresAt"] as? NSNumber)?.doubleValue)
+                let profile = OIDCProfile(rawValue: name), let clientID = object["clientID"] as? String,
+                let userName = object["userName"] as? String, let scope = object["scope"] as? String,
+                let grantID = object["grantID"] as? String
+            else { return nil }
+            return Token(
+                profile: profile, clientID: clientID, userName: userName, scope: scope, grantID: grantID,
+                expiresAt: (object["expiresAt"] as? NSNumber)?.doubleValue)
         }
         accessTokens = (saved["accessTokens"] as? [String: Any])?.compactMapValues(decode) ?? [:]
         refreshTokens = (saved["refreshTokens"] as? [String: Any])?.compactMapValues(decode) ?? [:]

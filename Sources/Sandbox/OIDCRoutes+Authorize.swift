@@ -24,12 +24,12 @@ struct AuthorizationReply {
             // Apple's form_post: the browser posts the response to the redirect URI by itself.
             let fields = all.map { HTML.hidden($0.0, $0.1) }.joined(separator: "\n")
             let body = """
-            <form method="post" action="\(HTML.escape(redirectURI))">
-            \(fields)
-            <noscript><button type="submit">Continue</button></noscript>
-            </form>
-            <script>document.forms[0].submit();</script>
-            """
+                <form method="post" action="\(HTML.escape(redirectURI))">
+                \(fields)
+                <noscript><button type="submit">Continue</button></noscript>
+                </form>
+                <script>document.forms[0].submit();</script>
+                """
             return .html(200, HTML.page(title: "Signing you in", body: body))
         }
         let separator = redirectURI.contains("?") ? "&" : "?"
@@ -54,8 +54,10 @@ extension OIDCRoutes {
             return Self.errorPage(400, "The request has no redirect_uri.")
         }
         guard accepts(redirectURI: redirectURI, clientID: clientID, at: profile) else {
-            return Self.errorPage(400, "The redirect_uri is not registered: only http://127.0.0.1:PORT/…, "
-                + "authdeck://… and configured URIs are allowed.")
+            return Self.errorPage(
+                400,
+                "The redirect_uri is not registered: only http://127.0.0.1:PORT/…, "
+                    + "authdeck://… and configured URIs are allowed.")
         }
         let mode = query["response_mode"] ?? profile.defaultResponseMode
         guard mode == "query" || mode == "form_post" else {
@@ -109,9 +111,10 @@ extension OIDCRoutes {
                 return Self.errorPage(500, "The sandbox could not draw random bytes.")
             }
             let now = context.clock.now
-            let value = OIDCGrants.Code(profile: profile, clientID: clientID, redirectURI: redirectURI,
-                                        challenge: challenge, nonce: query["nonce"], scope: scope,
-                                        userName: user.name, issuedAt: now)
+            let value = OIDCGrants.Code(
+                profile: profile, clientID: clientID, redirectURI: redirectURI,
+                challenge: challenge, nonce: query["nonce"], scope: scope,
+                userName: user.name, issuedAt: now)
             grants.withLock { $0.add(code: code, value, now: now) }
             return reply.success(code: code)
         default:
@@ -121,32 +124,37 @@ extension OIDCRoutes {
 
     /// base64url of a SHA-256 digest: 43 characters of the URL-safe alphabet.
     static func isChallenge(_ text: String) -> Bool {
-        text.utf8.count == 43 && text.unicodeScalars.allSatisfy {
-            ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_"
-        }
+        text.utf8.count == 43
+            && text.unicodeScalars.allSatisfy {
+                ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-"
+                    || $0 == "_"
+            }
     }
 
     /// The consent screen: who asks, where the answer goes, and a user to pick. It posts to the same URL, query
     /// included, so the request is checked again when the choice comes back.
-    private func consentPage(_ request: HTTPRequest, profile: OIDCProfile, clientID: String, redirectURI: String,
-                             scope: String) -> HTTPResponse {
+    private func consentPage(
+        _ request: HTTPRequest, profile: OIDCProfile, clientID: String, redirectURI: String,
+        scope: String
+    ) -> HTTPResponse {
         var choices = ""
         for (index, user) in context.users.enumerated() {
             let contact = user.email ?? user.phone ?? "no contact"
             let checked = index == 0 ? " checked" : ""
-            choices += "<label><input type=\"radio\" name=\"user\" value=\"\(HTML.escape(user.name))\"\(checked)> "
+            choices +=
+                "<label><input type=\"radio\" name=\"user\" value=\"\(HTML.escape(user.name))\"\(checked)> "
                 + "\(HTML.escape(user.displayName)) (\(HTML.escape(contact)))</label>\n"
         }
         let body = """
-        <p><strong>\(HTML.escape(clientID))</strong> asks to sign you in with the sandbox's
-        \(HTML.escape(profile.rawValue)) profile.</p>
-        <p>Scopes: \(HTML.escape(scope.isEmpty ? "(none)" : scope))<br>Answer goes to: \(HTML.escape(redirectURI))</p>
-        <form method="post" action="\(HTML.escape(request.target))">
-        \(choices)
-        <p><button type="submit" name="action" value="approve">Approve</button>
-        <button type="submit" name="action" value="deny">Deny</button></p>
-        </form>
-        """
+            <p><strong>\(HTML.escape(clientID))</strong> asks to sign you in with the sandbox's
+            \(HTML.escape(profile.rawValue)) profile.</p>
+            <p>Scopes: \(HTML.escape(scope.isEmpty ? "(none)" : scope))<br>Answer goes to: \(HTML.escape(redirectURI))</p>
+            <form method="post" action="\(HTML.escape(request.target))">
+            \(choices)
+            <p><button type="submit" name="action" value="approve">Approve</button>
+            <button type="submit" name="action" value="deny">Deny</button></p>
+            </form>
+            """
         return .html(200, HTML.page(title: "Sign in — \(profile.rawValue) (sandbox)", body: body))
     }
 

@@ -31,9 +31,10 @@ extension OIDCRoutes {
         }
         let configuration = context.configuration
         let now = context.clock.now
-        let device = OIDCGrants.Device(profile: profile, clientID: clientID, scope: scope, userCode: userCode,
-                                       expiresAt: now + Double(configuration.deviceCodeLifetime),
-                                       interval: configuration.deviceInterval, lastPoll: nil, decision: .pending)
+        let device = OIDCGrants.Device(
+            profile: profile, clientID: clientID, scope: scope, userCode: userCode,
+            expiresAt: now + Double(configuration.deviceCodeLifetime),
+            interval: configuration.deviceInterval, lastPoll: nil, decision: .pending)
         grants.withLock { $0.add(deviceCode: deviceCode, device, now: now) }
         let page = endpoint(profile, "/device")
         var answer: [String: Any] = [
@@ -78,9 +79,11 @@ extension OIDCRoutes {
         }
         let now = context.clock.now
         guard let device = grants.withLock({ $0.device(userCode: userCode, now: now) }),
-              device.profile == profile else {
-            return deviceForm(profile: profile, userCode: "", message: "That code is unknown or has expired.",
-                              status: 400)
+            device.profile == profile
+        else {
+            return deviceForm(
+                profile: profile, userCode: "", message: "That code is unknown or has expired.",
+                status: 400)
         }
         switch grants.withLock({ $0.decide(userCode: userCode, decision, now: now) }) {
         case .decided:
@@ -89,8 +92,9 @@ extension OIDCRoutes {
         case .alreadyDecided:
             return Self.errorPage(400, "That code was already answered.")
         case .unknown, .expired:
-            return deviceForm(profile: profile, userCode: "", message: "That code is unknown or has expired.",
-                              status: 400)
+            return deviceForm(
+                profile: profile, userCode: "", message: "That code is unknown or has expired.",
+                status: 400)
         }
     }
 
@@ -101,24 +105,27 @@ extension OIDCRoutes {
         return String(letters.prefix(4)) + "-" + String(letters.suffix(4))
     }
 
-    private func deviceForm(profile: OIDCProfile, userCode: String, message: String?,
-                            status: Int = 200) -> HTTPResponse {
+    private func deviceForm(
+        profile: OIDCProfile, userCode: String, message: String?,
+        status: Int = 200
+    ) -> HTTPResponse {
         var choices = ""
         for (index, user) in context.users.enumerated() {
             let checked = index == 0 ? " checked" : ""
-            choices += "<label><input type=\"radio\" name=\"user\" value=\"\(HTML.escape(user.name))\"\(checked)> "
+            choices +=
+                "<label><input type=\"radio\" name=\"user\" value=\"\(HTML.escape(user.name))\"\(checked)> "
                 + "\(HTML.escape(user.displayName))</label>\n"
         }
         let note = message.map { "<p><strong>\(HTML.escape($0))</strong></p>" } ?? ""
         let body = """
-        \(note)<form method="post" action="\(HTML.escape(endpoint(profile, "/device")))">
-        <label>Code shown on your device: <input name="user_code" value="\(HTML.escape(userCode))"
-        autocomplete="off" autofocus></label>
-        \(choices)
-        <p><button type="submit" name="action" value="approve">Approve</button>
-        <button type="submit" name="action" value="deny">Deny</button></p>
-        </form>
-        """
+            \(note)<form method="post" action="\(HTML.escape(endpoint(profile, "/device")))">
+            <label>Code shown on your device: <input name="user_code" value="\(HTML.escape(userCode))"
+            autocomplete="off" autofocus></label>
+            \(choices)
+            <p><button type="submit" name="action" value="approve">Approve</button>
+            <button type="submit" name="action" value="deny">Deny</button></p>
+            </form>
+            """
         return .html(status, HTML.page(title: "Device sign-in — \(profile.rawValue) (sandbox)", body: body))
     }
 }

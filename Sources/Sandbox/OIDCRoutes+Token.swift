@@ -28,8 +28,9 @@ extension OIDCRoutes {
             case nil:
                 throw .invalidRequest("grant_type is required")
             case .some:
-                throw OAuthError(status: 400, code: "unsupported_grant_type",
-                                 description: "the \(profile.rawValue) profile does not offer this grant type")
+                throw OAuthError(
+                    status: 400, code: "unsupported_grant_type",
+                    description: "the \(profile.rawValue) profile does not offer this grant type")
             }
             return .json(200, object: answer)
         } catch {
@@ -40,8 +41,10 @@ extension OIDCRoutes {
     /// The client id from the body or from Basic authentication (never both disagreeing). Secrets are not
     /// checked (the sandbox registers public clients) except Apple's, whose client secret must at least be an
     /// ES256 JWT naming the client, as Apple's is.
-    private func authenticateClient(_ request: HTTPRequest, form: [String: String],
-                                    profile: OIDCProfile) throws(OAuthError) -> String {
+    private func authenticateClient(
+        _ request: HTTPRequest, form: [String: String],
+        profile: OIDCProfile
+    ) throws(OAuthError) -> String {
         let basic = ClientCredentials.basic(request)
         if ClientCredentials.hasBasic(request) && basic == nil {
             throw .invalidClient("the Basic authorization header is malformed")
@@ -57,8 +60,9 @@ extension OIDCRoutes {
         }
         if profile == .apple, let secret = basic?.secret ?? form["client_secret"] {
             guard let parts = try? JWS.decodeUnverified(secret), let header = JSONText.object(parts.header),
-                  let claims = JSONText.object(parts.payload), header["alg"] as? String == "ES256",
-                  claims["sub"] as? String == clientID else {
+                let claims = JSONText.object(parts.payload), header["alg"] as? String == "ES256",
+                claims["sub"] as? String == clientID
+            else {
                 throw .invalidClient("client_secret must be an ES256 JWT whose sub is the client id")
             }
         }
@@ -67,25 +71,31 @@ extension OIDCRoutes {
 
     // MARK: - Grants
 
-    private func authorizationCodeGrant(_ form: [String: String], profile: OIDCProfile,
-                                        clientID: String) throws(OAuthError) -> [String: Any] {
+    private func authorizationCodeGrant(
+        _ form: [String: String], profile: OIDCProfile,
+        clientID: String
+    ) throws(OAuthError) -> [String: Any] {
         guard let code = form["code"], !code.isEmpty else { throw .invalidRequest("code is required") }
         guard let redirectURI = form["redirect_uri"] else { throw .invalidRequest("redirect_uri is required") }
         guard let verifier = form["code_verifier"] else {
             throw .invalidRequest("code_verifier is required (PKCE)")
         }
-        let redeemed = try redeem(code: code, profile: profile, clientID: clientID, redirectURI: redirectURI,
-                                  verifier: verifier)
+        let redeemed = try redeem(
+            code: code, profile: profile, clientID: clientID, redirectURI: redirectURI,
+            verifier: verifier)
         let grantID = try random()
         grants.withLock { $0.link(code: code, to: grantID) }
-        return try issueTokens(profile: profile, clientID: clientID, user: redeemed.user, scope: redeemed.value.scope,
-                               nonce: redeemed.value.nonce, grantID: grantID)
+        return try issueTokens(
+            profile: profile, clientID: clientID, user: redeemed.user, scope: redeemed.value.scope,
+            nonce: redeemed.value.nonce, grantID: grantID)
     }
 
     /// Redeems a code once: it is gone after this call whether or not the checks pass, and a second redemption
     /// revokes whatever the first one issued.
-    func redeem(code: String, profile: OIDCProfile, clientID: String, redirectURI: String,
-                verifier: String) throws(OAuthError) -> RedeemedCode {
+    func redeem(
+        code: String, profile: OIDCProfile, clientID: String, redirectURI: String,
+        verifier: String
+    ) throws(OAuthError) -> RedeemedCode {
         let now = context.clock.now
         let value: OIDCGrants.Code
         switch grants.withLock({ $0.redeem(code: code, now: now) }) {
@@ -112,8 +122,10 @@ extension OIDCRoutes {
         return RedeemedCode(code: code, value: value, user: user)
     }
 
-    private func refreshGrant(_ form: [String: String], profile: OIDCProfile,
-                              clientID: String) throws(OAuthError) -> [String: Any] {
+    private func refreshGrant(
+        _ form: [String: String], profile: OIDCProfile,
+        clientID: String
+    ) throws(OAuthError) -> [String: Any] {
         guard let refreshToken = form["refresh_token"], !refreshToken.isEmpty else {
             throw .invalidRequest("refresh_token is required")
         }
@@ -138,12 +150,15 @@ extension OIDCRoutes {
             scope = asked
         }
         guard let user = context.user(named: found.userName) else { throw .invalidGrant("the user is gone") }
-        return try issueTokens(profile: profile, clientID: clientID, user: user, scope: scope, nonce: nil,
-                               grantID: found.grantID)
+        return try issueTokens(
+            profile: profile, clientID: clientID, user: user, scope: scope, nonce: nil,
+            grantID: found.grantID)
     }
 
-    private func deviceGrant(_ form: [String: String], profile: OIDCProfile,
-                             clientID: String) throws(OAuthError) -> [String: Any] {
+    private func deviceGrant(
+        _ form: [String: String], profile: OIDCProfile,
+        clientID: String
+    ) throws(OAuthError) -> [String: Any] {
         guard let deviceCode = form["device_code"], !deviceCode.isEmpty else {
             throw .invalidRequest("device_code is required")
         }
@@ -151,8 +166,9 @@ extension OIDCRoutes {
         switch grants.withLock({ $0.poll(deviceCode: deviceCode, profile: profile, clientID: clientID, now: now) }) {
         case .approved(let device, let userName):
             guard let user = context.user(named: userName) else { throw .invalidGrant("the user is gone") }
-            return try issueTokens(profile: profile, clientID: clientID, user: user, scope: device.scope, nonce: nil,
-                                   grantID: try random())
+            return try issueTokens(
+                profile: profile, clientID: clientID, user: user, scope: device.scope, nonce: nil,
+                grantID: try random())
         case .pending: throw .device("authorization_pending", "the user has not answered yet")
         case .slowDown: throw .device("slow_down", "polling too fast; wait 5 more seconds between polls")
         case .denied: throw .device("access_denied", "the user denied the request")
@@ -166,20 +182,25 @@ extension OIDCRoutes {
 
     /// Access and refresh tokens, plus an ID token where the profile issues them: Apple always, Google and
     /// generic when `openid` was asked for.
-    private func issueTokens(profile: OIDCProfile, clientID: String, user: SandboxUser, scope: String,
-                             nonce: String?, grantID: String) throws(OAuthError) -> [String: Any] {
+    private func issueTokens(
+        profile: OIDCProfile, clientID: String, user: SandboxUser, scope: String,
+        nonce: String?, grantID: String
+    ) throws(OAuthError) -> [String: Any] {
         let accessToken = try random()
         let refreshToken = try random()
         let now = context.clock.now
         let lifetime = context.configuration.tokenLifetime
-        let token = OIDCGrants.Token(profile: profile, clientID: clientID, userName: user.name, scope: scope,
-                                     grantID: grantID, expiresAt: now + Double(lifetime))
+        let token = OIDCGrants.Token(
+            profile: profile, clientID: clientID, userName: user.name, scope: scope,
+            grantID: grantID, expiresAt: now + Double(lifetime))
         grants.withLock {
             $0.add(accessToken: accessToken, refreshToken: refreshToken, token)
             keep($0)
         }
-        var answer: [String: Any] = ["access_token": accessToken, "token_type": "Bearer", "expires_in": lifetime,
-                                     "refresh_token": refreshToken, "scope": scope]
+        var answer: [String: Any] = [
+            "access_token": accessToken, "token_type": "Bearer", "expires_in": lifetime,
+            "refresh_token": refreshToken, "scope": scope,
+        ]
         let wantsIDToken = profile == .apple || scope.split(separator: " ").contains("openid")
         if profile.issuesIDToken && wantsIDToken {
             answer["id_token"] = try idToken(profile: profile, audience: clientID, user: user, nonce: nonce)
@@ -189,8 +210,10 @@ extension OIDCRoutes {
 
     /// An ID token of `profile`, signed with the profile's algorithm; also what the Turnkey proxy hands out as
     /// the oidcToken of Discord and X logins.
-    func idToken(profile: OIDCProfile, audience: String, user: SandboxUser,
-                 nonce: String?) throws(OAuthError) -> String {
+    func idToken(
+        profile: OIDCProfile, audience: String, user: SandboxUser,
+        nonce: String?
+    ) throws(OAuthError) -> String {
         let now = context.clock.seconds
         var claims: [String: Any] = [
             "iss": context.issuer(profile), "aud": audience, "azp": audience, "sub": user.subject(at: profile),
@@ -218,9 +241,10 @@ extension OIDCRoutes {
 
     /// RFC 7636 4.1: 43–128 characters of `[A-Za-z0-9-._~]`.
     static func isVerifier(_ text: String) -> Bool {
-        (43...128).contains(text.utf8.count) && text.unicodeScalars.allSatisfy {
-            ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0)
-                || "-._~".unicodeScalars.contains($0)
-        }
+        (43...128).contains(text.utf8.count)
+            && text.unicodeScalars.allSatisfy {
+                ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0)
+                    || "-._~".unicodeScalars.contains($0)
+            }
     }
 }

@@ -46,16 +46,22 @@ final class OIDCRoutes: Sendable {
         case "/device" where profile.supportsDeviceGrant:
             return only(["GET", "HEAD", "POST"], request) { devicePage(request, profile: profile) }
         default:
-            return .json(404, object: ["error": "not_found",
-                                       "error_description": "the \(profile.rawValue) profile has no \(path)"])
+            return .json(
+                404,
+                object: [
+                    "error": "not_found",
+                    "error_description": "the \(profile.rawValue) profile has no \(path)",
+                ])
         }
     }
 
     /// 405 with `Allow` for a method the endpoint does not take.
     private func only(_ methods: [String], _ request: HTTPRequest, _ body: () -> HTTPResponse) -> HTTPResponse {
         guard methods.contains(request.method) else {
-            var answer = OAuthError(status: 405, code: "invalid_request",
-                                    description: "use \(methods.joined(separator: " or "))").response
+            var answer = OAuthError(
+                status: 405, code: "invalid_request",
+                description: "use \(methods.joined(separator: " or "))"
+            ).response
             answer.headers.append(("Allow", methods.joined(separator: ", ")))
             return answer
         }
@@ -88,8 +94,10 @@ final class OIDCRoutes: Sendable {
             document["userinfo_endpoint"] = endpoint(profile, profile.userEndpointPath)
             document["subject_types_supported"] = ["public"]
             document["id_token_signing_alg_values_supported"] = [profile.signingAlgorithm]
-            document["claims_supported"] = ["iss", "aud", "azp", "sub", "iat", "exp", "nonce", "email",
-                                            "email_verified", "name"]
+            document["claims_supported"] = [
+                "iss", "aud", "azp", "sub", "iat", "exp", "nonce", "email",
+                "email_verified", "name",
+            ]
         }
         if profile.supportsDeviceGrant {
             document["device_authorization_endpoint"] = endpoint(profile, "/device/code")
@@ -106,16 +114,18 @@ final class OIDCRoutes: Sendable {
             return context.configuration.portalMethods.contains(profile)
         }
         if let configured = context.configuration.clientIDs { return configured[profile] == clientID }
-        return !clientID.isEmpty && clientID.utf8.count <= 256 && clientID.unicodeScalars.allSatisfy {
-            $0.value > 0x20 && $0.value < 0x7F
-        }
+        return !clientID.isEmpty && clientID.utf8.count <= 256
+            && clientID.unicodeScalars.allSatisfy {
+                $0.value > 0x20 && $0.value < 0x7F
+            }
     }
 
     /// Loopback (`http://127.0.0.1:PORT/…` or `[::1]`), the `authdeck://` scheme, an exactly configured URI, or
     /// the portal's own callback for the portal's client. Nothing else is ever redirected to.
     func accepts(redirectURI uri: String, clientID: String, at profile: OIDCProfile) -> Bool {
         guard uri.utf8.count <= 2048, uri.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }),
-              !uri.contains("#") else { return false }
+            !uri.contains("#")
+        else { return false }
         if clientID == SandboxConfiguration.portalClientID {
             return uri == PortalRoutes.callbackURL(base: context.baseURL, provider: profile)
         }
@@ -123,8 +133,9 @@ final class OIDCRoutes: Sendable {
         if uri == TurnkeyProxyRoutes.hostedCallbackURL(base: context.baseURL, profile: profile) { return true }
         if uri.hasPrefix("authdeck://") { return uri.count > "authdeck://".count }
         guard let parts = URLComponents(string: uri), parts.scheme == "http", parts.user == nil,
-              parts.password == nil, let port = parts.port, (1...65535).contains(port),
-              let host = parts.host, ["127.0.0.1", "::1", "[::1]"].contains(host) else { return false }
+            parts.password == nil, let port = parts.port, (1...65535).contains(port),
+            let host = parts.host, ["127.0.0.1", "::1", "[::1]"].contains(host)
+        else { return false }
         return parts.path.hasPrefix("/")
     }
 
@@ -133,7 +144,8 @@ final class OIDCRoutes: Sendable {
     private func user(_ request: HTTPRequest, profile: OIDCProfile) -> HTTPResponse {
         let now = context.clock.now
         guard let token = request.bearerToken, let grant = grants.withLock({ $0.access(token, now: now) }),
-              grant.profile == profile, let user = context.user(named: grant.userName) else {
+            grant.profile == profile, let user = context.user(named: grant.userName)
+        else {
             return Self.unauthorized(profile)
         }
         let subject = user.subject(at: profile)
@@ -147,9 +159,13 @@ final class OIDCRoutes: Sendable {
             return .json(200, object: claims)
         case .discord:
             let email: Any = user.email ?? NSNull()
-            return .json(200, object: ["id": subject, "username": user.name, "global_name": user.displayName,
-                                       "email": email, "verified": user.email != nil, "avatar": NSNull(),
-                                       "discriminator": "0"])
+            return .json(
+                200,
+                object: [
+                    "id": subject, "username": user.name, "global_name": user.displayName,
+                    "email": email, "verified": user.email != nil, "avatar": NSNull(),
+                    "discriminator": "0",
+                ])
         case .x:
             return .json(200, object: ["data": ["id": subject, "name": user.displayName, "username": user.name]])
         }
@@ -160,13 +176,21 @@ final class OIDCRoutes: Sendable {
         var answer: HTTPResponse
         switch profile {
         case .google, .apple, .generic:
-            answer = .json(401, object: ["error": "invalid_token",
-                                         "error_description": "the access token is missing, expired or revoked"])
+            answer = .json(
+                401,
+                object: [
+                    "error": "invalid_token",
+                    "error_description": "the access token is missing, expired or revoked",
+                ])
         case .discord:
             answer = .json(401, object: ["message": "401: Unauthorized", "code": 0])
         case .x:
-            answer = .json(401, object: ["title": "Unauthorized", "type": "about:blank", "status": 401,
-                                         "detail": "Unauthorized"])
+            answer = .json(
+                401,
+                object: [
+                    "title": "Unauthorized", "type": "about:blank", "status": 401,
+                    "detail": "Unauthorized",
+                ])
         }
         answer.headers.append(("WWW-Authenticate", "Bearer error=\"invalid_token\""))
         return answer

@@ -46,7 +46,8 @@ final class PortalRoutes: Sendable {
         // The provider's redirect comes from the browser, which knows nothing of the environment header.
         if route.hasPrefix("/oauth/callback/") {
             guard let profile = OIDCProfile(rawValue: String(route.dropFirst("/oauth/callback/".count))),
-                  context.configuration.portalMethods.contains(profile) else {
+                context.configuration.portalMethods.contains(profile)
+            else {
                 return PortalError.notFound("no such path").response
             }
             guard request.method == "GET" || request.method == "POST" else {
@@ -54,8 +55,10 @@ final class PortalRoutes: Sendable {
             }
             return callback(request, profile: profile)
         }
-        let expectations: [String: String] = ["/methods": "GET", "/oauth/urls": "GET", "/oauth/tokens": "POST",
-                                              "/totps/validations": "POST"]
+        let expectations: [String: String] = [
+            "/methods": "GET", "/oauth/urls": "GET", "/oauth/tokens": "POST",
+            "/totps/validations": "POST",
+        ]
         guard let method = expectations[route] else { return PortalError.notFound("no such path").response }
         guard request.method == method || (method == "GET" && request.method == "HEAD") else {
             return Self.methodNotAllowed(method)
@@ -88,8 +91,10 @@ final class PortalRoutes: Sendable {
     // MARK: - Routes
 
     private func methods() -> [String: Any] {
-        ["allowedAuthMethods": context.configuration.portalMethods.map { $0.rawValue.uppercased() },
-         "autoCreateWallet": false]
+        [
+            "allowedAuthMethods": context.configuration.portalMethods.map { $0.rawValue.uppercased() },
+            "autoCreateWallet": false,
+        ]
     }
 
     private func urls(_ request: HTTPRequest) throws(PortalError) -> [String: Any] {
@@ -117,8 +122,9 @@ final class PortalRoutes: Sendable {
             throw .server("the sandbox could not draw random bytes")
         }
         let now = context.clock.now
-        let pending = PortalState.PendingLogin(redirectURL: redirectURL, accountAbstracted: abstracted,
-                                               verifier: verifier, expiresAt: now + 600)
+        let pending = PortalState.PendingLogin(
+            redirectURL: redirectURL, accountAbstracted: abstracted,
+            verifier: verifier, expiresAt: now + 600)
         state.withLock {
             $0.prune(now: now)
             $0.pending[loginState] = pending
@@ -145,8 +151,9 @@ final class PortalRoutes: Sendable {
     private func callback(_ request: HTTPRequest, profile: OIDCProfile) -> HTTPResponse {
         let fields = request.method == "POST" ? request.formParameters : request.queryParameters
         guard let fields, let loginState = fields["state"],
-              let pending = state.withLock({ $0.pending.removeValue(forKey: loginState) }),
-              pending.expiresAt > context.clock.now else {
+            let pending = state.withLock({ $0.pending.removeValue(forKey: loginState) }),
+            pending.expiresAt > context.clock.now
+        else {
             return OIDCRoutes.errorPage(400, "This sign-in link is unknown, expired or already used. Start again.")
         }
         var answer: [(String, String)]
@@ -154,14 +161,16 @@ final class PortalRoutes: Sendable {
             answer = [("error", "oauth_failed")]
         } else if let code = fields["code"] {
             do throws(OAuthError) {
-                let redeemed = try oidc.redeem(code: code, profile: profile,
-                                               clientID: SandboxConfiguration.portalClientID,
-                                               redirectURI: Self.callbackURL(base: context.baseURL, provider: profile),
-                                               verifier: pending.verifier)
+                let redeemed = try oidc.redeem(
+                    code: code, profile: profile,
+                    clientID: SandboxConfiguration.portalClientID,
+                    redirectURI: Self.callbackURL(base: context.baseURL, provider: profile),
+                    verifier: pending.verifier)
                 let token = try oidc.random()
-                let result = PortalState.Result(userName: redeemed.user.name, profile: profile,
-                                                accountAbstracted: pending.accountAbstracted ?? false,
-                                                expiresAt: context.clock.now + 120)
+                let result = PortalState.Result(
+                    userName: redeemed.user.name, profile: profile,
+                    accountAbstracted: pending.accountAbstracted ?? false,
+                    expiresAt: context.clock.now + 120)
                 state.withLock { $0.results[token] = result }
                 answer = [("token", token), ("login_type", profile.rawValue.uppercased())]
             } catch {
@@ -181,7 +190,8 @@ final class PortalRoutes: Sendable {
         guard let token = body["token"] as? String, !token.isEmpty else { throw .badRequest("token is required") }
         let now = context.clock.now
         guard let result = state.withLock({ $0.results.removeValue(forKey: token) }), result.expiresAt > now,
-              let user = context.user(named: result.userName) else {
+            let user = context.user(named: result.userName)
+        else {
             throw .unauthorized("the token is unknown, expired or already used")
         }
         let endUserID = Self.endUserID(user, profile: result.profile)
@@ -192,8 +202,10 @@ final class PortalRoutes: Sendable {
             throw .server("the sandbox could not draw random bytes")
         }
         let seconds = context.clock.seconds
-        var data: [String: Any] = ["endUserId": endUserID, "clientId": Self.portalClient,
-                                   "isAccountAbstracted": result.accountAbstracted]
+        var data: [String: Any] = [
+            "endUserId": endUserID, "clientId": Self.portalClient,
+            "isAccountAbstracted": result.accountAbstracted,
+        ]
         if let seed = user.totpSeed, let secret = user.totpSecret {
             data["userJwt"] = try sign([
                 "iss": context.baseURL + "/portal", "purpose": Purpose.portalUser, "jti": challengeID,
@@ -213,9 +225,10 @@ final class PortalRoutes: Sendable {
             throw .unauthorized("Authorization: Bearer <userJwt> is required")
         }
         guard let claims = context.keys.verifiedClaims(userJwt),
-              claims["iss"] as? String == context.baseURL + "/portal",
-              claims["purpose"] as? String == Purpose.portalUser, let challengeID = claims["jti"] as? String,
-              claims["endUserId"] is String else {
+            claims["iss"] as? String == context.baseURL + "/portal",
+            claims["purpose"] as? String == Purpose.portalUser, let challengeID = claims["jti"] as? String,
+            claims["endUserId"] is String
+        else {
             throw .unauthorized("the userJwt is not valid")
         }
         guard let expiry = claims["exp"] as? Int, Double(expiry) > context.clock.now else {
@@ -228,8 +241,10 @@ final class PortalRoutes: Sendable {
         let now = context.clock.now
         switch state.withLock({ $0.totp.check(id: challengeID, code: code, now: now) }) {
         case .accepted:
-            return ["clientSessionToken": try clientSessionToken(), "clientId": Self.portalClient,
-                    "isAccountAbstracted": claims["isAccountAbstracted"] as? Bool ?? false]
+            return [
+                "clientSessionToken": try clientSessionToken(), "clientId": Self.portalClient,
+                "isAccountAbstracted": claims["isAccountAbstracted"] as? Bool ?? false,
+            ]
         case .wrongCode(let left):
             if left == 0 { throw .tooMany("invalid TOTP code; too many attempts, sign in again") }
             throw .unauthorized("invalid TOTP code (\(left) attempts left)")

@@ -38,10 +38,12 @@ struct ProxyAccounts {
         totp = TOTPChallenges(maximumAttempts: maximumAttempts)
         for user in users where user.existing {
             let identities = Set(OIDCProfile.allCases.map { identity(user, $0) })
-            accounts.append(Account(userID: Self.stableID("user \(user.name)"),
-                                    organizationID: Self.stableID("organization \(user.name)"),
-                                    email: user.email, phone: user.phone, identities: identities,
-                                    userName: user.name))
+            accounts.append(
+                Account(
+                    userID: Self.stableID("user \(user.name)"),
+                    organizationID: Self.stableID("organization \(user.name)"),
+                    email: user.email, phone: user.phone, identities: identities,
+                    userName: user.name))
         }
     }
 
@@ -77,25 +79,32 @@ struct ProxyAccounts {
 
     /// The accounts as JSON for the data folder (those of the users file come back the same from their names).
     var savedAccounts: [String: Any] {
-        ["accounts": accounts.map { account -> [String: Any] in
-            var object: [String: Any] = ["userID": account.userID, "organizationID": account.organizationID,
-                                         "identities": account.identities.sorted()]
-            if let email = account.email { object["email"] = email }
-            if let phone = account.phone { object["phone"] = phone }
-            if let userName = account.userName { object["userName"] = userName }
-            return object
-        }]
+        [
+            "accounts": accounts.map { account -> [String: Any] in
+                var object: [String: Any] = [
+                    "userID": account.userID, "organizationID": account.organizationID,
+                    "identities": account.identities.sorted(),
+                ]
+                if let email = account.email { object["email"] = email }
+                if let phone = account.phone { object["phone"] = phone }
+                if let userName = account.userName { object["userName"] = userName }
+                return object
+            }
+        ]
     }
 
     /// Adds the accounts an earlier run saved that this one does not have yet (sign-ups).
     mutating func restore(_ saved: [String: Any]?) {
         for object in saved?["accounts"] as? [[String: Any]] ?? [] {
             guard let userID = object["userID"] as? String, let organizationID = object["organizationID"] as? String,
-                  !accounts.contains(where: { $0.userID == userID }) else { continue }
-            accounts.append(Account(userID: userID, organizationID: organizationID, email: object["email"] as? String,
-                                    phone: object["phone"] as? String,
-                                    identities: Set(object["identities"] as? [String] ?? []),
-                                    userName: object["userName"] as? String))
+                !accounts.contains(where: { $0.userID == userID })
+            else { continue }
+            accounts.append(
+                Account(
+                    userID: userID, organizationID: organizationID, email: object["email"] as? String,
+                    phone: object["phone"] as? String,
+                    identities: Set(object["identities"] as? [String] ?? []),
+                    userName: object["userName"] as? String))
         }
     }
 }

@@ -22,26 +22,35 @@ enum ProxyRequestSchema {
     }
 
     static let clientSignature = Kind.object([
-        "publicKey": .string(true), "scheme": Field(kind: .enumeration(["CLIENT_SIGNATURE_SCHEME_API_P256"]),
-                                                     required: true),
+        "publicKey": .string(true),
+        "scheme": Field(
+            kind: .enumeration(["CLIENT_SIGNATURE_SCHEME_API_P256"]),
+            required: true),
         "message": .string(true), "signature": .string(true),
     ])
 
     static let apiKey = Kind.object([
         "apiKeyName": .string(true), "publicKey": .string(true), "expirationSeconds": .string(),
-        "curveType": Field(kind: .enumeration(["API_KEY_CURVE_P256", "API_KEY_CURVE_SECP256K1",
-                                               "API_KEY_CURVE_ED25519"]), required: true),
+        "curveType": Field(
+            kind: .enumeration([
+                "API_KEY_CURVE_P256", "API_KEY_CURVE_SECP256K1",
+                "API_KEY_CURVE_ED25519",
+            ]), required: true),
     ])
 
     static let authenticator = Kind.object([
         "authenticatorName": .string(true), "challenge": .string(true),
-        "attestation": Field(kind: .object([
-            "credentialId": .string(true), "clientDataJson": .string(true), "attestationObject": .string(true),
-            "transports": Field(kind: .array(.enumeration([
-                "AUTHENTICATOR_TRANSPORT_BLE", "AUTHENTICATOR_TRANSPORT_INTERNAL", "AUTHENTICATOR_TRANSPORT_NFC",
-                "AUTHENTICATOR_TRANSPORT_USB", "AUTHENTICATOR_TRANSPORT_HYBRID",
-            ])), required: true),
-        ]), required: true),
+        "attestation": Field(
+            kind: .object([
+                "credentialId": .string(true), "clientDataJson": .string(true), "attestationObject": .string(true),
+                "transports": Field(
+                    kind: .array(
+                        .enumeration([
+                            "AUTHENTICATOR_TRANSPORT_BLE", "AUTHENTICATOR_TRANSPORT_INTERNAL",
+                            "AUTHENTICATOR_TRANSPORT_NFC",
+                            "AUTHENTICATOR_TRANSPORT_USB", "AUTHENTICATOR_TRANSPORT_HYBRID",
+                        ])), required: true),
+            ]), required: true),
     ])
 
     static let oauthProvider = Kind.object(["providerName": .string(true), "oidcToken": .string(true)])
@@ -49,20 +58,26 @@ enum ProxyRequestSchema {
     /// Each route's request, by the path after `/v1/`.
     static let routes: [String: [String: Field]] = [
         "wallet_kit_config": [:],
-        "account": ["filterType": .string(true), "filterValue": .string(true), "verificationToken": .string(),
-                    "oidcToken": .string()],
+        "account": [
+            "filterType": .string(true), "filterValue": .string(true), "verificationToken": .string(),
+            "oidcToken": .string(),
+        ],
         "oauth2_authenticate": [
             "provider": Field(kind: .enumeration(["OAUTH2_PROVIDER_X", "OAUTH2_PROVIDER_DISCORD"]), required: true),
             "authCode": .string(true), "redirectUri": .string(true), "codeVerifier": .string(true),
             "nonce": .string(), "clientId": .string(true),
         ],
-        "oauth_login": ["oidcToken": .string(true), "publicKey": .string(true), "invalidateExisting": .boolean(),
-                        "organizationId": .string()],
+        "oauth_login": [
+            "oidcToken": .string(true), "publicKey": .string(true), "invalidateExisting": .boolean(),
+            "organizationId": .string(),
+        ],
         "otp_init": ["otpType": .string(true), "contact": .string(true)],
         "otp_verify": ["otpId": .string(true), "otpCode": .string(true), "publicKey": .string()],
-        "otp_login": ["verificationToken": .string(true), "publicKey": .string(true),
-                      "invalidateExisting": .boolean(), "organizationId": .string(),
-                      "clientSignature": Field(kind: clientSignature, required: false)],
+        "otp_login": [
+            "verificationToken": .string(true), "publicKey": .string(true),
+            "invalidateExisting": .boolean(), "organizationId": .string(),
+            "clientSignature": Field(kind: clientSignature, required: false),
+        ],
         "signup": [
             "userEmail": .string(), "userPhoneNumber": .string(), "userTag": .string(), "userName": .string(),
             "organizationName": .string(), "verificationToken": .string(),
@@ -100,8 +115,9 @@ enum ProxyRequestSchema {
             guard value is Bool, !(value is String) else { throw .invalidArgument("\(path): expected a boolean") }
         case .enumeration(let allowed):
             guard let text = value as? String, allowed.contains(text) else {
-                throw .invalidArgument("\(path): invalid value for enum, expected one of "
-                    + allowed.joined(separator: ", "))
+                throw .invalidArgument(
+                    "\(path): invalid value for enum, expected one of "
+                        + allowed.joined(separator: ", "))
             }
         case .object(let fields):
             guard let object = value as? [String: Any] else { throw .invalidArgument("\(path): expected an object") }

@@ -20,12 +20,20 @@ struct SandboxAdminRoutes: Sendable {
             return state()
         case "PUT", "POST":
             guard request.headers[Self.header] == "admin" else {
-                return .json(403, object: ["error": "forbidden",
-                                           "error_description": "send the header X-Authdeck-Sandbox: admin"])
+                return .json(
+                    403,
+                    object: [
+                        "error": "forbidden",
+                        "error_description": "send the header X-Authdeck-Sandbox: admin",
+                    ])
             }
             guard request.contentType == "application/json" else {
-                return .json(415, object: ["error": "invalid_request",
-                                           "error_description": "send an application/json body"])
+                return .json(
+                    415,
+                    object: [
+                        "error": "invalid_request",
+                        "error_description": "send an application/json body",
+                    ])
             }
             do throws(SandboxFaults.Failure) {
                 faults.set(try SandboxFaults.parse(json: request.body))
@@ -34,8 +42,12 @@ struct SandboxAdminRoutes: Sendable {
             }
             return state()
         default:
-            var answer = HTTPResponse.json(405, object: ["error": "invalid_request",
-                                                         "error_description": "use GET or PUT"])
+            var answer = HTTPResponse.json(
+                405,
+                object: [
+                    "error": "invalid_request",
+                    "error_description": "use GET or PUT",
+                ])
             answer.headers.append(("Allow", "GET, HEAD, PUT"))
             return answer
         }

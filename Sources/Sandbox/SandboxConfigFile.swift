@@ -35,27 +35,31 @@ enum SandboxConfigFile {
         let base = context.baseURL
         let settings = context.configuration
         let totp: Bool? = settings.turnkeyTOTPExtension ? true : nil
-        var sandbox = BackendConfiguration(type: .sandbox, baseURL: base, configID: settings.writtenProxyConfigID,
-                                           environmentID: settings.writtenPortalEnvironmentID)
+        var sandbox = BackendConfiguration(
+            type: .sandbox, baseURL: base, configID: settings.writtenProxyConfigID,
+            environmentID: settings.writtenPortalEnvironmentID)
         sandbox.proxyBaseURL = base + "/turnkey"
         sandbox.portalBaseURL = base + "/portal"
         sandbox.totpExtension = totp
-        var turnkey = BackendConfiguration(type: .turnkey, baseURL: base + "/turnkey",
-                                           configID: settings.writtenProxyConfigID)
+        var turnkey = BackendConfiguration(
+            type: .turnkey, baseURL: base + "/turnkey",
+            configID: settings.writtenProxyConfigID)
         turnkey.oauthOriginURL = base + "/turnkey/oauth-origin"
         turnkey.usesSandbox = true
         turnkey.totpExtension = totp
-        var portal = BackendConfiguration(type: .portal, baseURL: base + "/portal",
-                                          environmentID: settings.writtenPortalEnvironmentID)
+        var portal = BackendConfiguration(
+            type: .portal, baseURL: base + "/portal",
+            environmentID: settings.writtenPortalEnvironmentID)
         portal.redirectURL = settings.portalRedirectURLs.first ?? "authdeck://callback"
         portal.usesSandbox = true
         var providers: [String: ProviderConfiguration] = [:]
         for profile in OIDCProfile.allCases {
             providers[profile.providerName] = provider(profile, context: context)
         }
-        return Configuration(defaultBackend: "sandbox",
-                             backends: ["sandbox": sandbox, "sandbox-turnkey": turnkey, "sandbox-portal": portal],
-                             providers: providers)
+        return Configuration(
+            defaultBackend: "sandbox",
+            backends: ["sandbox": sandbox, "sandbox-turnkey": turnkey, "sandbox-portal": portal],
+            providers: providers)
     }
 
     static func document(context: SandboxContext) -> [UInt8] {

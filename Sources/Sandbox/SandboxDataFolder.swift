@@ -21,10 +21,12 @@ public struct SandboxDataFolder: Sendable {
     public func keys() throws(SandboxServer.Failure) -> SandboxKeys {
         if FileManager.default.fileExists(atPath: keysFile) {
             guard let object = read(keysFile), let es256 = object["es256"] as? String,
-                  let rs256 = object["rs256"] as? String,
-                  let keys = try? SandboxKeys(es256: JWK(json: es256), rs256: JWK(json: rs256)) else {
-                throw SandboxServer.Failure(description: "\(keysFile) is not a sandbox keys file; move it away to "
-                                            + "start with new keys")
+                let rs256 = object["rs256"] as? String,
+                let keys = try? SandboxKeys(es256: JWK(json: es256), rs256: JWK(json: rs256))
+            else {
+                throw SandboxServer.Failure(
+                    description: "\(keysFile) is not a sandbox keys file; move it away to "
+                        + "start with new keys")
             }
             return keys
         }
@@ -48,11 +50,15 @@ public struct SandboxDataFolder: Sendable {
     /// Best effort for the state files (a full disk must not take the sandbox down); the keys file throws.
     func write(_ object: [String: Any], to file: String) throws(SandboxServer.Failure) {
         do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: path, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
             let temporary = file + ".tmp"
-            guard FileManager.default.createFile(atPath: temporary, contents: Data(JSONText.encode(object)),
-                                                 attributes: [.posixPermissions: 0o600]) else {
+            guard
+                FileManager.default.createFile(
+                    atPath: temporary, contents: Data(JSONText.encode(object)),
+                    attributes: [.posixPermissions: 0o600])
+            else {
                 throw SandboxServer.Failure(description: "cannot write \(temporary)")
             }
             guard rename(temporary, file) == 0 else {

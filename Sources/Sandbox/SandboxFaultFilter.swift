@@ -2,8 +2,9 @@ import AuthCore
 import AuthCrypto
 import Foundation
 import LoopbackHTTP
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Puts the switched-on faults between a request and the routes: some answer in the route's place (a 502 page,
@@ -60,10 +61,12 @@ struct SandboxFaultFilter: Sendable {
     /// Answers that replace the token endpoint's own, by grant type.
     private func tokenFault(_ request: HTTPRequest, on: Set<SandboxFault>) -> HTTPResponse? {
         if on.contains(.token5xxHTML) {
-            let page = "<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head><body>\n"
+            let page =
+                "<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head><body>\n"
                 + "<center><h1>502 Bad Gateway</h1></center>\n<hr><center>sandbox-gateway</center>\n</body></html>\n"
-            return HTTPResponse(status: 502, headers: [("Content-Type", "text/html; charset=utf-8")],
-                                body: Array(page.utf8))
+            return HTTPResponse(
+                status: 502, headers: [("Content-Type", "text/html; charset=utf-8")],
+                body: Array(page.utf8))
         }
         let grantType = request.formParameters?["grant_type"]
         if grantType == "authorization_code" {
@@ -86,13 +89,18 @@ struct SandboxFaultFilter: Sendable {
     }
 
     /// The route's token answer with its ID token re-issued to carry the claim faults.
-    private func idTokenFaults(_ response: HTTPResponse, profile: OIDCProfile,
-                               on: Set<SandboxFault>) -> HTTPResponse {
-        let claimFaults: Set<SandboxFault> = [.futureIAT, .wrongAudience, .wrongIssuer, .wrongNonce, .rotatedKey,
-                                              .noEmailClaim]
+    private func idTokenFaults(
+        _ response: HTTPResponse, profile: OIDCProfile,
+        on: Set<SandboxFault>
+    ) -> HTTPResponse {
+        let claimFaults: Set<SandboxFault> = [
+            .futureIAT, .wrongAudience, .wrongIssuer, .wrongNonce, .rotatedKey,
+            .noEmailClaim,
+        ]
         guard response.status == 200, !on.isDisjoint(with: claimFaults), var answer = JSONText.object(response.body),
-              let token = answer["id_token"] as? String, let parts = try? JWS.decodeUnverified(token),
-              var claims = JSONText.object(parts.payload) else { return response }
+            let token = answer["id_token"] as? String, let parts = try? JWS.decodeUnverified(token),
+            var claims = JSONText.object(parts.payload)
+        else { return response }
         if on.contains(.futureIAT), let iat = claims["iat"] as? Int {
             claims["iat"] = iat + 3600
             claims["auth_time"] = iat + 3600
@@ -111,8 +119,11 @@ struct SandboxFaultFilter: Sendable {
         let signed: String?
         if on.contains(.rotatedKey) {
             let key = (try? faults.rotatedKey(algorithm: profile.signingAlgorithm)) ?? nil
-            signed = key.flatMap { try? JWS.sign(payload: JSONText.encode(claims), key: $0,
-                                                 algorithm: profile.signingAlgorithm) }
+            signed = key.flatMap {
+                try? JWS.sign(
+                    payload: JSONText.encode(claims), key: $0,
+                    algorithm: profile.signingAlgorithm)
+            }
         } else {
             signed = try? context.keys.sign(claims, algorithm: profile.signingAlgorithm)
         }
@@ -125,8 +136,10 @@ struct SandboxFaultFilter: Sendable {
 
     // MARK: - Authorization endpoint
 
-    private func authorizeFaults(_ request: HTTPRequest, on: Set<SandboxFault>,
-                                 route: (HTTPRequest) -> HTTPResponse) -> HTTPResponse {
+    private func authorizeFaults(
+        _ request: HTTPRequest, on: Set<SandboxFault>,
+        route: (HTTPRequest) -> HTTPResponse
+    ) -> HTTPResponse {
         let deciding = request.method == "POST" || request.queryParameters?["sandbox_auto"] != nil
         if deciding, on.contains(.accessDenied) || on.contains(.accessDeniedNoState) {
             return route(denied(request, keepState: !on.contains(.accessDeniedNoState)))
@@ -153,8 +166,9 @@ struct SandboxFaultFilter: Sendable {
             pairs.append(("sandbox_auto", "deny"))
         }
         let base = mark.map { String(target[..<$0]) } ?? target
-        return HTTPRequest(method: request.method, target: base + "?" + FormEncoding.encode(pairs),
-                           headers: request.headers, body: body)
+        return HTTPRequest(
+            method: request.method, target: base + "?" + FormEncoding.encode(pairs),
+            headers: request.headers, body: body)
     }
 
     /// The route's answer with its loopback redirect (302 or form_post page) sent to `port` instead.
@@ -163,8 +177,9 @@ struct SandboxFaultFilter: Sendable {
         let pattern = #"http://(127\.0\.0\.1|\[::1\]|localhost):[0-9]+"#
         guard let expression = try? NSRegularExpression(pattern: pattern) else { return response }
         func rewrite(_ text: String) -> String {
-            expression.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text),
-                                                withTemplate: "http://$1:\(port)")
+            expression.stringByReplacingMatches(
+                in: text, range: NSRange(text.startIndex..., in: text),
+                withTemplate: "http://$1:\(port)")
         }
         changed.headers = response.headers.map { name, value in
             name.lowercased() == "location" ? (name, rewrite(value)) : (name, value)

@@ -53,7 +53,9 @@ public final class SandboxFaults: Sendable {
     func rotatedKey(algorithm: String) throws(CryptoError) -> JWK? {
         if let key = rotatedKeys.withLock({ $0[algorithm] }) { return key }
         let tag = Hex.encode(try SecureRandom.bytes(4))
-        let key = algorithm == "RS256" ? try JWK.generateRS256(keyID: "rotated-rs256-\(tag)")
+        let key =
+            algorithm == "RS256"
+            ? try JWK.generateRS256(keyID: "rotated-rs256-\(tag)")
             : try JWK.generateES256(keyID: "rotated-es256-\(tag)")
         return rotatedKeys.withLock { keys in
             if let first = keys[algorithm] { return first }
@@ -84,8 +86,9 @@ public final class SandboxFaults: Sendable {
             throw Failure(description: "a fault selection is a JSON object: {\"faults\": [NAME, …], \"delayMs\": N}")
         }
         if let unknown = object.keys.sorted().first(where: { $0 != "faults" && $0 != "delayMs" }) {
-            throw Failure(description: "unknown field '\(unknown.prefix(60))' in the fault selection "
-                + "(fields: faults, delayMs)")
+            throw Failure(
+                description: "unknown field '\(unknown.prefix(60))' in the fault selection "
+                    + "(fields: faults, delayMs)")
         }
         var selection = Selection()
         switch object["faults"] {

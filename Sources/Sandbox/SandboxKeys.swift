@@ -13,8 +13,9 @@ public final class SandboxKeys: Sendable {
 
     public convenience init() throws(CryptoError) {
         let tag = Hex.encode(try SecureRandom.bytes(4))
-        try self.init(es256: JWK.generateES256(keyID: "sandbox-es256-\(tag)"),
-                      rs256: JWK.generateRS256(keyID: "sandbox-rs256-\(tag)"))
+        try self.init(
+            es256: JWK.generateES256(keyID: "sandbox-es256-\(tag)"),
+            rs256: JWK.generateRS256(keyID: "sandbox-rs256-\(tag)"))
     }
 
     /// Keys kept from an earlier run (`SandboxDataFolder`).

@@ -17,8 +17,12 @@ final class SandboxRouter: Sendable {
 
     func handle(_ request: HTTPRequest) -> HTTPResponse {
         guard let path = Self.decodedPath(request.path) else {
-            return .json(400, object: ["error": "invalid_request",
-                                       "error_description": "the path has a broken escape"])
+            return .json(
+                400,
+                object: [
+                    "error": "invalid_request",
+                    "error_description": "the path has a broken escape",
+                ])
         }
         if path.hasPrefix("/sandbox/") { return SandboxAdminRoutes(faults: context.faults).handle(request, path: path) }
         return SandboxFaultFilter(context: context).filter(request, path: path) { route($0, path: path) }
@@ -45,8 +49,12 @@ final class SandboxRouter: Sendable {
     private func index() -> HTTPResponse {
         var issuers: [String: String] = [:]
         for profile in OIDCProfile.allCases { issuers[profile.rawValue] = context.issuer(profile) }
-        return .json(200, object: ["name": "authdeck sandbox", "oidc": issuers,
-                                   "turnkey": context.baseURL + "/turnkey", "portal": context.baseURL + "/portal"])
+        return .json(
+            200,
+            object: [
+                "name": "authdeck sandbox", "oidc": issuers,
+                "turnkey": context.baseURL + "/turnkey", "portal": context.baseURL + "/portal",
+            ])
     }
 
     /// The path with `%XX` decoded (but `+` left alone, as paths want), nil on a broken escape or bad UTF-8.

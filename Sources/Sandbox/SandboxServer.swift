@@ -39,12 +39,18 @@ public final class SandboxServer: Sendable {
         let slot = RouterSlot()
         let started: HTTPServer
         do {
-            started = try HTTPServer(host: "127.0.0.1", port: configuration.port,
-                                     maximumRequestBytes: configuration.maximumRequestBytes,
-                                     connectionTimeout: 10) { request in
+            started = try HTTPServer(
+                host: "127.0.0.1", port: configuration.port,
+                maximumRequestBytes: configuration.maximumRequestBytes,
+                connectionTimeout: 10
+            ) { request in
                 guard let router = slot.router.withLock({ $0 }) else {
-                    return .json(503, object: ["error": "temporarily_unavailable",
-                                               "error_description": "the sandbox is starting"])
+                    return .json(
+                        503,
+                        object: [
+                            "error": "temporarily_unavailable",
+                            "error_description": "the sandbox is starting",
+                        ])
                 }
                 // Marked, so a real backend pointed here by mistake fails rather than "signs in".
                 var response = router.handle(request)
@@ -80,8 +86,9 @@ public final class SandboxServer: Sendable {
     public func writeConfig(to path: String) throws(Failure) {
         let url = URL(fileURLWithPath: path)
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(),
-                                                    withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(),
+                withIntermediateDirectories: true)
             try Data(configJSON).write(to: url, options: .atomic)
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
         } catch {

@@ -13,8 +13,10 @@ public struct SandboxUser: Sendable, Equatable, Codable {
     /// Whether the auth proxy already holds an account for this user (login) or not (signup).
     public var existing: Bool
 
-    public init(name: String, email: String? = nil, phone: String? = nil, totpSecret: String? = nil,
-                existing: Bool = true) {
+    public init(
+        name: String, email: String? = nil, phone: String? = nil, totpSecret: String? = nil,
+        existing: Bool = true
+    ) {
         self.name = name
         self.email = email
         self.phone = phone

@@ -13,14 +13,14 @@ public enum SandboxUsers {
     /// The default users, the same list as Resources/sandbox-users.json (a test keeps the two equal), so the
     /// sandbox runs even where the resource folder is not installed.
     public static let builtInJSON = """
-    [
-      {"name": "ada", "email": "ada@example.com", "phone": "+15550100001", "existing": true},
-      {"name": "bob", "phone": "+15550100002", "existing": true},
-      {"name": "cleo", "email": "cleo@example.com", "existing": false},
-      {"name": "dora", "email": "dora@example.com", "totpSecret": "JBSWY3DPEHPK3PXP", "existing": true}
-    ]
+        [
+          {"name": "ada", "email": "ada@example.com", "phone": "+15550100001", "existing": true},
+          {"name": "bob", "phone": "+15550100002", "existing": true},
+          {"name": "cleo", "email": "cleo@example.com", "existing": false},
+          {"name": "dora", "email": "dora@example.com", "totpSecret": "JBSWY3DPEHPK3PXP", "existing": true}
+        ]
 
-    """
+        """
 
     public static var builtIn: [SandboxUser] {
         // The built-in list is a constant checked by the tests; failing here is a programming error.
@@ -53,8 +53,10 @@ public enum SandboxUsers {
         for (index, entry) in decoded.enumerated() {
             var user = entry
             let label = "user \(index + 1)"
-            let allowed = user.name.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0)
-                || $0 == "-" || $0 == "_" || $0 == "." }
+            let allowed = user.name.unicodeScalars.allSatisfy {
+                $0.properties.isAlphabetic || ("0"..."9").contains($0)
+                    || $0 == "-" || $0 == "_" || $0 == "."
+            }
             guard !user.name.isEmpty, user.name.count <= 64, allowed else {
                 throw Failure(description: "\(label): name must be 1–64 letters, digits, '-', '_' or '.'")
             }
@@ -76,8 +78,9 @@ public enum SandboxUsers {
             }
             if let secret = user.totpSecret {
                 guard let seed = Base32.decode(secret), seed.count >= 10 else {
-                    throw Failure(description: "\(label) (\(user.name)): totpSecret must be base32 of "
-                        + "10 bytes or more")
+                    throw Failure(
+                        description: "\(label) (\(user.name)): totpSecret must be base32 of "
+                            + "10 bytes or more")
                 }
             }
             users.append(user)

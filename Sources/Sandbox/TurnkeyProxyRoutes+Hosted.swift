@@ -31,7 +31,8 @@ extension TurnkeyProxyRoutes {
         }
         let name = path.dropFirst("/oauth-redirect/".count)
         guard path.hasPrefix("/oauth-redirect/"), let profile = OIDCProfile(rawValue: String(name)),
-              profile == .google || profile == .apple else {
+            profile == .google || profile == .apple
+        else {
             return OIDCRoutes.errorPage(404, "No such page.")
         }
         guard request.method == "GET" || request.method == "POST" else {
@@ -42,18 +43,22 @@ extension TurnkeyProxyRoutes {
 
     private func hostedOrigin(_ request: HTTPRequest) -> HTTPResponse {
         guard let query = request.queryParameters, let providerName = query["provider"],
-              let profile = OIDCProfile(rawValue: providerName), profile == .google || profile == .apple,
-              let clientID = query["clientId"], oidc.accepts(clientID: clientID, at: profile),
-              let nonce = query["nonce"], !nonce.isEmpty, nonce.utf8.count <= 256,
-              let redirectURI = query["redirectUri"] else {
-            return OIDCRoutes.errorPage(400, "provider (google or apple), clientId, redirectUri and nonce are "
-                + "required.")
+            let profile = OIDCProfile(rawValue: providerName), profile == .google || profile == .apple,
+            let clientID = query["clientId"], oidc.accepts(clientID: clientID, at: profile),
+            let nonce = query["nonce"], !nonce.isEmpty, nonce.utf8.count <= 256,
+            let redirectURI = query["redirectUri"]
+        else {
+            return OIDCRoutes.errorPage(
+                400,
+                "provider (google or apple), clientId, redirectUri and nonce are "
+                    + "required.")
         }
         // The redirect URI is the hosted redirect page with the app's scheme, exactly as the SDK builds it.
         let prefix = Self.hostedRedirectURL(base: context.baseURL) + "?scheme="
         let scheme = redirectURI.hasPrefix(prefix) ? String(redirectURI.dropFirst(prefix.count)) : ""
         guard !scheme.isEmpty, scheme.utf8.count <= 32,
-              scheme.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) }) else {
+            scheme.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) })
+        else {
             return OIDCRoutes.errorPage(400, "redirectUri must be \(prefix)<app scheme>.")
         }
         let loginState: String
@@ -65,9 +70,10 @@ extension TurnkeyProxyRoutes {
             return OIDCRoutes.errorPage(500, "The sandbox could not draw random bytes.")
         }
         let now = context.clock.now
-        let login = HostedLogin(profile: profile, clientID: clientID, nonce: nonce, scheme: scheme,
-                                clientState: query["state"].flatMap { $0.utf8.count <= 512 ? $0 : nil },
-                                verifier: verifier, expiresAt: now + 600)
+        let login = HostedLogin(
+            profile: profile, clientID: clientID, nonce: nonce, scheme: scheme,
+            clientState: query["state"].flatMap { $0.utf8.count <= 512 ? $0 : nil },
+            verifier: verifier, expiresAt: now + 600)
         state.withLock { $0.hosted[loginState] = login }
         var parameters = [
             ("client_id", clientID), ("redirect_uri", Self.hostedCallbackURL(base: context.baseURL, profile: profile)),
@@ -84,19 +90,28 @@ extension TurnkeyProxyRoutes {
     private func hostedCallback(_ request: HTTPRequest, profile: OIDCProfile) -> HTTPResponse {
         let fields = request.method == "POST" ? request.formParameters : request.queryParameters
         guard let fields, let loginState = fields["state"],
-              let login = state.withLock({ $0.hosted.removeValue(forKey: loginState) }),
-              login.profile == profile, login.expiresAt > context.clock.now else {
+            let login = state.withLock({ $0.hosted.removeValue(forKey: loginState) }),
+            login.profile == profile, login.expiresAt > context.clock.now
+        else {
             return OIDCRoutes.errorPage(400, "This sign-in link is unknown, expired or already used. Start again.")
         }
         var answer: [(String, String)]
         if let code = fields["code"] {
             do throws(OAuthError) {
-                let redeemed = try oidc.redeem(code: code, profile: profile, clientID: login.clientID,
-                                               redirectURI: Self.hostedCallbackURL(base: context.baseURL,
-                                                                                   profile: profile),
-                                               verifier: login.verifier)
-                answer = [("id_token", try oidc.idToken(profile: profile, audience: login.clientID,
-                                                        user: redeemed.user, nonce: login.nonce))]
+                let redeemed = try oidc.redeem(
+                    code: code, profile: profile, clientID: login.clientID,
+                    redirectURI: Self.hostedCallbackURL(
+                        base: context.baseURL,
+                        profile: profile),
+                    verifier: login.verifier)
+                answer = [
+                    (
+                        "id_token",
+                        try oidc.idToken(
+                            profile: profile, audience: login.clientID,
+                            user: redeemed.user, nonce: login.nonce)
+                    )
+                ]
             } catch {
                 answer = [("error", "oauth_failed")]
             }

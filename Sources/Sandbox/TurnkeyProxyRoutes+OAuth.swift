@@ -32,14 +32,18 @@ extension TurnkeyProxyRoutes {
         let nonce = JSONText.string(body, "nonce")
         let redeemed: RedeemedCode
         do {
-            redeemed = try oidc.redeem(code: code, profile: profile, clientID: clientID, redirectURI: redirectURI,
-                                       verifier: verifier)
+            redeemed = try oidc.redeem(
+                code: code, profile: profile, clientID: clientID, redirectURI: redirectURI,
+                verifier: verifier)
         } catch {
             throw .unauthenticated("the \(profile.rawValue) code exchange failed: \(error.description)")
         }
         do {
-            return ["oidcToken": try oidc.idToken(profile: profile, audience: clientID, user: redeemed.user,
-                                                  nonce: nonce)]
+            return [
+                "oidcToken": try oidc.idToken(
+                    profile: profile, audience: clientID, user: redeemed.user,
+                    nonce: nonce)
+            ]
         } catch {
             throw .internal("the sandbox could not sign the oidcToken")
         }
@@ -89,7 +93,8 @@ extension TurnkeyProxyRoutes {
         if let configured = context.configuration.clientIDs?[profile], !audiences.contains(configured) {
             throw .unauthenticated("the oidcToken was issued to another client")
         }
-        return VerifiedIdentity(profile: profile, issuer: issuer, subject: subject, email: claims["email"] as? String,
-                                nonce: claims["nonce"] as? String)
+        return VerifiedIdentity(
+            profile: profile, issuer: issuer, subject: subject, email: claims["email"] as? String,
+            nonce: claims["nonce"] as? String)
     }
 }

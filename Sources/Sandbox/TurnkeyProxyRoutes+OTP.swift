@@ -24,8 +24,9 @@ extension TurnkeyProxyRoutes {
         } catch {
             throw .internal("the code could not be delivered: \(error.description)")
         }
-        let pending = ProxyAccounts.PendingCode(contact: contact, otpType: otpType, code: code,
-                                                expiresAt: now + Double(configuration.otpLifetime))
+        let pending = ProxyAccounts.PendingCode(
+            contact: contact, otpType: otpType, code: code,
+            expiresAt: now + Double(configuration.otpLifetime))
         state.withLock {
             $0.pruneCodes(now: now)
             $0.codes[otpID] = pending
@@ -75,14 +76,16 @@ extension TurnkeyProxyRoutes {
         // A token bound at otp_verify is usable only with its key's signature over this login's usage; an unbound
         // one (an older client) logs in without it, as the contract allows.
         if let boundKey = verified.publicKey {
-            let login = try checkedClientSignature(body, boundKey: boundKey, tokenID: verified.id,
-                                                   type: "USAGE_TYPE_LOGIN", usage: "login")
+            let login = try checkedClientSignature(
+                body, boundKey: boundKey, tokenID: verified.id,
+                type: "USAGE_TYPE_LOGIN", usage: "login")
             guard JSONText.string(login, "publicKey") == publicKey else {
                 throw .unauthenticated("clientSignature.message's login.publicKey is not this request's publicKey")
             }
         }
         let account = try state.withLock { (accounts) throws(ProxyError) -> ProxyAccounts.Account in
-            let found = verified.otpType == "OTP_TYPE_EMAIL"
+            let found =
+                verified.otpType == "OTP_TYPE_EMAIL"
                 ? accounts.account(email: verified.contact) : accounts.account(phone: verified.contact)
             guard let found else { throw .notFound("no account for this contact; sign up first") }
             guard accounts.spentVerificationTokens.insert(verified.id).inserted else {

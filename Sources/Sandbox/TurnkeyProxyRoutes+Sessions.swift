@@ -30,7 +30,8 @@ extension TurnkeyProxyRoutes {
     /// The claims of a token the proxy signed for `purpose`, unexpired; UNAUTHENTICATED otherwise.
     func ownClaims(_ token: String, purpose: String, name: String) throws(ProxyError) -> [String: Any] {
         guard let claims = context.keys.verifiedClaims(token), claims["iss"] as? String == issuer,
-              claims["purpose"] as? String == purpose else {
+            claims["purpose"] as? String == purpose
+        else {
             throw .unauthenticated("the \(name) is not valid")
         }
         guard let expiry = claims["exp"] as? Int, Double(expiry) > context.clock.now else {
@@ -42,17 +43,21 @@ extension TurnkeyProxyRoutes {
     func verifiedVerificationToken(_ token: String) throws(ProxyError) -> VerifiedVerification {
         let claims = try ownClaims(token, purpose: Purpose.verification, name: "verificationToken")
         guard let id = claims["id"] as? String, let contact = claims["contact"] as? String,
-              let otpType = claims["verification_type"] as? String else {
+            let otpType = claims["verification_type"] as? String
+        else {
             throw .unauthenticated("the verificationToken is not valid")
         }
-        return VerifiedVerification(id: id, contact: contact, otpType: otpType,
-                                    publicKey: claims["public_key"] as? String)
+        return VerifiedVerification(
+            id: id, contact: contact, otpType: otpType,
+            publicKey: claims["public_key"] as? String)
     }
 
     /// The request's `clientSignature`, checked: by `boundKey`, over the token-usage message of `type` for the
     /// token `tokenID`. Answers the message's usage object (`login` or `signup`) for the caller to compare.
-    func checkedClientSignature(_ body: [String: Any], boundKey: String, tokenID: String, type: String,
-                                usage: String) throws(ProxyError) -> [String: Any] {
+    func checkedClientSignature(
+        _ body: [String: Any], boundKey: String, tokenID: String, type: String,
+        usage: String
+    ) throws(ProxyError) -> [String: Any] {
         guard let signature = body["clientSignature"] as? [String: Any] else {
             throw .invalidArgument("clientSignature is required: the verificationToken is bound to a public key")
         }
@@ -61,17 +66,21 @@ extension TurnkeyProxyRoutes {
         }
         let message = try Self.required(signature, "message")
         guard let signatureHex = JSONText.string(signature, "signature"), signatureHex.utf8.count == 128,
-              let rawSignature = Hex.decode(signatureHex) else {
+            let rawSignature = Hex.decode(signatureHex)
+        else {
             throw .invalidArgument("clientSignature.signature must be raw r‖s as 128 hex characters")
         }
         guard let key = try? P256PublicKey(compressedRepresentation: Hex.decode(boundKey) ?? []),
-              key.isValidSignature(rawSignature, for: Array(message.utf8)) else {
+            key.isValidSignature(rawSignature, for: Array(message.utf8))
+        else {
             throw .unauthenticated("clientSignature does not verify with the bound key")
         }
         guard let signed = JSONText.object(Array(message.utf8)), JSONText.string(signed, "type") == type,
-              JSONText.string(signed, "tokenId") == tokenID, let used = signed[usage] as? [String: Any] else {
-            throw .unauthenticated("clientSignature.message must be the \(type) token usage for this "
-                + "verificationToken")
+            JSONText.string(signed, "tokenId") == tokenID, let used = signed[usage] as? [String: Any]
+        else {
+            throw .unauthenticated(
+                "clientSignature.message must be the \(type) token usage for this "
+                    + "verificationToken")
         }
         return used
     }
@@ -80,7 +89,8 @@ extension TurnkeyProxyRoutes {
     static func sessionPublicKey(_ body: [String: Any]) throws(ProxyError) -> String {
         let text = try required(body, "publicKey")
         guard text.utf8.count == 66, text == text.lowercased(), let bytes = Hex.decode(text),
-              (try? P256PublicKey(compressedRepresentation: bytes)) != nil else {
+            (try? P256PublicKey(compressedRepresentation: bytes)) != nil
+        else {
             throw .invalidArgument("publicKey must be a compressed P-256 key as 66 lower-case hex characters")
         }
         return text
@@ -89,9 +99,13 @@ extension TurnkeyProxyRoutes {
     /// A session, or a TOTP challenge first when the account's user has a TOTP seed.
     func sessionOrChallenge(account: ProxyAccounts.Account, publicKey: String) throws(ProxyError) -> [String: Any] {
         guard context.configuration.turnkeyTOTPExtension, let user = account.userName.flatMap(context.user(named:)),
-              let seed = user.totpSeed, let secret = user.totpSecret else {
-            return ["session": try session(userID: account.userID, organizationID: account.organizationID,
-                                           publicKey: publicKey)]
+            let seed = user.totpSeed, let secret = user.totpSecret
+        else {
+            return [
+                "session": try session(
+                    userID: account.userID, organizationID: account.organizationID,
+                    publicKey: publicKey)
+            ]
         }
         let challengeID: String
         do {
@@ -115,8 +129,9 @@ extension TurnkeyProxyRoutes {
         let claims = try ownClaims(try Self.required(body, "userJwt"), purpose: Purpose.turnkeyTOTP, name: "userJwt")
         let code = try Self.required(body, "code")
         guard let challengeID = claims["jti"] as? String, let userID = claims["user_id"] as? String,
-              let organizationID = claims["organization_id"] as? String,
-              let publicKey = claims["public_key"] as? String else {
+            let organizationID = claims["organization_id"] as? String,
+            let publicKey = claims["public_key"] as? String
+        else {
             throw .unauthenticated("the userJwt is not valid")
         }
         let now = context.clock.now

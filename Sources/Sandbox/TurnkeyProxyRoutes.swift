@@ -40,11 +40,13 @@ final class TurnkeyProxyRoutes: Sendable {
     init(context: SandboxContext, oidc: OIDCRoutes) {
         self.context = context
         self.oidc = oidc
-        state = Mutex(ProxyAccounts(users: context.users,
-                                    identity: { user, profile in
-                                        "\(context.issuer(profile)) \(user.subject(at: profile))"
-                                    },
-                                    maximumAttempts: context.configuration.otpMaximumAttempts))
+        state = Mutex(
+            ProxyAccounts(
+                users: context.users,
+                identity: { user, profile in
+                    "\(context.issuer(profile)) \(user.subject(at: profile))"
+                },
+                maximumAttempts: context.configuration.otpMaximumAttempts))
         if let folder = context.configuration.dataFolder {
             state.withLock { $0.restore(folder.read(folder.accountsFile)) }
         }
@@ -56,7 +58,8 @@ final class TurnkeyProxyRoutes: Sendable {
             return hostedPage(request, path: path)
         }
         guard path.hasPrefix("/v1/"), let route = Route(rawValue: String(path.dropFirst(4))),
-              route != .totpVerify || context.configuration.turnkeyTOTPExtension else {
+            route != .totpVerify || context.configuration.turnkeyTOTPExtension
+        else {
             return ProxyError.notFound("no such proxy path \(path.prefix(200))").response
         }
         guard request.method == "POST" else {
@@ -135,8 +138,9 @@ final class TurnkeyProxyRoutes: Sendable {
         let found: ProxyAccounts.Account?
         switch filterType {
         case "EMAIL", "PHONE_NUMBER":
-            let contact = try Self.contact(try Self.required(body, "filterValue"),
-                                           otpType: filterType == "EMAIL" ? "OTP_TYPE_EMAIL" : "OTP_TYPE_SMS")
+            let contact = try Self.contact(
+                try Self.required(body, "filterValue"),
+                otpType: filterType == "EMAIL" ? "OTP_TYPE_EMAIL" : "OTP_TYPE_SMS")
             if let token = JSONText.string(body, "verificationToken") {
                 let verified = try verifiedVerificationToken(token)
                 guard verified.contact == contact else {
@@ -187,8 +191,9 @@ final class TurnkeyProxyRoutes: Sendable {
                 throw .permissionDenied("the verificationToken is for another contact")
             }
             if let boundKey = verified.publicKey {
-                let signed = try checkedClientSignature(body, boundKey: boundKey, tokenID: verified.id,
-                                                        type: "USAGE_TYPE_SIGNUP", usage: "signup")
+                let signed = try checkedClientSignature(
+                    body, boundKey: boundKey, tokenID: verified.id,
+                    type: "USAGE_TYPE_SIGNUP", usage: "signup")
                 let raw = [JSONText.string(body, "userEmail"), JSONText.string(body, "userPhoneNumber")]
                 guard JSONText.string(signed, "email") == raw[0], JSONText.string(signed, "phoneNumber") == raw[1]
                 else {
@@ -209,10 +214,12 @@ final class TurnkeyProxyRoutes: Sendable {
         } catch {
             throw .internal("the sandbox could not draw random bytes")
         }
-        let created = ProxyAccounts.Account(userID: userID, organizationID: organizationID, email: email, phone: phone,
-                                            identities: Set(identities.map(\.key)), userName: userName)
+        let created = ProxyAccounts.Account(
+            userID: userID, organizationID: organizationID, email: email, phone: phone,
+            identities: Set(identities.map(\.key)), userName: userName)
         try state.withLock { (accounts) throws(ProxyError) in
-            var taken = email.flatMap { accounts.account(email: $0) } != nil
+            var taken =
+                email.flatMap { accounts.account(email: $0) } != nil
                 || phone.flatMap { accounts.account(phone: $0) } != nil
             for identity in identities where accounts.account(identity: identity.key) != nil { taken = true }
             guard !taken else { throw .alreadyExists("an account with this contact or identity exists") }

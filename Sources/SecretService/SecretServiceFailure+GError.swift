@@ -9,10 +9,12 @@ extension SecretServiceFailure {
         let code = error.pointee.code
         message = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
         if domain == g_dbus_error_quark() {
-            let missing: [GDBusError] = [G_DBUS_ERROR_SERVICE_UNKNOWN, G_DBUS_ERROR_NO_SERVER,
-                                         G_DBUS_ERROR_NAME_HAS_NO_OWNER, G_DBUS_ERROR_SPAWN_SERVICE_NOT_FOUND,
-                                         G_DBUS_ERROR_SPAWN_EXEC_FAILED, G_DBUS_ERROR_SPAWN_FAILED,
-                                         G_DBUS_ERROR_SPAWN_CHILD_EXITED, G_DBUS_ERROR_DISCONNECTED]
+            let missing: [GDBusError] = [
+                G_DBUS_ERROR_SERVICE_UNKNOWN, G_DBUS_ERROR_NO_SERVER,
+                G_DBUS_ERROR_NAME_HAS_NO_OWNER, G_DBUS_ERROR_SPAWN_SERVICE_NOT_FOUND,
+                G_DBUS_ERROR_SPAWN_EXEC_FAILED, G_DBUS_ERROR_SPAWN_FAILED,
+                G_DBUS_ERROR_SPAWN_CHILD_EXITED, G_DBUS_ERROR_DISCONNECTED,
+            ]
             unreachable = missing.contains { Int32($0.rawValue) == code }
         } else if domain == g_io_error_quark() {
             // Connecting to the bus failed (no socket, refused): the service is not reachable.

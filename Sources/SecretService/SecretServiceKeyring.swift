@@ -52,7 +52,8 @@ public struct SecretServiceKeyring: MasterKeyVault {
 
     /// Runs one blocking libsecret call on a fresh thread and waits at most `timeoutSeconds` for it.
     private func run<T: Sendable>(_ call: @escaping @Sendable (UnsafeMutablePointer<GCancellable>?, ErrorSlot) -> T)
-        throws(SecretServiceFailure) -> T {
+        throws(SecretServiceFailure) -> T
+    {
         let box = CallResult<T>()
         guard let cancellable = g_cancellable_new() else {
             throw SecretServiceFailure(message: "cannot create a GCancellable", unreachable: true)

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Where a store's master key can live outside the database: the Secret Service (module SecretService) in

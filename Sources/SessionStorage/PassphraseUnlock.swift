@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Where a passphrase comes from when one is needed: a file named by an environment variable (scripts), else the
@@ -48,8 +48,10 @@ public struct PassphraseUnlock: Sendable {
 
     /// `$<fileVariable>` when set (read once; one trailing newline dropped), else the terminal when standard input
     /// is one, else nothing.
-    public static func fromEnvironment(_ environment: [String: String],
-                                       fileVariable: String = "AUTHDECK_PASSPHRASE_FILE") -> PassphraseUnlock {
+    public static func fromEnvironment(
+        _ environment: [String: String],
+        fileVariable: String = "AUTHDECK_PASSPHRASE_FILE"
+    ) -> PassphraseUnlock {
         let hint = "set \(fileVariable)=FILE or run on a terminal to type the passphrase"
         if let path = environment[fileVariable], !path.isEmpty {
             return PassphraseUnlock(hint: hint) { purpose throws(StoreError) in
@@ -69,8 +71,9 @@ public struct PassphraseUnlock: Sendable {
     static func warnIfWeak(_ passphrase: [UInt8], purpose: Purpose) -> [UInt8] {
         let length = String(decoding: passphrase, as: UTF8.self).count
         if purpose.isNew && length < recommendedLength {
-            writeError("authdeck: warning: the passphrase has \(length) characters; \(recommendedLength) or more "
-                + "make a stolen store or bundle much harder to open\n")
+            writeError(
+                "authdeck: warning: the passphrase has \(length) characters; \(recommendedLength) or more "
+                    + "make a stolen store or bundle much harder to open\n")
         }
         return passphrase
     }
@@ -87,8 +90,9 @@ public struct PassphraseUnlock: Sendable {
             throw .locked("cannot read the passphrase file named by \(variable)")
         }
         guard info.st_mode & 0o077 == 0 else {
-            throw .locked("the passphrase file named by \(variable) is open to other users (mode "
-                + String(info.st_mode & 0o777, radix: 8) + "); chmod 600 it")
+            throw .locked(
+                "the passphrase file named by \(variable) is open to other users (mode "
+                    + String(info.st_mode & 0o777, radix: 8) + "); chmod 600 it")
         }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)

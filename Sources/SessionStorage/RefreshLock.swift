@@ -1,6 +1,7 @@
 import AuthCrypto
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One session's refresh lock, shared by every authdeck process on the store: whoever holds it reads the session,

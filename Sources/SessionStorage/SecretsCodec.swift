@@ -25,7 +25,9 @@ enum SecretsCodec {
             append(.refreshExpiresAt, (0..<8).map { UInt8(truncatingIfNeeded: bits >> ($0 * 8)) })
         }
         // Endpoints are read only when refreshing or revoking, so JSON here costs `token` nothing.
-        if let value = secrets.endpoints, let json = try? JSONEncoder().encode(value) { append(.endpoints, Array(json)) }
+        if let value = secrets.endpoints, let json = try? JSONEncoder().encode(value) {
+            append(.endpoints, Array(json))
+        }
         if let value = secrets.portalClient, let json = try? JSONEncoder().encode(value) {
             append(.portalClient, Array(json))
         }

@@ -1,9 +1,10 @@
 import AuthCore
 import AuthCrypto
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Sessions as JSON text: the `list --json` object (exactly the fields of SPEC section 5) and the import/export
 /// line, which adds the secrets. Written by hand: `list --json` over 100,000 sessions must stay well under
@@ -35,12 +36,14 @@ public enum SessionJSON {
 
     /// One import/export line: the list fields, then displayName, scopes, autoRefresh and the secrets that are set.
     public static func transferLine(_ session: Session, selected: Bool, now: Date) -> String {
-        let entry = StoreEntry(record: session.record, isSelected: selected,
-                               refreshExpiresAt: session.secrets.refreshExpiresAt)
+        let entry = StoreEntry(
+            record: session.record, isSelected: selected,
+            refreshExpiresAt: session.secrets.refreshExpiresAt)
         var buffer = JSONBuffer(capacity: 1024)
         buffer.raw("{")
         appendListFields(entry, now: now, to: &buffer)
-        let record = session.record, secrets = session.secrets
+        let record = session.record
+        let secrets = session.secrets
         buffer.raw(",\"displayName\":")
         buffer.string(record.displayName)
         buffer.raw(",\"scopes\":[")
@@ -153,15 +156,16 @@ public enum SessionJSON {
 
     private static func parseSeed(_ value: Any, number: Int) throws(StoreError) -> TestAccountSeed {
         guard let object = value as? [String: Any], let user = object["user"] as? String, !user.isEmpty,
-              let secret = (object["secret"] as? String).flatMap(Base32.decode), !secret.isEmpty,
-              let algorithm = TOTP.Algorithm(rawValue: object["algorithm"] as? String ?? "SHA1"),
-              let digits = Int(object["digits"] as? String ?? "6"), let period = Int(object["period"] as? String ?? "30")
+            let secret = (object["secret"] as? String).flatMap(Base32.decode), !secret.isEmpty,
+            let algorithm = TOTP.Algorithm(rawValue: object["algorithm"] as? String ?? "SHA1"),
+            let digits = Int(object["digits"] as? String ?? "6"), let period = Int(object["period"] as? String ?? "30")
         else {
             throw .invalidInput("line \(number): 'totpSeed' needs user, a base32 secret, algorithm, digits and period")
         }
         let created = (object["createdAt"] as? String).flatMap(parseISO8601) ?? Date()
-        return TestAccountSeed(user: user, secret: secret, algorithm: algorithm, digits: digits, period: period,
-                               createdAt: created)
+        return TestAccountSeed(
+            user: user, secret: secret, algorithm: algorithm, digits: digits, period: period,
+            createdAt: created)
     }
 
     static func parseLine(_ object: [String: Any], number: Int) throws(StoreError) -> Session {
@@ -234,10 +238,11 @@ public enum SessionJSON {
             guard let clientID = try text("clientID"), let token = try text("token") else {
                 throw .invalidInput("line \(number): 'endpoints' needs clientID and token")
             }
-            return SessionEndpoints(clientID: clientID, token: token, revocation: try text("revocation"),
-                                    user: try text("user"), clientSecretFile: try text("clientSecretFile"),
-                                    tokenAuthMethod: try text("tokenAuthMethod"),
-                                    revocationAuthMethod: try text("revocationAuthMethod"))
+            return SessionEndpoints(
+                clientID: clientID, token: token, revocation: try text("revocation"),
+                user: try text("user"), clientSecretFile: try text("clientSecretFile"),
+                tokenAuthMethod: try text("tokenAuthMethod"),
+                revocationAuthMethod: try text("revocationAuthMethod"))
         default:
             throw .invalidInput("line \(number): 'endpoints' must be an object")
         }
@@ -251,10 +256,11 @@ public enum SessionJSON {
             let clientID = object["clientID"] as? String
             let abstracted = object["isAccountAbstracted"] as? Bool
             guard object["clientID"] == nil || object["clientID"] is NSNull || clientID != nil,
-                  object["isAccountAbstracted"] == nil || object["isAccountAbstracted"] is NSNull || abstracted != nil
+                object["isAccountAbstracted"] == nil || object["isAccountAbstracted"] is NSNull || abstracted != nil
             else {
-                throw .invalidInput("line \(number): 'portalClient' needs a string clientID and a boolean "
-                                    + "isAccountAbstracted")
+                throw .invalidInput(
+                    "line \(number): 'portalClient' needs a string clientID and a boolean "
+                        + "isAccountAbstracted")
             }
             return PortalClientInfo(clientID: clientID, isAccountAbstracted: abstracted)
         default:
@@ -266,11 +272,13 @@ public enum SessionJSON {
 
     private static func appendListFields(_ entry: StoreEntry, now: Date, to buffer: inout JSONBuffer) {
         let record = entry.record
-        ListJSONObject(key: .string(record.key), backend: .string(record.backend), provider: .string(record.provider),
-                       subject: .string(record.subject), email: .string(record.email), phone: .string(record.phone),
-                       issuer: .string(record.issuer), createdAt: record.createdAt.timeIntervalSince1970,
-                       expiresAt: record.expiresAt?.timeIntervalSince1970, refreshable: record.refreshable,
-                       selected: entry.isSelected).appendFields(now: now, to: &buffer)
+        ListJSONObject(
+            key: .string(record.key), backend: .string(record.backend), provider: .string(record.provider),
+            subject: .string(record.subject), email: .string(record.email), phone: .string(record.phone),
+            issuer: .string(record.issuer), createdAt: record.createdAt.timeIntervalSince1970,
+            expiresAt: record.expiresAt?.timeIntervalSince1970, refreshable: record.refreshable,
+            selected: entry.isSelected
+        ).appendFields(now: now, to: &buffer)
     }
 
     /// A JSON string literal, or `null`.
@@ -303,10 +311,11 @@ public enum SessionJSON {
                 return value
             }
             guard let year = number(0, 4), bytes[4] == 0x2D, let month = number(5, 2), bytes[7] == 0x2D,
-                  let day = number(8, 2), bytes[10] == 0x54, let hour = number(11, 2), bytes[13] == 0x3A,
-                  let minute = number(14, 2), bytes[16] == 0x3A, let second = number(17, 2),
-                  (1...12).contains(month), (1...daysIn(month, of: year)).contains(day), hour < 24, minute < 60,
-                  second < 60 else { return nil }
+                let day = number(8, 2), bytes[10] == 0x54, let hour = number(11, 2), bytes[13] == 0x3A,
+                let minute = number(14, 2), bytes[16] == 0x3A, let second = number(17, 2),
+                (1...12).contains(month), (1...daysIn(month, of: year)).contains(day), hour < 24, minute < 60,
+                second < 60
+            else { return nil }
             var index = 19
             var fraction = 0.0
             if bytes[index] == 0x2E {
@@ -326,14 +335,16 @@ public enum SessionJSON {
                 index += 1
             case 0x2B, 0x2D:
                 guard index + 6 == bytes.count, let hours = number(index + 1, 2), bytes[index + 3] == 0x3A,
-                      let minutes = number(index + 4, 2), hours < 24, minutes < 60 else { return nil }
+                    let minutes = number(index + 4, 2), hours < 24, minutes < 60
+                else { return nil }
                 offset = (hours * 3600 + minutes * 60) * (bytes[index] == 0x2D ? -1 : 1)
                 index += 6
             default:
                 return nil
             }
             guard index == bytes.count else { return nil }
-            let seconds = daysSinceEpoch(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60
+            let seconds =
+                daysSinceEpoch(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60
                 + second - offset
             let interval = Double(seconds) + fraction
             // Past 9999 `iso8601` has no digits left: such a date would move on every export and import (found

@@ -32,8 +32,10 @@ public struct SessionQuery: Equatable, Sendable {
         var values: [SQLiteValue] = []
         // LIKE folds ASCII case as `lower` does, without building a lower-cased copy of every row: at 100,000 rows
         // that copy was most of a filter keystroke's time.
-        let searched = ["key", "coalesce(display_name, email, phone, subject)", "email", "phone", "provider",
-                        "backend"]
+        let searched = [
+            "key", "coalesce(display_name, email, phone, subject)", "email", "phone", "provider",
+            "backend",
+        ]
         for term in terms {
             switch term {
             case .text(let needle):

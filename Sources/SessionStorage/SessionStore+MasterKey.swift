@@ -124,8 +124,9 @@ extension SessionStore {
 
     private func unlockFromSecretService() throws(StoreError) -> [UInt8] {
         guard let keyring = options.secretService else {
-            throw .locked("the master key is in the Secret Service, but no D-Bus session bus is reachable; "
-                          + "run inside your desktop session (DBUS_SESSION_BUS_ADDRESS) with the keyring unlocked")
+            throw .locked(
+                "the master key is in the Secret Service, but no D-Bus session bus is reachable; "
+                    + "run inside your desktop session (DBUS_SESSION_BUS_ADDRESS) with the keyring unlocked")
         }
         let found: [UInt8]?
         do {
@@ -134,8 +135,9 @@ extension SessionStore {
             throw secretServiceError(error)
         }
         guard let key = found else {
-            throw .locked("the Secret Service gave no master key for this store (is the keyring locked?); "
-                          + "unlock your keyring and retry")
+            throw .locked(
+                "the Secret Service gave no master key for this store (is the keyring locked?); "
+                    + "unlock your keyring and retry")
         }
         guard try keyMatches(key) else {
             throw .secretService("the key in the Secret Service does not belong to this store")
@@ -144,7 +146,9 @@ extension SessionStore {
     }
 
     private func unlockWithPassphrase() throws(StoreError) -> [UInt8] {
-        let salt: [UInt8]?, parametersText: String?, wrapped: [UInt8]?
+        let salt: [UInt8]?
+        let parametersText: String?
+        let wrapped: [UInt8]?
         do {
             salt = try Self.readMetaBlob(database, StoreSchema.Meta.kdfSalt)
             parametersText = try Self.readMetaText(database, StoreSchema.Meta.kdfParameters)
@@ -207,7 +211,8 @@ extension SessionStore {
         }
         // A passphrase: asked before taking the write lock, so a slow typist blocks nobody.
         let wrapping = try passphraseWrapping(
-            of: key, noSourceHint: secretServiceMissing || !useSecretService && target == nil
+            of: key,
+            noSourceHint: secretServiceMissing || !useSecretService && target == nil
                 ? "no Secret Service is reachable" : nil)
         var raced = false
         try write { () throws(SQLiteError) in
@@ -292,17 +297,20 @@ extension SessionStore {
     }
 
     private func passphraseWrapping(of key: [UInt8], noSourceHint: String? = nil)
-        throws(StoreError) -> (salt: [UInt8], parameters: String, wrapped: [UInt8]) {
+        throws(StoreError) -> (salt: [UInt8], parameters: String, wrapped: [UInt8])
+    {
         guard let passphrase = try passphraseSource.read(.create) else {
-            let why = noSourceHint.map { "\($0) and no passphrase was given" }
+            let why =
+                noSourceHint.map { "\($0) and no passphrase was given" }
                 ?? "a passphrase is needed to wrap the master key but none was given"
             throw .locked("\(why); \(passphraseSource.hint)")
         }
         let parameters = ScryptParameters.storeKey
         do {
             let salt = try SecureRandom.bytes(16)
-            let wrappingKey = try Scrypt.deriveKey(password: passphrase, salt: salt, parameters: parameters,
-                                                   length: 32)
+            let wrappingKey = try Scrypt.deriveKey(
+                password: passphrase, salt: salt, parameters: parameters,
+                length: 32)
             let wrapped = try AESGCM.seal(key, key: wrappingKey, associatedData: wrapAssociatedData)
             return (salt, "\(parameters.n):\(parameters.r):\(parameters.p)", wrapped)
         } catch {

@@ -20,15 +20,19 @@ extension SessionStore {
 
     /// Up to `limit` sessions in `query`'s order that come after the session `key` (from the first when nil),
     /// leaving out the first `skip` of them. Throws `noSuchSession` when `key` is no longer stored.
-    public func page(_ query: SessionQuery, after key: String?, skip: Int = 0,
-                     limit: Int) throws(StoreError) -> [StoreEntry] {
+    public func page(
+        _ query: SessionQuery, after key: String?, skip: Int = 0,
+        limit: Int
+    ) throws(StoreError) -> [StoreEntry] {
         try page(query, anchor: key, forward: true, skip: skip, limit: limit)
     }
 
     /// Up to `limit` sessions that come before the session `key` (before the end when nil), leaving out the
     /// `skip` nearest to it; returned in `query`'s order.
-    public func page(_ query: SessionQuery, before key: String?, skip: Int = 0,
-                     limit: Int) throws(StoreError) -> [StoreEntry] {
+    public func page(
+        _ query: SessionQuery, before key: String?, skip: Int = 0,
+        limit: Int
+    ) throws(StoreError) -> [StoreEntry] {
         try page(query, anchor: key, forward: false, skip: skip, limit: limit).reversed()
     }
 
@@ -38,13 +42,15 @@ extension SessionStore {
         let order = query.order
         return try locked { () throws(SQLiteError) -> Int? in
             let next = Int32(condition.values.count + 1)
-            let anchor = try database.prepare("""
+            let anchor = try database.prepare(
+                """
                 SELECT \(order.sortExpression) FROM sessions WHERE key = ?\(next) AND (\(condition.sql))
                 """)
             for (index, value) in condition.values.enumerated() { value.bind(to: anchor, at: Int32(index + 1)) }
             anchor.bind(next, key)
             guard try anchor.step() else { return nil }
-            let before = try database.prepare("""
+            let before = try database.prepare(
+                """
                 SELECT count(*) FROM sessions WHERE (\(condition.sql)) AND \(Self.range(order, forward: false,
                                                                                          first: next))
                 """)
@@ -60,7 +66,8 @@ extension SessionStore {
     public func autoRefreshCandidates(expiringBy horizon: Date) throws(StoreError) -> [StoreEntry] {
         try locked { () throws(SQLiteError) -> [StoreEntry] in
             let selected = try Self.readMetaText(database, StoreSchema.Meta.selected)
-            let statement = try database.prepare("""
+            let statement = try database.prepare(
+                """
                 SELECT \(StoreSchema.sessionColumns) FROM sessions \
                 WHERE \(SessionOrder.expiry.sortExpression) <= ?1 AND auto_refresh != 0 AND refreshable != 0 \
                 ORDER BY \(SessionOrder.expiry.sortExpression), key
@@ -74,8 +81,10 @@ extension SessionStore {
 
     // MARK: - Private
 
-    private func page(_ query: SessionQuery, anchor key: String?, forward: Bool, skip: Int,
-                      limit: Int) throws(StoreError) -> [StoreEntry] {
+    private func page(
+        _ query: SessionQuery, anchor key: String?, forward: Bool, skip: Int,
+        limit: Int
+    ) throws(StoreError) -> [StoreEntry] {
         let condition = query.condition()
         let order = query.order
         let direction = forward ? "" : " DESC"
@@ -92,7 +101,8 @@ extension SessionStore {
             let range = anchor == nil ? "1" : Self.range(order, forward: forward, first: next)
             let after = anchor == nil ? next : next + 2
             let selected = try Self.readMetaText(database, StoreSchema.Meta.selected)
-            let statement = try database.prepare("""
+            let statement = try database.prepare(
+                """
                 SELECT \(StoreSchema.sessionColumns) FROM sessions WHERE (\(condition.sql)) AND \(range) \
                 ORDER BY \(ordering) LIMIT ?\(after) OFFSET ?\(after + 1)
                 """)
@@ -116,8 +126,10 @@ extension SessionStore {
     }
 
     /// Binds the anchor's sort value (column 0 of `anchor`, a REAL for expiry, else TEXT) and its key.
-    private static func bindAnchor(_ anchor: SQLiteStatement, into statement: SQLiteStatement, order: SessionOrder,
-                                   first: Int32, key: String) {
+    private static func bindAnchor(
+        _ anchor: SQLiteStatement, into statement: SQLiteStatement, order: SessionOrder,
+        first: Int32, key: String
+    ) {
         if order == .expiry {
             statement.bind(first, anchor.double(0))
         } else {

@@ -30,7 +30,8 @@ extension SessionStore {
         defer { lock.unlock() }
         do {
             let selected = try Self.readMetaText(database, StoreSchema.Meta.selected)
-            let statement = try database.prepare("""
+            let statement = try database.prepare(
+                """
                 SELECT key, backend, provider, subject, email, phone, issuer, created_at, expires_at, refreshable \
                 FROM sessions ORDER BY key
                 """)
@@ -44,13 +45,15 @@ extension SessionStore {
                 first = false
                 let key = statement.utf8(0)
                 let isSelected = selected.map { chosen in key.map { $0.elementsEqual(chosen.utf8) } ?? false }
-                ListJSONObject(key: .bytes(key), backend: .bytes(statement.utf8(1)),
-                               provider: .bytes(statement.utf8(2)), subject: .bytes(statement.utf8(3)),
-                               email: .bytes(statement.utf8(4)), phone: .bytes(statement.utf8(5)),
-                               issuer: .bytes(statement.utf8(6)), createdAt: statement.double(7) ?? 0,
-                               expiresAt: statement.double(8), refreshable: statement.int64(9) != 0,
-                               selected: isSelected ?? false)
-                    .appendFields(now: now, to: &buffer)
+                ListJSONObject(
+                    key: .bytes(key), backend: .bytes(statement.utf8(1)),
+                    provider: .bytes(statement.utf8(2)), subject: .bytes(statement.utf8(3)),
+                    email: .bytes(statement.utf8(4)), phone: .bytes(statement.utf8(5)),
+                    issuer: .bytes(statement.utf8(6)), createdAt: statement.double(7) ?? 0,
+                    expiresAt: statement.double(8), refreshable: statement.int64(9) != 0,
+                    selected: isSelected ?? false
+                )
+                .appendFields(now: now, to: &buffer)
                 buffer.raw("}")
             }
             buffer.raw(first ? "[]\n" : "\n]\n")
@@ -71,13 +74,16 @@ extension SessionStore {
     /// The sessions written at or after `since` (store time, seconds since 1970), how many sessions there are, and
     /// the selection: what a watcher needs to bring its rows up to date without reading every row again. When the
     /// count says some went away, `keys()` tells which.
-    public func changes(since: Double) throws(StoreError) -> (changed: [StoreEntry], count: Int,
-                                                              selected: String?, newest: Double) {
+    public func changes(since: Double) throws(StoreError) -> (
+        changed: [StoreEntry], count: Int,
+        selected: String?, newest: Double
+    ) {
         lock.lock()
         defer { lock.unlock() }
         do {
             let selected = try Self.readMetaText(database, StoreSchema.Meta.selected)
-            let rows = try database.prepare("""
+            let rows = try database.prepare(
+                """
                 SELECT \(StoreSchema.sessionColumns), updated_at FROM sessions WHERE updated_at >= ?1
                 """)
             rows.bind(1, since)
@@ -151,7 +157,8 @@ extension SessionStore {
         defer { lock.unlock() }
         let found: (entry: StoreEntry, blob: [UInt8])
         do {
-            let statement = try database.prepare("""
+            let statement = try database.prepare(
+                """
                 SELECT \(StoreSchema.sessionColumns), secret, (SELECT value FROM meta WHERE name = 'selected') \
                 FROM sessions WHERE key = coalesce(?1, (SELECT value FROM meta WHERE name = 'selected'))
                 """)
@@ -227,7 +234,8 @@ extension SessionStore {
                     identity.bind(1, key)
                     if try identity.step() {
                         let record = session.record
-                        let same = identity.string(0) == record.backend && identity.string(1) == record.issuer
+                        let same =
+                            identity.string(0) == record.backend && identity.string(1) == record.issuer
                             && identity.string(2) == record.subject
                         guard same else { continue }
                     }
@@ -306,7 +314,8 @@ extension SessionStore {
         guard let blob = Self.sealed(session, masterKey: masterKey) else { throw .storage("cannot encrypt") }
         do {
             try database.writeTransaction { () throws(SQLiteError) in
-                let statement = try database.prepare("""
+                let statement = try database.prepare(
+                    """
                     UPDATE sessions SET email = ?2, phone = ?3, display_name = ?4, expires_at = ?5, refreshable = ?6, \
                     scopes = ?7, refresh_expires_at = ?8, secret = ?9, updated_at = ?10 WHERE key = ?1
                     """)
@@ -333,7 +342,8 @@ extension SessionStore {
     /// Seals and writes rows inside the caller's transaction; the first session becomes selected when none is.
     /// Every step's error propagates: a row that did not go in is never reported as stored.
     private func insert(_ sessions: [Session], masterKey: [UInt8]) throws(SQLiteError) {
-        let statement = try database.prepare("""
+        let statement = try database.prepare(
+            """
             INSERT OR REPLACE INTO sessions (\(StoreSchema.sessionColumns), secret, updated_at) \
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
             """)
@@ -370,8 +380,9 @@ extension SessionStore {
     /// The session's secrets sealed under the master key, with the session key as associated data: a blob moved onto
     /// another row does not open there. Nil only when the cipher fails.
     private static func sealed(_ session: Session, masterKey: [UInt8]) -> [UInt8]? {
-        try? AESGCM.seal(SecretsCodec.encode(session.secrets), key: masterKey,
-                         associatedData: Array(session.record.key.utf8))
+        try? AESGCM.seal(
+            SecretsCodec.encode(session.secrets), key: masterKey,
+            associatedData: Array(session.record.key.utf8))
     }
 
     /// The session-key rule (`SessionKeyRule`), enforced again here so no entry point can store a key it broke.
@@ -415,7 +426,8 @@ extension SessionStore {
         defer { lock.unlock() }
         do {
             try database.writeTransaction { () throws(SQLiteError) in
-                let update = try database.prepare("UPDATE sessions SET auto_refresh = ?2, updated_at = ?3 WHERE key = ?1")
+                let update = try database.prepare(
+                    "UPDATE sessions SET auto_refresh = ?2, updated_at = ?3 WHERE key = ?1")
                 update.bind(1, key)
                 update.bind(2, Int64(enabled ? 1 : 0))
                 update.bind(3, Date().timeIntervalSince1970)
@@ -459,7 +471,8 @@ extension SessionStore {
     // MARK: - Rows
 
     private static func selectedIsMissing(_ database: SQLiteDatabase) throws(SQLiteError) -> Bool {
-        let statement = try database.prepare("""
+        let statement = try database.prepare(
+            """
             SELECT 1 FROM meta JOIN sessions ON sessions.key = meta.value WHERE meta.name = 'selected'
             """)
         return try !statement.step()
@@ -477,7 +490,8 @@ extension SessionStore {
             refreshable: statement.int64(10) != 0,
             scopes: scopes.split(separator: " ").map(String.init),
             autoRefresh: statement.int64(12) != 0)
-        return StoreEntry(record: record, isSelected: key == selected,
-                          refreshExpiresAt: statement.double(13).map { Date(timeIntervalSince1970: $0) })
+        return StoreEntry(
+            record: record, isSelected: key == selected,
+            refreshExpiresAt: statement.double(13).map { Date(timeIntervalSince1970: $0) })
     }
 }

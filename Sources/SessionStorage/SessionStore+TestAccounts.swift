@@ -12,8 +12,10 @@ public struct TestAccountSeed: Sendable, Equatable {
     public var period: Int
     public var createdAt: Date
 
-    public init(user: String, secret: [UInt8], algorithm: TOTP.Algorithm = .sha1, digits: Int = 6, period: Int = 30,
-                createdAt: Date = Date()) {
+    public init(
+        user: String, secret: [UInt8], algorithm: TOTP.Algorithm = .sha1, digits: Int = 6, period: Int = 30,
+        createdAt: Date = Date()
+    ) {
         self.user = user
         self.secret = secret
         self.algorithm = algorithm
@@ -24,8 +26,9 @@ public struct TestAccountSeed: Sendable, Equatable {
 
     /// The code for `time`, as the backend will check it.
     public func code(at time: Date) -> String {
-        TOTP.code(secret: secret, time: Int64(time.timeIntervalSince1970), digits: digits, period: Int64(period),
-                  algorithm: algorithm)
+        TOTP.code(
+            secret: secret, time: Int64(time.timeIntervalSince1970), digits: digits, period: Int64(period),
+            algorithm: algorithm)
     }
 }
 
@@ -46,8 +49,9 @@ extension SessionStore {
         }
         let sealed: [UInt8]
         do {
-            sealed = try AESGCM.seal(seed.secret, key: try unlockedKey(),
-                                     associatedData: Self.seedAssociatedData(seed.user))
+            sealed = try AESGCM.seal(
+                seed.secret, key: try unlockedKey(),
+                associatedData: Self.seedAssociatedData(seed.user))
         } catch let error as StoreError {
             throw error
         } catch {
@@ -60,7 +64,8 @@ extension SessionStore {
                     exists.bind(1, seed.user)
                     if try exists.step() { throw SQLiteError(code: -1, message: seed.user) }
                 }
-                let insert = try database.prepare("""
+                let insert = try database.prepare(
+                    """
                     INSERT OR REPLACE INTO totp_seeds (user, algorithm, digits, period, created_at, secret) \
                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)
                     """)
@@ -87,11 +92,12 @@ extension SessionStore {
                 "SELECT user, algorithm, digits, period, created_at FROM totp_seeds ORDER BY user")
             var seeds: [TestAccountSeed] = []
             while try statement.step() {
-                seeds.append(TestAccountSeed(
-                    user: statement.string(0) ?? "", secret: [],
-                    algorithm: TOTP.Algorithm(rawValue: statement.string(1) ?? "") ?? .sha1,
-                    digits: Int(statement.int64(2)), period: Int(statement.int64(3)),
-                    createdAt: Date(timeIntervalSince1970: statement.double(4) ?? 0)))
+                seeds.append(
+                    TestAccountSeed(
+                        user: statement.string(0) ?? "", secret: [],
+                        algorithm: TOTP.Algorithm(rawValue: statement.string(1) ?? "") ?? .sha1,
+                        digits: Int(statement.int64(2)), period: Int(statement.int64(3)),
+                        createdAt: Date(timeIntervalSince1970: statement.double(4) ?? 0)))
             }
             return seeds
         } catch {
@@ -109,17 +115,21 @@ extension SessionStore {
                 "SELECT algorithm, digits, period, created_at, secret FROM totp_seeds WHERE user = ?1")
             statement.bind(1, user)
             guard try statement.step() else { return nil }
-            row = (TestAccountSeed(user: user, secret: [],
-                                   algorithm: TOTP.Algorithm(rawValue: statement.string(0) ?? "") ?? .sha1,
-                                   digits: Int(statement.int64(1)), period: Int(statement.int64(2)),
-                                   createdAt: Date(timeIntervalSince1970: statement.double(3) ?? 0)),
-                   statement.blob(4) ?? [])
+            row = (
+                TestAccountSeed(
+                    user: user, secret: [],
+                    algorithm: TOTP.Algorithm(rawValue: statement.string(0) ?? "") ?? .sha1,
+                    digits: Int(statement.int64(1)), period: Int(statement.int64(2)),
+                    createdAt: Date(timeIntervalSince1970: statement.double(3) ?? 0)),
+                statement.blob(4) ?? []
+            )
         } catch {
             throw fail(error)
         }
         var seed = row.seed
-        seed.secret = try openSealed(row.sealed, associatedData: Self.seedAssociatedData(user),
-                                     damaged: .damagedSession("totp seed of \(user)"))
+        seed.secret = try openSealed(
+            row.sealed, associatedData: Self.seedAssociatedData(user),
+            damaged: .damagedSession("totp seed of \(user)"))
         return seed
     }
 

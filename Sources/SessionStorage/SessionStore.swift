@@ -31,8 +31,10 @@ public final class SessionStore: @unchecked Sendable {
 
     /// Opens the store in `location`, creating the folder and an empty database when `create` is true and there
     /// is none. With `create` false and no database, returns nil: a reader has nothing to read.
-    public static func open(_ location: StoreLocation, options: StoreOptions = StoreOptions(),
-                            create: Bool = true) throws(StoreError) -> SessionStore? {
+    public static func open(
+        _ location: StoreLocation, options: StoreOptions = StoreOptions(),
+        create: Bool = true
+    ) throws(StoreError) -> SessionStore? {
         if !location.databaseExists {
             guard create else { return nil }
             try location.createDirectory()
@@ -103,8 +105,9 @@ public final class SessionStore: @unchecked Sendable {
         }
         do {
             let id = Hex.encode(try SecureRandom.bytes(16))
-            let database = try SQLiteDatabase(path: temporary,
-                                              busyTimeoutMilliseconds: options.busyTimeoutMilliseconds)
+            let database = try SQLiteDatabase(
+                path: temporary,
+                busyTimeoutMilliseconds: options.busyTimeoutMilliseconds)
             try database.execute("PRAGMA journal_mode=WAL")
             try database.writeTransaction { () throws(SQLiteError) in
                 try migrate(database, from: 0)
@@ -158,7 +161,8 @@ public final class SessionStore: @unchecked Sendable {
         guard error.isDamage else { return .storage(error.message) }
         var detail = error.message
         if let database, let statement = try? database.prepare("PRAGMA quick_check(1)"),
-           (try? statement.step()) == true, let answer = statement.string(0), answer != "ok" {
+            (try? statement.step()) == true, let answer = statement.string(0), answer != "ok"
+        {
             detail = answer
         }
         return .damagedDatabase(path: path, detail: detail)

@@ -17,9 +17,11 @@ public struct StoreOptions: Sendable {
     /// Receives one-line warnings (permissions repaired); the executable prints them on stderr.
     public var warn: @Sendable (String) -> Void
 
-    public init(unlockForSeconds: Int = 900, keyringTimeoutSeconds: Int = 5, secretService: MasterKeyVault? = nil,
-                passphrase: PassphraseUnlock = .unavailable, useKeyCache: Bool = true,
-                busyTimeoutMilliseconds: Int32 = 5_000, warn: @escaping @Sendable (String) -> Void = { _ in }) {
+    public init(
+        unlockForSeconds: Int = 900, keyringTimeoutSeconds: Int = 5, secretService: MasterKeyVault? = nil,
+        passphrase: PassphraseUnlock = .unavailable, useKeyCache: Bool = true,
+        busyTimeoutMilliseconds: Int32 = 5_000, warn: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
         self.unlockForSeconds = unlockForSeconds
         self.keyringTimeoutSeconds = keyringTimeoutSeconds
         self.secretService = secretService
@@ -33,11 +35,14 @@ public struct StoreOptions: Sendable {
     /// passphrase from `AUTHDECK_PASSPHRASE_FILE` or the terminal.
     /// `secretService` is the vault to use when a session bus is configured (the caller makes it, so this module
     /// never links libsecret).
-    public static func fromEnvironment(_ environment: [String: String], unlockForMinutes: Int,
-                                       keyringTimeoutSeconds: Int, secretService: MasterKeyVault?,
-                                       warn: @escaping @Sendable (String) -> Void) -> StoreOptions {
-        StoreOptions(unlockForSeconds: unlockForMinutes * 60, keyringTimeoutSeconds: keyringTimeoutSeconds,
-                     secretService: SessionBus.configured(environment: environment) ? secretService : nil,
-                     passphrase: .fromEnvironment(environment), warn: warn)
+    public static func fromEnvironment(
+        _ environment: [String: String], unlockForMinutes: Int,
+        keyringTimeoutSeconds: Int, secretService: MasterKeyVault?,
+        warn: @escaping @Sendable (String) -> Void
+    ) -> StoreOptions {
+        StoreOptions(
+            unlockForSeconds: unlockForMinutes * 60, keyringTimeoutSeconds: keyringTimeoutSeconds,
+            secretService: SessionBus.configured(environment: environment) ? secretService : nil,
+            passphrase: .fromEnvironment(environment), warn: warn)
     }
 }

@@ -1,6 +1,7 @@
 import AuthBase
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The per-directory session: a `.authdeck-session` file in the working directory or a parent names the session
@@ -13,8 +14,10 @@ public enum DirectorySessionFile {
     /// it). As git does since CVE-2022-24765, a file another user could have planted is ignored with a warning:
     /// one not owned by this user, writable by others, or in a folder others can write to (a sticky one like /tmp
     /// aside, where nobody can replace another's file).
-    public static func find(home: String? = homeDirectory(),
-                            warn: (String) -> Void = warnOnStandardError) -> (key: String, path: String)? {
+    public static func find(
+        home: String? = homeDirectory(),
+        warn: (String) -> Void = warnOnStandardError
+    ) -> (key: String, path: String)? {
         var directory = currentDirectory()
         while true {
             let path = (directory == "/" ? "" : directory) + "/" + fileName

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// JSON text built as UTF-8 bytes. `list --json` writes 100,000 objects; appending to a byte array is several
@@ -23,7 +23,10 @@ package struct JSONBuffer {
 
     /// A string literal with JSON escapes, or `null`.
     package mutating func string(_ value: String?) {
-        guard var value else { raw("null"); return }
+        guard var value else {
+            raw("null")
+            return
+        }
         bytes.append(UInt8(ascii: "\""))
         value.withUTF8 { utf8 in
             for byte in utf8 {
@@ -47,7 +50,10 @@ package struct JSONBuffer {
 
     /// A string literal from raw UTF-8 (an SQLite column, read without making a String), or `null`.
     package mutating func string(utf8: UnsafeBufferPointer<UInt8>?) {
-        guard let utf8 else { raw("null"); return }
+        guard let utf8 else {
+            raw("null")
+            return
+        }
         bytes.append(UInt8(ascii: "\""))
         var start = 0
         for (index, byte) in utf8.enumerated()
@@ -76,7 +82,10 @@ package struct JSONBuffer {
 
     /// `"2024-05-01T12:00:00Z"` (UTC, whole seconds) for seconds since 1970, or `null`.
     package mutating func date(seconds value: Double?) {
-        guard let value else { raw("null"); return }
+        guard let value else {
+            raw("null")
+            return
+        }
         bytes.append(UInt8(ascii: "\""))
         Self.appendISO8601(seconds: value, to: &bytes)
         bytes.append(UInt8(ascii: "\""))

@@ -1,6 +1,7 @@
 import CKeyutils
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The unlocked master key cached in the kernel's user keyring (keyutils), so the commands that follow an unlock
@@ -57,7 +58,8 @@ public struct KeyCache: Sendable {
             let serial = keyctl_search(KEY_SPEC_USER_KEYRING, "user", description, 0)
             guard serial > 0 else { break }
             if keyctl_invalidate(key_serial_t(serial)) != 0
-                && keyctl_unlink(key_serial_t(serial), KEY_SPEC_USER_KEYRING) != 0 {
+                && keyctl_unlink(key_serial_t(serial), KEY_SPEC_USER_KEYRING) != 0
+            {
                 break
             }
             dropped = true

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The process environment as a dictionary (both binaries read it; the store's location comes from it).

@@ -74,7 +74,8 @@ package final class SQLiteDatabase {
         var file: UnsafeMutablePointer<sqlite3_file>?
         let status = sqlite3_file_control(handle, "main", SQLITE_FCNTL_FILE_POINTER, &file)
         guard status == SQLITE_OK, let file, let methods = file.pointee.pMethods,
-              let size = methods.pointee.xFileSize, let read = methods.pointee.xRead else {
+            let size = methods.pointee.xFileSize, let read = methods.pointee.xRead
+        else {
             throw SQLiteError(code: status == SQLITE_OK ? SQLITE_ERROR : status, message: "no file handle")
         }
         var length: sqlite3_int64 = 0

@@ -32,11 +32,15 @@ package final class SQLiteStatement {
     }
 
     package func bind(_ index: Int32, _ value: [UInt8]?) {
-        guard let value else { sqlite3_bind_null(statement, index); return }
+        guard let value else {
+            sqlite3_bind_null(statement, index)
+            return
+        }
         _ = value.withUnsafeBytes { bytes in
             // An empty array may have no address; SQLite needs one to store a zero-length blob.
-            sqlite3_bind_blob(statement, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
-                              Int32(bytes.count), csqlite_transient())
+            sqlite3_bind_blob(
+                statement, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
+                Int32(bytes.count), csqlite_transient())
         }
     }
 

@@ -6,7 +6,13 @@ package enum SecretFields {
 
     /// The field tags. Unknown tags are skipped, so a later version can add fields this one carries through unread.
     package enum Tag: UInt8 {
-        case accessToken = 1, refreshToken, idToken, sessionJwt, privateKeyHex, refreshExpiresAt, endpoints
+        case accessToken = 1
+        case refreshToken
+        case idToken
+        case sessionJwt
+        case privateKeyHex
+        case refreshExpiresAt
+        case endpoints
         case portalClient
     }
 
@@ -31,7 +37,9 @@ package enum SecretFields {
 
     /// The text fields a token is read from: access token, session JWT and ID token. Nil when malformed.
     package static func tokens(_ bytes: [UInt8]) -> (access: String?, sessionJwt: String?, idToken: String?)? {
-        var access: String?, sessionJwt: String?, idToken: String?
+        var access: String?
+        var sessionJwt: String?
+        var idToken: String?
         let valid = walk(bytes) { tag, field in
             switch Tag(rawValue: tag) {
             case .accessToken: access = String(decoding: field, as: UTF8.self)

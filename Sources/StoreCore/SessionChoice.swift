@@ -6,9 +6,12 @@ import AuthBase
 /// selected session, which would hand out another session's token.
 public enum SessionChoice {
     /// - Parameter warn: where a distrusted `.authdeck-session` is reported (stderr unless the caller collects it).
-    public static func resolve(option: String?, environment: [String: String],
-                               warn: (String) -> Void = DirectorySessionFile.warnOnStandardError)
-        throws(StoreError) -> String? {
+    public static func resolve(
+        option: String?, environment: [String: String],
+        warn: (String) -> Void = DirectorySessionFile.warnOnStandardError
+    )
+        throws(StoreError) -> String?
+    {
         if let option {
             return try checked(option, from: "--session")
         }

@@ -7,7 +7,8 @@ package enum TokenCipher {
     /// Opens nonce ‖ ciphertext ‖ tag under a 32-byte key; nil when the key or box is malformed or does not
     /// authenticate (no plaintext is returned then).
     package static func openAESGCM(_ sealed: [UInt8], key: [UInt8], associatedData: [UInt8]) -> [UInt8]? {
-        let nonceCount = 12, tagCount = 16
+        let nonceCount = 12
+        let tagCount = 16
         guard key.count == 32, sealed.count >= nonceCount + tagCount else { return nil }
         let bodyCount = sealed.count - nonceCount - tagCount
         var context = gcm_aes256_ctx()

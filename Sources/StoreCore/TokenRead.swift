@@ -1,6 +1,7 @@
 import AuthBase
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `authdeck token`'s read, the one both binaries run: the lean `authdeck` answers with it alone, and
@@ -16,24 +17,30 @@ public enum TokenRead {
     /// - Parameters:
     ///   - idToken: the ID token instead of the bearer token (handed out without an expiry check).
     ///   - minValidSeconds: `--min-valid`: the bearer must stay valid this long (never less than the refresh window).
-    public static func cached(_ key: String?, idToken: Bool = false, minValidSeconds: Int? = nil,
-                              location: StoreLocation, now: Double) -> CachedToken? {
+    public static func cached(
+        _ key: String?, idToken: Bool = false, minValidSeconds: Int? = nil,
+        location: StoreLocation, now: Double
+    ) -> CachedToken? {
         guard location.permissionsAreRight else { return nil }
         guard let row = read(key, location: location) else { return nil }
         guard let masterKey = KeyCache(storeID: row.storeID).read() else { return nil }
         if let check = row.keyCheck {
-            let expected = TokenCipher.hmacSHA256(key: masterKey,
-                                                  message: Array(("authdeck-key-check:" + row.storeID).utf8))
+            let expected = TokenCipher.hmacSHA256(
+                key: masterKey,
+                message: Array(("authdeck-key-check:" + row.storeID).utf8))
             guard TokenCipher.equal(check, expected) else { return nil }
         }
         guard let plaintext = TokenCipher.openAESGCM(row.secret, key: masterKey, associatedData: Array(row.key.utf8)),
-              let fields = SecretFields.tokens(plaintext) else { return nil }
+            let fields = SecretFields.tokens(plaintext)
+        else { return nil }
         if idToken {
             return fields.idToken.map { CachedToken(key: row.key, token: $0, expiresAt: nil) }
         }
         guard let bearer = fields.access ?? fields.sessionJwt,
-              !RefreshRule.needsRefresh(expiresAt: row.expiresAt, now: now,
-                                        within: RefreshRule.window(minValidSeconds: minValidSeconds)) else {
+            !RefreshRule.needsRefresh(
+                expiresAt: row.expiresAt, now: now,
+                within: RefreshRule.window(minValidSeconds: minValidSeconds))
+        else {
             return nil
         }
         return CachedToken(key: row.key, token: bearer, expiresAt: row.expiresAt)
@@ -53,14 +60,16 @@ public enum TokenRead {
     /// One indexed read of the session row with the meta rows it needs; nil on any failure or another schema.
     private static func read(_ key: String?, location: StoreLocation) -> Row? {
         guard location.databaseExists,
-              let database = try? SQLiteDatabase(path: location.databasePath, busyTimeoutMilliseconds: 5_000) else {
+            let database = try? SQLiteDatabase(path: location.databasePath, busyTimeoutMilliseconds: 5_000)
+        else {
             return nil
         }
         defer { database.close() }
         do {
             let version = try database.prepare("PRAGMA user_version")
             guard try version.step(), version.int64(0) == Int64(StoreSchema.currentVersion) else { return nil }
-            let statement = try database.prepare("""
+            let statement = try database.prepare(
+                """
                 SELECT (SELECT value FROM meta WHERE name = ?2), (SELECT value FROM meta WHERE name = ?3), \
                 key, expires_at, secret FROM sessions \
                 WHERE key = coalesce(?1, (SELECT value FROM meta WHERE name = ?4))
@@ -70,9 +79,11 @@ public enum TokenRead {
             statement.bind(3, StoreSchema.Meta.keyCheck)
             statement.bind(4, StoreSchema.Meta.selected)
             guard try statement.step(), let storeID = statement.string(0), let found = statement.string(2),
-                  let secret = statement.blob(4) else { return nil }
-            return Row(storeID: storeID, keyCheck: statement.blob(1), key: found, expiresAt: statement.double(3),
-                       secret: secret)
+                let secret = statement.blob(4)
+            else { return nil }
+            return Row(
+                storeID: storeID, keyCheck: statement.blob(1), key: found, expiresAt: statement.double(3),
+                secret: secret)
         } catch {
             return nil
         }

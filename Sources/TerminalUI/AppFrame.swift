@@ -9,13 +9,16 @@ public enum AppFrame {
     }
 
     /// Draws the frame around a screen's body.
-    public static func draw(title: String, right: String = "", hints: [StatusBar.Hint],
-                            pinned: [StatusBar.Hint] = [], state: AppState, into buffer: inout ScreenBuffer) {
+    public static func draw(
+        title: String, right: String = "", hints: [StatusBar.Hint],
+        pinned: [StatusBar.Hint] = [], state: AppState, into buffer: inout ScreenBuffer
+    ) {
         let cols = buffer.cols
         let rightWidth = DisplayText.width(of: right)
         buffer.write(" authdeck", row: 0, col: 0, style: Style(foreground: .accent, attributes: .bold))
-        buffer.write(" · " + title, row: 0, col: 9, style: Style(attributes: .bold),
-                     maxWidth: max(0, cols - 9 - rightWidth - 2))
+        buffer.write(
+            " · " + title, row: 0, col: 9, style: Style(attributes: .bold),
+            maxWidth: max(0, cols - 9 - rightWidth - 2))
         if rightWidth > 0 {
             buffer.write(right, row: 0, col: cols - rightWidth - 1, style: Style(foreground: .dim))
         }
@@ -28,13 +31,16 @@ public enum AppFrame {
             if opensInFull, DisplayText.width(of: text) > cols - 2 {
                 text = DisplayText.truncated(text, toWidth: max(0, cols - 2 - 12)) + " (m: all)"
             }
-            buffer.write(" " + text, row: buffer.rows - 2, col: 0,
-                         style: Style(foreground: message.isError ? .error : .normal))
+            buffer.write(
+                " " + text, row: buffer.rows - 2, col: 0,
+                style: Style(foreground: message.isError ? .error : .normal))
         }
         let (storeText, storeColor) = storeLabel(state)
-        StatusBar(left: storeText, right: TimeText.clock(state.now, offset: state.utcOffsetSeconds), hints: hints,
-                  pinned: pinned, leftColor: storeColor)
-            .draw(in: Rect(row: buffer.rows - 1, col: 0, rows: 1, cols: cols), into: &buffer)
+        StatusBar(
+            left: storeText, right: TimeText.clock(state.now, offset: state.utcOffsetSeconds), hints: hints,
+            pinned: pinned, leftColor: storeColor
+        )
+        .draw(in: Rect(row: buffer.rows - 1, col: 0, rows: 1, cols: cols), into: &buffer)
     }
 
     /// The store's state for the status bar: when the unlock runs out and what keeps the master key.

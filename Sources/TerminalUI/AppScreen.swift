@@ -32,9 +32,11 @@ public struct AppScreen: Screen {
                 .draw(in: AppFrame.body(rows: buffer.rows, cols: buffer.cols), into: &buffer)
         case .message:
             guard let message = state.message else { break }
-            Dialog(title: message.isError ? "Error" : "Message", message: [message.text, "", "Any key closes this."],
-                   isError: message.isError)
-                .draw(in: AppFrame.body(rows: buffer.rows, cols: buffer.cols), into: &buffer)
+            Dialog(
+                title: message.isError ? "Error" : "Message", message: [message.text, "", "Any key closes this."],
+                isError: message.isError
+            )
+            .draw(in: AppFrame.body(rows: buffer.rows, cols: buffer.cols), into: &buffer)
         case .confirmSignOut, .confirmSignOutMarked: ConfirmDialog.draw(state.overlay, into: &buffer)
         }
     }

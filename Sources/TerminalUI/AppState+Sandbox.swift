@@ -6,8 +6,9 @@ extension AppState {
     /// `S`: the panel of the configured sandbox, read afresh; a one-line error when no sandbox is configured.
     mutating func openSandboxPanel() -> [AppEffect] {
         guard let url = sandboxURL else {
-            message = Message("No sandbox is configured: authdeck sandbox --config-out FILE writes a config naming "
-                              + "one (AUTHDECK_CONFIG=FILE).", isError: true)
+            message = Message(
+                "No sandbox is configured: authdeck sandbox --config-out FILE writes a config naming "
+                    + "one (AUTHDECK_CONFIG=FILE).", isError: true)
             return []
         }
         var panel = SandboxPanel(url: url)

@@ -21,7 +21,8 @@ extension AppState {
 
     mutating func detailsKey(_ request: KeyRequest, _ key: String) -> [AppEffect] {
         guard sessions.current?.key == key,
-              let command = KeyBinding.command(for: request, in: KeyBinding.details) else { return [] }
+            let command = KeyBinding.command(for: request, in: KeyBinding.details)
+        else { return [] }
         return perform(command)
     }
 
@@ -83,8 +84,11 @@ extension AppState {
             guard let item = sessions.current else { return [] }
             if marked.remove(item.key) == nil { marked.insert(item.key) }
             sessions.moveCursor(by: 1)
-            message = Message(marked.isEmpty ? "No session marked." : "\(marked.count) marked: r refreshes them, "
-                              + "d signs out of them, Esc unmarks.")
+            message = Message(
+                marked.isEmpty
+                    ? "No session marked."
+                    : "\(marked.count) marked: r refreshes them, "
+                        + "d signs out of them, Esc unmarks.")
         case .filter:
             filterField = TextField(text: sessions.filter, isFocused: true, maxLength: 200)
         case .sort:
@@ -115,12 +119,12 @@ extension AppState {
         case .sandboxPanel:
             return openSandboxPanel()
         case .switchFault, .faultsOff, .openTraceFile, .expandAll:
-            break   // the Sandbox panel's and the Trace screen's own
+            break  // the Sandbox panel's and the Trace screen's own
         case .quit:
             isQuitting = true
             return [.quit]
         case .toggleDetails, .expandDetails, .foldDetails, .olderAttempt, .newerAttempt, .exportTrace:
-            break   // the Trace screen's own (`traceKey`)
+            break  // the Trace screen's own (`traceKey`)
         }
         return []
     }
@@ -203,13 +207,17 @@ extension AppState {
         var skipped = 0
         for key in markedKeysInOrder() {
             guard let item = sessions.item(forKey: key) else { continue }
-            guard item.record.refreshable else { skipped += 1; continue }
+            guard item.record.refreshable else {
+                skipped += 1
+                continue
+            }
             if case .refreshing = item.refresh { continue }
             sessions.update(key) { $0.refresh = .refreshing }
             effects.append(.refresh(key))
         }
-        message = Message("Refreshing \(effects.count) sessions…"
-                          + (skipped > 0 ? " (\(skipped) hold no refresh token)" : ""))
+        message = Message(
+            "Refreshing \(effects.count) sessions…"
+                + (skipped > 0 ? " (\(skipped) hold no refresh token)" : ""))
         return effects
     }
 

@@ -29,10 +29,12 @@ extension AppState {
             } else if NewSignInScreen.sessionKeyRect(rows: rows, cols: cols).contains(row: row, col: col) {
                 form.focus = .sessionKey
             } else if form.showsIssuerFields,
-                      NewSignInScreen.issuerRect(rows: rows, cols: cols).contains(row: row, col: col) {
+                NewSignInScreen.issuerRect(rows: rows, cols: cols).contains(row: row, col: col)
+            {
                 form.focus = .issuer
             } else if form.showsIssuerFields,
-                      NewSignInScreen.clientIDRect(rows: rows, cols: cols).contains(row: row, col: col) {
+                NewSignInScreen.clientIDRect(rows: rows, cols: cols).contains(row: row, col: col)
+            {
                 form.focus = .clientID
             }
         default:
@@ -73,8 +75,10 @@ extension AppState {
     }
 
     private static func focus(after focus: NewSignInForm.Focus, step: Int, in form: NewSignInForm)
-        -> NewSignInForm.Focus {
-        let order: [NewSignInForm.Focus] = [.providers, .backend, .sessionKey]
+        -> NewSignInForm.Focus
+    {
+        let order: [NewSignInForm.Focus] =
+            [.providers, .backend, .sessionKey]
             + (form.showsIssuerFields ? [.issuer, .clientID] : [])
         let index = order.firstIndex(of: focus) ?? 0
         return order[(index + step + order.count) % order.count]
@@ -113,9 +117,10 @@ extension AppState {
             return []
         }
         let provider = form.provider
-        var choice = SignInChoice(provider: provider.name, title: provider.title, backend: form.backend,
-                                  sessionKey: key.isEmpty ? nil : key, replace: replace,
-                                  useDevice: form.useDevice && !Provider(provider.name).sendsCode)
+        var choice = SignInChoice(
+            provider: provider.name, title: provider.title, backend: form.backend,
+            sessionKey: key.isEmpty ? nil : key, replace: replace,
+            useDevice: form.useDevice && !Provider(provider.name).sendsCode)
         if form.showsIssuerFields {
             choice.issuer = form.typedIssuer
             choice.clientID = form.typedClientID
@@ -132,7 +137,7 @@ extension AppState {
     mutating func beginFlow(_ choice: SignInChoice) -> [AppEffect] {
         let id = nextFlowID
         nextFlowID += 1
-        defaultBackend = choice.backend   // the New sign-in screen opens on the backend last used
+        defaultBackend = choice.backend  // the New sign-in screen opens on the backend last used
         mode = .signIn(SignInFlow(id: id, choice: choice, startedAt: now))
         message = nil
         return [.startSignIn(flow: id, choice)]
@@ -180,8 +185,10 @@ extension AppState {
                 return leaveFinished(flow, result)
             case .character("n"):
                 let effects = leaveFinished(flow, result)
-                mode = .newSignIn(NewSignInForm(providers: providers, backends: backends,
-                                                defaultBackend: flow.choice.backend))
+                mode = .newSignIn(
+                    NewSignInForm(
+                        providers: providers, backends: backends,
+                        defaultBackend: flow.choice.backend))
                 return effects
             case .character("R"):
                 // The same provider, backend, key and contact again (support repeats a login many times).
@@ -274,8 +281,10 @@ extension AppState {
     }
 
     /// Code entry (one-time code or TOTP): typing fills the boxes, Enter sends a complete code, Tab reaches Resend.
-    private mutating func codeKey(_ request: KeyRequest, _ flow: inout SignInFlow, waiting: Bool,
-                                  canResend: Bool) -> [AppEffect] {
+    private mutating func codeKey(
+        _ request: KeyRequest, _ flow: inout SignInFlow, waiting: Bool,
+        canResend: Bool
+    ) -> [AppEffect] {
         switch request {
         case .tab, .backTab:
             if canResend { flow.codeFocus = flow.codeFocus == .code ? .resend : .code }
@@ -292,7 +301,8 @@ extension AppState {
             guard waiting else { return [] }
             if flow.codeFocus == .resend {
                 if let availableAt = flow.attempt?.resendAvailableAt, availableAt > now {
-                    flow.notice = "You can ask for a new code in \(Int(availableAt.timeIntervalSince(now).rounded(.up))) s."
+                    flow.notice =
+                        "You can ask for a new code in \(Int(availableAt.timeIntervalSince(now).rounded(.up))) s."
                     return []
                 }
                 flow.notice = nil
@@ -342,7 +352,8 @@ extension AppState {
     }
 
     private mutating func leaveFinished(_ flow: SignInFlow, _ result: Result<SignInOutcome, SignInError>)
-        -> [AppEffect] {
+        -> [AppEffect]
+    {
         lastFlow = flow
         mode = .sessions
         switch result {
@@ -362,8 +373,9 @@ extension AppState {
             // Stored whatever the screen shows now (even a flow cancelled while it was persisting).
             let noneSelected = sessions.selectedKey == nil
             let existing = sessions.item(forKey: outcome.record.key)
-            sessions.upsert(SessionItem(record: outcome.record, isSelected: existing?.isSelected ?? noneSelected),
-                            focus: true)
+            sessions.upsert(
+                SessionItem(record: outcome.record, isSelected: existing?.isSelected ?? noneSelected),
+                focus: true)
         }
         updateFlow(id) { $0.apply(progress, now: $1) }
         return []

@@ -35,8 +35,9 @@ extension AppState {
         if command == .openTraceFile {
             // Started in the open file's folder: a customer's traces usually arrive side by side.
             let folder = traceFile.map { ($0.path as NSString).deletingLastPathComponent } ?? ""
-            tracePathField = TextField(text: folder.isEmpty || folder.hasSuffix("/") ? folder : folder + "/",
-                                       isFocused: true, maxLength: 4096)
+            tracePathField = TextField(
+                text: folder.isEmpty || folder.hasSuffix("/") ? folder : folder + "/",
+                isFocused: true, maxLength: 4096)
             message = nil
             return []
         }
@@ -46,7 +47,7 @@ extension AppState {
                 isQuitting = true
                 return [.quit]
             }
-            traceFile = nil   // then the screen closes as usual
+            traceFile = nil  // then the screen closes as usual
             return nil
         case .mouseClick(let row, _) where traceFile != nil:
             if let step = TraceScreen.step(atRow: row, self) { traceSelected = step }
@@ -55,7 +56,7 @@ extension AppState {
             message = Message("This trace is a file already: e exports the attempts that ran here.")
             return []
         case .character("["), .character("]"):
-            return traceFile == nil ? nil : []   // a file is one attempt
+            return traceFile == nil ? nil : []  // a file is one attempt
         default:
             return nil
         }

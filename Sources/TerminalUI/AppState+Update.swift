@@ -18,8 +18,10 @@ extension AppState {
         if case .details(let key) = mode, sessions.current?.key != key { mode = .sessions }
         // The table's first row moves only when the cursor leaves the view; stored here since rendering is pure.
         let visibleRows = max(0, SessionsScreen.layout(rows: rows, cols: cols).table.rows - 1)
-        sessions.scroll(to: Table.scrollOffset(current: sessions.scrollOffset, selected: sessions.cursor,
-                                               visibleRows: visibleRows, rowCount: sessions.count), rows: visibleRows)
+        sessions.scroll(
+            to: Table.scrollOffset(
+                current: sessions.scrollOffset, selected: sessions.cursor,
+                visibleRows: visibleRows, rowCount: sessions.count), rows: visibleRows)
         return effects
     }
 
@@ -38,8 +40,10 @@ extension AppState {
             switch (mode, status) {
             case (.unlock(let form), .unlocked), (.unlock(let form), .empty):
                 mode = .sessions
-                message = Message(form.isNew ? "Store created: its passphrase unlocks it from now on."
-                                  : "Store unlocked.")
+                message = Message(
+                    form.isNew
+                        ? "Store created: its passphrase unlocks it from now on."
+                        : "Store unlocked.")
                 return resumeAfterUnlock()
             case (.unlock(var form), .locked(let reason)), (.unlock(var form), .needsPassphrase(let reason)):
                 form.reason = reason
@@ -90,7 +94,8 @@ extension AppState {
             return []
         case .refreshFinished(let key, let error):
             sessions.update(key) { $0.refresh = error.map { .failed($0) } ?? .refreshed(now) }
-            message = error.map { Message("Refresh of \(key) failed: \($0)", isError: true) }
+            message =
+                error.map { Message("Refresh of \(key) failed: \($0)", isError: true) }
                 ?? Message("Refreshed \(key).")
             return []
         case .storeFailed(let text):
@@ -145,10 +150,10 @@ extension AppState {
         case .none:
             break
         case .help, .message, .doctor:
-            overlay = .none   // any key closes help, the full message and the doctor's report
+            overlay = .none  // any key closes help, the full message and the doctor's report
             return []
         case .traceHelp:
-            overlay = .trace   // any key closes the Trace screen's help, back to the trace
+            overlay = .trace  // any key closes the Trace screen's help, back to the trace
             return []
         case .trace:
             return traceKey(request)
@@ -249,7 +254,8 @@ extension AppState {
         case .character("n"), .character("N"), .escape, .interrupt, .enter: answer = false
         case .mouseClick(let row, let col):
             if let dialog = ConfirmDialog.dialog(for: overlay),
-               let index = dialog.buttonIndex(atRow: row, col: col, in: ConfirmDialog.area(rows: rows, cols: cols)) {
+                let index = dialog.buttonIndex(atRow: row, col: col, in: ConfirmDialog.area(rows: rows, cols: cols))
+            {
                 answer = index == 0
             }
         default: break
@@ -282,7 +288,9 @@ extension AppState {
             // Sessions can be listed without the key; sign-ins and refreshes ask for it again.
             mode = .sessions
             afterUnlock = nil
-            message = form.isNew ? Message("No store yet: the first sign-in asks for its passphrase again.")
+            message =
+                form.isNew
+                ? Message("No store yet: the first sign-in asks for its passphrase again.")
                 : Message("The store stays locked: sessions are listed, tokens stay closed.", isError: true)
             return []
         case .interrupt:

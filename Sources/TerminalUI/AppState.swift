@@ -89,9 +89,12 @@ public struct AppState: Equatable, Sendable {
         providerRefusals[backend]?[provider]
     }
 
-    public init(rows: Int, cols: Int, now: Date, utcOffsetSeconds: Int = 0, providers: [ProviderChoice] = ProviderChoice.standard,
-                backends: [String] = ["direct"], defaultBackend: String = "direct", store: StoreStatus = .empty,
-                sessions: [SessionItem] = []) {
+    public init(
+        rows: Int, cols: Int, now: Date, utcOffsetSeconds: Int = 0,
+        providers: [ProviderChoice] = ProviderChoice.standard,
+        backends: [String] = ["direct"], defaultBackend: String = "direct", store: StoreStatus = .empty,
+        sessions: [SessionItem] = []
+    ) {
         self.rows = rows
         self.cols = cols
         self.now = now

@@ -12,9 +12,10 @@ public struct AwaitingCallbackScreen: Screen {
         let right = left.map { "\(TimeText.countdown($0)) left" } ?? ""
         // `? help` stays whatever the width, as on every screen.
         let hints = Self.hints(flow)
-        AppFrame.draw(title: "Sign in with \(flow.choice.title) via \(flow.choice.backend)", right: right,
-                      hints: hints.filter { $0.key != "?" }, pinned: hints.filter { $0.key == "?" }, state: state,
-                      into: &buffer)
+        AppFrame.draw(
+            title: "Sign in with \(flow.choice.title) via \(flow.choice.backend)", right: right,
+            hints: hints.filter { $0.key != "?" }, pinned: hints.filter { $0.key == "?" }, state: state,
+            into: &buffer)
         let body = AppFrame.body(rows: buffer.rows, cols: buffer.cols)
         let bottom = Rect(row: body.bottom - 4, col: 0, rows: 4, cols: body.cols)
 
@@ -31,12 +32,15 @@ public struct AwaitingCallbackScreen: Screen {
         if let qr {
             let block = QRBlock(modules: qr)
             if block.width + 52 <= body.cols && top + block.height + 1 + urlRows < bottom.row {
-                block.draw(in: Rect(row: top, col: body.cols - block.width - 1, rows: block.height,
-                                    cols: block.width), into: &buffer)
+                block.draw(
+                    in: Rect(
+                        row: top, col: body.cols - block.width - 1, rows: block.height,
+                        cols: block.width), into: &buffer)
                 let textRect = Rect(row: top, col: 0, rows: bottom.row - top, cols: body.cols - block.width - 3)
                 let textEnd = Self.lines(flow, qrNote: false).draw(in: textRect, into: &buffer)
-                Self.drawURL(wholeURL, row: max(textEnd, top + block.height) + 1, bottom: bottom.row,
-                             into: &buffer)
+                Self.drawURL(
+                    wholeURL, row: max(textEnd, top + block.height) + 1, bottom: bottom.row,
+                    into: &buffer)
                 Self.drawPasteField(flow, in: bottom.splitBottom(1).rest, into: &buffer)
                 return
             }
@@ -45,9 +49,10 @@ public struct AwaitingCallbackScreen: Screen {
             let columnCols = body.cols - block.width - 4
             if columnCols >= 40 && top + block.height <= body.bottom {
                 block.draw(in: Rect(row: top, col: 1, rows: block.height, cols: block.width), into: &buffer)
-                drawBeside(flow, url: wholeURL, urlRows: urlRows, qrBottom: top + block.height,
-                           column: Rect(row: top, col: block.width + 3, rows: body.bottom - top, cols: columnCols),
-                           body: body, into: &buffer)
+                drawBeside(
+                    flow, url: wholeURL, urlRows: urlRows, qrBottom: top + block.height,
+                    column: Rect(row: top, col: block.width + 3, rows: body.bottom - top, cols: columnCols),
+                    body: body, into: &buffer)
                 return
             }
         }
@@ -59,13 +64,16 @@ public struct AwaitingCallbackScreen: Screen {
 
     /// The side-by-side layout's right column: the text, the URL (in the column's rows when it does not fit on
     /// whole rows under the code: `c` copies it whole either way), then the paste field.
-    private func drawBeside(_ flow: SignInFlow, url: String?, urlRows: Int, qrBottom: Int, column: Rect, body: Rect,
-                            into buffer: inout ScreenBuffer) {
+    private func drawBeside(
+        _ flow: SignInFlow, url: String?, urlRows: Int, qrBottom: Int, column: Rect, body: Rect,
+        into buffer: inout ScreenBuffer
+    ) {
         let urlBelow = url != nil && qrBottom + 1 + urlRows <= body.bottom
         let columnBottom = urlBelow ? qrBottom : column.bottom
         var row = Self.lines(flow, qrNote: false, beside: true)
-            .draw(in: Rect(row: column.row, col: column.col, rows: columnBottom - column.row, cols: column.cols),
-                  into: &buffer)
+            .draw(
+                in: Rect(row: column.row, col: column.col, rows: columnBottom - column.row, cols: column.cols),
+                into: &buffer)
         if let url {
             if urlBelow {
                 Self.drawURL(url, row: qrBottom + 1, bottom: body.bottom + 1, into: &buffer)
@@ -81,17 +89,19 @@ public struct AwaitingCallbackScreen: Screen {
                     }
                     row += chunks
                 } else {
-                    buffer.write("  The URL is too long to show here: c copies it, v shows it whole.", row: row,
-                                 col: column.col,
-                                 style: Style(foreground: .dim), maxWidth: column.cols)
+                    buffer.write(
+                        "  The URL is too long to show here: c copies it, v shows it whole.", row: row,
+                        col: column.col,
+                        style: Style(foreground: .dim), maxWidth: column.cols)
                     row += 1
                 }
             }
         }
         row += 1
         guard row + 2 <= columnBottom else { return }
-        Self.drawPasteField(flow, in: Rect(row: row, col: column.col, rows: columnBottom - row, cols: column.cols),
-                            into: &buffer)
+        Self.drawPasteField(
+            flow, in: Rect(row: row, col: column.col, rows: columnBottom - row, cols: column.cols),
+            into: &buffer)
     }
 
     /// The instructions, the progress, the receivers and the last callback.
@@ -99,9 +109,11 @@ public struct AwaitingCallbackScreen: Screen {
         var lines = ScreenLines()
         switch flow.prompt {
         case .browser?:
-            lines.add(beside ? "  Scan the code, or open the URL below in a browser (authdeck has tried to open it; "
+            lines.add(
+                beside
+                    ? "  Scan the code, or open the URL below in a browser (authdeck has tried to open it; "
                         + "c copies it):"
-                      : "  Open the URL below in your browser (authdeck has tried to open it; c copies it):")
+                    : "  Open the URL below in your browser (authdeck has tried to open it; c copies it):")
         case .device(let authorization)?:
             lines.add("  On any device, go to " + authorization.verificationURI + " and enter the code:")
             lines.add("    " + authorization.userCode, Style(foreground: .accent, attributes: .bold))
@@ -113,8 +125,9 @@ public struct AwaitingCallbackScreen: Screen {
         }
         if let warning = flow.redirectWarning {
             // At once, not after the timeout: the provider will send the browser where nothing listens.
-            lines.add("  ⚠ " + warning.prefix(1).uppercased() + warning.dropFirst()
-                      + ". Paste the final URL if it comes; D on the list runs doctor.", Style(foreground: .error))
+            lines.add(
+                "  ⚠ " + warning.prefix(1).uppercased() + warning.dropFirst()
+                    + ". Paste the final URL if it comes; D on the list runs doctor.", Style(foreground: .error))
         }
         lines.blank()
         lines.add(Self.progressLine(flow), Self.progressStyle(flow))
@@ -123,8 +136,9 @@ public struct AwaitingCallbackScreen: Screen {
             for receiver in flow.receivers { lines.add("    • " + receiver, Style(foreground: .dim)) }
         }
         if let last = flow.lastCallback {
-            lines.add("  Last callback: " + last,
-                      Style(foreground: last.contains("refused") ? .error : .active))
+            lines.add(
+                "  Last callback: " + last,
+                Style(foreground: last.contains("refused") ? .error : .active))
         }
         return lines
     }
@@ -135,25 +149,30 @@ public struct AwaitingCallbackScreen: Screen {
         guard let url else { return }
         let used = buffer.writeLogicalLine(url, row: row, maxRows: max(0, bottom - row - 1))
         if used == 0 {
-            buffer.write("  The URL is too long for this terminal: c copies it.", row: row, col: 0,
-                         style: Style(foreground: .dim), maxWidth: buffer.cols)
+            buffer.write(
+                "  The URL is too long for this terminal: c copies it.", row: row, col: 0,
+                style: Style(foreground: .dim), maxWidth: buffer.cols)
         }
     }
 
     /// The paste prompt, its field and the last notice, from the top of `rect`.
     private static func drawPasteField(_ flow: SignInFlow, in rect: Rect, into buffer: inout ScreenBuffer) {
-        let prompt = rect.cols >= 64 ? "  Paste the final redirect URL here (p focuses, Enter sends):"
+        let prompt =
+            rect.cols >= 64
+            ? "  Paste the final redirect URL here (p focuses, Enter sends):"
             : "  Paste the redirect URL (p, Enter sends):"
-        buffer.write(prompt, row: rect.row, col: rect.col,
-                     style: Style(foreground: flow.pasteField.isFocused ? .accent : .normal), maxWidth: rect.cols)
+        buffer.write(
+            prompt, row: rect.row, col: rect.col,
+            style: Style(foreground: flow.pasteField.isFocused ? .accent : .normal), maxWidth: rect.cols)
         let fieldRect = Rect(row: rect.row + 1, col: rect.col + 4, rows: 1, cols: max(0, rect.cols - 8))
         buffer.write("›", row: fieldRect.row, col: rect.col + 2, style: Style(foreground: .accent))
         flow.pasteField.draw(in: fieldRect, into: &buffer)
         if let notice = flow.notice, rect.rows > 2 {
             var lines = ScreenLines()
             lines.add("  " + notice, Style(foreground: .error))
-            lines.draw(in: Rect(row: rect.row + 2, col: rect.col, rows: rect.rows - 2, cols: rect.cols),
-                       into: &buffer)
+            lines.draw(
+                in: Rect(row: rect.row + 2, col: rect.col, rows: rect.rows - 2, cols: rect.cols),
+                into: &buffer)
         }
     }
 
@@ -183,8 +202,12 @@ public struct AwaitingCallbackScreen: Screen {
     }
 
     static func hints(_ flow: SignInFlow) -> [StatusBar.Hint] {
-        if flow.pasteField.isFocused { return [.init("Enter", "send URL"), .init("Tab", "leave field"),
-                                               .init("Esc", "cancel")] }
+        if flow.pasteField.isFocused {
+            return [
+                .init("Enter", "send URL"), .init("Tab", "leave field"),
+                .init("Esc", "cancel"),
+            ]
+        }
         let view: [StatusBar.Hint] = flow.promptQR == nil ? [] : [.init("v", flow.hidesQRCode ? "QR code" : "URL only")]
         return [.init("Esc", "cancel"), .init("p", "paste URL")] + view + [.init("t", "trace"), .init("?", "help")]
     }

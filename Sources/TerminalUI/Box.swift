@@ -23,8 +23,9 @@ public struct Box: Widget {
         if fillsInside { buffer.fill(rect.inset(by: 1), style: style) }
         let horizontal = String(repeating: "─", count: rect.cols - 2)
         buffer.write("┌" + horizontal + "┐", row: rect.row, col: rect.col, style: style, maxWidth: rect.cols)
-        buffer.write("└" + horizontal + "┘", row: rect.bottom - 1, col: rect.col, style: style,
-                     maxWidth: rect.cols)
+        buffer.write(
+            "└" + horizontal + "┘", row: rect.bottom - 1, col: rect.col, style: style,
+            maxWidth: rect.cols)
         for row in (rect.row + 1)..<(rect.bottom - 1) {
             buffer.write("│", row: row, col: rect.col, style: style)
             buffer.write("│", row: row, col: rect.right - 1, style: style)

@@ -28,11 +28,13 @@ public struct Button: Widget, Hashable, Sendable {
         if let mnemonic, !isFocused {
             // The key stands out so the eye finds it without reading the label.
             var end = buffer.write("[", row: rect.row, col: rect.col, style: look, maxWidth: rect.cols)
-            end = buffer.write(String(mnemonic), row: rect.row, col: end,
-                               style: look.foreground == .dim ? look : look.with(foreground: .accent).adding(.bold),
-                               maxWidth: rect.right - end)
-            buffer.write("] " + DisplayText.sanitized(label), row: rect.row, col: end, style: look,
-                         maxWidth: rect.right - end)
+            end = buffer.write(
+                String(mnemonic), row: rect.row, col: end,
+                style: look.foreground == .dim ? look : look.with(foreground: .accent).adding(.bold),
+                maxWidth: rect.right - end)
+            buffer.write(
+                "] " + DisplayText.sanitized(label), row: rect.row, col: end, style: look,
+                maxWidth: rect.right - end)
         } else {
             buffer.write(text, row: rect.row, col: rect.col, style: look, maxWidth: rect.cols)
         }

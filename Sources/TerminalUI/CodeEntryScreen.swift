@@ -15,31 +15,40 @@ public struct CodeEntryScreen: Screen {
     }
 
     private func renderContact(_ form: ContactForm, state: AppState, into buffer: inout ScreenBuffer) {
-        AppFrame.draw(title: "\(form.choice.title) via \(form.choice.backend)",
-                      hints: [.init("Enter", "send code"), .init("Esc", "back")], state: state, into: &buffer)
+        AppFrame.draw(
+            title: "\(form.choice.title) via \(form.choice.backend)",
+            hints: [.init("Enter", "send code"), .init("Esc", "back")], state: state, into: &buffer)
         let body = AppFrame.body(rows: buffer.rows, cols: buffer.cols)
         let isPhone = Provider(form.choice.provider).contactIsPhone
-        buffer.write(isPhone ? "  Which phone number should the code go to?" : "  Which address should the code go to?",
-                     row: body.row + 1, col: 0, style: Style(attributes: .bold))
+        buffer.write(
+            isPhone ? "  Which phone number should the code go to?" : "  Which address should the code go to?",
+            row: body.row + 1, col: 0, style: Style(attributes: .bold))
         buffer.write(isPhone ? "  Phone" : "  Email", row: body.row + 3, col: 0, style: Style(foreground: .accent))
-        form.field.draw(in: Rect(row: body.row + 3, col: 10, rows: 1, cols: max(0, min(50, buffer.cols - 12))),
-                        into: &buffer)
+        form.field.draw(
+            in: Rect(row: body.row + 3, col: 10, rows: 1, cols: max(0, min(50, buffer.cols - 12))),
+            into: &buffer)
         if let error = form.error {
-            buffer.write("  " + error, row: body.row + 5, col: 0, style: Style(foreground: .error),
-                         maxWidth: buffer.cols)
+            buffer.write(
+                "  " + error, row: body.row + 5, col: 0, style: Style(foreground: .error),
+                maxWidth: buffer.cols)
         }
-        let hint = isPhone ? "  International format: + and the country code, 8 to 15 digits."
+        let hint =
+            isPhone
+            ? "  International format: + and the country code, 8 to 15 digits."
             : "  A one-time code is sent there; you type it on the next screen."
         buffer.write(hint, row: body.row + 7, col: 0, style: Style(foreground: .dim), maxWidth: buffer.cols)
     }
 
     private func renderCode(_ flow: SignInFlow, state: AppState, into buffer: inout ScreenBuffer) {
         let left = flow.secondsLeft(now: state.now)
-        AppFrame.draw(title: "\(flow.choice.title) via \(flow.choice.backend)",
-                      right: left.map { "\(TimeText.countdown($0)) left" } ?? "",
-                      hints: [.init("Enter", "verify"), .init("Tab", "resend"), .init("Esc", "cancel"),
-                              .init("t", "trace")],
-                      state: state, into: &buffer)
+        AppFrame.draw(
+            title: "\(flow.choice.title) via \(flow.choice.backend)",
+            right: left.map { "\(TimeText.countdown($0)) left" } ?? "",
+            hints: [
+                .init("Enter", "verify"), .init("Tab", "resend"), .init("Esc", "cancel"),
+                .init("t", "trace"),
+            ],
+            state: state, into: &buffer)
         let body = AppFrame.body(rows: buffer.rows, cols: buffer.cols)
         let contact = flow.choice.contact?.value ?? "your contact"
         var progress: SignInStateMachine.Progress = .waiting
@@ -55,8 +64,9 @@ public struct CodeEntryScreen: Screen {
             let time = TimeText.clock(resent, offset: state.utcOffsetSeconds)
             lines.add("  A new code was sent to \(contact) at \(time).", Style(attributes: .bold))
         } else {
-            lines.add(sent ? "  A code was sent to \(contact)." : "  Sending a code to \(contact)…",
-                      Style(attributes: .bold))
+            lines.add(
+                sent ? "  A code was sent to \(contact)." : "  Sending a code to \(contact)…",
+                Style(attributes: .bold))
         }
         lines.draw(in: Rect(row: body.row + 1, col: 0, rows: 2, cols: body.cols), into: &buffer)
 
@@ -65,10 +75,14 @@ public struct CodeEntryScreen: Screen {
         field.isFocused = flow.codeFocus == .code && progress == .waiting
         field.draw(in: Rect(row: body.row + 3, col: 10, rows: 1, cols: field.width), into: &buffer)
         if let left = flow.codeAttemptsLeft {
-            let text = left == 0 ? "no tries left for this code"
+            let text =
+                left == 0
+                ? "no tries left for this code"
                 : (left == 1 ? "1 attempt left" : "\(left) attempts left")
-            buffer.write("  " + text, row: body.row + 3, col: 10 + field.width, style: Style(
-                foreground: left <= 2 ? .expiring : .dim), maxWidth: max(0, body.cols - 10 - field.width))
+            buffer.write(
+                "  " + text, row: body.row + 3, col: 10 + field.width,
+                style: Style(
+                    foreground: left <= 2 ? .expiring : .dim), maxWidth: max(0, body.cols - 10 - field.width))
         }
 
         let resendText: String
@@ -77,33 +91,42 @@ public struct CodeEntryScreen: Screen {
         } else {
             resendText = "Resend code"
         }
-        let button = Button(resendText, isFocused: flow.codeFocus == .resend,
-                            style: resendAt.map { $0 > state.now } == true ? Style(foreground: .dim) : .plain)
+        let button = Button(
+            resendText, isFocused: flow.codeFocus == .resend,
+            style: resendAt.map { $0 > state.now } == true ? Style(foreground: .dim) : .plain)
         let resend = Self.resendRect(rows: buffer.rows, cols: buffer.cols)
         button.draw(in: Rect(row: resend.row, col: resend.col, rows: 1, cols: body.cols - 12), into: &buffer)
 
         var status = ScreenLines()
         switch progress {
-        case .waiting: status.add("  Type the \(flow.codeField.length)-character code and press Enter.",
-                                  Style(foreground: .dim))
+        case .waiting:
+            status.add(
+                "  Type the \(flow.codeField.length)-character code and press Enter.",
+                Style(foreground: .dim))
         case .verifying: status.add("  Checking the code…", Style(attributes: .bold))
         case .persisting: status.add("  Saving the session to the store…", Style(attributes: .bold))
-        case .storageFailed: status.add("  The session could not be saved. Enter retries the save; Esc gives up.",
-                                        Style(foreground: .error))
-        case .cancelling: status.add("  Cancelling: waiting for the request that is out, so nothing it issues is kept…",
-                                     Style(attributes: .bold))
+        case .storageFailed:
+            status.add(
+                "  The session could not be saved. Enter retries the save; Esc gives up.",
+                Style(foreground: .error))
+        case .cancelling:
+            status.add(
+                "  Cancelling: waiting for the request that is out, so nothing it issues is kept…",
+                Style(attributes: .bold))
         }
         if let notice = flow.notice { status.add("  " + notice, Style(foreground: .error)) }
         if flow.codeAttemptsLeft == 0 {
-            status.add("  This code cannot be used any more: Tab sends a new one, or Esc and R start a new sign-in.",
-                       Style(foreground: .expiring))
+            status.add(
+                "  This code cannot be used any more: Tab sends a new one, or Esc and R start a new sign-in.",
+                Style(foreground: .expiring))
         }
         if let outbox = state.sandboxOutbox, flow.choice.backend.hasPrefix("sandbox") {
             status.blank()
             status.add("  Sandbox: the code is in " + outbox, Style(foreground: .dim))
         }
-        status.draw(in: Rect(row: body.row + 7, col: 0, rows: body.bottom - body.row - 7, cols: body.cols),
-                    into: &buffer)
+        status.draw(
+            in: Rect(row: body.row + 7, col: 0, rows: body.bottom - body.row - 7, cols: body.cols),
+            into: &buffer)
     }
 
     /// Where the Resend button sits, for mouse clicks: wide enough for its longest text, `[ Resend in 0:30 ]`.

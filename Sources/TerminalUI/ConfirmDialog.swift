@@ -2,19 +2,23 @@
 /// Enter keeps the session.
 public enum ConfirmDialog {
     public static func dialog(key: String, revoke: Bool) -> Dialog {
-        let message = revoke
+        let message =
+            revoke
             ? ["Revoke the tokens of \(key) at the provider, then remove the session from this machine?"]
             : ["Sign out of \(key)? Its tokens are removed from this machine; the provider is not told."]
-        return Dialog(title: revoke ? "Revoke and sign out" : "Sign out", message: message,
-                      buttons: [Button("Yes", mnemonic: "y"), Button("No", mnemonic: "n", isFocused: true)])
+        return Dialog(
+            title: revoke ? "Revoke and sign out" : "Sign out", message: message,
+            buttons: [Button("Yes", mnemonic: "y"), Button("No", mnemonic: "n", isFocused: true)])
     }
 
     /// The question for the marked rows: how many, and the first few keys.
     public static func dialog(keys: [String]) -> Dialog {
         let shown = keys.prefix(3).joined(separator: ", ") + (keys.count > 3 ? " and \(keys.count - 3) more" : "")
-        return Dialog(title: "Sign out", message: [
-            "Sign out of \(keys.count) marked sessions (\(shown))? Their tokens are removed from this machine.",
-        ], buttons: [Button("Yes", mnemonic: "y"), Button("No", mnemonic: "n", isFocused: true)])
+        return Dialog(
+            title: "Sign out",
+            message: [
+                "Sign out of \(keys.count) marked sessions (\(shown))? Their tokens are removed from this machine."
+            ], buttons: [Button("Yes", mnemonic: "y"), Button("No", mnemonic: "n", isFocused: true)])
     }
 
     /// The dialog an overlay shows, if it is a sign-out question.

@@ -17,8 +17,9 @@ public struct ContactForm: Equatable, Sendable {
     /// The typed contact, validated the way the backend will be asked: email for `email`, E.164 for `sms`.
     public func validatedContact() -> Result<Contact, SignInError> {
         Result { () throws(SignInError) in
-            Provider(choice.provider).contactIsPhone ? try Contact.validatedPhone(field.text)
-                                                     : try Contact.validatedEmail(field.text)
+            Provider(choice.provider).contactIsPhone
+                ? try Contact.validatedPhone(field.text)
+                : try Contact.validatedEmail(field.text)
         }
     }
 }

@@ -51,8 +51,9 @@ public struct Dialog: Widget {
         let content = frame.inset(by: 1)
         let messageStyle = isError ? Style(foreground: .error) : Style.plain
         for (index, line) in lines.enumerated() where content.row + 1 + index < content.bottom {
-            buffer.write(line, row: content.row + 1 + index, col: content.col + 1, style: messageStyle,
-                         maxWidth: content.cols - 2)
+            buffer.write(
+                line, row: content.row + 1 + index, col: content.col + 1, style: messageStyle,
+                maxWidth: content.cols - 2)
         }
         if !buttons.isEmpty {
             buttonRow.draw(in: buttonLine(in: frame), into: &buffer)

@@ -93,8 +93,9 @@ public struct DigitField: Widget, Hashable, Sendable {
             }
             let isCursor = isFocused && box == characters.count
             buffer.write("[", row: rect.row, col: col, style: style)
-            buffer.write(shown, row: rect.row, col: col + 1,
-                         style: isCursor ? style.adding(.reverse) : style.adding(.bold))
+            buffer.write(
+                shown, row: rect.row, col: col + 1,
+                style: isCursor ? style.adding(.reverse) : style.adding(.bold))
             buffer.write("]", row: rect.row, col: col + 2, style: style)
         }
     }

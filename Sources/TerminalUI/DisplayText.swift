@@ -103,7 +103,7 @@ public enum DisplayText {
             }
             while restWidth > width {
                 let head = truncated(rest, toWidth: width, ellipsis: false)
-                guard !head.isEmpty else { break }   // a wide grapheme in a one-column line: give up on it
+                guard !head.isEmpty else { break }  // a wide grapheme in a one-column line: give up on it
                 lines.append(head)
                 rest = String(rest.dropFirst(head.count))
                 restWidth = self.width(of: rest)
@@ -122,11 +122,11 @@ public enum DisplayText {
         if value < 0x20 || (0x7F..<0xA0).contains(value) { return 0 }
         switch scalar.properties.generalCategory {
         case .nonspacingMark, .enclosingMark, .format:
-            return value == 0x00AD ? 1 : 0   // the soft hyphen is shown by most terminals
+            return value == 0x00AD ? 1 : 0  // the soft hyphen is shown by most terminals
         default:
             break
         }
-        if (0x1160...0x11FF).contains(value) { return 0 }   // Hangul medial vowels and final consonants join
+        if (0x1160...0x11FF).contains(value) { return 0 }  // Hangul medial vowels and final consonants join
         if value == 0x200B { return 0 }
         return wideRanges.contains { $0.contains(value) } ? 2 : 1
     }

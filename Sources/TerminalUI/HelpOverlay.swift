@@ -23,8 +23,10 @@ public enum HelpOverlay {
         case .sandbox:
             return KeyBinding.helpEntries(KeyBinding.sandbox)
         case .unlock:
-            return [Entry("Enter", "unlock (or next, for a new passphrase)"), Entry("Esc", "list only, locked"),
-                    Entry("Ctrl-C", "quit")]
+            return [
+                Entry("Enter", "unlock (or next, for a new passphrase)"), Entry("Esc", "list only, locked"),
+                Entry("Ctrl-C", "quit"),
+            ]
         case .newSignIn, .contact:
             return [
                 Entry("g a d x o", "Google, Apple, Discord, X, OIDC"),
@@ -77,8 +79,9 @@ public enum HelpOverlay {
         let keyWidth = entries.map { DisplayText.width(of: $0.keys) }.max() ?? 0
         let columnWidth = columns == 1 ? width : (width - 3) / 2
         func cell(_ entry: Entry) -> String {
-            DisplayText.padded(DisplayText.padded(entry.keys, toWidth: keyWidth) + "  " + entry.text,
-                               toWidth: columnWidth)
+            DisplayText.padded(
+                DisplayText.padded(entry.keys, toWidth: keyWidth) + "  " + entry.text,
+                toWidth: columnWidth)
         }
         var lines: [String] = []
         for row in 0..<perColumn {
@@ -105,8 +108,9 @@ public enum HelpOverlay {
         let keyRows = lines.firstIndex(of: "") ?? lines.count
         for (index, line) in lines.enumerated() where content.row + 1 + index < content.bottom {
             let isKeyLine = index < keyRows
-            buffer.write(line, row: content.row + 1 + index, col: content.col + 1,
-                         style: isKeyLine ? .plain : Style(foreground: .dim), maxWidth: content.cols - 2)
+            buffer.write(
+                line, row: content.row + 1 + index, col: content.col + 1,
+                style: isKeyLine ? .plain : Style(foreground: .dim), maxWidth: content.cols - 2)
         }
     }
 }

@@ -11,8 +11,10 @@ public struct KeyBinding: Equatable, Sendable {
     /// The status bar's word, nil when the binding stays out of the bar.
     public var hint: String?
 
-    public init(_ keys: [KeyRequest], _ label: String, _ command: SessionCommand, _ help: String,
-                hint: String? = nil) {
+    public init(
+        _ keys: [KeyRequest], _ label: String, _ command: SessionCommand, _ help: String,
+        hint: String? = nil
+    ) {
         self.keys = keys
         self.label = label
         self.command = command
@@ -78,8 +80,9 @@ public struct KeyBinding: Equatable, Sendable {
     /// The Trace screen's keys for reading a trace, this run's or a file's (its other keys move, expand one step
     /// and go through attempts).
     public static let traceReading: [KeyBinding] = [
-        KeyBinding([.character("o")], "o", .openTraceFile, "open a trace file (asks for its path)",
-                   hint: "open file"),
+        KeyBinding(
+            [.character("o")], "o", .openTraceFile, "open a trace file (asks for its path)",
+            hint: "open file"),
         KeyBinding([.character("a")], "a", .expandAll, "expand or fold every step"),
     ]
 
@@ -109,16 +112,19 @@ public struct KeyBinding: Equatable, Sendable {
         KeyBinding([.pageDown], "PgDn", .pageDown, "page down"),
         KeyBinding([.home, .character("g")], "Home/g", .top, "first step"),
         KeyBinding([.end, .character("G")], "End/G", .bottom, "last step, following new ones"),
-        KeyBinding([.enter, .character(" ")], "Enter", .toggleDetails, "expand or fold the step's details",
-                   hint: "expand"),
+        KeyBinding(
+            [.enter, .character(" ")], "Enter", .toggleDetails, "expand or fold the step's details",
+            hint: "expand"),
         KeyBinding([.right, .character("l")], "→/l", .expandDetails, "expand the step"),
         KeyBinding([.left, .character("h")], "←/h", .foldDetails, "fold the step"),
         KeyBinding([.character("[")], "[", .olderAttempt, "older attempt (the last 20 of this run)"),
         KeyBinding([.character("]")], "]", .newerAttempt, "newer attempt"),
-        KeyBinding([.character("e")], "e", .exportTrace, "export trace-<time>-<provider>.jsonl",
-                   hint: "export JSON"),
-        KeyBinding([.escape, .character("t"), .character("q"), .interrupt], "Esc/t/q", .back,
-                   "close the trace (a click too)", hint: "back"),
+        KeyBinding(
+            [.character("e")], "e", .exportTrace, "export trace-<time>-<provider>.jsonl",
+            hint: "export JSON"),
+        KeyBinding(
+            [.escape, .character("t"), .character("q"), .interrupt], "Esc/t/q", .back,
+            "close the trace (a click too)", hint: "back"),
         KeyBinding([.character("?"), .function(1)], "?", .help, "this help", hint: "help"),
     ]
 
@@ -128,8 +134,10 @@ public struct KeyBinding: Equatable, Sendable {
     /// The status bar hints of a table: the pinned ones apart, so the bar never drops them.
     public static func hints(_ table: [KeyBinding]) -> (hints: [StatusBar.Hint], pinned: [StatusBar.Hint]) {
         let shown = table.filter { $0.hint != nil }
-        return (shown.filter { !pinnedCommands.contains($0.command) }.compactMap(\.statusHint),
-                shown.filter { pinnedCommands.contains($0.command) }.compactMap(\.statusHint))
+        return (
+            shown.filter { !pinnedCommands.contains($0.command) }.compactMap(\.statusHint),
+            shown.filter { pinnedCommands.contains($0.command) }.compactMap(\.statusHint)
+        )
     }
 
     /// Help entries: the keys and what they do.

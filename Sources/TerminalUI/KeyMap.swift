@@ -17,19 +17,19 @@ public struct KeyMap: Sendable {
 
     /// The usual bindings: readline-style Ctrl-A/E/N/P next to the terminal's own Enter, Tab and Backspace.
     public static let standard = KeyMap(controlCharacters: [
-        0x01: .home,        // Ctrl-A
-        0x02: .left,        // Ctrl-B
-        0x03: .interrupt,   // Ctrl-C
-        0x04: .delete,      // Ctrl-D
-        0x05: .end,         // Ctrl-E
-        0x06: .right,       // Ctrl-F
-        0x08: .backspace,   // Ctrl-H, what some terminals send for Backspace
+        0x01: .home,  // Ctrl-A
+        0x02: .left,  // Ctrl-B
+        0x03: .interrupt,  // Ctrl-C
+        0x04: .delete,  // Ctrl-D
+        0x05: .end,  // Ctrl-E
+        0x06: .right,  // Ctrl-F
+        0x08: .backspace,  // Ctrl-H, what some terminals send for Backspace
         0x09: .tab,
         0x0A: .enter,
-        0x0C: .redraw,      // Ctrl-L
+        0x0C: .redraw,  // Ctrl-L
         0x0D: .enter,
-        0x0E: .down,        // Ctrl-N
-        0x10: .up,          // Ctrl-P
+        0x0E: .down,  // Ctrl-N
+        0x10: .up,  // Ctrl-P
         0x1B: .escape,
         0x7F: .backspace,
     ])
@@ -55,7 +55,7 @@ public struct KeyMap: Sendable {
         case .enter: return .enter
         case .backspace: return .backspace
         case .delete: return .delete
-        case .insert: return nil   // no screen has an overwrite mode
+        case .insert: return nil  // no screen has an overwrite mode
         case .backTab: return .backTab
         case .function(let number): return .function(number)
         }

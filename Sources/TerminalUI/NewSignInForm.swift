@@ -70,7 +70,8 @@ public struct NewSignInForm: Equatable, Sendable {
     public var issuerProblem: (focus: Focus, message: String)? {
         if let typedIssuer {
             guard (try? URLPolicy.requireSecure(typedIssuer, what: "issuer")) != nil,
-                  !typedIssuer.contains(where: \.isWhitespace) else {
+                !typedIssuer.contains(where: \.isWhitespace)
+            else {
                 return (.issuer, "The issuer must be an https URL (http only on 127.0.0.1 or localhost).")
             }
             guard typedClientID != nil else {

@@ -12,7 +12,8 @@ public struct NewSignInScreen: Screen {
     public static func buttonFrames(_ form: NewSignInForm, rows: Int, cols: Int) -> [Rect] {
         let body = AppFrame.body(rows: rows, cols: cols)
         let left = body.col + 3
-        var line = 0, col = left
+        var line = 0
+        var col = left
         var frames: [Rect] = []
         var previousUsedCode: Bool?
         for provider in form.providers {
@@ -55,9 +56,11 @@ public struct NewSignInScreen: Screen {
 
     public func render(_ state: AppState, into buffer: inout ScreenBuffer) {
         guard case .newSignIn(let form) = state.mode else { return }
-        AppFrame.draw(title: "New sign-in", hints: Self.hints.filter { $0.key != "?" },
-                      pinned: Self.hints.filter { $0.key == "?" }, state: state, into: &buffer)
-        let rows = buffer.rows, cols = buffer.cols
+        AppFrame.draw(
+            title: "New sign-in", hints: Self.hints.filter { $0.key != "?" },
+            pinned: Self.hints.filter { $0.key == "?" }, state: state, into: &buffer)
+        let rows = buffer.rows
+        let cols = buffer.cols
         let body = AppFrame.body(rows: rows, cols: cols)
         buffer.write("  Sign in with", row: body.row + 1, col: 0, style: Style(attributes: .bold))
         let frames = Self.buttonFrames(form, rows: rows, cols: cols)
@@ -73,7 +76,9 @@ public struct NewSignInScreen: Screen {
         }
         let greyed = form.providers.filter { state.refusal(provider: $0.name, backend: form.backend) != nil }
         // The last field's row: the session key, or OIDC's client id under the issuer.
-        let fieldsEnd = form.showsIssuerFields ? Self.clientIDRect(rows: rows, cols: cols).row
+        let fieldsEnd =
+            form.showsIssuerFields
+            ? Self.clientIDRect(rows: rows, cols: cols).row
             : Self.sessionKeyRect(rows: rows, cols: cols).row
         if form.error == nil, !greyed.isEmpty {
             let current = state.refusal(provider: form.provider.name, backend: form.backend)
@@ -90,9 +95,10 @@ public struct NewSignInScreen: Screen {
         buffer.write(choices, row: backendRect.row, col: end, style: Style(foreground: .dim))
         let method = form.useDevice ? "device grant: a code to type on any device" : "browser redirect"
         let methodEnd = buffer.write("  Method", row: backendRect.row - 1, col: 0, style: Style(foreground: .accent))
-        buffer.write(String(repeating: " ", count: max(0, 16 - methodEnd)) + method + "  (m changes)",
-                     row: backendRect.row - 1, col: methodEnd, style: Style(attributes: form.useDevice ? .bold : []),
-                     maxWidth: cols - methodEnd - 1)
+        buffer.write(
+            String(repeating: " ", count: max(0, 16 - methodEnd)) + method + "  (m changes)",
+            row: backendRect.row - 1, col: methodEnd, style: Style(attributes: form.useDevice ? .bold : []),
+            maxWidth: cols - methodEnd - 1)
 
         let keyRect = Self.sessionKeyRect(rows: rows, cols: cols)
         buffer.write("  Session key", row: keyRect.row, col: 0, style: Style(foreground: .accent))
@@ -100,10 +106,16 @@ public struct NewSignInScreen: Screen {
         field.isFocused = form.focus == .sessionKey
         field.draw(in: keyRect, into: &buffer)
         if form.showsIssuerFields {
-            for (label, rect, text, focus) in [("  Issuer", Self.issuerRect(rows: rows, cols: cols), form.issuer,
-                                                NewSignInForm.Focus.issuer),
-                                               ("  Client id", Self.clientIDRect(rows: rows, cols: cols),
-                                                form.clientID, .clientID)] {
+            for (label, rect, text, focus) in [
+                (
+                    "  Issuer", Self.issuerRect(rows: rows, cols: cols), form.issuer,
+                    NewSignInForm.Focus.issuer
+                ),
+                (
+                    "  Client id", Self.clientIDRect(rows: rows, cols: cols),
+                    form.clientID, .clientID
+                ),
+            ] {
                 buffer.write(label, row: rect.row, col: 0, style: Style(foreground: .accent))
                 var field = text
                 field.isFocused = form.focus == focus
@@ -122,12 +134,15 @@ public struct NewSignInScreen: Screen {
                 : "OIDC takes config.json's issuer and client id; highlight it (←/→) to type others.",
         ]
         for (index, line) in help.enumerated() where fieldsEnd + 4 + index < body.bottom {
-            buffer.write("  " + line, row: fieldsEnd + 4 + index, col: 0, style: Style(foreground: .dim),
-                         maxWidth: cols)
+            buffer.write(
+                "  " + line, row: fieldsEnd + 4 + index, col: 0, style: Style(foreground: .dim),
+                maxWidth: cols)
         }
     }
 
-    static let hints: [StatusBar.Hint] = [.init("Enter", "start"), .init("Tab", "next field"),
-                                          .init("b", "backend"), .init("m", "method"), .init("Esc", "back"),
-                                          .init("?", "help")]
+    static let hints: [StatusBar.Hint] = [
+        .init("Enter", "start"), .init("Tab", "next field"),
+        .init("b", "backend"), .init("m", "method"), .init("Esc", "back"),
+        .init("?", "help"),
+    ]
 }

@@ -23,7 +23,8 @@ public struct QRBlock: Widget, Hashable, Sendable {
 
     /// Whether the module at a position, quiet zone included, is drawn as ink (that is, is light).
     private func isInk(row: Int, col: Int) -> Bool {
-        let r = row - quietZone, c = col - quietZone
+        let r = row - quietZone
+        let c = col - quietZone
         guard r >= 0 && r < modules.count && c >= 0 && c < modules[r].count else { return true }
         return !modules[r][c]
     }

@@ -36,14 +36,18 @@ public struct Rect: Hashable, Sendable {
     /// The first `count` rows, and what is left below them.
     public func splitTop(_ count: Int) -> (top: Rect, rest: Rect) {
         let taken = min(max(0, count), rows)
-        return (Rect(row: row, col: col, rows: taken, cols: cols),
-                Rect(row: row + taken, col: col, rows: rows - taken, cols: cols))
+        return (
+            Rect(row: row, col: col, rows: taken, cols: cols),
+            Rect(row: row + taken, col: col, rows: rows - taken, cols: cols)
+        )
     }
 
     /// The last `count` rows, and what is left above them.
     public func splitBottom(_ count: Int) -> (rest: Rect, bottom: Rect) {
         let taken = min(max(0, count), rows)
-        return (Rect(row: row, col: col, rows: rows - taken, cols: cols),
-                Rect(row: bottom - taken, col: col, rows: taken, cols: cols))
+        return (
+            Rect(row: row, col: col, rows: rows - taken, cols: cols),
+            Rect(row: bottom - taken, col: col, rows: taken, cols: cols)
+        )
     }
 }

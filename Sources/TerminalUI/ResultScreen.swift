@@ -6,22 +6,27 @@ public struct ResultScreen: Screen {
 
     public func render(_ state: AppState, into buffer: inout ScreenBuffer) {
         guard let flow = state.flow, case .finished(let result) = flow.phase else { return }
-        AppFrame.draw(title: "\(flow.choice.title) via \(flow.choice.backend)",
-                      hints: [.init("Enter", "to the list"), .init("R", "retry"), .init("n", "new sign-in"),
-                              .init("t", "trace")],
-                      state: state, into: &buffer)
+        AppFrame.draw(
+            title: "\(flow.choice.title) via \(flow.choice.backend)",
+            hints: [
+                .init("Enter", "to the list"), .init("R", "retry"), .init("n", "new sign-in"),
+                .init("t", "trace"),
+            ],
+            state: state, into: &buffer)
         let body = AppFrame.body(rows: buffer.rows, cols: buffer.cols)
         var lines = ScreenLines()
         switch result {
         case .success(let outcome):
             let record = outcome.record
             let verb = outcome.kind == .signup ? "Account created and signed in" : "Signed in"
-            lines.add("  ✓ \(verb) with \(flow.choice.title) as \(record.userLabel).",
-                      Style(foreground: .active, attributes: .bold))
+            lines.add(
+                "  ✓ \(verb) with \(flow.choice.title) as \(record.userLabel).",
+                Style(foreground: .active, attributes: .bold))
             lines.blank()
             lines.add("  Stored as session \(record.key) (\(record.backend)).")
-            lines.add("  Enter returns to the list with it under the cursor; u there makes it the default for scripts.",
-                      Style(foreground: .dim))
+            lines.add(
+                "  Enter returns to the list with it under the cursor; u there makes it the default for scripts.",
+                Style(foreground: .dim))
             lines.add("  R signs in again the same way (provider, backend, key and contact).", Style(foreground: .dim))
         case .failure(let error):
             lines.add("  ✗ " + error.message, Style(foreground: error == .closed ? .normal : .error, attributes: .bold))
@@ -31,8 +36,9 @@ public struct ResultScreen: Screen {
             } else {
                 lines.add("  " + Self.advice(error), Style(foreground: .dim))
             }
-            lines.add("  Nothing was stored. Enter returns to the list; R retries the same way; n starts anew; "
-                      + "t shows what happened.", Style(foreground: .dim))
+            lines.add(
+                "  Nothing was stored. Enter returns to the list; R retries the same way; n starts anew; "
+                    + "t shows what happened.", Style(foreground: .dim))
         }
         lines.draw(in: Rect(row: body.row + 2, col: 0, rows: body.rows - 2, cols: body.cols), into: &buffer)
     }

@@ -33,37 +33,45 @@ public struct SandboxScreen: Screen {
             hints = hints.map { $0.key == "Esc" ? StatusBar.Hint("Esc", "quit") : $0 }
         }
         let right = panel.hasAnswered ? "\(panel.on.count)/\(panel.faults.count) on" : ""
-        AppFrame.draw(title: "Sandbox · " + panel.url, right: right, hints: hints, pinned: pinned, state: state,
-                      into: &buffer)
+        AppFrame.draw(
+            title: "Sandbox · " + panel.url, right: right, hints: hints, pinned: pinned, state: state,
+            into: &buffer)
         let body = AppFrame.body(rows: buffer.rows, cols: buffer.cols)
         guard panel.hasAnswered else {
-            let text = panel.isWaiting ? "  Reading the faults of the sandbox at \(panel.url)…"
+            let text =
+                panel.isWaiting
+                ? "  Reading the faults of the sandbox at \(panel.url)…"
                 : "  The sandbox did not answer: r tries again."
             buffer.write(text, row: body.row, col: 0, style: Style(foreground: .dim), maxWidth: body.cols)
             return
         }
         let on = panel.onInOrder
         let summary = on.isEmpty ? "no faults on" : "\(on.count) on: " + on.joined(separator: ", ")
-        buffer.write("  " + summary, row: body.row, col: 0,
-                     style: Style(foreground: on.isEmpty ? .active : .expiring, attributes: .bold),
-                     maxWidth: body.cols)
+        buffer.write(
+            "  " + summary, row: body.row, col: 0,
+            style: Style(foreground: on.isEmpty ? .active : .expiring, attributes: .bold),
+            maxWidth: body.cols)
         let first = Self.first(panel, rows: buffer.rows)
         for (offset, fault) in panel.faults.dropFirst(first).prefix(Self.room(rows: buffer.rows)).enumerated() {
             let row = body.row + Self.listOffset + offset
             let isOn = panel.on.contains(fault.name)
-            var col = buffer.write("  " + (isOn ? "[x]" : "[ ]") + " ", row: row, col: 0,
-                                   style: Style(foreground: isOn ? .expiring : .normal))
-            col = buffer.write(DisplayText.padded(fault.name, toWidth: 24), row: row, col: col,
-                               style: Style(attributes: .bold))
+            var col = buffer.write(
+                "  " + (isOn ? "[x]" : "[ ]") + " ", row: row, col: 0,
+                style: Style(foreground: isOn ? .expiring : .normal))
+            col = buffer.write(
+                DisplayText.padded(fault.name, toWidth: 24), row: row, col: col,
+                style: Style(attributes: .bold))
             var summary = fault.summary
             if fault.name == "slow-provider" { summary += " (now \(panel.delayMs) ms)" }
-            buffer.write(" " + summary, row: row, col: col, style: Style(foreground: .dim),
-                         maxWidth: body.cols - col - 1)
+            buffer.write(
+                " " + summary, row: row, col: col, style: Style(foreground: .dim),
+                maxWidth: body.cols - col - 1)
             if first + offset == panel.selected {
                 buffer.restyle(Rect(row: row, col: 0, rows: 1, cols: body.cols)) { $0.attributes.insert(.reverse) }
             }
         }
-        buffer.write("  Each switch goes to the sandbox's admin route; sign-ins see it at once.",
-                     row: body.bottom - 1, col: 0, style: Style(foreground: .dim), maxWidth: body.cols)
+        buffer.write(
+            "  Each switch goes to the sandbox's admin route; sign-ins see it at once.",
+            row: body.bottom - 1, col: 0, style: Style(foreground: .dim), maxWidth: body.cols)
     }
 }

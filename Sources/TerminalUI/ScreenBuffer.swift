@@ -48,7 +48,8 @@ public struct ScreenBuffer: Hashable, Sendable {
     public func shows(_ line: LogicalLine) -> Bool {
         let characters = Array(line.text)
         for (index, character) in characters.enumerated() {
-            let row = line.row + index / cols, col = index % cols
+            let row = line.row + index / cols
+            let col = index % cols
             guard row < rows, self[row, col].text == String(character), self[row, col].style == .plain else {
                 return false
             }
@@ -63,8 +64,10 @@ public struct ScreenBuffer: Hashable, Sendable {
 
     /// Blanks a rectangle (clipped to the screen) in the given style, for dialogs and selection bars.
     public mutating func fill(_ rect: Rect, style: Style = .plain) {
-        let top = max(0, rect.row), bottom = min(rows, rect.bottom)
-        let left = max(0, rect.col), right = min(cols, rect.right)
+        let top = max(0, rect.row)
+        let bottom = min(rows, rect.bottom)
+        let left = max(0, rect.col)
+        let right = min(cols, rect.right)
         guard top < bottom && left < right else { return }
         for row in top..<bottom {
             for col in left..<right {
@@ -97,7 +100,7 @@ public struct ScreenBuffer: Hashable, Sendable {
                 continue
             }
             if column + width > limit {
-                put(.blank(style), row: row, col: column)   // never half a wide grapheme
+                put(.blank(style), row: row, col: column)  // never half a wide grapheme
                 column += 1
                 break
             }
@@ -109,8 +112,10 @@ public struct ScreenBuffer: Hashable, Sendable {
 
     /// Changes the look of cells without touching their text, for a selection bar over text already drawn.
     public mutating func restyle(_ rect: Rect, _ change: (inout Style) -> Void) {
-        let top = max(0, rect.row), bottom = min(rows, rect.bottom)
-        let left = max(0, rect.col), right = min(cols, rect.right)
+        let top = max(0, rect.row)
+        let bottom = min(rows, rect.bottom)
+        let left = max(0, rect.col)
+        let right = min(cols, rect.right)
         guard top < bottom && left < right else { return }
         for row in top..<bottom {
             for col in left..<right {

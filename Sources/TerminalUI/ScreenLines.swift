@@ -17,12 +17,15 @@ struct ScreenLines {
         var row = rect.row
         for (text, style) in lines {
             let indent = text.prefix { $0 == " " }.count
-            let wrapped = text.isEmpty ? [""]
+            let wrapped =
+                text.isEmpty
+                ? [""]
                 : DisplayText.wrapped(String(text.dropFirst(indent)), toWidth: max(1, rect.cols - indent))
             for piece in wrapped {
                 guard row < rect.bottom else { return row }
-                buffer.write(String(repeating: " ", count: indent) + piece, row: row, col: rect.col, style: style,
-                             maxWidth: rect.cols)
+                buffer.write(
+                    String(repeating: " ", count: indent) + piece, row: row, col: rect.col, style: style,
+                    maxWidth: rect.cols)
                 row += 1
             }
         }

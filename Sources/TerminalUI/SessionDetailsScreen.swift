@@ -8,8 +8,9 @@ public struct SessionDetailsScreen: Screen {
     public func render(_ state: AppState, into buffer: inout ScreenBuffer) {
         guard case .details(let key) = state.mode, let item = state.sessions.current, item.key == key else { return }
         let (hints, pinned) = KeyBinding.hints(KeyBinding.details)
-        AppFrame.draw(title: "Session " + key, right: SessionsScreen.position(state.sessions), hints: hints,
-                      pinned: pinned, state: state, into: &buffer)
+        AppFrame.draw(
+            title: "Session " + key, right: SessionsScreen.position(state.sessions), hints: hints,
+            pinned: pinned, state: state, into: &buffer)
         let body = AppFrame.body(rows: buffer.rows, cols: buffer.cols)
         var lines = SessionsScreen.detailLines(item, state: state)
         lines.append(SessionsScreen.DetailLine(label: "Scripts", value: Self.scriptsLine(item, state: state)))
@@ -26,8 +27,9 @@ public struct SessionDetailsScreen: Screen {
         let keyWidth = actions.map { DisplayText.width(of: $0.label) }.max() ?? 0
         for (index, binding) in actions.enumerated() where index < list.rows {
             let row = list.row + index
-            let end = buffer.write(" " + DisplayText.padded(binding.label, toWidth: keyWidth) + "  ", row: row,
-                                   col: list.col, style: Style(attributes: .bold), maxWidth: list.cols)
+            let end = buffer.write(
+                " " + DisplayText.padded(binding.label, toWidth: keyWidth) + "  ", row: row,
+                col: list.col, style: Style(attributes: .bold), maxWidth: list.cols)
             buffer.write(binding.help, row: row, col: end, maxWidth: list.right - end - 1)
         }
     }

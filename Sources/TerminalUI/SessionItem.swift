@@ -28,8 +28,10 @@ public struct SessionItem: Equatable, Sendable {
         self.isSelected = isSelected
         self.refreshExpiresAt = refreshExpiresAt
         self.refresh = refresh
-        searchText = [record.key, record.userLabel, record.email ?? "", record.phone ?? "", record.provider,
-                      record.backend].joined(separator: "\u{1}").lowercased()
+        searchText = [
+            record.key, record.userLabel, record.email ?? "", record.phone ?? "", record.provider,
+            record.backend,
+        ].joined(separator: "\u{1}").lowercased()
     }
 
     public var key: String { record.key }

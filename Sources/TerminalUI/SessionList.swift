@@ -122,8 +122,9 @@ public struct SessionList: Equatable, Sendable {
     public func autoRefreshCandidates(expiringBy horizon: Date) -> [SessionItem] {
         guard let source else {
             return items.filter { item in
-                item.record.autoRefresh && item.record.refreshable && (item.record.expiresAt.map { $0 <= horizon }
-                                                                       ?? false)
+                item.record.autoRefresh && item.record.refreshable
+                    && (item.record.expiresAt.map { $0 <= horizon }
+                        ?? false)
             }
         }
         return source.value.autoRefreshCandidates(expiringBy: horizon).map(decorated)
@@ -152,7 +153,10 @@ public struct SessionList: Equatable, Sendable {
     /// Everything the store listed; the cursor stays on the same key when it is still there.
     public mutating func replaceAll(_ newItems: [SessionItem], focus: String? = nil) {
         let keep = focus ?? current?.key
-        guard source == nil else { reload(keeping: keep); return }
+        guard source == nil else {
+            reload(keeping: keep)
+            return
+        }
         var merged = newItems
         // What the TUI learned about refreshes survives a reload.
         let known = Dictionary(items.map { ($0.key, $0.refresh) }, uniquingKeysWith: { first, _ in first })
@@ -228,7 +232,10 @@ public struct SessionList: Equatable, Sendable {
         guard order != sort else { return }
         let keep = current?.key
         sort = order
-        guard source == nil else { reload(keeping: keep); return }
+        guard source == nil else {
+            reload(keeping: keep)
+            return
+        }
         rebuild(keeping: keep)
     }
 
@@ -239,7 +246,10 @@ public struct SessionList: Equatable, Sendable {
         filterDate = now
         cursor = 0
         scrollOffset = 0
-        guard source == nil else { reload(keeping: nil); return }
+        guard source == nil else {
+            reload(keeping: nil)
+            return
+        }
         rebuild(keeping: nil)
         cursor = 0
     }
@@ -251,7 +261,10 @@ public struct SessionList: Equatable, Sendable {
     }
 
     public mutating func moveCursor(toRow row: Int) {
-        guard count > 0 else { cursor = 0; return }
+        guard count > 0 else {
+            cursor = 0
+            return
+        }
         cursor = min(max(0, row), count - 1)
         if source != nil { ensure(cursor..<cursor + 1) }
     }
@@ -270,9 +283,10 @@ public struct SessionList: Equatable, Sendable {
     private static let windowRows = 128
 
     /// Shown for a row the store no longer has (it went away between the count and the read).
-    private static let missingRecord = SessionRecord(key: "", backend: "", provider: "", subject: "", issuer: "",
-                                                     createdAt: Date(timeIntervalSince1970: 0), expiresAt: nil,
-                                                     refreshable: false, scopes: [])
+    private static let missingRecord = SessionRecord(
+        key: "", backend: "", provider: "", subject: "", issuer: "",
+        createdAt: Date(timeIntervalSince1970: 0), expiresAt: nil,
+        refreshable: false, scopes: [])
 
     private func pagedItem(atRow row: Int) -> SessionItem? {
         if row >= windowStart, row < windowStart + window.count { return window[row - windowStart] }
@@ -321,22 +335,28 @@ public struct SessionList: Equatable, Sendable {
                 .map { Array(window[(start - windowStart)...]) + $0.map(decorated) }
         } else if let first = window.first, stop > windowStart, start < windowStart, stop <= end {
             // Backward, overlapping.
-            fetched = source.rows(sort: sort, filter: filter, at: date, before: first.key, skip: 0,
-                                  limit: windowStart - start)
-                .map { $0.map(decorated) + window[..<(stop - windowStart)] }
+            fetched = source.rows(
+                sort: sort, filter: filter, at: date, before: first.key, skip: 0,
+                limit: windowStart - start
+            )
+            .map { $0.map(decorated) + window[..<(stop - windowStart)] }
         } else if let last = window.last, start >= end, start - end < size {
-            fetched = source.rows(sort: sort, filter: filter, at: date, after: last.key, skip: start - end,
-                                  limit: stop - start)?.map(decorated)
+            fetched = source.rows(
+                sort: sort, filter: filter, at: date, after: last.key, skip: start - end,
+                limit: stop - start)?.map(decorated)
         } else if let first = window.first, stop <= windowStart, windowStart - stop < size {
-            fetched = source.rows(sort: sort, filter: filter, at: date, before: first.key,
-                                  skip: windowStart - stop, limit: stop - start)?.map(decorated)
+            fetched = source.rows(
+                sort: sort, filter: filter, at: date, before: first.key,
+                skip: windowStart - stop, limit: stop - start)?.map(decorated)
         }
         if fetched == nil {
             // Far from the window (or its edge row went away): from the nearer end of the listing.
-            fetched = start <= matching - stop
+            fetched =
+                start <= matching - stop
                 ? source.rows(sort: sort, filter: filter, at: date, after: nil, skip: start, limit: stop - start)
-                : source.rows(sort: sort, filter: filter, at: date, before: nil, skip: matching - stop,
-                              limit: stop - start)
+                : source.rows(
+                    sort: sort, filter: filter, at: date, before: nil, skip: matching - stop,
+                    limit: stop - start)
             fetched = fetched?.map(decorated)
         }
         window = fetched ?? []

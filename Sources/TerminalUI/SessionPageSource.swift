@@ -8,11 +8,15 @@ public protocol SessionPageSource: AnyObject, Sendable {
     func count(sort: SessionSort, filter: String, at date: Date) -> (total: Int, matching: Int)
     /// Up to `limit` rows after the row of `key` (from the first row when nil), skipping `skip` of them. Nil when
     /// `key` is no longer stored.
-    func rows(sort: SessionSort, filter: String, at date: Date, after key: String?, skip: Int,
-              limit: Int) -> [SessionItem]?
+    func rows(
+        sort: SessionSort, filter: String, at date: Date, after key: String?, skip: Int,
+        limit: Int
+    ) -> [SessionItem]?
     /// Up to `limit` rows before the row of `key` (before the end when nil), skipping the `skip` nearest, in order.
-    func rows(sort: SessionSort, filter: String, at date: Date, before key: String?, skip: Int,
-              limit: Int) -> [SessionItem]?
+    func rows(
+        sort: SessionSort, filter: String, at date: Date, before key: String?, skip: Int,
+        limit: Int
+    ) -> [SessionItem]?
     /// The 0-based row of `key`, nil when the filter leaves it out or it is not stored.
     func rowNumber(of key: String, sort: SessionSort, filter: String, at date: Date) -> Int?
     /// One session, nil when it is not stored.

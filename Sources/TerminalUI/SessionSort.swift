@@ -21,19 +21,22 @@ public enum SessionSort: String, CaseIterable, Equatable, Sendable {
             return a.record.key < b.record.key
         case .expiry:
             switch (a.record.expiresAt, b.record.expiresAt) {
-            case let (x?, y?) where x != y: return x < y
+            case (let x?, let y?) where x != y: return x < y
             case (_?, nil): return true
             case (nil, _?): return false
             default: return a.record.key < b.record.key
             }
         case .provider:
-            return a.record.provider == b.record.provider ? a.record.key < b.record.key
+            return a.record.provider == b.record.provider
+                ? a.record.key < b.record.key
                 : a.record.provider < b.record.provider
         case .user:
-            let x = a.record.userLabel.lowercased(), y = b.record.userLabel.lowercased()
+            let x = a.record.userLabel.lowercased()
+            let y = b.record.userLabel.lowercased()
             return x == y ? a.record.key < b.record.key : x < y
         case .backend:
-            return a.record.backend == b.record.backend ? a.record.key < b.record.key
+            return a.record.backend == b.record.backend
+                ? a.record.key < b.record.key
                 : a.record.backend < b.record.backend
         }
     }

@@ -26,14 +26,16 @@ public struct SessionsScreen: Screen {
     /// Columns sized to their content: KEY, USER and BACKEND as wide as their longest value on screen, long keys
     /// cut in the middle and users at the end when the width runs out; what is left over stays at the right.
     static func columns(for state: AppState, width: Int, rows: Range<Int>) -> [Table.Column] {
-        var key = 3, user = 4, backend = 7
+        var key = 3
+        var user = 4
+        var backend = 7
         for row in rows {
             let record = state.sessions.item(atRow: row).record
             key = max(key, DisplayText.width(of: DisplayText.sanitized(record.key)))
             user = max(user, DisplayText.width(of: DisplayText.sanitized(record.userLabel)))
             backend = max(backend, DisplayText.width(of: DisplayText.sanitized(record.backend)))
         }
-        let fixed = 2 + 1 + 8 + 9 + 6   // marks, P, STATUS, EXPIRES and the six gaps
+        let fixed = 2 + 1 + 8 + 9 + 6  // marks, P, STATUS, EXPIRES and the six gaps
         let room = max(0, width - fixed)
         backend = min(backend, max(7, room * 2 / 5))
         key = min(key, max(10, (room - backend) * 11 / 20))
@@ -65,16 +67,21 @@ public struct SessionsScreen: Screen {
     public static func table(for state: AppState) -> Table {
         let list = state.sessions
         let now = state.now
-        let empty = list.filter.isEmpty ? "No sessions yet — press n to sign in."
+        let empty =
+            list.filter.isEmpty
+            ? "No sessions yet — press n to sign in."
             : "No session matches “\(list.filter)” — Esc clears the filter."
         let rect = layout(rows: state.rows, cols: state.cols).table
         let shown = list.scrollOffset..<min(list.count, list.scrollOffset + max(0, rect.rows - 1))
         let columns = columns(for: state, width: rect.cols, rows: shown)
-        var keyWidth = 0, backendWidth = 0
+        var keyWidth = 0
+        var backendWidth = 0
         if case .fixed(let width) = columns[1].width { keyWidth = width }
         if case .fixed(let width) = columns[4].width { backendWidth = width }
-        return Table(columns: columns, rowCount: list.count, selectedRow: list.count > 0 ? list.cursor : nil,
-                     scrollOffset: list.scrollOffset, emptyMessage: empty) { row in
+        return Table(
+            columns: columns, rowCount: list.count, selectedRow: list.count > 0 ? list.cursor : nil,
+            scrollOffset: list.scrollOffset, emptyMessage: empty
+        ) { row in
             let item = list.item(atRow: row)
             let record = item.record
             let status = record.status(at: now)
@@ -88,8 +95,9 @@ public struct SessionsScreen: Screen {
             let marks = (state.marked.contains(record.key) ? "+" : " ") + (here ? "@" : item.isSelected ? "*" : " ")
             return [
                 Table.Item(marks, color: .accent, attributes: .bold),
-                Table.Item(DisplayText.truncatedMiddle(DisplayText.sanitized(record.key), toWidth: keyWidth),
-                           attributes: state.marked.contains(record.key) ? .bold : []),
+                Table.Item(
+                    DisplayText.truncatedMiddle(DisplayText.sanitized(record.key), toWidth: keyWidth),
+                    attributes: state.marked.contains(record.key) ? .bold : []),
                 Table.Item(ProviderChoice.letter(for: record.provider), color: .accent),
                 Table.Item(record.userLabel),
                 Table.Item(DisplayText.truncatedMiddle(DisplayText.sanitized(record.backend), toWidth: backendWidth)),
@@ -121,7 +129,8 @@ public struct SessionsScreen: Screen {
         if let field = state.filterField {
             let row = buffer.rows - 2
             buffer.fill(Rect(row: row, col: 0, rows: 1, cols: buffer.cols))
-            let start = buffer.write(" Filter: ", row: row, col: 0, style: Style(foreground: .accent, attributes: .bold))
+            let start = buffer.write(
+                " Filter: ", row: row, col: 0, style: Style(foreground: .accent, attributes: .bold))
             field.draw(in: Rect(row: row, col: start, rows: 1, cols: min(40, buffer.cols - start - 1)), into: &buffer)
         }
     }
@@ -139,8 +148,9 @@ public struct SessionsScreen: Screen {
         box.draw(in: rect, into: &buffer)
         let inside = rect.inset(by: 1)
         guard let item = state.sessions.current else {
-            buffer.write(" Sign in with n; the new session shows here.", row: inside.row, col: inside.col,
-                         style: Style(foreground: .dim), maxWidth: inside.cols)
+            buffer.write(
+                " Sign in with n; the new session shows here.", row: inside.row, col: inside.col,
+                style: Style(foreground: .dim), maxWidth: inside.cols)
             return
         }
         Self.draw(Self.detailLines(item, state: state), in: inside, into: &buffer)
@@ -150,10 +160,12 @@ public struct SessionsScreen: Screen {
     static func draw(_ lines: [DetailLine], in inside: Rect, into buffer: inout ScreenBuffer) {
         for (index, line) in lines.enumerated() where index < inside.rows {
             let row = inside.row + index
-            let end = buffer.write(" " + DisplayText.padded(line.label, toWidth: 9), row: row, col: inside.col,
-                                   style: Style(foreground: .accent), maxWidth: inside.cols)
-            buffer.write(line.value, row: row, col: end, style: Style(foreground: line.color),
-                         maxWidth: inside.right - end - 1)
+            let end = buffer.write(
+                " " + DisplayText.padded(line.label, toWidth: 9), row: row, col: inside.col,
+                style: Style(foreground: .accent), maxWidth: inside.cols)
+            buffer.write(
+                line.value, row: row, col: end, style: Style(foreground: line.color),
+                maxWidth: inside.right - end - 1)
         }
     }
 
@@ -172,18 +184,24 @@ public struct SessionsScreen: Screen {
         // the line says so rather than pass it off as a name.
         if user.isEmpty { user = [record.subject + "  (id only; no name known)"] }
         var lines = [
-            DetailLine(label: "User", value: user.joined(separator: " · ")
-                + (state.directorySession == record.key ? "   (@ this folder uses it)"
-                   : item.isSelected ? "   (* the default for scripts)" : "")),
+            DetailLine(
+                label: "User",
+                value: user.joined(separator: " · ")
+                    + (state.directorySession == record.key
+                        ? "   (@ this folder uses it)"
+                        : item.isSelected ? "   (* the default for scripts)" : "")),
             DetailLine(label: "Claims", value: "sub \(record.subject) · iss \(record.issuer)"),
-            DetailLine(label: "Session", value: "\(record.key) · \(record.provider) via \(record.backend)"
-                + (record.scopes.isEmpty ? "" : " · scopes " + record.scopes.joined(separator: " "))),
+            DetailLine(
+                label: "Session",
+                value: "\(record.key) · \(record.provider) via \(record.backend)"
+                    + (record.scopes.isEmpty ? "" : " · scopes " + record.scopes.joined(separator: " "))),
         ]
         var times = "created " + TimeText.dateTime(record.createdAt, offset: offset)
         var timesColor = Color.normal
         if let expiresAt = record.expiresAt {
             let left = TimeText.secondsUntil(expiresAt, from: state.now)
-            times += " · expires " + TimeText.dateTime(expiresAt, offset: offset)
+            times +=
+                " · expires " + TimeText.dateTime(expiresAt, offset: offset)
                 + (left > 0 ? " (in \(TimeText.remaining(left)))" : " (expired)")
             let status = record.status(at: state.now)
             if status != .active { timesColor = color(status) }

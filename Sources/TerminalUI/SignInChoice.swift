@@ -20,8 +20,10 @@ public struct SignInChoice: Equatable, Sendable {
     /// OIDC: the client id that replaces config.json's, as `--client-id`.
     public var clientID: String?
 
-    public init(provider: String, title: String, backend: String, sessionKey: String? = nil,
-                contact: Contact? = nil, replace: Bool = false, useDevice: Bool = false) {
+    public init(
+        provider: String, title: String, backend: String, sessionKey: String? = nil,
+        contact: Contact? = nil, replace: Bool = false, useDevice: Bool = false
+    ) {
         self.provider = provider
         self.title = title
         self.backend = backend

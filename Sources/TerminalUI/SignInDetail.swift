@@ -10,8 +10,9 @@ public enum SignInDetail: Equatable, Sendable {
     case enrolmentCode([[Bool]])
     /// A protocol step of the flow trace, already redacted (request line, status, timing, claims); `details` are
     /// the step's redacted parameters, bodies and decoded ID-token claims, shown when the step is expanded.
-    case protocolStep(kind: String, summary: String, elapsedMilliseconds: Double,
-                      details: [String: JSONValue] = [:])
+    case protocolStep(
+        kind: String, summary: String, elapsedMilliseconds: Double,
+        details: [String: JSONValue] = [:])
     /// The trace was written (or could not be): a line for the Trace screen.
     case traceExported(String)
     /// A test-account TOTP seed is stored for the user the backend named: the screen offers its code.

@@ -30,12 +30,14 @@ extension SignInFlow {
                 }
                 // A different code id for the same attempt: the resend worked and a new code is out.
                 if case .oneTimeCode(_, _, let newID?) = attempt.method,
-                   case .oneTimeCode(_, _, let oldID?)? = self.attempt?.method, newID != oldID {
+                    case .oneTimeCode(_, _, let oldID?)? = self.attempt?.method, newID != oldID
+                {
                     codeResentAt = now
-                    codeAttemptsLeft = nil   // a new code has its own tries
+                    codeAttemptsLeft = nil  // a new code has its own tries
                 }
             case .totpRequired:
-                if case .running(.totpRequired) = phase {} else {
+                if case .running(.totpRequired) = phase {
+                } else {
                     codeField = DigitField(length: OTPCodeFormat.totp.length, isFocused: true)
                     codeFocus = .code
                 }
@@ -84,8 +86,9 @@ extension SignInFlow {
         case .promptCode(let modules):
             promptQR = modules
         case .protocolStep(let kind, let summary, let elapsed, let details):
-            record(startedAt.addingTimeInterval(elapsed / 1000), .step(kind), summary, isError: kind == "notice",
-                   details: TraceLine.detailLines(details))
+            record(
+                startedAt.addingTimeInterval(elapsed / 1000), .step(kind), summary, isError: kind == "notice",
+                details: TraceLine.detailLines(details))
         case .enrolmentCode(let modules):
             enrolmentQR = modules
         case .testAccountCodeOffered:
@@ -139,13 +142,16 @@ extension SignInFlow {
     }
 
     private mutating func sizeCodeField(for format: OTPCodeFormat) {
-        codeField = DigitField(length: format.length, alphabet: format.alphanumeric ? .alphanumeric : .digits,
-                               isFocused: true)
+        codeField = DigitField(
+            length: format.length, alphabet: format.alphanumeric ? .alphanumeric : .digits,
+            isFocused: true)
         codeFocus = .code
     }
 
-    private mutating func record(_ time: Date, _ kind: TraceLine.Kind, _ text: String, isError: Bool = false,
-                                 details: [String] = []) {
+    private mutating func record(
+        _ time: Date, _ kind: TraceLine.Kind, _ text: String, isError: Bool = false,
+        details: [String] = []
+    ) {
         // A flow that is left running for hours with a noisy receiver must not grow without bound.
         if trace.count >= 500 { trace.removeFirst(trace.count - 499) }
         trace.append(TraceLine(time: time, kind: kind, text: text, isError: isError, details: details))

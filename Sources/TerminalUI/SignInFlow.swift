@@ -66,8 +66,11 @@ public struct SignInFlow: Equatable, Sendable {
         codeField = DigitField(length: 6)
         codeFocus = .code
         enrolmentQR = nil
-        trace = [TraceLine(time: startedAt, kind: .state,
-                           text: "start: \(choice.provider) via \(choice.backend)")]
+        trace = [
+            TraceLine(
+                time: startedAt, kind: .state,
+                text: "start: \(choice.provider) via \(choice.backend)")
+        ]
     }
 
     /// The attempt in flight, when the controller reported one.

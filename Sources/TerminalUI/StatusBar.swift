@@ -20,8 +20,10 @@ public struct StatusBar: Widget {
     /// Red for a locked store or a failure, so trouble shows in the one line that is always on screen.
     public var leftColor: Color
 
-    public init(left: String = "", right: String = "", hints: [Hint] = [], pinned: [Hint] = [],
-                leftColor: Color = .normal) {
+    public init(
+        left: String = "", right: String = "", hints: [Hint] = [], pinned: [Hint] = [],
+        leftColor: Color = .normal
+    ) {
         self.left = left
         self.right = right
         self.hints = hints
@@ -48,8 +50,9 @@ public struct StatusBar: Widget {
         let leftLimit = rightWidth > 0 ? rightStart - 2 : rect.right - 1
         let pinnedWidth = pinned.reduce(0) { $0 + Self.width($1) + 2 }
         let limit = leftLimit - pinnedWidth
-        var col = buffer.write(left, row: row, col: rect.col + 1, style: bar.with(foreground: leftColor),
-                               maxWidth: max(0, limit - rect.col - 1))
+        var col = buffer.write(
+            left, row: row, col: rect.col + 1, style: bar.with(foreground: leftColor),
+            maxWidth: max(0, limit - rect.col - 1))
         if !left.isEmpty { col += 2 }
         for hint in hints {
             guard col + Self.width(hint) <= limit else { break }

@@ -9,17 +9,20 @@ public struct TOTPScreen: Screen {
             return
         }
         let left = flow.secondsLeft(now: state.now)
-        AppFrame.draw(title: "Two-factor code · \(flow.choice.title) via \(flow.choice.backend)",
-                      right: left.map { "\(TimeText.countdown($0)) left" } ?? "",
-                      hints: [.init("Enter", "verify"), .init("Esc", "cancel"), .init("t", "trace")],
-                      state: state, into: &buffer)
+        AppFrame.draw(
+            title: "Two-factor code · \(flow.choice.title) via \(flow.choice.backend)",
+            right: left.map { "\(TimeText.countdown($0)) left" } ?? "",
+            hints: [.init("Enter", "verify"), .init("Esc", "cancel"), .init("t", "trace")],
+            state: state, into: &buffer)
         let body = AppFrame.body(rows: buffer.rows, cols: buffer.cols)
         var textCols = body.cols
         if let modules = flow.enrolmentQR {
             let block = QRBlock(modules: modules)
             if block.width + 46 <= body.cols && block.height <= body.rows - 1 {
-                block.draw(in: Rect(row: body.row + 1, col: body.cols - block.width - 1, rows: block.height,
-                                    cols: block.width), into: &buffer)
+                block.draw(
+                    in: Rect(
+                        row: body.row + 1, col: body.cols - block.width - 1, rows: block.height,
+                        cols: block.width), into: &buffer)
                 textCols = body.cols - block.width - 3
             }
         }
@@ -33,31 +36,42 @@ public struct TOTPScreen: Screen {
         field.isFocused = progress == .waiting
         field.draw(in: Rect(row: body.row + 3, col: 10, rows: 1, cols: field.width), into: &buffer)
         let attempts = challenge.attemptsLeft == 1 ? "1 attempt left" : "\(challenge.attemptsLeft) attempts left"
-        buffer.write(attempts, row: body.row + 3, col: 12 + field.width,
-                     style: Style(foreground: challenge.attemptsLeft <= 2 ? .expiring : .dim))
+        buffer.write(
+            attempts, row: body.row + 3, col: 12 + field.width,
+            style: Style(foreground: challenge.attemptsLeft <= 2 ? .expiring : .dim))
         var lines = ScreenLines()
         switch progress {
-        case .waiting: lines.add("  Type the 6 digits your authenticator app shows and press Enter.",
-                                 Style(foreground: .dim))
+        case .waiting:
+            lines.add(
+                "  Type the 6 digits your authenticator app shows and press Enter.",
+                Style(foreground: .dim))
         case .verifying: lines.add("  Checking the code…", Style(attributes: .bold))
         case .persisting: lines.add("  Saving the session to the store…", Style(attributes: .bold))
-        case .storageFailed: lines.add("  The session could not be saved. Enter retries the save; Esc gives up.",
-                                       Style(foreground: .error))
-        case .cancelling: lines.add("  Cancelling: waiting for the request that is out, so nothing it issues is kept…",
-                                    Style(attributes: .bold))
+        case .storageFailed:
+            lines.add(
+                "  The session could not be saved. Enter retries the save; Esc gives up.",
+                Style(foreground: .error))
+        case .cancelling:
+            lines.add(
+                "  Cancelling: waiting for the request that is out, so nothing it issues is kept…",
+                Style(attributes: .bold))
         }
         if let notice = flow.notice { lines.add("  " + notice, Style(foreground: .error)) }
         if flow.offersTestAccountCode && progress == .waiting {
-            lines.add("  A test-account seed is stored for this user: press u to use its current code.",
-                      Style(foreground: .accent))
+            lines.add(
+                "  A test-account seed is stored for this user: press u to use its current code.",
+                Style(foreground: .accent))
         }
         if challenge.enrolmentLink != nil {
             // The link carries the TOTP secret, so it is shown only as a QR code, never as text.
             lines.blank()
-            lines.add(textCols < body.cols ? "  Not enrolled yet: scan the QR code with an authenticator app."
-                      : "  Not enrolled yet: enlarge the terminal to see the QR code for your authenticator app.")
+            lines.add(
+                textCols < body.cols
+                    ? "  Not enrolled yet: scan the QR code with an authenticator app."
+                    : "  Not enrolled yet: enlarge the terminal to see the QR code for your authenticator app.")
         }
-        lines.draw(in: Rect(row: body.row + 5, col: 0, rows: body.bottom - body.row - 5, cols: textCols),
-                   into: &buffer)
+        lines.draw(
+            in: Rect(row: body.row + 5, col: 0, rows: body.bottom - body.row - 5, cols: textCols),
+            into: &buffer)
     }
 }

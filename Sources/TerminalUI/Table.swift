@@ -71,8 +71,10 @@ public struct Table: Widget {
         columns: [Column], rows: [[Item]], selectedRow: Int? = nil, scrollOffset: Int = 0,
         showsHeader: Bool = true, emptyMessage: String? = nil
     ) {
-        self.init(columns: columns, rowCount: rows.count, selectedRow: selectedRow, scrollOffset: scrollOffset,
-                  showsHeader: showsHeader, emptyMessage: emptyMessage) { rows[$0] }
+        self.init(
+            columns: columns, rowCount: rows.count, selectedRow: selectedRow, scrollOffset: scrollOffset,
+            showsHeader: showsHeader, emptyMessage: emptyMessage
+        ) { rows[$0] }
     }
 
     // MARK: - Layout
@@ -84,8 +86,9 @@ public struct Table: Widget {
 
     /// The first row to show: the stored offset, moved just enough to keep the selected row in view.
     public func scrollOffset(in rect: Rect) -> Int {
-        Table.scrollOffset(current: scrollOffset, selected: selectedRow, visibleRows: visibleRowCount(in: rect),
-                           rowCount: rowCount)
+        Table.scrollOffset(
+            current: scrollOffset, selected: selectedRow, visibleRows: visibleRowCount(in: rect),
+            rowCount: rowCount)
     }
 
     /// The scrolling rule on its own: keep `selected` visible, move as little as possible, never show blank
@@ -151,8 +154,9 @@ public struct Table: Widget {
         let visible = visibleRowCount(in: rect)
         if rowCount == 0 {
             if let emptyMessage, visible > 0 {
-                buffer.write(emptyMessage, row: line, col: rect.col, style: Style(foreground: .dim),
-                             maxWidth: rect.cols)
+                buffer.write(
+                    emptyMessage, row: line, col: rect.col, style: Style(foreground: .dim),
+                    maxWidth: rect.cols)
             }
             return
         }
@@ -171,8 +175,9 @@ public struct Table: Widget {
         var col = rect.col
         for (index, width) in widths.enumerated() where col < rect.right {
             let item = index < items.count ? items[index] : Item("")
-            let text = DisplayText.padded(DisplayText.sanitized(item.text), toWidth: width,
-                                          alignment: columns[index].alignment)
+            let text = DisplayText.padded(
+                DisplayText.sanitized(item.text), toWidth: width,
+                alignment: columns[index].alignment)
             let style = Style(foreground: item.color, attributes: item.attributes)
             buffer.write(text, row: row, col: col, style: style, maxWidth: min(width, rect.right - col))
             col += width + 1

@@ -1,9 +1,10 @@
 import CNcursesw
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The thin ncurses driver: it starts and restores the terminal, copies `ScreenBuffer`s to the screen (only the
@@ -134,7 +135,7 @@ public final class Terminal {
     /// Writes a control sequence (an OSC 52 copy) straight to the terminal between frames; curses does not see it.
     public func sendControl(_ sequence: String) {
         guard isRunning else { return }
-        fflush(nil)   // whatever curses still buffers goes first
+        fflush(nil)  // whatever curses still buffers goes first
         var text = sequence
         text.withUTF8 { bytes in
             var offset = 0
@@ -181,7 +182,7 @@ public final class Terminal {
 
     private static func hue(_ color: Color) -> Int16 {
         switch color {
-        case .normal, .dim: return -1                  // the terminal's own default
+        case .normal, .dim: return -1  // the terminal's own default
         case .accent: return Int16(COLOR_CYAN)
         case .active: return Int16(COLOR_GREEN)
         case .expiring: return Int16(COLOR_YELLOW)
@@ -276,8 +277,8 @@ public final class Terminal {
                 break
             }
             sequence.append(scalar)
-            if sequence.count == 1 && scalar != "[" && scalar != "O" { break }   // Alt+key
-            if sequence.count > 1 && (0x40...0x7E).contains(scalar.value) { break } // a sequence's final byte
+            if sequence.count == 1 && scalar != "[" && scalar != "O" { break }  // Alt+key
+            if sequence.count > 1 && (0x40...0x7E).contains(scalar.value) { break }  // a sequence's final byte
         }
         if KeyMap.isPasteStart(sequence) { return readPaste() }
         return keyMap.request(forEscapeSequence: sequence)
@@ -332,8 +333,10 @@ private let cursesIsActive = Atomic<Bool>(false)
 private let restoreHandlersInstalled = Atomic<Bool>(false)
 
 /// Ends that leave the terminal in raw mode unless handled: termination requests and crashes.
-private let restoredSignals: [Int32] = [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGTRAP,
-                                        SIGABRT, SIGFPE]
+private let restoredSignals: [Int32] = [
+    SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGTRAP,
+    SIGABRT, SIGFPE,
+]
 
 /// The handlers the program had before curses started (the Swift runtime's crash reporter, or the default
 /// action), indexed by signal number, so that ours restores the terminal and then hands the signal on to them.

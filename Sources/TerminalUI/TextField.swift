@@ -93,8 +93,9 @@ public struct TextField: Widget, Hashable, Sendable {
         let line = Rect(row: rect.row, col: rect.col, rows: 1, cols: rect.cols)
         buffer.fill(line, style: style)
         if text.isEmpty && !isFocused {
-            buffer.write(placeholder, row: rect.row, col: rect.col, style: style.with(foreground: .dim),
-                         maxWidth: rect.cols)
+            buffer.write(
+                placeholder, row: rect.row, col: rect.col, style: style.with(foreground: .dim),
+                maxWidth: rect.cols)
             return
         }
         let shown: [Character] = isMasked ? Array(repeating: "•", count: text.count) : Array(text)
@@ -107,8 +108,9 @@ public struct TextField: Widget, Hashable, Sendable {
         }
         var col = rect.col
         for index in start..<shown.count {
-            let end = buffer.write(String(shown[index]), row: rect.row, col: col, style: style,
-                                   maxWidth: rect.right - col)
+            let end = buffer.write(
+                String(shown[index]), row: rect.row, col: col, style: style,
+                maxWidth: rect.right - col)
             if isFocused && index == cursor {
                 buffer.restyle(Rect(row: rect.row, col: col, rows: 1, cols: end - col)) {
                     $0.attributes.insert(.reverse)

@@ -69,29 +69,35 @@ public struct TraceScreen: Screen {
         }
         // The table's hints (no export for a file: it is exported already) and opening a file; Esc (first, so it
         // stays at 80 columns) quits a TUI that `trace show` opened on this screen alone.
-        let table = KeyBinding.trace.filter { state.traceFile == nil || $0.command != .exportTrace }
+        let table =
+            KeyBinding.trace.filter { state.traceFile == nil || $0.command != .exportTrace }
             + KeyBinding.traceReading
         var hints = KeyBinding.hints(table)
         let leave = StatusBar.Hint("Esc", state.singleScreen ? "quit" : "back")
         hints.hints = [leave] + hints.hints.filter { $0.action != "back" }
-        AppFrame.draw(title: "Trace", right: right, hints: hints.hints, pinned: hints.pinned, state: state,
-                      into: &buffer)
+        AppFrame.draw(
+            title: "Trace", right: right, hints: hints.hints, pinned: hints.pinned, state: state,
+            into: &buffer)
         let body = AppFrame.body(rows: buffer.rows, cols: buffer.cols)
         let startedAt: Date
         if let traceFile = state.traceFile {
             startedAt = traceFile.startedAt
-            buffer.write("  File " + traceFile.path, row: body.row, col: 0, style: Style(attributes: .bold),
-                         maxWidth: body.cols)
-            buffer.write("  ended: " + traceFile.ending, row: body.row + 1, col: 0,
-                         style: Style(foreground: traceFile.endedInError ? .error : .active), maxWidth: body.cols)
+            buffer.write(
+                "  File " + traceFile.path, row: body.row, col: 0, style: Style(attributes: .bold),
+                maxWidth: body.cols)
+            buffer.write(
+                "  ended: " + traceFile.ending, row: body.row + 1, col: 0,
+                style: Style(foreground: traceFile.endedInError ? .error : .active), maxWidth: body.cols)
         } else if let flow = state.tracedFlow {
             startedAt = flow.startedAt
-            buffer.write("  Flow \(flow.id): \(flow.choice.title) via \(flow.choice.backend) · now "
-                         + SignInFlow.describe(flow.phase), row: body.row, col: 0,
-                         style: Style(attributes: .bold), maxWidth: body.cols)
+            buffer.write(
+                "  Flow \(flow.id): \(flow.choice.title) via \(flow.choice.backend) · now "
+                    + SignInFlow.describe(flow.phase), row: body.row, col: 0,
+                style: Style(attributes: .bold), maxWidth: body.cols)
         } else {
-            buffer.write("  No sign-in has run here yet: n starts one, o opens a trace file.",
-                         row: body.row + 1, col: 0, style: Style(foreground: .dim), maxWidth: body.cols)
+            buffer.write(
+                "  No sign-in has run here yet: n starts one, o opens a trace file.",
+                row: body.row + 1, col: 0, style: Style(foreground: .dim), maxWidth: body.cols)
             Self.drawNote(state, flow: nil, in: body, into: &buffer)
             return
         }
@@ -99,8 +105,9 @@ public struct TraceScreen: Screen {
         for entry in shown {
             let line = all[entry.step]
             if let detail = entry.detail {
-                buffer.write(String(repeating: " ", count: 25) + detail, row: row, col: 0,
-                             style: Style(foreground: .dim), maxWidth: body.cols)
+                buffer.write(
+                    String(repeating: " ", count: 25) + detail, row: row, col: 0,
+                    style: Style(foreground: .dim), maxWidth: body.cols)
                 row += 1
                 continue
             }
@@ -116,12 +123,15 @@ public struct TraceScreen: Screen {
             }
             let mark = line.details.isEmpty ? "  " : (state.traceExpanded.contains(entry.step) ? " ▾" : " ▸")
             var col = buffer.write(mark, row: row, col: 0, style: Style(foreground: .accent))
-            col = buffer.write(DisplayText.padded(stamp, toWidth: 10, alignment: .right), row: row,
-                               col: col, style: Style(foreground: .dim))
-            col = buffer.write(" " + DisplayText.padded(kind, toWidth: 11), row: row, col: col,
-                               style: Style(foreground: .accent))
-            buffer.write(line.text, row: row, col: col, style: Style(foreground: line.isError ? .error : .normal),
-                         maxWidth: body.cols - col - 1)
+            col = buffer.write(
+                DisplayText.padded(stamp, toWidth: 10, alignment: .right), row: row,
+                col: col, style: Style(foreground: .dim))
+            col = buffer.write(
+                " " + DisplayText.padded(kind, toWidth: 11), row: row, col: col,
+                style: Style(foreground: .accent))
+            buffer.write(
+                line.text, row: row, col: col, style: Style(foreground: line.isError ? .error : .normal),
+                maxWidth: body.cols - col - 1)
             if entry.step == selected {
                 buffer.restyle(Rect(row: row, col: 0, rows: 1, cols: body.cols)) { $0.attributes.insert(.reverse) }
             }
@@ -131,8 +141,10 @@ public struct TraceScreen: Screen {
     }
 
     /// The line under the steps: the path field while `o` asks, else what `e` did or how the steps were redacted.
-    private static func drawNote(_ state: AppState, flow: SignInFlow?, in body: Rect,
-                                 into buffer: inout ScreenBuffer) {
+    private static func drawNote(
+        _ state: AppState, flow: SignInFlow?, in body: Rect,
+        into buffer: inout ScreenBuffer
+    ) {
         let row = body.bottom - 1
         if let field = state.tracePathField {
             let label = "  Trace file to open (Enter opens, Esc cancels): "
@@ -141,11 +153,13 @@ public struct TraceScreen: Screen {
         } else if let note = flow?.traceExportNote {
             buffer.write("  " + note, row: row, col: 0, style: Style(foreground: .accent), maxWidth: body.cols)
         } else if state.traceFile != nil {
-            buffer.write("  Secrets were redacted when the file was written; this screen never changes it.",
-                         row: row, col: 0, style: Style(foreground: .dim), maxWidth: body.cols)
+            buffer.write(
+                "  Secrets were redacted when the file was written; this screen never changes it.",
+                row: row, col: 0, style: Style(foreground: .dim), maxWidth: body.cols)
         } else if flow != nil {
-            buffer.write("  Secrets are redacted. e writes these steps as JSON lines, as login --trace FILE does.",
-                         row: row, col: 0, style: Style(foreground: .dim), maxWidth: body.cols)
+            buffer.write(
+                "  Secrets are redacted. e writes these steps as JSON lines, as login --trace FILE does.",
+                row: row, col: 0, style: Style(foreground: .dim), maxWidth: body.cols)
         }
     }
 }

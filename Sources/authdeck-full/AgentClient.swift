@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Asks `authdeck agent` for a token over the socket `AUTHDECK_AGENT_SOCK` names (possibly forwarded by `ssh -R`);
@@ -15,12 +15,15 @@ struct AgentClient {
         do throws(UnixSocket.Failure) {
             socket = try UnixSocket.connect(path, timeoutSeconds: Self.answerTimeoutSeconds)
         } catch {
-            throw CommandFailure(.store, "no agent answers at \(path) (\(error.message)); start authdeck agent or "
-                                 + "unset AUTHDECK_AGENT_SOCK")
+            throw CommandFailure(
+                .store,
+                "no agent answers at \(path) (\(error.message)); start authdeck agent or "
+                    + "unset AUTHDECK_AGENT_SOCK")
         }
         defer { socket.close() }
         guard socket.write(AgentMessage.request(requirement, origin: Self.hostName())),
-              let line = socket.readLine() else {
+            let line = socket.readLine()
+        else {
             throw CommandFailure(.store, "the agent at \(path) closed the connection without an answer")
         }
         switch AgentMessage.parseAnswer(line) {

@@ -1,8 +1,9 @@
 import AuthCore
 import Foundation
 import SessionStorage
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Set by SIGINT, SIGTERM or SIGHUP: the agent finishes the request in hand, removes its socket and exits.
@@ -43,8 +44,9 @@ enum AgentCommand {
         Output.out(path + "\n")
         if !global.quiet {
             let served = allowed == ["*"] ? "every session" : allowed.joined(separator: ", ")
-            Output.err("authdeck agent: serving \(served)"
-                       + " on \(path); set AUTHDECK_AGENT_SOCK to it\n")
+            Output.err(
+                "authdeck agent: serving \(served)"
+                    + " on \(path); set AUTHDECK_AGENT_SOCK to it\n")
         }
         let server = AgentServer(store: store, allowed: Set(allowed), confirm: arguments.has("confirm"), log: log)
         var poller = pollfd(fd: listener.descriptor, events: Int16(POLLIN), revents: 0)

@@ -1,5 +1,5 @@
-import Foundation
 import AuthCore
+import Foundation
 import SessionStorage
 
 /// What the agent and its clients send: one JSON object per line. A request names the session (null: the agent's
@@ -8,7 +8,8 @@ import SessionStorage
 enum AgentMessage {
     static func request(_ requirement: TokenRequirement, origin: String) -> [UInt8] {
         let minValid = requirement.minValidSeconds.map(String.init) ?? "null"
-        let text = "{\"op\":\"token\",\"session\":\(SessionJSON.quoted(requirement.key)),\"minValid\":\(minValid),"
+        let text =
+            "{\"op\":\"token\",\"session\":\(SessionJSON.quoted(requirement.key)),\"minValid\":\(minValid),"
             + "\"idToken\":\(requirement.idToken),\"origin\":\(SessionJSON.quoted(origin))}\n"
         return Array(text.utf8)
     }
@@ -16,7 +17,8 @@ enum AgentMessage {
     /// A request as the agent reads it, or a message for a malformed one.
     static func parseRequest(_ line: [UInt8]) -> Result<(TokenRequirement, origin: String), CommandFailure> {
         guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
-              object["op"] as? String == "token" else {
+            object["op"] as? String == "token"
+        else {
             return .failure(.usage("not a token request"))
         }
         var requirement = TokenRequirement()
@@ -35,10 +37,17 @@ enum AgentMessage {
         }
         requirement.idToken = object["idToken"] as? Bool ?? false
         // The peer says where it runs; shown to the operator, so only a host name's characters are kept.
-        let origin = (object["origin"] as? String).map { text in
-            String(text.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType
-                != nil || "-._".unicodeScalars.contains($0)) }.prefix(64).map(Character.init))
-        }.flatMap { $0.isEmpty ? nil : $0 } ?? "?"
+        let origin =
+            (object["origin"] as? String).map { text in
+                String(
+                    text.unicodeScalars.filter {
+                        $0.isASCII
+                            && ($0.properties.isAlphabetic
+                                || $0.properties.numericType
+                                    != nil
+                                || "-._".unicodeScalars.contains($0))
+                    }.prefix(64).map(Character.init))
+            }.flatMap { $0.isEmpty ? nil : $0 } ?? "?"
         return .success((requirement, origin))
     }
 
@@ -53,19 +62,22 @@ enum AgentMessage {
     }
 
     static func answer(_ issued: IssuedToken) -> [UInt8] {
-        Array(("{\"ok\":true,\"key\":\(SessionJSON.quoted(issued.key)),\"token\":\(SessionJSON.quoted(issued.token)),"
-               + "\"expiresAt\":\(SessionJSON.quoted(issued.expiresAt.map(SessionJSON.iso8601)))}\n").utf8)
+        Array(
+            ("{\"ok\":true,\"key\":\(SessionJSON.quoted(issued.key)),\"token\":\(SessionJSON.quoted(issued.token)),"
+                + "\"expiresAt\":\(SessionJSON.quoted(issued.expiresAt.map(SessionJSON.iso8601)))}\n").utf8)
     }
 
     static func answer(_ failure: CommandFailure) -> [UInt8] {
-        Array(("{\"ok\":false,\"exit\":\(failure.code.rawValue),\"error\":\(SessionJSON.quoted(failure.message))}\n")
-            .utf8)
+        Array(
+            ("{\"ok\":false,\"exit\":\(failure.code.rawValue),\"error\":\(SessionJSON.quoted(failure.message))}\n")
+                .utf8)
     }
 
     /// The token in an answer, or the failure it reports.
     static func parseAnswer(_ line: [UInt8]) -> Result<IssuedToken, CommandFailure> {
         guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
-              let ok = object["ok"] as? Bool else {
+            let ok = object["ok"] as? Bool
+        else {
             return .failure(CommandFailure(.failed, "the agent sent an answer authdeck cannot read"))
         }
         guard ok else {

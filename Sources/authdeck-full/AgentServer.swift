@@ -1,7 +1,8 @@
 import Foundation
 import SessionStorage
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Answers one agent connection at a time: checks the peer's user, the allow-list and (with `--confirm`) the

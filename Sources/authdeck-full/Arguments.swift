@@ -13,7 +13,10 @@ struct Arguments {
             let word = words[index]
             index += 1
             guard !optionsEnded, word.hasPrefix("--"), word.count > 2 else {
-                if word == "--" && !optionsEnded { optionsEnded = true; continue }
+                if word == "--" && !optionsEnded {
+                    optionsEnded = true
+                    continue
+                }
                 positionals.append(word)
                 continue
             }

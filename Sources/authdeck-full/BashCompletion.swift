@@ -4,44 +4,44 @@ enum BashCompletion {
         let commands = Commands.all.map(\.name).joined(separator: " ")
         let subcommandCases = CommandSurface.subcommandPaths.map { "\"\($0)\"" }.joined(separator: "|")
         var text = """
-        # bash completion for authdeck, generated from its command table (Sources/authdeck-full/Commands.swift)
-        # by `make completions`: edit the table, not this file.
-        _authdeck_sessions() {
-            authdeck list --json 2>/dev/null | python3 -c 'import json,sys
-        try:
-            print(" ".join(s["key"] for s in json.load(sys.stdin)))
-        except Exception:
-            pass' 2>/dev/null
-        }
+            # bash completion for authdeck, generated from its command table (Sources/authdeck-full/Commands.swift)
+            # by `make completions`: edit the table, not this file.
+            _authdeck_sessions() {
+                authdeck list --json 2>/dev/null | python3 -c 'import json,sys
+            try:
+                print(" ".join(s["key"] for s in json.load(sys.stdin)))
+            except Exception:
+                pass' 2>/dev/null
+            }
 
-        _authdeck() {
-            local cur prev scope word i options="" operands="" subcommands="" files=0 commands=0
-            COMPREPLY=()
-            cur="${COMP_WORDS[COMP_CWORD]}"
-            prev="${COMP_WORDS[COMP_CWORD-1]}"
-            if [ "$COMP_CWORD" -eq 1 ]; then
-                COMPREPLY=($(compgen -W "\(commands) --help --version" -- "$cur"))
-                return
-            fi
-            # The command, then the subcommand: the first word after it that is not an option.
-            scope="${COMP_WORDS[1]}"
-            for ((i = 2; i < COMP_CWORD; i++)); do
-                word="${COMP_WORDS[i]}"
-                [[ "$word" == -* ]] && continue
-                case "$scope $word" in
-                    \(subcommandCases)) scope="$scope $word" ;;
-                esac
-                break
-            done
-            case "$prev" in
+            _authdeck() {
+                local cur prev scope word i options="" operands="" subcommands="" files=0 commands=0
+                COMPREPLY=()
+                cur="${COMP_WORDS[COMP_CWORD]}"
+                prev="${COMP_WORDS[COMP_CWORD-1]}"
+                if [ "$COMP_CWORD" -eq 1 ]; then
+                    COMPREPLY=($(compgen -W "\(commands) --help --version" -- "$cur"))
+                    return
+                fi
+                # The command, then the subcommand: the first word after it that is not an option.
+                scope="${COMP_WORDS[1]}"
+                for ((i = 2; i < COMP_CWORD; i++)); do
+                    word="${COMP_WORDS[i]}"
+                    [[ "$word" == -* ]] && continue
+                    case "$scope $word" in
+                        \(subcommandCases)) scope="$scope $word" ;;
+                    esac
+                    break
+                done
+                case "$prev" in
 
-        """
+            """
         text += valueCases(GlobalOptions.specs, indent: "        ")
         text += """
-            esac
-            case "$scope" in
+                esac
+                case "$scope" in
 
-        """
+            """
         for scope in CommandSurface.scopes {
             text += "        \"\(scope.path)\")\n"
             let valued = scope.command.options.filter(\.takesValue)
@@ -68,23 +68,23 @@ enum BashCompletion {
         }
         let global = (GlobalOptions.specs.map(\.name) + ["help"]).map { "--" + $0 }.joined(separator: " ")
         text += """
-            esac
-            if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "$options \(global)" -- "$cur"))
-            elif [ -n "$subcommands" ] && [ "$scope" = "${COMP_WORDS[1]}" ]; then
-                COMPREPLY=($(compgen -W "$subcommands" -- "$cur"))
-            elif [ "$commands" = 1 ]; then
-                COMPREPLY=($(compgen -c -- "$cur"))
-            elif [ -n "$operands" ] || [ "$files" = 1 ]; then
-                COMPREPLY=($(compgen -W "$operands" -- "$cur"))
-                [ "$files" = 1 ] && COMPREPLY+=($(compgen -f -- "$cur"))
-            else
-                COMPREPLY=($(compgen -W "$options \(global)" -- "$cur"))
-            fi
-        }
-        complete -F _authdeck authdeck
+                esac
+                if [[ "$cur" == -* ]]; then
+                    COMPREPLY=($(compgen -W "$options \(global)" -- "$cur"))
+                elif [ -n "$subcommands" ] && [ "$scope" = "${COMP_WORDS[1]}" ]; then
+                    COMPREPLY=($(compgen -W "$subcommands" -- "$cur"))
+                elif [ "$commands" = 1 ]; then
+                    COMPREPLY=($(compgen -c -- "$cur"))
+                elif [ -n "$operands" ] || [ "$files" = 1 ]; then
+                    COMPREPLY=($(compgen -W "$operands" -- "$cur"))
+                    [ "$files" = 1 ] && COMPREPLY+=($(compgen -f -- "$cur"))
+                else
+                    COMPREPLY=($(compgen -W "$options \(global)" -- "$cur"))
+                fi
+            }
+            complete -F _authdeck authdeck
 
-        """
+            """
         return text
     }
 

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The child `exec` started, for the signal handlers: a C handler can reach only globals.

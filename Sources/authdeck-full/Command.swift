@@ -18,9 +18,11 @@ struct Command: Sendable {
     let pendingIssue: Int?
     let run: Run?
 
-    init(_ name: String, synopsis: String, summary: String, options: [OptionSpec] = [],
-         operands: OptionSpec.Completion = .none, subcommands: [Command] = [], pendingIssue: Int? = nil,
-         run: Run? = nil) {
+    init(
+        _ name: String, synopsis: String, summary: String, options: [OptionSpec] = [],
+        operands: OptionSpec.Completion = .none, subcommands: [Command] = [], pendingIssue: Int? = nil,
+        run: Run? = nil
+    ) {
         self.name = name
         self.synopsis = synopsis
         self.summary = summary
@@ -66,8 +68,9 @@ struct GlobalOptions {
     static let specs: [OptionSpec] = [
         .session("session", "KEY", "use this session for one command (else $AUTHDECK_SESSION, else the selected one)"),
         .file("config", "configuration file (else $AUTHDECK_CONFIG, else $XDG_CONFIG_HOME/authdeck/config.json)"),
-        .value("unlock-for", "MINUTES",
-               "keep the unlocked store key cached in the kernel keyring this many minutes (default 15; 0 disables)"),
+        .value(
+            "unlock-for", "MINUTES",
+            "keep the unlocked store key cached in the kernel keyring this many minutes (default 15; 0 disables)"),
         .value("keyring-timeout", "SECONDS", "seconds to wait for the Secret Service (default 5)"),
         .flag("quiet", "print nothing but data and errors"),
     ]

@@ -1,6 +1,7 @@
 import AuthCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The command line: picks the command, parses its options, runs it, and turns failures into exit codes.
@@ -75,23 +76,23 @@ enum CommandLineApp {
 
     static var overview: String {
         var text = """
-        authdeck \(version) — a terminal account manager for sign-in sessions.
+            authdeck \(version) — a terminal account manager for sign-in sessions.
 
-        usage: authdeck [COMMAND] [options]    (no command on a terminal opens the TUI)
+            usage: authdeck [COMMAND] [options]    (no command on a terminal opens the TUI)
 
-        commands:
+            commands:
 
-        """
+            """
         for command in Commands.all {
             let note = command.pendingIssue.map { "  (not built yet: issue \($0))" } ?? ""
             text += "  " + command.name.padded(to: 16) + command.summary + note + "\n"
         }
         text += """
 
-        Every command takes --help. Exit codes: 0 done, 1 failed, 2 usage, 3 cancelled, 4 authentication failed,
-        5 store locked or storage failure, 6 timed out, 7 no such session.
+            Every command takes --help. Exit codes: 0 done, 1 failed, 2 usage, 3 cancelled, 4 authentication failed,
+            5 store locked or storage failure, 6 timed out, 7 no such session.
 
-        """
+            """
         return text
     }
 }

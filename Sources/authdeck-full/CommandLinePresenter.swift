@@ -1,8 +1,9 @@
 import AuthClient
 import AuthCore
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Shows a command-line sign-in on stderr, one `SignInProgress` report at a time, and hands its result to the
@@ -107,8 +108,9 @@ final class CommandLinePresenter: @unchecked Sendable {
     }
 
     private func redirectUnreachable(_ reason: String) {
-        say("authdeck: warning: \(reason). Paste the final URL here if it comes; `authdeck doctor` checks the "
-            + "redirect URI.")
+        say(
+            "authdeck: warning: \(reason). Paste the final URL here if it comes; `authdeck doctor` checks the "
+                + "redirect URI.")
     }
 
     private func notice(_ error: SignInError) {

@@ -21,8 +21,10 @@ enum Commands {
         "login", synopsis: "login PROVIDER [options]",
         summary: "Sign in with google, apple, discord, x, oidc, email or sms, and store the session.",
         options: [
-            .choice("backend", ["direct", "sandbox", "sandbox-turnkey", "sandbox-portal", "turnkey", "portal"],
-                    placeholder: "NAME", "who issues the session: direct, turnkey, portal, sandbox or a "
+            .choice(
+                "backend", ["direct", "sandbox", "sandbox-turnkey", "sandbox-portal", "turnkey", "portal"],
+                placeholder: "NAME",
+                "who issues the session: direct, turnkey, portal, sandbox or a "
                     + "configured name; config.json sets turnkey's totpExtension (the sandbox's TOTP step, "
                     + "not in the Auth Proxy contract: off unless true) and oauthFlow (code or hosted), and "
                     + "portal's redirectURL"),
@@ -35,8 +37,9 @@ enum Commands {
             .value("contact", "ADDRESS", "email address or phone number (email, sms)"),
             .flag("no-browser", "print the URL and wait for the pasted redirect"),
             .flag("device", "use the device authorization grant"),
-            .value("listen", "127.0.0.1:PORT",
-                   "loopback receiver address, 127.0.0.1:PORT (a redirectURI port must match)"),
+            .value(
+                "listen", "127.0.0.1:PORT",
+                "loopback receiver address, 127.0.0.1:PORT (a redirectURI port must match)"),
             .value("timeout", "SECONDS", "seconds to wait (default 300)"),
             .file("trace", "write a JSON trace of every protocol step to this file"),
             .flag("json", "print the new session as JSON instead of its key"),
@@ -55,10 +58,12 @@ enum Commands {
         options: [
             .flag("id-token", "print the ID token instead"),
             .flag("json", "print token and expiry as JSON (--format json)"),
-            .value("min-valid", "DUR",
-                   "refresh first unless the token stays valid this long (90, 5m, 1h30m; default 60 s)"),
-            .choice("format", ["plain", "json", "exec-credential"],
-                    "plain, json, or exec-credential (kubectl's exec plugin object)"),
+            .value(
+                "min-valid", "DUR",
+                "refresh first unless the token stays valid this long (90, 5m, 1h30m; default 60 s)"),
+            .choice(
+                "format", ["plain", "json", "exec-credential"],
+                "plain, json, or exec-credential (kubectl's exec plugin object)"),
         ],
         operands: .sessions, run: TokenCommand.run)
 
@@ -85,8 +90,9 @@ enum Commands {
         "git-credential", synopsis: "git-credential get|store|erase [--host HOST --username NAME]",
         summary: "A git credential helper: the token of the session mapped to the host, as its password.",
         options: [
-            .value("host", "HOST",
-                   "answer for this host (host or host:port) with --session, besides config.json's map"),
+            .value(
+                "host", "HOST",
+                "answer for this host (host or host:port) with --session, besides config.json's map"),
             .value("username", "NAME", "the username to send with --host (default x-access-token)"),
             .value("min-valid", "DUR", "refresh first unless the token stays valid this long (default 60 s)"),
         ],
@@ -96,8 +102,9 @@ enum Commands {
         "agent", synopsis: "agent --allow KEY[,KEY…]|'*' [--socket PATH] [--confirm] [--log FILE]",
         summary: "Serve tokens on a Unix socket (AUTHDECK_AGENT_SOCK), to forward with ssh -R.",
         options: [
-            .session("allow", "KEY[,KEY…]|'*'",
-                     "sessions it serves, comma-separated, or '*' for every one (required)"),
+            .session(
+                "allow", "KEY[,KEY…]|'*'",
+                "sessions it serves, comma-separated, or '*' for every one (required)"),
             .file("socket", "socket path (default $XDG_RUNTIME_DIR/authdeck/agent.sock)"),
             .flag("confirm", "ask on the agent's terminal before answering each request"),
             .file("log", "append one line per request to this file (default standard error)"),
@@ -121,10 +128,12 @@ enum Commands {
     static let logout = Command(
         "logout", synopsis: "logout [KEY|--all|--expired] [--revoke] [--yes]",
         summary: "Remove sessions from the store.",
-        options: [.flag("all", "every session (asks first on a terminal)"),
-                  .flag("expired", "every session that expired and cannot be refreshed"),
-                  .flag("revoke", "also revoke the tokens at the provider"),
-                  .flag("yes", "do not ask before removing several sessions")],
+        options: [
+            .flag("all", "every session (asks first on a terminal)"),
+            .flag("expired", "every session that expired and cannot be refreshed"),
+            .flag("revoke", "also revoke the tokens at the provider"),
+            .flag("yes", "do not ask before removing several sessions"),
+        ],
         operands: .sessions, run: StoreCommands.logout)
 
     static let status = Command(
@@ -141,48 +150,66 @@ enum Commands {
         "totp", synopsis: "totp add|list|rm|code",
         summary: "Keep TOTP seeds of test accounts in the store (- reads the seed from standard input).",
         subcommands: [
-            Command("add", synopsis: "totp add USER --secret BASE32|- | --uri otpauth://…|- [--replace]",
-                    summary: "Store a test account's TOTP seed (USER defaults to the otpauth link's account).",
-                    options: [.value("secret", "BASE32|-", "the base32 seed, or - for standard input"),
-                              .value("uri", "otpauth://…|-",
-                                     "an otpauth:// enrolment link, or - for standard input"),
-                              .flag("replace", "overwrite a stored seed")]),
-            Command("list", synopsis: "totp list [--json]", summary: "List the stored seeds' accounts.",
-                    options: [.flag("json", "print a JSON array")]),
+            Command(
+                "add", synopsis: "totp add USER --secret BASE32|- | --uri otpauth://…|- [--replace]",
+                summary: "Store a test account's TOTP seed (USER defaults to the otpauth link's account).",
+                options: [
+                    .value("secret", "BASE32|-", "the base32 seed, or - for standard input"),
+                    .value(
+                        "uri", "otpauth://…|-",
+                        "an otpauth:// enrolment link, or - for standard input"),
+                    .flag("replace", "overwrite a stored seed"),
+                ]),
+            Command(
+                "list", synopsis: "totp list [--json]", summary: "List the stored seeds' accounts.",
+                options: [.flag("json", "print a JSON array")]),
             Command("rm", synopsis: "totp rm USER", summary: "Remove a test account's seed."),
             Command("code", synopsis: "totp code USER", summary: "Print a test account's current code."),
         ],
         run: TOTPCommand.run)
 
     static let sandbox = Command(
-        "sandbox", synopsis: "sandbox [--port N] [--users FILE] [--outbox FILE] [--config-out FILE] "
+        "sandbox",
+        synopsis: "sandbox [--port N] [--users FILE] [--outbox FILE] [--config-out FILE] "
             + "[--fault NAME[,NAME…]|FILE|list]",
         summary: "Run the built-in local identity provider and auth proxy on 127.0.0.1, with faults on demand.",
-        options: [.value("port", "N", "port (default 8750; 0 picks a free one)"), .file("users", "users JSON file"),
-                  .file("outbox", "where one-time codes are appended"),
-                  .file("config-out", "write a config.json pointing every backend here"),
-                  .value("token-lifetime", "SECONDS", "access-token lifetime in seconds (default 3600)"),
-                  .value("device-interval", "SECONDS", "device-grant polling interval in seconds (default 5)"),
-                  .choice("fault", ["list"] + SandboxFault.allCases.map(\.rawValue), files: true,
-                          placeholder: "NAME[,NAME…]|FILE|list",
-                          "faults to switch on: NAME[,NAME…], a JSON file, or list"),
-                  .value("delay-ms", "N", "the slow-provider delay in milliseconds (default 8000)")],
+        options: [
+            .value("port", "N", "port (default 8750; 0 picks a free one)"), .file("users", "users JSON file"),
+            .file("outbox", "where one-time codes are appended"),
+            .file("config-out", "write a config.json pointing every backend here"),
+            .value("token-lifetime", "SECONDS", "access-token lifetime in seconds (default 3600)"),
+            .value("device-interval", "SECONDS", "device-grant polling interval in seconds (default 5)"),
+            .choice(
+                "fault", ["list"] + SandboxFault.allCases.map(\.rawValue), files: true,
+                placeholder: "NAME[,NAME…]|FILE|list",
+                "faults to switch on: NAME[,NAME…], a JSON file, or list"),
+            .value("delay-ms", "N", "the slow-provider delay in milliseconds (default 8000)"),
+        ],
         subcommands: [
-            Command("faults", synopsis: "sandbox faults [NAME[,NAME…]|none|list] [--delay-ms N] [--url URL] "
-                        + "[--json]",
-                    summary: "Show or switch the faults of a running sandbox.",
-                    options: [.value("delay-ms", "N", "the slow-provider delay in milliseconds"),
-                              .value("url", "URL", "the sandbox's base URL (else the config's)"),
-                              .flag("json", "print JSON")],
-                    operands: .words(["none", "list"] + SandboxFault.allCases.map(\.rawValue))),
-            Command("panel", synopsis: "sandbox panel [--url URL]",
-                    summary: "Switch a running sandbox's faults on the terminal.",
-                    options: [.value("url", "URL", "the sandbox's base URL (else the config's)")]),
-            Command("approve", synopsis: "sandbox approve URL [--user NAME] [--deny]",
-                    summary: "Answer a sandbox consent page from the terminal, as a browser would.",
-                    options: [.choice("user", ["ada", "bob", "cleo", "dora"], placeholder: "NAME",
-                                      "the sandbox user to sign in as (default ada)"),
-                              .flag("deny", "deny instead of approving")]),
+            Command(
+                "faults",
+                synopsis: "sandbox faults [NAME[,NAME…]|none|list] [--delay-ms N] [--url URL] "
+                    + "[--json]",
+                summary: "Show or switch the faults of a running sandbox.",
+                options: [
+                    .value("delay-ms", "N", "the slow-provider delay in milliseconds"),
+                    .value("url", "URL", "the sandbox's base URL (else the config's)"),
+                    .flag("json", "print JSON"),
+                ],
+                operands: .words(["none", "list"] + SandboxFault.allCases.map(\.rawValue))),
+            Command(
+                "panel", synopsis: "sandbox panel [--url URL]",
+                summary: "Switch a running sandbox's faults on the terminal.",
+                options: [.value("url", "URL", "the sandbox's base URL (else the config's)")]),
+            Command(
+                "approve", synopsis: "sandbox approve URL [--user NAME] [--deny]",
+                summary: "Answer a sandbox consent page from the terminal, as a browser would.",
+                options: [
+                    .choice(
+                        "user", ["ada", "bob", "cleo", "dora"], placeholder: "NAME",
+                        "the sandbox user to sign in as (default ada)"),
+                    .flag("deny", "deny instead of approving"),
+                ]),
         ],
         run: SandboxCommand.run)
 
@@ -191,16 +218,21 @@ enum Commands {
         summary: "Master-key handling, and moving sessions in and out of the store.",
         subcommands: [
             Command("lock", synopsis: "store lock", summary: "Forget the cached unlocked store key."),
-            Command("migrate", synopsis: "store migrate --to secret-service|passphrase",
-                    summary: "Keep the master key with the Secret Service or under a passphrase.",
-                    options: [.choice("to", ["secret-service", "passphrase"], "secret-service or passphrase")]),
-            Command("import", synopsis: "store import FILE|- [--replace|--skip-existing]",
-                    summary: "Add sessions from an export bundle or JSON lines.",
-                    options: [.flag("replace", "overwrite existing keys"),
-                              .flag("skip-existing", "import only sessions whose keys are free")],
-                    operands: .files),
-            Command("export", synopsis: "store export FILE|-",
-                    summary: "Write every session and TOTP seed to an encrypted bundle.", operands: .files),
+            Command(
+                "migrate", synopsis: "store migrate --to secret-service|passphrase",
+                summary: "Keep the master key with the Secret Service or under a passphrase.",
+                options: [.choice("to", ["secret-service", "passphrase"], "secret-service or passphrase")]),
+            Command(
+                "import", synopsis: "store import FILE|- [--replace|--skip-existing]",
+                summary: "Add sessions from an export bundle or JSON lines.",
+                options: [
+                    .flag("replace", "overwrite existing keys"),
+                    .flag("skip-existing", "import only sessions whose keys are free"),
+                ],
+                operands: .files),
+            Command(
+                "export", synopsis: "store export FILE|-",
+                summary: "Write every session and TOTP seed to an encrypted bundle.", operands: .files),
         ],
         run: StoreMaintenance.run)
 
@@ -208,22 +240,29 @@ enum Commands {
         "trace", synopsis: "trace show|diff|replay",
         summary: "Read a customer's exported sign-in trace, compare two, or reproduce one against the sandbox.",
         subcommands: [
-            Command("show", synopsis: "trace show FILE [--plain|--expand N,…|--all] [--json]",
-                    summary: "Open a trace file on the TUI's Trace screen (printed when piped or with --plain).",
-                    options: [.value("expand", "N,…", "steps whose details to show, comma-separated"),
-                              .flag("all", "every step's details"),
-                              .flag("plain", "print to the terminal instead of opening the Trace screen"),
-                              .flag("json", "print the steps as JSON")],
-                    operands: .files),
-            Command("diff", synopsis: "trace diff A B [--json]",
-                    summary: "Compare two traces and mark the first divergence.",
-                    options: [.flag("json", "print JSON")], operands: .files),
-            Command("replay", synopsis: "trace replay FILE [--timeout S] [--trace-out FILE] [--json]",
-                    summary: "Reproduce a trace's sign-in against a sandbox with the faults it shows.",
-                    options: [.value("timeout", "S", "the longest wait for a timed-out sign-in (default 10)"),
-                              .file("trace-out", "keep the replay's own trace in this file"),
-                              .flag("json", "print JSON")],
-                    operands: .files),
+            Command(
+                "show", synopsis: "trace show FILE [--plain|--expand N,…|--all] [--json]",
+                summary: "Open a trace file on the TUI's Trace screen (printed when piped or with --plain).",
+                options: [
+                    .value("expand", "N,…", "steps whose details to show, comma-separated"),
+                    .flag("all", "every step's details"),
+                    .flag("plain", "print to the terminal instead of opening the Trace screen"),
+                    .flag("json", "print the steps as JSON"),
+                ],
+                operands: .files),
+            Command(
+                "diff", synopsis: "trace diff A B [--json]",
+                summary: "Compare two traces and mark the first divergence.",
+                options: [.flag("json", "print JSON")], operands: .files),
+            Command(
+                "replay", synopsis: "trace replay FILE [--timeout S] [--trace-out FILE] [--json]",
+                summary: "Reproduce a trace's sign-in against a sandbox with the faults it shows.",
+                options: [
+                    .value("timeout", "S", "the longest wait for a timed-out sign-in (default 10)"),
+                    .file("trace-out", "keep the replay's own trace in this file"),
+                    .flag("json", "print JSON"),
+                ],
+                operands: .files),
         ],
         run: TraceCommand.run)
 

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A yes/no question on the terminal before something that cannot be undone; anything but `y` or `yes` is no.

@@ -12,19 +12,24 @@ enum CurrentEndpoints {
         let explicit = global.config
         return { record in
             guard let configuration = try? ConfigurationFile.load(explicit: explicit, environment: environment),
-                  let catalog = try? ConfigurationFile.catalog(environment: environment) else { return nil }
+                let catalog = try? ConfigurationFile.catalog(environment: environment)
+            else { return nil }
             return resolve(record, configuration: configuration, catalog: catalog, environment: environment)
         }
     }
 
     /// From a configuration already loaded (the TUI's).
-    static func lookup(configuration: Configuration, catalog: ProviderCatalog,
-                       environment: [String: String]) -> @Sendable (SessionRecord) -> ProviderEndpoints? {
+    static func lookup(
+        configuration: Configuration, catalog: ProviderCatalog,
+        environment: [String: String]
+    ) -> @Sendable (SessionRecord) -> ProviderEndpoints? {
         { record in resolve(record, configuration: configuration, catalog: catalog, environment: environment) }
     }
 
-    private static func resolve(_ record: SessionRecord, configuration: Configuration, catalog: ProviderCatalog,
-                                environment: [String: String]) -> ProviderEndpoints? {
+    private static func resolve(
+        _ record: SessionRecord, configuration: Configuration, catalog: ProviderCatalog,
+        environment: [String: String]
+    ) -> ProviderEndpoints? {
         guard catalog[record.provider] != nil else { return nil }
         let folder = ConfigurationFile.dataFolder(environment: environment).appendingPathComponent("cache")
         let metadata = ProviderMetadataCache(transport: URLSessionTransport(timeout: 10), folder: folder)

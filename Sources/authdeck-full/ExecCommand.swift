@@ -1,8 +1,9 @@
 import AuthCore
-#if canImport(Glibc)
-import Glibc
-#endif
 import SessionStorage
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `authdeck exec [--session KEY] [--env NAME] [--min-valid DUR] -- COMMAND ARGS…`: runs a command with the token in
 /// its environment (never its arguments, which every user of the machine can read in /proc), passes its exit
@@ -36,10 +37,12 @@ enum ExecCommand {
     /// A shell variable name: letters, digits and underscores, not starting with a digit.
     static func variableName(_ given: String?) throws(CommandFailure) -> String {
         guard let given else { return "AUTHDECK_TOKEN" }
-        let valid = !given.isEmpty && given.utf8.count <= 128 && given.utf8.enumerated().allSatisfy { index, byte in
-            byte == UInt8(ascii: "_") || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
-                || (index > 0 && byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-        }
+        let valid =
+            !given.isEmpty && given.utf8.count <= 128
+            && given.utf8.enumerated().allSatisfy { index, byte in
+                byte == UInt8(ascii: "_") || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
+                    || (index > 0 && byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+            }
         guard valid else {
             throw .usage("--env needs a variable name (letters, digits, _; not starting with a digit)")
         }

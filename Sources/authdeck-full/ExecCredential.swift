@@ -16,8 +16,10 @@ enum ExecCredential {
         guard let version = object["apiVersion"] as? String else { return group + "/v1beta1" }
         let parts = version.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0] == group, versions.contains(String(parts[1])) else {
-            throw CommandFailure(.failed, "KUBERNETES_EXEC_INFO asks for apiVersion '\(version)'; authdeck writes "
-                                 + "\(group)/v1, v1beta1 and v1alpha1")
+            throw CommandFailure(
+                .failed,
+                "KUBERNETES_EXEC_INFO asks for apiVersion '\(version)'; authdeck writes "
+                    + "\(group)/v1, v1beta1 and v1alpha1")
         }
         return version
     }

@@ -3,41 +3,42 @@ enum FishCompletion {
     static var script: String {
         let paths = CommandSurface.subcommandPaths.map(quoted).joined(separator: " ")
         var text = """
-        # fish completion for authdeck, generated from its command table (Sources/authdeck-full/Commands.swift)
-        # by `make completions`: edit the table, not this file.
-        function __authdeck_sessions
-            authdeck list --json 2>/dev/null | python3 -c 'import json,sys
-        try:
-            print("\\n".join(s["key"] for s in json.load(sys.stdin)))
-        except Exception:
-            pass' 2>/dev/null
-        end
-
-        # The command and subcommand typed so far ("totp list"): the subcommand is the first word after the
-        # command that is not an option.
-        function __authdeck_scope
-            set -l words (commandline -opc)
-            test (count $words) -ge 2; or return 0
-            set -l scope $words[2]
-            for i in (seq 3 (count $words))
-                string match -q -- '-*' $words[$i]; and continue
-                contains -- "$scope $words[$i]" \(paths); and set scope "$scope $words[$i]"
-                break
+            # fish completion for authdeck, generated from its command table (Sources/authdeck-full/Commands.swift)
+            # by `make completions`: edit the table, not this file.
+            function __authdeck_sessions
+                authdeck list --json 2>/dev/null | python3 -c 'import json,sys
+            try:
+                print("\\n".join(s["key"] for s in json.load(sys.stdin)))
+            except Exception:
+                pass' 2>/dev/null
             end
-            echo $scope
-        end
 
-        function __authdeck_in
-            set -l scope (__authdeck_scope)
-            test "$scope" = "$argv[1]"
-        end
+            # The command and subcommand typed so far ("totp list"): the subcommand is the first word after the
+            # command that is not an option.
+            function __authdeck_scope
+                set -l words (commandline -opc)
+                test (count $words) -ge 2; or return 0
+                set -l scope $words[2]
+                for i in (seq 3 (count $words))
+                    string match -q -- '-*' $words[$i]; and continue
+                    contains -- "$scope $words[$i]" \(paths); and set scope "$scope $words[$i]"
+                    break
+                end
+                echo $scope
+            end
 
-        complete -c authdeck -f
-        complete -c authdeck -n '__authdeck_in ""' -l version -d 'print the version'
+            function __authdeck_in
+                set -l scope (__authdeck_scope)
+                test "$scope" = "$argv[1]"
+            end
 
-        """
+            complete -c authdeck -f
+            complete -c authdeck -n '__authdeck_in ""' -l version -d 'print the version'
+
+            """
         for command in Commands.all {
-            text += "complete -c authdeck -n '__authdeck_in \"\"' -a \(command.name) -d "
+            text +=
+                "complete -c authdeck -n '__authdeck_in \"\"' -a \(command.name) -d "
                 + quoted(CommandSurface.description(command.summary)) + "\n"
         }
         for option in GlobalOptions.specs + [.flag("help", "show this help")] {
@@ -46,7 +47,8 @@ enum FishCompletion {
         for scope in CommandSurface.scopes {
             let condition = " -n " + quoted("__authdeck_in \"\(scope.path)\"")
             for subcommand in scope.subcommands {
-                text += "complete -c authdeck\(condition) -a \(subcommand.name) -d "
+                text +=
+                    "complete -c authdeck\(condition) -a \(subcommand.name) -d "
                     + quoted(CommandSurface.description(subcommand.summary)) + "\n"
             }
             switch scope.command.operands {

@@ -29,14 +29,16 @@ enum GitCredentialCommand {
         var map = try configuredMap(global)
         if let named = arguments.value("host") {
             guard let session = arguments.value("session") else { throw .usage("--host needs --session") }
-            map[named.lowercased()] = Mapping(session: session, username: arguments.value("username") ?? defaultUser,
-                                              allowHTTP: false)
+            map[named.lowercased()] = Mapping(
+                session: session, username: arguments.value("username") ?? defaultUser,
+                allowHTTP: false)
         }
         guard let mapping = map[host.lowercased()] else { return .done }
         let scheme = input["protocol"]?.lowercased() ?? ""
         guard scheme == "https" || (scheme == "http" && (mapping.allowHTTP || isLoopback(host))) else {
-            Output.err("authdeck git-credential: not sending the token of '\(mapping.session)' to \(host) over "
-                       + "\(scheme.isEmpty ? "an unnamed protocol" : scheme); use https\n")
+            Output.err(
+                "authdeck git-credential: not sending the token of '\(mapping.session)' to \(host) over "
+                    + "\(scheme.isEmpty ? "an unnamed protocol" : scheme); use https\n")
             return .done
         }
         if let asked = input["username"], !asked.isEmpty, asked != mapping.username { return .done }
@@ -68,7 +70,9 @@ enum GitCredentialCommand {
     }
 
     static func isLoopback(_ host: String) -> Bool {
-        let name = host.hasPrefix("[") ? String(host.dropFirst().prefix { $0 != "]" })
+        let name =
+            host.hasPrefix("[")
+            ? String(host.dropFirst().prefix { $0 != "]" })
             : String(host.prefix { $0 != ":" })
         return name == "127.0.0.1" || name == "::1" || name.lowercased() == "localhost"
     }
@@ -87,13 +91,17 @@ enum GitCredentialCommand {
         var map: [String: Mapping] = [:]
         for (host, value) in hosts {
             guard let entry = value as? [String: Any], let session = entry["session"] as? String, !session.isEmpty,
-                  entry["username"] == nil || entry["username"] is String,
-                  entry["allowHTTP"] == nil || entry["allowHTTP"] is Bool else {
-                throw CommandFailure(.failed, "\(path): gitCredentials.\(host) needs \"session\" (and may have "
-                                     + "\"username\" and \"allowHTTP\")")
+                entry["username"] == nil || entry["username"] is String,
+                entry["allowHTTP"] == nil || entry["allowHTTP"] is Bool
+            else {
+                throw CommandFailure(
+                    .failed,
+                    "\(path): gitCredentials.\(host) needs \"session\" (and may have "
+                        + "\"username\" and \"allowHTTP\")")
             }
-            map[host.lowercased()] = Mapping(session: session, username: entry["username"] as? String ?? defaultUser,
-                                             allowHTTP: entry["allowHTTP"] as? Bool ?? false)
+            map[host.lowercased()] = Mapping(
+                session: session, username: entry["username"] as? String ?? defaultUser,
+                allowHTTP: entry["allowHTTP"] as? Bool ?? false)
         }
         return map
     }

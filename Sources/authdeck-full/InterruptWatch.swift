@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Turns Ctrl-C (SIGINT) and SIGTERM into a cancel of the running sign-in.

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Reads lines from standard input on a thread of its own (codes, pasted URLs). End of input closes only this

@@ -2,15 +2,16 @@ import AuthClient
 import AuthCore
 import Foundation
 import SessionStorage
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `authdeck login PROVIDER`: runs one sign-in through the shared state machine and stores the session.
 enum LoginCommand {
     static func run(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
         let environment = ProcessEnvironment.current()
-        if arguments.value("session") != nil {   // a typo for --session-key, which would be silently ignored
+        if arguments.value("session") != nil {  // a typo for --session-key, which would be silently ignored
             throw .usage("login names its new session with --session-key KEY (--session picks an existing one)")
         }
         let positionals = try arguments.positionals(atMost: 1)
@@ -51,13 +52,15 @@ enum LoginCommand {
         try StoreCommands.attempt { () throws(StoreError) in try store.unlock() }
         // A taken key is refused before the browser opens, not after the user has signed in.
         if let key = request.sessionKey, !request.replace,
-           (try? store.entry(key)) != nil {
+            (try? store.entry(key)) != nil
+        {
             throw StoreCommands.failure(.keyTaken(key))
         }
 
         let dataFolder = ConfigurationFile.dataFolder(environment: environment)
         let trace = arguments.value("trace").map { _ in FlowTrace() }
-        let transport: HTTPTransport = trace.map { TracingTransport(URLSessionTransport(), trace: $0) }
+        let transport: HTTPTransport =
+            trace.map { TracingTransport(URLSessionTransport(), trace: $0) }
             ?? URLSessionTransport()
         let metadata = ProviderMetadataCache(transport: transport, folder: dataFolder.appendingPathComponent("cache"))
         let backend: SignInBackend
@@ -65,9 +68,10 @@ enum LoginCommand {
             backend = try SignInBackendFactory.make(
                 request: request, configuration: configuration, catalog: catalog, transport: transport,
                 metadata: metadata,
-                overrides: ProviderOverrides(issuer: arguments.value("issuer"), clientID: arguments.value("client-id"),
-                                             clientSecretFile: arguments.value("client-secret-file"),
-                                             scopes: request.scopes))
+                overrides: ProviderOverrides(
+                    issuer: arguments.value("issuer"), clientID: arguments.value("client-id"),
+                    clientSecretFile: arguments.value("client-secret-file"),
+                    scopes: request.scopes))
         } catch {
             throw error.commandFailure
         }
@@ -79,12 +83,14 @@ enum LoginCommand {
         }
         let noBrowser = arguments.has("no-browser")
         let browser = noBrowser ? nil : BrowserLauncher(environment: environment)
-        let presenter = CommandLinePresenter(quiet: global.quiet, showQR: noBrowser || browser?.command == nil,
-                                             hasTestSeed: { TOTPCommand.seed(for: $0, in: store) != nil })
+        let presenter = CommandLinePresenter(
+            quiet: global.quiet, showQR: noBrowser || browser?.command == nil,
+            hasTestSeed: { TOTPCommand.seed(for: $0, in: store) != nil })
         let controller = SignInController(
             report: presenter.show, persist: persist,
-            receivers: ReceiverOptions(loopbackPort: listenPort,
-                                       schemeSocketPath: SchemeReceiver.defaultSocketPath(environment: environment)),
+            receivers: ReceiverOptions(
+                loopbackPort: listenPort,
+                schemeSocketPath: SchemeReceiver.defaultSocketPath(environment: environment)),
             browser: browser?.command == nil ? nil : browser, trace: trace)
 
         let interrupts = InterruptWatch { controller.cancel() }
@@ -181,8 +187,10 @@ enum LoginCommand {
             return nil
         }
         guard let value else {
-            throw .usage(kind.contactIsPhone ? "name the phone number: --contact +15550100001"
-                                             : "name the address: --contact you@example.com")
+            throw .usage(
+                kind.contactIsPhone
+                    ? "name the phone number: --contact +15550100001"
+                    : "name the address: --contact you@example.com")
         }
         do throws(SignInError) {
             return kind.contactIsPhone ? try Contact.validatedPhone(value) : try Contact.validatedEmail(value)

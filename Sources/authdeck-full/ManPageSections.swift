@@ -8,7 +8,8 @@ enum ManPageSections {
     static func rewrite(_ page: String) throws(CommandFailure) -> String {
         var lines = page.components(separatedBy: "\n")
         guard let commands = lines.firstIndex(of: ".SH COMMANDS"),
-              let commandsEnd = lines[(commands + 1)...].firstIndex(where: { $0.hasPrefix(".SH ") }) else {
+            let commandsEnd = lines[(commands + 1)...].firstIndex(where: { $0.hasPrefix(".SH ") })
+        else {
             throw CommandFailure(.failed, "the page has no .SH COMMANDS section followed by another section")
         }
         let prose = proseByPath(Array(lines[(commands + 1)..<commandsEnd]))
@@ -20,7 +21,8 @@ enum ManPageSections {
         }
         lines.replaceSubrange((commands + 1)..<commandsEnd, with: generated)
         guard let global = lines.firstIndex(of: ".SH GLOBAL OPTIONS"),
-              let globalEnd = lines[(global + 1)...].firstIndex(where: { $0.hasPrefix(".SH ") }) else {
+            let globalEnd = lines[(global + 1)...].firstIndex(where: { $0.hasPrefix(".SH ") })
+        else {
             throw CommandFailure(.failed, "the page has no .SH GLOBAL OPTIONS section followed by another section")
         }
         let globalEntries = GlobalOptions.specs.flatMap { [".TP", tag($0), help($0)] }
@@ -69,7 +71,8 @@ enum ManPageSections {
     private static func header(_ scope: CommandSurface.Scope) -> String {
         let name = scope.path.replacingOccurrences(of: "-", with: "\\-")
         let macroName = scope.path.contains(" ") ? "\"\(name)\"" : name
-        let rest = scope.command.synopsis.hasPrefix(scope.path)
+        let rest =
+            scope.command.synopsis.hasPrefix(scope.path)
             ? String(scope.command.synopsis.dropFirst(scope.path.count)) : " " + scope.command.synopsis
         return rest.isEmpty ? ".B \(macroName)" : ".BR \(macroName) \"\(synopsis(rest))\""
     }
@@ -113,18 +116,23 @@ enum ManPageSections {
             let character = characters[index]
             let startsWord = index == 0 || !(characters[index - 1].isLetter || characters[index - 1].isNumber)
             if character == "-", index + 2 < characters.count, characters[index + 1] == "-",
-               characters[index + 2].isLetter, startsWord {
+                characters[index + 2].isLetter, startsWord
+            {
                 var end = index + 2
-                while end < characters.count, characters[end].isLetter || characters[end].isNumber
-                        || characters[end] == "-" {
+                while end < characters.count,
+                    characters[end].isLetter || characters[end].isNumber
+                        || characters[end] == "-"
+                {
                     end += 1
                 }
                 result += "\\fB" + escaped(String(characters[index..<end])) + "\\fR"
                 index = end
             } else if character.isUppercase, startsWord {
                 var end = index
-                while end < characters.count, characters[end].isUppercase || characters[end].isNumber
-                        || characters[end] == "_" {
+                while end < characters.count,
+                    characters[end].isUppercase || characters[end].isNumber
+                        || characters[end] == "_"
+                {
                     end += 1
                 }
                 if end < characters.count, characters[end].isLowercase {

@@ -43,9 +43,12 @@ struct OptionSpec: Sendable {
         OptionSpec(name: name, takesValue: true, help: help, placeholder: placeholder, completion: .sessions)
     }
     /// An option whose value is one of `words` (or, with `files`, a file).
-    static func choice(_ name: String, _ words: [String], files: Bool = false, placeholder: String? = nil,
-                       _ help: String) -> OptionSpec {
-        OptionSpec(name: name, takesValue: true, help: help,
-                   placeholder: placeholder ?? words.joined(separator: "|"), completion: .words(words, files: files))
+    static func choice(
+        _ name: String, _ words: [String], files: Bool = false, placeholder: String? = nil,
+        _ help: String
+    ) -> OptionSpec {
+        OptionSpec(
+            name: name, takesValue: true, help: help,
+            placeholder: placeholder ?? words.joined(separator: "|"), completion: .words(words, files: files))
     }
 }

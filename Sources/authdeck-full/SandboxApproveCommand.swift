@@ -13,7 +13,8 @@ enum SandboxApproveCommand {
         let user = arguments.value("user") ?? "ada"
         let decision = arguments.has("deny") ? "deny" : "approve"
         guard let url = URLComponents(string: words[1]), url.scheme == "http",
-              ["127.0.0.1", "localhost", "[::1]", "::1"].contains(url.host ?? "") else {
+            ["127.0.0.1", "localhost", "[::1]", "::1"].contains(url.host ?? "")
+        else {
             throw .usage("sandbox approve answers only a sandbox on loopback (http://127.0.0.1:PORT/…)")
         }
         let separator = words[1].contains("?") ? "&" : "?"
@@ -31,7 +32,8 @@ enum SandboxApproveCommand {
     }
 
     private static func fetch(_ request: OutgoingRequest, _ transport: URLSessionTransport) throws(CommandFailure)
-        -> IncomingResponse {
+        -> IncomingResponse
+    {
         do throws(SignInError) {
             return try transport.send(request)
         } catch {
@@ -43,11 +45,13 @@ enum SandboxApproveCommand {
     static func postForm(in body: [UInt8]) -> (action: String, fields: [(String, String)])? {
         let page = String(decoding: body, as: UTF8.self)
         guard let formExpression = try? NSRegularExpression(pattern: #"<form method="post" action="([^"]*)""#),
-              let fieldExpression = try? NSRegularExpression(
-                pattern: #"<input type="hidden" name="([^"]*)" value="([^"]*)">"#) else { return nil }
+            let fieldExpression = try? NSRegularExpression(
+                pattern: #"<input type="hidden" name="([^"]*)" value="([^"]*)">"#)
+        else { return nil }
         let whole = NSRange(page.startIndex..., in: page)
         guard let match = formExpression.firstMatch(in: page, range: whole),
-              let actionRange = Range(match.range(at: 1), in: page) else { return nil }
+            let actionRange = Range(match.range(at: 1), in: page)
+        else { return nil }
         let fields = fieldExpression.matches(in: page, range: whole).compactMap { found -> (String, String)? in
             guard let name = Range(found.range(at: 1), in: page), let value = Range(found.range(at: 2), in: page) else {
                 return nil

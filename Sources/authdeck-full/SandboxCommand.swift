@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
-import SessionStorage
 import Sandbox
+import SessionStorage
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `authdeck sandbox`: runs the built-in server until SIGINT or SIGTERM. The base URL is the first line on
 /// stdout, so a script can start it in the background and read one line to know where it listens; one-time
@@ -24,8 +25,9 @@ enum SandboxCommand {
         var configuration = SandboxConfiguration()
         // A fixed port by default, so the config.json written yesterday (and sessions stored with its URLs) still
         // reach the sandbox today; --port 0 picks a free one.
-        configuration.port = UInt16(try arguments.integer("port", in: 0...65535)
-                                    ?? Int(SandboxConfiguration.defaultPort))
+        configuration.port = UInt16(
+            try arguments.integer("port", in: 0...65535)
+                ?? Int(SandboxConfiguration.defaultPort))
         configuration.tokenLifetime = try arguments.integer("token-lifetime", in: 1...86_400) ?? 3600
         configuration.deviceInterval = try arguments.integer("device-interval", in: 1...60) ?? 5
         if let fault = arguments.value("fault") {
@@ -68,8 +70,10 @@ enum SandboxCommand {
             server = try SandboxServer(configuration: configuration)
         } catch {
             if error.description.contains(String(cString: strerror(EADDRINUSE))) {
-                throw CommandFailure(.failed, "port \(configuration.port) is taken (another sandbox is running?): "
-                                     + "stop it, or pass --port N (0 picks a free port)")
+                throw CommandFailure(
+                    .failed,
+                    "port \(configuration.port) is taken (another sandbox is running?): "
+                        + "stop it, or pass --port N (0 picks a free port)")
             }
             throw CommandFailure(.failed, error.description)
         }
@@ -85,8 +89,9 @@ enum SandboxCommand {
         Output.out(server.baseURL + "\n")
         if !global.quiet {
             let names = configuration.users.map(\.name).joined(separator: ", ")
-            Output.err("authdeck sandbox: listening on \(server.baseURL) (users: \(names)); "
-                + "codes go to \(configuration.outboxPath ?? "stdout"). Ctrl-C stops.\n")
+            Output.err(
+                "authdeck sandbox: listening on \(server.baseURL) (users: \(names)); "
+                    + "codes go to \(configuration.outboxPath ?? "stdout"). Ctrl-C stops.\n")
             if !configuration.faults.faults.isEmpty {
                 Output.err("authdeck sandbox: faults on: \(configuration.faults.names.joined(separator: ","))\n")
             }
@@ -103,8 +108,9 @@ enum SandboxCommand {
     private static func defaultUsersFile(environment: [String: String]) -> String? {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         var candidates = environment["AUTHDECK_RESOURCES"].map { [$0 + "/sandbox-users.json"] } ?? []
-        candidates.append(executable.deletingLastPathComponent()
-            .appendingPathComponent("../share/authdeck/sandbox-users.json").standardized.path)
+        candidates.append(
+            executable.deletingLastPathComponent()
+                .appendingPathComponent("../share/authdeck/sandbox-users.json").standardized.path)
         var folder = executable.deletingLastPathComponent()
         for _ in 0..<5 {
             folder = folder.deletingLastPathComponent()

@@ -1,8 +1,8 @@
 import AuthClient
 import AuthCore
 import Foundation
-import SessionStorage
 import Sandbox
+import SessionStorage
 import TerminalUI
 
 /// `authdeck sandbox faults [NAME[,NAME…]|none] [--delay-ms N] [--url URL] [--json]`: shows or switches the faults of
@@ -30,8 +30,9 @@ enum SandboxFaultsCommand {
             if let delay = try arguments.integer("delay-ms", in: SandboxFaults.Selection.delayRange) {
                 selection.delayMs = delay
             }
-            var change = OutgoingRequest.json(base + "/sandbox/faults", encoded(selection.jsonObject),
-                                              headers: [("X-Authdeck-Sandbox", "admin")])
+            var change = OutgoingRequest.json(
+                base + "/sandbox/faults", encoded(selection.jsonObject),
+                headers: [("X-Authdeck-Sandbox", "admin")])
             change.method = "PUT"
             request = change
         } else {
@@ -59,7 +60,8 @@ enum SandboxFaultsCommand {
     }
 
     static func current(_ base: String, _ transport: URLSessionTransport) throws(CommandFailure)
-        -> SandboxFaults.Selection {
+        -> SandboxFaults.Selection
+    {
         let object = try send(OutgoingRequest(url: base + "/sandbox/faults"), transport)
         let names = (object["faults"] as? [String] ?? []).joined(separator: ",")
         var selection = SandboxFaults.Selection(faults: (try? SandboxFaults.parse(names: names)) ?? [])
@@ -68,7 +70,8 @@ enum SandboxFaultsCommand {
     }
 
     static func send(_ request: OutgoingRequest, _ transport: URLSessionTransport) throws(CommandFailure)
-        -> [String: Any] {
+        -> [String: Any]
+    {
         let response: IncomingResponse
         do throws(SignInError) {
             response = try transport.send(request)
@@ -76,8 +79,10 @@ enum SandboxFaultsCommand {
             throw CommandFailure(.failed, "cannot reach the sandbox: \(error.message)")
         }
         guard let object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] else {
-            throw CommandFailure(.failed, "the sandbox answered HTTP \(response.status) without JSON "
-                + "(is it an authdeck sandbox?)")
+            throw CommandFailure(
+                .failed,
+                "the sandbox answered HTTP \(response.status) without JSON "
+                    + "(is it an authdeck sandbox?)")
         }
         guard response.status == 200 else {
             let reason = object["error_description"] as? String ?? "HTTP \(response.status)"
@@ -94,8 +99,9 @@ enum SandboxFaultsCommand {
         } else {
             let configuration: Configuration
             do throws(SignInError) {
-                configuration = try ConfigurationFile.load(explicit: global.config,
-                                                           environment: ProcessEnvironment.current())
+                configuration = try ConfigurationFile.load(
+                    explicit: global.config,
+                    environment: ProcessEnvironment.current())
             } catch {
                 throw error.commandFailure
             }
@@ -116,9 +122,10 @@ enum SandboxFaultsCommand {
     static func configuredURL(_ configuration: Configuration) -> String? {
         let backends = configuration.backends ?? [:]
         let named = backends["sandbox"].flatMap { $0.type == .sandbox ? $0.baseURL : nil }
-        return named ?? backends.keys.sorted().lazy.compactMap { name -> String? in
-            backends[name]?.type == .sandbox ? backends[name]?.baseURL : nil
-        }.first
+        return named
+            ?? backends.keys.sorted().lazy.compactMap { name -> String? in
+                backends[name]?.type == .sandbox ? backends[name]?.baseURL : nil
+            }.first
     }
 
     static func isLoopback(_ url: String) -> Bool {
@@ -142,14 +149,16 @@ enum SandboxFaultsCommand {
     static func panelEvent(url: String, faults: [String]?, delayMs: Int) -> AppEvent {
         var request = OutgoingRequest(url: url + "/sandbox/faults", headers: [("X-Authdeck-Sandbox", "admin")])
         if let faults {
-            request = OutgoingRequest.json(url + "/sandbox/faults",
-                                           encoded(["faults": faults, "delayMs": delayMs]),
-                                           headers: [("X-Authdeck-Sandbox", "admin")])
+            request = OutgoingRequest.json(
+                url + "/sandbox/faults",
+                encoded(["faults": faults, "delayMs": delayMs]),
+                headers: [("X-Authdeck-Sandbox", "admin")])
             request.method = "PUT"
         }
         do throws(CommandFailure) {
-            return .sandboxAnswered(report(try send(request, URLSessionTransport(timeout: 10))),
-                                    switched: faults != nil)
+            return .sandboxAnswered(
+                report(try send(request, URLSessionTransport(timeout: 10))),
+                switched: faults != nil)
         } catch {
             return .sandboxFailed(error.message)
         }
@@ -161,7 +170,8 @@ enum SandboxFaultsCommand {
             guard let name = entry["name"] as? String else { return nil }
             return SandboxPanel.Fault(name: name, summary: entry["summary"] as? String ?? "")
         }
-        return SandboxPanel.Report(available: available, on: object["faults"] as? [String] ?? [],
-                                   delayMs: object["delayMs"] as? Int ?? SandboxFaults.Selection.defaultDelayMs)
+        return SandboxPanel.Report(
+            available: available, on: object["faults"] as? [String] ?? [],
+            delayMs: object["delayMs"] as? Int ?? SandboxFaults.Selection.defaultDelayMs)
     }
 }

@@ -15,7 +15,8 @@ enum SessionCommands {
         if arguments.has("all") {
             if positional != nil { throw .usage("give a KEY or --all, not both") }
             let entries = try StoreCommands.attempt { () throws(StoreError) in try store.entries() }
-            var refreshed = 0, failed = 0
+            var refreshed = 0
+            var failed = 0
             var skipped: [String: Int] = [:]
             for entry in entries {
                 guard entry.record.refreshable else {
@@ -33,7 +34,9 @@ enum SessionCommands {
             // One line that sums it up, so a script's log says what happened to every session.
             var summary = "refreshed \(refreshed), skipped \(skipped.values.reduce(0, +))"
             if !skipped.isEmpty {
-                summary += " (" + skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+                summary +=
+                    " ("
+                    + skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
                     .joined(separator: ", ") + ")"
             }
             summary += ", failed \(failed)"
@@ -58,8 +61,10 @@ enum SessionCommands {
     /// The read, the request and the write happen under the session's refresh lock, shared by every authdeck
     /// process (CLI and TUI alike), and the session is read again once the lock is held: eight `token` calls at
     /// once send one refresh request, and a rotated refresh token is never sent twice.
-    static func refresh(_ key: String, store: SessionStore, refresher: SessionRefresher,
-                        ifExpiringWithin window: TimeInterval? = nil) throws(CommandFailure) -> Session {
+    static func refresh(
+        _ key: String, store: SessionStore, refresher: SessionRefresher,
+        ifExpiringWithin window: TimeInterval? = nil
+    ) throws(CommandFailure) -> Session {
         let lock = try StoreCommands.attempt { () throws(StoreError) in try store.refreshLock(key) }
         defer { lock.release() }
         let session = try StoreCommands.attempt { () throws(StoreError) in try store.session(key) }
@@ -77,7 +82,9 @@ enum SessionCommands {
     // MARK: - open-url
 
     static func openURL(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
-        guard let url = try arguments.positionals(atMost: 1).first else { throw .usage("open-url needs the authdeck:// URL") }
+        guard let url = try arguments.positionals(atMost: 1).first else {
+            throw .usage("open-url needs the authdeck:// URL")
+        }
         guard url.lowercased().hasPrefix(SchemeReceiver.scheme + "://") else {
             throw .usage("open-url takes authdeck:// URLs only")
         }

@@ -15,9 +15,12 @@ struct SessionKeyChoice {
     }
 
     /// The controller's persist step; `moved` hears of a made-up key that had to change (proposed, stored).
-    func persist(into store: SessionStore,
-                 moved: @escaping @Sendable (String, String) -> Void) -> SignInController.Persist {
-        let given = givenKey != nil, replace = self.replace
+    func persist(
+        into store: SessionStore,
+        moved: @escaping @Sendable (String, String) -> Void
+    ) -> SignInController.Persist {
+        let given = givenKey != nil
+        let replace = self.replace
         return { session throws(SignInError) in
             do throws(StoreError) {
                 guard !given else { return try store.persist(session, replace: replace) }

@@ -8,8 +8,10 @@ enum SessionTable {
         let header = ["", "KEY", "BACKEND", "PROVIDER", "USER", "STATUS", "EXPIRES IN"]
         let rows = entries.map { entry -> [String] in
             let record = entry.record
-            return [entry.isSelected ? "*" : "", record.key, record.backend, record.provider, record.userLabel,
-                    record.status(at: now).rawValue, expiresIn(record.expiresAt, now: now)]
+            return [
+                entry.isSelected ? "*" : "", record.key, record.backend, record.provider, record.userLabel,
+                record.status(at: now).rawValue, expiresIn(record.expiresAt, now: now),
+            ]
         }
         var widths = header.map(\.count)
         for row in rows {

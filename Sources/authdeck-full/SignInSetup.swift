@@ -14,8 +14,9 @@ struct SignInSetup: Sendable {
     static func load(global: GlobalOptions, environment: [String: String]) throws(SignInError) -> SignInSetup {
         let configuration = try ConfigurationFile.load(explicit: global.config, environment: environment)
         let catalog = try ConfigurationFile.catalog(environment: environment)
-        return SignInSetup(environment: environment, configuration: configuration, catalog: catalog,
-                           dataFolder: ConfigurationFile.dataFolder(environment: environment))
+        return SignInSetup(
+            environment: environment, configuration: configuration, catalog: catalog,
+            dataFolder: ConfigurationFile.dataFolder(environment: environment))
     }
 
     /// The backends the chooser offers: the default first, then the configured ones by name, then `direct`.
@@ -30,14 +31,18 @@ struct SignInSetup: Sendable {
     /// sandbox, turnkey, portal; email and SMS codes through the proxies); `trace` sees every request it sends.
     /// `issuer` and `clientID` (the New sign-in screen's OIDC fields) replace config.json's as `login --issuer`
     /// and `--client-id` do.
-    func backend(for request: SignInRequest, issuer: String? = nil, clientID: String? = nil,
-                 trace: FlowTrace?) throws(SignInError) -> SignInBackend {
+    func backend(
+        for request: SignInRequest, issuer: String? = nil, clientID: String? = nil,
+        trace: FlowTrace?
+    ) throws(SignInError) -> SignInBackend {
         let base = URLSessionTransport()
         let transport: HTTPTransport = trace.map { TracingTransport(base, trace: $0) } ?? base
         let metadata = ProviderMetadataCache(transport: transport, folder: dataFolder.appendingPathComponent("cache"))
-        return try SignInBackendFactory.make(request: request, configuration: configuration, catalog: catalog,
-                                       transport: transport, metadata: metadata,
-                                       overrides: ProviderOverrides(issuer: issuer, clientID: clientID,
-                                                                    scopes: request.scopes))
+        return try SignInBackendFactory.make(
+            request: request, configuration: configuration, catalog: catalog,
+            transport: transport, metadata: metadata,
+            overrides: ProviderOverrides(
+                issuer: issuer, clientID: clientID,
+                scopes: request.scopes))
     }
 }

@@ -14,12 +14,16 @@ enum StampCommand {
         let store = try StoreCommands.requireStore(global)
         let session = try StoreCommands.attempt { () throws(StoreError) in try store.session(key) }
         guard let privateKeyHex = session.secrets.privateKeyHex else {
-            throw CommandFailure(.failed, "session '\(session.record.key)' holds no P-256 session key "
-                                 + "(stamp is for turnkey sessions)")
+            throw CommandFailure(
+                .failed,
+                "session '\(session.record.key)' holds no P-256 session key "
+                    + "(stamp is for turnkey sessions)")
         }
         if let expiresAt = session.record.expiresAt, expiresAt <= Date() {
-            throw CommandFailure(.failed, "session '\(session.record.key)' expired at "
-                                 + "\(SessionJSON.iso8601(expiresAt)); sign in again")
+            throw CommandFailure(
+                .failed,
+                "session '\(session.record.key)' expired at "
+                    + "\(SessionJSON.iso8601(expiresAt)); sign in again")
         }
         let value = try TurnkeyStamp.value(body: body, privateKeyHex: privateKeyHex)
         Output.out((arguments.has("header") ? TurnkeyStamp.headerName + ": " : "") + value + "\n")

@@ -5,8 +5,10 @@ import SessionStorage
 /// What `authdeck status` prints: the store's lock state and key source, one session's expiries, and what the
 /// provider's user endpoint said of the access token when it could be asked (`server`, nil when not asked).
 enum StatusReport {
-    static func text(entry: StoreEntry?, location: StoreLocation, source: MasterKeySource?, unlocked: Bool,
-                     now: Date, server: String? = nil) -> String {
+    static func text(
+        entry: StoreEntry?, location: StoreLocation, source: MasterKeySource?, unlocked: Bool,
+        now: Date, server: String? = nil
+    ) -> String {
         var text = "store:          \(location.databasePath)\n"
         text += "master key:     \(source?.rawValue ?? "not created yet")\n"
         text += "unlocked:       \(unlocked ? "yes (cached in the kernel keyring)" : "no")\n"
@@ -23,12 +25,16 @@ enum StatusReport {
         } else {
             text += "none"
         }
-        text += "\nchecked:        " + (server.map { "against the server: \($0)" } ?? "locally (no user endpoint to ask)") + "\n"
+        text +=
+            "\nchecked:        " + (server.map { "against the server: \($0)" } ?? "locally (no user endpoint to ask)")
+            + "\n"
         return text
     }
 
-    static func json(entry: StoreEntry?, location: StoreLocation, source: MasterKeySource?, unlocked: Bool,
-                     now: Date, server: String? = nil) -> String {
+    static func json(
+        entry: StoreEntry?, location: StoreLocation, source: MasterKeySource?, unlocked: Bool,
+        now: Date, server: String? = nil
+    ) -> String {
         var text = "{\"store\":{\"path\":\(SessionJSON.quoted(location.databasePath)),"
         text += "\"keySource\":\(SessionJSON.quoted(source?.rawValue)),\"unlocked\":\(unlocked)},\"session\":"
         if let entry {

@@ -1,8 +1,8 @@
 import AuthClient
 import AuthCore
 import Foundation
-import SessionStorage
 import SecretService
+import SessionStorage
 
 /// The store's commands: `list`, `use`, `logout`, `status` and `store …` (`token` is TokenCommand). Each opens the
 /// store, does one thing, and turns a `StoreError` into the exit code of SPEC section 5.
@@ -15,15 +15,17 @@ enum StoreCommands {
         let now = Date()
         if arguments.has("json") {
             // Written straight from the rows: 100,000 sessions must list within SPEC section 8's 300 ms.
-            let json = try store.map { store throws(CommandFailure) in
-                try attempt { () throws(StoreError) in try store.listJSON(now: now) }
-            } ?? "[]\n"
+            let json =
+                try store.map { store throws(CommandFailure) in
+                    try attempt { () throws(StoreError) in try store.listJSON(now: now) }
+                } ?? "[]\n"
             Output.out(json)
             return .done
         }
-        let entries = try store.map { store throws(CommandFailure) in
-            try attempt { () throws(StoreError) in try store.entries() }
-        } ?? []
+        let entries =
+            try store.map { store throws(CommandFailure) in
+                try attempt { () throws(StoreError) in try store.entries() }
+            } ?? []
         guard !entries.isEmpty else {
             if !global.quiet { Output.err("no sessions (sign in with authdeck login PROVIDER)\n") }
             return .done
@@ -48,7 +50,8 @@ enum StoreCommands {
     static func logout(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
         let positional = try arguments.positionals(atMost: 1).first
         let revoke = arguments.has("revoke")
-        let all = arguments.has("all"), expired = arguments.has("expired")
+        let all = arguments.has("all")
+        let expired = arguments.has("expired")
         if all || expired {
             if positional != nil || (all && expired) { throw .usage("give a KEY, --all or --expired, not two of them") }
             guard let store = try openStore(global, create: false) else {
@@ -73,7 +76,9 @@ enum StoreCommands {
             }
             // Only the sessions listed (and confirmed) go: one another process stored meanwhile stays.
             let removed = try attempt { () throws(StoreError) in try store.remove(entries.map(\.record.key)) }
-            if !global.quiet { Output.err("removed \(removed) \(expired ? "expired " : "")session\(removed == 1 ? "" : "s")\n") }
+            if !global.quiet {
+                Output.err("removed \(removed) \(expired ? "expired " : "")session\(removed == 1 ? "" : "s")\n")
+            }
             return .done
         }
         let store = try requireStore(global)
@@ -86,8 +91,10 @@ enum StoreCommands {
     }
 
     /// Revokes a session's tokens at its provider; a refusal keeps the session (nothing is removed on failure).
-    private static func revokeAtProvider(_ key: String, store: SessionStore,
-                                         global: GlobalOptions) throws(CommandFailure) {
+    private static func revokeAtProvider(
+        _ key: String, store: SessionStore,
+        global: GlobalOptions
+    ) throws(CommandFailure) {
         let session = try attempt { () throws(StoreError) in try store.session(key) }
         do throws(SignInError) {
             try SessionRefresher(transport: URLSessionTransport(), currentEndpoints: CurrentEndpoints.lookup(global))
@@ -118,11 +125,15 @@ enum StoreCommands {
         let unlocked = store?.isUnlockedInCache ?? false
         let now = Date()
         if arguments.has("json") {
-            Output.out(StatusReport.json(entry: entry, location: location(), source: source, unlocked: unlocked,
-                                         now: now, server: server))
+            Output.out(
+                StatusReport.json(
+                    entry: entry, location: location(), source: source, unlocked: unlocked,
+                    now: now, server: server))
         } else {
-            Output.out(StatusReport.text(entry: entry, location: location(), source: source, unlocked: unlocked,
-                                         now: now, server: server))
+            Output.out(
+                StatusReport.text(
+                    entry: entry, location: location(), source: source, unlocked: unlocked,
+                    now: now, server: server))
         }
         return .done
     }
@@ -132,8 +143,9 @@ enum StoreCommands {
     private static func serverCheck(_ entry: StoreEntry?, store: SessionStore?, global: GlobalOptions) -> String? {
         guard let entry, let store, let session = try? store.session(entry.record.key) else { return nil }
         do throws(SignInError) {
-            let refresher = SessionRefresher(transport: URLSessionTransport(timeout: 5),
-                                             currentEndpoints: CurrentEndpoints.lookup(global))
+            let refresher = SessionRefresher(
+                transport: URLSessionTransport(timeout: 5),
+                currentEndpoints: CurrentEndpoints.lookup(global))
             switch try refresher.check(session) {
             case .valid: return "valid"
             case .refused(let status): return "refused (HTTP \(status))"
@@ -151,10 +163,11 @@ enum StoreCommands {
     }
 
     static func storeOptions(_ global: GlobalOptions) -> StoreOptions {
-        StoreOptions.fromEnvironment(ProcessEnvironment.current(), unlockForMinutes: global.unlockForMinutes,
-                                     keyringTimeoutSeconds: global.keyringTimeoutSeconds,
-                                     secretService: SecretServiceKeyring(timeoutSeconds: global.keyringTimeoutSeconds),
-                                     warn: { Output.err("authdeck: \($0)\n") })
+        StoreOptions.fromEnvironment(
+            ProcessEnvironment.current(), unlockForMinutes: global.unlockForMinutes,
+            keyringTimeoutSeconds: global.keyringTimeoutSeconds,
+            secretService: SecretServiceKeyring(timeoutSeconds: global.keyringTimeoutSeconds),
+            warn: { Output.err("authdeck: \($0)\n") })
     }
 
     /// The store, or nil when there is none yet and `create` is false.
@@ -186,7 +199,7 @@ enum StoreCommands {
         case .invalidKey:
             return CommandFailure(.usage, error.description)
         case .locked, .wrongPassphrase, .keyringTimeout, .secretService, .damagedDatabase, .damagedSession,
-             .newerSchema, .storage:
+            .newerSchema, .storage:
             return CommandFailure(.store, error.description)
         }
     }

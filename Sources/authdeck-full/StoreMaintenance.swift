@@ -50,9 +50,12 @@ enum StoreMaintenance {
         return .done
     }
 
-    private static func importSessions(from path: String, _ arguments: Arguments,
-                                       _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
-        let replace = arguments.has("replace"), skipExisting = arguments.has("skip-existing")
+    private static func importSessions(
+        from path: String, _ arguments: Arguments,
+        _ global: GlobalOptions
+    ) throws(CommandFailure) -> ExitCode {
+        let replace = arguments.has("replace")
+        let skipExisting = arguments.has("skip-existing")
         if replace && skipExisting { throw .usage("give --replace or --skip-existing, not both") }
         var bytes = try readInput(path)
         if ExportBundle.isBundle(bytes) {
@@ -100,16 +103,20 @@ enum StoreMaintenance {
     /// Imported sessions keep their own endpoints, but sign-ins, status and doctor go by the configured backends:
     /// name any backend the sessions come from that this machine's config does not know.
     private static func warnUnconfiguredBackends(_ records: [SessionRecord], _ global: GlobalOptions) {
-        guard let configuration = try? ConfigurationFile.load(explicit: global.config,
-                                                               environment: ProcessEnvironment.current()) else {
+        guard
+            let configuration = try? ConfigurationFile.load(
+                explicit: global.config,
+                environment: ProcessEnvironment.current())
+        else {
             return
         }
         let unknown = Set(records.map(\.backend)).filter { name in
             !Configuration.builtInBackends.contains(name) && configuration.backends?[name] == nil
         }
         for name in unknown.sorted() {
-            Output.err("authdeck: warning: backend '\(name)' is not configured here; its sessions refresh with the "
-                       + "endpoints stored with them, but new sign-ins need it in config.json\n")
+            Output.err(
+                "authdeck: warning: backend '\(name)' is not configured here; its sessions refresh with the "
+                    + "endpoints stored with them, but new sign-ins need it in config.json\n")
         }
     }
 
@@ -123,7 +130,8 @@ enum StoreMaintenance {
             return (try store.allSessions(), try store.selectedKey(), seeds)
         }
         let now = Date()
-        let lines = sessions.map { SessionJSON.transferLine($0, selected: $0.record.key == selected, now: now) }
+        let lines =
+            sessions.map { SessionJSON.transferLine($0, selected: $0.record.key == selected, now: now) }
             + seeds.map(SessionJSON.seedLine)
         let passphrase = try bundlePassphrase(.exportBundle)
         let bundle = try StoreCommands.attempt { () throws(StoreError) in
@@ -141,8 +149,9 @@ enum StoreMaintenance {
     // MARK: - Files
 
     private static func bundlePassphrase(_ purpose: PassphraseUnlock.Purpose) throws(CommandFailure) -> [UInt8] {
-        let source = PassphraseUnlock.fromEnvironment(ProcessEnvironment.current(),
-                                                      fileVariable: "AUTHDECK_EXPORT_PASSPHRASE_FILE")
+        let source = PassphraseUnlock.fromEnvironment(
+            ProcessEnvironment.current(),
+            fileVariable: "AUTHDECK_EXPORT_PASSPHRASE_FILE")
         guard let passphrase = try StoreCommands.attempt({ () throws(StoreError) in try source.read(purpose) }) else {
             throw CommandFailure(.store, "the bundle needs a passphrase: \(source.hint)")
         }

@@ -25,8 +25,9 @@ enum TOTPCommand {
             throw .usage("give exactly one of --secret BASE32 or --uri otpauth://… (use - to read it from stdin)")
         }
         if (secretArgument ?? uriArgument) != "-", !global.quiet {
-            Output.err("authdeck: the seed was given on the command line, where other processes can see it; "
-                       + "use --secret - or --uri - to read it from standard input\n")
+            Output.err(
+                "authdeck: the seed was given on the command line, where other processes can see it; "
+                    + "use --secret - or --uri - to read it from standard input\n")
         }
         var seed: TestAccountSeed
         if let value = try secretArgument.map(readValue) {
@@ -46,9 +47,10 @@ enum TOTPCommand {
             guard let secret = Base32.decode(uri.secretBase32), !secret.isEmpty else {
                 throw .usage("the otpauth link's secret is not base32")
             }
-            seed = TestAccountSeed(user: user ?? uri.account, secret: secret,
-                                   algorithm: TOTP.Algorithm(rawValue: uri.algorithm) ?? .sha1, digits: uri.digits,
-                                   period: uri.period)
+            seed = TestAccountSeed(
+                user: user ?? uri.account, secret: secret,
+                algorithm: TOTP.Algorithm(rawValue: uri.algorithm) ?? .sha1, digits: uri.digits,
+                period: uri.period)
         }
         seed.createdAt = Date()
         let store = try StoreCommands.attempt { () throws(StoreError) in
@@ -63,9 +65,10 @@ enum TOTPCommand {
     }
 
     static func list(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
-        let seeds = try StoreCommands.openStore(global, create: false).map { store throws(CommandFailure) in
-            try StoreCommands.attempt { () throws(StoreError) in try store.totpSeedList() }
-        } ?? []
+        let seeds =
+            try StoreCommands.openStore(global, create: false).map { store throws(CommandFailure) in
+                try StoreCommands.attempt { () throws(StoreError) in try store.totpSeedList() }
+            } ?? []
         if arguments.has("json") {
             let objects = seeds.map { seed in
                 "{\"user\":\(SessionJSON.quoted(seed.user)),\"algorithm\":\(SessionJSON.quoted(seed.algorithm.rawValue)),"
@@ -77,7 +80,8 @@ enum TOTPCommand {
             if !global.quiet { Output.err("no TOTP seeds (add one with authdeck totp add USER --secret -)\n") }
         } else {
             for seed in seeds {
-                Output.out("\(seed.user.padded(to: 24)) \(seed.algorithm.rawValue) \(seed.digits) digits / \(seed.period) s\n")
+                Output.out(
+                    "\(seed.user.padded(to: 24)) \(seed.algorithm.rawValue) \(seed.digits) digits / \(seed.period) s\n")
             }
         }
         return .done
@@ -87,7 +91,9 @@ enum TOTPCommand {
         guard let user else { throw .usage("totp rm needs a USER") }
         let store = try StoreCommands.requireStore(global)
         let removed = try StoreCommands.attempt { () throws(StoreError) in try store.removeTOTPSeed(user: user) }
-        guard removed else { throw CommandFailure(.noSuchSession, "no TOTP seed for '\(user)' (see authdeck totp list)") }
+        guard removed else {
+            throw CommandFailure(.noSuchSession, "no TOTP seed for '\(user)' (see authdeck totp list)")
+        }
         if !global.quiet { Output.err("removed the TOTP seed of '\(user)'\n") }
         return .done
     }

@@ -3,8 +3,9 @@ import AuthCore
 import Foundation
 import SessionStorage
 import TerminalUI
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `authdeck tui` (and `authdeck` alone on a terminal): opens the store, starts the terminal and runs the event
@@ -42,11 +43,12 @@ enum TUICommand {
 
         let terminal = try startTerminal()
         let lastBackend = store.lastBackend.flatMap { setup.backendNames.contains($0) ? $0 : nil }
-        var state = AppState(rows: terminal.rows, cols: terminal.cols, now: Date(),
-                             utcOffsetSeconds: localOffset(), providers: providerChoices(setup.catalog),
-                             backends: setup.backendNames,
-                             defaultBackend: lastBackend ?? setup.configuration.defaultBackendName,
-                             store: status)
+        var state = AppState(
+            rows: terminal.rows, cols: terminal.cols, now: Date(),
+            utcOffsetSeconds: localOffset(), providers: providerChoices(setup.catalog),
+            backends: setup.backendNames,
+            defaultBackend: lastBackend ?? setup.configuration.defaultBackendName,
+            store: status)
         let pages = TUIPageSource(store: store)
         state.sessions = SessionList(source: pages, selected: selected)
         state.directorySession = DirectorySessionFile.find()?.key
@@ -56,8 +58,10 @@ enum TUICommand {
         }.flatMap { SandboxFaultsCommand.isLoopback($0) ? $0 : nil }
         for backend in setup.backendNames {
             for provider in state.providers {
-                if let reason = ProviderSupport.refusal(provider: provider.name, backend: backend,
-                                                        in: setup.configuration) {
+                if let reason = ProviderSupport.refusal(
+                    provider: provider.name, backend: backend,
+                    in: setup.configuration)
+                {
                     state.providerRefusals[backend, default: [:]][provider.name] = reason
                 }
             }
@@ -71,9 +75,10 @@ enum TUICommand {
             let keyFrame = loop.timeKeyPresses(200)
             let filterFrame = loop.timeFilterKeystrokes()
             terminal.restore()
-            Output.err("bench: sessions=\(loop.state.sessions.totalCount) first-frame-ms=\(milliseconds(firstFrame)) "
-                       + "key-to-frame-ms=\(milliseconds(keyFrame)) filter-key-ms=\(milliseconds(filterFrame)) "
-                       + "rss-kb=\(rss)\n")
+            Output.err(
+                "bench: sessions=\(loop.state.sessions.totalCount) first-frame-ms=\(milliseconds(firstFrame)) "
+                    + "key-to-frame-ms=\(milliseconds(keyFrame)) filter-key-ms=\(milliseconds(filterFrame)) "
+                    + "rss-kb=\(rss)\n")
             return .done
         }
         loop.run()
@@ -93,8 +98,10 @@ enum TUICommand {
         } catch Terminal.StartError.notATerminal {
             throw CommandFailure(.usage, "the TUI needs a terminal (use list, login and the other commands in scripts)")
         } catch Terminal.StartError.cannotAddressCursor(let name) {
-            throw CommandFailure(.usage, "TERM=\(name) cannot move the cursor, so the TUI cannot draw: set TERM to "
-                                 + "your terminal's type (xterm-256color), or use list, login and the other commands")
+            throw CommandFailure(
+                .usage,
+                "TERM=\(name) cannot move the cursor, so the TUI cannot draw: set TERM to "
+                    + "your terminal's type (xterm-256color), or use list, login and the other commands")
         } catch {
             throw CommandFailure(.failed, "cannot start the terminal: \(error)")
         }
@@ -118,8 +125,10 @@ enum TUICommand {
     }
 
     /// `sandbox panel`: the TUI opened on its Sandbox panel for the sandbox at `url`, as `report` first read it.
-    static func openSandboxPanel(url: String, report: SandboxPanel.Report,
-                                 _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
+    static func openSandboxPanel(
+        url: String, report: SandboxPanel.Report,
+        _ global: GlobalOptions
+    ) throws(CommandFailure) -> ExitCode {
         let setup = try noSignIns()
         let terminal = try startTerminal()
         runOneScreen(global, setup: setup, terminal: terminal) { state in
@@ -135,23 +144,28 @@ enum TUICommand {
     private static func noSignIns() throws(CommandFailure) -> SignInSetup {
         let environment = ProcessEnvironment.current()
         do throws(SignInError) {
-            return SignInSetup(environment: environment, configuration: Configuration(),
-                               catalog: try ConfigurationFile.catalog(environment: environment),
-                               dataFolder: ConfigurationFile.dataFolder(environment: environment))
+            return SignInSetup(
+                environment: environment, configuration: Configuration(),
+                catalog: try ConfigurationFile.catalog(environment: environment),
+                dataFolder: ConfigurationFile.dataFolder(environment: environment))
         } catch {
             throw error.commandFailure
         }
     }
 
     /// The event loop on one screen (`AppState.singleScreen`): leaving it quits, and the store stays closed.
-    private static func runOneScreen(_ global: GlobalOptions, setup: SignInSetup, terminal: Terminal,
-                                     open: (inout AppState) -> Void) {
-        var state = AppState(rows: terminal.rows, cols: terminal.cols, now: Date(), utcOffsetSeconds: localOffset(),
-                             providers: [], backends: [], store: .empty)
+    private static func runOneScreen(
+        _ global: GlobalOptions, setup: SignInSetup, terminal: Terminal,
+        open: (inout AppState) -> Void
+    ) {
+        var state = AppState(
+            rows: terminal.rows, cols: terminal.cols, now: Date(), utcOffsetSeconds: localOffset(),
+            providers: [], backends: [], store: .empty)
         state.singleScreen = true
         open(&state)
-        let loop = TUIEventLoop(state: state, terminal: terminal,
-                                store: TUIStore(global: global, environment: setup.environment), setup: setup)
+        let loop = TUIEventLoop(
+            state: state, terminal: terminal,
+            store: TUIStore(global: global, environment: setup.environment), setup: setup)
         loop.present()
         loop.run()
         terminal.restore()

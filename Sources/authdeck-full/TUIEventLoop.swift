@@ -3,8 +3,9 @@ import AuthCore
 import Foundation
 import SessionStorage
 import TerminalUI
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The TUI's event loop: one thread owns the app state. It sleeps in `poll` on the terminal, the inbox's wake-up
@@ -43,14 +44,16 @@ final class TUIEventLoop {
         var nextTick = tickAfter(Date(), watching: watch != nil)
         while !state.isQuitting {
             var changed = false
-            var descriptors = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
-                               pollfd(fd: inbox.wakeDescriptor, events: Int16(POLLIN), revents: 0),
-                               pollfd(fd: watch?.descriptor ?? -1, events: Int16(POLLIN), revents: 0)]
+            var descriptors = [
+                pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: inbox.wakeDescriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: watch?.descriptor ?? -1, events: Int16(POLLIN), revents: 0),
+            ]
             let wait = nextTick.timeIntervalSinceNow * 1000
             // Without a wake-up pipe a post could go unseen, so the loop then looks every 40 ms as it used to.
             let timeout = inbox.wakeDescriptor < 0 ? min(40, wait) : wait
             _ = poll(&descriptors, nfds_t(descriptors.count), Int32(max(0, min(60_000, timeout.rounded(.up)))))
-            if descriptors[0].revents & Int16(POLLHUP | POLLNVAL | POLLERR) != 0 { break }   // the terminal is gone
+            if descriptors[0].revents & Int16(POLLHUP | POLLNVAL | POLLERR) != 0 { break }  // the terminal is gone
             // Whatever woke the loop, curses is asked for keys without waiting: a resize (SIGWINCH, which also
             // writes to the wake-up pipe) arrives as a key, and curses may hold bytes it read ahead.
             while let request = terminal.nextKey(timeoutMilliseconds: 0) {
@@ -100,7 +103,7 @@ final class TUIEventLoop {
         switch state.mode {
         case .sessions, .details: break
         case .unlock, .newSignIn, .contact, .signIn: return true
-        case .sandbox: return false   // the panel counts nothing down; the sandbox's answers wake the loop
+        case .sandbox: return false  // the panel counts nothing down; the sandbox's answers wake the loop
         }
         if state.overlay == .trace { return true }
         let list = state.sessions
@@ -168,7 +171,8 @@ final class TUIEventLoop {
     private func watchOtherProcesses() -> Bool {
         // `trace show` and `sandbox panel` never open the store.
         guard !state.singleScreen, let opened = try? store.store(create: false),
-              let counter = try? opened.changeCounter() else {
+            let counter = try? opened.changeCounter()
+        else {
             return false
         }
         guard counter != watchedCounter else { return false }
@@ -182,8 +186,10 @@ final class TUIEventLoop {
                 return false
             }
         }
-        dispatch(.sessionsChangedElsewhere(stored: [], removed: removed.sorted(),
-                                           selected: try? opened.selectedKey()))
+        dispatch(
+            .sessionsChangedElsewhere(
+                stored: [], removed: removed.sorted(),
+                selected: try? opened.selectedKey()))
         return true
     }
 
@@ -233,7 +239,8 @@ final class TUIEventLoop {
                 return [.sessionStored(TUIStore.item(try store.entry(key)), focus: false)]
             }
         case .unlock(let passphrase):
-            let store = self.store, inbox = self.inbox
+            let store = self.store
+            let inbox = self.inbox
             background.async {
                 do throws(StoreError) {
                     let status = try store.unlock(passphrase: passphrase)
@@ -280,7 +287,7 @@ final class TUIEventLoop {
             if case .empty = state.store {
                 let status = try store.unlock(passphrase: nil)
                 inbox.post(.storeChanged(status))
-                if case .needsPassphrase = status { return }   // the screen asks for one, then starts again
+                if case .needsPassphrase = status { return }  // the screen asks for one, then starts again
             }
         } catch {
             inbox.post(.storeChanged(.locked(error.description)))
@@ -289,17 +296,26 @@ final class TUIEventLoop {
         }
         let trace = FlowTrace(onStep: { step in
             // The details were redacted by field when the step was recorded; they are shown when it is expanded.
-            inbox.post(.signInDetail(flow: flow, .protocolStep(kind: step.kind, summary: step.summary,
-                                                                     elapsedMilliseconds: step.elapsedMs,
-                                                                     details: step.details)))
+            inbox.post(
+                .signInDetail(
+                    flow: flow,
+                    .protocolStep(
+                        kind: step.kind, summary: step.summary,
+                        elapsedMilliseconds: step.elapsedMs,
+                        details: step.details)))
         })
-        let request = SignInRequest(provider: choice.provider, backendName: choice.backend,
-                                    sessionKey: choice.sessionKey, replace: choice.replace, contact: choice.contact,
-                                    useDevice: choice.useDevice)
+        let request = SignInRequest(
+            provider: choice.provider, backendName: choice.backend,
+            sessionKey: choice.sessionKey, replace: choice.replace, contact: choice.contact,
+            useDevice: choice.useDevice)
         // Checked again against the store: another process may have taken the key since the list was read.
         if let key = choice.sessionKey, !choice.replace, (try? sessionStore.entry(key)) != nil {
-            inbox.post(.signIn(flow: flow, .finished(.failure(
-                .sessionStorageFailure(message: StoreError.keyTaken(key).description)))))
+            inbox.post(
+                .signIn(
+                    flow: flow,
+                    .finished(
+                        .failure(
+                            .sessionStorageFailure(message: StoreError.keyTaken(key).description)))))
             return
         }
         let backend: SignInBackend
@@ -385,7 +401,8 @@ final class TUIEventLoop {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withFullDate, .withTime, .withDashSeparatorInDate, .withColonSeparatorInTime]
         let stamp = formatter.string(from: date).replacingOccurrences(of: ":", with: "-")
-        let name = provider.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || $0 == "-" }
+        let name =
+            provider.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || $0 == "-" }
             ? provider : "flow"
         return "trace-\(stamp)-\(name).jsonl"
     }
@@ -393,13 +410,15 @@ final class TUIEventLoop {
     /// Answers a TOTP prompt with the stored seed's current code, asked for with `u`.
     private func useTestAccountCode(_ flow: Int) {
         guard let current = state.flow, current.id == flow,
-              case .running(.totpRequired(_, let challenge, _)) = current.phase,
-              let opened = try? store.store(create: false),
-              let seed = TOTPCommand.seed(for: challenge.user, in: opened)
-                ?? TOTPCommand.seed(for: OTPAuthAccount.account(in: challenge.enrolmentLink), in: opened) else {
+            case .running(.totpRequired(_, let challenge, _)) = current.phase,
+            let opened = try? store.store(create: false),
+            let seed = TOTPCommand.seed(for: challenge.user, in: opened)
+                ?? TOTPCommand.seed(for: OTPAuthAccount.account(in: challenge.enrolmentLink), in: opened)
+        else {
             // The code never went out: the screen shows the machine as it still is (waiting), and why.
             if let machine = controllers[flow]?.state { inbox.post(.signIn(flow: flow, .stateChanged(machine))) }
-            inbox.post(.signIn(flow: flow, .notice(.unavailable(reason: "no test-account seed is stored for this user"))))
+            inbox.post(
+                .signIn(flow: flow, .notice(.unavailable(reason: "no test-account seed is stored for this user"))))
             return
         }
         controllers[flow]?.enterCode(seed.code(at: Date()))
@@ -413,9 +432,11 @@ final class TUIEventLoop {
             }
             return
         }
-        let store = self.store, inbox = self.inbox
-        let current = CurrentEndpoints.lookup(configuration: setup.configuration, catalog: setup.catalog,
-                                              environment: setup.environment)
+        let store = self.store
+        let inbox = self.inbox
+        let current = CurrentEndpoints.lookup(
+            configuration: setup.configuration, catalog: setup.catalog,
+            environment: setup.environment)
         background.async {
             do throws(StoreError) {
                 guard let opened = try store.store(create: false) else { throw StoreError.noSuchSession(key) }
@@ -435,15 +456,17 @@ final class TUIEventLoop {
     }
 
     private func refresh(_ key: String, ifExpiringWithin window: TimeInterval?) {
-        let store = self.store, inbox = self.inbox
+        let store = self.store
+        let inbox = self.inbox
         background.async {
             do throws(StoreError) {
                 guard let opened = try store.store(create: false) else { throw StoreError.noSuchSession(key) }
                 // The same locked path as `authdeck refresh`, so the TUI and scripts never refresh one session twice.
                 do throws(CommandFailure) {
-                    _ = try SessionCommands.refresh(key, store: opened,
-                                                    refresher: SessionRefresher(transport: URLSessionTransport()),
-                                                    ifExpiringWithin: window)
+                    _ = try SessionCommands.refresh(
+                        key, store: opened,
+                        refresher: SessionRefresher(transport: URLSessionTransport()),
+                        ifExpiringWithin: window)
                 } catch {
                     inbox.post(.refreshFinished(key: key, error: error.message))
                     return

@@ -1,7 +1,8 @@
 import Synchronization
 import TerminalUI
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Events posted from other threads (the sign-in controllers' queues, background store and network work) for the

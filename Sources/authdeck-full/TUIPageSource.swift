@@ -29,15 +29,19 @@ final class TUIPageSource: SessionPageSource {
         }
     }
 
-    func rows(sort: SessionSort, filter: String, at date: Date, after key: String?, skip: Int,
-              limit: Int) -> [SessionItem]? {
+    func rows(
+        sort: SessionSort, filter: String, at date: Date, after key: String?, skip: Int,
+        limit: Int
+    ) -> [SessionItem]? {
         page { store throws(StoreError) in
             try store.page(Self.query(sort, filter, date), after: key, skip: skip, limit: limit)
         }
     }
 
-    func rows(sort: SessionSort, filter: String, at date: Date, before key: String?, skip: Int,
-              limit: Int) -> [SessionItem]? {
+    func rows(
+        sort: SessionSort, filter: String, at date: Date, before key: String?, skip: Int,
+        limit: Int
+    ) -> [SessionItem]? {
         page { store throws(StoreError) in
             try store.page(Self.query(sort, filter, date), before: key, skip: skip, limit: limit)
         }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// SIGWINCH wakes the event loop: curses notes a resize in its own handler and reports it at the next key read,
@@ -25,7 +25,8 @@ private func resizeWakeHandler(_ signal: Int32) {
     let saved = errno
     // SIG_DFL is 0 and SIG_IGN 1: only a real handler is called.
     if let previous = cursesResizeAction.__sigaction_handler.sa_handler,
-       unsafeBitCast(previous, to: Int.self) > 1 {
+        unsafeBitCast(previous, to: Int.self) > 1
+    {
         previous(signal)
     }
     var byte: UInt8 = 1

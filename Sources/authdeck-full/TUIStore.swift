@@ -1,6 +1,6 @@
 import Foundation
-import SessionStorage
 import SecretService
+import SessionStorage
 import Synchronization
 import TerminalUI
 
@@ -17,11 +17,12 @@ final class TUIStore: Sendable {
     /// terminal that curses owns.
     init(global: GlobalOptions, environment: [String: String]) {
         location = StoreLocation.resolve(environment: environment)
-        var options = StoreOptions.fromEnvironment(environment, unlockForMinutes: global.unlockForMinutes,
-                                                   keyringTimeoutSeconds: global.keyringTimeoutSeconds,
-                                                   secretService: SecretServiceKeyring(
-                                                       timeoutSeconds: global.keyringTimeoutSeconds),
-                                                   warn: { _ in })
+        var options = StoreOptions.fromEnvironment(
+            environment, unlockForMinutes: global.unlockForMinutes,
+            keyringTimeoutSeconds: global.keyringTimeoutSeconds,
+            secretService: SecretServiceKeyring(
+                timeoutSeconds: global.keyringTimeoutSeconds),
+            warn: { _ in })
         if (environment["AUTHDECK_PASSPHRASE_FILE"] ?? "").isEmpty {
             options.passphrase = PassphraseUnlock(hint: "type the passphrase on the unlock screen") { _ in nil }
         }
@@ -32,7 +33,8 @@ final class TUIStore: Sendable {
     /// The open store; with `create`, one is made when there is none yet.
     /// Opened under the lock, so the loop and background work never open a second connection between them.
     func store(create: Bool) throws(StoreError) -> SessionStore? {
-        let location = self.location, options = self.options
+        let location = self.location
+        let options = self.options
         return try current.withLock { (store: inout SessionStore?) throws(StoreError) -> SessionStore? in
             if let store { return store }
             store = try SessionStore.open(location, options: options, create: create)
@@ -61,7 +63,8 @@ final class TUIStore: Sendable {
         }
         let source = (try? store.keySource())??.rawValue
         // A fresh unlock is cached for --unlock-for; one found in the cache expires when an earlier command said.
-        let until = !wasCached && options.unlockForSeconds > 0 && store.isUnlockedInCache
+        let until =
+            !wasCached && options.unlockForSeconds > 0 && store.isUnlockedInCache
             ? started.addingTimeInterval(TimeInterval(options.unlockForSeconds)) : nil
         return .unlocked(until: until, source: source)
     }
@@ -75,8 +78,9 @@ final class TUIStore: Sendable {
         }
         set {
             guard let newValue else { return }
-            FileManager.default.createFile(atPath: lastBackendPath, contents: Data((newValue + "\n").utf8),
-                                           attributes: [.posixPermissions: 0o600])
+            FileManager.default.createFile(
+                atPath: lastBackendPath, contents: Data((newValue + "\n").utf8),
+                attributes: [.posixPermissions: 0o600])
         }
     }
 

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// An inotify watch on the store's folder: another process's commit writes the database's WAL there, which makes

@@ -22,7 +22,8 @@ enum TokenCommand {
         }
         let requirement = try TokenRequirement.parse(arguments, key: key)
         // Checked before the token is fetched, so a bad KUBERNETES_EXEC_INFO refreshes nothing.
-        let apiVersion = format == .execCredential
+        let apiVersion =
+            format == .execCredential
             ? try ExecCredential.apiVersion(environment: ProcessEnvironment.current()) : ""
         let issued = try TokenSource.issue(requirement, global)
         switch format {

@@ -12,11 +12,14 @@ enum TokenSource {
         }
         // The plain case (key cached, token current) is StoreCore's `TokenRead`, the same read the lean binary
         // serves `token` with; everything else (unlock, refresh, errors) goes through the store below.
-        if let cached = TokenRead.cached(requirement.key, idToken: requirement.idToken,
-                                         minValidSeconds: requirement.minValidSeconds,
-                                         location: StoreCommands.location(), now: TokenRead.now()) {
-            return IssuedToken(key: cached.key, token: cached.token,
-                               expiresAt: cached.expiresAt.map { Date(timeIntervalSince1970: $0) })
+        if let cached = TokenRead.cached(
+            requirement.key, idToken: requirement.idToken,
+            minValidSeconds: requirement.minValidSeconds,
+            location: StoreCommands.location(), now: TokenRead.now())
+        {
+            return IssuedToken(
+                key: cached.key, token: cached.token,
+                expiresAt: cached.expiresAt.map { Date(timeIntervalSince1970: $0) })
         }
         let store = try StoreCommands.requireStore(global)
         return try issue(requirement, store: store)
@@ -48,28 +51,37 @@ enum TokenSource {
         if record.refreshable && session.secrets.endpoints != nil {
             let asked = Date()
             // The locked refresh path: when another process refreshed meanwhile, its token is used.
-            let refreshed = try SessionCommands.refresh(record.key, store: store,
-                                                        refresher: SessionRefresher(transport: URLSessionTransport()),
-                                                        ifExpiringWithin: window)
-            let issued = IssuedToken(key: record.key, token: refreshed.secrets.bearer ?? bearer,
-                                     expiresAt: refreshed.record.expiresAt)
+            let refreshed = try SessionCommands.refresh(
+                record.key, store: store,
+                refresher: SessionRefresher(transport: URLSessionTransport()),
+                ifExpiringWithin: window)
+            let issued = IssuedToken(
+                key: record.key, token: refreshed.secrets.bearer ?? bearer,
+                expiresAt: refreshed.record.expiresAt)
             // The provider's lifetime is what --min-valid is held to (counted from the request, so the time the
             // refresh itself took does not count against it).
             if let minimum = requirement.minValidSeconds, let expiresAt = issued.expiresAt,
-               expiresAt.timeIntervalSince(asked) < TimeInterval(minimum) {
+                expiresAt.timeIntervalSince(asked) < TimeInterval(minimum)
+            {
                 let lifetime = Int(expiresAt.timeIntervalSince(asked).rounded(.down))
-                throw CommandFailure(.failed, "the provider's new token for '\(record.key)' lives \(lifetime) s, "
-                                     + "less than --min-valid \(minimum) s")
+                throw CommandFailure(
+                    .failed,
+                    "the provider's new token for '\(record.key)' lives \(lifetime) s, "
+                        + "less than --min-valid \(minimum) s")
             }
             return issued
         }
         if let expiresAt = record.expiresAt, expiresAt <= now {
-            throw CommandFailure(.failed, "session '\(record.key)' expired at \(SessionJSON.iso8601(expiresAt)) "
-                                 + "and cannot be refreshed; sign in again")
+            throw CommandFailure(
+                .failed,
+                "session '\(record.key)' expired at \(SessionJSON.iso8601(expiresAt)) "
+                    + "and cannot be refreshed; sign in again")
         }
         if let minimum = requirement.minValidSeconds, let expiresAt = record.expiresAt {
-            throw CommandFailure(.failed, "session '\(record.key)' expires at \(SessionJSON.iso8601(expiresAt)), "
-                                 + "within --min-valid \(minimum) s, and cannot be refreshed; sign in again")
+            throw CommandFailure(
+                .failed,
+                "session '\(record.key)' expires at \(SessionJSON.iso8601(expiresAt)), "
+                    + "within --min-valid \(minimum) s, and cannot be refreshed; sign in again")
         }
         return IssuedToken(key: record.key, token: bearer, expiresAt: record.expiresAt)
     }

@@ -1,8 +1,9 @@
 import AuthClient
 import AuthCore
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `authdeck trace show FILE`, `trace diff A B`, `trace replay FILE`: what support staff do with a customer's
@@ -29,8 +30,10 @@ enum TraceCommand {
 
     // MARK: - show
 
-    static func show(_ document: TraceDocument, _ arguments: Arguments,
-                     _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
+    static func show(
+        _ document: TraceDocument, _ arguments: Arguments,
+        _ global: GlobalOptions
+    ) throws(CommandFailure) -> ExitCode {
         var expanded: Set<Int> = []
         if arguments.has("all") { expanded = Set(1...document.steps.count) }
         if let list = arguments.value("expand") {
@@ -48,7 +51,8 @@ enum TraceCommand {
         }
         // On a terminal, with nothing asked of the printout, the TUI opens on its Trace screen with the file.
         if expanded.isEmpty, !arguments.has("plain"), isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1,
-           try TUICommand.showTraceFile(document.screenFile, global) {
+            try TUICommand.showTraceFile(document.screenFile, global)
+        {
             return .done
         }
         Output.out(TraceView.text(document, expanded: expanded))
@@ -57,8 +61,10 @@ enum TraceCommand {
 
     // MARK: - diff
 
-    static func diff(_ a: TraceDocument, _ b: TraceDocument,
-                     _ arguments: Arguments) throws(CommandFailure) -> ExitCode {
+    static func diff(
+        _ a: TraceDocument, _ b: TraceDocument,
+        _ arguments: Arguments
+    ) throws(CommandFailure) -> ExitCode {
         let comparison = TraceDiff(a: a.steps, b: b.steps)
         if arguments.has("json") {
             Output.out(comparison.json(pathA: a.path, pathB: b.path) + "\n")
@@ -71,16 +77,21 @@ enum TraceCommand {
 
     // MARK: - replay
 
-    static func replay(_ document: TraceDocument, _ arguments: Arguments,
-                       _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
+    static func replay(
+        _ document: TraceDocument, _ arguments: Arguments,
+        _ global: GlobalOptions
+    ) throws(CommandFailure) -> ExitCode {
         signal(SIGPIPE, SIG_IGN)
         let cap = try arguments.integer("timeout", in: 5...600) ?? TraceReplayPlan.defaultTimeoutCap
         let plan = TraceReplayPlan(document, timeoutCap: cap)
         let quiet = global.quiet || arguments.has("json")
         let outcome = try TraceReplay(document: document, plan: plan, quiet: quiet).run()
         if let path = arguments.value("trace-out") {
-            guard FileManager.default.createFile(atPath: path, contents: Data(outcome.traceBytes),
-                                                 attributes: [.posixPermissions: 0o600]) else {
+            guard
+                FileManager.default.createFile(
+                    atPath: path, contents: Data(outcome.traceBytes),
+                    attributes: [.posixPermissions: 0o600])
+            else {
                 throw CommandFailure(.failed, "cannot write the replay's trace to \(path)")
             }
         }
@@ -96,10 +107,14 @@ enum TraceCommand {
             var object: [String: JSONValue] = [
                 "provider": .string(plan.provider), "backend": .string(plan.backend), "device": .bool(plan.device),
                 "faults": .array(plan.faults.names.map(JSONValue.string)),
-                "customer": .object(["error": document.finalError.map(JSONValue.string) ?? .null,
-                                     "exit": document.exitCode.map { .number(Double($0)) } ?? .null]),
-                "replay": .object(["error": outcome.error.map(JSONValue.string) ?? .null,
-                                   "exit": .number(Double(outcome.exit))]),
+                "customer": .object([
+                    "error": document.finalError.map(JSONValue.string) ?? .null,
+                    "exit": document.exitCode.map { .number(Double($0)) } ?? .null,
+                ]),
+                "replay": .object([
+                    "error": outcome.error.map(JSONValue.string) ?? .null,
+                    "exit": .number(Double(outcome.exit)),
+                ]),
                 "sameError": .bool(sameError), "sameKind": .bool(sameKind),
                 "notReproduced": .array(notes.map(JSONValue.string)),
             ]
@@ -115,10 +130,12 @@ enum TraceCommand {
             if sameError && sameExit != false {
                 text += "reproduced: the same final error\(andExit)\n"
             } else if sameKind && sameExit != false {
-                text += "reproduced: the same kind of error (\(errorKind(document.finalError ?? "")))\(andExit); "
+                text +=
+                    "reproduced: the same kind of error (\(errorKind(document.finalError ?? "")))\(andExit); "
                     + "the provider's words differ\n"
             } else {
-                text += "NOT reproduced: the replay ended differently (trace diff shows where; --trace-out keeps the "
+                text +=
+                    "NOT reproduced: the replay ended differently (trace diff shows where; --trace-out keeps the "
                     + "replay's trace)\n"
             }
             for note in notes { text += "not reproduced: \(note)\n" }
@@ -139,16 +156,19 @@ enum TraceCommand {
             if rest.hasPrefix("access denied at the provider") { return prefix + "access_denied" }
             let refused = "the provider refused: "
             if rest.hasPrefix(refused), let status = rest.dropFirst(refused.count).split(separator: " ").first,
-               Int(status) != nil {
+                Int(status) != nil
+            {
                 rest = rest.dropFirst(refused.count + status.count).drop { $0 == " " }
             }
             var code = rest.prefix { $0 != ":" }
             if code.hasSuffix(".") { code = code.dropLast() }
             if !code.isEmpty, !code.contains(" ") { return prefix + code }
         }
-        for (start, kind) in [("Network error: HTTP ", "Network error: HTTP"),
-                              ("Sign-in unavailable: the provider answered HTTP ", "Sign-in unavailable: HTTP")]
-            where normalized.hasPrefix(start) {
+        for (start, kind) in [
+            ("Network error: HTTP ", "Network error: HTTP"),
+            ("Sign-in unavailable: the provider answered HTTP ", "Sign-in unavailable: HTTP"),
+        ]
+        where normalized.hasPrefix(start) {
             if let digit = normalized.dropFirst(start.count).first, digit.isNumber { return "\(kind) \(digit)xx" }
         }
         return normalized

@@ -31,9 +31,11 @@ struct TraceDiff {
         self.b = b
         let orderA = Self.canonicalOrder(a)
         let orderB = Self.canonicalOrder(b)
-        rows = Self.align(orderA.map { Self.signature(a[$0]) }, orderB.map { Self.signature(b[$0]) },
-                          kindsA: orderA.map { a[$0].kind }, kindsB: orderB.map { b[$0].kind })
-            .map { row in Row(a: row.a.map { orderA[$0] }, b: row.b.map { orderB[$0] }, mark: row.mark) }
+        rows = Self.align(
+            orderA.map { Self.signature(a[$0]) }, orderB.map { Self.signature(b[$0]) },
+            kindsA: orderA.map { a[$0].kind }, kindsB: orderB.map { b[$0].kind }
+        )
+        .map { row in Row(a: row.a.map { orderA[$0] }, b: row.b.map { orderB[$0] }, mark: row.mark) }
     }
 
     var firstDivergence: Int? { rows.firstIndex { $0.mark != .same } }
@@ -73,7 +75,8 @@ struct TraceDiff {
             var shown = String(word)
             if shown.hasPrefix("http://") || shown.hasPrefix("https://") {
                 let trimmed = shown.hasSuffix(".") ? String(shown.dropLast()) : shown
-                shown = (URLComponents(string: trimmed)?.path.split(separator: "/").last.map(String.init) ?? "?")
+                shown =
+                    (URLComponents(string: trimmed)?.path.split(separator: "/").last.map(String.init) ?? "?")
                     + (shown.hasSuffix(".") ? "." : "")
             } else if previous == "session" {
                 shown = "…"
@@ -107,8 +110,10 @@ struct TraceDiff {
     /// Longest common subsequence of signatures; between two matches, steps pair up by kind in order, and what is
     /// left stands alone.
     static func align(_ left: [String], _ right: [String], kindsA: [String], kindsB: [String])
-        -> [(a: Int?, b: Int?, mark: Mark)] {
-        let n = left.count, m = right.count
+        -> [(a: Int?, b: Int?, mark: Mark)]
+    {
+        let n = left.count
+        let m = right.count
         var table = Array(repeating: Array(repeating: 0, count: m + 1), count: n + 1)
         for i in stride(from: n - 1, through: 0, by: -1) {
             for j in stride(from: m - 1, through: 0, by: -1) {
@@ -116,7 +121,8 @@ struct TraceDiff {
             }
         }
         var matches: [(Int, Int)] = []
-        var i = 0, j = 0
+        var i = 0
+        var j = 0
         while i < n && j < m {
             if left[i] == right[j] {
                 matches.append((i, j))
@@ -130,7 +136,8 @@ struct TraceDiff {
         }
         matches.append((n, m))
         var rows: [(a: Int?, b: Int?, mark: Mark)] = []
-        var startA = 0, startB = 0
+        var startA = 0
+        var startB = 0
         for (matchA, matchB) in matches {
             rows += pairByKind(Array(startA..<matchA), Array(startB..<matchB), kindsA: kindsA, kindsB: kindsB)
             if matchA < n { rows.append((matchA, matchB, .same)) }
@@ -143,7 +150,8 @@ struct TraceDiff {
     /// Unmatched runs of steps: a step of A pairs with the next step of B of the same kind (a changed row), with B's
     /// steps before that standing alone.
     private static func pairByKind(_ gapA: [Int], _ gapB: [Int], kindsA: [String], kindsB: [String])
-        -> [(a: Int?, b: Int?, mark: Mark)] {
+        -> [(a: Int?, b: Int?, mark: Mark)]
+    {
         var rows: [(a: Int?, b: Int?, mark: Mark)] = []
         var nextB = 0
         for indexA in gapA {
@@ -171,7 +179,8 @@ struct TraceDiff {
             return "\(index + 1) \(step.kind) \(step.summary)"
         }
         func fit(_ text: String) -> String {
-            text.count > side ? String(text.prefix(side - 1)) + "…"
+            text.count > side
+                ? String(text.prefix(side - 1)) + "…"
                 : text.padding(toLength: side, withPad: " ", startingAt: 0)
         }
         var output = "  " + fit("A: " + pathA) + "   " + "B: " + pathB + "\n"
@@ -203,18 +212,24 @@ struct TraceDiff {
     func json(pathA: String, pathB: String) -> String {
         func side(_ index: Int?, _ steps: [TraceStep]) -> JSONValue {
             guard let index else { return .null }
-            return .object(["step": .number(Double(index + 1)), "kind": .string(steps[index].kind),
-                            "summary": .string(steps[index].summary),
-                            "signature": .string(Self.signature(steps[index]))])
+            return .object([
+                "step": .number(Double(index + 1)), "kind": .string(steps[index].kind),
+                "summary": .string(steps[index].summary),
+                "signature": .string(Self.signature(steps[index])),
+            ])
         }
         let rowValues: [JSONValue] = rows.map { row in
             .object(["mark": .string(row.mark.rawValue), "a": side(row.a, a), "b": side(row.b, b)])
         }
-        var object: [String: JSONValue] = ["a": .string(pathA), "b": .string(pathB), "rows": .array(rowValues),
-                                           "same": .bool(firstDivergence == nil)]
+        var object: [String: JSONValue] = [
+            "a": .string(pathA), "b": .string(pathB), "rows": .array(rowValues),
+            "same": .bool(firstDivergence == nil),
+        ]
         if let first = firstDivergence {
-            object["firstDivergence"] = .object(["row": .number(Double(first + 1)),
-                                                 "explanation": .string(explanation(rows[first]))])
+            object["firstDivergence"] = .object([
+                "row": .number(Double(first + 1)),
+                "explanation": .string(explanation(rows[first])),
+            ])
         } else {
             object["firstDivergence"] = .null
         }

@@ -27,11 +27,13 @@ extension TraceDocument {
     var screenFile: TraceFile {
         let start = Date(timeIntervalSinceReferenceDate: 0)
         let lines = steps.map { step in
-            TraceLine(time: start.addingTimeInterval(step.elapsedMs / 1000), kind: .step(step.kind),
-                      text: step.summary, isError: Self.failed(step), details: TraceLine.detailLines(step.details))
+            TraceLine(
+                time: start.addingTimeInterval(step.elapsedMs / 1000), kind: .step(step.kind),
+                text: step.summary, isError: Self.failed(step), details: TraceLine.detailLines(step.details))
         }
-        return TraceFile(path: path, ending: ending, endedInError: finalError != nil || (exitCode ?? 0) != 0,
-                         startedAt: start, lines: lines)
+        return TraceFile(
+            path: path, ending: ending, endedInError: finalError != nil || (exitCode ?? 0) != 0,
+            startedAt: start, lines: lines)
     }
 
     /// `o` on the Trace screen: the file read and checked, or the one-line reason it cannot be shown.

@@ -30,8 +30,10 @@ struct TraceDocument {
         for (index, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
             guard let step = try? decoder.decode(TraceStep.self, from: Data(line)) else {
-                throw CommandFailure(.failed, "\(name ?? path) line \(index + 1) is not a trace step (a JSON object with kind, "
-                    + "at, elapsedMs, summary and details)")
+                throw CommandFailure(
+                    .failed,
+                    "\(name ?? path) line \(index + 1) is not a trace step (a JSON object with kind, "
+                        + "at, elapsedMs, summary and details)")
             }
             steps.append(step)
         }

@@ -3,8 +3,9 @@ import AuthCore
 import AuthCrypto
 import Foundation
 import Sandbox
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `authdeck trace replay FILE`: starts a sandbox with the plan's faults, runs the same `login` against it in a
@@ -52,8 +53,11 @@ struct TraceReplay {
         }
         let passphrase = Base64URL.encode((try? SecureRandom.bytes(24)) ?? Array("replay passphrase".utf8))
         let passphraseFile = folder + "/passphrase"
-        guard FileManager.default.createFile(atPath: passphraseFile, contents: Data((passphrase + "\n").utf8),
-                                             attributes: [.posixPermissions: 0o600]) else {
+        guard
+            FileManager.default.createFile(
+                atPath: passphraseFile, contents: Data((passphrase + "\n").utf8),
+                attributes: [.posixPermissions: 0o600])
+        else {
             throw CommandFailure(.failed, "cannot write in \(folder)")
         }
         let tracePath = folder + "/replay.jsonl"
@@ -69,14 +73,16 @@ struct TraceReplay {
         environment["BROWSER"] = "\(executable) sandbox approve --quiet --user \(plan.user)"
 
         if !quiet {
-            Output.err("authdeck trace replay: sandbox at \(server.baseURL); running login \(plan.provider) "
-                + "(up to \(plan.timeout) s)\n")
+            Output.err(
+                "authdeck trace replay: sandbox at \(server.baseURL); running login \(plan.provider) "
+                    + "(up to \(plan.timeout) s)\n")
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = plan.loginArguments(trace: tracePath)
         process.environment = environment
-        let input = Pipe(), errors = Pipe()
+        let input = Pipe()
+        let errors = Pipe()
         process.standardInput = input
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errors
@@ -112,8 +118,9 @@ struct TraceReplay {
         codes.close()
         let bytes = FileManager.default.contents(atPath: tracePath).map { Array($0) } ?? []
         let replayed = bytes.isEmpty ? nil : try? TraceDocument(path: tracePath, bytes: bytes)
-        return Outcome(exit: process.terminationStatus, error: replayed?.finalError, steps: replayed?.steps ?? [],
-                       traceBytes: bytes)
+        return Outcome(
+            exit: process.terminationStatus, error: replayed?.finalError, steps: replayed?.steps ?? [],
+            traceBytes: bytes)
     }
 
     /// The running authdeck-full, which serves `login` and `sandbox approve` itself.
@@ -145,7 +152,8 @@ private final class CodeRelay: @unchecked Sendable {
 
     func announced(_ line: String) {
         guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any],
-              let code = object["code"] as? String else { return }
+            let code = object["code"] as? String
+        else { return }
         lock.lock()
         pendingCode = code
         lock.unlock()

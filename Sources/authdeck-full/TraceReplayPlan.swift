@@ -33,8 +33,10 @@ struct TraceReplayPlan {
     /// What a refusal from a redirect without `state` ends with (SignInStateMachine's note).
     static let statelessNote = "(the redirect came without state)"
 
-    static let turnkeyCalls: Set<String> = ["wallet_kit_config", "account", "oauth2_authenticate", "oauth_login",
-                                            "otp_init", "otp_verify", "otp_login", "signup", "totp_verify"]
+    static let turnkeyCalls: Set<String> = [
+        "wallet_kit_config", "account", "oauth2_authenticate", "oauth_login",
+        "otp_init", "otp_verify", "otp_login", "signup", "totp_verify",
+    ]
 
     init(_ document: TraceDocument, timeoutCap: Int = defaultTimeoutCap) {
         let steps = document.steps
@@ -60,7 +62,9 @@ struct TraceReplayPlan {
             notes.append("the customer's contact is not used: the code goes to the sandbox's \(contact!) instead")
         } else if let authorize = steps.first(where: { $0.kind == "authorize" }) {
             device = authorize.summary.hasPrefix("device code")
-            let url = device ? (requests.first { TraceDocument.endpoint($0) == "code" }?.details["url"]?.string ?? "")
+            let url =
+                device
+                ? (requests.first { TraceDocument.endpoint($0) == "code" }?.details["url"]?.string ?? "")
                 : (authorize.details["url"]?.string ?? "")
             provider = Self.provider(url: url)
         } else {
@@ -74,8 +78,9 @@ struct TraceReplayPlan {
             user = "dora"
             typesTOTP = true
             if provider == "email" { contact = "dora@example.com" }
-            notes.append("a TOTP step ran: the sandbox's dora (who has a TOTP seed) signs in and types her "
-                + "current code")
+            notes.append(
+                "a TOTP step ran: the sandbox's dora (who has a TOTP seed) signs in and types her "
+                    + "current code")
         } else if let email = claims?["email"]?.string, SandboxUsers.builtIn.contains(where: { $0.email == email }) {
             user = SandboxUsers.builtIn.first { $0.email == email }!.name
         }
@@ -130,8 +135,9 @@ struct TraceReplayPlan {
                 on(.token5xxHTML)
                 explained = true
                 if response.details["body"]?.string == nil {
-                    notes.append("the customer's token endpoint answered \(status) with JSON; the sandbox answers 502 "
-                        + "with an HTML page")
+                    notes.append(
+                        "the customer's token endpoint answered \(status) with JSON; the sandbox answers 502 "
+                            + "with an HTML page")
                 }
             case ("token", 400?) where code == "invalid_grant":
                 on(description.contains("expired") ? .codeExpired : .codeReused)
@@ -157,9 +163,11 @@ struct TraceReplayPlan {
         }
 
         if error.hasPrefix("Refused the ID token") {
-            let checks: [(String, SandboxFault)] = [("future", .futureIAT), ("audience", .wrongAudience),
-                                                    ("issuer", .wrongIssuer), ("nonce", .wrongNonce),
-                                                    ("kid", .rotatedKey)]
+            let checks: [(String, SandboxFault)] = [
+                ("future", .futureIAT), ("audience", .wrongAudience),
+                ("issuer", .wrongIssuer), ("nonce", .wrongNonce),
+                ("kid", .rotatedKey),
+            ]
             if let fault = checks.first(where: { error.contains($0.0) })?.1 {
                 on(fault)
                 explained = true
@@ -182,8 +190,9 @@ struct TraceReplayPlan {
             on(.accessDenied)
             explained = true
         } else if error == SignInError.closed.message {
-            notes.append("the customer cancelled (Esc or Ctrl-C, or an older authdeck's access_denied): replayed as "
-                + "the provider's access_denied")
+            notes.append(
+                "the customer cancelled (Esc or Ctrl-C, or an older authdeck's access_denied): replayed as "
+                    + "the provider's access_denied")
             on(.accessDenied)
             explained = true
         }
@@ -200,17 +209,21 @@ struct TraceReplayPlan {
             let tokenAnswers = responses.filter { TraceDocument.endpoint($0) == "token" }
             if refusedState && !accepted {
                 on(.accessDeniedNoState)
-                notes.append("a redirect was refused for its state: replayed as access_denied without state (a stale "
-                    + "or forged redirect looks the same in a trace), which from the user's own browser now ends "
-                    + "the attempt as refused (exit 4) instead of timing out")
+                notes.append(
+                    "a redirect was refused for its state: replayed as access_denied without state (a stale "
+                        + "or forged redirect looks the same in a trace), which from the user's own browser now ends "
+                        + "the attempt as refused (exit 4) instead of timing out")
             } else if tokenRequests.count > tokenAnswers.count
-                        || responses.contains(where: { $0.summary.hasPrefix("no answer") }) {
+                || responses.contains(where: { $0.summary.hasPrefix("no answer") })
+            {
                 on(.slowProvider)
             } else if !device, steps.contains(where: { $0.kind == "authorize" }),
-                      !steps.contains(where: { $0.kind == "receiver" }) {
+                !steps.contains(where: { $0.kind == "receiver" })
+            {
                 on(.redirectUnreachable)
-                notes.append("the browser never came back: replayed as a redirect to a port nobody listens on (a "
-                    + "closed browser tab looks the same in a trace)")
+                notes.append(
+                    "the browser never came back: replayed as a redirect to a port nobody listens on (a "
+                        + "closed browser tab looks the same in a trace)")
             }
             explained = !faults.faults.isEmpty
         }
@@ -221,8 +234,10 @@ struct TraceReplayPlan {
 
     /// `login`'s arguments for this plan.
     func loginArguments(trace: String) -> [String] {
-        var arguments = ["login", provider, "--backend", backend, "--timeout", String(timeout), "--trace", trace,
-                         "--unlock-for", "0"]
+        var arguments = [
+            "login", provider, "--backend", backend, "--timeout", String(timeout), "--trace", trace,
+            "--unlock-for", "0",
+        ]
         if device { arguments.append("--device") }
         if let contact { arguments += ["--contact", contact] }
         return arguments

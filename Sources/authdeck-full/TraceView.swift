@@ -37,9 +37,11 @@ enum TraceView {
 
     /// No control characters from a file reach the terminal (a crafted trace could otherwise move the cursor).
     static func sanitized(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
-            scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value) ? "?" : scalar
-        }))
+        String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map { scalar in
+                    scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value) ? "?" : scalar
+                }))
     }
 }
 

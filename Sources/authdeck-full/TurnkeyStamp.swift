@@ -15,7 +15,8 @@ enum TurnkeyStamp {
         do throws(CryptoError) {
             let key = try P256PrivateKey(rawRepresentation: scalar)
             let signature = try key.derSignature(for: body)
-            let json = "{\"publicKey\":\"\(key.publicKey.compressedHex)\",\"scheme\":\"\(scheme)\","
+            let json =
+                "{\"publicKey\":\"\(key.publicKey.compressedHex)\",\"scheme\":\"\(scheme)\","
                 + "\"signature\":\"\(Hex.encode(signature))\"}"
             return Base64URL.encode(Array(json.utf8))
         } catch {

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A connected or listening Unix stream socket: what the agent and its clients speak over, one JSON line each way.

@@ -3,57 +3,60 @@ enum ZshCompletion {
     static var script: String {
         let subcommandCases = CommandSurface.subcommandPaths.map { "'\($0)'" }.joined(separator: "|")
         var text = """
-        #compdef authdeck
-        # zsh completion for authdeck, generated from its command table (Sources/authdeck-full/Commands.swift)
-        # by `make completions`: edit the table, not this file.
+            #compdef authdeck
+            # zsh completion for authdeck, generated from its command table (Sources/authdeck-full/Commands.swift)
+            # by `make completions`: edit the table, not this file.
 
-        _authdeck_sessions() {
-            local -a keys
-            keys=(${(f)"$(authdeck list --json 2>/dev/null | python3 -c 'import json,sys
-        try:
-            print("\\n".join(s["key"] for s in json.load(sys.stdin)))
-        except Exception:
-            pass' 2>/dev/null)"})
-            _describe 'session' keys
-        }
+            _authdeck_sessions() {
+                local -a keys
+                keys=(${(f)"$(authdeck list --json 2>/dev/null | python3 -c 'import json,sys
+            try:
+                print("\\n".join(s["key"] for s in json.load(sys.stdin)))
+            except Exception:
+                pass' 2>/dev/null)"})
+                _describe 'session' keys
+            }
 
-        _authdeck() {
-            local -a commands subcommands global
-            local scope word
-            commands=(
+            _authdeck() {
+                local -a commands subcommands global
+                local scope word
+                commands=(
 
-        """
+            """
         for command in Commands.all {
-            text += "        " + quoted(command.name.replacingOccurrences(of: ":", with: "\\:") + ":"
-                                        + CommandSurface.description(command.summary)) + "\n"
+            text +=
+                "        "
+                + quoted(
+                    command.name.replacingOccurrences(of: ":", with: "\\:") + ":"
+                        + CommandSurface.description(command.summary)) + "\n"
         }
         text += "    )\n    global=(\n"
         for option in GlobalOptions.specs + [.flag("help", "show this help")] {
             text += "        " + spec(option) + "\n"
         }
         text += """
-            )
-            if (( CURRENT == 2 )); then
-                _describe 'command' commands
-                return
-            fi
-            # The command, then the subcommand: the first word after it that is not an option. The words before the
-            # one that names the scope go, so _arguments sees it as the command name.
-            local -i i n=2
-            scope=$words[2]
-            for (( i = 3; i < CURRENT; i++ )); do
-                word=$words[i]
-                [[ $word == -* ]] && continue
-                case "$scope $word" in
-                    (\(subcommandCases)) scope="$scope $word"; n=i ;;
-                esac
-                break
-            done
-            words=("${(@)words[n,-1]}")
-            (( CURRENT -= n - 1 ))
-            case $scope in
+                )
+                if (( CURRENT == 2 )); then
+                    _describe 'command' commands
+                    return
+                fi
+                # The command, then the subcommand: the first word after it that is not an option. The words before the
+                # one that names the scope go, so _arguments sees it as the command name.
+                local -i i n=2
+                scope=$words[2]
+                for (( i = 3; i < CURRENT; i++ )); do
+                    word=$words[i]
+                    [[ $word == -* ]] && continue
+                    case "$scope $word" in
+                        (\(subcommandCases)) scope="$scope $word"; n=i ;;
+                    esac
+                    break
+                done
+                words=("${(@)words[n,-1]}")
+                (( CURRENT -= n - 1 ))
+                case $scope in
 
-        """
+            """
         for scope in CommandSurface.scopes {
             var lines: [String] = []
             if !scope.subcommands.isEmpty {
@@ -85,12 +88,12 @@ enum ZshCompletion {
             text += "            ;;\n"
         }
         text += """
-            esac
-        }
+                esac
+            }
 
-        _authdeck "$@"
+            _authdeck "$@"
 
-        """
+            """
         return text
     }
 

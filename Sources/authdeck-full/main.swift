@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import SessionStorage
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 // No core dumps and no same-user ptrace: this process holds the master key and tokens (exec reset what the
 // launcher set).

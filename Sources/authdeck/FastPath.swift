@@ -1,7 +1,8 @@
 import AuthBase
 import StoreCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The commands the lean binary answers itself. Each returns nil for anything it does not handle exactly as
@@ -34,15 +35,19 @@ enum FastPath {
         var key = request.positional
         if key == nil {
             do {
-                key = try SessionChoice.resolve(option: request.session, environment: environment,
-                                                warn: { warnings.append($0) })
+                key = try SessionChoice.resolve(
+                    option: request.session, environment: environment,
+                    warn: { warnings.append($0) })
             } catch {
                 return nil  // A key that breaks the rule: authdeck-full reports it.
             }
         }
-        guard let found = TokenRead.cached(key, idToken: request.idToken, minValidSeconds: request.minValidSeconds,
-                                           location: StoreLocation.resolve(environment: environment),
-                                           now: TokenRead.now()) else { return nil }
+        guard
+            let found = TokenRead.cached(
+                key, idToken: request.idToken, minValidSeconds: request.minValidSeconds,
+                location: StoreLocation.resolve(environment: environment),
+                now: TokenRead.now())
+        else { return nil }
         for warning in warnings { DirectorySessionFile.warnOnStandardError(warning) }
         write((request.json ? found.json : found.token) + "\n")
         return 0

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// authdeck-full: next to this binary (a build folder), or in lib/authdeck beside bin (an install).
@@ -12,7 +12,9 @@ enum FullBinary {
         guard length > 0 else { return nil }
         let me = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let folder = me.hasSuffix("/") ? me : String(me[..<(me.lastIndex(of: "/") ?? me.endIndex)])
-        let candidates = [folder + "/" + name, folder + "/../lib/authdeck/" + name, folder + "/../libexec/authdeck/" + name]
+        let candidates = [
+            folder + "/" + name, folder + "/../lib/authdeck/" + name, folder + "/../libexec/authdeck/" + name,
+        ]
         for candidate in candidates where access(candidate, X_OK) == 0 {
             return candidate
         }

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import StoreCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 // The `authdeck` users run. `authdeck token` is what scripts call in loops, so this binary loads only the store's
 // core (SQLite, Nettle, keyutils; no Foundation, no libcrypto) and answers `token` from the kernel-keyring cache

@@ -15,8 +15,9 @@ import Testing
         init() throws {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             let script = "#!/bin/sh\nprintf '%s\\n' \"$1\" >> '\(folder)/opened'\n"
-            _ = FileManager.default.createFile(atPath: folder + "/browser", contents: Data(script.utf8),
-                                           attributes: [.posixPermissions: 0o700])
+            _ = FileManager.default.createFile(
+                atPath: folder + "/browser", contents: Data(script.utf8),
+                attributes: [.posixPermissions: 0o700])
         }
 
         /// The URLs opened so far, after giving a started browser a moment to write.
@@ -32,9 +33,11 @@ import Testing
         func remove() { try? FileManager.default.removeItem(atPath: folder) }
     }
 
-    @Test(arguments: ["file:///etc/passwd", "--gpu-launcher=/bin/sh -c id", "-new-window", "javascript:alert(1)",
-                      "http://evil.example/device", "ftp://example.com/", "data:text/html,hi",
-                      "https://example.com/a b"])
+    @Test(arguments: [
+        "file:///etc/passwd", "--gpu-launcher=/bin/sh -c id", "-new-window", "javascript:alert(1)",
+        "http://evil.example/device", "ftp://example.com/", "data:text/html,hi",
+        "https://example.com/a b",
+    ])
     func aHostileURLNeverStartsTheBrowser(_ url: String) throws {
         let browser = try FakeBrowser()
         defer { browser.remove() }
@@ -50,8 +53,11 @@ import Testing
         try browser.launcher.open("https://accounts.example.com/device?user_code=ABCD")
         try browser.launcher.open("http://127.0.0.1:4711/oidc/generic/authorize")
         try browser.launcher.open("http://localhost:4711/x")
-        #expect(browser.opened(waitingFor: 3).sorted() == ["http://127.0.0.1:4711/oidc/generic/authorize",
-                                                            "http://localhost:4711/x",
-                                                            "https://accounts.example.com/device?user_code=ABCD"])
+        #expect(
+            browser.opened(waitingFor: 3).sorted() == [
+                "http://127.0.0.1:4711/oidc/generic/authorize",
+                "http://localhost:4711/x",
+                "https://accounts.example.com/device?user_code=ABCD",
+            ])
     }
 }

@@ -46,19 +46,26 @@ final class GatedBackend: SignInBackend, @unchecked Sendable {
         let sandbox = try TurnkeySandbox()
         let presenter = RecordingPresenter()
         let stored = PersistedSessions()
-        let controller = SignInController(report: presenter.report, persist: stored.persist,
-                                          receivers: ReceiverOptions(), browser: nil)
+        let controller = SignInController(
+            report: presenter.report, persist: stored.persist,
+            receivers: ReceiverOptions(), browser: nil)
         let backend = GatedBackend(try sandbox.backend("google", backend: "sandbox"))
         controller.start(backend, timeout: 60)
         _ = try #require(presenter.waitForBegin())
-        guard case .browser(let url)? = presenter.prompts.last else { Issue.record("no browser prompt"); return }
+        guard case .browser(let url)? = presenter.prompts.last else {
+            Issue.record("no browser prompt")
+            return
+        }
         #expect(controller.paste(try sandbox.browse(url)) == .accepted)
         #expect(backend.entered.wait(timeout: .now() + 10) == .success)
         controller.cancel()
         #expect(presenter.wait { if case .awaitingCallback(_, .cancelling) = controller.state { true } else { false } })
         #expect(presenter.results.isEmpty)  // not reported before the request answers
         backend.gate.signal()
-        guard case .failure(.closed)? = presenter.waitForEnd() else { Issue.record("not cancelled"); return }
+        guard case .failure(.closed)? = presenter.waitForEnd() else {
+            Issue.record("not cancelled")
+            return
+        }
         #expect(stored.count == 0)
         #expect(backend.revoked.count == 1)  // revoked before the cancel was reported
         // Revoked at the provider: its user endpoint no longer takes the access token.
@@ -79,16 +86,23 @@ final class GatedBackend: SignInBackend, @unchecked Sendable {
             _ = gate.wait(timeout: .now() + 10)
             return try inner(session)
         }
-        let controller = SignInController(report: presenter.report, persist: persist, receivers: ReceiverOptions(),
-                                          browser: nil)
+        let controller = SignInController(
+            report: presenter.report, persist: persist, receivers: ReceiverOptions(),
+            browser: nil)
         controller.start(try sandbox.backend("google", backend: "sandbox"), timeout: 60)
         _ = try #require(presenter.waitForBegin())
-        guard case .browser(let url)? = presenter.prompts.last else { Issue.record("no browser prompt"); return }
+        guard case .browser(let url)? = presenter.prompts.last else {
+            Issue.record("no browser prompt")
+            return
+        }
         #expect(controller.paste(try sandbox.browse(url)) == .accepted)
         #expect(writing.wait(timeout: .now() + 10) == .success)
         controller.cancel()
         gate.signal()
-        guard case .success(let outcome)? = presenter.waitForEnd() else { Issue.record("not reported"); return }
+        guard case .success(let outcome)? = presenter.waitForEnd() else {
+            Issue.record("not reported")
+            return
+        }
         #expect(stored.count == 1)
         #expect(outcome.record.key == stored.sessions.first?.record.key)
     }

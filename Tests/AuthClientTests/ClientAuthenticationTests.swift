@@ -7,32 +7,45 @@ import Testing
 /// what `client_secret_basic` puts on the wire (RFC 6749 2.3.1), checked against Python's form encoding.
 @Suite struct ClientAuthenticationTests {
     @Test func methodChoice() throws {
-        let basic = ClientAuthMethod.clientSecretBasic, post = ClientAuthMethod.clientSecretPost
+        let basic = ClientAuthMethod.clientSecretBasic
+        let post = ClientAuthMethod.clientSecretPost
         // A secret and a provider that says nothing: Basic, the RFC's and OIDC Discovery's default.
         #expect(try ClientAuthMethod.choose(configured: nil, supported: nil, hasSecret: true, endpoint: "t") == basic)
-        #expect(try ClientAuthMethod.choose(configured: nil, supported: ["client_secret_post", "client_secret_basic"],
-                                            hasSecret: true, endpoint: "t") == basic)
-        #expect(try ClientAuthMethod.choose(configured: nil, supported: ["client_secret_post"], hasSecret: true,
-                                            endpoint: "t") == post)
+        #expect(
+            try ClientAuthMethod.choose(
+                configured: nil, supported: ["client_secret_post", "client_secret_basic"],
+                hasSecret: true, endpoint: "t") == basic)
+        #expect(
+            try ClientAuthMethod.choose(
+                configured: nil, supported: ["client_secret_post"], hasSecret: true,
+                endpoint: "t") == post)
         // No secret: a public client, whatever the provider lists.
-        #expect(try ClientAuthMethod.choose(configured: nil, supported: ["client_secret_basic"], hasSecret: false,
-                                            endpoint: "t") == .none)
+        #expect(
+            try ClientAuthMethod.choose(
+                configured: nil, supported: ["client_secret_basic"], hasSecret: false,
+                endpoint: "t") == .none)
         // config.json wins over discovery.
-        #expect(try ClientAuthMethod.choose(configured: "client_secret_post", supported: ["client_secret_basic"],
-                                            hasSecret: true, endpoint: "t") == post)
-        #expect(try ClientAuthMethod.choose(configured: "none", supported: nil, hasSecret: true, endpoint: "t")
-            == .none)
+        #expect(
+            try ClientAuthMethod.choose(
+                configured: "client_secret_post", supported: ["client_secret_basic"],
+                hasSecret: true, endpoint: "t") == post)
+        #expect(
+            try ClientAuthMethod.choose(configured: "none", supported: nil, hasSecret: true, endpoint: "t")
+                == .none)
         #expect(throws: SignInError.self) {
-            try ClientAuthMethod.choose(configured: "client_secret_jwt", supported: nil, hasSecret: true,
-                                        endpoint: "t")
+            try ClientAuthMethod.choose(
+                configured: "client_secret_jwt", supported: nil, hasSecret: true,
+                endpoint: "t")
         }
         #expect(throws: SignInError.self) {
-            try ClientAuthMethod.choose(configured: "client_secret_basic", supported: nil, hasSecret: false,
-                                        endpoint: "t")
+            try ClientAuthMethod.choose(
+                configured: "client_secret_basic", supported: nil, hasSecret: false,
+                endpoint: "t")
         }
         #expect(throws: SignInError.self) {
-            try ClientAuthMethod.choose(configured: nil, supported: ["private_key_jwt"], hasSecret: true,
-                                        endpoint: "token endpoint")
+            try ClientAuthMethod.choose(
+                configured: nil, supported: ["private_key_jwt"], hasSecret: true,
+                endpoint: "token endpoint")
         }
     }
 
@@ -67,13 +80,17 @@ import Testing
     static func pythonBasic(_ id: String, _ secret: String) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", """
+        process.arguments = [
+            "-c",
+            """
             import base64, sys, urllib.parse
             id, secret = sys.stdin.read().split("\\n")[:2]
             pair = urllib.parse.quote_plus(id, safe="~") + ":" + urllib.parse.quote_plus(secret, safe="~")
             print(base64.b64encode(pair.encode()).decode(), end="")
-            """]
-        let input = Pipe(), output = Pipe()
+            """,
+        ]
+        let input = Pipe()
+        let output = Pipe()
         process.standardInput = input
         process.standardOutput = output
         try process.run()

@@ -3,8 +3,9 @@ import AuthCore
 import AuthCrypto
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Direct sign-in end to end through the controller, the real loopback listener and a provider on 127.0.0.1:
@@ -18,32 +19,40 @@ import Glibc
 
     init() throws {
         provider = try TestProvider()
-        let preset = ProviderPreset(name: "oidc", title: "OIDC", mnemonic: "o", kind: .oidc, issuer: nil, discovery: nil,
-                                    authorizationEndpoint: nil, tokenEndpoint: nil, jwksURI: nil, userEndpoint: nil,
-                                    revocationEndpoint: nil, scopes: ["openid", "email"], responseMode: nil,
-                                    redirect: .loopback, clientSecret: nil, deviceGrant: false, idToken: true)
+        let preset = ProviderPreset(
+            name: "oidc", title: "OIDC", mnemonic: "o", kind: .oidc, issuer: nil, discovery: nil,
+            authorizationEndpoint: nil, tokenEndpoint: nil, jwksURI: nil, userEndpoint: nil,
+            revocationEndpoint: nil, scopes: ["openid", "email"], responseMode: nil,
+            redirect: .loopback, clientSecret: nil, deviceGrant: false, idToken: true)
         let transport = URLSessionTransport(timeout: 2)
-        let resolved = ResolvedProvider(preset: preset, clientID: TestProvider.clientID, authentication: .none,
-                                        scopes: preset.scopes, endpoints: provider.endpoints)
-        backend = DirectSignIn(provider: resolved, request: SignInRequest(provider: "oidc", backendName: "direct"),
-                               transport: transport, metadata: ProviderMetadataCache(transport: transport, folder: nil))
-        controller = SignInController(report: presenter.report, persist: stored.persist,
-                                      receivers: ReceiverOptions(), browser: nil)
+        let resolved = ResolvedProvider(
+            preset: preset, clientID: TestProvider.clientID, authentication: .none,
+            scopes: preset.scopes, endpoints: provider.endpoints)
+        backend = DirectSignIn(
+            provider: resolved, request: SignInRequest(provider: "oidc", backendName: "direct"),
+            transport: transport, metadata: ProviderMetadataCache(transport: transport, folder: nil))
+        controller = SignInController(
+            report: presenter.report, persist: stored.persist,
+            receivers: ReceiverOptions(), browser: nil)
     }
 
     /// Starts the sign-in and returns the attempt and its loopback port.
     func begin() throws -> (Attempt, UInt16) {
         controller.start(backend, timeout: 60)
         let attempt = try #require(presenter.waitForBegin())
-        guard case .browser(let redirect) = attempt.method, let port = UInt16(redirect.split(separator: ":")[2].prefix { $0.isNumber }) else {
+        guard case .browser(let redirect) = attempt.method,
+            let port = UInt16(redirect.split(separator: ":")[2].prefix { $0.isNumber })
+        else {
             throw RawHTTP.Failure(description: "no loopback redirect")
         }
         return (attempt, port)
     }
 
     func browserReturns(_ port: UInt16, _ query: String) throws -> Int? {
-        RawHTTP.status(of: try RawHTTP.exchange(port: port,
-                                                "GET /callback?\(query) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"))
+        RawHTTP.status(
+            of: try RawHTTP.exchange(
+                port: port,
+                "GET /callback?\(query) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"))
     }
 
     func validCode(_ attempt: Attempt) -> String {
@@ -52,7 +61,10 @@ import Glibc
 
     @Test func authorizeURLCarriesPKCEStateAndNonce() throws {
         let (attempt, _) = try begin()
-        guard case .browser(let url)? = presenter.prompts.first else { Issue.record("no browser prompt"); return }
+        guard case .browser(let url)? = presenter.prompts.first else {
+            Issue.record("no browser prompt")
+            return
+        }
         let query = try #require(URLComponents(string: url)?.queryItems)
         let values = Dictionary(query.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { a, _ in a })
         #expect(values["code_challenge"] == PKCE.challenge(for: attempt.codeVerifier))
@@ -71,10 +83,20 @@ import Glibc
         #expect(try browserReturns(port, "code=\(code)&state=wrong") == 400)
         #expect(try browserReturns(port, "code=\(code)") == 400)
         #expect(try browserReturns(port, "code=a&state=\(attempt.state)&state=\(attempt.state)") == 400)
-        #expect(RawHTTP.status(of: try RawHTTP.exchange(port: port, "GET /other?code=\(code)&state=\(attempt.state) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")) == 404)
+        #expect(
+            RawHTTP.status(
+                of: try RawHTTP.exchange(
+                    port: port,
+                    "GET /other?code=\(code)&state=\(attempt.state) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
+                == 404)
         let big = String(repeating: "a", count: 20_000)
-        #expect(RawHTTP.status(of: try RawHTTP.exchange(port: port, "POST /callback HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
-            + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(big.count)\r\n\r\n" + big)) == 413)
+        #expect(
+            RawHTTP.status(
+                of: try RawHTTP.exchange(
+                    port: port,
+                    "POST /callback HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+                        + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(big.count)\r\n\r\n"
+                        + big)) == 413)
         let stuck = try RawHTTP.connect(host: "127.0.0.1", port: port)
         defer { close(stuck) }
         RawHTTP.send(stuck, Array("POST /callback HTTP/1.1\r\nHost: x\r\nContent-Length: 500\r\n\r\ncode=".utf8))
@@ -83,7 +105,10 @@ import Glibc
 
         #expect(try browserReturns(port, "code=\(code)&state=\(attempt.state)") == 200)
         let result = try #require(presenter.waitForEnd())
-        guard case .success(let outcome) = result else { Issue.record("sign-in failed: \(result)"); return }
+        guard case .success(let outcome) = result else {
+            Issue.record("sign-in failed: \(result)")
+            return
+        }
         #expect(outcome.record.subject == "user-42")
         #expect(outcome.record.email == "ada@example.com")
         #expect(stored.count == 1)
@@ -105,11 +130,13 @@ import Glibc
 
     @Test func accessDeniedCancels() throws {
         let (attempt, port) = try begin()
-        #expect(try browserReturns(port, "error=access_denied&error_description=No+thanks&state=\(attempt.state)")
-            == 400)
+        #expect(
+            try browserReturns(port, "error=access_denied&error_description=No+thanks&state=\(attempt.state)")
+                == 400)
         // The provider's refusal in its words (SPEC 0), not a cancel here.
-        #expect(presenter.waitForEnd()?.failureError
-            == .authenticationFailed(providerError: "access denied at the provider: No thanks"))
+        #expect(
+            presenter.waitForEnd()?.failureError
+                == .authenticationFailed(providerError: "access denied at the provider: No thanks"))
         #expect(stored.count == 0)
     }
 
@@ -117,7 +144,10 @@ import Glibc
         provider.userinfoSubject = "user-42"
         let (attempt, port) = try begin()
         #expect(try browserReturns(port, "code=\(validCode(attempt))&state=\(attempt.state)") == 200)
-        guard case .success(let outcome)? = presenter.waitForEnd() else { Issue.record("no session"); return }
+        guard case .success(let outcome)? = presenter.waitForEnd() else {
+            Issue.record("no session")
+            return
+        }
         #expect(outcome.record.subject == "user-42")
         #expect(outcome.record.email == "ada@example.com")
         #expect(outcome.record.displayName == "Ada Lovelace")
@@ -141,25 +171,33 @@ import Glibc
         // As Authlib-based providers send it: no state (RFC 6749 4.1.2.1 asks for one).
         let (_, port) = try begin()
         #expect(try browserReturns(port, "error=access_denied&error_description=Denied+by+user") == 400)
-        #expect(presenter.waitForEnd()?.failureError == .authenticationFailed(
-            providerError: "access denied at the provider: Denied by user (the redirect came without state)"))
+        #expect(
+            presenter.waitForEnd()?.failureError
+                == .authenticationFailed(
+                    providerError: "access denied at the provider: Denied by user (the redirect came without state)"))
         #expect(stored.count == 0)
     }
 
     @Test func otherProviderErrorsCarryTheirDescription() throws {
         let (attempt, port) = try begin()
-        #expect(try browserReturns(port, "error=server_error&error_description=try+later&state=\(attempt.state)") == 400)
+        #expect(
+            try browserReturns(port, "error=server_error&error_description=try+later&state=\(attempt.state)") == 400)
         let result = try #require(presenter.waitForEnd())
         #expect(result.failureError == .authenticationFailed(providerError: "server_error: try later"))
     }
 
-    @Test(arguments: [TestProvider.IDTokenFlaw.badSignature, .wrongIssuer, .wrongAudience, .expired, .wrongNonce, .unknownKey])
+    @Test(arguments: [
+        TestProvider.IDTokenFlaw.badSignature, .wrongIssuer, .wrongAudience, .expired, .wrongNonce, .unknownKey,
+    ])
     func flawedIDTokensAreRefusedAndNothingIsStored(_ flaw: TestProvider.IDTokenFlaw) throws {
         provider.flaw = flaw
         let (attempt, port) = try begin()
         #expect(try browserReturns(port, "code=\(validCode(attempt))&state=\(attempt.state)") == 200)
         let result = try #require(presenter.waitForEnd())
-        guard case .failure(.invalidIdToken) = result else { Issue.record("accepted a flawed token: \(result)"); return }
+        guard case .failure(.invalidIdToken) = result else {
+            Issue.record("accepted a flawed token: \(result)")
+            return
+        }
         #expect(stored.count == 0)
     }
 
@@ -203,7 +241,9 @@ import Glibc
     @Test func pastedRedirectCompletesTheFlow() throws {
         let (attempt, port) = try begin()
         #expect(controller.paste("not a url") != .accepted)
-        #expect(controller.paste("http://127.0.0.1:\(port)/callback?code=\(validCode(attempt))&state=\(attempt.state)") == .accepted)
+        #expect(
+            controller.paste("http://127.0.0.1:\(port)/callback?code=\(validCode(attempt))&state=\(attempt.state)")
+                == .accepted)
         #expect(presenter.waitForEnd()?.failureError == nil)
     }
 

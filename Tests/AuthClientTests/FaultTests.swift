@@ -3,23 +3,30 @@ import AuthCore
 import AuthCrypto
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Faults around a running sign-in: a flood of bogus requests at the loopback receiver, and a provider that goes
 /// away in the middle of the exchange.
 @Suite(.serialized) struct FaultTests {
-    func controller(for provider: TestProvider, presenter: RecordingPresenter, stored: PersistedSessions,
-                    timeout: TimeInterval = 3) -> (SignInController, DirectSignIn) {
-        let preset = ProviderPreset(name: "oidc", title: "OIDC", mnemonic: "o", kind: .oidc, scopes: ["openid"], idToken: true)
+    func controller(
+        for provider: TestProvider, presenter: RecordingPresenter, stored: PersistedSessions,
+        timeout: TimeInterval = 3
+    ) -> (SignInController, DirectSignIn) {
+        let preset = ProviderPreset(
+            name: "oidc", title: "OIDC", mnemonic: "o", kind: .oidc, scopes: ["openid"], idToken: true)
         let transport = URLSessionTransport(timeout: timeout)
-        let resolved = ResolvedProvider(preset: preset, clientID: TestProvider.clientID, authentication: .none,
-                                        scopes: ["openid"], endpoints: provider.endpoints)
-        let backend = DirectSignIn(provider: resolved, request: SignInRequest(provider: "oidc", backendName: "direct"),
-                                   transport: transport, metadata: ProviderMetadataCache(transport: transport, folder: nil))
-        let controller = SignInController(report: presenter.report, persist: stored.persist, receivers: ReceiverOptions(),
-                                          browser: nil)
+        let resolved = ResolvedProvider(
+            preset: preset, clientID: TestProvider.clientID, authentication: .none,
+            scopes: ["openid"], endpoints: provider.endpoints)
+        let backend = DirectSignIn(
+            provider: resolved, request: SignInRequest(provider: "oidc", backendName: "direct"),
+            transport: transport, metadata: ProviderMetadataCache(transport: transport, folder: nil))
+        let controller = SignInController(
+            report: presenter.report, persist: stored.persist, receivers: ReceiverOptions(),
+            browser: nil)
         return (controller, backend)
     }
 
@@ -31,7 +38,8 @@ import Glibc
         controller.start(backend, timeout: 120)
         let attempt = try #require(presenter.waitForBegin())
         guard case .browser(let redirect) = attempt.method,
-              let port = UInt16(redirect.split(separator: ":")[2].prefix { $0.isNumber }) else {
+            let port = UInt16(redirect.split(separator: ":")[2].prefix { $0.isNumber })
+        else {
             Issue.record("no loopback redirect")
             return
         }
@@ -43,10 +51,14 @@ import Glibc
                 for index in 0..<250 {
                     let request: String
                     switch (client + index) % 4 {
-                    case 0: request = "GET /callback?code=x\(index)&state=forged\(index) HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n"
+                    case 0:
+                        request =
+                            "GET /callback?code=x\(index)&state=forged\(index) HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n"
                     case 1: request = "\u{07}\u{00}garbage \(index)\r\n\r\n"
                     case 2: request = "GET /elsewhere HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n"
-                    default: request = "POST /callback HTTP/1.1\r\nHost: a\r\nContent-Length: 999999\r\nConnection: close\r\n\r\n"
+                    default:
+                        request =
+                            "POST /callback HTTP/1.1\r\nHost: a\r\nContent-Length: 999999\r\nConnection: close\r\n\r\n"
                     }
                     if let response = try? RawHTTP.exchange(port: port, request), RawHTTP.status(of: response) != nil {
                         answered.increment()
@@ -58,9 +70,14 @@ import Glibc
         #expect(answered.value >= 900, "the receiver answered only \(answered.value) of 1000 bogus requests")
         #expect(provider.tokenRequests == 0)
         let code = provider.issueCode(nonce: attempt.nonce, challenge: PKCE.challenge(for: attempt.codeVerifier))
-        let response = try RawHTTP.exchange(port: port, "GET /callback?code=\(code)&state=\(attempt.state) HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
+        let response = try RawHTTP.exchange(
+            port: port,
+            "GET /callback?code=\(code)&state=\(attempt.state) HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
         #expect(RawHTTP.status(of: response) == 200)
-        guard case .success? = presenter.waitForEnd() else { Issue.record("the flow did not complete"); return }
+        guard case .success? = presenter.waitForEnd() else {
+            Issue.record("the flow did not complete")
+            return
+        }
         #expect(stored.count == 1)
         #expect(provider.tokenRequests == 1)
     }
@@ -72,12 +89,18 @@ import Glibc
         let (controller, backend) = controller(for: provider!, presenter: presenter, stored: stored)
         controller.start(backend, timeout: 60)
         let attempt = try #require(presenter.waitForBegin())
-        guard case .browser(let redirect) = attempt.method else { Issue.record("no browser attempt"); return }
+        guard case .browser(let redirect) = attempt.method else {
+            Issue.record("no browser attempt")
+            return
+        }
         let code = provider!.issueCode(nonce: attempt.nonce, challenge: PKCE.challenge(for: attempt.codeVerifier))
         provider = nil  // the provider's listener stops: the exchange finds nobody at the token endpoint
         #expect(controller.paste("\(redirect)?code=\(code)&state=\(attempt.state)") == .accepted)
         let result = try #require(presenter.waitForEnd())
-        guard case .failure(.network(let message)) = result else { Issue.record("unexpected: \(result)"); return }
+        guard case .failure(.network(let message)) = result else {
+            Issue.record("unexpected: \(result)")
+            return
+        }
         #expect(!message.isEmpty && !message.contains(code))
         #expect(stored.count == 0)
     }

@@ -12,21 +12,31 @@ import Testing
         let presenter = RecordingPresenter()
         let stored = PersistedSessions()
         let transport = TracingTransport(URLSessionTransport(timeout: 5), trace: trace)
-        let preset = ProviderPreset(name: "oidc", title: "OIDC", mnemonic: "o", kind: .oidc, scopes: ["openid"], idToken: true)
-        let resolved = ResolvedProvider(preset: preset, clientID: TestProvider.clientID,
-                                        authentication: .secret("client-secret-value-123"), scopes: ["openid"],
-                                        endpoints: provider.endpoints)
-        let backend = DirectSignIn(provider: resolved, request: SignInRequest(provider: "oidc", backendName: "direct"),
-                                   transport: transport, metadata: ProviderMetadataCache(transport: transport, folder: nil))
-        let controller = SignInController(report: presenter.report, persist: stored.persist, receivers: ReceiverOptions(),
-                                          browser: nil, trace: trace)
+        let preset = ProviderPreset(
+            name: "oidc", title: "OIDC", mnemonic: "o", kind: .oidc, scopes: ["openid"], idToken: true)
+        let resolved = ResolvedProvider(
+            preset: preset, clientID: TestProvider.clientID,
+            authentication: .secret("client-secret-value-123"), scopes: ["openid"],
+            endpoints: provider.endpoints)
+        let backend = DirectSignIn(
+            provider: resolved, request: SignInRequest(provider: "oidc", backendName: "direct"),
+            transport: transport, metadata: ProviderMetadataCache(transport: transport, folder: nil))
+        let controller = SignInController(
+            report: presenter.report, persist: stored.persist, receivers: ReceiverOptions(),
+            browser: nil, trace: trace)
         controller.start(backend, timeout: 60)
         let attempt = try #require(presenter.waitForBegin())
         let code = provider.issueCode(nonce: attempt.nonce, challenge: PKCE.challenge(for: attempt.codeVerifier))
-        guard case .browser(let redirect) = attempt.method else { Issue.record("not a browser attempt"); return }
+        guard case .browser(let redirect) = attempt.method else {
+            Issue.record("not a browser attempt")
+            return
+        }
         #expect(controller.paste("\(redirect)?code=\(code)&state=wrong-state") != .accepted)
         #expect(controller.paste("\(redirect)?code=\(code)&state=\(attempt.state)") == .accepted)
-        guard case .success? = presenter.waitForEnd() else { Issue.record("the flow failed"); return }
+        guard case .success? = presenter.waitForEnd() else {
+            Issue.record("the flow failed")
+            return
+        }
         _ = controller.sync { 0 }
         Thread.sleep(forTimeInterval: 0.1)
 
@@ -41,9 +51,11 @@ import Testing
 
         let text = trace.jsonLines()
         let session = try #require(stored.sessions.first)
-        let secrets = [code, attempt.codeVerifier, attempt.state, try #require(attempt.nonce),
-                       try #require(session.secrets.accessToken), try #require(session.secrets.refreshToken), idToken,
-                       String(idToken.split(separator: ".")[2]), "client-secret-value-123"]
+        let secrets = [
+            code, attempt.codeVerifier, attempt.state, try #require(attempt.nonce),
+            try #require(session.secrets.accessToken), try #require(session.secrets.refreshToken), idToken,
+            String(idToken.split(separator: ".")[2]), "client-secret-value-123",
+        ]
         for secret in secrets {
             #expect(!text.contains(secret), "the trace holds a secret of \(secret.count) characters")
         }
@@ -54,17 +66,21 @@ import Testing
     }
 
     @Test func redactionIsByField() {
-        let pairs = FlowTrace.redactedPairs([("code", "abc"), ("grant_type", "authorization_code"), ("state", "123456789")])
+        let pairs = FlowTrace.redactedPairs([
+            ("code", "abc"), ("grant_type", "authorization_code"), ("state", "123456789"),
+        ])
         #expect(pairs["code"]?.string == "[redacted 3 chars]")
         #expect(pairs["grant_type"]?.string == "authorization_code")
         #expect(pairs["state"]?.string == "1234…")
-        let json = FlowTrace.redactedJSON(.object(["data": .object(["userJwt": .string("u.v.w"), "endUserId": .string("e1")])]))
+        let json = FlowTrace.redactedJSON(
+            .object(["data": .object(["userJwt": .string("u.v.w"), "endUserId": .string("e1")])]))
         #expect(json["data"]?["userJwt"]?.string == "[redacted 5 chars]")
         #expect(json["data"]?["endUserId"]?.string == "e1")
-        let proxy = FlowTrace.redactedJSON(.object([
-            "clientSignature": .object(["message": .string("{\"login\":{\"verificationToken\":\"v.t.x\"}}")]),
-            "totpRequired": .object(["totpLink": .string("otpauth://totp/a?secret=JBSWY3DPEHPK3PXP")]),
-        ]))
+        let proxy = FlowTrace.redactedJSON(
+            .object([
+                "clientSignature": .object(["message": .string("{\"login\":{\"verificationToken\":\"v.t.x\"}}")]),
+                "totpRequired": .object(["totpLink": .string("otpauth://totp/a?secret=JBSWY3DPEHPK3PXP")]),
+            ]))
         let text = String(decoding: try! JSONEncoder().encode(proxy), as: UTF8.self)
         #expect(!text.contains("v.t.x"))
         #expect(!text.contains("JBSWY3DPEHPK3PXP"))

@@ -1,16 +1,18 @@
 import AuthClient
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
-import LoopbackHTTP
+    import Glibc
+    import LoopbackHTTP
 #endif
 
 /// The libmicrohttpd server under every receiver and the sandbox, against a real listener on 127.0.0.1.
 @Suite struct HTTPServerTests {
     static func echo() throws -> HTTPServer {
         try HTTPServer(maximumRequestBytes: 1024, connectionTimeout: 2) { request in
-            let text = "\(request.method) \(request.path) q=\(request.query) ct=\(request.contentType) "
+            let text =
+                "\(request.method) \(request.path) q=\(request.query) ct=\(request.contentType) "
                 + "body=\(String(decoding: request.body, as: UTF8.self))"
             return .text(200, text)
         }
@@ -20,8 +22,9 @@ import LoopbackHTTP
         let server = try Self.echo()
         defer { server.stop() }
         #expect(server.port != 0)
-        let response = try RawHTTP.exchange(port: server.port,
-                                            "GET /callback?code=a%2Bb&state=s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let response = try RawHTTP.exchange(
+            port: server.port,
+            "GET /callback?code=a%2Bb&state=s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         #expect(RawHTTP.status(of: response) == 200)
         #expect(RawHTTP.body(of: response) == "GET /callback q=code=a%2Bb&state=s ct= body=")
         #expect(response.contains("Cache-Control: no-store"))
@@ -31,17 +34,23 @@ import LoopbackHTTP
         let server = try Self.echo()
         defer { server.stop() }
         let body = "code=c&state=s"
-        let response = try RawHTTP.exchange(port: server.port, "POST /callback HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
-            + "Content-Type: application/x-www-form-urlencoded; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body)
-        #expect(RawHTTP.body(of: response) == "POST /callback q= ct=application/x-www-form-urlencoded body=code=c&state=s")
+        let response = try RawHTTP.exchange(
+            port: server.port,
+            "POST /callback HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+                + "Content-Type: application/x-www-form-urlencoded; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+                + body)
+        #expect(
+            RawHTTP.body(of: response) == "POST /callback q= ct=application/x-www-form-urlencoded body=code=c&state=s")
     }
 
     @Test func oversizedBodyIsRefusedAndTheServerGoesOn() throws {
         let server = try Self.echo()
         defer { server.stop() }
         let body = String(repeating: "a", count: 4000)
-        let response = try RawHTTP.exchange(port: server.port, "POST /callback HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
-            + "Content-Length: \(body.utf8.count)\r\n\r\n" + body)
+        let response = try RawHTTP.exchange(
+            port: server.port,
+            "POST /callback HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+                + "Content-Length: \(body.utf8.count)\r\n\r\n" + body)
         #expect(RawHTTP.status(of: response) == 413)
         let huge = "GET /callback?" + String(repeating: "x", count: 64 * 1024) + " HTTP/1.1\r\nHost: x\r\n\r\n"
         let hugeResponse = try RawHTTP.exchange(port: server.port, huge)
@@ -56,7 +65,8 @@ import LoopbackHTTP
         let stuck = try RawHTTP.connect(host: "127.0.0.1", port: server.port)
         defer { close(stuck) }
         RawHTTP.send(stuck, Array("POST /callback HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nabc".utf8))
-        let response = try RawHTTP.exchange(port: server.port, "GET /ok HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let response = try RawHTTP.exchange(
+            port: server.port, "GET /ok HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         #expect(RawHTTP.status(of: response) == 200)
         // The stuck client is dropped once the connection timeout passes.
         let leftover = RawHTTP.receiveAll(stuck)
@@ -68,8 +78,10 @@ import LoopbackHTTP
         // arrives reaches the client.
         let server = try HTTPServer(maximumRequestBytes: 1024, connectionTimeout: 30) { _ in .text(200, "read") }
         defer { server.stop() }
-        let response = try RawHTTP.exchange(port: server.port, "POST /callback HTTP/1.1\r\nHost: x\r\n"
-            + "Content-Length: 100000000\r\n\r\n")
+        let response = try RawHTTP.exchange(
+            port: server.port,
+            "POST /callback HTTP/1.1\r\nHost: x\r\n"
+                + "Content-Length: 100000000\r\n\r\n")
         #expect(RawHTTP.status(of: response) == 413)
     }
 
@@ -102,7 +114,11 @@ import LoopbackHTTP
         #expect(RawHTTP.status(of: response) == 200)
         var refused = false
         for _ in 0..<100 where !refused {
-            refused = (try? RawHTTP.connect(host: "127.0.0.1", port: port)).map { close($0); return false } ?? true
+            refused =
+                (try? RawHTTP.connect(host: "127.0.0.1", port: port)).map {
+                    close($0)
+                    return false
+                } ?? true
             if !refused { Thread.sleep(forTimeInterval: 0.02) }
         }
         #expect(refused)
@@ -123,7 +139,11 @@ final class ServerHolder: @unchecked Sendable {
     private var held: HTTPServer?
 
     var server: HTTPServer? {
-        get { lock.lock(); defer { lock.unlock() }; return held }
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return held
+        }
         set {
             lock.lock()
             let old = held

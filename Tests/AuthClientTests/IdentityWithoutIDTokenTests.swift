@@ -9,21 +9,26 @@ import Testing
     static let tokens = #"{"access_token":"at-1","refresh_token":"rt-1","token_type":"Bearer","expires_in":600}"#
 
     func backend(_ transport: ScriptedTransport, userinfo: String?, revocation: String?) -> DirectSignIn {
-        let preset = ProviderPreset(name: "oidc", title: "OIDC", mnemonic: "o", kind: .oidc, scopes: ["openid"],
-                                    idToken: true)
-        let endpoints = ProviderEndpoints(issuer: "https://idp.test", authorization: "https://idp.test/authorize",
-                                          token: "https://idp.test/token", jwks: "https://idp.test/jwks",
-                                          userinfo: userinfo, revocation: revocation)
-        let resolved = ResolvedProvider(preset: preset, clientID: "cli", authentication: .basic("sec"),
-                                        scopes: ["openid"], endpoints: endpoints)
-        return DirectSignIn(provider: resolved, request: SignInRequest(provider: "oidc", backendName: "direct"),
-                            transport: transport, metadata: ProviderMetadataCache(transport: transport, folder: nil))
+        let preset = ProviderPreset(
+            name: "oidc", title: "OIDC", mnemonic: "o", kind: .oidc, scopes: ["openid"],
+            idToken: true)
+        let endpoints = ProviderEndpoints(
+            issuer: "https://idp.test", authorization: "https://idp.test/authorize",
+            token: "https://idp.test/token", jwks: "https://idp.test/jwks",
+            userinfo: userinfo, revocation: revocation)
+        let resolved = ResolvedProvider(
+            preset: preset, clientID: "cli", authentication: .basic("sec"),
+            scopes: ["openid"], endpoints: endpoints)
+        return DirectSignIn(
+            provider: resolved, request: SignInRequest(provider: "oidc", backendName: "direct"),
+            transport: transport, metadata: ProviderMetadataCache(transport: transport, folder: nil))
     }
 
     func attempt() -> Attempt {
-        Attempt(id: AttemptID(1), backend: "direct", provider: "oidc",
-                method: .browser(redirectURI: "http://127.0.0.1:8765/callback"), state: "s", codeVerifier: "v",
-                nonce: "n", deadline: Date().addingTimeInterval(60))
+        Attempt(
+            id: AttemptID(1), backend: "direct", provider: "oidc",
+            method: .browser(redirectURI: "http://127.0.0.1:8765/callback"), state: "s", codeVerifier: "v",
+            nonce: "n", deadline: Date().addingTimeInterval(60))
     }
 
     @Test func identityFromUserInfo() throws {
@@ -33,7 +38,10 @@ import Testing
         ])
         let answer = try backend(transport, userinfo: "https://idp.test/userinfo", revocation: nil)
             .exchange(attempt(), .authorizationCode("c"))
-        guard case .issued(let issued) = answer else { Issue.record("no session"); return }
+        guard case .issued(let issued) = answer else {
+            Issue.record("no session")
+            return
+        }
         #expect(issued.session.record.subject == "u-9")
         #expect(issued.session.record.email == "eve@example.org")
         #expect(issued.session.secrets.endpoints?.tokenAuthMethod == "client_secret_basic")

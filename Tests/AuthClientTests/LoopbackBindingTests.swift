@@ -9,15 +9,20 @@ import Testing
 @Suite struct LoopbackBindingTests {
     @Test func theRegisteredRedirectDecidesPortAndPath() throws {
         let fixed = try LoopbackBinding.resolve(registered: "http://127.0.0.1:8765/oauth/done", listenPort: 0)
-        #expect(fixed == LoopbackBinding(port: 8765, path: "/oauth/done",
-                                         registeredURI: "http://127.0.0.1:8765/oauth/done"))
-        #expect(try LoopbackBinding.resolve(registered: "http://localhost:9000/callback", listenPort: 9000).port
-            == 9000)
+        #expect(
+            fixed
+                == LoopbackBinding(
+                    port: 8765, path: "/oauth/done",
+                    registeredURI: "http://127.0.0.1:8765/oauth/done"))
+        #expect(
+            try LoopbackBinding.resolve(registered: "http://localhost:9000/callback", listenPort: 9000).port
+                == 9000)
         #expect(try LoopbackBinding.resolve(registered: nil, listenPort: 7000) == LoopbackBinding(port: 7000))
         #expect(try LoopbackBinding.resolve(registered: nil, listenPort: 0) == LoopbackBinding())
         // Apple's https relay is not the receiver's business.
-        #expect(try LoopbackBinding.resolve(registered: "https://relay.example/cb", listenPort: 0)
-            == LoopbackBinding())
+        #expect(
+            try LoopbackBinding.resolve(registered: "https://relay.example/cb", listenPort: 0)
+                == LoopbackBinding())
         #expect(throws: SignInError.self) {
             try LoopbackBinding.resolve(registered: "http://127.0.0.1:8765/callback", listenPort: 9000)
         }
@@ -46,8 +51,9 @@ import Testing
     @Test func aTakenPortIsNamed() throws {
         let holder = try HTTPServer(host: "127.0.0.1", port: 0) { _ in .text(200, "mine\n") }
         defer { holder.stop() }
-        let binding = try LoopbackBinding.resolve(registered: "http://127.0.0.1:\(holder.port)/callback",
-                                                  listenPort: 0)
+        let binding = try LoopbackBinding.resolve(
+            registered: "http://127.0.0.1:\(holder.port)/callback",
+            listenPort: 0)
         do {
             let receiver = try binding.open(pages: CallbackPages()) { _, _ in .accepted }
             receiver.stop()

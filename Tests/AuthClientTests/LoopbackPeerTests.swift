@@ -2,8 +2,9 @@ import AuthClient
 import AuthCore
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Issue 14, item 1: another local user who read the authorize URL cannot deliver a callback to the loopback
@@ -64,11 +65,11 @@ import Glibc
     @Test func theOwnerIsReadFromTheKernelsSocketTable() {
         // Two sockets of one connection, as /proc/net/tcp lists them (client port 0xC350, server port 0x1F90).
         let table = """
-          sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
-           0: 0100007F:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 1 1 0 100 0
-           1: 0100007F:1F90 0100007F:C350 01 00000000:00000000 00:00000000 00000000     0        0 2 1 0 20 4
-           2: 0100007F:C350 0100007F:1F90 01 00000000:00000000 00:00000000 00000000 65534        0 3 1 0 20 4
-        """
+              sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
+               0: 0100007F:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 1 1 0 100 0
+               1: 0100007F:1F90 0100007F:C350 01 00000000:00000000 00:00000000 00000000     0        0 2 1 0 20 4
+               2: 0100007F:C350 0100007F:1F90 01 00000000:00000000 00:00000000 00000000 65534        0 3 1 0 20 4
+            """
         #expect(LoopbackPeer.owner(in: table, peerPort: 50_000, serverPort: 8080) == 65_534)
         #expect(LoopbackPeer.owner(in: table, peerPort: 50_001, serverPort: 8080) == nil)
     }

@@ -12,24 +12,34 @@ import Testing
     let controller: SignInController
 
     init() {
-        controller = SignInController(report: presenter.report, persist: stored.persist, receivers: ReceiverOptions(),
-                                      browser: nil)
+        controller = SignInController(
+            report: presenter.report, persist: stored.persist, receivers: ReceiverOptions(),
+            browser: nil)
     }
 
     func browse(_ sandbox: TurnkeySandbox, user: String) throws {
         controller.start(try sandbox.backend("google", backend: "sandbox"), timeout: 60)
         _ = try #require(presenter.waitForBegin())
-        guard case .browser(let url)? = presenter.prompts.last else { Issue.record("no browser prompt"); return }
+        guard case .browser(let url)? = presenter.prompts.last else {
+            Issue.record("no browser prompt")
+            return
+        }
         #expect(controller.paste(try sandbox.browse(url, user: user)) == .accepted)
     }
 
     @Test func anUnknownSocialUserGetsAnAccountAndVerifiesTheEmailFirst() throws {
         let sandbox = try TurnkeySandbox()
         try browse(sandbox, user: "cleo")
-        #expect(presenter.wait {
-            if case .awaitingCallback(let attempt, .waiting) = controller.state,
-               case .oneTimeCode(.email("cleo@example.com"), _, _?) = attempt.method { true } else { false }
-        })
+        #expect(
+            presenter.wait {
+                if case .awaitingCallback(let attempt, .waiting) = controller.state,
+                    case .oneTimeCode(.email("cleo@example.com"), _, _?) = attempt.method
+                {
+                    true
+                } else {
+                    false
+                }
+            })
         #expect(stored.count == 0)
         guard case .oneTimeCode(_, _, let otpID?) = controller.state.attempt?.method else {
             Issue.record("no code step")
@@ -40,7 +50,10 @@ import Testing
         #expect(presenter.wait { presenter.notices.contains(.invalidCode) })
         #expect(stored.count == 0)
         controller.enterCode(code)
-        guard case .success(let outcome)? = presenter.waitForEnd() else { Issue.record("no session"); return }
+        guard case .success(let outcome)? = presenter.waitForEnd() else {
+            Issue.record("no session")
+            return
+        }
         #expect(outcome.kind == .signup)
         #expect(outcome.record.email == "cleo@example.com")
         #expect(stored.count == 1)
@@ -48,13 +61,20 @@ import Testing
         // Known now: the next sign-in is direct, with no code.
         let sent = sandbox.codesSent
         let again = RecordingPresenter()
-        let second = SignInController(report: again.report, persist: stored.persist, receivers: ReceiverOptions(),
-                                      browser: nil)
+        let second = SignInController(
+            report: again.report, persist: stored.persist, receivers: ReceiverOptions(),
+            browser: nil)
         second.start(try sandbox.backend("google", backend: "sandbox"), timeout: 60)
         _ = try #require(again.waitForBegin())
-        guard case .browser(let url)? = again.prompts.last else { Issue.record("no browser prompt"); return }
+        guard case .browser(let url)? = again.prompts.last else {
+            Issue.record("no browser prompt")
+            return
+        }
         #expect(second.paste(try sandbox.browse(url, user: "cleo")) == .accepted)
-        guard case .success(let next)? = again.waitForEnd() else { Issue.record("no second session"); return }
+        guard case .success(let next)? = again.waitForEnd() else {
+            Issue.record("no second session")
+            return
+        }
         #expect(next.kind == .login)
         #expect(sandbox.codesSent == sent)
     }
@@ -62,7 +82,10 @@ import Testing
     @Test func aKnownSocialUserSignsInDirectly() throws {
         let sandbox = try TurnkeySandbox()
         try browse(sandbox, user: "ada")
-        guard case .success(let outcome)? = presenter.waitForEnd() else { Issue.record("no session"); return }
+        guard case .success(let outcome)? = presenter.waitForEnd() else {
+            Issue.record("no session")
+            return
+        }
         #expect(outcome.kind == .login)
         #expect(sandbox.codesSent == 0)
     }
@@ -71,12 +94,16 @@ import Testing
         let sandbox = try TurnkeySandbox()
         controller.start(try sandbox.backend("google", backend: "sandbox"), timeout: 60)
         let attempt = try #require(presenter.waitForBegin())
-        guard case .browser(let url)? = presenter.prompts.last else { Issue.record("no browser prompt"); return }
+        guard case .browser(let url)? = presenter.prompts.last else {
+            Issue.record("no browser prompt")
+            return
+        }
         let final = try sandbox.browse(url, user: "cleo")
         #expect(controller.paste(final) == .accepted)
-        #expect(presenter.wait {
-            if case .oneTimeCode(_, _, _?) = controller.state.attempt?.method { true } else { false }
-        })
+        #expect(
+            presenter.wait {
+                if case .oneTimeCode(_, _, _?) = controller.state.attempt?.method { true } else { false }
+            })
         #expect(controller.paste(final) != .accepted)
         #expect(controller.state.attempt?.id == attempt.id)
         controller.cancel()

@@ -14,8 +14,9 @@ import Testing
     let controller: SignInController
 
     init() {
-        controller = SignInController(report: presenter.report, persist: stored.persist, receivers: ReceiverOptions(),
-                                      browser: nil)
+        controller = SignInController(
+            report: presenter.report, persist: stored.persist, receivers: ReceiverOptions(),
+            browser: nil)
     }
 
     /// Starts `provider` through `sandbox-portal` and answers the attempt and the URL to open.
@@ -34,18 +35,25 @@ import Testing
     func signInWithoutTOTPStoresTheClientSessionToken(_ provider: String) throws {
         let sandbox = try TurnkeySandbox()
         let (attempt, url) = try start(sandbox, provider)
-        guard case .browser(let redirect) = attempt.method else { Issue.record("not a browser attempt"); return }
+        guard case .browser(let redirect) = attempt.method else {
+            Issue.record("not a browser attempt")
+            return
+        }
         let final = try sandbox.browse(url)
         #expect(final.hasPrefix(redirect + "?"))
-        let query = Dictionary(URLComponents(string: final)?.queryItems?.map { ($0.name, $0.value ?? "") } ?? [],
-                               uniquingKeysWith: { first, _ in first })
+        let query = Dictionary(
+            URLComponents(string: final)?.queryItems?.map { ($0.name, $0.value ?? "") } ?? [],
+            uniquingKeysWith: { first, _ in first })
         // Portal's redirect: a one-time token and the login type, no app-side state; the shape is the contract's.
         #expect(query["state"] == nil)
         #expect(query["token"] != nil)
         #expect(query["login_type"] == provider.uppercased())
         #expect(WireContract.portal.check(redirectQuery: query).isEmpty)
         #expect(controller.paste(final) == .accepted)
-        guard case .success(let outcome)? = ended() else { Issue.record("no session"); return }
+        guard case .success(let outcome)? = ended() else {
+            Issue.record("no session")
+            return
+        }
         #expect(outcome.record.backend == "sandbox-portal")
         #expect(outcome.record.provider == provider)
         let session = try #require(stored.sessions.first)
@@ -58,7 +66,10 @@ import Testing
         let (_, url) = try start(sandbox)
         #expect(controller.paste(try sandbox.browse(url, user: "dora")) == .accepted)
         #expect(presenter.wait { if case .totpRequired(_, _, .waiting) = controller.state { true } else { false } })
-        guard case .totpRequired(_, let challenge, _) = controller.state else { Issue.record("no TOTP"); return }
+        guard case .totpRequired(_, let challenge, _) = controller.state else {
+            Issue.record("no TOTP")
+            return
+        }
         #expect(challenge.enrolmentLink?.hasPrefix("otpauth://") == true)
         #expect(stored.count == 0)
         let right = sandbox.totp()
@@ -66,7 +77,10 @@ import Testing
         #expect(presenter.wait { presenter.notices == [.invalidCode] })
         #expect(stored.count == 0)
         controller.enterCode(right)
-        guard case .success(let outcome)? = ended() else { Issue.record("no session"); return }
+        guard case .success(let outcome)? = ended() else {
+            Issue.record("no session")
+            return
+        }
         #expect(outcome.record.subject == challenge.user)
         #expect(stored.sessions.first?.secrets.sessionJwt?.isEmpty == false)
         // The person is named by the enrolment link's account (sandbox-users.json: dora is dora@example.com),
@@ -83,7 +97,10 @@ import Testing
         let final = try sandbox.browse(url, decision: "deny")
         #expect(final == "authdeck://callback?error=oauth_failed")
         _ = controller.paste(final)
-        guard case .failure(let error)? = ended() else { Issue.record("the attempt did not fail"); return }
+        guard case .failure(let error)? = ended() else {
+            Issue.record("the attempt did not fail")
+            return
+        }
         #expect(error == .authenticationFailed(providerError: "oauth_failed"))
         #expect(stored.count == 0)
     }
@@ -93,13 +110,17 @@ import Testing
         let (_, url) = try start(sandbox)
         // Portal's callback with a code the provider never issued: Portal sends the browser back with oauth_failed.
         let portalState = try #require(URLComponents(string: url)?.queryItems?.first { $0.name == "state" }?.value)
-        let callback = sandbox.base + "/portal/api/v3/auth/oauth/callback/google?"
+        let callback =
+            sandbox.base + "/portal/api/v3/auth/oauth/callback/google?"
             + FormEncoding.encode([("state", portalState), ("code", "forged")])
         let response = try URLSessionTransport(timeout: 5).send(OutgoingRequest(url: callback))
         let final = try #require(response.headers["location"])
         #expect(final.contains("error=oauth_failed"))
         _ = controller.paste(final)
-        guard case .failure(let error)? = ended() else { Issue.record("the attempt did not fail"); return }
+        guard case .failure(let error)? = ended() else {
+            Issue.record("the attempt did not fail")
+            return
+        }
         #expect(error == .authenticationFailed(providerError: "oauth_failed"))
     }
 
@@ -116,8 +137,9 @@ import Testing
         let transport = URLSessionTransport(timeout: 3)
         let wrong = PortalClient(baseURL: sandbox.base + "/portal", environmentID: "wrong", transport: transport)
         #expect(throws: SignInError.unauthorized) { _ = try wrong.methods() }
-        let right = PortalClient(baseURL: sandbox.base + "/portal", environmentID: "the-right-one",
-                                 transport: transport)
+        let right = PortalClient(
+            baseURL: sandbox.base + "/portal", environmentID: "the-right-one",
+            transport: transport)
         #expect(try right.methods() == ["GOOGLE", "APPLE"])
         #expect(throws: SignInError.unauthorized) {
             _ = try right.oauthURLs(redirectURL: "https://evil.example/callback")
@@ -131,7 +153,10 @@ import Testing
     @Test func aCallbackWithoutATokenKeepsWaiting() throws {
         let sandbox = try TurnkeySandbox()
         let (attempt, _) = try start(sandbox)
-        guard case .browser(let redirect) = attempt.method else { Issue.record("not a browser attempt"); return }
+        guard case .browser(let redirect) = attempt.method else {
+            Issue.record("not a browser attempt")
+            return
+        }
         _ = controller.paste(redirect + "?state=" + attempt.state)
         #expect(presenter.wait { presenter.notices.contains(.callbackIncomplete) })
         #expect(controller.state.attempt?.id == attempt.id)
@@ -154,8 +179,9 @@ import Testing
         let (_, url) = try start(sandbox)
         let final = try sandbox.browse(url)
         let token = try #require(URLComponents(string: final)?.queryItems?.first { $0.name == "token" }?.value)
-        let client = PortalClient(baseURL: sandbox.base + "/portal", environmentID: "sandbox-environment",
-                                  transport: URLSessionTransport(timeout: 3))
+        let client = PortalClient(
+            baseURL: sandbox.base + "/portal", environmentID: "sandbox-environment",
+            transport: URLSessionTransport(timeout: 3))
         #expect(try client.exchange(token: token).clientSessionToken != nil)
         #expect(throws: SignInError.unauthorized) { _ = try client.exchange(token: token) }
         controller.cancel()
@@ -164,11 +190,13 @@ import Testing
 
     @Test func aPortalThatFailsOrAnswersHTMLSaysWhich() throws {
         let proxy = try TurnkeyTestProxy { path, _ in
-            path.hasSuffix("/methods") ? .html(502, "<html><body>Bad gateway</body></html>")
+            path.hasSuffix("/methods")
+                ? .html(502, "<html><body>Bad gateway</body></html>")
                 : TurnkeyTestProxy.json(500, #"{"error":"token store down"}"#)
         }
-        let client = PortalClient(baseURL: proxy.baseURL, environmentID: "env",
-                                  transport: URLSessionTransport(timeout: 2))
+        let client = PortalClient(
+            baseURL: proxy.baseURL, environmentID: "env",
+            transport: URLSessionTransport(timeout: 2))
         #expect {
             _ = try client.methods()
         } throws: { error in

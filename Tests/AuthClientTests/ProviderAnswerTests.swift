@@ -12,18 +12,26 @@ import Testing
 
     @Test func statusesAndOAuthErrorsAreNamed() {
         let endpoint = "https://idp.test/revoke"
-        #expect(OAuthErrorResponse.error(from: answer(401, "Unauthorized", type: "text/plain"), endpoint: endpoint)
-            == .authenticationFailed(providerError: "the provider refused: 401 at https://idp.test/revoke, "
-                + "without an OAuth error"))
-        #expect(OAuthErrorResponse.error(from: answer(502, "<html>Bad gateway</html>", type: "text/html"),
-                                         endpoint: endpoint)
-            == .unavailable(reason: "the provider answered HTTP 502 at https://idp.test/revoke, with an HTML page, "
-                + "not JSON"))
-        #expect(OAuthErrorResponse.error(from: answer(401, #"{"error":"invalid_client","error_description":"who?"}"#),
-                                         endpoint: endpoint)
-            == .authenticationFailed(providerError: "the provider refused: 401 invalid_client: who?"))
-        #expect(OAuthErrorResponse.error(from: answer(400, #"{"error":"access_denied"}"#), endpoint: endpoint)
-            == .authenticationFailed(providerError: "access denied at the provider"))
+        #expect(
+            OAuthErrorResponse.error(from: answer(401, "Unauthorized", type: "text/plain"), endpoint: endpoint)
+                == .authenticationFailed(
+                    providerError: "the provider refused: 401 at https://idp.test/revoke, "
+                        + "without an OAuth error"))
+        #expect(
+            OAuthErrorResponse.error(
+                from: answer(502, "<html>Bad gateway</html>", type: "text/html"),
+                endpoint: endpoint)
+                == .unavailable(
+                    reason: "the provider answered HTTP 502 at https://idp.test/revoke, with an HTML page, "
+                        + "not JSON"))
+        #expect(
+            OAuthErrorResponse.error(
+                from: answer(401, #"{"error":"invalid_client","error_description":"who?"}"#),
+                endpoint: endpoint)
+                == .authenticationFailed(providerError: "the provider refused: 401 invalid_client: who?"))
+        #expect(
+            OAuthErrorResponse.error(from: answer(400, #"{"error":"access_denied"}"#), endpoint: endpoint)
+                == .authenticationFailed(providerError: "access denied at the provider"))
         #expect(OAuthErrorResponse.error(from: answer(429, ""), endpoint: endpoint) == .rateLimited)
         // The exit codes follow the kinds: a refusal is 4, the server's failure 1 (authdeckTests check the CLI).
         #expect(SignInError.authenticationFailed(providerError: "x").message.hasPrefix("Authentication failed"))
@@ -47,7 +55,8 @@ import Testing
     }
 
     @Test func discoveryIsSupplementedFromRFC8414MetadataOnceADay() throws {
-        let discovery = #"{"issuer":"https://idp.test/o","authorization_endpoint":"https://idp.test/o/a","#
+        let discovery =
+            #"{"issuer":"https://idp.test/o","authorization_endpoint":"https://idp.test/o/a","#
             + #""token_endpoint":"https://idp.test/o/t"}"#
         let metadata = #"{"issuer":"https://idp.test/o","revocation_endpoint":"https://idp.test/o/revoke"}"#
         let transport = ScriptedTransport([
@@ -57,9 +66,10 @@ import Testing
         let cache = ProviderMetadataCache(transport: transport, folder: nil)
         let now = Date()
         for _ in 0..<2 {
-            let endpoints = try cache.endpoints(issuer: "https://idp.test/o",
-                                                discoveryURL: "https://idp.test/o/.well-known/openid-configuration",
-                                                now: now)
+            let endpoints = try cache.endpoints(
+                issuer: "https://idp.test/o",
+                discoveryURL: "https://idp.test/o/.well-known/openid-configuration",
+                now: now)
             #expect(endpoints.revocation == "https://idp.test/o/revoke")
             #expect(endpoints.deviceAuthorization == nil)
         }
@@ -79,12 +89,15 @@ import Testing
 
     @Test func rfc8414MetadataURLsAndSupplements() {
         // RFC 8414 section 3.1's example issuer, and one without a path.
-        #expect(ProviderEndpoints.authorizationServerMetadataURL(issuer: "https://example.com/issuer1")
-            == "https://example.com/.well-known/oauth-authorization-server/issuer1")
-        #expect(ProviderEndpoints.authorizationServerMetadataURL(issuer: "https://example.com")
-            == "https://example.com/.well-known/oauth-authorization-server")
-        let discovered = ProviderEndpoints(issuer: "https://example.com/o", authorization: "https://example.com/o/a",
-                                           token: "https://example.com/o/t")
+        #expect(
+            ProviderEndpoints.authorizationServerMetadataURL(issuer: "https://example.com/issuer1")
+                == "https://example.com/.well-known/oauth-authorization-server/issuer1")
+        #expect(
+            ProviderEndpoints.authorizationServerMetadataURL(issuer: "https://example.com")
+                == "https://example.com/.well-known/oauth-authorization-server")
+        let discovered = ProviderEndpoints(
+            issuer: "https://example.com/o", authorization: "https://example.com/o/a",
+            token: "https://example.com/o/t")
         let metadata: JSONValue = .object([
             "issuer": .string("https://example.com/o"), "revocation_endpoint": .string("https://example.com/o/r"),
             "revocation_endpoint_auth_methods_supported": .array([.string("client_secret_basic")]),

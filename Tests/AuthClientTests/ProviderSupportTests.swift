@@ -11,7 +11,8 @@ import Testing
     @Test func theSandboxConfigGreysCodesOnPortalAndNothingOnTheSandbox() throws {
         let sandbox = try TurnkeySandbox()
         let configuration = sandbox.configuration
-        #expect(ProviderSupport.refusal(provider: "sms", backend: "sandbox-portal", in: configuration)
+        #expect(
+            ProviderSupport.refusal(provider: "sms", backend: "sandbox-portal", in: configuration)
                 == "Portal signs in with social providers only, not SMS codes")
         #expect(ProviderSupport.refusal(provider: "email", backend: "sandbox-portal", in: configuration) != nil)
         #expect(ProviderSupport.refusal(provider: "google", backend: "sandbox-portal", in: configuration) == nil)
@@ -19,7 +20,8 @@ import Testing
             #expect(ProviderSupport.refusal(provider: provider, backend: "sandbox", in: configuration) == nil)
         }
         #expect(ProviderSupport.refusal(provider: "sms", backend: "direct", in: configuration) != nil)
-        #expect(ProviderSupport.refusal(provider: "google", backend: "nowhere", in: configuration)
+        #expect(
+            ProviderSupport.refusal(provider: "google", backend: "nowhere", in: configuration)
                 == "no backend named 'nowhere' in config.json")
     }
 
@@ -32,7 +34,9 @@ import Testing
                 guard ProviderSupport.refusal(provider: provider, backend: name, in: sandbox.configuration) != nil
                 else { continue }
                 greyed += 1
-                let contact: Contact? = provider == "sms" ? .phone("+15550100")
+                let contact: Contact? =
+                    provider == "sms"
+                    ? .phone("+15550100")
                     : (provider == "email" ? .email("ada@example.com") : nil)
                 do {
                     _ = try sandbox.backend(provider, backend: name, contact: contact)
@@ -51,7 +55,8 @@ import Testing
     @Test func theAuthProxyOffersOnlyItsSocialProviders() throws {
         let json = #"{"backends": {"corp": {"type": "turnkey", "baseURL": "https://proxy.example", "configID": "c"}}}"#
         let configuration = try Configuration(json: Data(json.utf8))
-        #expect(ProviderSupport.refusal(provider: "oidc", backend: "corp", in: configuration)
+        #expect(
+            ProviderSupport.refusal(provider: "oidc", backend: "corp", in: configuration)
                 == "the auth proxy signs in with email, SMS, Google, Apple, Discord and X only")
         for provider in ["google", "apple", "discord", "x", "email", "sms"] {
             #expect(ProviderSupport.refusal(provider: provider, backend: "corp", in: configuration) == nil)

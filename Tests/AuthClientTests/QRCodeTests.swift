@@ -6,7 +6,8 @@ import Testing
 /// still decodes: zbarimg (Debian's zbar-tools), a decoder nobody on this project wrote, reads it back.
 @Suite struct QRCodeTests {
     /// A sandbox authorize URL of the usual length (360 bytes): PKCE challenge, state and nonce of 43 characters.
-    static let url = "http://127.0.0.1:41909/oidc/google/authorize?response_type=code&client_id=sandbox-google"
+    static let url =
+        "http://127.0.0.1:41909/oidc/google/authorize?response_type=code&client_id=sandbox-google"
         + "&redirect_uri=http%3A%2F%2F127.0.0.1%3A40123%2Fcallback&scope=openid%20email%20profile"
         + "&state=" + String(repeating: "s", count: 43) + "&nonce=" + String(repeating: "n", count: 43)
         + "&code_challenge=" + String(repeating: "c", count: 43) + "&code_challenge_method=S256"
@@ -25,11 +26,13 @@ import Testing
         // row 8 columns 0–5, 7, 8, then column 8 rows 7, 5–0. Unmasked with 101010000010010, the first two bits
         // are the level: L 01, M 00, Q 11, H 10.
         let m = code.modules
-        let positions = [(8, 0), (8, 1), (8, 2), (8, 3), (8, 4), (8, 5), (8, 7), (8, 8), (7, 8),
-                         (5, 8), (4, 8), (3, 8), (2, 8), (1, 8), (0, 8)]
+        let positions = [
+            (8, 0), (8, 1), (8, 2), (8, 3), (8, 4), (8, 5), (8, 7), (8, 8), (7, 8),
+            (5, 8), (4, 8), (3, 8), (2, 8), (1, 8), (0, 8),
+        ]
         var bits = 0
         for (row, col) in positions { bits = bits << 1 | (m[row][col] ? 1 : 0) }
-        let unmasked = bits ^ 0b101010000010010
+        let unmasked = bits ^ 0b1010100_00010010
         #expect(Self.isFormatCodeword(unmasked), "not a BCH(15,5) format word: \(String(bits, radix: 2))")
         #expect(unmasked >> 13 == 0b01)
     }
@@ -38,15 +41,17 @@ import Testing
     static func isFormatCodeword(_ word: Int) -> Bool {
         var remainder = word
         for shift in stride(from: 4, through: 0, by: -1) where remainder & (1 << (shift + 10)) != 0 {
-            remainder ^= 0b10100110111 << shift
+            remainder ^= 0b101_00110111 << shift
         }
         return remainder == 0
     }
 
     @Test func zbarimgReadsTheCodeBack() throws {
-        guard let zbarimg = ["/usr/bin/zbarimg", "/usr/local/bin/zbarimg"].first(where: {
-            FileManager.default.isExecutableFile(atPath: $0)
-        }) else {
+        guard
+            let zbarimg = ["/usr/bin/zbarimg", "/usr/local/bin/zbarimg"].first(where: {
+                FileManager.default.isExecutableFile(atPath: $0)
+            })
+        else {
             print("QRCodeTests: skipped, zbarimg (zbar-tools) is not installed")
             return
         }

@@ -16,28 +16,37 @@ import Testing
     }
 
     @Test(arguments: [
-        ("https://wrong.example/callback", "reaches none of authdeck's receivers (http://127.0.0.1:40123/callback, "
-            + "authdeck://)"),
+        (
+            "https://wrong.example/callback",
+            "reaches none of authdeck's receivers (http://127.0.0.1:40123/callback, "
+                + "authdeck://)"
+        ),
         ("http://127.0.0.1:40124/callback", "is not where the loopback receiver listens"),
         ("http://127.0.0.1:40123/cb", "is not where the loopback receiver listens"),
         ("com.example.app:/oauth", "reaches none of authdeck's receivers"),
     ])
     func aRedirectNoReceiverGetsIsNamed(_ uri: String, _ expected: String) throws {
-        let problem = try #require(RedirectReach.problem(redirectURI: uri, loopback: Self.loopback,
-                                                         schemeReceiver: true))
+        let problem = try #require(
+            RedirectReach.problem(
+                redirectURI: uri, loopback: Self.loopback,
+                schemeReceiver: true))
         #expect(problem.contains(expected), "\(problem)")
         #expect(!problem.contains("\n"))
     }
 
     @Test func authdeckSchemeWithoutItsReceiverIsNamed() throws {
-        let problem = try #require(RedirectReach.problem(redirectURI: "authdeck://callback", loopback: Self.loopback,
-                                                         schemeReceiver: false))
+        let problem = try #require(
+            RedirectReach.problem(
+                redirectURI: "authdeck://callback", loopback: Self.loopback,
+                schemeReceiver: false))
         #expect(problem.contains("whose receiver is not running"))
     }
 
     @Test func queryParametersNeverReachTheMessage() throws {
-        let problem = try #require(RedirectReach.problem(redirectURI: "https://wrong.example/cb?secret=abc",
-                                                         loopback: Self.loopback, schemeReceiver: true))
+        let problem = try #require(
+            RedirectReach.problem(
+                redirectURI: "https://wrong.example/cb?secret=abc",
+                loopback: Self.loopback, schemeReceiver: true))
         #expect(!problem.contains("abc"))
     }
 }

@@ -13,27 +13,38 @@ import Testing
         let provider = try TestProvider()
         let presenter = RecordingPresenter()
         let stored = PersistedSessions()
-        let preset = ProviderPreset(name: "oidc", title: "OIDC", mnemonic: "o", kind: .oidc, scopes: ["openid"], idToken: true)
+        let preset = ProviderPreset(
+            name: "oidc", title: "OIDC", mnemonic: "o", kind: .oidc, scopes: ["openid"], idToken: true)
         let transport = URLSessionTransport(timeout: 5)
         let backend = DirectSignIn(
-            provider: ResolvedProvider(preset: preset, clientID: TestProvider.clientID, authentication: .none,
-                                       scopes: ["openid"], endpoints: provider.endpoints),
+            provider: ResolvedProvider(
+                preset: preset, clientID: TestProvider.clientID, authentication: .none,
+                scopes: ["openid"], endpoints: provider.endpoints),
             request: SignInRequest(provider: "oidc", backendName: "direct"), transport: transport,
             metadata: ProviderMetadataCache(transport: transport, folder: nil))
-        let controller = SignInController(report: presenter.report, persist: stored.persist,
-                                          receivers: ReceiverOptions(schemeSocketPath: socket), browser: nil)
+        let controller = SignInController(
+            report: presenter.report, persist: stored.persist,
+            receivers: ReceiverOptions(schemeSocketPath: socket), browser: nil)
         controller.start(backend, timeout: 60)
         let attempt = try #require(presenter.waitForBegin())
         var info = stat()
         #expect(stat(socket, &info) == 0 && info.st_mode & 0o777 == 0o600)
         let code = provider.issueCode(nonce: attempt.nonce, challenge: PKCE.challenge(for: attempt.codeVerifier))
-        #expect(try SchemeReceiver.handOver("authdeck://callback?code=\(code)&state=forged", socketPath: socket)
+        #expect(
+            try SchemeReceiver.handOver("authdeck://callback?code=\(code)&state=forged", socketPath: socket)
                 != .accepted)
-        #expect(try SchemeReceiver.handOver("https://evil.example/?code=\(code)&state=\(attempt.state)",
-                                            socketPath: socket) != .accepted)
-        #expect(try SchemeReceiver.handOver("authdeck://callback?code=\(code)&state=\(attempt.state)",
-                                            socketPath: socket) == .accepted)
-        guard case .success? = presenter.waitForEnd() else { Issue.record("the flow did not complete"); return }
+        #expect(
+            try SchemeReceiver.handOver(
+                "https://evil.example/?code=\(code)&state=\(attempt.state)",
+                socketPath: socket) != .accepted)
+        #expect(
+            try SchemeReceiver.handOver(
+                "authdeck://callback?code=\(code)&state=\(attempt.state)",
+                socketPath: socket) == .accepted)
+        guard case .success? = presenter.waitForEnd() else {
+            Issue.record("the flow did not complete")
+            return
+        }
         #expect(stored.count == 1)
     }
 
@@ -44,13 +55,16 @@ import Testing
         let keyFile = folder + "/AuthKey_TEST.p8"
         let generate = Process()
         generate.executableURL = URL(fileURLWithPath: "/bin/sh")
-        generate.arguments = ["-c", "openssl ecparam -name prime256v1 -genkey -noout | openssl pkcs8 -topk8 -nocrypt > '\(keyFile)'"]
+        generate.arguments = [
+            "-c", "openssl ecparam -name prime256v1 -genkey -noout | openssl pkcs8 -topk8 -nocrypt > '\(keyFile)'",
+        ]
         try generate.run()
         generate.waitUntilExit()
         let pem = try String(contentsOfFile: keyFile, encoding: .utf8)
         let now = Date(timeIntervalSince1970: 1_800_000_000)
-        let secret = try AppleClientSecret.make(teamID: "TEAM123", clientID: "com.example.cli", keyID: "KEY123",
-                                                privateKeyFile: keyFile, now: now)
+        let secret = try AppleClientSecret.make(
+            teamID: "TEAM123", clientID: "com.example.cli", keyID: "KEY123",
+            privateKeyFile: keyFile, now: now)
         let key = try JWK(p256: try P256PrivateKey(pemRepresentation: pem), keyID: "KEY123")
         let verified = try JWS.verify(secret, key: key)
         #expect(verified.algorithm == "ES256")
@@ -64,8 +78,9 @@ import Testing
         // Another key does not verify it.
         #expect(throws: CryptoError.self) { try JWS.verify(secret, key: try JWK.generateES256(keyID: "KEY123")) }
         #expect(throws: SignInError.self) {
-            try AppleClientSecret.make(teamID: "T", clientID: "c", keyID: "k", privateKeyFile: folder + "/missing.p8",
-                                       now: now)
+            try AppleClientSecret.make(
+                teamID: "T", clientID: "c", keyID: "k", privateKeyFile: folder + "/missing.p8",
+                now: now)
         }
     }
 }

@@ -2,8 +2,9 @@ import AuthClient
 import AuthCore
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Issue 14, item 4: the authdeck:// socket's folder cannot be prepared by another user, `open-url` hands a URL
@@ -24,7 +25,10 @@ import Glibc
     }
 
     @Test func aFolderPreparedByAnotherUserIsRefused() throws {
-        if let why = unavailable { print("skipped: \(why)"); return }
+        if let why = unavailable {
+            print("skipped: \(why)")
+            return
+        }
         let folder = try makeFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         // As the /tmp/authdeck-UID fallback: the other user made it first, open to all.
@@ -45,19 +49,24 @@ import Glibc
     }
 
     @Test func aReceiverThatCannotStartIsReported() throws {
-        if let why = unavailable { print("skipped: \(why)"); return }
+        if let why = unavailable {
+            print("skipped: \(why)")
+            return
+        }
         let folder = try makeFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let planted = folder + "/authdeck-0"
         try #require(mkdir(planted, 0o777) == 0 && chown(planted, Self.nobody, Self.nobody) == 0)
         let provider = try TestProvider()
         let presenter = RecordingPresenter()
-        let preset = ProviderPreset(name: "oidc", title: "OIDC", mnemonic: "o", kind: .oidc, scopes: ["openid"],
-                                    idToken: true)
+        let preset = ProviderPreset(
+            name: "oidc", title: "OIDC", mnemonic: "o", kind: .oidc, scopes: ["openid"],
+            idToken: true)
         let transport = URLSessionTransport(timeout: 5)
         let backend = DirectSignIn(
-            provider: ResolvedProvider(preset: preset, clientID: TestProvider.clientID, authentication: .none,
-                                       scopes: ["openid"], endpoints: provider.endpoints),
+            provider: ResolvedProvider(
+                preset: preset, clientID: TestProvider.clientID, authentication: .none,
+                scopes: ["openid"], endpoints: provider.endpoints),
             request: SignInRequest(provider: "oidc", backendName: "direct"), transport: transport,
             metadata: ProviderMetadataCache(transport: transport, folder: nil))
         let controller = SignInController(
@@ -66,12 +75,16 @@ import Glibc
         controller.start(backend, timeout: 60)
         defer { controller.cancel() }
         _ = try #require(presenter.waitForBegin())
-        #expect(presenter.receivers.contains { $0.hasPrefix("no authdeck://") && $0.contains(planted) },
-                "receivers: \(presenter.receivers)")
+        #expect(
+            presenter.receivers.contains { $0.hasPrefix("no authdeck://") && $0.contains(planted) },
+            "receivers: \(presenter.receivers)")
     }
 
     @Test func openURLHandsNothingToAnotherUsersListener() throws {
-        if let why = unavailable { print("skipped: \(why)"); return }
+        if let why = unavailable {
+            print("skipped: \(why)")
+            return
+        }
         let folder = try makeFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try #require(chmod(folder, 0o777) == 0)
@@ -79,26 +92,28 @@ import Glibc
         let received = folder + "/received"
         // Another user listens where open-url will connect, and writes down whatever it is sent.
         let listener = """
-        import os, signal, socket
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])
-        server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        server.bind("\(socketPath)")
-        os.chmod("\(socketPath)", 0o777)
-        server.listen(1)
-        open("\(folder)/ready", "w").close()
-        client, _ = server.accept()
-        client.settimeout(5)
-        try:
-            data = client.recv(65536)
-        except OSError:
-            data = b""
-        open("\(received)", "wb").write(data)
-        client.sendall(b"ok\\n")
-        """
+            import os, signal, socket
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])
+            server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            server.bind("\(socketPath)")
+            os.chmod("\(socketPath)", 0o777)
+            server.listen(1)
+            open("\(folder)/ready", "w").close()
+            client, _ = server.accept()
+            client.settimeout(5)
+            try:
+                data = client.recv(65536)
+            except OSError:
+                data = b""
+            open("\(received)", "wb").write(data)
+            client.sendall(b"ok\\n")
+            """
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups",
-                             "/usr/bin/env", "python3", "-c", listener]
+        process.arguments = [
+            "--reuid=65534", "--regid=65534", "--clear-groups",
+            "/usr/bin/env", "python3", "-c", listener,
+        ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

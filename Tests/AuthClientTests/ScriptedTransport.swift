@@ -18,8 +18,9 @@ final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
         sent.append(request)
         let answer = answers[request.url.split(separator: "?")[0].description] ?? (404, "")
         lock.unlock()
-        return IncomingResponse(status: answer.0, headers: ["content-type": "application/json"],
-                                body: Array(answer.1.utf8), duration: 0)
+        return IncomingResponse(
+            status: answer.0, headers: ["content-type": "application/json"],
+            body: Array(answer.1.utf8), duration: 0)
     }
 
     var requests: [OutgoingRequest] {

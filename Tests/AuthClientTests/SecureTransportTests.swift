@@ -2,9 +2,10 @@ import AuthClient
 import AuthCore
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
-import LoopbackHTTP
+    import Glibc
+    import LoopbackHTTP
 #endif
 
 /// Issue 14, item 6: https is required of every issuer, endpoint and proxy; plain http only to this machine.

@@ -9,10 +9,14 @@ import Testing
     let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("refresher-\(UUID().uuidString)")
 
     func session(issuer: String = "https://idp.test", endpoints: SessionEndpoints) -> Session {
-        let record = SessionRecord(key: "k", backend: "direct", provider: "oidc", subject: "u", issuer: issuer,
-                                   createdAt: Date(), expiresAt: nil, refreshable: true, scopes: ["openid"])
-        return Session(record: record, secrets: SessionSecrets(accessToken: "at", refreshToken: "rt",
-                                                               endpoints: endpoints))
+        let record = SessionRecord(
+            key: "k", backend: "direct", provider: "oidc", subject: "u", issuer: issuer,
+            createdAt: Date(), expiresAt: nil, refreshable: true, scopes: ["openid"])
+        return Session(
+            record: record,
+            secrets: SessionSecrets(
+                accessToken: "at", refreshToken: "rt",
+                endpoints: endpoints))
     }
 
     func secretFile() throws -> String {
@@ -25,8 +29,9 @@ import Testing
     @Test func aRevocationEndpointAddedLaterWorksForTheSameIssuerOnly() throws {
         let transport = ScriptedTransport(["https://idp.test/revoke": (200, "")])
         let stored = session(endpoints: SessionEndpoints(clientID: "cli", token: "https://idp.test/token"))
-        let today = ProviderEndpoints(issuer: "https://idp.test", authorization: "https://idp.test/a",
-                                      token: "https://idp.test/token", revocation: "https://idp.test/revoke")
+        let today = ProviderEndpoints(
+            issuer: "https://idp.test", authorization: "https://idp.test/a",
+            token: "https://idp.test/token", revocation: "https://idp.test/revoke")
         try SessionRefresher(transport: transport, currentEndpoints: { _ in today }).revoke(stored)
         #expect(transport.requests.map { ScriptedTransport.form($0)["token"] } == ["rt", "at"])
 
@@ -45,16 +50,20 @@ import Testing
         let file = try secretFile()
         let answer = #"{"access_token":"at-2"}"#
         let basic = ScriptedTransport(["https://idp.test/token": (200, answer)])
-        _ = try SessionRefresher(transport: basic).refresh(session(endpoints: SessionEndpoints(
-            clientID: "cli", token: "https://idp.test/token", clientSecretFile: file,
-            tokenAuthMethod: "client_secret_basic")))
+        _ = try SessionRefresher(transport: basic).refresh(
+            session(
+                endpoints: SessionEndpoints(
+                    clientID: "cli", token: "https://idp.test/token", clientSecretFile: file,
+                    tokenAuthMethod: "client_secret_basic")))
         #expect(ScriptedTransport.header(basic.requests[0], "Authorization") != nil)
         #expect(ScriptedTransport.form(basic.requests[0])["client_secret"] == nil)
 
         // Sessions stored before the method was recorded sent the secret in the body, and keep doing so.
         let old = ScriptedTransport(["https://idp.test/token": (200, answer)])
-        _ = try SessionRefresher(transport: old).refresh(session(endpoints: SessionEndpoints(
-            clientID: "cli", token: "https://idp.test/token", clientSecretFile: file)))
+        _ = try SessionRefresher(transport: old).refresh(
+            session(
+                endpoints: SessionEndpoints(
+                    clientID: "cli", token: "https://idp.test/token", clientSecretFile: file)))
         #expect(ScriptedTransport.form(old.requests[0])["client_secret"] == "sec")
         #expect(ScriptedTransport.header(old.requests[0], "Authorization") == nil)
     }

@@ -52,17 +52,18 @@ final class TestProvider: @unchecked Sendable {
     }
 
     var endpoints: ProviderEndpoints {
-        ProviderEndpoints(issuer: issuer, authorization: issuer + "/authorize", token: issuer + "/token",
-                          jwks: issuer + "/jwks", userinfo: issuer + "/userinfo")
+        ProviderEndpoints(
+            issuer: issuer, authorization: issuer + "/authorize", token: issuer + "/token",
+            jwks: issuer + "/jwks", userinfo: issuer + "/userinfo")
     }
 
     private func handle(_ request: HTTPRequest) -> HTTPResponse {
         switch request.path {
         case "/.well-known/openid-configuration":
             let document = """
-            {"issuer":"\(issuer)","authorization_endpoint":"\(issuer)/authorize","token_endpoint":"\(issuer)/token",\
-            "jwks_uri":"\(issuer)/jwks"}
-            """
+                {"issuer":"\(issuer)","authorization_endpoint":"\(issuer)/authorize","token_endpoint":"\(issuer)/token",\
+                "jwks_uri":"\(issuer)/jwks"}
+                """
             return .json(200, Array(document.utf8))
         case "/jwks":
             let keys = (try? key.publicJSON()) ?? "{}"
@@ -106,12 +107,16 @@ final class TestProvider: @unchecked Sendable {
         case .none, .badSignature: break
         case .wrongIssuer: claims["iss"] = .string("https://evil.example")
         case .wrongAudience: claims["aud"] = .string("someone-else")
-        case .expired: claims["exp"] = .number(Double(now - 3600)); claims["iat"] = .number(Double(now - 7200))
+        case .expired:
+            claims["exp"] = .number(Double(now - 3600))
+            claims["iat"] = .number(Double(now - 7200))
         case .wrongNonce: claims["nonce"] = .string("not-the-nonce")
         case .unknownKey: signingKey = otherKey
         }
-        var idToken = (try? JWS.sign(payload: Array(JSONEncoder().encode(JSONValue.object(claims))), key: signingKey,
-                                     algorithm: "ES256")) ?? ""
+        var idToken =
+            (try? JWS.sign(
+                payload: Array(JSONEncoder().encode(JSONValue.object(claims))), key: signingKey,
+                algorithm: "ES256")) ?? ""
         if flaw == .badSignature {
             // Change one character well inside the signature (the last one may carry only padding bits).
             var characters = Array(idToken)
@@ -120,9 +125,9 @@ final class TestProvider: @unchecked Sendable {
             idToken = String(characters)
         }
         let body = """
-        {"access_token":"at-\(UUID().uuidString)","token_type":"Bearer","expires_in":3600,\
-        "refresh_token":"rt-\(UUID().uuidString)","id_token":"\(idToken)"}
-        """
+            {"access_token":"at-\(UUID().uuidString)","token_type":"Bearer","expires_in":3600,\
+            "refresh_token":"rt-\(UUID().uuidString)","id_token":"\(idToken)"}
+            """
         return .json(200, Array(body.utf8))
     }
 }
@@ -200,4 +205,3 @@ final class PersistedSessions: @unchecked Sendable {
 
     var count: Int { lock.withLock { sessions.count } }
 }
-

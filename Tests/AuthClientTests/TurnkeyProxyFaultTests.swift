@@ -39,8 +39,9 @@ final class TurnkeyTestProxy: @unchecked Sendable {
     func stop() { server.stop() }
 
     func backend(_ provider: String, contact: Contact? = nil, transport: HTTPTransport? = nil) -> TurnkeySignIn {
-        TurnkeySignIn(request: SignInRequest(provider: provider, backendName: "turnkey", contact: contact),
-                      client: TurnkeyProxyClient(baseURL: baseURL, configID: "test", transport: transport ?? requests))
+        TurnkeySignIn(
+            request: SignInRequest(provider: provider, backendName: "turnkey", contact: contact),
+            client: TurnkeyProxyClient(baseURL: baseURL, configID: "test", transport: transport ?? requests))
     }
 
     static func json(_ status: Int, _ text: String) -> HTTPResponse {
@@ -58,7 +59,8 @@ final class TurnkeyTestProxy: @unchecked Sendable {
         ])
         let key = try? JWK.generateES256(keyID: "proxy")
         guard let key, let payload = try? JSONEncoder().encode(claims),
-              let jwt = try? JWS.sign(payload: Array(payload), key: key, algorithm: "ES256") else { return "" }
+            let jwt = try? JWS.sign(payload: Array(payload), key: key, algorithm: "ES256")
+        else { return "" }
         return jwt
     }
 }
@@ -77,7 +79,10 @@ final class TurnkeyTestProxy: @unchecked Sendable {
 
     @Test func aServerErrorIsANetworkErrorWithTheProxysMessage() throws {
         let error = try configError(TurnkeyTestProxy.json(500, #"{"code":13,"message":"database unavailable"}"#))
-        guard case .network(let message)? = error else { Issue.record("got \(String(describing: error))"); return }
+        guard case .network(let message)? = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
         #expect(message.contains("HTTP 500"))
         #expect(message.contains("database unavailable"))
         #expect(message.contains("wallet_kit_config"))
@@ -85,18 +90,27 @@ final class TurnkeyTestProxy: @unchecked Sendable {
 
     @Test func anHTMLAnswerSaysItIsHTML() throws {
         let error = try configError(.html(502, "<!DOCTYPE html><html><body>Bad gateway</body></html>"))
-        guard case .network(let message)? = error else { Issue.record("got \(String(describing: error))"); return }
+        guard case .network(let message)? = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
         #expect(message.contains("HTTP 502"))
         #expect(message.contains("HTML"))
         // A 200 that is not JSON is no success either.
         let ok = try configError(.html(200, "<html>maintenance</html>"))
-        guard case .network(let text)? = ok else { Issue.record("got \(String(describing: ok))"); return }
+        guard case .network(let text)? = ok else {
+            Issue.record("got \(String(describing: ok))")
+            return
+        }
         #expect(text.contains("not JSON"))
     }
 
     @Test func anEmptyErrorBodySaysSo() throws {
         let error = try configError(HTTPResponse(status: 503))
-        guard case .network(let message)? = error else { Issue.record("got \(String(describing: error))"); return }
+        guard case .network(let message)? = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
         #expect(message.contains("HTTP 503"))
         #expect(message.contains("empty"))
     }
@@ -114,11 +128,13 @@ final class TurnkeyTestProxy: @unchecked Sendable {
     }
 
     @Test func statusCodesMapToTheSignInErrors() throws {
-        #expect(try configError(TurnkeyTestProxy.json(401, #"{"code":16,"message":"unknown config"}"#))
-            == .unauthorized)
+        #expect(
+            try configError(TurnkeyTestProxy.json(401, #"{"code":16,"message":"unknown config"}"#))
+                == .unauthorized)
         #expect(try configError(TurnkeyTestProxy.json(429, #"{"code":8,"message":"slow down"}"#)) == .rateLimited)
-        #expect(try configError(TurnkeyTestProxy.json(403, #"{"code":7,"message":"Not for you."}"#))
-            == .authenticationFailed(providerError: "Not for you"))
+        #expect(
+            try configError(TurnkeyTestProxy.json(403, #"{"code":7,"message":"Not for you."}"#))
+                == .authenticationFailed(providerError: "Not for you"))
     }
 
     @Test func aTokenInTheProxysMessageIsNeverShown() throws {
@@ -129,15 +145,18 @@ final class TurnkeyTestProxy: @unchecked Sendable {
     }
 
     /// A verificationToken as the SDK decodes it: `id`, `contact`, `verification_type` (unsigned: only read here).
-    static let verificationToken = "eyJhbGciOiJFUzI1NiJ9."
+    static let verificationToken =
+        "eyJhbGciOiJFUzI1NiJ9."
         + "eyJpZCI6Im90cC0xIiwiY29udGFjdCI6ImFkYUBleGFtcGxlLmNvbSIsInZlcmlmaWNhdGlvbl90eXBlIjoiT1RQX1RZUEVfRU1BSUwifQ"
         + ".c2ln"
 
     /// A proxy that runs the whole code flow and answers otp_login with `session`.
-    func codeFlow(session: @escaping @Sendable (_ publicKey: String) -> String,
-                  verify: HTTPResponse = TurnkeyTestProxy.json(
-                      200, "{\"verificationToken\":\"\(TurnkeyProxyFaultTests.verificationToken)\"}"),
-                  login: HTTPResponse? = nil) throws -> (TurnkeyTestProxy, Result<BackendAnswer, SignInError>) {
+    func codeFlow(
+        session: @escaping @Sendable (_ publicKey: String) -> String,
+        verify: HTTPResponse = TurnkeyTestProxy.json(
+            200, "{\"verificationToken\":\"\(TurnkeyProxyFaultTests.verificationToken)\"}"),
+        login: HTTPResponse? = nil
+    ) throws -> (TurnkeyTestProxy, Result<BackendAnswer, SignInError>) {
         let proxy = try TurnkeyTestProxy { path, body in
             switch path {
             case "/v1/wallet_kit_config": return TurnkeyTestProxy.walletKit
@@ -154,8 +173,9 @@ final class TurnkeyTestProxy: @unchecked Sendable {
         }
         let backend = proxy.backend("email", contact: .email("ada@example.com"))
         let method = try backend.method(loopbackRedirectURI: nil)
-        let attempt = try backend.makeAttempt(id: AttemptID(1), method: method,
-                                              deadline: Date().addingTimeInterval(60))
+        let attempt = try backend.makeAttempt(
+            id: AttemptID(1), method: method,
+            deadline: Date().addingTimeInterval(60))
         _ = try backend.begin(attempt)
         let result = Result { () throws(SignInError) in
             try backend.verifyCode(attempt, otpID: "otp-1", code: "123456")
@@ -165,7 +185,10 @@ final class TurnkeyTestProxy: @unchecked Sendable {
 
     @Test func anAccountLookupAnswering404SignsUp() throws {
         let (proxy, result) = try codeFlow { TurnkeyTestProxy.sessionJWT(publicKey: $0) }
-        guard case .success(.issued(let issued)) = result else { Issue.record("got \(result)"); return }
+        guard case .success(.issued(let issued)) = result else {
+            Issue.record("got \(result)")
+            return
+        }
         #expect(issued.kind == .signup)
         #expect(proxy.paths.contains("/v1/signup"))
     }
@@ -182,16 +205,21 @@ final class TurnkeyTestProxy: @unchecked Sendable {
 
     @Test func anAlreadyExpiredSessionIsRefused() throws {
         let (_, result) = try codeFlow { TurnkeyTestProxy.sessionJWT(publicKey: $0, expiresIn: -10) }
-        guard case .failure(.authenticationFailed(let reason)) = result else { Issue.record("got \(result)"); return }
+        guard case .failure(.authenticationFailed(let reason)) = result else {
+            Issue.record("got \(result)")
+            return
+        }
         #expect(reason.contains("expired"))
     }
 
     @Test func aWrongCodeIsInvalidCodeButAForgedTokenIsUnauthorized() throws {
-        let (_, wrong) = try codeFlow(session: { _ in "" },
-                                      verify: TurnkeyTestProxy.json(401, #"{"code":16,"message":"invalid code"}"#))
+        let (_, wrong) = try codeFlow(
+            session: { _ in "" },
+            verify: TurnkeyTestProxy.json(401, #"{"code":16,"message":"invalid code"}"#))
         #expect(throws: SignInError.invalidCode) { try wrong.get() }
-        let (_, forged) = try codeFlow(session: { _ in "" },
-                                       login: TurnkeyTestProxy.json(401, #"{"code":16,"message":"forged"}"#))
+        let (_, forged) = try codeFlow(
+            session: { _ in "" },
+            login: TurnkeyTestProxy.json(401, #"{"code":16,"message":"forged"}"#))
         #expect(throws: SignInError.unauthorized) { try forged.get() }
     }
 }

@@ -46,8 +46,9 @@ final class TurnkeySandbox: Sendable {
         let sent = self.sent
         settings.announce = { line in
             guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any],
-                  let contact = object["contact"] as? String, let otpID = object["otpId"] as? String,
-                  let code = object["code"] as? String else { return }
+                let contact = object["contact"] as? String, let otpID = object["otpId"] as? String,
+                let code = object["code"] as? String
+            else { return }
             sent.append(contact: contact, otpID: otpID, code: code)
         }
         adjust(&settings)
@@ -86,16 +87,19 @@ final class TurnkeySandbox: Sendable {
 
     /// The backend `authdeck login PROVIDER --backend NAME` would run against this sandbox.
     /// `configuration` replaces the config.json the sandbox wrote (a test that changes one setting).
-    func backend(_ provider: String, backend name: String, contact: Contact? = nil, sessionKey: String? = nil,
-                 transport: RecordingTransport = RecordingTransport(),
-                 configuration: Configuration? = nil) throws -> SignInBackend {
+    func backend(
+        _ provider: String, backend name: String, contact: Contact? = nil, sessionKey: String? = nil,
+        transport: RecordingTransport = RecordingTransport(),
+        configuration: Configuration? = nil
+    ) throws -> SignInBackend {
         transport.contracts = contracts
         watched.withLock { $0.append(transport) }
         let request = SignInRequest(provider: provider, backendName: name, sessionKey: sessionKey, contact: contact)
-        return try SignInBackendFactory.make(request: request, configuration: configuration ?? self.configuration,
-                                       catalog: Self.catalog,
-                                       transport: transport,
-                                       metadata: ProviderMetadataCache(transport: transport, folder: nil))
+        return try SignInBackendFactory.make(
+            request: request, configuration: configuration ?? self.configuration,
+            catalog: Self.catalog,
+            transport: transport,
+            metadata: ProviderMetadataCache(transport: transport, folder: nil))
     }
 
     /// The current TOTP code for a sandbox user's base32 secret, by the sandbox's clock.
@@ -108,7 +112,8 @@ final class TurnkeySandbox: Sendable {
     /// Opens `url` as a scripted browser would (the sandbox's automatic decision added) and follows the sandbox's
     /// redirects until one leaves the sandbox: that is the final redirect a browser would hand to authdeck.
     func browse(_ url: String, user: String = "ada", decision: String = "approve") throws -> String {
-        var next = url + (url.contains("?") ? "&" : "?")
+        var next =
+            url + (url.contains("?") ? "&" : "?")
             + FormEncoding.encode([("sandbox_user", user), ("sandbox_auto", decision)])
         let transport = URLSessionTransport(timeout: 5)
         var request = OutgoingRequest(url: next)
@@ -151,7 +156,8 @@ final class TurnkeySandbox: Sendable {
         var fields: [(String, String)] = []
         for piece in html.components(separatedBy: "<input type=\"hidden\" ").dropFirst() {
             guard let name = between(Substring(piece), "name=\"", "\""),
-                  let value = between(Substring(piece), "value=\"", "\"") else { continue }
+                let value = between(Substring(piece), "value=\"", "\"")
+            else { continue }
             fields.append((unescaped(name), unescaped(value)))
         }
         return (unescaped(action), fields)

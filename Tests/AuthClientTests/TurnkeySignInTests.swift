@@ -17,24 +17,29 @@ import Testing
 
     init() {
         let now = self.now
-        controller = SignInController(report: presenter.report, persist: stored.persist, receivers: ReceiverOptions(),
-                                      browser: nil, clock: { now.date })
+        controller = SignInController(
+            report: presenter.report, persist: stored.persist, receivers: ReceiverOptions(),
+            browser: nil, clock: { now.date })
     }
 
     /// Starts a code sign-in and answers the otpId the proxy sent the code with.
-    func startCode(_ sandbox: TurnkeySandbox, _ provider: String = "email", contact: Contact,
-                   transport: RecordingTransport = RecordingTransport(),
-                   backend name: String = "sandbox") throws -> (attempt: Attempt, otpID: String) {
-        controller.start(try sandbox.backend(provider, backend: name, contact: contact, transport: transport),
-                         timeout: 120)
+    func startCode(
+        _ sandbox: TurnkeySandbox, _ provider: String = "email", contact: Contact,
+        transport: RecordingTransport = RecordingTransport(),
+        backend name: String = "sandbox"
+    ) throws -> (attempt: Attempt, otpID: String) {
+        controller.start(
+            try sandbox.backend(provider, backend: name, contact: contact, transport: transport),
+            timeout: 120)
         let attempt = try #require(presenter.waitForBegin())
         guard case .codeSent(let otpID)? = presenter.prompts.last else {
             throw TurnkeySandbox.BrowseFailure(description: "no code was sent: \(presenter.results)")
         }
         // The machine learns the otpId on its queue; a code typed before that is refused as "not sent yet".
-        #expect(presenter.wait {
-            if case .oneTimeCode(_, _, _?) = controller.state.attempt?.method { true } else { false }
-        })
+        #expect(
+            presenter.wait {
+                if case .oneTimeCode(_, _, _?) = controller.state.attempt?.method { true } else { false }
+            })
         return (attempt, otpID)
     }
 
@@ -123,8 +128,9 @@ import Testing
         // {"alg":"ES256"} . {"id":"otp-1","contact":"ada@example.com"} . (no signature needed to read claims)
         let token = "eyJhbGciOiJFUzI1NiJ9.eyJpZCI6Im90cC0xIiwiY29udGFjdCI6ImFkYUBleGFtcGxlLmNvbSJ9.c2ln"
         let pk = key.publicKey.compressedHex
-        let message = try TurnkeyProxyClient.tokenUsage(verificationToken: token, type: "USAGE_TYPE_LOGIN",
-                                                        usage: ("login", .object(["publicKey": .string(pk)])))
+        let message = try TurnkeyProxyClient.tokenUsage(
+            verificationToken: token, type: "USAGE_TYPE_LOGIN",
+            usage: ("login", .object(["publicKey": .string(pk)])))
         #expect(message == "{\"login\":{\"publicKey\":\"\(pk)\"},\"tokenId\":\"otp-1\",\"type\":\"USAGE_TYPE_LOGIN\"}")
         let signature = try TurnkeyProxyClient.clientSignature(message: message, key: key)
         #expect(signature["scheme"]?.string == "CLIENT_SIGNATURE_SCHEME_API_P256")
@@ -148,8 +154,9 @@ import Testing
         #expect(throws: SignInError.invalidContact) { _ = try Contact.validatedEmail("ada@@example.com") }
         #expect(throws: SignInError.invalidContact) { _ = try Contact.validatedPhone("5550100001") }
         // A phone number given for an email sign-in is refused after the config, before any code goes out.
-        let mismatched = try sandbox.backend("email", backend: "sandbox", contact: .phone("+15550100001"),
-                                             transport: transport)
+        let mismatched = try sandbox.backend(
+            "email", backend: "sandbox", contact: .phone("+15550100001"),
+            transport: transport)
         #expect(throws: SignInError.invalidContact) { _ = try mismatched.method(loopbackRedirectURI: nil) }
         #expect(transport.count("/v1/otp_init") == 0)
         #expect(sandbox.codesSent == 0)
@@ -162,7 +169,10 @@ import Testing
         }
         let transport = RecordingTransport()
         let (attempt, otpID) = try startCode(sandbox, contact: .email("ada@example.com"), transport: transport)
-        guard case .oneTimeCode(_, let format, _) = attempt.method else { Issue.record("not a code attempt"); return }
+        guard case .oneTimeCode(_, let format, _) = attempt.method else {
+            Issue.record("not a code attempt")
+            return
+        }
         #expect(format.length == 8)
         #expect(format.alphanumeric)
         for bad in ["1234567", "123456789", "ABCD!EFG", ""] {
@@ -188,8 +198,10 @@ import Testing
         #expect(presenter.wait { presenter.notices == [.invalidCode] })
         let reports = Array(presenter.reports[before...])
         guard reports.count == 2, case .stateChanged(.awaitingCallback(_, .waiting)) = reports[0],
-              reports[1] == .notice(.invalidCode) else {
-            Issue.record("the refusal was not told with the state: \(reports)"); return
+            reports[1] == .notice(.invalidCode)
+        else {
+            Issue.record("the refusal was not told with the state: \(reports)")
+            return
         }
         // Before it, each state was told once (not again on every tick of the clock).
         let states = presenter.reports[..<before].filter { if case .stateChanged = $0 { true } else { false } }
@@ -202,9 +214,10 @@ import Testing
         let code = try #require(sandbox.code(otpID: otpID))
         controller.enterCode(TurnkeySandbox.wrongCode(for: code))
         #expect(presenter.wait { presenter.notices == [.invalidCode] })
-        #expect(presenter.wait {
-            if case .awaitingCallback(_, .waiting) = controller.state { true } else { false }
-        })
+        #expect(
+            presenter.wait {
+                if case .awaitingCallback(_, .waiting) = controller.state { true } else { false }
+            })
         #expect(stored.count == 0)
         controller.enterCode(code)
         #expect(try outcome().kind == .login)
@@ -217,7 +230,10 @@ import Testing
         sandbox.clock.advance(by: 61)
         controller.enterCode(try #require(sandbox.code(otpID: otpID)))
         let error = try #require(try failure())
-        guard case .authenticationFailed(let reason) = error else { Issue.record("got \(error)"); return }
+        guard case .authenticationFailed(let reason) = error else {
+            Issue.record("got \(error)")
+            return
+        }
         #expect(reason.contains("expired"))
         #expect(stored.count == 0)
     }
@@ -226,9 +242,13 @@ import Testing
         let sandbox = try TurnkeySandbox { $0.otpLifetime = 60 }
         let backend = try sandbox.backend("email", backend: "sandbox", contact: .email("ada@example.com"))
         let method = try backend.method(loopbackRedirectURI: nil)
-        let attempt = try backend.makeAttempt(id: AttemptID(1), method: method,
-                                              deadline: Date().addingTimeInterval(60))
-        guard case .codeSent(let otpID) = try backend.begin(attempt) else { Issue.record("no code sent"); return }
+        let attempt = try backend.makeAttempt(
+            id: AttemptID(1), method: method,
+            deadline: Date().addingTimeInterval(60))
+        guard case .codeSent(let otpID) = try backend.begin(attempt) else {
+            Issue.record("no code sent")
+            return
+        }
         let code = try #require(sandbox.code(otpID: otpID))
         #expect(throws: SignInError.authenticationFailed(providerError: "unknown otpId")) {
             _ = try backend.verifyCode(attempt, otpID: "no-such-otp", code: code)
@@ -270,10 +290,11 @@ import Testing
         now.advance(by: 31)
         controller.resend()
         #expect(presenter.wait { sandbox.codesSent == 2 })
-        #expect(presenter.wait {
-            guard case .oneTimeCode(_, _, let otpID?) = controller.state.attempt?.method else { return false }
-            return otpID != firstID
-        })
+        #expect(
+            presenter.wait {
+                guard case .oneTimeCode(_, _, let otpID?) = controller.state.attempt?.method else { return false }
+                return otpID != firstID
+            })
         guard case .oneTimeCode(_, _, let secondID?) = controller.state.attempt?.method else {
             Issue.record("no new otpId")
             return
@@ -289,7 +310,10 @@ import Testing
         let (_, otpID) = try startCode(sandbox, contact: .email("dora@example.com"))
         controller.enterCode(try #require(sandbox.code(otpID: otpID)))
         #expect(presenter.wait { if case .totpRequired(_, _, .waiting) = controller.state { true } else { false } })
-        guard case .totpRequired(_, let challenge, _) = controller.state else { Issue.record("no TOTP"); return }
+        guard case .totpRequired(_, let challenge, _) = controller.state else {
+            Issue.record("no TOTP")
+            return
+        }
         #expect(challenge.enrolmentLink?.hasPrefix("otpauth://totp/") == true)
         #expect(challenge.user == "dora@example.com")
         #expect(stored.count == 0)
@@ -297,7 +321,10 @@ import Testing
         let right = sandbox.totp()
         controller.enterCode(TurnkeySandbox.wrongCode(for: right))
         #expect(presenter.wait { presenter.notices == [.invalidCode] })
-        guard case .totpRequired(_, let after, _) = controller.state else { Issue.record("left TOTP"); return }
+        guard case .totpRequired(_, let after, _) = controller.state else {
+            Issue.record("left TOTP")
+            return
+        }
         #expect(after.attemptsLeft == 4)
         #expect(stored.count == 0)
 
@@ -310,8 +337,10 @@ import Testing
 
     // MARK: - Social logins
 
-    func social(_ provider: String, user: String, sandbox: TurnkeySandbox,
-                transport: RecordingTransport = RecordingTransport()) throws -> SignInOutcome {
+    func social(
+        _ provider: String, user: String, sandbox: TurnkeySandbox,
+        transport: RecordingTransport = RecordingTransport()
+    ) throws -> SignInOutcome {
         controller.start(try sandbox.backend(provider, backend: "sandbox-turnkey", transport: transport), timeout: 60)
         let attempt = try #require(presenter.waitForBegin())
         let publicKey = try #require(attempt.sessionPublicKeyHex)
@@ -350,7 +379,8 @@ import Testing
 
     @Test func aMethodTheProxyDoesNotEnableIsUnavailable() throws {
         let proxy = try TurnkeyTestProxy { path, _ in
-            path == "/v1/wallet_kit_config" ? .json(200, Array(#"{"enabledProviders":["google"],"otpLength":6}"#.utf8))
+            path == "/v1/wallet_kit_config"
+                ? .json(200, Array(#"{"enabledProviders":["google"],"otpLength":6}"#.utf8))
                 : .json(500, Array(#"{"code":13,"message":"unexpected"}"#.utf8))
         }
         let backend = proxy.backend("email", contact: .email("ada@example.com"))

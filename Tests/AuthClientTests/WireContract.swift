@@ -22,11 +22,13 @@ struct WireContract: Sendable {
     static func load(_ file: String, routePrefix: String, extensions: Set<String> = []) -> WireContract {
         let url = folder.appendingPathComponent(file)
         guard let data = FileManager.default.contents(atPath: url.path),
-              let document = try? JSONValue.parse(Array(data)) else {
+            let document = try? JSONValue.parse(Array(data))
+        else {
             fatalError("cannot read the contract \(url.path)")
         }
-        return WireContract(name: document["api"]?.string ?? file, routePrefix: routePrefix, document: document,
-                            extensions: extensions)
+        return WireContract(
+            name: document["api"]?.string ?? file, routePrefix: routePrefix, document: document,
+            extensions: extensions)
     }
 
     static func turnkey(totpExtension: Bool = false) -> WireContract {
@@ -65,15 +67,18 @@ struct WireContract: Sendable {
             problems.append("\(name) \(route): sent \(request.method), the contract says \(method)")
         }
         if case .object(let headers)? = document["headers"] {
-            for (header, _) in headers where !request.headers.contains(where: {
+            for (header, _) in headers
+            where !request.headers.contains(where: {
                 $0.0.caseInsensitiveCompare(header) == .orderedSame && !$0.1.isEmpty
             }) {
                 problems.append("\(name) \(route): no \(header) header")
             }
         }
-        if spec["bearer"] != nil, !request.headers.contains(where: {
-            $0.0.lowercased() == "authorization" && $0.1.hasPrefix("Bearer ")
-        }) {
+        if spec["bearer"] != nil,
+            !request.headers.contains(where: {
+                $0.0.lowercased() == "authorization" && $0.1.hasPrefix("Bearer ")
+            })
+        {
             problems.append("\(name) \(route): no bearer")
         }
         if let schema = spec["query"] {
@@ -97,7 +102,8 @@ struct WireContract: Sendable {
     /// What is wrong with an answer: a success against the route's response, a refusal against the error shape.
     func check(response: IncomingResponse, to request: OutgoingRequest) -> [String] {
         guard let path = URLComponents(string: request.url)?.path, let route = route(ofPath: path),
-              let spec = routes[route] else { return [] }
+            let spec = routes[route]
+        else { return [] }
         guard let body = try? JSONValue.parse(response.body) else {
             return ["answer \(name) \(route): HTTP \(response.status) without a JSON body"]
         }
@@ -121,13 +127,15 @@ struct WireContract: Sendable {
         for name in extensions {
             guard let ext = document["extensions"]?[name] else { continue }
             if case .object(let extra)? = ext["responseMembers"]?[route],
-               case .object(var object) = resolved, case .object(var properties)? = object["properties"] {
+                case .object(var object) = resolved, case .object(var properties)? = object["properties"]
+            {
                 properties.merge(extra) { first, _ in first }
                 object["properties"] = .object(properties)
                 resolved = .object(object)
             }
             if case .array(let relaxed)? = ext["optionalInResponse"]?[route], case .object(var object) = resolved,
-               case .array(let required)? = object["required"] {
+                case .array(let required)? = object["required"]
+            {
                 object["required"] = .array(required.filter { !relaxed.contains($0) })
                 resolved = .object(object)
             }

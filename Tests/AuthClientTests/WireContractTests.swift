@@ -14,8 +14,9 @@ import Testing
     let controller: SignInController
 
     init() {
-        controller = SignInController(report: presenter.report, persist: stored.persist, receivers: ReceiverOptions(),
-                                      browser: nil)
+        controller = SignInController(
+            report: presenter.report, persist: stored.persist, receivers: ReceiverOptions(),
+            browser: nil)
     }
 
     static let proxyHeaders = [("X-Auth-Proxy-Config-ID", "sandbox-config")]
@@ -32,19 +33,23 @@ import Testing
         let transport = RecordingTransport()
         transport.contracts = sandbox.contracts
         // An extra member: the proxy (and so the sandbox) ignores it, the contract does not have it.
-        let extra = try proxyRequest(sandbox, "otp_init", .object([
-            "contact": .string("ada@example.com"), "otpType": .string("OTP_TYPE_EMAIL"), "locale": .string("en"),
-        ]))
+        let extra = try proxyRequest(
+            sandbox, "otp_init",
+            .object([
+                "contact": .string("ada@example.com"), "otpType": .string("OTP_TYPE_EMAIL"), "locale": .string("en"),
+            ]))
         #expect(try transport.send(extra).status == 200)
         let problems = transport.takeViolations()
         #expect(problems.count == 1)
         #expect(problems.first?.contains("member locale is not in the contract") == true)
 
         // What authdeck used to send: the sandbox refuses it now, and the checker names why on its own.
-        let old = try proxyRequest(sandbox, "oauth2_authenticate", .object([
-            "provider": .string("x"), "authCode": .string("c"), "redirectUri": .string("http://127.0.0.1:1/cb"),
-            "codeVerifier": .string("v"), "clientId": .string("id"), "nonce": .string("n"),
-        ]))
+        let old = try proxyRequest(
+            sandbox, "oauth2_authenticate",
+            .object([
+                "provider": .string("x"), "authCode": .string("c"), "redirectUri": .string("http://127.0.0.1:1/cb"),
+                "codeVerifier": .string("v"), "clientId": .string("id"), "nonce": .string("n"),
+            ]))
         #expect(try transport.send(old).status == 400)
         #expect(transport.takeViolations().contains { $0.contains("provider: x is not one of the contract's values") })
         let signup = try proxyRequest(sandbox, "signup", .object(["userEmail": .string("cleo@example.com")]))
@@ -65,8 +70,10 @@ import Testing
         let problems = contract.validate(signature, .object(["$ref": .string("v1ClientSignature")]), at: "sig")
         #expect(problems.contains("sig.message<json>: missing required member tokenId"))
         #expect(problems.contains("sig.message<json>.login: member verificationToken is not in the contract"))
-        let answer: JSONValue = .object(["sessionExpirationSeconds": .number(900), "enabledProviders": .array([]),
-                                         "organizationId": .string("o")])
+        let answer: JSONValue = .object([
+            "sessionExpirationSeconds": .number(900), "enabledProviders": .array([]),
+            "organizationId": .string("o"),
+        ])
         let config = contract.validate(answer, .object(["$ref": .string("v1GetWalletKitConfigResponse")]), at: "c")
         #expect(config == ["c.sessionExpirationSeconds: expected a string"])
     }
@@ -81,8 +88,10 @@ import Testing
             var object: [String: JSONValue] = [:]
             if case .object(let properties)? = resolved["properties"] {
                 // Required members, and optional objects too, so their own required members get tested.
-                for (name, member) in properties where resolved["required"]?.arrayContains(name) == true
-                    || contract.resolved(member)["type"]?.string == "object" {
+                for (name, member) in properties
+                where resolved["required"]?.arrayContains(name) == true
+                    || contract.resolved(member)["type"]?.string == "object"
+                {
                     object[name] = sample(contract, member)
                 }
             }
@@ -98,8 +107,10 @@ import Testing
     }
 
     /// Paths (member names from the top) of every required member, nested ones included.
-    static func requiredPaths(_ contract: WireContract, _ value: JSONValue, _ schema: JSONValue,
-                              prefix: [String] = []) -> [[String]] {
+    static func requiredPaths(
+        _ contract: WireContract, _ value: JSONValue, _ schema: JSONValue,
+        prefix: [String] = []
+    ) -> [[String]] {
         let resolved = contract.resolved(schema)
         guard case .object(let members) = value, case .object(let properties)? = resolved["properties"] else {
             return []
@@ -143,8 +154,10 @@ import Testing
         let sandbox = try TurnkeySandbox()
         let contract = WireContract.turnkey()
         let transport = URLSessionTransport(timeout: 3)
-        for (route, member) in [("oauth2_authenticate", ["provider"]), ("otp_init", ["otpType"]),
-                                ("otp_login", ["clientSignature", "scheme"])] {
+        for (route, member) in [
+            ("oauth2_authenticate", ["provider"]), ("otp_init", ["otpType"]),
+            ("otp_login", ["clientSignature", "scheme"]),
+        ] {
             guard let schema = contract.routes["/v1/" + route]?["request"] else {
                 Issue.record(Comment(rawValue: route))
                 continue
@@ -165,10 +178,14 @@ import Testing
         let answers = [
             try transport.send(.json(base + "/oauth/tokens", Array("{}".utf8), headers: headers)),
             try transport.send(OutgoingRequest(url: base + "/oauth/urls", headers: headers)),
-            try transport.send(OutgoingRequest(url: base + "/oauth/urls?redirectUrl=http%3A%2F%2F127.0.0.1%3A1%2Fcb",
-                                               headers: headers)),
-            try transport.send(.json(base + "/totps/validations", Array("{\"code\":\"123456\"}".utf8),
-                                     headers: headers)),
+            try transport.send(
+                OutgoingRequest(
+                    url: base + "/oauth/urls?redirectUrl=http%3A%2F%2F127.0.0.1%3A1%2Fcb",
+                    headers: headers)),
+            try transport.send(
+                .json(
+                    base + "/totps/validations", Array("{\"code\":\"123456\"}".utf8),
+                    headers: headers)),
         ]
         for answer in answers {
             #expect((400..<500).contains(answer.status))
@@ -186,8 +203,9 @@ import Testing
             configuration.providers?["google"]?.clientID = configured
             let backend = try sandbox.backend("google", backend: "sandbox-turnkey", configuration: configuration)
             let method = try backend.method(loopbackRedirectURI: "http://127.0.0.1:5999/callback")
-            let attempt = try backend.makeAttempt(id: AttemptID(1), method: method,
-                                                  deadline: Date().addingTimeInterval(60))
+            let attempt = try backend.makeAttempt(
+                id: AttemptID(1), method: method,
+                deadline: Date().addingTimeInterval(60))
             guard case .browser(let url) = try backend.begin(attempt) else { return nil }
             return URLComponents(string: url)?.queryItems?.first { $0.name == "client_id" }?.value
         }
@@ -200,10 +218,14 @@ import Testing
         let sandbox = try TurnkeySandbox()
         var configuration = sandbox.configuration
         configuration.backends?["sandbox-turnkey"]?.oauthFlow = "hosted"
-        controller.start(try sandbox.backend("google", backend: "sandbox-turnkey", configuration: configuration),
-                         timeout: 60)
+        controller.start(
+            try sandbox.backend("google", backend: "sandbox-turnkey", configuration: configuration),
+            timeout: 60)
         let attempt = try #require(presenter.waitForBegin())
-        guard case .browser(let url)? = presenter.prompts.last else { Issue.record("no browser prompt"); return }
+        guard case .browser(let url)? = presenter.prompts.last else {
+            Issue.record("no browser prompt")
+            return
+        }
         #expect(url.hasPrefix(sandbox.base + "/turnkey/oauth-origin?"))
         #expect(url.contains("nonce=" + (attempt.nonce ?? "-")))
         let final = try sandbox.browse(url)
@@ -212,7 +234,10 @@ import Testing
         let withoutState = final.components(separatedBy: "&").filter { !$0.hasPrefix("state=") }
             .joined(separator: "&")
         #expect(controller.paste(withoutState) == .accepted)
-        guard case .success(let outcome)? = presenter.waitForEnd() else { Issue.record("no session"); return }
+        guard case .success(let outcome)? = presenter.waitForEnd() else {
+            Issue.record("no session")
+            return
+        }
         #expect(outcome.record.backend == "sandbox-turnkey")
         let session = try #require(stored.sessions.first)
         #expect(session.secrets.sessionJwt?.isEmpty == false)
@@ -225,15 +250,24 @@ import Testing
         var configuration = sandbox.configuration
         #expect(configuration.backends?["sandbox"]?.totpExtension == true)
         configuration.backends?["sandbox"]?.totpExtension = nil
-        controller.start(try sandbox.backend("email", backend: "sandbox", contact: .email("dora@example.com"),
-                                             configuration: configuration), timeout: 60)
+        controller.start(
+            try sandbox.backend(
+                "email", backend: "sandbox", contact: .email("dora@example.com"),
+                configuration: configuration), timeout: 60)
         _ = try #require(presenter.waitForBegin())
-        guard case .codeSent(let otpID)? = presenter.prompts.last else { Issue.record("no code"); return }
-        #expect(presenter.wait {
-            if case .oneTimeCode(_, _, _?) = controller.state.attempt?.method { true } else { false }
-        })
+        guard case .codeSent(let otpID)? = presenter.prompts.last else {
+            Issue.record("no code")
+            return
+        }
+        #expect(
+            presenter.wait {
+                if case .oneTimeCode(_, _, _?) = controller.state.attempt?.method { true } else { false }
+            })
         controller.enterCode(try #require(sandbox.code(otpID: otpID)))
-        guard case .failure(let error)? = presenter.waitForEnd() else { Issue.record("did not fail"); return }
+        guard case .failure(let error)? = presenter.waitForEnd() else {
+            Issue.record("did not fail")
+            return
+        }
         #expect(error.message.contains("totpExtension"))
         #expect(stored.count == 0)
         _ = sandbox.contractViolations()  // the extension's answer is off-contract here, as this test intends
@@ -245,19 +279,31 @@ import Testing
         let sandbox = try TurnkeySandbox()
         controller.start(try sandbox.backend("google", backend: "sandbox-portal"), timeout: 60)
         _ = try #require(presenter.waitForBegin())
-        guard case .browser(let url)? = presenter.prompts.last else { Issue.record("no browser prompt"); return }
+        guard case .browser(let url)? = presenter.prompts.last else {
+            Issue.record("no browser prompt")
+            return
+        }
         #expect(!url.contains("state=" + (presenter.attempt?.state ?? "-")))
         #expect(controller.paste(try sandbox.browse(url, user: "dora")) == .accepted)
         #expect(presenter.wait { if case .totpRequired(_, _, .waiting) = controller.state { true } else { false } })
-        guard case .totpRequired(_, let challenge, _) = controller.state else { Issue.record("no TOTP"); return }
+        guard case .totpRequired(_, let challenge, _) = controller.state else {
+            Issue.record("no TOTP")
+            return
+        }
         controller.enterCode(sandbox.totp())
-        guard case .success(let outcome)? = presenter.waitForEnd() else { Issue.record("no session"); return }
+        guard case .success(let outcome)? = presenter.waitForEnd() else {
+            Issue.record("no session")
+            return
+        }
         // totps/validations names no end user: the subject is the userJwt's endUserId claim.
         let claims = try JSONValue.parse(try JWS.decodeUnverified(challenge.userJwt).payload)
         #expect(outcome.record.subject == claims["endUserId"]?.string)
         let session = try #require(stored.sessions.first)
-        #expect(session.secrets.portalClient == PortalClientInfo(clientID: "sandbox-portal-client",
-                                                                 isAccountAbstracted: false))
+        #expect(
+            session.secrets.portalClient
+                == PortalClientInfo(
+                    clientID: "sandbox-portal-client",
+                    isAccountAbstracted: false))
     }
 
     @Test func aPortalBackendWithoutAnAllowListedRedirectURLSaysSo() throws {
@@ -271,8 +317,9 @@ import Testing
         #expect(throws: SignInError.self) {
             _ = try fixed.method(loopbackRedirectURI: "http://127.0.0.1:5999/callback")
         }
-        #expect(try fixed.method(loopbackRedirectURI: "http://127.0.0.1:6001/callback")
-            == .browser(redirectURI: "http://127.0.0.1:6001/callback"))
+        #expect(
+            try fixed.method(loopbackRedirectURI: "http://127.0.0.1:6001/callback")
+                == .browser(redirectURI: "http://127.0.0.1:6001/callback"))
     }
 }
 
@@ -296,8 +343,12 @@ extension JSONValue {
     /// This object with the member at `path` set to `value`.
     func setting(_ path: [String], _ value: JSONValue) -> JSONValue {
         guard case .object(var members) = self, let first = path.first else { return self }
-        members[first] = path.count == 1 ? value : (members[first] ?? .object([:])).setting(Array(path.dropFirst()),
-                                                                                             value)
+        members[first] =
+            path.count == 1
+            ? value
+            : (members[first] ?? .object([:])).setting(
+                Array(path.dropFirst()),
+                value)
         return .object(members)
     }
 }

@@ -15,8 +15,10 @@ import Testing
     }
 
     @Test func refusedForms() {
-        for text in ["", "-5", "5x", "m", "5m3", "1h1h", "8d", "604801", "1.5h", " 5m", "5 m", "٣m",
-                     "99999999999999999999"] {
+        for text in [
+            "", "-5", "5x", "m", "5m3", "1h1h", "8d", "604801", "1.5h", " 5m", "5 m", "٣m",
+            "99999999999999999999",
+        ] {
             #expect(DurationText.seconds(text) == nil, "\(text)")
         }
     }

@@ -5,9 +5,11 @@ import Testing
 @Suite struct FuzzRegressionTests {
     /// A line separator inside the local part passed as an email (the fuzzer's input was "a\u{2028}b@example.com"),
     /// and so did the other Unicode spaces, C1 controls and invisible format characters.
-    @Test(arguments: ["a\u{2028}b@example.com", "a\u{85}b@example.com", "a\u{A0}b@example.com",
-                      "a\u{3000}b@example.com", "a\u{9B}b@example.com", "a\u{202E}b@example.com",
-                      "a\u{200B}b@example.com", "\u{FEFF}ab@example.com"])
+    @Test(arguments: [
+        "a\u{2028}b@example.com", "a\u{85}b@example.com", "a\u{A0}b@example.com",
+        "a\u{3000}b@example.com", "a\u{9B}b@example.com", "a\u{202E}b@example.com",
+        "a\u{200B}b@example.com", "\u{FEFF}ab@example.com",
+    ])
     func emailWithAnInvisibleOrSpaceCharacterIsRefused(_ text: String) {
         #expect(throws: SignInError.invalidContact) { try Contact.validatedEmail(text) }
         #expect(throws: SignInError.invalidContact) { try Contact.parse(text) }

@@ -17,29 +17,79 @@ import Testing
     /// of the two waiting states.
     static let configurations: [(String, @Sendable () -> Machine)] = [
         ("idle", { Fixture.idle() }),
-        ("idle!", { var m = Fixture.awaiting(); _ = m.cancelRequested(); return m }),
+        (
+            "idle!",
+            {
+                var m = Fixture.awaiting()
+                _ = m.cancelRequested()
+                return m
+            }
+        ),
         ("auth", { Fixture.authenticated() }),
         ("aw.wait", { Fixture.awaiting() }),
         ("aw.verify", { Fixture.exchanging() }),
-        ("aw.persist", { var m = Fixture.exchanging(); _ = m.sessionIssued(one, Fixture.issued); return m }),
-        ("aw.stored?", {
-            var m = Fixture.exchanging(); _ = m.sessionIssued(one, Fixture.issued)
-            _ = m.persistFailed(one, message: "disk full"); return m
-        }),
-        ("aw.cancel", { var m = Fixture.exchanging(); _ = m.cancelRequested(); return m }),
+        (
+            "aw.persist",
+            {
+                var m = Fixture.exchanging()
+                _ = m.sessionIssued(one, Fixture.issued)
+                return m
+            }
+        ),
+        (
+            "aw.stored?",
+            {
+                var m = Fixture.exchanging()
+                _ = m.sessionIssued(one, Fixture.issued)
+                _ = m.persistFailed(one, message: "disk full")
+                return m
+            }
+        ),
+        (
+            "aw.cancel",
+            {
+                var m = Fixture.exchanging()
+                _ = m.cancelRequested()
+                return m
+            }
+        ),
         ("tr.wait", { Fixture.totpRequired() }),
-        ("tr.verify", { var m = Fixture.totpRequired(); _ = m.codeEntered("654321", now: t0); return m }),
-        ("tr.persist", {
-            var m = Fixture.totpRequired(); _ = m.codeEntered("654321", now: t0)
-            _ = m.sessionIssued(one, Fixture.issued); return m
-        }),
-        ("tr.stored?", {
-            var m = Fixture.totpRequired(); _ = m.codeEntered("654321", now: t0)
-            _ = m.sessionIssued(one, Fixture.issued); _ = m.persistFailed(one, message: "disk full"); return m
-        }),
-        ("tr.cancel", {
-            var m = Fixture.totpRequired(); _ = m.codeEntered("654321", now: t0); _ = m.cancelRequested(); return m
-        }),
+        (
+            "tr.verify",
+            {
+                var m = Fixture.totpRequired()
+                _ = m.codeEntered("654321", now: t0)
+                return m
+            }
+        ),
+        (
+            "tr.persist",
+            {
+                var m = Fixture.totpRequired()
+                _ = m.codeEntered("654321", now: t0)
+                _ = m.sessionIssued(one, Fixture.issued)
+                return m
+            }
+        ),
+        (
+            "tr.stored?",
+            {
+                var m = Fixture.totpRequired()
+                _ = m.codeEntered("654321", now: t0)
+                _ = m.sessionIssued(one, Fixture.issued)
+                _ = m.persistFailed(one, message: "disk full")
+                return m
+            }
+        ),
+        (
+            "tr.cancel",
+            {
+                var m = Fixture.totpRequired()
+                _ = m.codeEntered("654321", now: t0)
+                _ = m.cancelRequested()
+                return m
+            }
+        ),
     ]
 
     /// Every event the machine takes.
@@ -52,10 +102,14 @@ import Testing
         ("resend", { $0.resendRequested(now: t0) }),
         ("issued", { $0.sessionIssued(one, Fixture.issued) }),
         ("totp", { $0.totpChallenged(one, Fixture.challenge) }),
-        ("codeRequired", {
-            $0.codeRequired(one, contact: .email("ada@example.com"), format: .totp, otpID: "otp-2",
-                            resendAvailableAt: t0)
-        }),
+        (
+            "codeRequired",
+            {
+                $0.codeRequired(
+                    one, contact: .email("ada@example.com"), format: .totp, otpID: "otp-2",
+                    resendAvailableAt: t0)
+            }
+        ),
         ("rejected", { $0.codeRejected(one) }),
         ("failed", { $0.requestFailed(one, network) }),
         ("persisted", { $0.persisted(one, Fixture.record) }),
@@ -212,10 +266,15 @@ import Testing
     @Test func aDevicePollCanAskForTheNewAccountsCode() {
         var m = Fixture.awaiting(Fixture.deviceAttempt())
         let id = AttemptID(3)
-        #expect(m.codeRequired(id, contact: .email("cleo@example.com"), format: .totp, otpID: "otp-9",
-                               resendAvailableAt: Self.t0) == .none)
-        #expect(m.currentAttempt?.method == .oneTimeCode(contact: .email("cleo@example.com"), format: .totp,
-                                                          otpID: "otp-9"))
+        #expect(
+            m.codeRequired(
+                id, contact: .email("cleo@example.com"), format: .totp, otpID: "otp-9",
+                resendAvailableAt: Self.t0) == .none)
+        #expect(
+            m.currentAttempt?.method
+                == .oneTimeCode(
+                    contact: .email("cleo@example.com"), format: .totp,
+                    otpID: "otp-9"))
         #expect(m.codeEntered("123456", now: Self.t0) == .verifyCode(id, otpID: "otp-9", code: "123456"))
     }
 
@@ -230,8 +289,9 @@ import Testing
         #expect(m.callbackReceived(Callback(state: "forged", token: "t"), now: Self.t0) == .reject(.stateMismatch))
         m = Fixture.awaiting(attempt)
         #expect(m.callbackReceived(Callback(state: "forged", token: "t"), now: Self.t0) == .reject(.stateMismatch))
-        #expect(m.callbackReceived(Callback(error: "oauth_failed"), now: Self.t0)
-            == .fail(Self.one, .authenticationFailed(providerError: "oauth_failed")))
+        #expect(
+            m.callbackReceived(Callback(error: "oauth_failed"), now: Self.t0)
+                == .fail(Self.one, .authenticationFailed(providerError: "oauth_failed")))
     }
 
     // MARK: - Names

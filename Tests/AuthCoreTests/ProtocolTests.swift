@@ -27,23 +27,27 @@ import Testing
         #expect(nonce == Hex.encode(SHA256.hash(Array(publicKey.utf8))))
         #expect(nonce.count == 64)
         #expect(nonce == nonce.lowercased())
-        #expect(AttemptSecrets.turnkeyNonce(sessionPublicKeyHex: "abc")
+        #expect(
+            AttemptSecrets.turnkeyNonce(sessionPublicKeyHex: "abc")
                 == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     }
 }
 
 @Suite struct AuthorizationRequestTests {
     func request(endpoint: String = "https://accounts.example.com/authorize") -> AuthorizationRequest {
-        AuthorizationRequest(endpoint: endpoint, clientID: "client id&1", redirectURI: "http://127.0.0.1:5000/callback",
-                             scopes: ["openid", "email"], state: "s t", codeChallenge: "E9Mel-_",
-                             nonce: "n+1", responseMode: "form_post", extraParameters: [("prompt", "consent")])
+        AuthorizationRequest(
+            endpoint: endpoint, clientID: "client id&1", redirectURI: "http://127.0.0.1:5000/callback",
+            scopes: ["openid", "email"], state: "s t", codeChallenge: "E9Mel-_",
+            nonce: "n+1", responseMode: "form_post", extraParameters: [("prompt", "consent")])
     }
 
     @Test func encodesEveryParameter() throws {
         let url = try request().url()
-        #expect(url == "https://accounts.example.com/authorize?response_type=code&client_id=client%20id%261"
+        #expect(
+            url == "https://accounts.example.com/authorize?response_type=code&client_id=client%20id%261"
                 + "&redirect_uri=http%3A%2F%2F127.0.0.1%3A5000%2Fcallback&scope=openid%20email&state=s%20t"
-                + "&code_challenge=E9Mel-_&code_challenge_method=S256&nonce=n%2B1&response_mode=form_post&prompt=consent")
+                + "&code_challenge=E9Mel-_&code_challenge_method=S256&nonce=n%2B1&response_mode=form_post&prompt=consent"
+        )
     }
 
     @Test func keepsAnExistingQuery() throws {
@@ -118,8 +122,10 @@ import Testing
         #expect(!contact.value.hasPrefix(" ") && !contact.value.hasSuffix(" "))
     }
 
-    @Test(arguments: ["", "ada", "ada@", "@example.com", "ada@example", "ada@@example.com", "a b@example.com",
-                      "ada@exa mple.com", "ada@-example.com", "ada@example.c", "ada..x@example.com", "ada@example.123"])
+    @Test(arguments: [
+        "", "ada", "ada@", "@example.com", "ada@example", "ada@@example.com", "a b@example.com",
+        "ada@exa mple.com", "ada@-example.com", "ada@example.c", "ada..x@example.com", "ada@example.123",
+    ])
     func invalidEmails(_ text: String) {
         #expect(throws: SignInError.invalidContact) { try Contact.validatedEmail(text) }
     }
@@ -130,7 +136,9 @@ import Testing
         #expect(try Contact.parse("+33.1.23.45.67.89") == .phone("+33123456789"))
     }
 
-    @Test(arguments: ["4155550100", "+1234567", "+1234567890123456", "+1 415 555 O100", "+", "+0123456789", "++14155550100"])
+    @Test(arguments: [
+        "4155550100", "+1234567", "+1234567890123456", "+1 415 555 O100", "+", "+0123456789", "++14155550100",
+    ])
     func invalidPhones(_ text: String) {
         #expect(throws: SignInError.invalidContact) { try Contact.validatedPhone(text) }
     }
@@ -211,5 +219,6 @@ import Testing
         }
     }
 
-    static let minimal = #"{"name":"p","title":"P","mnemonic":"p","kind":"oidc","scopes":[],"redirect":"loopback","deviceGrant":false,"idToken":true}"#
+    static let minimal =
+        #"{"name":"p","title":"P","mnemonic":"p","kind":"oidc","scopes":[],"redirect":"loopback","deviceGrant":false,"idToken":true}"#
 }

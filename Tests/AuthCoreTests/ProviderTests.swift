@@ -5,8 +5,10 @@ import Testing
 /// by hand, not derived from `Provider`.
 @Suite struct ProviderTests {
     @Test func emailAndSMSSendCodesEverythingElseIsSocial() {
-        let sendsCode = ["google": false, "apple": false, "discord": false, "x": false, "oidc": false,
-                         "email": true, "sms": true, "github": false]
+        let sendsCode = [
+            "google": false, "apple": false, "discord": false, "x": false, "oidc": false,
+            "email": true, "sms": true, "github": false,
+        ]
         for (name, expected) in sendsCode {
             #expect(Provider(name).sendsCode == expected, "\(name)")
         }
@@ -20,8 +22,10 @@ import Testing
         #expect(Provider.standard.map(\.name) == login)
         #expect(!Provider("github").isStandard && !Provider("Google").isStandard)
         // The auth proxy has no generic OIDC issuer: its social logins are Google, Apple, Discord and X.
-        let proxy = ["google": true, "apple": true, "discord": true, "x": true, "oidc": false, "email": true,
-                     "sms": true, "github": false]
+        let proxy = [
+            "google": true, "apple": true, "discord": true, "x": true, "oidc": false, "email": true,
+            "sms": true, "github": false,
+        ]
         for (name, expected) in proxy {
             #expect(Provider(name).isOfferedByAuthProxy == expected, "\(name)")
         }

@@ -3,15 +3,18 @@ import Testing
 
 /// One rule for session keys, checked here with hand-picked keys; the entry points are tested with the real binary.
 @Suite struct SessionKeyRuleTests {
-    @Test(arguments: ["work-google", "google-ada@example.com", "東京-x", "a", "prod.eu_1", "quo\"te", "🎌flag",
-                      String(repeating: "k", count: 128)])
+    @Test(arguments: [
+        "work-google", "google-ada@example.com", "東京-x", "a", "prod.eu_1", "quo\"te", "🎌flag",
+        String(repeating: "k", count: 128),
+    ])
     func goodKeysPass(_ key: String) {
         #expect(SessionKeyRule.problem(key) == nil)
     }
 
     @Test(arguments: [
         ("", "empty"), ("has space", "whitespace"), ("tab\there", "whitespace"), ("line\nbreak", "whitespace"),
-        ("no\u{A0}break", "whitespace"), ("ideographic\u{3000}space", "whitespace"), ("sep\u{2028}arator", "whitespace"),
+        ("no\u{A0}break", "whitespace"), ("ideographic\u{3000}space", "whitespace"),
+        ("sep\u{2028}arator", "whitespace"),
         ("nul\u{0}byte", "control"), ("esc\u{1B}[31m", "control"), ("del\u{7F}", "control"), ("c1\u{85}", "whitespace"),
         ("zero\u{200B}width", "format"), ("bidi\u{202E}override", "format"), ("bom\u{FEFF}", "format"),
         ("private\u{E000}use", "control"), ("-rf", "start with '-'"), (String(repeating: "k", count: 129), "longer"),

@@ -26,8 +26,9 @@ import Testing
         // access_denied is the provider's refusal, not a cancel here (SPEC 0): exit 4, the state back to idle.
         var denied = Fixture.awaiting()
         let refusal = SignInError.authenticationFailed(providerError: "access denied at the provider")
-        #expect(denied.callbackReceived(Callback(state: Fixture.state, error: "access_denied"), now: t0)
-            == .fail(one, refusal))
+        #expect(
+            denied.callbackReceived(Callback(state: Fixture.state, error: "access_denied"), now: t0)
+                == .fail(one, refusal))
         #expect(denied.state == .idle(lastError: refusal))
     }
 
@@ -38,19 +39,24 @@ import Testing
         let refusal = SignInError.authenticationFailed(
             providerError: "access denied at the provider: user said no (the redirect came without state)")
         var own = Fixture.awaiting()
-        #expect(own.callbackReceived(Callback(error: "access_denied", errorDescription: "user said no"), now: t0)
-            == .fail(one, refusal))
+        #expect(
+            own.callbackReceived(Callback(error: "access_denied", errorDescription: "user said no"), now: t0)
+                == .fail(one, refusal))
         #expect(own.state == .idle(lastError: refusal))
 
         var other = Fixture.awaiting()
-        #expect(other.callbackReceived(Callback(error: "access_denied", errorDescription: "user said no"), now: t0,
-                                       fromOwnUser: false) == .reject(refusal))
-        #expect(other.callbackReceived(Fixture.goodCallback, now: t0)
-            == .exchange(one, .authorizationCode("auth-code")))
+        #expect(
+            other.callbackReceived(
+                Callback(error: "access_denied", errorDescription: "user said no"), now: t0,
+                fromOwnUser: false) == .reject(refusal))
+        #expect(
+            other.callbackReceived(Fixture.goodCallback, now: t0)
+                == .exchange(one, .authorizationCode("auth-code")))
 
         var server = Fixture.awaiting()
-        #expect(server.callbackReceived(Callback(error: "server_error"), now: t0)
-            == .fail(one, .authenticationFailed(providerError: "server_error (the redirect came without state)")))
+        #expect(
+            server.callbackReceived(Callback(error: "server_error"), now: t0)
+                == .fail(one, .authenticationFailed(providerError: "server_error (the redirect came without state)")))
         var coded = Fixture.awaiting()
         #expect(coded.callbackReceived(Callback(code: "c"), now: t0) == .reject(.stateMismatch))
     }
@@ -59,12 +65,15 @@ import Testing
         var m = Fixture.awaiting()
         #expect(m.callbackReceived(Callback(code: "evil", state: "forged"), now: t0) == .reject(.stateMismatch))
         #expect(m.callbackReceived(Callback(code: "evil"), now: t0) == .reject(.stateMismatch))
-        #expect(m.callbackReceived(Callback(state: Fixture.state, error: "server_error"), now: t0)
+        #expect(
+            m.callbackReceived(Callback(state: Fixture.state, error: "server_error"), now: t0)
                 != .reject(.stateMismatch))
         var fresh = Fixture.awaiting()
-        #expect(fresh.callbackReceived(Callback(code: "evil", state: String(Fixture.state.dropLast())), now: t0)
+        #expect(
+            fresh.callbackReceived(Callback(code: "evil", state: String(Fixture.state.dropLast())), now: t0)
                 == .reject(.stateMismatch))
-        #expect(fresh.callbackReceived(Fixture.goodCallback, now: t0) == .exchange(one, .authorizationCode("auth-code")))
+        #expect(
+            fresh.callbackReceived(Fixture.goodCallback, now: t0) == .exchange(one, .authorizationCode("auth-code")))
         // Used once: the same state again starts no second exchange.
         #expect(fresh.callbackReceived(Callback(code: "second", state: Fixture.state), now: t0) == .none)
     }
@@ -72,7 +81,8 @@ import Testing
     @Test func rule4_replayReportsTheSameResultNeverASecondExchange() {
         var m = Fixture.authenticated()
         #expect(m.callbackReceived(Fixture.goodCallback, now: t0) == .replay(Fixture.outcome))
-        #expect(m.callbackReceived(Callback(code: "another", state: Fixture.state), now: t0) == .replay(Fixture.outcome))
+        #expect(
+            m.callbackReceived(Callback(code: "another", state: Fixture.state), now: t0) == .replay(Fixture.outcome))
         #expect(m.state == .authenticated(Fixture.outcome))
         // After the next attempt starts, the old callback still cannot reach an exchange.
         let next = Fixture.browserAttempt(id: 2, state: "next")
@@ -85,7 +95,8 @@ import Testing
         #expect(m.sessionIssued(one, Fixture.issued) == .persist(one, Fixture.issued))
         // Not authenticated until the store confirms.
         #expect(m.state == .awaitingCallback(Fixture.browserAttempt(), .persisting(Fixture.issued)))
-        #expect(m.persistFailed(one, message: "database is read-only")
+        #expect(
+            m.persistFailed(one, message: "database is read-only")
                 == .reject(.sessionStorageFailure(message: "database is read-only")))
         #expect(m.state == .awaitingCallback(Fixture.browserAttempt(), .storageFailed(Fixture.issued)))
         // Only the write may be retried; a stray callback cannot restart the exchange.
@@ -101,7 +112,10 @@ import Testing
         #expect(m.codeEntered("12345", now: t0) == .reject(.invalidCode))  // wrong length: never sent
         #expect(m.codeEntered("111111", now: t0) == .verifyTOTP(one, userJwt: "user.jwt.value", code: "111111"))
         #expect(m.codeRejected(one) == .reject(.invalidCode))
-        guard case .totpRequired(_, let challenge, .waiting) = m.state else { Issue.record("left totpRequired"); return }
+        guard case .totpRequired(_, let challenge, .waiting) = m.state else {
+            Issue.record("left totpRequired")
+            return
+        }
         #expect(challenge.attemptsLeft == 2)
         #expect(m.codeEntered("222222", now: t0) == .verifyTOTP(one, userJwt: "user.jwt.value", code: "222222"))
         #expect(m.sessionIssued(one, Fixture.issued) == .persist(one, Fixture.issued))
@@ -150,7 +164,8 @@ import Testing
     @Test func providerErrorsOtherThanDenialFailWithTheirDescription() {
         var m = Fixture.awaiting()
         let callback = Callback(state: Fixture.state, error: "invalid_scope", errorDescription: "scope foo is unknown")
-        #expect(m.callbackReceived(callback, now: t0)
+        #expect(
+            m.callbackReceived(callback, now: t0)
                 == .fail(one, .authenticationFailed(providerError: "invalid_scope: scope foo is unknown")))
     }
 

@@ -1,30 +1,35 @@
 import Testing
+
 @testable import AuthCrypto
 
 /// AES-256-GCM: the GCM specification's 256-bit test cases plus tampering checks.
 struct AESGCMTests {
     // McGrew & Viega, "The Galois/Counter Mode of Operation", test case 13: empty plaintext, zero key and IV.
     @Test func testCase13EmptyPlaintext() throws {
-        let sealed = try AESGCM.seal([], key: [UInt8](repeating: 0, count: 32), associatedData: [],
-                                     nonce: [UInt8](repeating: 0, count: 12))
+        let sealed = try AESGCM.seal(
+            [], key: [UInt8](repeating: 0, count: 32), associatedData: [],
+            nonce: [UInt8](repeating: 0, count: 12))
         #expect(sealed == [UInt8](repeating: 0, count: 12) + bytes("530f8afbc74536b9a963b4f1c4cb738b"))
     }
 
     // Test case 14: one zero block under a zero key.
     @Test func testCase14OneBlock() throws {
         let nonce = [UInt8](repeating: 0, count: 12)
-        let sealed = try AESGCM.seal([UInt8](repeating: 0, count: 16), key: [UInt8](repeating: 0, count: 32),
-                                     associatedData: [], nonce: nonce)
+        let sealed = try AESGCM.seal(
+            [UInt8](repeating: 0, count: 16), key: [UInt8](repeating: 0, count: 32),
+            associatedData: [], nonce: nonce)
         #expect(sealed == nonce + bytes("cea7403d4d606b6e074ec5d3baf39d18 d0d1c8a799996bf0265b98b5d48ab919"))
     }
 
     static let key15 = bytes("feffe9928665731c6d6a8f9467308308 feffe9928665731c6d6a8f9467308308")
     static let nonce15 = bytes("cafebabefacedbaddecaf888")
-    static let plaintext15 = bytes("""
+    static let plaintext15 = bytes(
+        """
         d9313225f88406e5a55909c5aff5269a 86a7a9531534f7da2e4c303d8a318a72
         1c3c0c95956809532fcf0e2449a6b525 b16aedf5aa0de657ba637b391aafd255
         """)
-    static let ciphertext15 = bytes("""
+    static let ciphertext15 = bytes(
+        """
         522dc1f099567d07f47f37a32a84427d 643a8cdcbfe5c0c97598a2bd2555d1aa
         8cb08e48590dbb3da7b08b1056828838 c5f61e6393ba7a0abcc9f662898015ad
         """)
@@ -98,8 +103,9 @@ struct AESGCMTests {
             try AESGCM.seal([1], key: [UInt8](repeating: 0, count: 16), associatedData: [])
         }
         #expect(throws: CryptoError.invalidKey("AES-256-GCM needs a 32-byte key")) {
-            try AESGCM.open([UInt8](repeating: 0, count: 40), key: [UInt8](repeating: 0, count: 31),
-                            associatedData: [])
+            try AESGCM.open(
+                [UInt8](repeating: 0, count: 40), key: [UInt8](repeating: 0, count: 31),
+                associatedData: [])
         }
         #expect(throws: CryptoError.malformedInput("AES-GCM nonce must be 12 bytes")) {
             try AESGCM.seal([1], key: Self.key15, associatedData: [], nonce: [UInt8](repeating: 0, count: 16))

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import AuthCrypto
 
 /// Base32: RFC 4648 section 10 vectors, lenient input, refused input.

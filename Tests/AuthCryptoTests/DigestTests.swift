@@ -1,4 +1,5 @@
 import Testing
+
 @testable import AuthCrypto
 
 /// SHA-256 (FIPS 180-2 examples) and HMAC (RFC 4231 for SHA-256, RFC 2202 for SHA-1).
@@ -6,7 +7,8 @@ struct DigestTests {
     @Test func sha256FIPSExamples() {
         #expect(Hex.encode(SHA256.hash("abc")) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         #expect(Hex.encode(SHA256.hash("")) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        #expect(Hex.encode(SHA256.hash("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"))
+        #expect(
+            Hex.encode(SHA256.hash("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"))
                 == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
         #expect(SHA256.hash(Array("abc".utf8)) == SHA256.hash("abc"))
     }
@@ -15,19 +17,33 @@ struct DigestTests {
 
     // RFC 4231 test cases 1-4, 6 and 7 (case 5 is a truncated output, which authdeck never uses).
     static let rfc4231: [(key: [UInt8], data: [UInt8], mac: String)] = [
-        ([UInt8](repeating: 0x0b, count: 20), Array("Hi There".utf8),
-         "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"),
-        (Array("Jefe".utf8), Array("what do ya want for nothing?".utf8),
-         "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"),
-        ([UInt8](repeating: 0xaa, count: 20), [UInt8](repeating: 0xdd, count: 50),
-         "773ea91e36800e46854db8ebd09181a72959098b3ef8c122d9635514ced565fe"),
-        (Array(1...25), [UInt8](repeating: 0xcd, count: 50),
-         "82558a389a443c0ea4cc819899f2083a85f0faa3e578f8077a2e3ff46729665b"),
-        (longKey, Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8),
-         "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"),
-        (longKey, Array(("This is a test using a larger than block-size key and a larger than block-size data. "
-                         + "The key needs to be hashed before being used by the HMAC algorithm.").utf8),
-         "9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2"),
+        (
+            [UInt8](repeating: 0x0b, count: 20), Array("Hi There".utf8),
+            "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"
+        ),
+        (
+            Array("Jefe".utf8), Array("what do ya want for nothing?".utf8),
+            "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+        ),
+        (
+            [UInt8](repeating: 0xaa, count: 20), [UInt8](repeating: 0xdd, count: 50),
+            "773ea91e36800e46854db8ebd09181a72959098b3ef8c122d9635514ced565fe"
+        ),
+        (
+            Array(1...25), [UInt8](repeating: 0xcd, count: 50),
+            "82558a389a443c0ea4cc819899f2083a85f0faa3e578f8077a2e3ff46729665b"
+        ),
+        (
+            longKey, Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8),
+            "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"
+        ),
+        (
+            longKey,
+            Array(
+                ("This is a test using a larger than block-size key and a larger than block-size data. "
+                    + "The key needs to be hashed before being used by the HMAC algorithm.").utf8),
+            "9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2"
+        ),
     ]
 
     @Test func hmacSHA256RFC4231() {
@@ -40,10 +56,14 @@ struct DigestTests {
     static let rfc2202: [(key: [UInt8], data: [UInt8], mac: String)] = [
         ([UInt8](repeating: 0x0b, count: 20), Array("Hi There".utf8), "b617318655057264e28bc0b6fb378c8ef146be00"),
         (Array("Jefe".utf8), Array("what do ya want for nothing?".utf8), "effcdf6ae5eb2fa2d27416d5f184df9c259a7c79"),
-        ([UInt8](repeating: 0xaa, count: 20), [UInt8](repeating: 0xdd, count: 50),
-         "125d7342b9ac11cd91a39af48aa17b4f63f175d3"),
-        ([UInt8](repeating: 0xaa, count: 80), Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8),
-         "aa4ae5e15272d00e95705637ce8a3b55ed402112"),
+        (
+            [UInt8](repeating: 0xaa, count: 20), [UInt8](repeating: 0xdd, count: 50),
+            "125d7342b9ac11cd91a39af48aa17b4f63f175d3"
+        ),
+        (
+            [UInt8](repeating: 0xaa, count: 80), Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8),
+            "aa4ae5e15272d00e95705637ce8a3b55ed402112"
+        ),
     ]
 
     @Test func hmacSHA1RFC2202() {
@@ -54,7 +74,8 @@ struct DigestTests {
 
     @Test func hmacWithEmptyKeyAndMessage() {
         // Well-known HMAC-SHA-256 of empty key and empty message.
-        #expect(Hex.encode(HMAC.sha256(key: [], message: []))
+        #expect(
+            Hex.encode(HMAC.sha256(key: [], message: []))
                 == "b613679a0814d9ec772f95d778c35fc5ff1697c493715653c6c712144292c5ad")
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import AuthCrypto
 
 /// Base64url, hex and constant-time comparison.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import AuthCrypto
 
 /// Inputs `make fuzz` found crashing AuthCrypto, kept so they stay harmless.
@@ -25,7 +26,8 @@ struct FuzzRegressionTests {
 
     /// The exact input the fuzzer saved, a mutated RFC 7515 A.2 key.
     @Test func savedFuzzerInputIsRefused() {
-        let json = #"{"kty":"RSA","n":"ofgWCuLjybRlzo0tZWJjNiuSfb4p4fAkd_wWJcyQoTbji9k0l8W26mPddxHmfHQp-Vaw-4qPCJrcS2"#
+        let json =
+            #"{"kty":"RSA","n":"ofgWCuLjybRlzo0tZWJjNiuSfb4p4fAkd_wWJcyQoTbji9k0l8W26mPddxHmfHQp-Vaw-4qPCJrcS2"#
             + #"mJPMEzP1Pt0Bm4d4QlL-yRT-SFd2lZS-pCgNMsD1W_YpRPEwOWvG6b32690r2jZBdQOS-UTo7WTBEMa2R2CapHg665xsmtdVM"#
             + #"TBQY4uDZlxvb6qCo5ZwKh9kG4LT6_I5IhlJH7aGhyxXFvUK-DWNmoudF8N=co9_h9iaGNj8q2ethFkMLs91kzk2PAcDTW9gb54h4"#
             + #"FRWyuXpoQ","e":"AQAB","kid":"r"}"#

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import AuthCrypto
 
 /// JWK import, generation and export through cjose.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import AuthCrypto
 
 /// JWS verification: RFC 7515 A.2 and A.3, tampering anywhere, refused algorithms, JWKS key choice, signing.
@@ -95,18 +96,21 @@ struct JWSTests {
 
     @Test func malformedTokensAreRefused() throws {
         let key = try JWK(json: V.ecPublicJWK)
-        for token in ["", "a.b", "a.b.c.d", ".\(V.payloadSegment).\(V.es256Signature)",
-                      "\(V.es256Header)=.\(V.payloadSegment).\(V.es256Signature)",
-                      "\(V.es256Header).\(V.payloadSegment).\(V.es256Signature.dropLast(2))",
-                      V.replacingHeader(V.es256Token, with: #"{"alg":"ES256","alg":"none"}"#),
-                      V.replacingHeader(V.es256Token, with: "[1]")] {
+        for token in [
+            "", "a.b", "a.b.c.d", ".\(V.payloadSegment).\(V.es256Signature)",
+            "\(V.es256Header)=.\(V.payloadSegment).\(V.es256Signature)",
+            "\(V.es256Header).\(V.payloadSegment).\(V.es256Signature.dropLast(2))",
+            V.replacingHeader(V.es256Token, with: #"{"alg":"ES256","alg":"none"}"#),
+            V.replacingHeader(V.es256Token, with: "[1]"),
+        ] {
             #expect(throws: CryptoError.self) { try JWS.verify(token, key: key) }
         }
     }
 
     @Test(arguments: ["ES256", "RS256"])
     func signedTokensVerifyWithThePublishedKey(algorithm: String) throws {
-        let key = algorithm == "ES256"
+        let key =
+            algorithm == "ES256"
             ? try JWK.generateES256(keyID: "sandbox-1") : try JWK.generateRS256(keyID: "sandbox-1")
         let payload = Array(#"{"sub":"alice","nonce":"n-0S6_WzA2Mj"}"#.utf8)
         let token = try JWS.sign(payload: payload, key: key, algorithm: algorithm)

@@ -1,9 +1,11 @@
 import Testing
+
 @testable import AuthCrypto
 
 /// P-256 keys and ECDSA: known points, RFC 6979's key and signature, PEM import, and rejection of bad input.
 struct P256Tests {
-    static let generatorX963 = bytes("""
+    static let generatorX963 = bytes(
+        """
         04 6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296
            4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5
         """)
@@ -17,11 +19,13 @@ struct P256Tests {
 
     // RFC 6979 appendix A.2.5: the P-256 key and its deterministic SHA-256 signature of "sample".
     static let rfc6979Private = bytes("C9AFA9D845BA75166B5C215767B1D6934E50C3DB36E89B127B8A622B120F6721")
-    static let rfc6979Public = bytes("""
+    static let rfc6979Public = bytes(
+        """
         04 60FED4BA255A9D31C961EB74C6356D68C049B8923B61FA6CE669622E60F29FB6
            7903FE1008B8BC99A41AE9E95628BC64F2F1B20C2D7E9F5177A3C294D4462299
         """)
-    static let rfc6979Sample = bytes("""
+    static let rfc6979Sample = bytes(
+        """
         EFD48B2AACB6A8FD1140DD9CD45E81D69D2C877B56AAF991C34D0EA84EAF3716
         F7CB1C942D657C41D436C7A1B6E29F65F3E900DBB9AFF4064DC4AB2F843ACDA8
         """)

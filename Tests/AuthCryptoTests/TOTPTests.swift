@@ -1,4 +1,5 @@
 import Testing
+
 @testable import AuthCrypto
 
 /// TOTP: RFC 6238 appendix B (all three hashes) and RFC 4226 appendix D through 30-second steps.
@@ -26,8 +27,10 @@ struct TOTPTests {
     }
 
     // RFC 4226 appendix D: HOTP values for counters 0...9; TOTP at 30·counter must give the same six digits.
-    static let hotpValues = ["755224", "287082", "359152", "969429", "338314",
-                             "254676", "287922", "162583", "399871", "520489"]
+    static let hotpValues = [
+        "755224", "287082", "359152", "969429", "338314",
+        "254676", "287922", "162583", "399871", "520489",
+    ]
 
     @Test func sixDigitCodesFollowRFC4226() {
         for (counter, expected) in Self.hotpValues.enumerated() {

@@ -9,11 +9,14 @@ import Testing
     }
 
     private func poll(_ sandbox: SandboxFixture, _ deviceCode: String, profile: String = "google") throws
-        -> SandboxHTTP.Reply {
-        try sandbox.form("/oidc/\(profile)/token", [
-            ("grant_type", "urn:ietf:params:oauth:grant-type:device_code"), ("device_code", deviceCode),
-            ("client_id", "tv-client"),
-        ])
+        -> SandboxHTTP.Reply
+    {
+        try sandbox.form(
+            "/oidc/\(profile)/token",
+            [
+                ("grant_type", "urn:ietf:params:oauth:grant-type:device_code"), ("device_code", deviceCode),
+                ("client_id", "tv-client"),
+            ])
     }
 
     @Test func pendingThenSlowDownThenApproved() throws {
@@ -59,12 +62,20 @@ import Testing
         let page = try sandbox.get("/oidc/generic/device")
         #expect(page.status == 200)
         #expect(page.text.contains("name=\"user_code\""))
-        let wrong = try sandbox.form("/oidc/generic/device", [("user_code", "BBBB-BBBB"), ("user", "ada"),
-                                                              ("action", "approve")])
+        let wrong = try sandbox.form(
+            "/oidc/generic/device",
+            [
+                ("user_code", "BBBB-BBBB"), ("user", "ada"),
+                ("action", "approve"),
+            ])
         #expect(wrong.status == 400)
         let typed = userCode.lowercased().replacingOccurrences(of: "-", with: " ")
-        let done = try sandbox.form("/oidc/generic/device", [("user_code", typed), ("user", "ada"),
-                                                             ("action", "approve")])
+        let done = try sandbox.form(
+            "/oidc/generic/device",
+            [
+                ("user_code", typed), ("user", "ada"),
+                ("action", "approve"),
+            ])
         #expect(done.status == 200, "\(done.text)")
         let tokens = try poll(sandbox, deviceCode, profile: "generic")
         #expect(tokens.status == 200)

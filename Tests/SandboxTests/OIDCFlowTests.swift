@@ -73,8 +73,10 @@ import Testing
         let sandbox = try SandboxFixture()
         let verifier = Base64URL.encode(try SecureRandom.bytes(32))
         let scripted = [("sandbox_user", "ada"), ("sandbox_auto", "approve")]
-        let page = try sandbox.get(sandbox.authorizeTarget("apple", challenge: PKCE.challenge(for: verifier),
-                                                           extra: scripted))
+        let page = try sandbox.get(
+            sandbox.authorizeTarget(
+                "apple", challenge: PKCE.challenge(for: verifier),
+                extra: scripted))
         #expect(page.status == 200)
         #expect(page.headers["location"] == nil)
         #expect(SandboxFixture.formAction(page.text) == SandboxFixture.loopback)
@@ -108,10 +110,12 @@ import Testing
         #expect(atOtherProfile.string("error") == "invalid_grant")
 
         let fifth = try sandbox.approve("google")
-        let noVerifier = try sandbox.form("/oidc/google/token", [
-            ("grant_type", "authorization_code"), ("code", fifth.code), ("client_id", "test-client"),
-            ("redirect_uri", fifth.redirectURI),
-        ])
+        let noVerifier = try sandbox.form(
+            "/oidc/google/token",
+            [
+                ("grant_type", "authorization_code"), ("code", fifth.code), ("client_id", "test-client"),
+                ("redirect_uri", fifth.redirectURI),
+            ])
         #expect(noVerifier.string("error") == "invalid_request")
     }
 
@@ -145,16 +149,20 @@ import Testing
     @Test func denyAnswersAccessDeniedWithTheState() throws {
         let sandbox = try SandboxFixture()
         let challenge = PKCE.challenge(for: String(repeating: "v", count: 43))
-        let reply = try sandbox.get(sandbox.authorizeTarget("discord", challenge: challenge,
-                                                            extra: [("sandbox_auto", "deny")]))
+        let reply = try sandbox.get(
+            sandbox.authorizeTarget(
+                "discord", challenge: challenge,
+                extra: [("sandbox_auto", "deny")]))
         #expect(reply.status == 302)
         #expect(reply.headers["location"]?.hasPrefix(SandboxFixture.loopback + "?") == true)
         #expect(reply.locationQuery["error"] == "access_denied")
         #expect(reply.locationQuery["state"] == "state-1")
         #expect(reply.locationQuery["code"] == nil)
 
-        let apple = try sandbox.get(sandbox.authorizeTarget("apple", challenge: challenge,
-                                                            extra: [("sandbox_auto", "deny")]))
+        let apple = try sandbox.get(
+            sandbox.authorizeTarget(
+                "apple", challenge: challenge,
+                extra: [("sandbox_auto", "deny")]))
         let fields = SandboxFixture.formFields(apple.text)
         #expect(fields["error"] == "access_denied")
         #expect(fields["code"] == nil)
@@ -174,8 +182,9 @@ import Testing
         let approved = try sandbox.form(action, [("user", "bob"), ("action", "approve")])
         #expect(approved.status == 302)
         let code = try #require(approved.locationQuery["code"])
-        let grant = SandboxFixture.Grant(code: code, verifier: verifier, redirectURI: SandboxFixture.loopback,
-                                         state: "state-1")
+        let grant = SandboxFixture.Grant(
+            code: code, verifier: verifier, redirectURI: SandboxFixture.loopback,
+            state: "state-1")
         let tokens = try sandbox.exchange("google", grant)
         let claims = try sandbox.claims(try #require(tokens.string("id_token")))
         #expect(claims["name"] as? String == "Bob")
@@ -185,11 +194,17 @@ import Testing
     @Test func aBadClientOrRedirectIsShownAndNeverRedirectedTo() throws {
         let sandbox = try SandboxFixture()
         let challenge = PKCE.challenge(for: String(repeating: "v", count: 43))
-        for redirect in ["https://evil.example/cb", "http://127.0.0.1/no-port", "http://localhost:80/cb",
-                         "http://127.0.0.2:80/cb", "javascript:alert(1)", "http://127.0.0.1:5999/cb#frag"] {
-            let reply = try sandbox.get(sandbox.authorizeTarget("google", redirectURI: redirect, challenge: challenge,
-                                                                extra: [("sandbox_user", "ada"),
-                                                                        ("sandbox_auto", "approve")]))
+        for redirect in [
+            "https://evil.example/cb", "http://127.0.0.1/no-port", "http://localhost:80/cb",
+            "http://127.0.0.2:80/cb", "javascript:alert(1)", "http://127.0.0.1:5999/cb#frag",
+        ] {
+            let reply = try sandbox.get(
+                sandbox.authorizeTarget(
+                    "google", redirectURI: redirect, challenge: challenge,
+                    extra: [
+                        ("sandbox_user", "ada"),
+                        ("sandbox_auto", "approve"),
+                    ]))
             #expect(reply.status == 400, "\(redirect)")
             #expect(reply.headers["location"] == nil, "\(redirect)")
             #expect(!reply.text.contains("code="), "\(redirect)")
@@ -203,10 +218,12 @@ import Testing
 
     @Test func pkceAndResponseTypeAreRequired() throws {
         let sandbox = try SandboxFixture()
-        let withoutChallenge = "/oidc/generic/authorize?" + FormEncoding.encode([
-            ("client_id", "c"), ("redirect_uri", SandboxFixture.loopback), ("response_type", "code"),
-            ("scope", "openid"), ("state", "s"), ("sandbox_user", "ada"), ("sandbox_auto", "approve"),
-        ])
+        let withoutChallenge =
+            "/oidc/generic/authorize?"
+            + FormEncoding.encode([
+                ("client_id", "c"), ("redirect_uri", SandboxFixture.loopback), ("response_type", "code"),
+                ("scope", "openid"), ("state", "s"), ("sandbox_user", "ada"), ("sandbox_auto", "approve"),
+            ])
         let missing = try sandbox.get(withoutChallenge)
         #expect(missing.status == 302)
         #expect(missing.locationQuery["error"] == "invalid_request")
@@ -214,11 +231,15 @@ import Testing
         #expect(missing.locationQuery["code"] == nil)
 
         let challenge = PKCE.challenge(for: String(repeating: "v", count: 43))
-        let plain = try sandbox.get(sandbox.authorizeTarget("generic", challenge: challenge,
-                                                            extra: [("code_challenge_method", "plain")]))
+        let plain = try sandbox.get(
+            sandbox.authorizeTarget(
+                "generic", challenge: challenge,
+                extra: [("code_challenge_method", "plain")]))
         #expect(plain.locationQuery["error"] == "invalid_request")
-        let token = try sandbox.get(sandbox.authorizeTarget("generic", challenge: challenge,
-                                                            extra: [("response_type", "token")]))
+        let token = try sandbox.get(
+            sandbox.authorizeTarget(
+                "generic", challenge: challenge,
+                extra: [("response_type", "token")]))
         #expect(token.locationQuery["error"] == "unsupported_response_type")
     }
 
@@ -226,9 +247,11 @@ import Testing
         let sandbox = try SandboxFixture()
         let tokens = try sandbox.exchange("generic", try sandbox.approve("generic"))
         let firstRefresh = try #require(tokens.string("refresh_token"))
-        let refreshed = try sandbox.form("/oidc/generic/token", [
-            ("grant_type", "refresh_token"), ("refresh_token", firstRefresh), ("client_id", "test-client"),
-        ])
+        let refreshed = try sandbox.form(
+            "/oidc/generic/token",
+            [
+                ("grant_type", "refresh_token"), ("refresh_token", firstRefresh), ("client_id", "test-client"),
+            ])
         #expect(refreshed.status == 200, "\(refreshed.text)")
         let secondRefresh = try #require(refreshed.string("refresh_token"))
         let secondAccess = try #require(refreshed.string("access_token"))
@@ -237,15 +260,19 @@ import Testing
         let bearer = ["Authorization": "Bearer \(secondAccess)"]
         #expect(try sandbox.get("/oidc/generic/userinfo", headers: bearer).status == 200)
 
-        let replay = try sandbox.form("/oidc/generic/token", [
-            ("grant_type", "refresh_token"), ("refresh_token", firstRefresh), ("client_id", "test-client"),
-        ])
+        let replay = try sandbox.form(
+            "/oidc/generic/token",
+            [
+                ("grant_type", "refresh_token"), ("refresh_token", firstRefresh), ("client_id", "test-client"),
+            ])
         #expect(replay.status == 400)
         #expect(replay.string("error") == "invalid_grant")
         #expect(try sandbox.get("/oidc/generic/userinfo", headers: bearer).status == 401)
-        let afterReplay = try sandbox.form("/oidc/generic/token", [
-            ("grant_type", "refresh_token"), ("refresh_token", secondRefresh), ("client_id", "test-client"),
-        ])
+        let afterReplay = try sandbox.form(
+            "/oidc/generic/token",
+            [
+                ("grant_type", "refresh_token"), ("refresh_token", secondRefresh), ("client_id", "test-client"),
+            ])
         #expect(afterReplay.string("error") == "invalid_grant")
     }
 
@@ -262,9 +289,11 @@ import Testing
         #expect(refused.string("title") == "Unauthorized")
         #expect(try sandbox.form("/oidc/x/revoke", [("token", "never-issued")]).status == 200)
         #expect(try sandbox.form("/oidc/x/revoke", [("token", refresh)]).status == 200)
-        let afterRevoke = try sandbox.form("/oidc/x/token", [
-            ("grant_type", "refresh_token"), ("refresh_token", refresh), ("client_id", "test-client"),
-        ])
+        let afterRevoke = try sandbox.form(
+            "/oidc/x/token",
+            [
+                ("grant_type", "refresh_token"), ("refresh_token", refresh), ("client_id", "test-client"),
+            ])
         #expect(afterRevoke.string("error") == "invalid_grant")
     }
 
@@ -288,8 +317,12 @@ import Testing
         #expect(other.headers["location"] == nil)
         let grant = try sandbox.approve("google", clientID: "registered")
         #expect(try sandbox.exchange("google", grant, clientID: "registered").status == 200)
-        let unknownClient = try sandbox.form("/oidc/google/token", [("grant_type", "refresh_token"),
-                                                                     ("refresh_token", "x"), ("client_id", "nope")])
+        let unknownClient = try sandbox.form(
+            "/oidc/google/token",
+            [
+                ("grant_type", "refresh_token"),
+                ("refresh_token", "x"), ("client_id", "nope"),
+            ])
         #expect(unknownClient.status == 401)
         #expect(unknownClient.string("error") == "invalid_client")
     }

@@ -9,8 +9,9 @@ import Testing
 
     /// Follows a portal URL through scripted consent and the portal's callback; returns the final redirect.
     private func signIn(_ sandbox: SandboxFixture, provider: String, user: String) throws -> SandboxHTTP.Reply {
-        let urls = try sandbox.get("/portal/api/v3/auth/oauth/urls?redirectUrl=\(FormEncoding.escape(Self.redirect))",
-                                   headers: SandboxFixture.portalHeaders)
+        let urls = try sandbox.get(
+            "/portal/api/v3/auth/oauth/urls?redirectUrl=\(FormEncoding.escape(Self.redirect))",
+            headers: SandboxFixture.portalHeaders)
         let url = try #require(urls.string("data.\(provider)"))
         let consent = try sandbox.get(url + "&sandbox_user=\(user)&sandbox_auto=approve")
         if provider == "apple" {
@@ -39,8 +40,9 @@ import Testing
     @Test func urlsGoThroughConsentAndComeBackWithAOneTimeToken() throws {
         // A loopback redirect is allow-listed only with its exact port.
         let sandbox = try SandboxFixture { $0.portalRedirectURLs.append("http://127.0.0.1:7000/cb") }
-        let urls = try sandbox.get("/portal/api/v3/auth/oauth/urls?redirectUrl=http%3A%2F%2F127.0.0.1%3A7000%2Fcb",
-                                   headers: SandboxFixture.portalHeaders)
+        let urls = try sandbox.get(
+            "/portal/api/v3/auth/oauth/urls?redirectUrl=http%3A%2F%2F127.0.0.1%3A7000%2Fcb",
+            headers: SandboxFixture.portalHeaders)
         #expect(urls.status == 200)
         let google = try #require(urls.string("data.google"))
         let apple = try #require(urls.string("data.apple"))
@@ -115,15 +117,19 @@ import Testing
 
     @Test func refusedRedirectsDenialAndSharedSingleUseState() throws {
         let sandbox = try SandboxFixture()
-        for bad in ["https://evil.example/cb", "http://10.0.0.1:80/cb", "http://127.0.0.1:7001/callback",
-                    "authdeck://callback/", ""] {
-            let reply = try sandbox.get("/portal/api/v3/auth/oauth/urls?redirectUrl=\(FormEncoding.escape(bad))",
-                                        headers: SandboxFixture.portalHeaders)
+        for bad in [
+            "https://evil.example/cb", "http://10.0.0.1:80/cb", "http://127.0.0.1:7001/callback",
+            "authdeck://callback/", "",
+        ] {
+            let reply = try sandbox.get(
+                "/portal/api/v3/auth/oauth/urls?redirectUrl=\(FormEncoding.escape(bad))",
+                headers: SandboxFixture.portalHeaders)
             #expect(reply.status == (bad.isEmpty ? 400 : 401), "\(bad)")
         }
 
-        let urls = try sandbox.get("/portal/api/v3/auth/oauth/urls?redirectUrl=\(FormEncoding.escape(Self.redirect))",
-                                   headers: SandboxFixture.portalHeaders)
+        let urls = try sandbox.get(
+            "/portal/api/v3/auth/oauth/urls?redirectUrl=\(FormEncoding.escape(Self.redirect))",
+            headers: SandboxFixture.portalHeaders)
         let google = try #require(urls.string("data.google"))
         let apple = try #require(urls.string("data.apple"))
         let denied = try sandbox.get(try #require(try sandbox.get(google + "&sandbox_auto=deny").headers["location"]))
@@ -133,8 +139,9 @@ import Testing
         #expect(denied.locationQuery["token"] == nil)
         // The Apple URL shared that state, which is now spent.
         let page = try sandbox.get(apple + "&sandbox_user=ada&sandbox_auto=approve")
-        let late = try sandbox.form(try #require(SandboxFixture.formAction(page.text)),
-                                    SandboxFixture.formFields(page.text).map { ($0.key, $0.value) })
+        let late = try sandbox.form(
+            try #require(SandboxFixture.formAction(page.text)),
+            SandboxFixture.formFields(page.text).map { ($0.key, $0.value) })
         #expect(late.status == 400)
         #expect(late.headers["location"] == nil)
         #expect(try sandbox.portal("/oauth/tokens", ["token": "made-up"]).status == 401)

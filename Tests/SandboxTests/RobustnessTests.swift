@@ -20,24 +20,30 @@ import Testing
         for (type, body) in bodies {
             var headers = proxyHeaders
             headers["Content-Type"] = type
-            let reply = try SandboxHTTP.request("POST", port: sandbox.port, "/turnkey/v1/otp_init", headers: headers,
-                                                body: body)
+            let reply = try SandboxHTTP.request(
+                "POST", port: sandbox.port, "/turnkey/v1/otp_init", headers: headers,
+                body: body)
             #expect(reply.status == 400, "\(type) \(body.prefix(10))")
             #expect(reply.json["code"] as? Int == 3)
-            let portal = try SandboxHTTP.request("POST", port: sandbox.port, "/portal/api/v3/auth/oauth/tokens",
-                                                 headers: ["Content-Type": type,
-                                                           "x-portal-auth-environment-id": "e"], body: body)
+            let portal = try SandboxHTTP.request(
+                "POST", port: sandbox.port, "/portal/api/v3/auth/oauth/tokens",
+                headers: [
+                    "Content-Type": type,
+                    "x-portal-auth-environment-id": "e",
+                ], body: body)
             #expect(portal.status == 400)
             #expect(portal.string("error") != nil)
-            let token = try SandboxHTTP.request("POST", port: sandbox.port, "/oidc/google/token",
-                                                headers: ["Content-Type": type], body: body)
+            let token = try SandboxHTTP.request(
+                "POST", port: sandbox.port, "/oidc/google/token",
+                headers: ["Content-Type": type], body: body)
             #expect(token.status == 400)
             #expect(token.string("error") == "invalid_request")
         }
         let wrongTypes = try sandbox.proxy("otp_init", ["contact": 42, "otpType": ["OTP_TYPE_EMAIL"]])
         #expect(wrongTypes.status == 400)
-        let broken = try sandbox.form("/oidc/google/token", [("grant_type", "authorization_code")],
-                                      headers: ["Authorization": "Basic !!!"])
+        let broken = try sandbox.form(
+            "/oidc/google/token", [("grant_type", "authorization_code")],
+            headers: ["Authorization": "Basic !!!"])
         #expect(broken.status == 401)
         #expect(broken.string("error") == "invalid_client")
         #expect(try sandbox.proxy("wallet_kit_config", [:]).status == 200)
@@ -48,8 +54,9 @@ import Testing
         var headers = SandboxFixture.proxyHeaders
         headers["Content-Type"] = "application/json"
         let huge = Array("{\"contact\":\"".utf8) + [UInt8](repeating: 0x61, count: 20_000) + Array("\"}".utf8)
-        let reply = try SandboxHTTP.request("POST", port: sandbox.port, "/turnkey/v1/otp_init", headers: headers,
-                                            body: huge)
+        let reply = try SandboxHTTP.request(
+            "POST", port: sandbox.port, "/turnkey/v1/otp_init", headers: headers,
+            body: huge)
         #expect(reply.status == 413)
         #expect(sandbox.deliveries.count == 0)
         #expect(try sandbox.proxy("wallet_kit_config", [:]).status == 200)
@@ -57,8 +64,10 @@ import Testing
 
     @Test func unknownPathsAndMethodsAnswerJSON() throws {
         let sandbox = try SandboxFixture()
-        for path in ["/nothing", "/oidc/myspace/authorize", "/oidc/google/nope", "/oidc/discord/device/code",
-                     "/oidc", "/portal/api/v2/auth/methods", "/oidc/x/api/users/@me"] {
+        for path in [
+            "/nothing", "/oidc/myspace/authorize", "/oidc/google/nope", "/oidc/discord/device/code",
+            "/oidc", "/portal/api/v2/auth/methods", "/oidc/x/api/users/@me",
+        ] {
             let reply = try sandbox.get(path)
             #expect(reply.status == 404, "\(path)")
             #expect(reply.headers["content-type"] == "application/json", "\(path)")

@@ -21,8 +21,10 @@ import Testing
         let started = Started()
         started.process.executableURL = Self.binary
         started.process.arguments = ["sandbox"] + arguments
-        started.process.environment = ["AUTHDECK_HOME": home.path, "PATH": "/usr/bin:/bin",
-                                       "HOME": home.path]
+        started.process.environment = [
+            "AUTHDECK_HOME": home.path, "PATH": "/usr/bin:/bin",
+            "HOME": home.path,
+        ]
         started.process.standardOutput = started.output
         started.process.standardError = started.errors
         try started.process.run()
@@ -58,8 +60,9 @@ import Testing
         let discovery = try SandboxHTTP.request("GET", port: port, "/oidc/google/.well-known/openid-configuration")
         #expect(discovery.string("issuer") == base + "/oidc/google")
 
-        let config = try #require(try JSONSerialization.jsonObject(
-            with: Data(contentsOf: URL(fileURLWithPath: configPath))) as? [String: Any])
+        let config = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: configPath))) as? [String: Any])
         #expect(config["defaultBackend"] as? String == "sandbox")
         let backends = try #require(config["backends"] as? [String: [String: Any]])
         #expect(backends["sandbox"]?["type"] as? String == "sandbox")
@@ -78,9 +81,10 @@ import Testing
         #expect(providers["x"]?["userEndpoint"] as? String == base + "/oidc/x/2/users/me")
 
         // Codes go to stdout and to the outbox in $AUTHDECK_HOME.
-        let sent = try SandboxHTTP.json(port: port, "/turnkey/v1/otp_init",
-                                        ["contact": "ada@example.com", "otpType": "OTP_TYPE_EMAIL"],
-                                        headers: ["X-Auth-Proxy-Config-ID": "x"])
+        let sent = try SandboxHTTP.json(
+            port: port, "/turnkey/v1/otp_init",
+            ["contact": "ada@example.com", "otpType": "OTP_TYPE_EMAIL"],
+            headers: ["X-Auth-Proxy-Config-ID": "x"])
         #expect(sent.status == 200)
         let outbox = try String(contentsOf: home.appendingPathComponent("sandbox-outbox.jsonl"), encoding: .utf8)
         #expect(outbox.contains(sent.string("otpId") ?? "missing"))

@@ -23,8 +23,9 @@ final class Deliveries: Sendable {
 
     func append(_ line: String) {
         guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any],
-              let contact = object["contact"] as? String, let otpID = object["otpId"] as? String,
-              let code = object["code"] as? String else { return }
+            let contact = object["contact"] as? String, let otpID = object["otpId"] as? String,
+            let code = object["code"] as? String
+        else { return }
         lines.withLock { $0.append((contact, otpID, code)) }
     }
 
@@ -78,7 +79,8 @@ final class SandboxFixture: Sendable {
     }
 
     func form(_ target: String, _ fields: [(String, String)], headers: [String: String] = [:]) throws
-        -> SandboxHTTP.Reply {
+        -> SandboxHTTP.Reply
+    {
         try SandboxHTTP.form(port: port, target, fields, headers: headers)
     }
 
@@ -106,25 +108,32 @@ final class SandboxFixture: Sendable {
     }
 
     /// The authorize URL with PKCE, state and nonce, plus whatever `extra` adds.
-    func authorizeTarget(_ profile: String, clientID: String = "test-client", redirectURI: String = loopback,
-                         challenge: String, state: String = "state-1", nonce: String? = "nonce-1",
-                         extra: [(String, String)] = []) -> String {
+    func authorizeTarget(
+        _ profile: String, clientID: String = "test-client", redirectURI: String = loopback,
+        challenge: String, state: String = "state-1", nonce: String? = "nonce-1",
+        extra: [(String, String)] = []
+    ) -> String {
         let scopes = ["apple": "name email", "discord": "identify email", "x": "users.read offline.access"]
         let scope = scopes[profile] ?? "openid email profile"
-        var parameters = [("client_id", clientID), ("redirect_uri", redirectURI), ("response_type", "code"),
-                          ("scope", scope), ("state", state), ("code_challenge", challenge),
-                          ("code_challenge_method", "S256")]
+        var parameters = [
+            ("client_id", clientID), ("redirect_uri", redirectURI), ("response_type", "code"),
+            ("scope", scope), ("state", state), ("code_challenge", challenge),
+            ("code_challenge_method", "S256"),
+        ]
         if let nonce { parameters.append(("nonce", nonce)) }
         return "/oidc/\(profile)/authorize?" + FormEncoding.encode(parameters + extra)
     }
 
     /// Runs the scripted approval and returns the code, from a redirect or from Apple's form_post page.
-    func approve(_ profile: String, user: String = "ada", clientID: String = "test-client",
-                 redirectURI: String = loopback, nonce: String? = "nonce-1") throws -> Grant {
+    func approve(
+        _ profile: String, user: String = "ada", clientID: String = "test-client",
+        redirectURI: String = loopback, nonce: String? = "nonce-1"
+    ) throws -> Grant {
         let verifier = Base64URL.encode(try SecureRandom.bytes(32))
-        let target = authorizeTarget(profile, clientID: clientID, redirectURI: redirectURI,
-                                     challenge: PKCE.challenge(for: verifier), nonce: nonce,
-                                     extra: [("sandbox_user", user), ("sandbox_auto", "approve")])
+        let target = authorizeTarget(
+            profile, clientID: clientID, redirectURI: redirectURI,
+            challenge: PKCE.challenge(for: verifier), nonce: nonce,
+            extra: [("sandbox_user", user), ("sandbox_auto", "approve")])
         let reply = try get(target)
         let fields = profile == "apple" ? Self.formFields(reply.text) : reply.locationQuery
         guard let code = fields["code"] else {
@@ -133,12 +142,16 @@ final class SandboxFixture: Sendable {
         return Grant(code: code, verifier: verifier, redirectURI: redirectURI, state: fields["state"] ?? "")
     }
 
-    func exchange(_ profile: String, _ grant: Grant, clientID: String = "test-client",
-                  verifier: String? = nil, redirectURI: String? = nil) throws -> SandboxHTTP.Reply {
-        try form("/oidc/\(profile)/token", [
-            ("grant_type", "authorization_code"), ("code", grant.code), ("client_id", clientID),
-            ("redirect_uri", redirectURI ?? grant.redirectURI), ("code_verifier", verifier ?? grant.verifier),
-        ])
+    func exchange(
+        _ profile: String, _ grant: Grant, clientID: String = "test-client",
+        verifier: String? = nil, redirectURI: String? = nil
+    ) throws -> SandboxHTTP.Reply {
+        try form(
+            "/oidc/\(profile)/token",
+            [
+                ("grant_type", "authorization_code"), ("code", grant.code), ("client_id", clientID),
+                ("redirect_uri", redirectURI ?? grant.redirectURI), ("code_verifier", verifier ?? grant.verifier),
+            ])
     }
 
     /// The hidden inputs of an auto-submitting form_post page.
@@ -164,11 +177,14 @@ final class SandboxFixture: Sendable {
 
     /// otp_init + otp_verify for `contact`; returns the verificationToken.
     /// `key`: bound into the token at otp_verify (the contract's `publicKey`), as authdeck binds its session key.
-    func verifiedContact(_ contact: String, type: String = "OTP_TYPE_EMAIL",
-                         boundTo key: P256PrivateKey? = nil) throws -> String {
+    func verifiedContact(
+        _ contact: String, type: String = "OTP_TYPE_EMAIL",
+        boundTo key: P256PrivateKey? = nil
+    ) throws -> String {
         let initReply = try proxy("otp_init", ["contact": contact, "otpType": type])
         guard initReply.status == 200, let otpID = initReply.string("otpId"),
-              let code = deliveries.code(otpID: otpID) else {
+            let code = deliveries.code(otpID: otpID)
+        else {
             throw SandboxHTTP.Failure(description: "otp_init failed: \(initReply.status) \(initReply.text)")
         }
         var body = ["otpId": otpID, "otpCode": code]
@@ -193,7 +209,8 @@ final class SandboxFixture: Sendable {
     /// The `id` claim of a verificationToken, read as the Turnkey SDK reads it (unverified).
     static func tokenID(_ token: String) -> String {
         guard let parts = try? JWS.decodeUnverified(token),
-              let claims = (try? JSONSerialization.jsonObject(with: Data(parts.payload))) as? [String: Any] else {
+            let claims = (try? JSONSerialization.jsonObject(with: Data(parts.payload))) as? [String: Any]
+        else {
             return ""
         }
         return claims["id"] as? String ?? ""
@@ -201,17 +218,26 @@ final class SandboxFixture: Sendable {
 
     /// otp_login's body with the client signature over the SDK's token-usage message
     /// `{"login":{"publicKey"},"tokenId","type":"USAGE_TYPE_LOGIN"}`.
-    static func otpLoginBody(verificationToken: String, key: P256PrivateKey,
-                             message: String? = nil, signer: P256PrivateKey? = nil) throws -> [String: Any] {
+    static func otpLoginBody(
+        verificationToken: String, key: P256PrivateKey,
+        message: String? = nil, signer: P256PrivateKey? = nil
+    ) throws -> [String: Any] {
         let publicKey = key.publicKey.compressedHex
-        let text = try message ?? String(decoding: JSONSerialization.data(withJSONObject: [
-            "login": ["publicKey": publicKey], "tokenId": tokenID(verificationToken), "type": "USAGE_TYPE_LOGIN",
-        ], options: [.sortedKeys]), as: UTF8.self)
+        let text =
+            try message
+            ?? String(
+                decoding: JSONSerialization.data(
+                    withJSONObject: [
+                        "login": ["publicKey": publicKey], "tokenId": tokenID(verificationToken),
+                        "type": "USAGE_TYPE_LOGIN",
+                    ], options: [.sortedKeys]), as: UTF8.self)
         let signature = try (signer ?? key).signature(for: Array(text.utf8))
         return [
             "verificationToken": verificationToken, "publicKey": publicKey,
-            "clientSignature": ["message": text, "publicKey": publicKey, "scheme": "CLIENT_SIGNATURE_SCHEME_API_P256",
-                                "signature": Hex.encode(signature)],
+            "clientSignature": [
+                "message": text, "publicKey": publicKey, "scheme": "CLIENT_SIGNATURE_SCHEME_API_P256",
+                "signature": Hex.encode(signature),
+            ],
         ]
     }
 

@@ -1,7 +1,8 @@
 import AuthCore
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A bare HTTP/1.1 client over a TCP socket, one request per connection: it never follows redirects, sends
@@ -69,8 +70,10 @@ enum SandboxHTTP {
     }
 
     /// One request. `target` is a path with query, or a full `http://127.0.0.1:PORT/…` URL.
-    static func request(_ method: String, port: UInt16, _ target: String, headers: [String: String] = [:],
-                        body: [UInt8] = []) throws -> Reply {
+    static func request(
+        _ method: String, port: UInt16, _ target: String, headers: [String: String] = [:],
+        body: [UInt8] = []
+    ) throws -> Reply {
         var path = target
         if let range = target.range(of: "://") {
             let afterScheme = target[range.upperBound...]
@@ -83,15 +86,19 @@ enum SandboxHTTP {
         return try send(port: port, raw: Array(head.utf8) + body)
     }
 
-    static func form(port: UInt16, _ target: String, _ fields: [(String, String)],
-                     headers: [String: String] = [:]) throws -> Reply {
+    static func form(
+        port: UInt16, _ target: String, _ fields: [(String, String)],
+        headers: [String: String] = [:]
+    ) throws -> Reply {
         var all = headers
         all["Content-Type"] = "application/x-www-form-urlencoded"
         return try request("POST", port: port, target, headers: all, body: Array(FormEncoding.encode(fields).utf8))
     }
 
-    static func json(port: UInt16, _ target: String, _ object: [String: Any],
-                     headers: [String: String] = [:]) throws -> Reply {
+    static func json(
+        port: UInt16, _ target: String, _ object: [String: Any],
+        headers: [String: String] = [:]
+    ) throws -> Reply {
         var all = headers
         all["Content-Type"] = "application/json"
         let body = try JSONSerialization.data(withJSONObject: object)

@@ -16,9 +16,11 @@ import Testing
     }
 
     @Test func contactsAreNormalisedAndExistingDefaultsToTrue() throws {
-        let users = try SandboxUsers.decode(Array("""
-        [{"name": "eve", "email": "Eve@EXAMPLE.org", "phone": "0044 20 7946 0000"}]
-        """.utf8))
+        let users = try SandboxUsers.decode(
+            Array(
+                """
+                [{"name": "eve", "email": "Eve@EXAMPLE.org", "phone": "0044 20 7946 0000"}]
+                """.utf8))
         #expect(users == [SandboxUser(name: "eve", email: "eve@example.org", phone: "+442079460000", existing: true)])
     }
 
@@ -35,8 +37,10 @@ import Testing
 
     @Test func consentPagesEscapeWhatTheyShow() throws {
         let sandbox = try SandboxFixture { $0.users = [SandboxUser(name: "ada", email: "a&b@example.com")] }
-        let page = try sandbox.get(sandbox.authorizeTarget("google", clientID: "<script>x</script>",
-                                                           challenge: String(repeating: "c", count: 43)))
+        let page = try sandbox.get(
+            sandbox.authorizeTarget(
+                "google", clientID: "<script>x</script>",
+                challenge: String(repeating: "c", count: 43)))
         #expect(page.status == 200)
         #expect(!page.text.contains("<script>x"))
         #expect(page.text.contains("&lt;script&gt;x"))

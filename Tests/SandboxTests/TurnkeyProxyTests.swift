@@ -9,8 +9,10 @@ import Testing
         let sandbox = try SandboxFixture { $0.otpLength = 8 }
         let reply = try sandbox.proxy("wallet_kit_config", [:])
         #expect(reply.status == 200)
-        #expect(Set(reply.json["enabledProviders"] as? [String] ?? []) ==
-            ["email", "sms", "google", "apple", "discord", "x"])
+        #expect(
+            Set(reply.json["enabledProviders"] as? [String] ?? []) == [
+                "email", "sms", "google", "apple", "discord", "x",
+            ])
         // int64 members are decimal strings on the wire (proto3 JSON), as the contract types them.
         #expect(reply.json["otpLength"] as? String == "8")
         #expect(reply.json["otpAlphanumeric"] as? Bool == false)
@@ -26,11 +28,13 @@ import Testing
         #expect(missing.status == 401)
         #expect(missing.json["code"] as? Int == 16)
         #expect(missing.string("message")?.contains("X-Auth-Proxy-Config-ID") == true)
-        let wrong = try SandboxHTTP.json(port: sandbox.port, "/turnkey/v1/wallet_kit_config", [:],
-                                         headers: ["X-Auth-Proxy-Config-ID": "wrong"])
+        let wrong = try SandboxHTTP.json(
+            port: sandbox.port, "/turnkey/v1/wallet_kit_config", [:],
+            headers: ["X-Auth-Proxy-Config-ID": "wrong"])
         #expect(wrong.status == 401)
-        let right = try SandboxHTTP.json(port: sandbox.port, "/turnkey/v1/wallet_kit_config", [:],
-                                         headers: ["X-Auth-Proxy-Config-ID": "right"])
+        let right = try SandboxHTTP.json(
+            port: sandbox.port, "/turnkey/v1/wallet_kit_config", [:],
+            headers: ["X-Auth-Proxy-Config-ID": "right"])
         #expect(right.status == 200)
     }
 
@@ -41,8 +45,12 @@ import Testing
         #expect(verification["contact"] as? String == "ada@example.com")
         #expect(verification["verification_type"] as? String == "OTP_TYPE_EMAIL")
 
-        let account = try sandbox.proxy("account", ["filterType": "EMAIL", "filterValue": "ada@example.com",
-                                                    "verificationToken": verificationToken])
+        let account = try sandbox.proxy(
+            "account",
+            [
+                "filterType": "EMAIL", "filterValue": "ada@example.com",
+                "verificationToken": verificationToken,
+            ])
         let organizationID = try #require(account.string("organizationId"))
         let key = try P256PrivateKey()
         let body = try SandboxFixture.otpLoginBody(verificationToken: verificationToken, key: key)
@@ -66,8 +74,11 @@ import Testing
         let token = try sandbox.verifiedContact("+1 555 010 0002", type: "OTP_TYPE_SMS")
         let account = try sandbox.proxy("account", ["filterType": "PHONE_NUMBER", "filterValue": "+15550100002"])
         #expect(account.string("organizationId") != nil)
-        let login = try sandbox.proxy("otp_login", try SandboxFixture.otpLoginBody(verificationToken: token,
-                                                                                   key: try P256PrivateKey()))
+        let login = try sandbox.proxy(
+            "otp_login",
+            try SandboxFixture.otpLoginBody(
+                verificationToken: token,
+                key: try P256PrivateKey()))
         #expect(login.status == 200, "\(login.text)")
         #expect(login.string("session") != nil)
     }
@@ -78,31 +89,45 @@ import Testing
         let lookup = try sandbox.proxy("account", ["filterType": "EMAIL", "filterValue": "cleo@example.com"])
         #expect(lookup.status == 200)
         #expect(lookup.json["organizationId"] == nil)
-        let refusedLogin = try sandbox.proxy("otp_login", try SandboxFixture.otpLoginBody(verificationToken: token,
-                                                                                          key: try P256PrivateKey()))
+        let refusedLogin = try sandbox.proxy(
+            "otp_login",
+            try SandboxFixture.otpLoginBody(
+                verificationToken: token,
+                key: try P256PrivateKey()))
         #expect(refusedLogin.status == 404)
 
         let unproven = try sandbox.proxy("signup", SandboxFixture.signupBody(["userEmail": "cleo@example.com"]))
         #expect(unproven.status == 401)
-        let otherContact = try sandbox.proxy("signup", SandboxFixture.signupBody([
-            "userEmail": "zed@example.com", "verificationToken": token,
-        ]))
+        let otherContact = try sandbox.proxy(
+            "signup",
+            SandboxFixture.signupBody([
+                "userEmail": "zed@example.com", "verificationToken": token,
+            ]))
         #expect(otherContact.status == 403)
 
-        let signup = try sandbox.proxy("signup", SandboxFixture.signupBody([
-            "userEmail": "cleo@example.com", "verificationToken": token,
-        ]))
+        let signup = try sandbox.proxy(
+            "signup",
+            SandboxFixture.signupBody([
+                "userEmail": "cleo@example.com", "verificationToken": token,
+            ]))
         #expect(signup.status == 200, "\(signup.text)")
         let organizationID = try #require(signup.string("organizationId"))
         let userID = try #require(signup.string("userId"))
-        #expect(try sandbox.proxy("signup", SandboxFixture.signupBody([
-            "userEmail": "cleo@example.com", "verificationToken": token,
-        ])).status == 409)
+        #expect(
+            try sandbox.proxy(
+                "signup",
+                SandboxFixture.signupBody([
+                    "userEmail": "cleo@example.com", "verificationToken": token,
+                ])
+            ).status == 409)
         let found = try sandbox.proxy("account", ["filterType": "EMAIL", "filterValue": "cleo@example.com"])
         #expect(found.string("organizationId") == organizationID)
 
-        let login = try sandbox.proxy("otp_login", try SandboxFixture.otpLoginBody(verificationToken: token,
-                                                                                   key: try P256PrivateKey()))
+        let login = try sandbox.proxy(
+            "otp_login",
+            try SandboxFixture.otpLoginBody(
+                verificationToken: token,
+                key: try P256PrivateKey()))
         #expect(login.status == 200, "\(login.text)")
         let session = try sandbox.claims(try #require(login.string("session")))
         #expect(session["user_id"] as? String == userID)
@@ -151,8 +176,10 @@ import Testing
 
     @Test func invalidContactsAndTypesAreRefused() throws {
         let sandbox = try SandboxFixture()
-        for (contact, type) in [("not-an-email", "OTP_TYPE_EMAIL"), ("5550100", "OTP_TYPE_SMS"),
-                                ("ada@example.com", "OTP_TYPE_PIGEON"), ("ada@example.com", "OTP_TYPE_SMS")] {
+        for (contact, type) in [
+            ("not-an-email", "OTP_TYPE_EMAIL"), ("5550100", "OTP_TYPE_SMS"),
+            ("ada@example.com", "OTP_TYPE_PIGEON"), ("ada@example.com", "OTP_TYPE_SMS"),
+        ] {
             let reply = try sandbox.proxy("otp_init", ["contact": contact, "otpType": type])
             #expect(reply.status == 400, "\(contact) \(type)")
             #expect(reply.json["code"] as? Int == 3)
@@ -172,11 +199,13 @@ import Testing
         #expect(try sandbox.proxy("otp_login", signedByAnother).status == 401)
 
         // The message authdeck used to sign (the login and the token itself, no tokenId or type) is refused.
-        let invented = "{\"login\":{\"publicKey\":\"\(key.publicKey.compressedHex)\","
+        let invented =
+            "{\"login\":{\"publicKey\":\"\(key.publicKey.compressedHex)\","
             + "\"verificationToken\":\"\(token)\"}}"
         let wrongMessage = try SandboxFixture.otpLoginBody(verificationToken: token, key: key, message: invented)
         #expect(try sandbox.proxy("otp_login", wrongMessage).status == 401)
-        let otherToken = "{\"login\":{\"publicKey\":\"\(key.publicKey.compressedHex)\"},\"tokenId\":\"another\","
+        let otherToken =
+            "{\"login\":{\"publicKey\":\"\(key.publicKey.compressedHex)\"},\"tokenId\":\"another\","
             + "\"type\":\"USAGE_TYPE_LOGIN\"}"
         let wrongToken = try SandboxFixture.otpLoginBody(verificationToken: token, key: key, message: otherToken)
         #expect(try sandbox.proxy("otp_login", wrongToken).status == 401)
@@ -194,8 +223,10 @@ import Testing
         noSignature["clientSignature"] = nil
         #expect(try sandbox.proxy("otp_login", noSignature).status == 400)
 
-        let forged = try sandbox.proxy("otp_login", try SandboxFixture.otpLoginBody(
-            verificationToken: token.dropLast(4) + "AAAA", key: key))
+        let forged = try sandbox.proxy(
+            "otp_login",
+            try SandboxFixture.otpLoginBody(
+                verificationToken: token.dropLast(4) + "AAAA", key: key))
         #expect(forged.status == 401)
 
         // After all that, the honest request still works: failures did not spend the token.
@@ -212,13 +243,16 @@ import Testing
         let unsigned = try sandbox.proxy("signup", SandboxFixture.signupBody(fields))
         #expect(unsigned.status == 400)
         // As the SDK's ClientSignature.forSignup builds it, written out by hand.
-        let message = "{\"signup\":{\"apiKeys\":[],\"authenticators\":[],\"email\":\"cleo@example.com\","
+        let message =
+            "{\"signup\":{\"apiKeys\":[],\"authenticators\":[],\"email\":\"cleo@example.com\","
             + "\"oauthProviders\":[]},\"tokenId\":\"\(SandboxFixture.tokenID(token))\",\"type\":\"USAGE_TYPE_SIGNUP\"}"
         func signed(_ text: String, by signer: P256PrivateKey) throws -> [String: Any] {
             var body = SandboxFixture.signupBody(fields)
-            body["clientSignature"] = ["message": text, "publicKey": key.publicKey.compressedHex,
-                                       "scheme": "CLIENT_SIGNATURE_SCHEME_API_P256",
-                                       "signature": Hex.encode(try signer.signature(for: Array(text.utf8)))]
+            body["clientSignature"] = [
+                "message": text, "publicKey": key.publicKey.compressedHex,
+                "scheme": "CLIENT_SIGNATURE_SCHEME_API_P256",
+                "signature": Hex.encode(try signer.signature(for: Array(text.utf8))),
+            ]
             return body
         }
         #expect(try sandbox.proxy("signup", try signed(message, by: try P256PrivateKey())).status == 401)
@@ -232,12 +266,17 @@ import Testing
         let sandbox = try SandboxFixture()
         let key = try P256PrivateKey()
         let nonce = AttemptSecrets.turnkeyNonce(sessionPublicKeyHex: key.publicKey.compressedHex)
-        let idToken = try #require(try sandbox.exchange("google", try sandbox.approve("google", nonce: nonce))
-            .string("id_token"))
+        let idToken = try #require(
+            try sandbox.exchange("google", try sandbox.approve("google", nonce: nonce))
+                .string("id_token"))
 
         let otherKey = try P256PrivateKey()
-        let wrongKey = try sandbox.proxy("oauth_login", ["oidcToken": idToken,
-                                                         "publicKey": otherKey.publicKey.compressedHex])
+        let wrongKey = try sandbox.proxy(
+            "oauth_login",
+            [
+                "oidcToken": idToken,
+                "publicKey": otherKey.publicKey.compressedHex,
+            ])
         #expect(wrongKey.status == 401)
         #expect(wrongKey.string("message")?.contains("nonce") == true)
 
@@ -251,13 +290,26 @@ import Testing
         let replay = try sandbox.proxy("oauth_login", ["oidcToken": idToken, "publicKey": key.publicKey.compressedHex])
         #expect(replay.status == 401)
 
-        let otherNonce = try #require(try sandbox.exchange("apple", try sandbox.approve("apple", nonce: "something"))
-            .string("id_token"))
-        #expect(try sandbox.proxy("oauth_login", ["oidcToken": otherNonce,
-                                                  "publicKey": key.publicKey.compressedHex]).status == 401)
+        let otherNonce = try #require(
+            try sandbox.exchange("apple", try sandbox.approve("apple", nonce: "something"))
+                .string("id_token"))
+        #expect(
+            try sandbox.proxy(
+                "oauth_login",
+                [
+                    "oidcToken": otherNonce,
+                    "publicKey": key.publicKey.compressedHex,
+                ]
+            ).status == 401)
         let forged = idToken.dropLast(6) + "AAAAAA"
-        #expect(try sandbox.proxy("oauth_login", ["oidcToken": String(forged),
-                                                  "publicKey": key.publicKey.compressedHex]).status == 401)
+        #expect(
+            try sandbox.proxy(
+                "oauth_login",
+                [
+                    "oidcToken": String(forged),
+                    "publicKey": key.publicKey.compressedHex,
+                ]
+            ).status == 401)
     }
 
     @Test(arguments: ["discord", "x"])
@@ -267,8 +319,10 @@ import Testing
         let nonce = AttemptSecrets.turnkeyNonce(sessionPublicKeyHex: key.publicKey.compressedHex)
         let grant = try sandbox.approve(provider, user: "bob", nonce: nil)
         let wire = provider == "x" ? "OAUTH2_PROVIDER_X" : "OAUTH2_PROVIDER_DISCORD"
-        var body: [String: Any] = ["provider": wire, "authCode": grant.code, "redirectUri": grant.redirectURI,
-                                   "codeVerifier": grant.verifier, "clientId": "test-client", "nonce": nonce]
+        var body: [String: Any] = [
+            "provider": wire, "authCode": grant.code, "redirectUri": grant.redirectURI,
+            "codeVerifier": grant.verifier, "clientId": "test-client", "nonce": nonce,
+        ]
         let reply = try sandbox.proxy("oauth2_authenticate", body)
         #expect(reply.status == 200, "\(reply.text)")
         let oidcToken = try #require(reply.string("oidcToken"))
@@ -299,12 +353,23 @@ import Testing
         let sandbox = try SandboxFixture()
         let key = try P256PrivateKey()
         let nonce = AttemptSecrets.turnkeyNonce(sessionPublicKeyHex: key.publicKey.compressedHex)
-        let idToken = try #require(try sandbox.exchange("google", try sandbox.approve("google", user: "cleo",
-                                                                                         nonce: nonce))
+        let idToken = try #require(
+            try sandbox.exchange(
+                "google",
+                try sandbox.approve(
+                    "google", user: "cleo",
+                    nonce: nonce)
+            )
             .string("id_token"))
         #expect(try sandbox.proxy("account", ["filterType": "OIDC_TOKEN", "filterValue": idToken]).json.isEmpty)
-        #expect(try sandbox.proxy("oauth_login", ["oidcToken": idToken,
-                                                  "publicKey": key.publicKey.compressedHex]).status == 404)
+        #expect(
+            try sandbox.proxy(
+                "oauth_login",
+                [
+                    "oidcToken": idToken,
+                    "publicKey": key.publicKey.compressedHex,
+                ]
+            ).status == 404)
         let providers = [["providerName": "google", "oidcToken": idToken]]
         let signup = try sandbox.proxy("signup", SandboxFixture.signupBody(["oauthProviders": providers]))
         #expect(signup.status == 200, "\(signup.text)")
@@ -355,8 +420,11 @@ import Testing
         let seed = try #require(Base32.decode("JBSWY3DPEHPK3PXP"))
         func challenge() throws -> String {
             let token = try sandbox.verifiedContact("dora@example.com")
-            let login = try sandbox.proxy("otp_login", try SandboxFixture.otpLoginBody(verificationToken: token,
-                                                                                       key: try P256PrivateKey()))
+            let login = try sandbox.proxy(
+                "otp_login",
+                try SandboxFixture.otpLoginBody(
+                    verificationToken: token,
+                    key: try P256PrivateKey()))
             return try #require(login.string("totpRequired.userJwt"))
         }
         let now = Int64(sandbox.clock.now)

@@ -2,6 +2,7 @@ import AuthCore
 import AuthCrypto
 import Foundation
 import Testing
+
 @testable import SessionStorage
 
 /// Inputs `make fuzz` found breaking the store's readers, kept so they stay fixed.
@@ -38,8 +39,9 @@ import Testing
     /// scrypt's r and p are 32-bit: a bundle claiming more trapped in the conversion and killed `store import`.
     @Test func bundleWithScryptParametersPast32BitsIsRefused() throws {
         let passphrase = Array("pass".utf8)
-        let bundle = try ExportBundle.seal(Array("{}".utf8), passphrase: passphrase,
-                                           parameters: ScryptParameters(n: 16, r: 1, p: 1))
+        let bundle = try ExportBundle.seal(
+            Array("{}".utf8), passphrase: passphrase,
+            parameters: ScryptParameters(n: 16, r: 1, p: 1))
         let text = String(decoding: bundle, as: UTF8.self)
         for (old, new) in [("\"r\":1", "\"r\":4294967395"), ("\"p\":1", "\"p\":4294967296")] {
             let hostile = Array(text.replacingOccurrences(of: old, with: new).utf8)
@@ -85,9 +87,11 @@ import Testing
     }
 
     /// The ends of the range and a leap day, checked by hand (`date -u -d @SECONDS`): every field keeps its zeros.
-    @Test(arguments: [(-62_135_596_800.0, "0001-01-01T00:00:00Z"), (253_402_300_799, "9999-12-31T23:59:59Z"),
-                      (951_782_400, "2000-02-29T00:00:00Z"), (-1, "1969-12-31T23:59:59Z"),
-                      (1_000_000_000.9, "2001-09-09T01:46:40Z")])
+    @Test(arguments: [
+        (-62_135_596_800.0, "0001-01-01T00:00:00Z"), (253_402_300_799, "9999-12-31T23:59:59Z"),
+        (951_782_400, "2000-02-29T00:00:00Z"), (-1, "1969-12-31T23:59:59Z"),
+        (1_000_000_000.9, "2001-09-09T01:46:40Z"),
+    ])
     func edgeDatesKeepEveryDigit(_ seconds: Double, _ expected: String) {
         var bytes: [UInt8] = []
         JSONBuffer.appendISO8601(seconds: seconds, to: &bytes)

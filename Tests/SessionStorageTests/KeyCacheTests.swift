@@ -1,6 +1,7 @@
 import AuthCrypto
 import Foundation
 import Testing
+
 @testable import SessionStorage
 
 /// The kernel keyring cache. Where keyutils is blocked (some containers) it must degrade to misses, never errors.

@@ -1,8 +1,9 @@
 import AuthCrypto
 import Foundation
-import Testing
-@testable import SessionStorage
 import SecretService
+import Testing
+
+@testable import SessionStorage
 
 /// The Secret Service as the master key's source, against the real gnome-keyring of scripts/with-keyring.sh.
 /// Skipped with this reason outside CI when there is no session bus; with CI=true they must run.
@@ -41,7 +42,10 @@ import SecretService
             _ = try again.session("a")
             Issue.record("unlocked without the key")
         } catch {
-            guard case .locked = error else { Issue.record("expected locked, got \(error)"); return }
+            guard case .locked = error else {
+                Issue.record("expected locked, got \(error)")
+                return
+            }
         }
         #expect(throws: StoreError.self) { try again.persist(StoreFixture.session("b"), replace: false) }
         #expect(fixture.databaseDigest == before)
@@ -54,11 +58,13 @@ import SecretService
         try store.persist(StoreFixture.session("a"), replace: false)
         try store.migrateMasterKey(to: .passphrase)
         #expect(try store.keySource() == .passphrase)
-        #expect(try SecretServiceKeyring(timeoutSeconds: 5).lookup(storeID: store.storeID) == nil,
-                "the keyring copy is removed once the passphrase wraps the key")
+        #expect(
+            try SecretServiceKeyring(timeoutSeconds: 5).lookup(storeID: store.storeID) == nil,
+            "the keyring copy is removed once the passphrase wraps the key")
         #expect(try fixture.open(passphrase: .fixed("pp")).session("a").secrets.accessToken == "AT-a")
         try store.migrateMasterKey(to: .secretService)
-        #expect(try fixture.open(passphrase: .unavailable, secretService: true).session("a").secrets.accessToken
+        #expect(
+            try fixture.open(passphrase: .unavailable, secretService: true).session("a").secrets.accessToken
                 == "AT-a")
         try SecretServiceKeyring(timeoutSeconds: 5).clear(storeID: store.storeID)
     }

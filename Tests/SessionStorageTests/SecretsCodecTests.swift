@@ -1,17 +1,20 @@
 import AuthCore
 import Foundation
 import Testing
+
 @testable import SessionStorage
 
 @Suite struct SecretsCodecTests {
     @Test func roundTripsEveryField() {
-        let secrets = SessionSecrets(accessToken: "at", refreshToken: "rt", idToken: "id", sessionJwt: "jwt",
-                                     privateKeyHex: String(repeating: "ab", count: 32),
-                                     refreshExpiresAt: Date(timeIntervalSince1970: 1_800_000_000.5))
+        let secrets = SessionSecrets(
+            accessToken: "at", refreshToken: "rt", idToken: "id", sessionJwt: "jwt",
+            privateKeyHex: String(repeating: "ab", count: 32),
+            refreshExpiresAt: Date(timeIntervalSince1970: 1_800_000_000.5))
         #expect(SecretsCodec.decode(SecretsCodec.encode(secrets)) == secrets)
         #expect(SecretsCodec.decode(SecretsCodec.encode(SessionSecrets())) == SessionSecrets())
-        #expect(SecretsCodec.decode(SecretsCodec.encode(SessionSecrets(accessToken: "ünïcødé"))) ==
-                SessionSecrets(accessToken: "ünïcødé"))
+        #expect(
+            SecretsCodec.decode(SecretsCodec.encode(SessionSecrets(accessToken: "ünïcødé")))
+                == SessionSecrets(accessToken: "ünïcødé"))
     }
 
     @Test func skipsFieldsFromALaterVersionAndRejectsJunk() {

@@ -2,21 +2,26 @@ import AuthCore
 import AuthCrypto
 import Foundation
 import Testing
+
 @testable import SessionStorage
 
 @Suite struct SessionJSONTests {
     let now = Date(timeIntervalSince1970: 1_700_000_000)
 
     @Test func listObjectsCarryExactlyTheSpecFields() throws {
-        let record = SessionRecord(key: "k\"1", backend: "turnkey", provider: "email", subject: "u1",
-                                   email: "a@b.c", phone: nil, displayName: "Ann", issuer: "https://i",
-                                   createdAt: Date(timeIntervalSince1970: 0),
-                                   expiresAt: Date(timeIntervalSince1970: 1_700_000_100), refreshable: true)
+        let record = SessionRecord(
+            key: "k\"1", backend: "turnkey", provider: "email", subject: "u1",
+            email: "a@b.c", phone: nil, displayName: "Ann", issuer: "https://i",
+            createdAt: Date(timeIntervalSince1970: 0),
+            expiresAt: Date(timeIntervalSince1970: 1_700_000_100), refreshable: true)
         let text = SessionJSON.listArray([StoreEntry(record: record, isSelected: true)], now: now)
         let array = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
         let object = try #require(array.first)
-        #expect(Set(object.keys) == ["key", "backend", "provider", "subject", "email", "phone", "issuer", "createdAt",
-                                     "expiresAt", "status", "refreshable", "selected"])
+        #expect(
+            Set(object.keys) == [
+                "key", "backend", "provider", "subject", "email", "phone", "issuer", "createdAt",
+                "expiresAt", "status", "refreshable", "selected",
+            ])
         #expect(object["key"] as? String == "k\"1")
         #expect(object["createdAt"] as? String == "1970-01-01T00:00:00Z")
         #expect(object["expiresAt"] as? String == "2023-11-14T22:15:00Z")
@@ -27,12 +32,14 @@ import Testing
 
     @Test func transferLinesRoundTrip() throws {
         let session = Session(
-            record: SessionRecord(key: "a", backend: "portal", provider: "apple", subject: "s", email: nil,
-                                  phone: "+15555550100", displayName: "Bo\nb", issuer: "https://appleid.apple.com",
-                                  createdAt: Date(timeIntervalSince1970: 1_600_000_000),
-                                  expiresAt: nil, refreshable: true, scopes: ["openid", "name"], autoRefresh: true),
-            secrets: SessionSecrets(accessToken: "at\u{1}", refreshToken: "rt", idToken: "id",
-                                    refreshExpiresAt: Date(timeIntervalSince1970: 1_650_000_000)))
+            record: SessionRecord(
+                key: "a", backend: "portal", provider: "apple", subject: "s", email: nil,
+                phone: "+15555550100", displayName: "Bo\nb", issuer: "https://appleid.apple.com",
+                createdAt: Date(timeIntervalSince1970: 1_600_000_000),
+                expiresAt: nil, refreshable: true, scopes: ["openid", "name"], autoRefresh: true),
+            secrets: SessionSecrets(
+                accessToken: "at\u{1}", refreshToken: "rt", idToken: "id",
+                refreshExpiresAt: Date(timeIntervalSince1970: 1_650_000_000)))
         let line = SessionJSON.transferLine(session, selected: false, now: now)
         let parsed = try SessionJSON.parseLines(Array((line + "\n\n").utf8))
         #expect(parsed == [session])
@@ -104,9 +111,11 @@ import Testing
         #expect(SessionJSON.parseISO8601(text)?.timeIntervalSince1970 == seconds)
     }
 
-    @Test(arguments: ["2023-02-29T00:00:00Z", "2024-13-01T00:00:00Z", "2024-05-01 12:00:00Z", "2024-05-01T12:00:00",
-                      "2024-05-01T12:00:00+0200", "2024-05-01T12:00:00.Z", "2024-05-01T24:00:00Z",
-                      "2024-05-01T12:00:00Zjunk", "1582-12-31T23:59:59Z", "९९९९-12-31T23:59:59Z", ""])
+    @Test(arguments: [
+        "2023-02-29T00:00:00Z", "2024-13-01T00:00:00Z", "2024-05-01 12:00:00Z", "2024-05-01T12:00:00",
+        "2024-05-01T12:00:00+0200", "2024-05-01T12:00:00.Z", "2024-05-01T24:00:00Z",
+        "2024-05-01T12:00:00Zjunk", "1582-12-31T23:59:59Z", "९९९९-12-31T23:59:59Z", "",
+    ])
     func refusesWhatIsNotThatFormat(_ text: String) {
         #expect(SessionJSON.parseISO8601(text) == nil)
     }
@@ -127,7 +136,8 @@ import Testing
         let transfer = try SessionJSON.parseTransfer(Array(line.utf8))
         #expect(transfer.sessions == [session])
         #expect(transfer.selectedKey == "far")
-        let broken = line.replacingOccurrences(of: "\"isAccountAbstracted\":true", with: "\"isAccountAbstracted\":\"yes\"")
+        let broken = line.replacingOccurrences(
+            of: "\"isAccountAbstracted\":true", with: "\"isAccountAbstracted\":\"yes\"")
         #expect(throws: StoreError.self) { try SessionJSON.parseTransfer(Array(broken.utf8)) }
     }
 }

@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import Testing
+
 @testable import SessionStorage
 
 /// The TUI's pages (`SessionStore+Pages`): every order paged forward and backward across page boundaries, skips,
@@ -103,8 +104,10 @@ import Testing
         // Hand-checked anchors for the peer itself: every fourth session is a discord one; one in six has no expiry.
         #expect(expected["key|0"]?.count == 230)
         #expect(expected["key|3"]?.count == 58)
-        #expect(expected["expiry|0"]?.suffix(39).allSatisfy { key in
-            Int(key.dropFirst()).map { ($0 * 143) % 230 % 6 == 0 } ?? false } == true)
+        #expect(
+            expected["expiry|0"]?.suffix(39).allSatisfy { key in
+                Int(key.dropFirst()).map { ($0 * 143) % 230 % 6 == 0 } ?? false
+            } == true)
         for order in SessionOrder.allCases {
             for (index, terms) in Self.filters.enumerated() {
                 let query = SessionQuery(order: order, terms: terms, now: Self.now)
@@ -128,11 +131,14 @@ import Testing
                 }
                 #expect(backward == want, "\(label) backward")
                 if want.count > 20 {
-                    #expect(try store.page(query, after: want[10], skip: 4, limit: 5).map(\.record.key)
+                    #expect(
+                        try store.page(query, after: want[10], skip: 4, limit: 5).map(\.record.key)
                             == Array(want[15..<20]), "\(label) skip")
-                    #expect(try store.page(query, before: want[20], skip: 3, limit: 4).map(\.record.key)
+                    #expect(
+                        try store.page(query, before: want[20], skip: 3, limit: 4).map(\.record.key)
                             == Array(want[13..<17]), "\(label) skip back")
-                    #expect(try store.page(query, after: nil, skip: want.count - 2, limit: 5).map(\.record.key)
+                    #expect(
+                        try store.page(query, after: nil, skip: want.count - 2, limit: 5).map(\.record.key)
                             == Array(want.suffix(2)), "\(label) offset")
                 }
                 for (row, key) in want.enumerated() where row % 9 == 0 {
@@ -170,10 +176,13 @@ import Testing
         _ = try seeded()
         let raw = try SQLiteDatabase(path: fixture.databasePath, busyTimeoutMilliseconds: 1000)
         defer { raw.close() }
-        for (order, index) in [(SessionOrder.expiry, "sessions_by_expiry"), (.user, "sessions_by_user"),
-                               (.provider, "sessions_by_provider"), (.backend, "sessions_by_backend")] {
+        for (order, index) in [
+            (SessionOrder.expiry, "sessions_by_expiry"), (.user, "sessions_by_user"),
+            (.provider, "sessions_by_provider"), (.backend, "sessions_by_backend"),
+        ] {
             let value = order.sortExpression
-            let plan = try raw.prepare("""
+            let plan = try raw.prepare(
+                """
                 EXPLAIN QUERY PLAN SELECT \(StoreSchema.sessionColumns) FROM sessions \
                 WHERE \(value) >= ?1 AND (\(value), key) > (?1, ?2) ORDER BY \(value), key LIMIT 7
                 """)
@@ -200,7 +209,8 @@ import Testing
         let version = try check.prepare("PRAGMA user_version")
         _ = try version.step()
         #expect(version.int64(0) == 3)
-        let names = try check.prepare("""
+        let names = try check.prepare(
+            """
             SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'sessions_by_%'
             """)
         var found: Set<String> = []

@@ -2,6 +2,7 @@ import AuthCore
 import AuthCrypto
 import Foundation
 import Testing
+
 @testable import SessionStorage
 
 /// The store API: persist-before-return, keys, selection, unlocking, damage, permissions, schema.
@@ -83,7 +84,10 @@ import Testing
         do {
             _ = try locked.session("a")
         } catch {
-            guard case .locked(let how) = error else { Issue.record("expected locked, got \(error)"); return }
+            guard case .locked(let how) = error else {
+                Issue.record("expected locked, got \(error)")
+                return
+            }
             #expect(how.contains("passphrase"))
         }
     }
@@ -107,7 +111,10 @@ import Testing
         do {
             _ = try store.session("a")
         } catch {
-            guard case .locked(let how) = error else { Issue.record("expected locked, got \(error)"); return }
+            guard case .locked(let how) = error else {
+                Issue.record("expected locked, got \(error)")
+                return
+            }
             #expect(how.contains("AUTHDECK_PASSPHRASE_FILE"))
         }
         #expect(fixture.databaseDigest == before)
@@ -115,8 +122,9 @@ import Testing
 
     @Test func aPassphraseFileDropsOneTrailingNewline() throws {
         let file = fixture.path + "/pass"
-        FileManager.default.createFile(atPath: file, contents: Data("unit passphrase\n".utf8),
-                                       attributes: [.posixPermissions: 0o600])
+        FileManager.default.createFile(
+            atPath: file, contents: Data("unit passphrase\n".utf8),
+            attributes: [.posixPermissions: 0o600])
         try fixture.open().persist(StoreFixture.session("a"), replace: false)
         let store = try fixture.open(passphrase: .fromEnvironment(["AUTHDECK_PASSPHRASE_FILE": file]))
         #expect(try store.session("a").secrets.accessToken == "AT-a")
@@ -149,20 +157,24 @@ import Testing
     func aDamagedFileIsReportedByNameAndLeftAlone(_ damage: String) throws {
         let store = try fixture.open()
         for index in 0..<60 {
-            try store.persist(StoreFixture.session("s\(index)", access: String(repeating: "t", count: 400)),
-                              replace: false)
+            try store.persist(
+                StoreFixture.session("s\(index)", access: String(repeating: "t", count: 400)),
+                replace: false)
         }
         // Closing checkpoints the WAL, so the main file holds everything and the damage cannot hide behind the WAL.
         store.close()
         let original = try #require(fixture.databaseBytes)
-        let damaged: [UInt8] = switch damage {
-        case "truncated": Array(original[..<(original.count * 2 / 3)])
-        case "zeroed": [UInt8](repeating: 0, count: original.count)
-        case "garbage": (0..<original.count).map { UInt8(truncatingIfNeeded: ($0 &* 7919) >> 3) }
-        default: []
-        }
-        #expect(FileManager.default.createFile(atPath: fixture.databasePath, contents: Data(damaged),
-                                               attributes: [.posixPermissions: 0o600]))
+        let damaged: [UInt8] =
+            switch damage {
+            case "truncated": Array(original[..<(original.count * 2 / 3)])
+            case "zeroed": [UInt8](repeating: 0, count: original.count)
+            case "garbage": (0..<original.count).map { UInt8(truncatingIfNeeded: ($0 &* 7919) >> 3) }
+            default: []
+            }
+        #expect(
+            FileManager.default.createFile(
+                atPath: fixture.databasePath, contents: Data(damaged),
+                attributes: [.posixPermissions: 0o600]))
         do {
             _ = try SessionStore.open(fixture.location, options: fixture.options())?.entries()
             Issue.record("a \(damage) database opened")
@@ -180,8 +192,9 @@ import Testing
     @Test func aDamagedPageFoundOnReadIsDiagnosedAndLeftAlone() throws {
         let store = try fixture.open()
         for index in 0..<200 {
-            try store.persist(StoreFixture.session("s\(index)", access: String(repeating: "t", count: 300)),
-                              replace: false)
+            try store.persist(
+                StoreFixture.session("s\(index)", access: String(repeating: "t", count: 300)),
+                replace: false)
         }
         store.close()
         // Overwrite the middle of the file (header intact) with junk: only a read of those pages notices.
@@ -189,14 +202,19 @@ import Testing
         let page = 4096
         let middle = (bytes.count / page / 2) * page
         for offset in middle..<(middle + page) { bytes[offset] = 0xA5 }
-        #expect(FileManager.default.createFile(atPath: fixture.databasePath, contents: Data(bytes),
-                                               attributes: [.posixPermissions: 0o600]))
+        #expect(
+            FileManager.default.createFile(
+                atPath: fixture.databasePath, contents: Data(bytes),
+                attributes: [.posixPermissions: 0o600]))
         let reader = try fixture.open()
         #expect(throws: StoreError.self) { try reader.entries() }
         do {
             _ = try reader.entries()
         } catch {
-            guard case .damagedDatabase(let path, _) = error else { Issue.record("got \(error)"); return }
+            guard case .damagedDatabase(let path, _) = error else {
+                Issue.record("got \(error)")
+                return
+            }
             #expect(path == fixture.databasePath)
         }
         #expect(fixture.databaseDigest == StoreFixture.digest(bytes))
@@ -218,8 +236,10 @@ import Testing
     @Test func aNewStoreIsCreatedPrivate() throws {
         let store = try fixture.open()
         try store.persist(StoreFixture.session("a"), replace: false)
-        for (path, mode) in [(fixture.location.directory, 0o700), (fixture.databasePath, 0o600),
-                             (fixture.databasePath + "-wal", 0o600)] as [(String, mode_t)] {
+        for (path, mode) in [
+            (fixture.location.directory, 0o700), (fixture.databasePath, 0o600),
+            (fixture.databasePath + "-wal", 0o600),
+        ] as [(String, mode_t)] {
             var info = stat()
             #expect(stat(path, &info) == 0, "\(path) missing")
             #expect(info.st_mode & 0o777 == mode, "\(path) has mode \(String(info.st_mode & 0o777, radix: 8))")
@@ -229,12 +249,17 @@ import Testing
 
     @Test func noSecretIsWrittenInClearInTheFileOrTheWAL() throws {
         let store = try fixture.open()
-        let secrets = ["ACCESS-TOKEN-unit-123456", "REFRESH-TOKEN-unit-123456", "ID-TOKEN-unit-123456",
-                       "SESSION-JWT-unit-123456", String(repeating: "5eed", count: 16)]
-        try store.persist(Session(record: StoreFixture.session("a").record,
-                                  secrets: SessionSecrets(accessToken: secrets[0], refreshToken: secrets[1],
-                                                          idToken: secrets[2], sessionJwt: secrets[3],
-                                                          privateKeyHex: secrets[4])), replace: false)
+        let secrets = [
+            "ACCESS-TOKEN-unit-123456", "REFRESH-TOKEN-unit-123456", "ID-TOKEN-unit-123456",
+            "SESSION-JWT-unit-123456", String(repeating: "5eed", count: 16),
+        ]
+        try store.persist(
+            Session(
+                record: StoreFixture.session("a").record,
+                secrets: SessionSecrets(
+                    accessToken: secrets[0], refreshToken: secrets[1],
+                    idToken: secrets[2], sessionJwt: secrets[3],
+                    privateKeyHex: secrets[4])), replace: false)
         // The connection stays open, so the WAL still holds the write.
         let wal = try #require(FileManager.default.contents(atPath: fixture.databasePath + "-wal"))
         #expect(wal.count > 0)
@@ -310,4 +335,3 @@ import Testing
         #expect(try fixture.open().entries().count == 100)
     }
 }
-

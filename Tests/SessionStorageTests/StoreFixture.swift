@@ -1,8 +1,9 @@
 import AuthCore
 import AuthCrypto
 import Foundation
-@testable import SessionStorage
 import SecretService
+
+@testable import SessionStorage
 
 /// A store in a temporary folder, passphrase-wrapped, with no Secret Service and no kernel keyring cache, so unit
 /// tests never touch anything outside their folder.
@@ -21,18 +22,28 @@ final class StoreFixture: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: path)
     }
 
-    func options(passphrase: PassphraseUnlock = .fixed("unit passphrase"), cache: Bool = false,
-                 secretService: Bool = false) -> StoreOptions {
+    func options(
+        passphrase: PassphraseUnlock = .fixed("unit passphrase"), cache: Bool = false,
+        secretService: Bool = false
+    ) -> StoreOptions {
         let log = warnings
-        return StoreOptions(unlockForSeconds: 60, keyringTimeoutSeconds: 5,
-                            secretService: secretService ? SecretServiceKeyring(timeoutSeconds: 5) : nil,
-                            passphrase: passphrase, useKeyCache: cache, warn: { log.append($0) })
+        return StoreOptions(
+            unlockForSeconds: 60, keyringTimeoutSeconds: 5,
+            secretService: secretService ? SecretServiceKeyring(timeoutSeconds: 5) : nil,
+            passphrase: passphrase, useKeyCache: cache, warn: { log.append($0) })
     }
 
-    func open(passphrase: PassphraseUnlock = .fixed("unit passphrase"), cache: Bool = false,
-              secretService: Bool = false) throws(StoreError) -> SessionStore {
-        guard let store = try SessionStore.open(location, options: options(passphrase: passphrase, cache: cache,
-                                                                          secretService: secretService)) else {
+    func open(
+        passphrase: PassphraseUnlock = .fixed("unit passphrase"), cache: Bool = false,
+        secretService: Bool = false
+    ) throws(StoreError) -> SessionStore {
+        guard
+            let store = try SessionStore.open(
+                location,
+                options: options(
+                    passphrase: passphrase, cache: cache,
+                    secretService: secretService))
+        else {
             throw .storage("open returned no store")
         }
         return store
@@ -45,12 +56,15 @@ final class StoreFixture: @unchecked Sendable {
 
     static func digest(_ bytes: [UInt8]) -> String { "\(bytes.count):" + Hex.encode(SHA256.hash(bytes)) }
 
-    static func session(_ key: String, access: String? = nil, refresh: String? = nil, jwt: String? = nil,
-                        expires: Date? = Date(timeIntervalSince1970: 4_000_000_000)) -> Session {
-        let record = SessionRecord(key: key, backend: "direct", provider: "google", subject: "sub-\(key)",
-                                   email: "\(key)@example.com", issuer: "https://accounts.example.com",
-                                   createdAt: Date(timeIntervalSince1970: 1_700_000_000), expiresAt: expires,
-                                   refreshable: refresh != nil, scopes: ["openid", "email"])
+    static func session(
+        _ key: String, access: String? = nil, refresh: String? = nil, jwt: String? = nil,
+        expires: Date? = Date(timeIntervalSince1970: 4_000_000_000)
+    ) -> Session {
+        let record = SessionRecord(
+            key: key, backend: "direct", provider: "google", subject: "sub-\(key)",
+            email: "\(key)@example.com", issuer: "https://accounts.example.com",
+            createdAt: Date(timeIntervalSince1970: 1_700_000_000), expiresAt: expires,
+            refreshable: refresh != nil, scopes: ["openid", "email"])
         let secrets = SessionSecrets(accessToken: access ?? "AT-\(key)", refreshToken: refresh, sessionJwt: jwt)
         return Session(record: record, secrets: secrets)
     }
@@ -61,6 +75,14 @@ final class WarningLog: @unchecked Sendable {
     private let lock = NSLock()
     private var messages: [String] = []
 
-    func append(_ message: String) { lock.lock(); messages.append(message); lock.unlock() }
-    var all: [String] { lock.lock(); defer { lock.unlock() }; return messages }
+    func append(_ message: String) {
+        lock.lock()
+        messages.append(message)
+        lock.unlock()
+    }
+    var all: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return messages
+    }
 }

@@ -1,10 +1,12 @@
 import AuthCore
 import AuthCrypto
 import Foundation
-@testable import SessionStorage
 import Testing
+
+@testable import SessionStorage
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The store shared between processes, checked with Debian's `sqlite3` program as the other process: a second
@@ -19,7 +21,8 @@ import Glibc
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
         process.arguments = [fixture.databasePath, sql]
-        let output = Pipe(), errors = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
         try process.run()
@@ -75,7 +78,8 @@ import Glibc
     @Test func aFailedInsertOrUpdateStepIsAnErrorNotAStoredSession() throws {
         let store = try fixture.open()
         try store.persist(StoreFixture.session("kept"), replace: false)
-        try sqlite3("""
+        try sqlite3(
+            """
             CREATE TRIGGER refuse_insert BEFORE INSERT ON sessions WHEN NEW.key = 'refused' \
             BEGIN SELECT RAISE(ABORT, 'refused by the test'); END;
             CREATE TRIGGER refuse_update BEFORE UPDATE ON sessions WHEN NEW.key = 'kept' \
@@ -127,8 +131,10 @@ import Glibc
 
     // MARK: - Keys keep their identity
 
-    static func signedIn(_ key: String, backend: String, issuer: String = "https://accounts.example.com",
-                         subject: String = "1001", token: String) -> Session {
+    static func signedIn(
+        _ key: String, backend: String, issuer: String = "https://accounts.example.com",
+        subject: String = "1001", token: String
+    ) -> Session {
         var session = StoreFixture.session(key, access: token, refresh: "RT-\(token)")
         session.record.backend = backend
         session.record.issuer = issuer
@@ -141,14 +147,24 @@ import Glibc
         let key = "google-ada@example.com"
         #expect(try store.persistGenerated(Self.signedIn(key, backend: "sandbox", token: "one")).key == key)
         // The same account through another backend, then another issuer, then another subject: new keys.
-        #expect(try store.persistGenerated(Self.signedIn(key, backend: "sandbox-turnkey", token: "two")).key
+        #expect(
+            try store.persistGenerated(Self.signedIn(key, backend: "sandbox-turnkey", token: "two")).key
                 == key + "-2")
-        #expect(try store.persistGenerated(Self.signedIn(key, backend: "sandbox", issuer: "https://other.example",
-                                                         token: "three")).key == key + "-3")
-        #expect(try store.persistGenerated(Self.signedIn(key, backend: "sandbox", subject: "1002",
-                                                         token: "four")).key == key + "-4")
+        #expect(
+            try store.persistGenerated(
+                Self.signedIn(
+                    key, backend: "sandbox", issuer: "https://other.example",
+                    token: "three")
+            ).key == key + "-3")
+        #expect(
+            try store.persistGenerated(
+                Self.signedIn(
+                    key, backend: "sandbox", subject: "1002",
+                    token: "four")
+            ).key == key + "-4")
         // A re-login of the second one replaces it, wherever it went.
-        #expect(try store.persistGenerated(Self.signedIn(key, backend: "sandbox-turnkey", token: "five")).key
+        #expect(
+            try store.persistGenerated(Self.signedIn(key, backend: "sandbox-turnkey", token: "five")).key
                 == key + "-2")
         #expect(try store.session(key).secrets.refreshToken == "RT-one")
         #expect(try store.session(key + "-2").secrets.accessToken == "five")

@@ -2,6 +2,7 @@ import AuthCore
 import AuthCrypto
 import Foundation
 import Testing
+
 @testable import SessionStorage
 
 /// TOTP seeds of test accounts: sealed like session secrets, listed without the key, removed cleanly.
@@ -11,8 +12,9 @@ import Testing
         let store = try fixture.open()
         let secret = try #require(Base32.decode("JBSWY3DPEHPK3PXP"))
         try store.storeTOTPSeed(TestAccountSeed(user: "dora", secret: secret), replace: false)
-        try store.storeTOTPSeed(TestAccountSeed(user: "bob", secret: [1, 2, 3, 4, 5], digits: 8, period: 60),
-                                replace: false)
+        try store.storeTOTPSeed(
+            TestAccountSeed(user: "bob", secret: [1, 2, 3, 4, 5], digits: 8, period: 60),
+            replace: false)
         #expect(throws: StoreError.keyTaken("dora")) {
             try store.storeTOTPSeed(TestAccountSeed(user: "dora", secret: [9]), replace: false)
         }
@@ -44,7 +46,8 @@ import Testing
         try store.storeTOTPSeed(TestAccountSeed(user: "dora", secret: [7, 7, 7]), replace: false)
         // Swap the sealed secret onto another user's row: the associated data no longer matches.
         try store.storeTOTPSeed(TestAccountSeed(user: "eve", secret: [1]), replace: false)
-        try store.database.execute("""
+        try store.database.execute(
+            """
             UPDATE totp_seeds SET secret = (SELECT secret FROM totp_seeds WHERE user = 'dora') WHERE user = 'eve'
             """)
         #expect(throws: StoreError.self) { try store.totpSeed(user: "eve") }
@@ -52,8 +55,9 @@ import Testing
     }
 
     @Test func otpauthLinksAreRead() throws {
-        let uri = try OTPAuthURI("otpauth://totp/Sandbox:dora%40example.com?secret=JBSWY3DPEHPK3PXP"
-                                 + "&issuer=Sandbox&digits=8&period=60&algorithm=sha256")
+        let uri = try OTPAuthURI(
+            "otpauth://totp/Sandbox:dora%40example.com?secret=JBSWY3DPEHPK3PXP"
+                + "&issuer=Sandbox&digits=8&period=60&algorithm=sha256")
         #expect(uri.account == "dora@example.com")
         #expect(uri.issuer == "Sandbox")
         #expect(uri.digits == 8 && uri.period == 60 && uri.algorithm == "SHA256")

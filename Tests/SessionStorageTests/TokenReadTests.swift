@@ -1,8 +1,9 @@
 import AuthCore
 import AuthCrypto
 import Foundation
-@testable import SessionStorage
 import Testing
+
+@testable import SessionStorage
 
 /// `TokenRead`, the token read both binaries run: it answers only a current store whose key is in the kernel-keyring
 /// cache and a token that needs no refresh, and hands every other case to the store (nil), writing nothing.
@@ -15,9 +16,12 @@ import Testing
         let now = Date()
         var id = StoreFixture.session("id")
         id.secrets = SessionSecrets(idToken: "ID-id")
-        try store.persist([StoreFixture.session("a"),
-                           StoreFixture.session("soon", expires: now.addingTimeInterval(30)),
-                           StoreFixture.session("later", expires: now.addingTimeInterval(600)), id], replace: false)
+        try store.persist(
+            [
+                StoreFixture.session("a"),
+                StoreFixture.session("soon", expires: now.addingTimeInterval(30)),
+                StoreFixture.session("later", expires: now.addingTimeInterval(600)), id,
+            ], replace: false)
         guard store.isUnlockedInCache else {
             print("TokenReadTests skipped: the kernel keyring (keyutils) is unavailable here")
             return nil
@@ -28,11 +32,13 @@ import Testing
     @Test func readsTheChosenOrSelectedSessionsToken() throws {
         guard let (fixture, store, now) = try cachedStore() else { return }
         defer { store.lockStore() }
-        #expect(TokenRead.cached("a", location: fixture.location, now: now)
+        #expect(
+            TokenRead.cached("a", location: fixture.location, now: now)
                 == CachedToken(key: "a", token: "AT-a", expiresAt: 4_000_000_000))
         #expect(TokenRead.cached(nil, location: fixture.location, now: now)?.token == "AT-a")
         #expect(TokenRead.cached("later", location: fixture.location, now: now)?.token == "AT-later")
-        #expect(TokenRead.cached("id", idToken: true, location: fixture.location, now: now)
+        #expect(
+            TokenRead.cached("id", idToken: true, location: fixture.location, now: now)
                 == CachedToken(key: "id", token: "ID-id", expiresAt: nil))
     }
 
@@ -68,7 +74,8 @@ import Testing
 
     @Test func jsonObjectIsTheSpecsShape() {
         // Hand-written expectations: 4,000,000,000 s after 1970 is 2096-10-02T07:06:40Z.
-        #expect(CachedToken(key: "a\"b", token: "t\n", expiresAt: 4_000_000_000).json
+        #expect(
+            CachedToken(key: "a\"b", token: "t\n", expiresAt: 4_000_000_000).json
                 == #"{"key":"a\"b","token":"t\n","expiresAt":"2096-10-02T07:06:40Z"}"#)
         #expect(CachedToken(key: "k", token: "t", expiresAt: nil).json == #"{"key":"k","token":"t","expiresAt":null}"#)
     }
@@ -94,18 +101,24 @@ import Testing
             var flipped = box
             flipped[flipped.count / 2] ^= 1
             #expect(TokenCipher.openAESGCM(flipped, key: key, associatedData: Array("s000001".utf8)) == nil)
-            #expect(TokenCipher.openAESGCM(box, key: try SecureRandom.bytes(32),
-                                           associatedData: Array("s000001".utf8)) == nil)
+            #expect(
+                TokenCipher.openAESGCM(
+                    box, key: try SecureRandom.bytes(32),
+                    associatedData: Array("s000001".utf8)) == nil)
             #expect(TokenCipher.openAESGCM(Array(box.prefix(27)), key: key, associatedData: []) == nil)
         }
     }
 
     @Test func nettleHMACMatchesRFC4231() {
         // RFC 4231 test case 2: key "Jefe", data "what do ya want for nothing?".
-        #expect(Hex.encode(TokenCipher.hmacSHA256(key: Array("Jefe".utf8),
-                                                  message: Array("what do ya want for nothing?".utf8)))
+        #expect(
+            Hex.encode(
+                TokenCipher.hmacSHA256(
+                    key: Array("Jefe".utf8),
+                    message: Array("what do ya want for nothing?".utf8)))
                 == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
-        #expect(TokenCipher.equal([1, 2, 3], [1, 2, 3]) && !TokenCipher.equal([1, 2, 3], [1, 2, 4])
+        #expect(
+            TokenCipher.equal([1, 2, 3], [1, 2, 3]) && !TokenCipher.equal([1, 2, 3], [1, 2, 4])
                 && !TokenCipher.equal([1, 2], [1, 2, 3]))
     }
 }

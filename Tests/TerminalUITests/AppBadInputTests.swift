@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import Testing
+
 @testable import TerminalUI
 
 /// The bad-input list of issue 6, and the pointed checks: no crash, no garbled screen, no second flow.
@@ -21,22 +22,29 @@ import Testing
     }
 
     @Test func aResizeStormDuringAFlowKeepsTheFlowAndLaysOutAgain() {
-        var state = AppFixtures.flowState(reports: AppFixtures.browserReports(),
-                                          details: [.promptCode(AppFixtures.modules)])
+        var state = AppFixtures.flowState(
+            reports: AppFixtures.browserReports(),
+            details: [.promptCode(AppFixtures.modules)])
         for step in 0..<60 {
-            let rows = [5, 16, 24, 40, 100][step % 5], cols = [20, 60, 80, 120, 300][(step * 3) % 5]
+            let rows = [5, 16, 24, 40, 100][step % 5]
+            let cols = [20, 60, 80, 120, 300][(step * 3) % 5]
             state = AppFixtures.run(state, [.key(.resize(rows: rows, cols: cols))]).0
             _ = AppScreen.frame(state)
         }
         state = AppFixtures.run(state, [.key(.resize(rows: 24, cols: 80))]).0
         #expect(state.flow?.id == 1)
-        #expect(AppScreen.frame(state) == AppScreen.frame(
-            AppFixtures.flowState(reports: AppFixtures.browserReports(), details: [.promptCode(AppFixtures.modules)])))
+        #expect(
+            AppScreen.frame(state)
+                == AppScreen.frame(
+                    AppFixtures.flowState(
+                        reports: AppFixtures.browserReports(), details: [.promptCode(AppFixtures.modules)])))
     }
 
     @Test func wideAndNonASCIINamesStayInTheirColumns() {
-        let wide = SessionItem(record: AppFixtures.record("会議室-アカウント-とても長い名前", provider: "x",
-                                                          user: "👩‍💻 Zoë Ångström 李小龍 e\u{301}"), isSelected: true)
+        let wide = SessionItem(
+            record: AppFixtures.record(
+                "会議室-アカウント-とても長い名前", provider: "x",
+                user: "👩‍💻 Zoë Ångström 李小龍 e\u{301}"), isSelected: true)
         let frame = AppScreen.frame(AppFixtures.state(sessions: [wide]))
         let line = frame.textLines()[2]
         #expect(line.contains("会議室"))
@@ -60,7 +68,8 @@ import Testing
         #expect(effects == [.pasteRedirect(flow: 1, "http://127.0.0.1:40123/callback?code=c&state=st4te")])
         let text = AppScreen.frame(typed).textDump()
         #expect(!text.contains("\u{1B}") && !text.contains("pwned"))
-        let (filtered, _) = AppFixtures.run(AppFixtures.state(), AppFixtures.keys("/") + [.key(.paste("\u{1B}[31mada"))])
+        let (filtered, _) = AppFixtures.run(
+            AppFixtures.state(), AppFixtures.keys("/") + [.key(.paste("\u{1B}[31mada"))])
         #expect(filtered.sessions.filter == "ada")
     }
 
@@ -73,8 +82,10 @@ import Testing
             #expect(state.flow?.pasteField.text == "", "script \(script)")
         }
         // A late report of a cancelled flow does not leak into the next one.
-        let (again, effects) = AppFixtures.run(start, AppFixtures.keys("ng") + [.key(.escape)] + AppFixtures.keys("ng")
-            + [.signIn(flow: 1, .finished(.failure(.closed)))])
+        let (again, effects) = AppFixtures.run(
+            start,
+            AppFixtures.keys("ng") + [.key(.escape)] + AppFixtures.keys("ng")
+                + [.signIn(flow: 1, .finished(.failure(.closed)))])
         #expect(effects.filter { if case .startSignIn = $0 { return true } else { return false } }.count == 2)
         #expect(again.flow?.id == 2 && again.flow?.phase == .starting)
         #expect(again.lastFlow?.phase == .finished(.failure(.closed)))
@@ -83,7 +94,9 @@ import Testing
     @Test func escInEveryStateDoesTheSensibleThing() {
         let esc: [AppEvent] = [.key(.escape)]
         // Sessions: clears a filter, else nothing.
-        #expect(AppFixtures.run(AppFixtures.run(start, AppFixtures.keys("/x") + [.key(.enter)]).0, esc).0.sessions.filter == "")
+        #expect(
+            AppFixtures.run(AppFixtures.run(start, AppFixtures.keys("/x") + [.key(.enter)]).0, esc).0.sessions.filter
+                == "")
         #expect(AppFixtures.run(start, esc).1.isEmpty && !AppFixtures.run(start, esc).0.isQuitting)
         // Overlays close.
         for keys in ["?", "t", "d"] {
@@ -92,16 +105,19 @@ import Testing
         // New sign-in and contact go back a step.
         #expect(AppFixtures.run(start, AppFixtures.keys("n") + esc).0.mode == .sessions)
         guard case .newSignIn = AppFixtures.run(start, AppFixtures.keys("ne") + esc).0.mode else {
-            Issue.record("Esc on the contact step goes back to the providers"); return
+            Issue.record("Esc on the contact step goes back to the providers")
+            return
         }
         // A running flow is cancelled, whatever its screen, and the list comes back.
         let attempt = AppFixtures.attempt()
         let running: [AppState] = [
             AppFixtures.flowState(),
             AppFixtures.flowState(reports: AppFixtures.browserReports()),
-            AppFixtures.flowState(reports: AppFixtures.browserReports() + [.stateChanged(.awaitingCallback(attempt, .verifying))]),
-            AppFixtures.flowState(reports: AppFixtures.browserReports()
-                + [.stateChanged(.totpRequired(attempt, TOTPChallenge(userJwt: "j"), .waiting))]),
+            AppFixtures.flowState(
+                reports: AppFixtures.browserReports() + [.stateChanged(.awaitingCallback(attempt, .verifying))]),
+            AppFixtures.flowState(
+                reports: AppFixtures.browserReports()
+                    + [.stateChanged(.totpRequired(attempt, TOTPChallenge(userJwt: "j"), .waiting))]),
             AppScreenSnapshotTests.codeState(24, 80, typed: "12"),
         ]
         for state in running {
@@ -122,11 +138,11 @@ import Testing
 
     @Test func theRowUnderTheCursorIsReversedAndOnlyIt() {
         let frame = AppScreen.frame(AppFixtures.run(start, AppFixtures.keys("j")).0)
-        #expect(frame[3, 5].isReversed)        // ops-oidc, the second row in key order
+        #expect(frame[3, 5].isReversed)  // ops-oidc, the second row in key order
         #expect(!frame[2, 5].isReversed)
         #expect(!frame[4, 5].isReversed)
         #expect(frame.textLines()[3].hasPrefix("    ops-oidc"))
-        #expect(frame.textLines()[4].hasPrefix("  * work-google"))   // the store's selected session is marked
+        #expect(frame.textLines()[4].hasPrefix("  * work-google"))  // the store's selected session is marked
     }
 
     @Test func statusesAndErrorsHaveTheirColours() {
@@ -142,12 +158,13 @@ import Testing
         let failed = AppFixtures.flowState(reports: [.finished(.failure(.timedOut))])
         let errorFrame = AppScreen.frame(failed)
         guard let row = errorFrame.textLines().firstIndex(where: { $0.contains("The sign-in timed out.") }) else {
-            Issue.record("no error line:\n\(errorFrame.textDump())"); return
+            Issue.record("no error line:\n\(errorFrame.textDump())")
+            return
         }
         let col = DisplayText.width(of: String(errorFrame.textLines()[row].prefix { $0 != "T" }))
         #expect(errorFrame[row, col].foreground == .error)
         let locked = AppScreen.frame(AppFixtures.state(store: .locked("x")))
-        #expect(locked[23, 1].foreground == .error)   // "locked" in the status bar
+        #expect(locked[23, 1].foreground == .error)  // "locked" in the status bar
     }
 
     @Test func thePassphraseIsNeverDrawn() {

@@ -1,46 +1,64 @@
 import AuthCore
 import Foundation
+
 @testable import TerminalUI
 
 /// Sessions, attempts and states the screen and reducer tests share. Times are fixed and the clock offset is zero,
 /// so every snapshot is the same on every machine.
 enum AppFixtures {
-    static let now = Date(timeIntervalSince1970: 1_800_000_000)   // 2027-01-15 08:00 UTC
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)  // 2027-01-15 08:00 UTC
 
-    static func record(_ key: String, provider: String = "google", user: String? = nil, email: String? = nil,
-                       backend: String = "direct", expiresIn: TimeInterval? = 3600, refreshable: Bool = false,
-                       autoRefresh: Bool = false, scopes: [String] = ["openid", "email"]) -> SessionRecord {
-        SessionRecord(key: key, backend: backend, provider: provider, subject: "sub-\(key)", email: email,
-                      displayName: user, issuer: "https://issuer.example/\(provider)",
-                      createdAt: now.addingTimeInterval(-7200), expiresAt: expiresIn.map { now.addingTimeInterval($0) },
-                      refreshable: refreshable, scopes: scopes, autoRefresh: autoRefresh)
+    static func record(
+        _ key: String, provider: String = "google", user: String? = nil, email: String? = nil,
+        backend: String = "direct", expiresIn: TimeInterval? = 3600, refreshable: Bool = false,
+        autoRefresh: Bool = false, scopes: [String] = ["openid", "email"]
+    ) -> SessionRecord {
+        SessionRecord(
+            key: key, backend: backend, provider: provider, subject: "sub-\(key)", email: email,
+            displayName: user, issuer: "https://issuer.example/\(provider)",
+            createdAt: now.addingTimeInterval(-7200), expiresAt: expiresIn.map { now.addingTimeInterval($0) },
+            refreshable: refreshable, scopes: scopes, autoRefresh: autoRefresh)
     }
 
     static let sessions: [SessionItem] = [
-        SessionItem(record: record("lab-discord", provider: "discord", email: "grace@example.com",
-                                   backend: "sandbox", expiresIn: 185), isSelected: false),
-        SessionItem(record: record("work-google", user: "Ada Lovelace", email: "ada@example.com",
-                                   expiresIn: 3000, refreshable: true, autoRefresh: true), isSelected: true),
+        SessionItem(
+            record: record(
+                "lab-discord", provider: "discord", email: "grace@example.com",
+                backend: "sandbox", expiresIn: 185), isSelected: false),
+        SessionItem(
+            record: record(
+                "work-google", user: "Ada Lovelace", email: "ada@example.com",
+                expiresIn: 3000, refreshable: true, autoRefresh: true), isSelected: true),
         SessionItem(record: record("東京-x", provider: "x", user: "花子 🎌", expiresIn: -60), isSelected: false),
-        SessionItem(record: record("ops-oidc", provider: "oidc", email: "ops@corp.example", backend: "sandbox",
-                                   expiresIn: nil), isSelected: false),
+        SessionItem(
+            record: record(
+                "ops-oidc", provider: "oidc", email: "ops@corp.example", backend: "sandbox",
+                expiresIn: nil), isSelected: false),
     ]
 
-    static func state(rows: Int = 24, cols: Int = 80, sessions: [SessionItem] = sessions,
-                      store: StoreStatus = .unlocked(until: now.addingTimeInterval(900), source: "passphrase"))
-        -> AppState {
-        AppState(rows: rows, cols: cols, now: now, backends: ["sandbox", "direct"], defaultBackend: "sandbox",
-                 store: store, sessions: sessions)
+    static func state(
+        rows: Int = 24, cols: Int = 80, sessions: [SessionItem] = sessions,
+        store: StoreStatus = .unlocked(until: now.addingTimeInterval(900), source: "passphrase")
+    )
+        -> AppState
+    {
+        AppState(
+            rows: rows, cols: cols, now: now, backends: ["sandbox", "direct"], defaultBackend: "sandbox",
+            store: store, sessions: sessions)
     }
 
-    static func attempt(method: SignInMethod = .browser(redirectURI: "http://127.0.0.1:40123/callback"),
-                        provider: String = "google", resendIn: TimeInterval? = nil) -> Attempt {
-        Attempt(id: AttemptID(1), backend: "sandbox", provider: provider, method: method, state: "st4te",
-                codeVerifier: "verifier", nonce: "nonce", deadline: now.addingTimeInterval(299),
-                resendAvailableAt: resendIn.map { now.addingTimeInterval($0) })
+    static func attempt(
+        method: SignInMethod = .browser(redirectURI: "http://127.0.0.1:40123/callback"),
+        provider: String = "google", resendIn: TimeInterval? = nil
+    ) -> Attempt {
+        Attempt(
+            id: AttemptID(1), backend: "sandbox", provider: provider, method: method, state: "st4te",
+            codeVerifier: "verifier", nonce: "nonce", deadline: now.addingTimeInterval(299),
+            resendAvailableAt: resendIn.map { now.addingTimeInterval($0) })
     }
 
-    static let authorizeURL = "http://127.0.0.1:41909/oidc/google/authorize?response_type=code&client_id=sandbox-google"
+    static let authorizeURL =
+        "http://127.0.0.1:41909/oidc/google/authorize?response_type=code&client_id=sandbox-google"
         + "&redirect_uri=http%3A%2F%2F127.0.0.1%3A40123%2Fcallback&scope=openid%20email&state=st4te"
 
     /// A small QR-like matrix (21×21) so the block fits at 120×40 but not beside the text at 80×24.
@@ -67,8 +85,10 @@ enum AppFixtures {
 
     /// A state with flow 1 started for `provider` and, when given, the controller's first reports, then what the
     /// event loop added (QR codes, trace steps).
-    static func flowState(rows: Int = 24, cols: Int = 80, provider: Character = "g",
-                          reports: [SignInProgress] = [], details: [SignInDetail] = []) -> AppState {
+    static func flowState(
+        rows: Int = 24, cols: Int = 80, provider: Character = "g",
+        reports: [SignInProgress] = [], details: [SignInDetail] = []
+    ) -> AppState {
         let (started, _) = run(state(rows: rows, cols: cols), [.key(.character("n")), .key(.character(provider))])
         return run(started, reports.map { .signIn(flow: 1, $0) } + details.map { .signInDetail(flow: 1, $0) }).0
     }
@@ -78,7 +98,8 @@ enum AppFixtures {
     static let fullSizeModules: [[Bool]] = (0..<65).map { row in (0..<65).map { col in (row * 5 + col * 3) % 7 < 3 } }
 
     /// An authorize URL of the usual length: PKCE challenge, state and nonce of 43 characters each (360 bytes).
-    static let longAuthorizeURL = "http://127.0.0.1:41909/oidc/google/authorize?response_type=code"
+    static let longAuthorizeURL =
+        "http://127.0.0.1:41909/oidc/google/authorize?response_type=code"
         + "&client_id=sandbox-google&redirect_uri=http%3A%2F%2F127.0.0.1%3A40123%2Fcallback"
         + "&scope=openid%20email%20profile&state=" + String(repeating: "s", count: 43) + "&nonce="
         + String(repeating: "n", count: 43) + "&code_challenge=" + String(repeating: "c", count: 43)
@@ -86,8 +107,11 @@ enum AppFixtures {
 
     static func browserReports(url: String = authorizeURL) -> [SignInProgress] {
         let attempt = attempt()
-        return [.began(attempt, .browser(url: url),
-                       receivers: ["loopback http://127.0.0.1:40123/callback", "paste"]),
-                .stateChanged(.awaitingCallback(attempt, .waiting))]
+        return [
+            .began(
+                attempt, .browser(url: url),
+                receivers: ["loopback http://127.0.0.1:40123/callback", "paste"]),
+            .stateChanged(.awaitingCallback(attempt, .waiting)),
+        ]
     }
 }

@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import Testing
+
 @testable import TerminalUI
 
 /// Key scripts in, state and effects out: the reducer without a terminal.
@@ -45,7 +46,8 @@ import Testing
         #expect(cleared.sessions.count == 4 && cleared.sessions.current?.key == "lab-discord")
         let (sorted, _) = AppFixtures.run(cleared, AppFixtures.keys("jjs"))
         #expect(sorted.sessions.sort == .expiry)
-        #expect(sorted.sessions.visible.map { sorted.sessions.items[$0].key }
+        #expect(
+            sorted.sessions.visible.map { sorted.sessions.items[$0].key }
                 == ["東京-x", "lab-discord", "work-google", "ops-oidc"])
         #expect(sorted.sessions.current?.key == "work-google")
     }
@@ -62,9 +64,13 @@ import Testing
         let later = AppFixtures.now.addingTimeInterval(3000 - 30)
         let (state, effects) = AppFixtures.run(start, [.tick(later), .tick(later.addingTimeInterval(1))])
         #expect(effects == [.autoRefresh("work-google")])
-        let (failed, more) = AppFixtures.run(state, [.refreshFinished(key: "work-google", error: "invalid_grant"),
-                                                     .tick(later.addingTimeInterval(2))])
-        #expect(more.isEmpty)   // a failed refresh waits for the user
+        let (failed, more) = AppFixtures.run(
+            state,
+            [
+                .refreshFinished(key: "work-google", error: "invalid_grant"),
+                .tick(later.addingTimeInterval(2)),
+            ])
+        #expect(more.isEmpty)  // a failed refresh waits for the user
         #expect(failed.message == AppState.Message("Refresh of work-google failed: invalid_grant", isError: true))
     }
 
@@ -92,9 +98,13 @@ import Testing
     }
 
     @Test func anEmailSignInAsksForTheContactThenTheCode() {
-        let (contact, none) = AppFixtures.run(start, AppFixtures.keys("ne") + AppFixtures.keys("nobody") + [.key(.enter)])
+        let (contact, none) = AppFixtures.run(
+            start, AppFixtures.keys("ne") + AppFixtures.keys("nobody") + [.key(.enter)])
         #expect(none.isEmpty)
-        guard case .contact(let form) = contact.mode else { Issue.record("not on the contact step"); return }
+        guard case .contact(let form) = contact.mode else {
+            Issue.record("not on the contact step")
+            return
+        }
         #expect(form.error == SignInError.invalidContact.message)
         let (_, effects) = AppFixtures.run(contact, AppFixtures.keys("@example.com") + [.key(.enter)])
         var choice = SignInChoice(provider: "email", title: "Email code", backend: "sandbox")
@@ -117,18 +127,24 @@ import Testing
     @Test func aWrongTOTPCodeKeepsTheScreenAndCountsDown() {
         let attempt = AppFixtures.attempt()
         var challenge = TOTPChallenge(userJwt: "jwt", attemptsLeft: 5)
-        let state = AppFixtures.flowState(reports: AppFixtures.browserReports()
-                                          + [.stateChanged(.totpRequired(attempt, challenge, .waiting))])
+        let state = AppFixtures.flowState(
+            reports: AppFixtures.browserReports()
+                + [.stateChanged(.totpRequired(attempt, challenge, .waiting))])
         let (sent, effects) = AppFixtures.run(state, AppFixtures.keys("000000") + [.key(.enter)])
         #expect(effects == [.enterCode(flow: 1, "000000")])
         challenge.attemptsLeft = 4
-        let (again, _) = AppFixtures.run(sent, [.signIn(flow: 1, .stateChanged(.totpRequired(attempt, challenge, .verifying))),
-                                                .signIn(flow: 1, .stateChanged(.totpRequired(attempt, challenge, .waiting))),
-                                                .signIn(flow: 1, .notice(.invalidCode))])
+        let (again, _) = AppFixtures.run(
+            sent,
+            [
+                .signIn(flow: 1, .stateChanged(.totpRequired(attempt, challenge, .verifying))),
+                .signIn(flow: 1, .stateChanged(.totpRequired(attempt, challenge, .waiting))),
+                .signIn(flow: 1, .notice(.invalidCode)),
+            ])
         #expect(again.flow?.codeField.code == "")
         #expect(again.flow?.notice == SignInError.invalidCode.message)
         guard case .running(.totpRequired(_, let shown, .waiting))? = again.flow?.phase else {
-            Issue.record("left the TOTP screen"); return
+            Issue.record("left the TOTP screen")
+            return
         }
         #expect(shown.attemptsLeft == 4)
     }
@@ -136,8 +152,9 @@ import Testing
     @Test func aStoredTestAccountCodeIsUsedOnlyWhenAskedFor() {
         let attempt = AppFixtures.attempt()
         let challenge = TOTPChallenge(userJwt: "jwt", user: "dora@example.com", attemptsLeft: 5)
-        let prompt = AppFixtures.flowState(reports: AppFixtures.browserReports()
-                                           + [.stateChanged(.totpRequired(attempt, challenge, .waiting))])
+        let prompt = AppFixtures.flowState(
+            reports: AppFixtures.browserReports()
+                + [.stateChanged(.totpRequired(attempt, challenge, .waiting))])
         // Without an offer, `u` is just a key the digit field refuses.
         #expect(AppFixtures.run(prompt, AppFixtures.keys("u")).1.isEmpty)
         let (offered, none) = AppFixtures.run(prompt, [.signInDetail(flow: 1, .testAccountCodeOffered)])
@@ -149,7 +166,8 @@ import Testing
         let (sent, effects) = AppFixtures.run(offered, AppFixtures.keys("uu"))
         #expect(effects == [.useTestAccountCode(flow: 1)])
         guard case .running(.totpRequired(_, _, .verifying))? = sent.flow?.phase else {
-            Issue.record("the code is not shown as sent"); return
+            Issue.record("the code is not shown as sent")
+            return
         }
     }
 
@@ -159,8 +177,9 @@ import Testing
         #expect(tracing.overlay == .trace)
         let (_, effects) = AppFixtures.run(tracing, AppFixtures.keys("e"))
         #expect(effects == [.exportTrace(flow: 1)])
-        var (noted, _) = AppFixtures.run(tracing,
-                                         [.signInDetail(flow: 1, .traceExported("Trace written to /tmp/t.jsonl"))])
+        var (noted, _) = AppFixtures.run(
+            tracing,
+            [.signInDetail(flow: 1, .traceExported("Trace written to /tmp/t.jsonl"))])
         noted.rows = 24
         noted.cols = 80
         #expect(AppScreen.frame(noted).textDump().contains("Trace written to /tmp/t.jsonl"))
@@ -174,7 +193,10 @@ import Testing
         #expect(open.mode == .sessions)
         let (again, none) = AppFixtures.run(locked, [.key(.escape)] + AppFixtures.keys("n"))
         #expect(none.isEmpty)
-        guard case .unlock = again.mode else { Issue.record("a locked store must be unlocked to sign in"); return }
+        guard case .unlock = again.mode else {
+            Issue.record("a locked store must be unlocked to sign in")
+            return
+        }
     }
 
     @Test func quitAndRepaint() {
@@ -184,8 +206,11 @@ import Testing
     }
 
     @Test func theViewScrollsWithTheCursorAtTenThousandSessions() {
-        let many = (0..<10_000).map { SessionItem(record: AppFixtures.record(String(format: "s%05d", $0)),
-                                                  isSelected: false) }
+        let many = (0..<10_000).map {
+            SessionItem(
+                record: AppFixtures.record(String(format: "s%05d", $0)),
+                isSelected: false)
+        }
         let state = AppFixtures.state(sessions: many)
         let (moved, _) = AppFixtures.run(state, [.key(.end)])
         #expect(moved.sessions.cursor == 9_999)

@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import Testing
+
 @testable import TerminalUI
 
 /// Every screen in every state, at 80×24 and 120×40, compared with the text in Snapshots/. Run with
@@ -34,16 +35,24 @@ import Testing
             AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("jR")).0
         },
         Case(name: "sessions-refresh-failed") { rows, cols in
-            AppFixtures.run(AppFixtures.state(rows: rows, cols: cols),
-                            AppFixtures.keys("j") + [.refreshFinished(key: "work-google", error: "invalid_grant")]).0
+            AppFixtures.run(
+                AppFixtures.state(rows: rows, cols: cols),
+                AppFixtures.keys("j") + [.refreshFinished(key: "work-google", error: "invalid_grant")]
+            ).0
         },
         Case(name: "unlock") { rows, cols in
             AppFixtures.state(rows: rows, cols: cols, store: .locked("the master key is wrapped by a passphrase"))
         },
         Case(name: "unlock-wrong-passphrase") { rows, cols in
-            let locked = AppFixtures.state(rows: rows, cols: cols, store: .locked("the master key is wrapped by a passphrase"))
-            return AppFixtures.run(locked, AppFixtures.keys("secret") + [.key(.enter),
-                                                                          .unlockFailed("wrong passphrase: the store stays locked")]).0
+            let locked = AppFixtures.state(
+                rows: rows, cols: cols, store: .locked("the master key is wrapped by a passphrase"))
+            return AppFixtures.run(
+                locked,
+                AppFixtures.keys("secret") + [
+                    .key(.enter),
+                    .unlockFailed("wrong passphrase: the store stays locked"),
+                ]
+            ).0
         },
         Case(name: "session-details") { rows, cols in
             AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("jj") + [.key(.enter)]).0
@@ -51,8 +60,9 @@ import Testing
         Case(name: "session-details-id-only") { rows, cols in
             var record = AppFixtures.record("google-3e479fbd", backend: "sandbox-portal", expiresIn: nil)
             record.subject = "3e479fbd-0f7c-4a8e-9d51-2b6f1c0e7a93"
-            let state = AppFixtures.state(rows: rows, cols: cols,
-                                          sessions: [SessionItem(record: record, isSelected: true)])
+            let state = AppFixtures.state(
+                rows: rows, cols: cols,
+                sessions: [SessionItem(record: record, isSelected: true)])
             return AppFixtures.run(state, [.key(.enter)]).0
         },
         Case(name: "sessions-marked-and-folder") { rows, cols in
@@ -64,12 +74,14 @@ import Testing
             AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("/status:exp")).0
         },
         Case(name: "unlock-new-store") { rows, cols in
-            AppFixtures.state(rows: rows, cols: cols, sessions: [],
-                              store: .needsPassphrase("No keyring is reachable, so a passphrase protects the store's key."))
+            AppFixtures.state(
+                rows: rows, cols: cols, sessions: [],
+                store: .needsPassphrase("No keyring is reachable, so a passphrase protects the store's key."))
         },
         Case(name: "unlock-new-store-repeat") { rows, cols in
-            let new = AppFixtures.state(rows: rows, cols: cols, sessions: [],
-                                        store: .needsPassphrase("No keyring is reachable."))
+            let new = AppFixtures.state(
+                rows: rows, cols: cols, sessions: [],
+                store: .needsPassphrase("No keyring is reachable."))
             return AppFixtures.run(new, AppFixtures.keys("secret") + [.key(.enter)] + AppFixtures.keys("sec")).0
         },
         Case(name: "new-sign-in-device") { rows, cols in
@@ -80,92 +92,121 @@ import Testing
         },
         Case(name: "new-sign-in-greyed") { rows, cols in
             // The direct backend cannot send codes: Email and SMS are greyed, and pressing s says why.
-            AppFixtures.run(SigningInDailyUseTests.refusingState(rows: rows, cols: cols),
-                            AppFixtures.keys("nbs")).0
+            AppFixtures.run(
+                SigningInDailyUseTests.refusingState(rows: rows, cols: cols),
+                AppFixtures.keys("nbs")
+            ).0
         },
         Case(name: "new-sign-in-oidc-fields") { rows, cols in
-            AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("n")
-                + Array(repeating: .key(.right), count: 4) + Array(repeating: .key(.tab), count: 3)
-                + AppFixtures.keys("http://id.example.com") + [.key(.tab)] + AppFixtures.keys("my-cli")
-                + [.key(.enter)]).0
+            AppFixtures.run(
+                AppFixtures.state(rows: rows, cols: cols),
+                AppFixtures.keys("n")
+                    + Array(repeating: .key(.right), count: 4) + Array(repeating: .key(.tab), count: 3)
+                    + AppFixtures.keys("http://id.example.com") + [.key(.tab)] + AppFixtures.keys("my-cli")
+                    + [.key(.enter)]
+            ).0
         },
         Case(name: "new-sign-in-session-key") { rows, cols in
-            AppFixtures.run(AppFixtures.state(rows: rows, cols: cols),
-                            AppFixtures.keys("n") + [.key(.right), .key(.tab), .key(.tab)] + AppFixtures.keys("my key")
-                                + [.key(.enter)]).0
+            AppFixtures.run(
+                AppFixtures.state(rows: rows, cols: cols),
+                AppFixtures.keys("n") + [.key(.right), .key(.tab), .key(.tab)] + AppFixtures.keys("my key")
+                    + [.key(.enter)]
+            ).0
         },
         Case(name: "contact") { rows, cols in
             AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("neada@")).0
         },
         Case(name: "contact-invalid") { rows, cols in
-            AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("nsnot a phone") + [.key(.enter)]).0
+            AppFixtures.run(
+                AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("nsnot a phone") + [.key(.enter)]
+            ).0
         },
         Case(name: "awaiting-starting") { rows, cols in AppFixtures.flowState(rows: rows, cols: cols) },
         Case(name: "awaiting-browser") { rows, cols in
-            AppFixtures.flowState(rows: rows, cols: cols, reports: AppFixtures.browserReports(),
-                                  details: [.promptCode(AppFixtures.modules)])
+            AppFixtures.flowState(
+                rows: rows, cols: cols, reports: AppFixtures.browserReports(),
+                details: [.promptCode(AppFixtures.modules)])
         },
         Case(name: "awaiting-browser-full-qr") { rows, cols in
-            AppFixtures.flowState(rows: rows, cols: cols,
-                                  reports: AppFixtures.browserReports(url: AppFixtures.longAuthorizeURL),
-                                  details: [.promptCode(AppFixtures.fullSizeModules)])
+            AppFixtures.flowState(
+                rows: rows, cols: cols,
+                reports: AppFixtures.browserReports(url: AppFixtures.longAuthorizeURL),
+                details: [.promptCode(AppFixtures.fullSizeModules)])
         },
         Case(name: "awaiting-browser-full-qr-notice") { rows, cols in
-            AppFixtures.flowState(rows: rows, cols: cols,
-                                  reports: AppFixtures.browserReports(url: AppFixtures.longAuthorizeURL) + [
-                                      .callbackArrived(source: "loopback", refusal: SignInError.stateMismatch.message),
-                                      .notice(.stateMismatch),
-                                  ],
-                                  details: [.promptCode(AppFixtures.fullSizeModules)])
+            AppFixtures.flowState(
+                rows: rows, cols: cols,
+                reports: AppFixtures.browserReports(url: AppFixtures.longAuthorizeURL) + [
+                    .callbackArrived(source: "loopback", refusal: SignInError.stateMismatch.message),
+                    .notice(.stateMismatch),
+                ],
+                details: [.promptCode(AppFixtures.fullSizeModules)])
         },
         Case(name: "awaiting-redirect-unreachable") { rows, cols in
-            AppFixtures.flowState(rows: rows, cols: cols, reports: AppFixtures.browserReports() + [
-                .redirectUnreachable("the redirect URI https://wrong.example/callback reaches none of authdeck's "
-                                     + "receivers (http://127.0.0.1:40123/callback, authdeck://): the browser "
-                                     + "comes back only if that page forwards the redirect"),
-            ])
+            AppFixtures.flowState(
+                rows: rows, cols: cols,
+                reports: AppFixtures.browserReports() + [
+                    .redirectUnreachable(
+                        "the redirect URI https://wrong.example/callback reaches none of authdeck's "
+                            + "receivers (http://127.0.0.1:40123/callback, authdeck://): the browser "
+                            + "comes back only if that page forwards the redirect")
+                ])
         },
         Case(name: "awaiting-refused-callback") { rows, cols in
-            AppFixtures.flowState(rows: rows, cols: cols, reports: AppFixtures.browserReports() + [
-                .callbackArrived(source: "loopback", refusal: SignInError.stateMismatch.message),
-                .notice(.stateMismatch),
-            ])
+            AppFixtures.flowState(
+                rows: rows, cols: cols,
+                reports: AppFixtures.browserReports() + [
+                    .callbackArrived(source: "loopback", refusal: SignInError.stateMismatch.message),
+                    .notice(.stateMismatch),
+                ])
         },
         Case(name: "awaiting-paste-typed") { rows, cols in
             let state = AppFixtures.flowState(rows: rows, cols: cols, reports: AppFixtures.browserReports())
             return AppFixtures.run(state, AppFixtures.keys("phttp://127.0.0.1:40123/callback?code=abc")).0
         },
         Case(name: "awaiting-verifying") { rows, cols in
-            AppFixtures.flowState(rows: rows, cols: cols, reports: AppFixtures.browserReports() + [
-                .callbackArrived(source: "loopback", refusal: nil),
-                .stateChanged(.awaitingCallback(AppFixtures.attempt(), .verifying)),
-            ])
+            AppFixtures.flowState(
+                rows: rows, cols: cols,
+                reports: AppFixtures.browserReports() + [
+                    .callbackArrived(source: "loopback", refusal: nil),
+                    .stateChanged(.awaitingCallback(AppFixtures.attempt(), .verifying)),
+                ])
         },
         Case(name: "awaiting-storage-failed") { rows, cols in
-            let issued = IssuedSession(session: Session(record: AppFixtures.outcome.record, secrets: SessionSecrets()),
-                                       kind: .login)
-            return AppFixtures.flowState(rows: rows, cols: cols, reports: AppFixtures.browserReports() + [
-                .stateChanged(.awaitingCallback(AppFixtures.attempt(), .storageFailed(issued))),
-                .notice(.sessionStorageFailure(message: "disk full")),
-            ])
+            let issued = IssuedSession(
+                session: Session(record: AppFixtures.outcome.record, secrets: SessionSecrets()),
+                kind: .login)
+            return AppFixtures.flowState(
+                rows: rows, cols: cols,
+                reports: AppFixtures.browserReports() + [
+                    .stateChanged(.awaitingCallback(AppFixtures.attempt(), .storageFailed(issued))),
+                    .notice(.sessionStorageFailure(message: "disk full")),
+                ])
         },
         Case(name: "awaiting-device") { rows, cols in
             let attempt = AppFixtures.attempt(method: .device)
-            let device = DeviceAuthorization(deviceCode: "device-code", userCode: "WDJB-MJHT",
-                                             verificationURI: "http://127.0.0.1:41909/device",
-                                             verificationURIComplete: nil, expiresIn: 600, interval: 5)
-            return AppFixtures.flowState(rows: rows, cols: cols,
-                                         reports: [.began(attempt, .device(device), receivers: [])],
-                                         details: [.promptCode(AppFixtures.modules)])
+            let device = DeviceAuthorization(
+                deviceCode: "device-code", userCode: "WDJB-MJHT",
+                verificationURI: "http://127.0.0.1:41909/device",
+                verificationURIComplete: nil, expiresIn: 600, interval: 5)
+            return AppFixtures.flowState(
+                rows: rows, cols: cols,
+                reports: [.began(attempt, .device(device), receivers: [])],
+                details: [.promptCode(AppFixtures.modules)])
         },
         Case(name: "code-entry") { rows, cols in codeState(rows, cols, typed: "1234") },
         Case(name: "code-entry-rejected") { rows, cols in
             let state = codeState(rows, cols, typed: "123456")
             let attempt = codeAttempt()
-            return AppFixtures.run(state, [.key(.enter),
-                                           .signIn(flow: 1, .stateChanged(.awaitingCallback(attempt, .verifying))),
-                                           .signIn(flow: 1, .stateChanged(.awaitingCallback(attempt, .waiting))),
-                                           .signIn(flow: 1, .notice(.invalidCode))]).0
+            return AppFixtures.run(
+                state,
+                [
+                    .key(.enter),
+                    .signIn(flow: 1, .stateChanged(.awaitingCallback(attempt, .verifying))),
+                    .signIn(flow: 1, .stateChanged(.awaitingCallback(attempt, .waiting))),
+                    .signIn(flow: 1, .notice(.invalidCode)),
+                ]
+            ).0
         },
         Case(name: "code-entry-attempts-left") { rows, cols in
             var state = codeState(rows, cols, typed: "123456")
@@ -178,73 +219,107 @@ import Testing
         },
         Case(name: "totp") { rows, cols in
             let challenge = TOTPChallenge(userJwt: "jwt", user: "ada", attemptsLeft: 4)
-            let state = AppFixtures.flowState(rows: rows, cols: cols, reports: AppFixtures.browserReports() + [
-                .stateChanged(.totpRequired(AppFixtures.attempt(), challenge, .waiting)),
-            ])
+            let state = AppFixtures.flowState(
+                rows: rows, cols: cols,
+                reports: AppFixtures.browserReports() + [
+                    .stateChanged(.totpRequired(AppFixtures.attempt(), challenge, .waiting))
+                ])
             return AppFixtures.run(state, AppFixtures.keys("12")).0
         },
         Case(name: "totp-enrolment") { rows, cols in
-            let challenge = TOTPChallenge(userJwt: "jwt", enrolmentLink: "otpauth://totp/authdeck:ada?issuer=authdeck",
-                                          user: "ada", attemptsLeft: 5)
-            return AppFixtures.flowState(rows: rows, cols: cols, reports: AppFixtures.browserReports() + [
-                .stateChanged(.totpRequired(AppFixtures.attempt(), challenge, .waiting)),
-            ], details: [.enrolmentCode(AppFixtures.modules)])
+            let challenge = TOTPChallenge(
+                userJwt: "jwt", enrolmentLink: "otpauth://totp/authdeck:ada?issuer=authdeck",
+                user: "ada", attemptsLeft: 5)
+            return AppFixtures.flowState(
+                rows: rows, cols: cols,
+                reports: AppFixtures.browserReports() + [
+                    .stateChanged(.totpRequired(AppFixtures.attempt(), challenge, .waiting))
+                ], details: [.enrolmentCode(AppFixtures.modules)])
         },
         Case(name: "result-signed-in") { rows, cols in
-            AppFixtures.flowState(rows: rows, cols: cols,
-                                  reports: AppFixtures.browserReports() + [.finished(.success(AppFixtures.outcome))])
+            AppFixtures.flowState(
+                rows: rows, cols: cols,
+                reports: AppFixtures.browserReports() + [.finished(.success(AppFixtures.outcome))])
         },
         Case(name: "result-account-created") { rows, cols in
             let created = SignInOutcome(record: AppFixtures.outcome.record, kind: .signup)
-            return AppFixtures.flowState(rows: rows, cols: cols, provider: "d",
-                                         reports: AppFixtures.browserReports() + [.finished(.success(created))])
+            return AppFixtures.flowState(
+                rows: rows, cols: cols, provider: "d",
+                reports: AppFixtures.browserReports() + [.finished(.success(created))])
         },
         Case(name: "result-error") { rows, cols in
-            AppFixtures.flowState(rows: rows, cols: cols, reports: AppFixtures.browserReports() + [
-                .finished(.failure(.authenticationFailed(providerError: "access_denied: user said no"))),
-            ])
+            AppFixtures.flowState(
+                rows: rows, cols: cols,
+                reports: AppFixtures.browserReports() + [
+                    .finished(.failure(.authenticationFailed(providerError: "access_denied: user said no")))
+                ])
         },
         Case(name: "trace-file") { rows, cols in
-            AppFixtures.run(TraceFileScreenTests.shown(rows: rows, cols: cols), AppFixtures.keys("jjjj")
-                            + [.key(.enter)]).0
+            AppFixtures.run(
+                TraceFileScreenTests.shown(rows: rows, cols: cols),
+                AppFixtures.keys("jjjj")
+                    + [.key(.enter)]
+            ).0
         },
         Case(name: "trace-file-open-prompt") { rows, cols in
             Self.traceFileInTUI(rows, cols, AppFixtures.keys("obroken.jsonl"))
         },
         Case(name: "trace-file-damaged") { rows, cols in
-            Self.traceFileInTUI(rows, cols, AppFixtures.keys("obroken.jsonl") + [
-                .key(.enter), .traceFileFailed("broken.jsonl line 2 is not a trace step (a JSON object "
-                                               + "with kind, at, elapsedMs, summary and details)"),
-            ])
+            Self.traceFileInTUI(
+                rows, cols,
+                AppFixtures.keys("obroken.jsonl") + [
+                    .key(.enter),
+                    .traceFileFailed(
+                        "broken.jsonl line 2 is not a trace step (a JSON object "
+                            + "with kind, at, elapsedMs, summary and details)"),
+                ])
         },
         Case(name: "sandbox-panel") { rows, cols in
-            AppFixtures.run(SandboxPanelScreenTests.answered(rows: rows, cols: cols), AppFixtures.keys("j ")
-                            + [.sandboxAnswered(SandboxPanel.Report(
+            AppFixtures.run(
+                SandboxPanelScreenTests.answered(rows: rows, cols: cols),
+                AppFixtures.keys("j ")
+                    + [
+                        .sandboxAnswered(
+                            SandboxPanel.Report(
                                 available: SandboxPanelScreenTests.report.available,
-                                on: ["slow-provider", "code-reused"], delayMs: 8000), switched: true)]).0
+                                on: ["slow-provider", "code-reused"], delayMs: 8000), switched: true)
+                    ]
+            ).0
         },
         Case(name: "sandbox-panel-reading") { rows, cols in
             AppFixtures.run(SandboxPanelScreenTests.withSandbox(rows: rows, cols: cols), AppFixtures.keys("S")).0
         },
         Case(name: "sandbox-panel-unreachable") { rows, cols in
-            AppFixtures.run(SandboxPanelScreenTests.answered(rows: rows, cols: cols), AppFixtures.keys("r")
-                            + [.sandboxFailed("cannot reach the sandbox: Network error: Could not connect to the "
-                                              + "server.")]).0
+            AppFixtures.run(
+                SandboxPanelScreenTests.answered(rows: rows, cols: cols),
+                AppFixtures.keys("r")
+                    + [
+                        .sandboxFailed(
+                            "cannot reach the sandbox: Network error: Could not connect to the "
+                                + "server.")
+                    ]
+            ).0
         },
         Case(name: "trace") { rows, cols in
-            let state = AppFixtures.flowState(rows: rows, cols: cols, reports: AppFixtures.browserReports() + [
-                .callbackArrived(source: "paste", refusal: "This is not a valid sign-in redirect: no query."),
-                .callbackArrived(source: "loopback", refusal: nil),
-                .finished(.success(AppFixtures.outcome)),
-            ])
+            let state = AppFixtures.flowState(
+                rows: rows, cols: cols,
+                reports: AppFixtures.browserReports() + [
+                    .callbackArrived(source: "paste", refusal: "This is not a valid sign-in redirect: no query."),
+                    .callbackArrived(source: "loopback", refusal: nil),
+                    .finished(.success(AppFixtures.outcome)),
+                ])
             return AppFixtures.run(state, AppFixtures.keys("t")).0
         },
         Case(name: "trace-expanded") { rows, cols in
-            let state = AppFixtures.flowState(rows: rows, cols: cols, reports: AppFixtures.browserReports(),
-                                              details: SigningInDailyUseTests.detailedSteps)
+            let state = AppFixtures.flowState(
+                rows: rows, cols: cols, reports: AppFixtures.browserReports(),
+                details: SigningInDailyUseTests.detailedSteps)
             // Home on the token request, expand it; down to the ID token, expand that too.
-            return AppFixtures.run(state, AppFixtures.keys("t") + [.key(.home), .key(.enter)]
-                                   + AppFixtures.keys("j") + [.key(.enter)]).0
+            return AppFixtures.run(
+                state,
+                AppFixtures.keys("t") + [.key(.home), .key(.enter)]
+                    + AppFixtures.keys("j") + [.key(.enter)]
+            ).0
         },
         Case(name: "trace-none-yet") { rows, cols in
             AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("t")).0
@@ -260,17 +335,27 @@ import Testing
 
     static func codeAttempt() -> Attempt {
         let format = try! OTPCodeFormat(length: 6, alphanumeric: false)
-        return AppFixtures.attempt(method: .oneTimeCode(contact: .email("ada@example.com"), format: format,
-                                                        otpID: "otp-1"), provider: "email", resendIn: 25)
+        return AppFixtures.attempt(
+            method: .oneTimeCode(
+                contact: .email("ada@example.com"), format: format,
+                otpID: "otp-1"), provider: "email", resendIn: 25)
     }
 
     static func codeState(_ rows: Int, _ cols: Int, typed: String) -> AppState {
-        let (contact, _) = AppFixtures.run(AppFixtures.state(rows: rows, cols: cols),
-                                           AppFixtures.keys("neada@example.com") + [.key(.enter)])
+        let (contact, _) = AppFixtures.run(
+            AppFixtures.state(rows: rows, cols: cols),
+            AppFixtures.keys("neada@example.com") + [.key(.enter)])
         let attempt = codeAttempt()
-        let reported = AppFixtures.run(contact, [.signIn(flow: 1, .began(attempt, .codeSent(otpID: "otp-1"),
-                                                                          receivers: [])),
-                                                 .signIn(flow: 1, .stateChanged(.awaitingCallback(attempt, .waiting)))])
+        let reported = AppFixtures.run(
+            contact,
+            [
+                .signIn(
+                    flow: 1,
+                    .began(
+                        attempt, .codeSent(otpID: "otp-1"),
+                        receivers: [])),
+                .signIn(flow: 1, .stateChanged(.awaitingCallback(attempt, .waiting))),
+            ])
         return AppFixtures.run(reported.0, AppFixtures.keys(typed)).0
     }
 

@@ -1,13 +1,15 @@
 import Testing
+
 @testable import TerminalUI
 
 @Suite struct ButtonTests {
     func providerRows(focused: Int) -> (ButtonRow, ButtonRow) {
         let social = [("Google", "g"), ("Apple", "a"), ("Discord", "d"), ("X", "x")]
         let codes = [("OIDC…", "o"), ("Email code", "e"), ("SMS code", "s")]
-        let first = ButtonRow(social.enumerated().map { index, pair in
-            Button(pair.0, mnemonic: Character(pair.1), isFocused: index == focused)
-        })
+        let first = ButtonRow(
+            social.enumerated().map { index, pair in
+                Button(pair.0, mnemonic: Character(pair.1), isFocused: index == focused)
+            })
         let second = ButtonRow(codes.map { Button($0.0, mnemonic: Character($0.1)) })
         return (first, second)
     }
@@ -27,7 +29,9 @@ import Testing
     }
 
     @Test func providerButtonsShowTheirMnemonics() {
-        expectScreen(newSignInScreen(focused: 1), """
+        expectScreen(
+            newSignInScreen(focused: 1),
+            """
             New sign-in
 
               [g] Google  [a] Apple  [d] Discord  [x] X
@@ -76,7 +80,7 @@ import Testing
         let rect = Rect(row: 2, col: 2, rows: 1, cols: 76)
         #expect(first.buttonIndex(atRow: 2, col: 2, in: rect) == 0)
         #expect(first.buttonIndex(atRow: 2, col: 20, in: rect) == 1)
-        #expect(first.buttonIndex(atRow: 2, col: 12, in: rect) == nil)   // the gap
+        #expect(first.buttonIndex(atRow: 2, col: 12, in: rect) == nil)  // the gap
         #expect(first.buttonIndex(atRow: 3, col: 20, in: rect) == nil)
     }
 

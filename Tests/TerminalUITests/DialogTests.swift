@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TerminalUI
 
 @Suite struct DialogTests {
@@ -11,7 +12,9 @@ import Testing
     @Test func aConfirmationIsCentredWithItsButtons() {
         var buffer = ScreenBuffer(rows: 24, cols: 80)
         confirm.draw(in: buffer.bounds, into: &buffer)
-        expectScreen(buffer, """
+        expectScreen(
+            buffer,
+            """
 
 
 
@@ -51,15 +54,16 @@ import Testing
     @Test func theFocusedButtonIsReversed() {
         var buffer = ScreenBuffer(rows: 24, cols: 80)
         confirm.draw(in: buffer.bounds, into: &buffer)
-        #expect(buffer[12, 32].isReversed)    // [y] Yes
-        #expect(!buffer[12, 41].isReversed)   // [n] No
+        #expect(buffer[12, 32].isReversed)  // [y] Yes
+        #expect(!buffer[12, 41].isReversed)  // [n] No
         #expect(confirm.buttonIndex(atRow: 12, col: 42, in: buffer.bounds) == 1)
         #expect(confirm.buttonIndex(atRow: 11, col: 42, in: buffer.bounds) == nil)
     }
 
     @Test func anErrorIsDrawnInTheErrorColour() {
-        let error = Dialog(title: "Sign-in failed", message: ["The state did not match: start again."],
-                           buttons: [Button("OK", isFocused: true)], isError: true)
+        let error = Dialog(
+            title: "Sign-in failed", message: ["The state did not match: start again."],
+            buttons: [Button("OK", isFocused: true)], isError: true)
         var buffer = ScreenBuffer(rows: 24, cols: 80)
         error.draw(in: buffer.bounds, into: &buffer)
         let frame = error.frame(in: buffer.bounds)
@@ -75,8 +79,8 @@ import Testing
         var buffer = ScreenBuffer(rows: 16, cols: 60)
         dialog.draw(in: buffer.bounds, into: &buffer)
         let frame = dialog.frame(in: buffer.bounds)
-        #expect(frame.cols == 56)                // 60 columns less a margin of 2 on each side
-        #expect(frame.rows == 4 + 4)             // 40 words wrapped to 52 columns: 10 a line, 4 lines
+        #expect(frame.cols == 56)  // 60 columns less a margin of 2 on each side
+        #expect(frame.rows == 4 + 4)  // 40 words wrapped to 52 columns: 10 a line, 4 lines
         #expect(buffer.textLines()[frame.row + 2].hasSuffix("word word    │"))
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TerminalUI
 
 @Suite struct DisplayTextTests {
@@ -25,10 +26,12 @@ import Testing
     }
 
     @Test func wrappingBreaksAtSpacesAndSplitsLongWords() {
-        #expect(DisplayText.wrapped("the state did not match the attempt", toWidth: 12)
-            == ["the state", "did not", "match the", "attempt"])
-        #expect(DisplayText.wrapped("https://example.com/callback", toWidth: 10)
-            == ["https://ex", "ample.com/", "callback"])
+        #expect(
+            DisplayText.wrapped("the state did not match the attempt", toWidth: 12)
+                == ["the state", "did not", "match the", "attempt"])
+        #expect(
+            DisplayText.wrapped("https://example.com/callback", toWidth: 10)
+                == ["https://ex", "ample.com/", "callback"])
         #expect(DisplayText.wrapped("", toWidth: 10) == [""])
     }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TerminalUI
 
 @Suite struct DigitFieldTests {
@@ -8,7 +9,9 @@ import Testing
         let field = DigitField(length: 6, code: "123", isFocused: true)
         field.draw(in: Rect(row: 3, col: 2, rows: 1, cols: 76), into: &buffer)
         buffer.write("Resend in 25 s", row: 5, col: 0, style: Style(foreground: .dim))
-        expectScreen(buffer, """
+        expectScreen(
+            buffer,
+            """
 
             Code sent to ann@example.com
 

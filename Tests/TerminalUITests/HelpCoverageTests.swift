@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import Testing
+
 @testable import TerminalUI
 
 /// Issue 15: the help overlay lists every key a screen takes. Each key a terminal can send (but text pastes, mouse
@@ -8,10 +9,11 @@ import Testing
 /// must be in that screen's help: in its `KeyBinding` table where the screen has one (Sessions, Details, Trace),
 /// among the keys its help entries name otherwise.
 @Suite struct HelpCoverageTests {
-    static let universe: [KeyRequest] = [
-        .up, .down, .left, .right, .pageUp, .pageDown, .home, .end, .enter, .escape, .tab, .backTab, .backspace,
-        .delete, .scrollUp, .scrollDown, .interrupt,
-    ] + (1...12).map { KeyRequest.function($0) }
+    static let universe: [KeyRequest] =
+        [
+            .up, .down, .left, .right, .pageUp, .pageDown, .home, .end, .enter, .escape, .tab, .backTab, .backspace,
+            .delete, .scrollUp, .scrollDown, .interrupt,
+        ] + (1...12).map { KeyRequest.function($0) }
         + (32...126).map { KeyRequest.character(Character(UnicodeScalar($0)!)) }
 
     /// The keys of `universe` that do something on `state`.
@@ -53,14 +55,19 @@ import Testing
     static func traceState() -> AppState {
         // Two ended attempts with steps that have details, and the second attempt's trace shown, mid-list.
         let steps: [SignInDetail] = (0..<30).map { index in
-            .protocolStep(kind: "request", summary: "POST /token \(index)", elapsedMilliseconds: Double(index),
-                          details: ["grant_type": .string("authorization_code")])
+            .protocolStep(
+                kind: "request", summary: "POST /token \(index)", elapsedMilliseconds: Double(index),
+                details: ["grant_type": .string("authorization_code")])
         }
         var state = AppFixtures.flowState(rows: 24, cols: 80, reports: AppFixtures.browserReports(), details: steps)
         state = AppFixtures.run(state, [.signIn(flow: 1, .finished(.failure(.timedOut)))]).0
         state = AppFixtures.run(state, [.key(.enter), .key(.character("n")), .key(.character("g"))]).0
-        state = AppFixtures.run(state, AppFixtures.browserReports().map { .signIn(flow: 2, $0) }
-            + steps.map { .signInDetail(flow: 2, $0) } + [.signIn(flow: 2, .finished(.failure(.timedOut)))]).0
+        state =
+            AppFixtures.run(
+                state,
+                AppFixtures.browserReports().map { .signIn(flow: 2, $0) }
+                    + steps.map { .signInDetail(flow: 2, $0) } + [.signIn(flow: 2, .finished(.failure(.timedOut)))]
+            ).0
         return AppFixtures.run(state, AppFixtures.keys("tkkkk")).0
     }
 
@@ -73,8 +80,9 @@ import Testing
         #expect(!expanded.traceExpanded.isEmpty)
         for state in [newest, older, expanded] {
             for key in Self.acting(on: state) {
-                #expect(KeyBinding.command(for: key, in: KeyBinding.trace + KeyBinding.traceReading) != nil,
-                        "\(key) works on the Trace screen but is not in KeyBinding.trace or .traceReading")
+                #expect(
+                    KeyBinding.command(for: key, in: KeyBinding.trace + KeyBinding.traceReading) != nil,
+                    "\(key) works on the Trace screen but is not in KeyBinding.trace or .traceReading")
             }
         }
         // And the other way: the table's keys all work here (one that did nothing would be a promise in help).
@@ -90,8 +98,10 @@ import Testing
         let (help, _) = AppState.update(Self.traceState(), .key(.character("?")))
         #expect(help.overlay == .traceHelp)
         let screen = AppScreen.frame(help).textDump()
-        for text in ["previous step", "PgUp", "Home/g", "expand or fold", "older attempt", "newer attempt",
-                     "export trace-", "close the trace", "open a trace file", "every step"] {
+        for text in [
+            "previous step", "PgUp", "Home/g", "expand or fold", "older attempt", "newer attempt",
+            "export trace-", "close the trace", "open a trace file", "every step",
+        ] {
             #expect(screen.contains(text), "help over the trace lacks \(text)")
         }
         let (back, effects) = AppState.update(help, .key(.character("e")))

@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import Testing
+
 @testable import TerminalUI
 
 /// Issue 15: New sign-in offers OIDC's issuer and client id, checked on the form and carried to the start as
@@ -8,8 +9,11 @@ import Testing
 @Suite struct IssuerFieldsTests {
     /// New sign-in with OIDC highlighted (the fifth provider) and the issuer field focused.
     static func onIssuer() -> AppState {
-        AppFixtures.run(AppFixtures.state(), AppFixtures.keys("n")
-            + Array(repeating: .key(.right), count: 4) + Array(repeating: .key(.tab), count: 3)).0
+        AppFixtures.run(
+            AppFixtures.state(),
+            AppFixtures.keys("n")
+                + Array(repeating: .key(.right), count: 4) + Array(repeating: .key(.tab), count: 3)
+        ).0
     }
 
     static func form(_ state: AppState) -> NewSignInForm? {
@@ -21,16 +25,21 @@ import Testing
         let state = Self.onIssuer()
         #expect(Self.form(state)?.provider.name == "oidc")
         #expect(Self.form(state)?.focus == .issuer)
-        let google = AppFixtures.run(AppFixtures.state(), AppFixtures.keys("n")
-            + Array(repeating: .key(.tab), count: 3)).0
+        let google = AppFixtures.run(
+            AppFixtures.state(),
+            AppFixtures.keys("n")
+                + Array(repeating: .key(.tab), count: 3)
+        ).0
         #expect(Self.form(google)?.focus == .providers)
     }
 
     @Test(arguments: [
         ("http://id.example.com", "my-cli", "The issuer must be an https URL (http only on 127.0.0.1 or localhost)."),
         ("id.example.com", "my-cli", "The issuer must be an https URL (http only on 127.0.0.1 or localhost)."),
-        ("https://id.example.com", "",
-         "Type the client id registered with that issuer (or clear the issuer)."),
+        (
+            "https://id.example.com", "",
+            "Type the client id registered with that issuer (or clear the issuer)."
+        ),
         ("", "my cli", "A client id has no spaces."),
     ])
     func aBadIssuerOrClientIDIsToldOnTheFormInOneLine(_ issuer: String, _ client: String, _ message: String) {
@@ -44,11 +53,15 @@ import Testing
         #expect(screen.contains(message))
     }
 
-    @Test(arguments: [("https://id.example.com", "my-cli"), ("http://127.0.0.1:9000/realms/dev", "dev-cli"),
-                      ("http://localhost:8080", "local")])
+    @Test(arguments: [
+        ("https://id.example.com", "my-cli"), ("http://127.0.0.1:9000/realms/dev", "dev-cli"),
+        ("http://localhost:8080", "local"),
+    ])
     func aGoodIssuerAndClientIDGoToTheStart(_ issuer: String, _ client: String) throws {
-        let (state, effects) = AppFixtures.run(Self.onIssuer(), AppFixtures.keys(issuer) + [.key(.tab)]
-            + AppFixtures.keys(client) + [.key(.enter)])
+        let (state, effects) = AppFixtures.run(
+            Self.onIssuer(),
+            AppFixtures.keys(issuer) + [.key(.tab)]
+                + AppFixtures.keys(client) + [.key(.enter)])
         guard case .startSignIn(_, let choice)? = effects.first else {
             Issue.record("no start: \(effects)")
             return
@@ -72,8 +85,11 @@ import Testing
         }
         #expect(choice.provider == "oidc" && choice.issuer == nil && choice.clientID == nil)
         // Typed for OIDC, then Google chosen: Google's sign-in does not take OIDC's issuer.
-        let typed = AppFixtures.run(Self.onIssuer(), AppFixtures.keys("https://id.example.com")
-            + [.key(.tab), .key(.tab)] + Array(repeating: .key(.left), count: 4)).0
+        let typed = AppFixtures.run(
+            Self.onIssuer(),
+            AppFixtures.keys("https://id.example.com")
+                + [.key(.tab), .key(.tab)] + Array(repeating: .key(.left), count: 4)
+        ).0
         #expect(Self.form(typed)?.provider.name == "google")
         let (_, google) = AppState.update(typed, .key(.enter))
         guard case .startSignIn(_, let googleChoice)? = google.first else {

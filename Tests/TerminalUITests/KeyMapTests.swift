@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TerminalUI
 
 @Suite struct KeyMapTests {
@@ -33,7 +34,7 @@ import Testing
     @Test func escapeSequences() {
         #expect(keys.request(forEscapeSequence: []) == .escape)
         #expect(keys.request(forEscapeSequence: ["[", "Z"]) == .backTab)
-        #expect(keys.request(forEscapeSequence: ["x"]) == nil)          // Alt+x is not typed as x
+        #expect(keys.request(forEscapeSequence: ["x"]) == nil)  // Alt+x is not typed as x
         #expect(keys.request(forEscapeSequence: ["[", "9", "9", "~"]) == nil)
         #expect(KeyMap.isPasteStart(["[", "2", "0", "0", "~"]))
         #expect(!KeyMap.isPasteStart(["[", "2", "0", "1", "~"]))

@@ -2,6 +2,7 @@ import AuthCore
 import Foundation
 import Synchronization
 import Testing
+
 @testable import TerminalUI
 
 /// The Sessions table over a `SessionPageSource`, as the TUI runs it over the store: the list asks only for rows
@@ -36,8 +37,10 @@ import Testing
             lock.withLock { (keys.count, listed(filter).count) }
         }
 
-        func rows(sort: SessionSort, filter: String, at date: Date, after key: String?, skip: Int,
-                  limit: Int) -> [SessionItem]? {
+        func rows(
+            sort: SessionSort, filter: String, at date: Date, after key: String?, skip: Int,
+            limit: Int
+        ) -> [SessionItem]? {
             lock.withLock {
                 let all = listed(filter)
                 var start = 0
@@ -54,8 +57,10 @@ import Testing
             }
         }
 
-        func rows(sort: SessionSort, filter: String, at date: Date, before key: String?, skip: Int,
-                  limit: Int) -> [SessionItem]? {
+        func rows(
+            sort: SessionSort, filter: String, at date: Date, before key: String?, skip: Int,
+            limit: Int
+        ) -> [SessionItem]? {
             lock.withLock {
                 let all = listed(filter)
                 var end = all.count
@@ -154,8 +159,15 @@ import Testing
         // Another process removed a row above the cursor and the marked s00251.
         source.remove("s00010")
         source.remove("s00251")
-        current = AppFixtures.run(current, [.sessionsChangedElsewhere(stored: [], removed: ["s00251"],
-                                                                      selected: "s00250")]).0
+        current =
+            AppFixtures.run(
+                current,
+                [
+                    .sessionsChangedElsewhere(
+                        stored: [], removed: ["s00251"],
+                        selected: "s00250")
+                ]
+            ).0
         #expect(current.sessions.count == 498)
         #expect(current.sessions.current?.key == "s00252")
         #expect(current.marked == ["s00250"])

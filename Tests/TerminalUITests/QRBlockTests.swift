@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TerminalUI
 
 @Suite struct QRBlockTests {
@@ -11,7 +12,9 @@ import Testing
         let block = QRBlock(modules: matrix, quietZone: 2)
         #expect(block.width == 9 && block.height == 5)
         block.draw(in: Rect(row: 1, col: 4, rows: 10, cols: 20), into: &buffer)
-        expectScreen(buffer, """
+        expectScreen(
+            buffer,
+            """
             Scan to sign in:
                 █████████
                 ██ ▄ █▄██

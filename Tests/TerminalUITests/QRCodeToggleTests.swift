@@ -1,5 +1,6 @@
 import AuthCore
 import Testing
+
 @testable import TerminalUI
 
 /// At 120×40 a full-size QR code takes the height and the URL is cut into the column beside it; `v` leaves the code
@@ -7,9 +8,10 @@ import Testing
 /// the code back.
 @Suite struct QRCodeToggleTests {
     static func waiting() -> AppState {
-        AppFixtures.flowState(rows: 40, cols: 120,
-                              reports: AppFixtures.browserReports(url: AppFixtures.longAuthorizeURL),
-                              details: [.promptCode(AppFixtures.fullSizeModules)])
+        AppFixtures.flowState(
+            rows: 40, cols: 120,
+            reports: AppFixtures.browserReports(url: AppFixtures.longAuthorizeURL),
+            details: [.promptCode(AppFixtures.fullSizeModules)])
     }
 
     @Test func vPrintsTheURLAsOneLogicalLineAndBringsTheCodeBack() {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TerminalUI
 
 /// The Sandbox panel inside the TUI: `S` opens it for the configured sandbox, keys become requests to the admin
@@ -7,11 +8,12 @@ import Testing
 @Suite struct SandboxPanelScreenTests {
     static let url = "http://127.0.0.1:4000"
 
-    static let report = SandboxPanel.Report(available: [
-        .init(name: "token-5xx-html", summary: "token endpoint answers 502 with an HTML page"),
-        .init(name: "slow-provider", summary: "every answer comes late"),
-        .init(name: "code-reused", summary: "invalid_grant: the code was used already"),
-    ], on: ["code-reused"], delayMs: 8000)
+    static let report = SandboxPanel.Report(
+        available: [
+            .init(name: "token-5xx-html", summary: "token endpoint answers 502 with an HTML page"),
+            .init(name: "slow-provider", summary: "every answer comes late"),
+            .init(name: "code-reused", summary: "invalid_grant: the code was used already"),
+        ], on: ["code-reused"], delayMs: 8000)
 
     static func withSandbox(rows: Int = 24, cols: Int = 80) -> AppState {
         var state = AppFixtures.state(rows: rows, cols: cols)
@@ -21,8 +23,10 @@ import Testing
 
     /// The panel opened with `S` and answered once.
     static func answered(rows: Int = 24, cols: Int = 80) -> AppState {
-        AppFixtures.run(withSandbox(rows: rows, cols: cols),
-                        AppFixtures.keys("S") + [.sandboxAnswered(report, switched: false)]).0
+        AppFixtures.run(
+            withSandbox(rows: rows, cols: cols),
+            AppFixtures.keys("S") + [.sandboxAnswered(report, switched: false)]
+        ).0
     }
 
     static func panel(_ state: AppState) -> SandboxPanel? {
@@ -34,13 +38,15 @@ import Testing
         let (opened, effects) = AppFixtures.run(Self.withSandbox(), AppFixtures.keys("S"))
         #expect(effects == [.sandboxFaults(url: Self.url, faults: nil, delayMs: 0)])
         #expect(Self.panel(opened)?.isWaiting == true)
-        #expect(AppScreen.frame(opened).textLines()[1] == "  Reading the faults of the sandbox at http://127.0.0.1:4000…")
+        #expect(
+            AppScreen.frame(opened).textLines()[1] == "  Reading the faults of the sandbox at http://127.0.0.1:4000…")
         let (answered, _) = AppFixtures.run(opened, [.sandboxAnswered(Self.report, switched: false)])
         #expect(answered.message == nil)
         let frame = AppScreen.frame(answered)
         let lines = frame.textLines()
-        #expect(lines[0] == " authdeck · Sandbox · http://127.0.0.1:4000" + String(repeating: " ", count: 30)
-            + "1/3 on")
+        #expect(
+            lines[0] == " authdeck · Sandbox · http://127.0.0.1:4000" + String(repeating: " ", count: 30)
+                + "1/3 on")
         #expect(lines[1] == "  1 on: code-reused")
         #expect(lines[3] == "  [ ] token-5xx-html           token endpoint answers 502 with an HTML page")
         #expect(lines[4] == "  [ ] slow-provider            every answer comes late (now 8000 ms)")
@@ -62,20 +68,30 @@ import Testing
         // A second switch before the answer would start from a selection the sandbox has not confirmed.
         let (again, none) = AppFixtures.run(asked, [.key(.enter)])
         #expect(none.isEmpty && again.message?.text == "Waiting for the sandbox to answer…")
-        let switched = SandboxPanel.Report(available: Self.report.available, on: ["slow-provider", "code-reused"],
-                                           delayMs: 3000)
+        let switched = SandboxPanel.Report(
+            available: Self.report.available, on: ["slow-provider", "code-reused"],
+            delayMs: 3000)
         let (done, _) = AppFixtures.run(again, [.sandboxAnswered(switched, switched: true)])
         let lines = AppScreen.frame(done).textLines()
         #expect(lines[1] == "  2 on: slow-provider, code-reused")
         #expect(lines[4] == "  [x] slow-provider            every answer comes late (now 3000 ms)")
         #expect(lines[22] == " Switched at the sandbox: slow-provider, code-reused.")
         // Enter switches the selected one off again; n asks for none.
-        #expect(AppFixtures.run(done, [.key(.enter)]).1
-            == [.sandboxFaults(url: Self.url, faults: ["code-reused"], delayMs: 3000)])
-        #expect(AppFixtures.run(done, AppFixtures.keys("n")).1 == [.sandboxFaults(url: Self.url, faults: [],
-                                                                                 delayMs: 3000)])
-        #expect(AppFixtures.run(done, AppFixtures.keys("r")).1 == [.sandboxFaults(url: Self.url, faults: nil,
-                                                                                 delayMs: 3000)])
+        #expect(
+            AppFixtures.run(done, [.key(.enter)]).1
+                == [.sandboxFaults(url: Self.url, faults: ["code-reused"], delayMs: 3000)])
+        #expect(
+            AppFixtures.run(done, AppFixtures.keys("n")).1 == [
+                .sandboxFaults(
+                    url: Self.url, faults: [],
+                    delayMs: 3000)
+            ])
+        #expect(
+            AppFixtures.run(done, AppFixtures.keys("r")).1 == [
+                .sandboxFaults(
+                    url: Self.url, faults: nil,
+                    delayMs: 3000)
+            ])
     }
 
     @Test func aSandboxThatIsNotRunningIsOneLineAndChangesNothing() {
@@ -90,12 +106,20 @@ import Testing
         // Before any answer: the panel says so and r tries again.
         let (first, _) = AppFixtures.run(Self.withSandbox(), AppFixtures.keys("S") + [.sandboxFailed(reason)])
         #expect(AppScreen.frame(first).textLines()[1] == "  The sandbox did not answer: r tries again.")
-        #expect(AppFixtures.run(first, AppFixtures.keys("r")).1 == [.sandboxFaults(url: Self.url, faults: nil,
-                                                                                  delayMs: 0)])
+        #expect(
+            AppFixtures.run(first, AppFixtures.keys("r")).1 == [
+                .sandboxFaults(
+                    url: Self.url, faults: nil,
+                    delayMs: 0)
+            ])
         // Nor does n or Space switch anything yet: without the sandbox's list and delay they read it first.
         for key in ["n", " "] {
-            #expect(AppFixtures.run(first, AppFixtures.keys(key)).1 == [.sandboxFaults(url: Self.url, faults: nil,
-                                                                                      delayMs: 0)])
+            #expect(
+                AppFixtures.run(first, AppFixtures.keys(key)).1 == [
+                    .sandboxFaults(
+                        url: Self.url, faults: nil,
+                        delayMs: 0)
+                ])
         }
         // An answer after the panel was left is dropped.
         let (left, _) = AppFixtures.run(asked, [.key(.escape)])
@@ -143,7 +167,8 @@ import Testing
         #expect(KeyBinding.command(for: .character("S"), in: KeyBinding.sessions) == .sandboxPanel)
         #expect(KeyBinding.command(for: .character("o"), in: KeyBinding.traceReading) == .openTraceFile)
         #expect(KeyBinding.command(for: .character("a"), in: KeyBinding.traceReading) == .expandAll)
-        #expect(HelpOverlay.entries(for: .sandbox(SandboxPanel(url: Self.url))).map(\.keys)
-            == ["↑/k", "↓/j", "Home/g", "End/G", "Space", "n", "r", "Esc", "?", "q"])
+        #expect(
+            HelpOverlay.entries(for: .sandbox(SandboxPanel(url: Self.url))).map(\.keys)
+                == ["↑/k", "↓/j", "Home/g", "End/G", "Space", "n", "r", "Esc", "?", "q"])
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TerminalUI
 
 @Suite struct ScreenBufferTests {
@@ -37,7 +38,7 @@ import Testing
     @Test func aWideCharacterIsNeverSplitAtTheEdge() {
         var buffer = ScreenBuffer(rows: 1, cols: 10)
         buffer.write("xxxxxxxxxx", row: 0, col: 0)
-        buffer.write("abcdefgh漢", row: 0, col: 1)   // 漢 would need columns 9 and 10
+        buffer.write("abcdefgh漢", row: 0, col: 1)  // 漢 would need columns 9 and 10
         #expect(buffer[0, 9].text == " ")
         #expect(buffer[0, 9].width == 1)
         #expect(buffer.textDump() == "xabcdefgh")
@@ -48,15 +49,15 @@ import Testing
         buffer.write("xxxxx", row: 0, col: 0)
         buffer.write("ab漢", row: 0, col: 0, maxWidth: 3)
         #expect(buffer[0, 2].text == " ")
-        #expect(buffer[0, 3].text == "x")   // past maxWidth: untouched
+        #expect(buffer[0, 3].text == "x")  // past maxWidth: untouched
     }
 
     @Test func overwritingHalfAWideCharacterBlanksTheOtherHalf() {
         var buffer = ScreenBuffer(rows: 1, cols: 10)
         buffer.write("漢字", row: 0, col: 0)
-        buffer.write("x", row: 0, col: 1)          // the right half of 漢
+        buffer.write("x", row: 0, col: 1)  // the right half of 漢
         #expect(buffer[0, 0].text == " " && buffer[0, 0].width == 1)
-        buffer.write("y", row: 0, col: 2)          // the left half of 字
+        buffer.write("y", row: 0, col: 2)  // the left half of 字
         #expect(!buffer[0, 3].isContinuation)
         #expect(buffer.textDump() == " xy")
     }
@@ -67,7 +68,7 @@ import Testing
         buffer.write("字", row: 0, col: 0)
         #expect(buffer[0, 0].text == "字")
         #expect(buffer[0, 1].isContinuation)
-        buffer.write("字", row: 0, col: 1)         // shifted by one: the first is cut in half
+        buffer.write("字", row: 0, col: 1)  // shifted by one: the first is cut in half
         #expect(buffer[0, 0].text == " ")
         #expect(buffer.textDump() == " 字")
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TerminalUI
 
 /// Compares a buffer's text with the expected screen written in the test. On a mismatch the actual screen is
@@ -12,7 +13,8 @@ func expectScreen(
 
 /// The session list the table tests draw: key, provider, user, status with its colour.
 let sampleSessions: [[Table.Item]] = (1...30).map { number in
-    let status: Table.Item = number % 3 == 0
+    let status: Table.Item =
+        number % 3 == 0
         ? Table.Item("expired", color: .expired)
         : (number % 3 == 1 ? Table.Item("active", color: .active) : Table.Item("expiring", color: .expiring))
     return [

@@ -1,11 +1,13 @@
 import Testing
+
 @testable import TerminalUI
 
 /// A screen as later ones are written: state in, frame out, the too-small rule applied around it.
 struct CountdownScreen: Screen {
     func render(_ state: Int, into buffer: inout ScreenBuffer) {
-        buffer.write("Waiting for the browser: \(state) s left", row: 1, col: 2,
-                     style: Style(foreground: state < 10 ? .expiring : .normal))
+        buffer.write(
+            "Waiting for the browser: \(state) s left", row: 1, col: 2,
+            style: Style(foreground: state < 10 ? .expiring : .normal))
         StatusBar(left: "sandbox", hints: [.init("Esc", "cancel")])
             .draw(in: Rect(row: buffer.rows - 1, col: 0, rows: 1, cols: buffer.cols), into: &buffer)
     }

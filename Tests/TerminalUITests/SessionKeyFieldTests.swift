@@ -1,7 +1,8 @@
 import AuthCore
 import Foundation
-@testable import TerminalUI
 import Testing
+
+@testable import TerminalUI
 
 /// The New sign-in screen's key field follows the store's key rule, and a taken key is refused before any browser
 /// opens, with replacing it one deliberate Enter away.
@@ -28,7 +29,8 @@ import Testing
     @Test func aTakenKeyIsRefusedAndTheSameEnterAgainReplacesIt() throws {
         let (warned, none) = AppFixtures.run(AppFixtures.state(), typed("work-google"))
         #expect(none.isEmpty)
-        #expect(form(warned)?.error == "A session 'work-google' exists: change the key, or press Enter again to "
+        #expect(
+            form(warned)?.error == "A session 'work-google' exists: change the key, or press Enter again to "
                 + "replace it.")
         let (_, effects) = AppFixtures.run(warned, [.key(.enter)])
         guard case .startSignIn(_, let choice)? = effects.first else {

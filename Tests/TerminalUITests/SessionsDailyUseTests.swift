@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import Testing
+
 @testable import TerminalUI
 
 /// The Sessions screen for daily use: Enter opens details, `u` changes the default (and `z` undoes it), the key
@@ -36,9 +37,10 @@ import Testing
     }
 
     @Test func undoWhenThereWasNoDefaultClearsIt() {
-        let none = AppFixtures.state(sessions: AppFixtures.sessions.map {
-            SessionItem(record: $0.record, isSelected: false)
-        })
+        let none = AppFixtures.state(
+            sessions: AppFixtures.sessions.map {
+                SessionItem(record: $0.record, isSelected: false)
+            })
         let (asked, _) = AppFixtures.run(none, AppFixtures.keys("u") + [.sessionSelected("lab-discord")])
         #expect(asked.message?.text == "Scripts now use lab-discord by default (there was none) · z undoes.")
         let (undoing, effects) = AppFixtures.run(asked, AppFixtures.keys("z"))
@@ -67,8 +69,9 @@ import Testing
 
     @Test func theStatusBarKeepsHelpAndQuitAtEveryWidth() {
         for cols in [60, 80, 100, 120] {
-            var state = AppFixtures.state(rows: 24, cols: cols,
-                                          store: .unlocked(until: AppFixtures.now, source: "secret-service"))
+            var state = AppFixtures.state(
+                rows: 24, cols: cols,
+                store: .unlocked(until: AppFixtures.now, source: "secret-service"))
             state.message = nil
             let bar = AppScreen.frame(state).textLines().last ?? ""
             #expect(bar.contains("? help") && bar.contains("q quit"), "\(cols): \(bar)")
@@ -98,7 +101,7 @@ import Testing
         let (moved, _) = AppFixtures.run(start, AppFixtures.keys("jj"))
         let screen = AppScreen.frame(moved).textDump()
         #expect(screen.contains("3/4"))
-        #expect(screen.contains("-1m 00s"))    // 東京-x expired a minute ago
+        #expect(screen.contains("-1m 00s"))  // 東京-x expired a minute ago
         #expect(TimeText.signed(-7800) == "-2h 10m")
         #expect(TimeText.signed(245) == "4m 05s")
     }
@@ -163,26 +166,32 @@ import Testing
 
     @Test func copyKeysAskForTheKeyTheExportLineAndTheToken() {
         #expect(AppFixtures.run(start, AppFixtures.keys("y")).1 == [.copy("lab-discord", what: "the key lab-discord")])
-        #expect(AppFixtures.run(start, AppFixtures.keys("e")).1
+        #expect(
+            AppFixtures.run(start, AppFixtures.keys("e")).1
                 == [.copy("export AUTHDECK_SESSION=lab-discord", what: "an export line")])
         #expect(AppFixtures.run(start, AppFixtures.keys("c")).1 == [.copyToken("lab-discord")])
         #expect(AppState.shellQuoted("東京 'x'") == "'東京 '\\''x'\\'''")
         let locked = AppFixtures.state(store: .locked("wrapped by a passphrase"))
         let (asked, none) = AppFixtures.run(locked, [.key(.escape)] + AppFixtures.keys("c"))
         #expect(none.isEmpty)
-        guard case .unlock = asked.mode else { Issue.record("a token copy needs the unlock"); return }
+        guard case .unlock = asked.mode else {
+            Issue.record("a token copy needs the unlock")
+            return
+        }
     }
 
     @Test func cOnTheWaitingScreenCopiesTheAuthorizeURL() {
         let state = AppFixtures.flowState(reports: AppFixtures.browserReports())
-        #expect(AppFixtures.run(state, AppFixtures.keys("c")).1
+        #expect(
+            AppFixtures.run(state, AppFixtures.keys("c")).1
                 == [.copy(AppFixtures.authorizeURL, what: "the sign-in URL")])
         #expect(Clipboard.sequence(for: "hi") == "\u{1B}]52;c;aGk=\u{1B}\\")
         #expect(Clipboard.sequence(for: String(repeating: "x", count: 80_000)) == nil)
     }
 
     @Test func aLongMessageSaysHowToReadItAllAndMOpensIt() {
-        let long = "Refresh of work-google failed: invalid_grant: the refresh token was revoked by the provider "
+        let long =
+            "Refresh of work-google failed: invalid_grant: the refresh token was revoked by the provider "
             + "at 06:27 because the user changed their password"
         let (failed, _) = AppFixtures.run(start, [.storeFailed(long)])
         let line = AppScreen.frame(failed).textLines()[22]
@@ -197,10 +206,20 @@ import Testing
     @Test func capitalDRunsTheDoctorAndShowsItsLines() {
         let (asked, effects) = AppFixtures.run(start, AppFixtures.keys("D"))
         #expect(effects == [.runDoctor])
-        let (shown, _) = AppFixtures.run(asked, [.doctorReport(["OK    store            4 sessions",
-                                                                 "FAIL  provider google  redirect URI refused"])])
-        #expect(shown.overlay == .doctor(["OK    store            4 sessions",
-                                          "FAIL  provider google  redirect URI refused"]))
+        let (shown, _) = AppFixtures.run(
+            asked,
+            [
+                .doctorReport([
+                    "OK    store            4 sessions",
+                    "FAIL  provider google  redirect URI refused",
+                ])
+            ])
+        #expect(
+            shown.overlay
+                == .doctor([
+                    "OK    store            4 sessions",
+                    "FAIL  provider google  redirect URI refused",
+                ]))
         #expect(AppScreen.frame(shown).textDump().contains("redirect URI refused"))
         #expect(AppFixtures.run(shown, AppFixtures.keys("j")).0.overlay == .none)
     }

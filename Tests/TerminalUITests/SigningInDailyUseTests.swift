@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import Testing
+
 @testable import TerminalUI
 
 /// Signing in again and reading traces: `R` repeats a sign-in, the backend is remembered, the Trace screen
@@ -8,20 +9,31 @@ import Testing
 @Suite struct SigningInDailyUseTests {
     @Test func rOnTheResultRepeatsTheSameSignIn() {
         let base = AppFixtures.state()
-        let (typed, _) = AppFixtures.run(base, AppFixtures.keys("n") + [.key(.tab), .key(.right), .key(.tab)]
-                                         + AppFixtures.keys("repro") + [.key(.enter)])
-        guard case .signIn(let first) = typed.mode else { Issue.record("the sign-in starts"); return }
+        let (typed, _) = AppFixtures.run(
+            base,
+            AppFixtures.keys("n") + [.key(.tab), .key(.right), .key(.tab)]
+                + AppFixtures.keys("repro") + [.key(.enter)])
+        guard case .signIn(let first) = typed.mode else {
+            Issue.record("the sign-in starts")
+            return
+        }
         #expect(first.choice.backend == "direct" && first.choice.sessionKey == "repro")
         let (ended, _) = AppFixtures.run(typed, [.signIn(flow: 1, .finished(.failure(.timedOut)))])
         let (again, effects) = AppFixtures.run(ended, AppFixtures.keys("R"))
         var expected = first.choice
         expected.replace = true
         #expect(effects == [.dismissSignIn(flow: 1), .startSignIn(flow: 2, expected)])
-        guard case .signIn(let second) = again.mode else { Issue.record("the retry shows its screen"); return }
+        guard case .signIn(let second) = again.mode else {
+            Issue.record("the retry shows its screen")
+            return
+        }
         #expect(second.id == 2)
         // The New sign-in screen now opens on the backend last used.
         let (cancelled, _) = AppFixtures.run(again, [.key(.escape)] + AppFixtures.keys("n"))
-        guard case .newSignIn(let form) = cancelled.mode else { Issue.record("n opens New sign-in"); return }
+        guard case .newSignIn(let form) = cancelled.mode else {
+            Issue.record("n opens New sign-in")
+            return
+        }
         #expect(form.backend == "direct")
     }
 
@@ -54,14 +66,20 @@ import Testing
     /// Protocol steps as the flow trace records them: a token request whose code was redacted by field, an ID
     /// token's decoded claims, and a step without details.
     static let detailedSteps: [SignInDetail] = [
-        .protocolStep(kind: "request", summary: "POST http://127.0.0.1:41909/oidc/google/token",
-                      elapsedMilliseconds: 12, details: [
-                          "form": .object(["grant_type": .string("authorization_code"),
-                                           "code": .string("[redacted 43 chars]")]),
-                      ]),
-        .protocolStep(kind: "id_token", summary: "ID token received", elapsedMilliseconds: 20, details: [
-            "claims": .object(["email": .string("ada@example.com"), "aud": .string("sandbox-google")]),
-        ]),
+        .protocolStep(
+            kind: "request", summary: "POST http://127.0.0.1:41909/oidc/google/token",
+            elapsedMilliseconds: 12,
+            details: [
+                "form": .object([
+                    "grant_type": .string("authorization_code"),
+                    "code": .string("[redacted 43 chars]"),
+                ])
+            ]),
+        .protocolStep(
+            kind: "id_token", summary: "ID token received", elapsedMilliseconds: 20,
+            details: [
+                "claims": .object(["email": .string("ada@example.com"), "aud": .string("sandbox-google")])
+            ]),
         .protocolStep(kind: "result", summary: "stored session google-ada", elapsedMilliseconds: 25),
     ]
 
@@ -101,12 +119,16 @@ import Testing
         let attempt = AppScreenSnapshotTests.codeAttempt()
         return [
             .signIn(flow: 1, .stateChanged(.awaitingCallback(attempt, .verifying))),
-            .signInDetail(flow: 1, .protocolStep(
-                kind: "response", summary: "401 from http://127.0.0.1:41909/v1/otp/verify", elapsedMilliseconds: 40,
-                details: [
-                    "status": .number(401),
-                    "body": .object(["code": .number(16), "message": .string("invalid code (\(left) attempts left)")]),
-                ])),
+            .signInDetail(
+                flow: 1,
+                .protocolStep(
+                    kind: "response", summary: "401 from http://127.0.0.1:41909/v1/otp/verify", elapsedMilliseconds: 40,
+                    details: [
+                        "status": .number(401),
+                        "body": .object([
+                            "code": .number(16), "message": .string("invalid code (\(left) attempts left)"),
+                        ]),
+                    ])),
             .signIn(flow: 1, .stateChanged(.awaitingCallback(attempt, .waiting))),
             .signIn(flow: 1, .notice(.invalidCode)),
         ]
@@ -130,9 +152,11 @@ import Testing
         var resent = AppScreenSnapshotTests.codeAttempt()
         let format = try! OTPCodeFormat(length: 6, alphanumeric: false)
         resent.method = .oneTimeCode(contact: .email("ada@example.com"), format: format, otpID: "otp-2")
-        let (fresh, _) = AppFixtures.run(wrong, [
-            .signIn(flow: 1, .stateChanged(.awaitingCallback(resent, .waiting))),
-        ])
+        let (fresh, _) = AppFixtures.run(
+            wrong,
+            [
+                .signIn(flow: 1, .stateChanged(.awaitingCallback(resent, .waiting)))
+            ])
         #expect(fresh.flow?.codeAttemptsLeft == nil && fresh.flow?.codeResentAt != nil)
     }
 
@@ -141,7 +165,8 @@ import Testing
         let (sent, effects) = AppFixtures.run(typed, [.key(.enter)])
         #expect(effects == [.enterCode(flow: 1, "123456")])
         guard case .running(.awaitingCallback(_, .verifying))? = sent.flow?.phase else {
-            Issue.record("the code is not shown as being checked"); return
+            Issue.record("the code is not shown as being checked")
+            return
         }
         // A second Enter sends nothing; the controller's report of the same state changes nothing.
         let attempt = AppScreenSnapshotTests.codeAttempt()
@@ -165,8 +190,9 @@ import Testing
             #expect(AppScreen.frame(ended).textDump().contains("This code cannot be used any more: R starts a new"))
         }
         // A browser sign-in keeps the general advice.
-        let browser = AppFixtures.flowState(reports: AppFixtures.browserReports()
-                                            + [.finished(.failure(.rateLimited))])
+        let browser = AppFixtures.flowState(
+            reports: AppFixtures.browserReports()
+                + [.finished(.failure(.rateLimited))])
         #expect(AppScreen.frame(browser).textDump().contains("Wait a minute before trying again."))
     }
 
@@ -181,10 +207,12 @@ import Testing
     /// A state whose `direct` backend cannot do Email and SMS codes (as ProviderSupport says of a direct backend).
     static func refusingState(rows: Int = 24, cols: Int = 80) -> AppState {
         var state = AppFixtures.state(rows: rows, cols: cols)
-        state.providerRefusals = ["direct": [
-            "email": "Email codes need a turnkey or sandbox backend",
-            "sms": "SMS codes need a turnkey or sandbox backend",
-        ]]
+        state.providerRefusals = [
+            "direct": [
+                "email": "Email codes need a turnkey or sandbox backend",
+                "sms": "SMS codes need a turnkey or sandbox backend",
+            ]
+        ]
         return state
     }
 
@@ -199,26 +227,33 @@ import Testing
         let sms = frames[form.providers.firstIndex { $0.name == "sms" }!]
         let google = frames[form.providers.firstIndex { $0.name == "google" }!]
         #expect(buffer[sms.row, sms.col + 4].style.foreground == .dim)
-        #expect(buffer[sms.row, sms.col + 1].style.foreground == .dim)   // the mnemonic too
+        #expect(buffer[sms.row, sms.col + 1].style.foreground == .dim)  // the mnemonic too
         #expect(buffer[google.row, google.col + 4].style.foreground != .dim)
         #expect(buffer.textDump().contains("Greyed on direct: Email code, SMS code."))
         // Pressing a greyed provider starts nothing and says why.
         let (pressed, effects) = AppFixtures.run(onDirect, AppFixtures.keys("s"))
         #expect(effects.isEmpty)
-        guard case .newSignIn(let after) = pressed.mode else { Issue.record("stays on New sign-in"); return }
+        guard case .newSignIn(let after) = pressed.mode else {
+            Issue.record("stays on New sign-in")
+            return
+        }
         #expect(after.error == "SMS code via direct: SMS codes need a turnkey or sandbox backend.")
         // On the sandbox backend the same key asks for the phone number.
         let (sandbox, _) = AppFixtures.run(Self.refusingState(), AppFixtures.keys("ns"))
-        guard case .contact = sandbox.mode else { Issue.record("s on sandbox asks for the number"); return }
+        guard case .contact = sandbox.mode else {
+            Issue.record("s on sandbox asks for the number")
+            return
+        }
     }
 
     @Test func aPortalUserIsNamedByTheEnrolmentLinksAccountNotItsUUID() {
         let uuid = "3e479fbd-5c0e-4f8e-9a51-0c6f1d2b7a90"
         let link = "otpauth://totp/authdeck%20sandbox:dora%40example.com?secret=JBSWY3DPEHPK3PXP"
         let challenge = TOTPChallenge(userJwt: "jwt", enrolmentLink: link, user: uuid, attemptsLeft: 5)
-        let state = AppFixtures.flowState(reports: AppFixtures.browserReports() + [
-            .stateChanged(.totpRequired(AppFixtures.attempt(), challenge, .waiting)),
-        ])
+        let state = AppFixtures.flowState(
+            reports: AppFixtures.browserReports() + [
+                .stateChanged(.totpRequired(AppFixtures.attempt(), challenge, .waiting))
+            ])
         let screen = AppScreen.frame(state).textDump()
         #expect(screen.contains("for dora@example.com"))
         #expect(!screen.contains(uuid))
@@ -228,11 +263,18 @@ import Testing
     @Test func theLastTwentyAttemptsAreKeptForBrackets() {
         var state = AppFixtures.state()
         for attempt in 1...22 {
-            state = AppFixtures.run(state, AppFixtures.keys("ng") + [
-                .signInDetail(flow: attempt, .protocolStep(kind: "http", summary: "attempt \(attempt)",
-                                                           elapsedMilliseconds: 1)),
-                .signIn(flow: attempt, .finished(.failure(.timedOut))), .key(.enter),
-            ]).0
+            state =
+                AppFixtures.run(
+                    state,
+                    AppFixtures.keys("ng") + [
+                        .signInDetail(
+                            flow: attempt,
+                            .protocolStep(
+                                kind: "http", summary: "attempt \(attempt)",
+                                elapsedMilliseconds: 1)),
+                        .signIn(flow: attempt, .finished(.failure(.timedOut))), .key(.enter),
+                    ]
+                ).0
         }
         #expect(state.pastFlows.count == 20)
         #expect(state.pastFlows.first?.id == 3)
@@ -263,11 +305,17 @@ import Testing
         let (form, _) = AppFixtures.run(AppFixtures.state(), AppFixtures.keys("nm"))
         #expect(AppScreen.frame(form).textDump().contains("device grant: a code to type on any device"))
         let (_, effects) = AppFixtures.run(form, AppFixtures.keys("g"))
-        guard case .startSignIn(_, let choice) = effects.first else { Issue.record("g starts"); return }
+        guard case .startSignIn(_, let choice) = effects.first else {
+            Issue.record("g starts")
+            return
+        }
         #expect(choice.useDevice && choice.provider == "google")
         // Codes by email never use the device grant.
         let (contact, _) = AppFixtures.run(form, AppFixtures.keys("eada@example.com") + [.key(.enter)])
-        guard case .signIn(let flow) = contact.mode else { Issue.record("the code flow starts"); return }
+        guard case .signIn(let flow) = contact.mode else {
+            Issue.record("the code flow starts")
+            return
+        }
         #expect(!flow.choice.useDevice)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TerminalUI
 
 /// Text snapshots kept in Tests/TerminalUITests/Snapshots, one file per screen and size; the file is the screen
@@ -9,8 +10,10 @@ enum Snapshots {
 
     static var isRecording: Bool { ProcessInfo.processInfo.environment["AUTHDECK_RECORD_SNAPSHOTS"] == "1" }
 
-    static func expect(_ buffer: ScreenBuffer, named name: String,
-                       sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expect(
+        _ buffer: ScreenBuffer, named name: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let file = folder.appendingPathComponent(name + ".txt")
         let actual = buffer.textDump() + "\n"
         if isRecording {
@@ -19,8 +22,9 @@ enum Snapshots {
             return
         }
         guard let expected = try? String(contentsOf: file, encoding: .utf8) else {
-            Issue.record("no snapshot \(name).txt; record it with AUTHDECK_RECORD_SNAPSHOTS=1. Screen was:\n\(actual)",
-                         sourceLocation: sourceLocation)
+            Issue.record(
+                "no snapshot \(name).txt; record it with AUTHDECK_RECORD_SNAPSHOTS=1. Screen was:\n\(actual)",
+                sourceLocation: sourceLocation)
             return
         }
         #expect(actual == expected, "snapshot \(name) differs; screen was:\n\(actual)", sourceLocation: sourceLocation)

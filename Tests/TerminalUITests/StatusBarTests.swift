@@ -1,15 +1,18 @@
 import Testing
+
 @testable import TerminalUI
 
 @Suite struct StatusBarTests {
-    let bar = StatusBar(left: "unlocked until 14:05 (secret service)", right: "12:00",
-                        hints: [.init("q", "quit"), .init("n", "new"), .init("r", "refresh"), .init("?", "help")])
+    let bar = StatusBar(
+        left: "unlocked until 14:05 (secret service)", right: "12:00",
+        hints: [.init("q", "quit"), .init("n", "new"), .init("r", "refresh"), .init("?", "help")])
 
     @Test func leftHintsAndRightShareTheLine() {
         var buffer = ScreenBuffer(rows: 24, cols: 80)
         bar.draw(in: Rect(row: 23, col: 0, rows: 1, cols: 80), into: &buffer)
-        #expect(buffer.textLines()[23]
-            == " unlocked until 14:05 (secret service)  q quit  n new  r refresh  ? help  12:00")
+        #expect(
+            buffer.textLines()[23]
+                == " unlocked until 14:05 (secret service)  q quit  n new  r refresh  ? help  12:00")
         #expect(buffer.textLines()[22] == "")
     }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TerminalUI
 
 @Suite struct TableTests {
@@ -6,13 +7,16 @@ import Testing
     func sessionsScreen(selectedRow: Int, scrollOffset: Int) -> (ScreenBuffer, Table, Rect) {
         var buffer = ScreenBuffer(rows: 24, cols: 80)
         buffer.write("Sessions", row: 0, col: 0, style: Style(attributes: .bold))
-        let table = Table(columns: sampleColumns, rows: sampleSessions, selectedRow: selectedRow,
-                          scrollOffset: scrollOffset)
+        let table = Table(
+            columns: sampleColumns, rows: sampleSessions, selectedRow: selectedRow,
+            scrollOffset: scrollOffset)
         let rect = Rect(row: 2, col: 0, rows: 6, cols: 80)
         table.draw(in: rect, into: &buffer)
-        StatusBar(left: "unlocked until 14:05", right: "30 sessions",
-                  hints: [.init("q", "quit"), .init("n", "new"), .init("?", "help")])
-            .draw(in: Rect(row: 23, col: 0, rows: 1, cols: 80), into: &buffer)
+        StatusBar(
+            left: "unlocked until 14:05", right: "30 sessions",
+            hints: [.init("q", "quit"), .init("n", "new"), .init("?", "help")]
+        )
+        .draw(in: Rect(row: 23, col: 0, rows: 1, cols: 80), into: &buffer)
         return (buffer, table, rect)
     }
 
@@ -20,7 +24,9 @@ import Testing
         // Row 6 (session-7) is below the five visible rows, so the view moves down until it is the last row
         // shown: session-3 to session-7.
         let (buffer, _, _) = sessionsScreen(selectedRow: 6, scrollOffset: 0)
-        expectScreen(buffer, """
+        expectScreen(
+            buffer,
+            """
             Sessions
 
             KEY          PROVIDER USER                                                STATUS
@@ -62,9 +68,9 @@ import Testing
 
     @Test func statusColumnCarriesEachRowsColour() {
         let (buffer, _, _) = sessionsScreen(selectedRow: 6, scrollOffset: 0)
-        #expect(buffer[3, 79].foreground == .expired)    // session-3
-        #expect(buffer[4, 79].foreground == .active)     // session-4
-        #expect(buffer[5, 79].foreground == .expiring)   // session-5
+        #expect(buffer[3, 79].foreground == .expired)  // session-3
+        #expect(buffer[4, 79].foreground == .active)  // session-4
+        #expect(buffer[5, 79].foreground == .expiring)  // session-5
         #expect(buffer[3, 0].foreground == .normal)
     }
 
@@ -82,10 +88,10 @@ import Testing
 
     @Test func aClickMapsToTheRowDrawnThere() {
         let (_, table, rect) = sessionsScreen(selectedRow: 6, scrollOffset: 0)
-        #expect(table.rowIndex(atScreenRow: 3, col: 10, in: rect) == 2)   // session-3
-        #expect(table.rowIndex(atScreenRow: 7, col: 10, in: rect) == 6)   // session-7
-        #expect(table.rowIndex(atScreenRow: 2, col: 10, in: rect) == nil) // the header
-        #expect(table.rowIndex(atScreenRow: 8, col: 10, in: rect) == nil) // below the table
+        #expect(table.rowIndex(atScreenRow: 3, col: 10, in: rect) == 2)  // session-3
+        #expect(table.rowIndex(atScreenRow: 7, col: 10, in: rect) == 6)  // session-7
+        #expect(table.rowIndex(atScreenRow: 2, col: 10, in: rect) == nil)  // the header
+        #expect(table.rowIndex(atScreenRow: 8, col: 10, in: rect) == nil)  // below the table
     }
 
     @Test func onlyVisibleRowsAreAskedFor() {

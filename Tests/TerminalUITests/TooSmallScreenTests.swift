@@ -1,10 +1,13 @@
 import Testing
+
 @testable import TerminalUI
 
 @Suite struct TooSmallScreenTests {
     @Test func oneColumnShortShowsTheMessage() {
         let buffer = TooSmallScreen.frame(rows: 16, cols: 59) { $0.write("a screen", row: 0, col: 0) }
-        expectScreen(buffer, """
+        expectScreen(
+            buffer,
+            """
 
 
 
@@ -26,7 +29,9 @@ import Testing
 
     @Test func aNarrowTerminalGetsTheMessageWrapped() {
         let buffer = TooSmallScreen.frame(rows: 10, cols: 40) { $0.write("a screen", row: 0, col: 0) }
-        expectScreen(buffer, """
+        expectScreen(
+            buffer,
+            """
 
 
 

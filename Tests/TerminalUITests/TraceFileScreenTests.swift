@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import Testing
+
 @testable import TerminalUI
 
 /// A trace file on the Trace screen: opened by `trace show FILE` (one screen, leaving quits) or by `o` in the TUI,
@@ -10,27 +11,42 @@ import Testing
 
     /// A customer's trace as `TraceDocument.screenFile` makes it: the code refused at the token endpoint.
     static func customerFile(path: String = "/srv/support/customer.jsonl") -> TraceFile {
-        func line(_ ms: Double, _ kind: String, _ text: String, error: Bool = false,
-                  _ details: [String: JSONValue] = [:]) -> TraceLine {
-            TraceLine(time: start.addingTimeInterval(ms / 1000), kind: .step(kind), text: text, isError: error,
-                      details: TraceLine.detailLines(details))
+        func line(
+            _ ms: Double, _ kind: String, _ text: String, error: Bool = false,
+            _ details: [String: JSONValue] = [:]
+        ) -> TraceLine {
+            TraceLine(
+                time: start.addingTimeInterval(ms / 1000), kind: .step(kind), text: text, isError: error,
+                details: TraceLine.detailLines(details))
         }
-        return TraceFile(path: path, ending: "Authentication failed: invalid_grant: Bad Request. (exit 4)",
-                         endedInError: true, startedAt: start, lines: [
-            line(3, "transition", "idle → awaitingCallback(waiting)",
-                 ["from": .string("idle"), "to": .string("awaitingCallback(waiting)")]),
-            line(10, "authorize", "authorize at https://accounts.google.com/o/oauth2/v2/auth",
-                 ["url": .string("https://accounts.google.com/o/oauth2/v2/auth")]),
-            line(4000, "receiver", "loopback: accepted", ["accepted": .bool(true), "source": .string("loopback")]),
-            line(4001, "request", "POST https://oauth2.googleapis.com/token",
-                 ["method": .string("POST"), "url": .string("https://oauth2.googleapis.com/token")]),
-            line(4090, "response", "400 from https://oauth2.googleapis.com/token in 89 ms", error: true,
-                 ["status": .number(400), "body": .object(["error": .string("invalid_grant"),
-                                                           "error_description": .string("Bad Request")])]),
-            line(4091, "result", "Authentication failed: invalid_grant: Bad Request.", error: true,
-                 ["error": .string("Authentication failed: invalid_grant: Bad Request.")]),
-            line(4092, "exit", "exit code 4", error: true, ["code": .number(4)]),
-        ])
+        return TraceFile(
+            path: path, ending: "Authentication failed: invalid_grant: Bad Request. (exit 4)",
+            endedInError: true, startedAt: start,
+            lines: [
+                line(
+                    3, "transition", "idle → awaitingCallback(waiting)",
+                    ["from": .string("idle"), "to": .string("awaitingCallback(waiting)")]),
+                line(
+                    10, "authorize", "authorize at https://accounts.google.com/o/oauth2/v2/auth",
+                    ["url": .string("https://accounts.google.com/o/oauth2/v2/auth")]),
+                line(4000, "receiver", "loopback: accepted", ["accepted": .bool(true), "source": .string("loopback")]),
+                line(
+                    4001, "request", "POST https://oauth2.googleapis.com/token",
+                    ["method": .string("POST"), "url": .string("https://oauth2.googleapis.com/token")]),
+                line(
+                    4090, "response", "400 from https://oauth2.googleapis.com/token in 89 ms", error: true,
+                    [
+                        "status": .number(400),
+                        "body": .object([
+                            "error": .string("invalid_grant"),
+                            "error_description": .string("Bad Request"),
+                        ]),
+                    ]),
+                line(
+                    4091, "result", "Authentication failed: invalid_grant: Bad Request.", error: true,
+                    ["error": .string("Authentication failed: invalid_grant: Bad Request.")]),
+                line(4092, "exit", "exit code 4", error: true, ["code": .number(4)]),
+            ])
     }
 
     /// What `trace show FILE` starts from: one screen, the store not opened.
@@ -70,11 +86,12 @@ import Testing
         #expect(lines[7].hasPrefix(" ▾   +4.090s response"))
         // Under the step, 25 columns in: the body's members sorted, as the file holds them (redacted already).
         let indent = String(repeating: " ", count: 25)
-        #expect(Array(lines[8...14]) == [
-            indent + "{", indent + "  \"body\" : {", indent + "    \"error\" : \"invalid_grant\",",
-            indent + "    \"error_description\" : \"Bad Request\"", indent + "  },", indent + "  \"status\" : 400",
-            indent + "}",
-        ])
+        #expect(
+            Array(lines[8...14]) == [
+                indent + "{", indent + "  \"body\" : {", indent + "    \"error\" : \"invalid_grant\",",
+                indent + "    \"error_description\" : \"Bad Request\"", indent + "  },", indent + "  \"status\" : 400",
+                indent + "}",
+            ])
         #expect(lines[15].contains("result"))
         let (up, _) = AppFixtures.run(expanded, AppFixtures.keys("k"))
         #expect(up.traceSelected == 3)
@@ -149,7 +166,8 @@ import Testing
 
     @Test func aDamagedFileIsOneLineAndTheScreenKeepsWhatItShowed() {
         let (moved, _) = AppFixtures.run(Self.shown(), AppFixtures.keys("jj"))
-        let reason = "/tmp/broken.jsonl line 2 is not a trace step (a JSON object with kind, at, elapsedMs, "
+        let reason =
+            "/tmp/broken.jsonl line 2 is not a trace step (a JSON object with kind, at, elapsedMs, "
             + "summary and details)"
         let (failed, effects) = AppFixtures.run(moved, [.traceFileFailed(reason)])
         #expect(effects.isEmpty)
@@ -178,8 +196,12 @@ import Testing
         #expect(AppScreen.frame(trace).textDump().contains("o opens a trace file"))
         let (asked, _) = AppFixtures.run(trace, AppFixtures.keys("o"))
         #expect(asked.tracePathField?.text == "")
-        let (opened, _) = AppFixtures.run(asked, AppFixtures.keys("/srv/c.jsonl") + [.key(.enter),
-                                                                                    .traceFileOpened(Self.customerFile())])
+        let (opened, _) = AppFixtures.run(
+            asked,
+            AppFixtures.keys("/srv/c.jsonl") + [
+                .key(.enter),
+                .traceFileOpened(Self.customerFile()),
+            ])
         #expect(opened.traceFile != nil && opened.overlay == .trace)
         let lines = AppScreen.frame(opened).textLines()
         #expect(lines[23].hasPrefix(" unlocked") && lines[23].contains("Esc back"))

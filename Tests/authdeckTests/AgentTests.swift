@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `authdeck agent` end to end: a real agent on a socket in a temporary folder, clients that have no store of their
@@ -20,13 +21,18 @@ import Glibc
 
     /// A client with no store and no passphrase: everything it gets comes through the socket.
     func client(_ socket: String? = nil) -> CLIRunner {
-        CLIRunner(home: folder.path + "/client-home", extra: ["AUTHDECK_AGENT_SOCK": socket ?? self.socket,
-                                                              "DBUS_SESSION_BUS_ADDRESS": ""])
+        CLIRunner(
+            home: folder.path + "/client-home",
+            extra: [
+                "AUTHDECK_AGENT_SOCK": socket ?? self.socket,
+                "DBUS_SESSION_BUS_ADDRESS": "",
+            ])
     }
 
     func seeded() -> CLIRunner {
         let runner = storeRunner()
-        let lines = TokenDeliveryTests.line("work", token: "AT-work-secret")
+        let lines =
+            TokenDeliveryTests.line("work", token: "AT-work-secret")
             + TokenDeliveryTests.line("other", token: "AT-other-secret")
             + TokenDeliveryTests.line("old", token: "AT-old-secret", expires: "2001-01-01T00:00:00Z")
             + TokenDeliveryTests.line("soon", token: "AT-soon-secret", expires: SessionDates.iso(secondsFromNow: 600))
@@ -41,8 +47,9 @@ import Glibc
         let quoted = ([CLIRunner.binary, "agent", "--socket", socket, "--log", logPath] + arguments)
             .map { "'" + $0 + "'" }.joined(separator: " ")
         let out = folder.path + "/agent.out"
-        let agent = try runner.spawn(executable: "/bin/bash", ["-c", "exec \(quoted) < '\(answersFile)'"],
-                                     stdoutPath: out)
+        let agent = try runner.spawn(
+            executable: "/bin/bash", ["-c", "exec \(quoted) < '\(answersFile)'"],
+            stdoutPath: out)
         for _ in 0..<400 {
             if let text = try? String(contentsOfFile: out, encoding: .utf8), text == socket + "\n" { return agent }
             usleep(25_000)
@@ -69,11 +76,13 @@ import Glibc
         #expect(status.st_mode & 0o777 == 0o600)
         let client = client()
         #expect(client.run(["token"]).stdout == "AT-work-secret\n")
-        #expect(client.run(["token", "work", "--min-valid", "5m", "--json"]).stdout
-                    == "{\"key\":\"work\",\"token\":\"AT-work-secret\",\"expiresAt\":\"2099-01-01T00:00:00Z\"}\n")
+        #expect(
+            client.run(["token", "work", "--min-valid", "5m", "--json"]).stdout
+                == "{\"key\":\"work\",\"token\":\"AT-work-secret\",\"expiresAt\":\"2099-01-01T00:00:00Z\"}\n")
         #expect(client.run(["token", "--format", "exec-credential"]).stdout.contains("\"token\":\"AT-work-secret\""))
-        #expect(client.run(["env", "--shell", "bash"]).stdout
-                    == "export AUTHDECK_TOKEN='AT-work-secret'\nexport AUTHDECK_SESSION='work'\n")
+        #expect(
+            client.run(["env", "--shell", "bash"]).stdout
+                == "export AUTHDECK_TOKEN='AT-work-secret'\nexport AUTHDECK_SESSION='work'\n")
         let exec = client.run(["exec", "--", "/bin/sh", "-c", "printf %s \"$AUTHDECK_TOKEN\""])
         #expect(exec.status == 0 && exec.stdout == "AT-work-secret")
         let refused = client.run(["token", "other"])
@@ -105,10 +114,15 @@ import Glibc
         // This client has a store of its own, unlocked and cached, holding another token under the same key: with
         // AUTHDECK_AGENT_SOCK set, neither binary may answer from it.
         let passphrase = folder.write("client-passphrase", "other horse\n")
-        var local = CLIRunner(home: folder.path + "/client-home", extra: ["AUTHDECK_PASSPHRASE_FILE": passphrase,
-                                                                          "DBUS_SESSION_BUS_ADDRESS": ""])
-        #expect(local.run(["store", "import", "-"], stdin: TokenDeliveryTests.line("work", token: "AT-local"))
-                    .status == 0)
+        var local = CLIRunner(
+            home: folder.path + "/client-home",
+            extra: [
+                "AUTHDECK_PASSPHRASE_FILE": passphrase,
+                "DBUS_SESSION_BUS_ADDRESS": "",
+            ])
+        #expect(
+            local.run(["store", "import", "-"], stdin: TokenDeliveryTests.line("work", token: "AT-local"))
+                .status == 0)
         #expect(local.run(["token", "work"]).stdout == "AT-local\n")
         local.environment["AUTHDECK_AGENT_SOCK"] = socket
         #expect(local.run(["token", "work"]).stdout == "AT-work-secret\n")
@@ -146,9 +160,11 @@ import Glibc
             except (ConnectionResetError, BrokenPipeError):
                 pass
             """
-        let result = storeRunner().run(executable: "/usr/bin/setpriv", [
-            "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", script, socket,
-        ])
+        let result = storeRunner().run(
+            executable: "/usr/bin/setpriv",
+            [
+                "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", script, socket,
+            ])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stdout.isEmpty)
         #expect(log.contains("refused uid 65534"))
@@ -192,9 +208,13 @@ import Glibc
                 print(answer["ok"], answer.get("exit"))
             """
         let escape = "\\u001b[2J"
-        let result = storeRunner().run(executable: "/usr/bin/python3", ["-c", script, socket,
-            "{\"op\":\"token\",\"session\":\"work\",\"origin\":\"evil\(escape)host\"}",
-            "{\"op\":\"token\",\"session\":\"wo\(escape)rk\"}", "{\"op\":\"sign\"}", "not json"])
+        let result = storeRunner().run(
+            executable: "/usr/bin/python3",
+            [
+                "-c", script, socket,
+                "{\"op\":\"token\",\"session\":\"work\",\"origin\":\"evil\(escape)host\"}",
+                "{\"op\":\"token\",\"session\":\"wo\(escape)rk\"}", "{\"op\":\"sign\"}", "not json",
+            ])
         #expect(result.stdout == "True None\nFalse 2\nFalse 2\nFalse 2\n", "stderr: \(result.stderr)")
         #expect(!log.contains("\u{1b}"), "log: \(log)")
         #expect(log.contains("origin evil2Jhost"))
@@ -212,12 +232,15 @@ import Glibc
         let sshd = try SSHServer(folder: folder, runner: runner)
         let remoteSocket = folder.path + "/remote.sock"
         let remoteHome = folder.path + "/remote-home"
-        let command = "AUTHDECK_AGENT_SOCK='\(remoteSocket)' AUTHDECK_HOME='\(remoteHome)' '\(CLIRunner.binary)' token"
+        let command =
+            "AUTHDECK_AGENT_SOCK='\(remoteSocket)' AUTHDECK_HOME='\(remoteHome)' '\(CLIRunner.binary)' token"
             + "; echo status=$?; AUTHDECK_AGENT_SOCK='\(remoteSocket)' AUTHDECK_HOME='\(remoteHome)' "
             + "'\(CLIRunner.binary)' token other; echo status=$?"
-        let result = runner.run(executable: "/usr/bin/ssh", sshd.clientArguments + [
-            "-o", "ExitOnForwardFailure=yes", "-R", "\(remoteSocket):\(socket)", "root@127.0.0.1", command,
-        ], timeout: 60)
+        let result = runner.run(
+            executable: "/usr/bin/ssh",
+            sshd.clientArguments + [
+                "-o", "ExitOnForwardFailure=yes", "-R", "\(remoteSocket):\(socket)", "root@127.0.0.1", command,
+            ], timeout: 60)
         #expect(result.status == 0, "ssh: \(result.stderr)\nsshd: \(sshd.log)")
         #expect(result.stdout == "AT-work-secret\nstatus=0\nstatus=4\n", "stdout: \(result.stdout)")
         #expect(!FileManager.default.fileExists(atPath: remoteHome + "/sessions.db"))
@@ -238,8 +261,12 @@ final class SSHServer: @unchecked Sendable {
         let base = folder.path + "/ssh"
         try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
         for name in ["host_key", "user_key"] {
-            let made = runner.run(executable: "/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f",
-                                                                      base + "/" + name])
+            let made = runner.run(
+                executable: "/usr/bin/ssh-keygen",
+                [
+                    "-q", "-t", "ed25519", "-N", "", "-f",
+                    base + "/" + name,
+                ])
             guard made.status == 0 else { throw CLIFailure("ssh-keygen: \(made.stderr)") }
         }
         try FileManager.default.copyItem(atPath: base + "/user_key.pub", toPath: base + "/authorized_keys")
@@ -267,8 +294,9 @@ final class SSHServer: @unchecked Sendable {
 
                 """
             FileManager.default.createFile(atPath: base + "/sshd_config", contents: Data(config.utf8))
-            let process = try runner.spawn(executable: "/usr/sbin/sshd",
-                                           ["-D", "-e", "-E", log, "-f", base + "/sshd_config"])
+            let process = try runner.spawn(
+                executable: "/usr/sbin/sshd",
+                ["-D", "-e", "-E", log, "-f", base + "/sshd_config"])
             var listening = false
             for _ in 0..<400 {
                 let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
@@ -290,11 +318,14 @@ final class SSHServer: @unchecked Sendable {
         self.process = process
         logPath = log
         let hostKey = try String(contentsOfFile: base + "/host_key.pub", encoding: .utf8)
-        FileManager.default.createFile(atPath: base + "/known_hosts",
-                                       contents: Data("[127.0.0.1]:\(port) \(hostKey)".utf8))
-        clientArguments = ["-F", "/dev/null", "-p", "\(port)", "-i", base + "/user_key", "-o", "IdentitiesOnly=yes",
-                           "-o", "BatchMode=yes", "-o", "UserKnownHostsFile=\(base)/known_hosts",
-                           "-o", "StrictHostKeyChecking=yes"]
+        FileManager.default.createFile(
+            atPath: base + "/known_hosts",
+            contents: Data("[127.0.0.1]:\(port) \(hostKey)".utf8))
+        clientArguments = [
+            "-F", "/dev/null", "-p", "\(port)", "-i", base + "/user_key", "-o", "IdentitiesOnly=yes",
+            "-o", "BatchMode=yes", "-o", "UserKnownHostsFile=\(base)/known_hosts",
+            "-o", "StrictHostKeyChecking=yes",
+        ]
     }
 
     deinit {

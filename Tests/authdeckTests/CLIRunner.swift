@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs the real `authdeck` binary (built next to the test bundle) as a child process: arguments, environment and
@@ -42,8 +43,10 @@ struct CLIRunner: Sendable {
     /// A runner whose store lives in `home`; no passphrase file, the inherited session bus.
     init(home: String, extra: [String: String] = [:]) {
         var environment = ProcessInfo.processInfo.environment
-        for name in ["AUTHDECK_SESSION", "AUTHDECK_PASSPHRASE_FILE", "AUTHDECK_EXPORT_PASSPHRASE_FILE",
-                     "AUTHDECK_CONFIG"] {
+        for name in [
+            "AUTHDECK_SESSION", "AUTHDECK_PASSPHRASE_FILE", "AUTHDECK_EXPORT_PASSPHRASE_FILE",
+            "AUTHDECK_CONFIG",
+        ] {
             environment[name] = nil
         }
         environment["AUTHDECK_HOME"] = home
@@ -52,15 +55,21 @@ struct CLIRunner: Sendable {
     }
 
     /// Runs authdeck with `arguments`.
-    func run(_ arguments: [String], stdin: String? = nil, environment extra: [String: String?] = [:],
-             timeout: TimeInterval = 30) -> Result {
+    func run(
+        _ arguments: [String], stdin: String? = nil, environment extra: [String: String?] = [:],
+        timeout: TimeInterval = 30
+    ) -> Result {
         run(executable: Self.binary, arguments, stdin: stdin, environment: extra, timeout: timeout)
     }
 
     /// Runs any program (bash scripts that drive authdeck in a loop, with-keyring.sh).
-    func run(executable: String, _ arguments: [String], stdin: String? = nil,
-             environment extra: [String: String?] = [:], timeout: TimeInterval = 30) -> Result {
-        var input: [Int32] = [-1, -1], output: [Int32] = [-1, -1], errors: [Int32] = [-1, -1]
+    func run(
+        executable: String, _ arguments: [String], stdin: String? = nil,
+        environment extra: [String: String?] = [:], timeout: TimeInterval = 30
+    ) -> Result {
+        var input: [Int32] = [-1, -1]
+        var output: [Int32] = [-1, -1]
+        var errors: [Int32] = [-1, -1]
         guard pipe(&input) == 0, pipe(&output) == 0, pipe(&errors) == 0 else {
             return Result(status: -1, stdout: "", stderr: "cannot create pipes", timedOut: false)
         }
@@ -68,8 +77,9 @@ struct CLIRunner: Sendable {
         for descriptor in input + output + errors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
         let child: SpawnedProcess
         do {
-            child = try spawn(executable: executable, arguments, environment: extra,
-                              descriptors: (input[0], output[1], errors[1]))
+            child = try spawn(
+                executable: executable, arguments, environment: extra,
+                descriptors: (input[0], output[1], errors[1]))
         } catch {
             for descriptor in input + output + errors { close(descriptor) }
             return Result(status: -1, stdout: "", stderr: "cannot start \(executable): \(error)", timedOut: false)
@@ -77,7 +87,8 @@ struct CLIRunner: Sendable {
         close(input[0])
         close(output[1])
         close(errors[1])
-        let stdoutReader = PipeReader(output[0]), stderrReader = PipeReader(errors[0])
+        let stdoutReader = PipeReader(output[0])
+        let stderrReader = PipeReader(errors[0])
         if let stdin {
             var bytes = Array(stdin.utf8)
             var offset = 0
@@ -93,14 +104,17 @@ struct CLIRunner: Sendable {
         close(input[1])
         let (status, timedOut) = child.wait(timeout: timeout)
         // A grandchild (a background listener) may hold the pipes open; do not wait for it for long.
-        return Result(status: status, stdout: stdoutReader.finish(within: 2), stderr: stderrReader.finish(within: 2),
-                      timedOut: timedOut)
+        return Result(
+            status: status, stdout: stdoutReader.finish(within: 2), stderr: stderrReader.finish(within: 2),
+            timedOut: timedOut)
     }
 
     /// Starts a program and returns at once, its standard output going to `stdoutPath` (else nowhere); waited for
     /// with waitpid (see `spawn`).
-    func spawn(executable: String, _ arguments: [String], environment extra: [String: String?] = [:],
-               stdoutPath: String? = nil) throws -> SpawnedProcess {
+    func spawn(
+        executable: String, _ arguments: [String], environment extra: [String: String?] = [:],
+        stdoutPath: String? = nil
+    ) throws -> SpawnedProcess {
         let null = open("/dev/null", O_RDWR | O_CLOEXEC)
         let out = stdoutPath.map { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600) } ?? null
         defer {
@@ -111,8 +125,10 @@ struct CLIRunner: Sendable {
     }
 
     /// Starts a program with Foundation's Process and returns at once (long-running servers such as the sandbox).
-    func start(executable: String, _ arguments: [String], environment extra: [String: String?] = [:],
-               stdout: FileHandle? = nil) throws -> Process {
+    func start(
+        executable: String, _ arguments: [String], environment extra: [String: String?] = [:],
+        stdout: FileHandle? = nil
+    ) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -129,8 +145,10 @@ struct CLIRunner: Sendable {
 
     /// posix_spawn and waitpid, not Foundation's Process: once GLib is loaded in this process (the Secret Service
     /// tests share it), Process stopped reporting some exits and its waits hung; polling waitpid cannot miss one.
-    private func spawn(executable: String, _ arguments: [String], environment extra: [String: String?],
-                       descriptors: (Int32, Int32, Int32)) throws -> SpawnedProcess {
+    private func spawn(
+        executable: String, _ arguments: [String], environment extra: [String: String?],
+        descriptors: (Int32, Int32, Int32)
+    ) throws -> SpawnedProcess {
         var environment = self.environment
         for (name, value) in extra { environment[name] = value }
         environment["AUTHDECK_BIN"] = Self.binary

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// authdeck as the real clients use it: kubectl running `token --format exec-credential` as its exec plugin against
@@ -13,11 +14,14 @@ import Glibc
 
     func seeded(config: String? = nil) -> CLIRunner {
         let passphrase = folder.write("passphrase", "correct horse\n")
-        var extra = ["AUTHDECK_PASSPHRASE_FILE": passphrase, "DBUS_SESSION_BUS_ADDRESS": "",
-                     "HOME": folder.path, "GIT_CONFIG_NOSYSTEM": "1", "GIT_TERMINAL_PROMPT": "0"]
+        var extra = [
+            "AUTHDECK_PASSPHRASE_FILE": passphrase, "DBUS_SESSION_BUS_ADDRESS": "",
+            "HOME": folder.path, "GIT_CONFIG_NOSYSTEM": "1", "GIT_TERMINAL_PROMPT": "0",
+        ]
         if let config { extra["AUTHDECK_CONFIG"] = folder.write("config.json", config) }
         let runner = CLIRunner(home: home, extra: extra)
-        let lines = TokenDeliveryTests.line("kube", token: "AT-kube-1")
+        let lines =
+            TokenDeliveryTests.line("kube", token: "AT-kube-1")
             + TokenDeliveryTests.line("git", token: "AT-git-secret")
             + TokenDeliveryTests.line("stale", token: "AT-stale", expires: "2001-01-01T00:00:00Z")
         let imported = runner.run(["store", "import", "-"], stdin: lines)
@@ -32,16 +36,22 @@ import Glibc
             return Installed.skip("kubectl or openssl")
         }
         let runner = seeded()
-        let cert = folder.path + "/server.crt", key = folder.path + "/server.key"
-        let made = runner.run(executable: "/usr/bin/openssl", [
-            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
-            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", cert,
-        ])
+        let cert = folder.path + "/server.crt"
+        let key = folder.path + "/server.key"
+        let made = runner.run(
+            executable: "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
+                "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", cert,
+            ])
         #expect(made.status == 0, "openssl: \(made.stderr)")
         let log = folder.path + "/requests.log"
-        let server = try ScriptServer(fixture: "recording-https.py", arguments: [cert, key, log], folder: folder,
-                                      runner: runner)
-        let kubeconfig = folder.write("kubeconfig", """
+        let server = try ScriptServer(
+            fixture: "recording-https.py", arguments: [cert, key, log], folder: folder,
+            runner: runner)
+        let kubeconfig = folder.write(
+            "kubeconfig",
+            """
             apiVersion: v1
             kind: Config
             clusters:
@@ -63,8 +73,9 @@ import Glibc
             current-context: local
 
             """)
-        let result = runner.run(executable: "/usr/bin/kubectl",
-                                ["--kubeconfig", kubeconfig, "get", "--raw", "/api/authdeck-test"], timeout: 60)
+        let result = runner.run(
+            executable: "/usr/bin/kubectl",
+            ["--kubeconfig", kubeconfig, "get", "--raw", "/api/authdeck-test"], timeout: 60)
         #expect(result.status == 0, "kubectl: \(result.stderr)")
         #expect(result.stdout.contains("recorded"))
         let recorded = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
@@ -76,8 +87,9 @@ import Glibc
         let text = try String(contentsOfFile: kubeconfig, encoding: .utf8)
             .replacingOccurrences(of: "\"kube\"", with: "\"stale\"")
         FileManager.default.createFile(atPath: stale, contents: Data(text.utf8))
-        let failed = runner.run(executable: "/usr/bin/kubectl", ["--kubeconfig", stale, "get", "--raw", "/api/again"],
-                                timeout: 60)
+        let failed = runner.run(
+            executable: "/usr/bin/kubectl", ["--kubeconfig", stale, "get", "--raw", "/api/again"],
+            timeout: 60)
         #expect(failed.status != 0)
         #expect(failed.stderr.contains("expired"), "kubectl: \(failed.stderr)")
         let after = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
@@ -93,9 +105,10 @@ import Glibc
     }
 
     func git(_ runner: CLIRunner, _ arguments: [String], stdin: String? = nil) -> CLIRunner.Result {
-        runner.run(executable: "/usr/bin/git",
-                   ["-c", "credential.helper=", "-c", "credential.helper=\(CLIRunner.binary) git-credential"]
-                       + arguments, stdin: stdin, timeout: 60)
+        runner.run(
+            executable: "/usr/bin/git",
+            ["-c", "credential.helper=", "-c", "credential.helper=\(CLIRunner.binary) git-credential"]
+                + arguments, stdin: stdin, timeout: 60)
     }
 
     @Test func gitCredentialFillAnswersMappedHostsOnly() {
@@ -109,8 +122,10 @@ import Glibc
         #expect(defaultUser.stdout.contains("username=x-access-token\npassword=AT-git-secret\n"))
         // Unmapped host, plain http to a remote host, a username the map does not name: no answer from authdeck,
         // so git (with prompts off) has no credential at all.
-        for input in ["protocol=https\nhost=other.example.com\n\n", "protocol=http\nhost=git.example.com\n\n",
-                      "protocol=https\nhost=git.example.com\nusername=someone\n\n"] {
+        for input in [
+            "protocol=https\nhost=other.example.com\n\n", "protocol=http\nhost=git.example.com\n\n",
+            "protocol=https\nhost=git.example.com\nusername=someone\n\n",
+        ] {
             let result = git(runner, ["credential", "fill"], stdin: input)
             #expect(result.status != 0, "\(input)")
             #expect(!result.stdout.contains("AT-git-secret"))
@@ -121,15 +136,24 @@ import Glibc
         #expect(!stale.stdout.contains("password="))
         // store and erase leave the store as it was.
         let before = runner.run(["list", "--json"]).stdout
-        #expect(git(runner, ["credential", "approve"], stdin: "protocol=https\nhost=git.example.com\n"
-                    + "username=oauth2\npassword=other\n\n").status == 0)
-        #expect(git(runner, ["credential", "reject"], stdin: "protocol=https\nhost=git.example.com\n"
-                    + "username=oauth2\npassword=AT-git-secret\n\n").status == 0)
+        #expect(
+            git(
+                runner, ["credential", "approve"],
+                stdin: "protocol=https\nhost=git.example.com\n"
+                    + "username=oauth2\npassword=other\n\n"
+            ).status == 0)
+        #expect(
+            git(
+                runner, ["credential", "reject"],
+                stdin: "protocol=https\nhost=git.example.com\n"
+                    + "username=oauth2\npassword=AT-git-secret\n\n"
+            ).status == 0)
         #expect(runner.run(["list", "--json"]).stdout == before)
         #expect(runner.run(["token", "git"]).stdout == "AT-git-secret\n")
         #expect(runner.run(["git-credential", "fetch"], stdin: "").status == 2)
-        #expect(runner.run(["git-credential", "get", "--host", "h.example.com"], stdin: "host=h.example.com\n")
-                    .status == 2)
+        #expect(
+            runner.run(["git-credential", "get", "--host", "h.example.com"], stdin: "host=h.example.com\n")
+                .status == 2)
     }
 
     @Test func gitCredentialRejectsABrokenMap() {
@@ -144,18 +168,25 @@ import Glibc
         guard Installed.has("/usr/bin/git") else { return Installed.skip("git") }
         let seedRunner = seeded()
         // A bare repository with one commit, served by `git http-backend`.
-        let work = folder.path + "/work", bare = folder.path + "/srv/project.git"
-        for step in [["init", "-q", "-b", "main", work], ["-C", work, "-c", "user.name=t", "-c", "user.email=t@e",
-                                                         "commit", "-q", "--allow-empty", "-m", "first"],
-                     ["clone", "-q", "--bare", work, bare]] {
+        let work = folder.path + "/work"
+        let bare = folder.path + "/srv/project.git"
+        for step in [
+            ["init", "-q", "-b", "main", work],
+            [
+                "-C", work, "-c", "user.name=t", "-c", "user.email=t@e",
+                "commit", "-q", "--allow-empty", "-m", "first",
+            ],
+            ["clone", "-q", "--bare", work, bare],
+        ] {
             let result = seedRunner.run(executable: "/usr/bin/git", step)
             #expect(result.status == 0, "git \(step): \(result.stderr)")
         }
         let credentials = folder.write("credentials", "x-access-token:AT-git-secret\n")
         let log = folder.path + "/git-requests.log"
-        let server = try ScriptServer(fixture: "git-smart-http.py",
-                                      arguments: [folder.path + "/srv", credentials, log], folder: folder,
-                                      runner: seedRunner)
+        let server = try ScriptServer(
+            fixture: "git-smart-http.py",
+            arguments: [folder.path + "/srv", credentials, log], folder: folder,
+            runner: seedRunner)
         var runner = seedRunner
         runner.environment["AUTHDECK_CONFIG"] = folder.write("config.json", Self.gitConfig(server.port))
         let url = "http://127.0.0.1:\(server.port)/project.git"

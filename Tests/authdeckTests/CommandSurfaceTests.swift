@@ -19,8 +19,10 @@ import Testing
     /// Hand-written: every command and subcommand with options it must list (besides the global ones).
     static let expectedOptions: [String: Set<String>] = [
         "tui": [], "list": ["json"], "use": ["here"], "open-url": [], "doctor": ["json"],
-        "login": ["backend", "session-key", "replace", "issuer", "client-id", "client-secret-file", "scope",
-                  "contact", "no-browser", "device", "listen", "timeout", "trace", "json"],
+        "login": [
+            "backend", "session-key", "replace", "issuer", "client-id", "client-secret-file", "scope",
+            "contact", "no-browser", "device", "listen", "timeout", "trace", "json",
+        ],
         "token": ["id-token", "json", "min-valid", "format"], "exec": ["env", "min-valid"],
         "env": ["shell", "env", "min-valid"], "git-credential": ["host", "username", "min-valid"],
         "agent": ["allow", "socket", "confirm", "log"], "stamp": ["body", "header"], "refresh": ["all"],
@@ -37,13 +39,15 @@ import Testing
 
     /// The `--name` words of a help text's option lines.
     static func options(inHelp help: String) -> Set<String> {
-        Set(help.split(separator: "\n").compactMap { line -> String? in
-            let trimmed = line.drop { $0 == " " }
-            guard line.hasPrefix("  "), trimmed.hasPrefix("--"), let word = trimmed.split(separator: " ").first else {
-                return nil
-            }
-            return String(word.dropFirst(2))
-        })
+        Set(
+            help.split(separator: "\n").compactMap { line -> String? in
+                let trimmed = line.drop { $0 == " " }
+                guard line.hasPrefix("  "), trimmed.hasPrefix("--"), let word = trimmed.split(separator: " ").first
+                else {
+                    return nil
+                }
+                return String(word.dropFirst(2))
+            })
     }
 
     // MARK: - Refusals and help
@@ -57,16 +61,19 @@ import Testing
         #expect(result.stdout.isEmpty)
         // Nothing was created by the refused command.
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/home/sessions.db"))
-        for (words, option, path) in [(["store", "lock", "--to", "passphrase"], "to", "store lock"),
-                                      (["trace", "diff", "--expand", "1", "a", "b"], "expand", "trace diff"),
-                                      (["sandbox", "panel", "--port", "8080"], "port", "sandbox panel"),
-                                      (["sandbox", "--url", "http://127.0.0.1:1"], "url", "sandbox"),
-                                      (["totp", "code", "--json", "ada"], "json", "totp code"),
-                                      (["store", "--replace", "export", "-"], "replace", "store export")] {
+        for (words, option, path) in [
+            (["store", "lock", "--to", "passphrase"], "to", "store lock"),
+            (["trace", "diff", "--expand", "1", "a", "b"], "expand", "trace diff"),
+            (["sandbox", "panel", "--port", "8080"], "port", "sandbox panel"),
+            (["sandbox", "--url", "http://127.0.0.1:1"], "url", "sandbox"),
+            (["totp", "code", "--json", "ada"], "json", "totp code"),
+            (["store", "--replace", "export", "-"], "replace", "store export"),
+        ] {
             let refused = runner.run(words)
             #expect(refused.status == 2, "\(words): \(refused.stderr)")
-            #expect(refused.stderr.hasPrefix("authdeck \(path): unknown option --\(option)\n"),
-                    "\(words): \(refused.stderr)")
+            #expect(
+                refused.stderr.hasPrefix("authdeck \(path): unknown option --\(option)\n"),
+                "\(words): \(refused.stderr)")
         }
     }
 
@@ -76,16 +83,19 @@ import Testing
         #expect(missing.stderr.hasPrefix("authdeck totp: totp needs a command: add, list, rm, code\n"))
         let unknown = runner.run(["store", "unlock"])
         #expect(unknown.status == 2)
-        #expect(unknown.stderr.hasPrefix("authdeck store: unknown store command 'unlock' (lock, migrate, import, "
-                                         + "export)\n"))
+        #expect(
+            unknown.stderr.hasPrefix(
+                "authdeck store: unknown store command 'unlock' (lock, migrate, import, "
+                    + "export)\n"))
     }
 
     @Test func everyCommandAndSubcommandHasAHelpListingItsOptions() {
         let overview = runner.run(["--help"]).stdout
-        let listed = Set(overview.split(separator: "\n").compactMap { line -> String? in
-            guard line.hasPrefix("  "), let word = line.split(separator: " ").first else { return nil }
-            return String(word)
-        })
+        let listed = Set(
+            overview.split(separator: "\n").compactMap { line -> String? in
+                guard line.hasPrefix("  "), let word = line.split(separator: " ").first else { return nil }
+                return String(word)
+            })
         let commands = Set(Self.expectedOptions.keys.filter { !$0.contains(" ") })
         #expect(listed == commands, "the overview lists \(listed.sorted())")
         for (path, expected) in Self.expectedOptions {
@@ -93,8 +103,9 @@ import Testing
             #expect(help.status == 0, "\(path) --help: \(help.stderr)")
             #expect(help.stdout.hasPrefix("usage: authdeck \(path)"), "\(path) --help: \(help.stdout)")
             let options = Self.options(inHelp: help.stdout)
-            #expect(options.isSuperset(of: expected.union(Self.global)),
-                    "\(path) --help lacks \(expected.union(Self.global).subtracting(options).sorted())")
+            #expect(
+                options.isSuperset(of: expected.union(Self.global)),
+                "\(path) --help lacks \(expected.union(Self.global).subtracting(options).sorted())")
             // `help totp list` is the same text.
             #expect(runner.run(["help"] + path.split(separator: " ").map(String.init)).stdout == help.stdout)
         }
@@ -107,22 +118,26 @@ import Testing
 
     // MARK: - Generated files
 
-    @Test(arguments: [("bash", "completions/authdeck.bash"), ("zsh", "completions/_authdeck"),
-                      ("fish", "completions/authdeck.fish")])
+    @Test(arguments: [
+        ("bash", "completions/authdeck.bash"), ("zsh", "completions/_authdeck"),
+        ("fish", "completions/authdeck.fish"),
+    ])
     func theCommittedCompletionIsWhatTheTableGenerates(_ shell: String, _ file: String) throws {
         let committed = try String(contentsOfFile: CLIRunner.repositoryRoot + "/Resources/" + file, encoding: .utf8)
         let generated = runner.run(["--generate", "completions", shell])
         #expect(generated.status == 0, "stderr: \(generated.stderr)")
-        #expect(generated.stdout == committed,
-                "Resources/\(file) is not what the table generates: run make completions")
+        #expect(
+            generated.stdout == committed,
+            "Resources/\(file) is not what the table generates: run make completions")
     }
 
     @Test func theCommittedManPageIsWhatTheTableGenerates() throws {
         let committed = try String(contentsOfFile: CLIRunner.repositoryRoot + "/Resources/authdeck.1", encoding: .utf8)
         let generated = runner.run(["--generate", "man"], stdin: committed)
         #expect(generated.status == 0, "stderr: \(generated.stderr)")
-        #expect(generated.stdout == committed,
-                "Resources/authdeck.1 is not what the table generates: run make completions")
+        #expect(
+            generated.stdout == committed,
+            "Resources/authdeck.1 is not what the table generates: run make completions")
         // The check can fail: an option list that lost a row is put back.
         let edited = committed.replacingOccurrences(of: ".IP \"\\fB\\-\\-skip\\-existing\\fR\"\n", with: "")
         #expect(edited != committed)
@@ -150,18 +165,29 @@ import Testing
     func bash(_ words: [String]) -> [String] {
         let script = CLIRunner.repositoryRoot + "/Resources/completions/authdeck.bash"
         let quoted = words.map { "'\($0)'" }.joined(separator: " ")
-        return runner.run(executable: "/bin/bash", ["-c", """
-            export PATH='\(binFolder)':"$PATH"; cd '\(folder.path)'; source '\(script)'
-            COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _authdeck; printf '%s\\n' "${COMPREPLY[@]}"
-            """]).stdout.split(separator: "\n").map(String.init)
+        return runner.run(
+            executable: "/bin/bash",
+            [
+                "-c",
+                """
+                export PATH='\(binFolder)':"$PATH"; cd '\(folder.path)'; source '\(script)'
+                COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _authdeck; printf '%s\\n' "${COMPREPLY[@]}"
+                """,
+            ]
+        ).stdout.split(separator: "\n").map(String.init)
     }
 
     /// What fish offers for `line` (the words, without descriptions).
     func fish(_ line: String) -> [String] {
         let script = CLIRunner.repositoryRoot + "/Resources/completions/authdeck.fish"
-        let result = runner.run(executable: "/usr/bin/fish", ["--no-config", "-c", """
-            set -gx PATH '\(binFolder)' $PATH; cd '\(folder.path)'; source '\(script)'; complete -C '\(line)'
-            """])
+        let result = runner.run(
+            executable: "/usr/bin/fish",
+            [
+                "--no-config", "-c",
+                """
+                set -gx PATH '\(binFolder)' $PATH; cd '\(folder.path)'; source '\(script)'; complete -C '\(line)'
+                """,
+            ])
         #expect(result.status == 0, "fish: \(result.stderr)")
         return result.stdout.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }
     }
@@ -171,7 +197,9 @@ import Testing
     func zsh(_ line: String) -> [String] {
         let out = folder.path + "/zsh-\(UUID().uuidString)"
         let dir = CLIRunner.repositoryRoot + "/Resources/completions"
-        let driver = folder.write("zsh-driver-\(UUID().uuidString)", #"""
+        let driver = folder.write(
+            "zsh-driver-\(UUID().uuidString)",
+            #"""
             zmodload zsh/zpty
             local out=$1 dir=$2 line=$3 bin=$4 i x
             zpty comp zsh -f -i
@@ -183,8 +211,9 @@ import Testing
             zpty -d comp
             [[ -e $out.end ]]
             """#)
-        let result = runner.run(executable: "/usr/bin/zsh", ["-f", driver, out, dir, line, binFolder],
-                                environment: ["HOME": folder.path])
+        let result = runner.run(
+            executable: "/usr/bin/zsh", ["-f", driver, out, dir, line, binFolder],
+            environment: ["HOME": folder.path])
         #expect(result.status == 0, "zsh did not finish completing '\(line)': \(result.stderr)")
         let words = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
         return words.split(separator: "\n").map(String.init)

@@ -21,13 +21,15 @@ import Testing
         let bash = try String(contentsOfFile: root + "completions/authdeck.bash", encoding: .utf8)
         let zsh = try String(contentsOfFile: root + "completions/_authdeck", encoding: .utf8)
         let fish = try String(contentsOfFile: root + "completions/authdeck.fish", encoding: .utf8)
-        let manSection = man.components(separatedBy: ".TP\n").first {
-            $0.hasPrefix(".BR \(command.replacingOccurrences(of: "-", with: "\\-")) ")
-        } ?? ""
+        let manSection =
+            man.components(separatedBy: ".TP\n").first {
+                $0.hasPrefix(".BR \(command.replacingOccurrences(of: "-", with: "\\-")) ")
+            } ?? ""
         #expect(!manSection.isEmpty, "the man page has no entry for \(command)")
         for option in options {
-            #expect(manSection.contains("\\-\\-" + option.replacingOccurrences(of: "-", with: "\\-")),
-                    "man: \(command) --\(option)")
+            #expect(
+                manSection.contains("\\-\\-" + option.replacingOccurrences(of: "-", with: "\\-")),
+                "man: \(command) --\(option)")
             #expect(bash.contains("--\(option)"), "bash: \(command) --\(option)")
             #expect(zsh.contains("'--\(option)"), "zsh: \(command) --\(option)")
             #expect(fish.contains("-l \(option)"), "fish: \(command) --\(option)")

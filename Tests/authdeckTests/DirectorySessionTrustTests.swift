@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Issue 14, item 5: a `.authdeck-session` another user could have planted never picks the session (the class of
@@ -26,8 +27,9 @@ import Glibc
     }
 
     func run(in directory: String, _ arguments: String, home: String? = nil) -> CLIRunner.Result {
-        runner.run(executable: "/bin/bash", ["-c", "cd '\(directory)' && \"$AUTHDECK_BIN\" \(arguments)"],
-                   environment: ["HOME": home ?? "/nonexistent-home"])
+        runner.run(
+            executable: "/bin/bash", ["-c", "cd '\(directory)' && \"$AUTHDECK_BIN\" \(arguments)"],
+            environment: ["HOME": home ?? "/nonexistent-home"])
     }
 
     func plant(_ key: String, in directory: String) throws -> String {

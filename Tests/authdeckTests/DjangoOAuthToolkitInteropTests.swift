@@ -17,8 +17,11 @@ extension InteropTests {
         }
 
         func configure(client: String, _ extra: [String: Any] = [:]) throws {
-            try setup.configure(["issuer": info.issuer, "clientID": client, "redirectURI": info.redirectURI,
-                                 "scopes": ["openid", "email", "profile"]].merging(extra) { $1 })
+            try setup.configure(
+                [
+                    "issuer": info.issuer, "clientID": client, "redirectURI": info.redirectURI,
+                    "scopes": ["openid", "email", "profile"],
+                ].merging(extra) { $1 })
         }
 
         @Test func browserLoginWithIdentityFromUserInfoRotationAndRevocation() throws {
@@ -64,8 +67,9 @@ extension InteropTests {
             // The secret has a space, a colon, + / and %: Basic sends it form-encoded (RFC 6749 2.3.1), which the
             // toolkit decodes; a client that skipped the encoding would be refused here.
             let secret = setup.secretFile(info.clientSecret)
-            try configure(client: info.confidentialClient,
-                          ["clientSecretFile": secret, "tokenEndpointAuthMethod": method])
+            try configure(
+                client: info.confidentialClient,
+                ["clientSecretFile": secret, "tokenEndpointAuthMethod": method])
             let tracePath = setup.folder.path + "/trace.jsonl"
             let result = setup.login(["--session-key", "c", "--trace", tracePath])
             #expect(result.status == 0, "stderr: \(result.stderr)\nbrowser: \(setup.browserSteps)")
@@ -79,8 +83,9 @@ extension InteropTests {
         @Test func deviceGrantWithoutAnIDToken() throws {
             // The toolkit's discovery names no device endpoint: config.json names it. Its device grant brings no ID
             // token (RFC 8628 promises none), so the identity comes from UserInfo.
-            try configure(client: info.deviceClient,
-                          ["deviceAuthorizationEndpoint": info.baseURL + "/o/device-authorization/"])
+            try configure(
+                client: info.deviceClient,
+                ["deviceAuthorizationEndpoint": info.baseURL + "/o/device-authorization/"])
             let tracePath = setup.folder.path + "/trace.jsonl"
             let result = setup.login(["--device", "--session-key", "dev", "--trace", tracePath])
             #expect(result.status == 0, "stderr: \(result.stderr)\nbrowser: \(setup.browserSteps)")

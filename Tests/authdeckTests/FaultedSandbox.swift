@@ -10,10 +10,12 @@ struct FaultedSandbox {
 
     init(_ sandboxArguments: [String]) throws {
         let passphrase = folder.write("passphrase", "faulted sandbox passphrase\n")
-        var base = CLIRunner(home: folder.path + "/home", extra: [
-            "AUTHDECK_PASSPHRASE_FILE": passphrase, "BROWSER": ScriptedBrowser.path,
-            "SCRIPTED_BROWSER_LOG": folder.path + "/browser.log", "XDG_RUNTIME_DIR": folder.path + "/run",
-        ])
+        var base = CLIRunner(
+            home: folder.path + "/home",
+            extra: [
+                "AUTHDECK_PASSPHRASE_FILE": passphrase, "BROWSER": ScriptedBrowser.path,
+                "SCRIPTED_BROWSER_LOG": folder.path + "/browser.log", "XDG_RUNTIME_DIR": folder.path + "/run",
+            ])
         base.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
         sandbox = try SandboxProcess(folder: folder, runner: base, extraArguments: sandboxArguments)
         base.environment["AUTHDECK_CONFIG"] = sandbox.configPath
@@ -23,13 +25,16 @@ struct FaultedSandbox {
     var tracePath: String { folder.path + "/trace.jsonl" }
 
     func login(_ arguments: [String], environment: [String: String?] = [:], timeout: Int = 5) -> CLIRunner.Result {
-        runner.run(["login"] + arguments + ["--timeout", String(timeout), "--trace", tracePath], stdin: "",
-                   environment: environment, timeout: 60)
+        runner.run(
+            ["login"] + arguments + ["--timeout", String(timeout), "--trace", tracePath], stdin: "",
+            environment: environment, timeout: 60)
     }
 
     func live(_ arguments: [String], environment: [String: String?] = [:], timeout: Int = 10) throws -> LiveLogin {
-        try LiveLogin(runner: runner, arguments: ["login"] + arguments
-                          + ["--timeout", String(timeout), "--trace", tracePath], environment: environment)
+        try LiveLogin(
+            runner: runner,
+            arguments: ["login"] + arguments
+                + ["--timeout", String(timeout), "--trace", tracePath], environment: environment)
     }
 
     /// The trace's steps, one object a line.

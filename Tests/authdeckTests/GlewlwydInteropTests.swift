@@ -18,8 +18,11 @@ extension InteropTests {
 
         /// The public client, its redirect URI registered with a fixed port (glewlwyd takes only registered ones).
         func configurePublic(_ extra: [String: Any] = [:]) throws {
-            try setup.configure(["issuer": info.issuer, "clientID": info.publicClient, "redirectURI": info.redirectURI,
-                                 "scopes": ["openid"]].merging(extra) { $1 })
+            try setup.configure(
+                [
+                    "issuer": info.issuer, "clientID": info.publicClient, "redirectURI": info.redirectURI,
+                    "scopes": ["openid"],
+                ].merging(extra) { $1 })
         }
 
         @Test func browserLoginRefreshAndAGlewlwydThatRefusesPublicRevocation() throws {
@@ -63,9 +66,11 @@ extension InteropTests {
 
         @Test func confidentialClientWithBasicThenRevokedForGood() throws {
             let secret = setup.secretFile(info.clientSecret)
-            try setup.configure(["issuer": info.issuer, "clientID": info.confidentialClient,
-                                 "clientSecretFile": secret,
-                                 "redirectURI": info.redirectURI, "scopes": ["openid"]])
+            try setup.configure([
+                "issuer": info.issuer, "clientID": info.confidentialClient,
+                "clientSecretFile": secret,
+                "redirectURI": info.redirectURI, "scopes": ["openid"],
+            ])
             let result = setup.login(["--session-key", "c"])
             #expect(result.status == 0, "stderr: \(result.stderr)\nbrowser: \(setup.browserSteps)")
             let token = setup.token("c")
@@ -83,10 +88,12 @@ extension InteropTests {
             // body form: glewlwyd refuses the code exchange (403), authdeck names the refusal (exit 4) and stores
             // nothing.
             let secret = setup.secretFile(info.clientSecret)
-            try setup.configure(["issuer": info.issuer, "clientID": info.confidentialClient,
-                                 "clientSecretFile": secret,
-                                 "redirectURI": info.redirectURI, "scopes": ["openid"],
-                                 "tokenEndpointAuthMethod": "client_secret_post"])
+            try setup.configure([
+                "issuer": info.issuer, "clientID": info.confidentialClient,
+                "clientSecretFile": secret,
+                "redirectURI": info.redirectURI, "scopes": ["openid"],
+                "tokenEndpointAuthMethod": "client_secret_post",
+            ])
             let result = setup.login(["--session-key", "p"])
             #expect(result.status == 4, "stderr: \(result.stderr)")
             #expect(result.stderr.contains("the provider refused: 403"))
@@ -98,8 +105,10 @@ extension InteropTests {
             // client's secret (a space, a colon, + / %) never matches there: authdeck fails safely, naming the
             // refusal, and stores nothing. django-oauth-toolkit takes the same secret (its suite).
             let secret = setup.secretFile(try #require(info.oddSecret))
-            try setup.configure(["issuer": info.issuer, "clientID": try #require(info.oddClient),
-                                 "clientSecretFile": secret, "redirectURI": info.redirectURI, "scopes": ["openid"]])
+            try setup.configure([
+                "issuer": info.issuer, "clientID": try #require(info.oddClient),
+                "clientSecretFile": secret, "redirectURI": info.redirectURI, "scopes": ["openid"],
+            ])
             let result = setup.login([])
             #expect(result.status == 4, "stderr: \(result.stderr)")
             #expect(result.stderr.contains("the provider refused: 403"))

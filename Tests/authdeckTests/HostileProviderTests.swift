@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The hostile provider of Tests/authdeckTests/Fixtures/hostile-provider.py, running for one test.
@@ -16,8 +17,9 @@ final class HostileProvider: @unchecked Sendable {
         FileManager.default.createFile(atPath: stdoutPath, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
         let script = CLIRunner.repositoryRoot + "/Tests/authdeckTests/Fixtures/hostile-provider.py"
-        process = try runner.start(executable: "/usr/bin/env", ["python3", script],
-                                   environment: ["HOSTILE_LOG": logPath], stdout: handle)
+        process = try runner.start(
+            executable: "/usr/bin/env", ["python3", script],
+            environment: ["HOSTILE_LOG": logPath], stdout: handle)
         var first: String?
         for _ in 0..<200 {
             if let text = try? String(contentsOfFile: stdoutPath, encoding: .utf8), text.contains("\n") {
@@ -56,32 +58,39 @@ final class HostileProvider: @unchecked Sendable {
 
     init() throws {
         let passphrase = folder.write("passphrase", "correct horse battery staple\n")
-        var base = CLIRunner(home: folder.path + "/home", extra: [
-            "AUTHDECK_PASSPHRASE_FILE": passphrase, "XDG_RUNTIME_DIR": folder.path + "/run",
-            "BROWSER": folder.path + "/browser",
-        ])
+        var base = CLIRunner(
+            home: folder.path + "/home",
+            extra: [
+                "AUTHDECK_PASSPHRASE_FILE": passphrase, "XDG_RUNTIME_DIR": folder.path + "/run",
+                "BROWSER": folder.path + "/browser",
+            ])
         base.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
         runner = base
         provider = try HostileProvider(folder: folder, runner: base)
         // A browser that only notes what it was asked to open.
         let script = "#!/bin/sh\nprintf '%s\\n' \"$1\" >> '\(folder.path)/opened'\n"
-        _ = FileManager.default.createFile(atPath: folder.path + "/browser", contents: Data(script.utf8),
-                                       attributes: [.posixPermissions: 0o700])
+        _ = FileManager.default.createFile(
+            atPath: folder.path + "/browser", contents: Data(script.utf8),
+            attributes: [.posixPermissions: 0o700])
     }
 
     /// Bytes no output may carry: C0 controls but newline, DEL, C1 controls, bidi overrides and isolates.
     static func forbidden(in text: String) -> [String] {
         text.unicodeScalars.compactMap { scalar in
             let value = scalar.value
-            let bad = (value < 0x20 && value != 0x0A) || (0x7F...0x9F).contains(value)
+            let bad =
+                (value < 0x20 && value != 0x0A) || (0x7F...0x9F).contains(value)
                 || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
             return bad ? String(format: "U+%04X", value) : nil
         }
     }
 
     @Test func deviceCodesAndErrorsFromAHostileProviderReachTheTerminalClean() throws {
-        let result = runner.run(["login", "oidc", "--device", "--issuer", provider.baseURL + "/hostile",
-                                 "--client-id", "authdeck-test", "--timeout", "20"], timeout: 40)
+        let result = runner.run(
+            [
+                "login", "oidc", "--device", "--issuer", provider.baseURL + "/hostile",
+                "--client-id", "authdeck-test", "--timeout", "20",
+            ], timeout: 40)
         #expect(result.status == 4, "stderr: \(result.stderr)")
         // The provider's words are still there, minus what would act on the terminal.
         #expect(result.stderr.contains("WDJB"))
@@ -98,15 +107,17 @@ final class HostileProvider: @unchecked Sendable {
     /// Python wrapper, and its standard error.
     func peakOfLogin(_ route: String, environment: [String: String?]) throws -> (kib: Int, stderr: String) {
         let wrapper = """
-        import resource, subprocess, sys
-        done = subprocess.run(sys.argv[1:], capture_output=True, timeout=60)
-        sys.stderr.write(done.stderr.decode(errors="replace"))
-        print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
-        """
-        let result = runner.run(executable: "/usr/bin/env", [
-            "python3", "-c", wrapper, CLIRunner.binary, "login", "oidc", "--device",
-            "--issuer", provider.baseURL + "/" + route, "--client-id", "authdeck-test", "--timeout", "20",
-        ], environment: environment, timeout: 90)
+            import resource, subprocess, sys
+            done = subprocess.run(sys.argv[1:], capture_output=True, timeout=60)
+            sys.stderr.write(done.stderr.decode(errors="replace"))
+            print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+            """
+        let result = runner.run(
+            executable: "/usr/bin/env",
+            [
+                "python3", "-c", wrapper, CLIRunner.binary, "login", "oidc", "--device",
+                "--issuer", provider.baseURL + "/" + route, "--client-id", "authdeck-test", "--timeout", "20",
+            ], environment: environment, timeout: 90)
         let fields = result.stdout.split(separator: " ")
             .map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }
         try #require(fields.count == 2, "wrapper output: \(result.stdout) \(result.stderr)")
@@ -116,17 +127,20 @@ final class HostileProvider: @unchecked Sendable {
     @Test func claimsAProviderSentAreListedClean() throws {
         // As an ID token from a hostile provider would have them (JSON escapes, so the store holds the raw bytes).
         let hostile = "\\u001b]0;pwned\\u0007\\u001b[2J\\u009b1m\\u202e\\u2066"
-        let line = #"{"key":"k","backend":"direct","provider":"oidc","subject":"s","issuer":"https://id.example.com","#
+        let line =
+            #"{"key":"k","backend":"direct","provider":"oidc","subject":"s","issuer":"https://id.example.com","#
             + #""accessToken":"t","expiresAt":"2099-01-01T00:00:00Z","#
             + #""displayName":"Mallory \#(hostile)","email":"m\#(hostile)@example.com"}"#
         let imported = runner.run(["store", "import", "-"], stdin: line + "\n")
         try #require(imported.status == 0, "stderr: \(imported.stderr)")
         for command in [["list"], ["list", "--json"], ["status"], ["status", "k"]] {
             let result = runner.run(command)
-            #expect(result.stdout.contains("Mallory") || result.stdout.contains("example.com"),
-                    "\(command): \(result.stdout) \(result.stderr)")
-            #expect(Self.forbidden(in: result.stdout + result.stderr).isEmpty,
-                    "\(command) carries \(Self.forbidden(in: result.stdout + result.stderr))")
+            #expect(
+                result.stdout.contains("Mallory") || result.stdout.contains("example.com"),
+                "\(command): \(result.stdout) \(result.stderr)")
+            #expect(
+                Self.forbidden(in: result.stdout + result.stderr).isEmpty,
+                "\(command) carries \(Self.forbidden(in: result.stdout + result.stderr))")
         }
     }
 
@@ -139,8 +153,10 @@ final class HostileProvider: @unchecked Sendable {
         try FileManager.default.copyItem(
             atPath: CLIRunner.repositoryRoot + "/Tests/authdeckTests/Fixtures/store-scrypt-n15.db",
             toPath: home + "/sessions.db")
-        let environment = ["AUTHDECK_HOME": home,
-                           "AUTHDECK_PASSPHRASE_FILE": folder.write("rss-pass", "fixture passphrase 2026\n")]
+        let environment = [
+            "AUTHDECK_HOME": home,
+            "AUTHDECK_PASSPHRASE_FILE": folder.write("rss-pass", "fixture passphrase 2026\n"),
+        ]
         let baseline = try peakOfLogin("hostile", environment: environment)
         let big = try peakOfLogin(route, environment: environment)
         #expect(big.stderr.contains("more than 1 MiB"), "stderr: \(big.stderr)")
@@ -152,13 +168,16 @@ final class HostileProvider: @unchecked Sendable {
         // config.json names the endpoints of another host; --issuer must win over all of them.
         let other = provider.baseURL + "/config-host"
         let config = """
-        {"providers": {"oidc": {"clientID": "authdeck-test", "issuer": "\(other)",
-          "authorizationEndpoint": "\(other)/authorize", "tokenEndpoint": "\(other)/token",
-          "deviceAuthorizationEndpoint": "\(other)/device", "jwksURI": "\(other)/jwks"}}}
-        """
+            {"providers": {"oidc": {"clientID": "authdeck-test", "issuer": "\(other)",
+              "authorizationEndpoint": "\(other)/authorize", "tokenEndpoint": "\(other)/token",
+              "deviceAuthorizationEndpoint": "\(other)/device", "jwksURI": "\(other)/jwks"}}}
+            """
         let configPath = folder.write("config.json", config)
-        let result = runner.run(["login", "oidc", "--device", "--issuer", provider.baseURL + "/hostile",
-                                 "--config", configPath, "--timeout", "20"], timeout: 40)
+        let result = runner.run(
+            [
+                "login", "oidc", "--device", "--issuer", provider.baseURL + "/hostile",
+                "--config", configPath, "--timeout", "20",
+            ], timeout: 40)
         #expect(result.status == 4, "stderr: \(result.stderr)")
         #expect(provider.requests.contains { $0.hasPrefix("POST /hostile/device") }, "\(provider.requests)")
         #expect(!provider.requests.contains { $0.contains("/config-host/") }, "\(provider.requests)")
@@ -173,17 +192,22 @@ final class HostileProvider: @unchecked Sendable {
 
     init() throws {
         let passphrase = folder.write("passphrase", "correct horse battery staple\n")
-        var base = CLIRunner(home: folder.path + "/home", extra: [
-            "AUTHDECK_PASSPHRASE_FILE": passphrase, "XDG_RUNTIME_DIR": folder.path + "/run", "BROWSER": "/bin/true",
-        ])
+        var base = CLIRunner(
+            home: folder.path + "/home",
+            extra: [
+                "AUTHDECK_PASSPHRASE_FILE": passphrase, "XDG_RUNTIME_DIR": folder.path + "/run", "BROWSER": "/bin/true",
+            ])
         base.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
         runner = base
         provider = try HostileProvider(folder: folder, runner: base)
     }
 
     func login(trace: String) -> CLIRunner.Result {
-        runner.run(["login", "oidc", "--device", "--issuer", provider.baseURL + "/hostile", "--client-id", "x",
-                    "--timeout", "20", "--trace", trace], timeout: 40)
+        runner.run(
+            [
+                "login", "oidc", "--device", "--issuer", provider.baseURL + "/hostile", "--client-id", "x",
+                "--timeout", "20", "--trace", trace,
+            ], timeout: 40)
     }
 
     @Test func aSymlinkAtTheTracePathIsRefusedAndItsTargetUntouched() throws {

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What every interop test starts from: a passphrase store in a temporary home, the interop browser as $BROWSER,
@@ -15,11 +16,13 @@ struct InteropLogin {
         let passphrase = folder.write("passphrase", "correct horse battery staple\n")
         configPath = folder.path + "/config.json"
         browserLog = folder.path + "/browser.log"
-        var base = CLIRunner(home: folder.path + "/home", extra: [
-            "AUTHDECK_PASSPHRASE_FILE": passphrase, "AUTHDECK_CONFIG": configPath,
-            "BROWSER": CLIRunner.repositoryRoot + "/Tests/Interop/interop-browser.py",
-            "INTEROP_BROWSER_LOG": browserLog, "XDG_RUNTIME_DIR": folder.path + "/run",
-        ])
+        var base = CLIRunner(
+            home: folder.path + "/home",
+            extra: [
+                "AUTHDECK_PASSPHRASE_FILE": passphrase, "AUTHDECK_CONFIG": configPath,
+                "BROWSER": CLIRunner.repositoryRoot + "/Tests/Interop/interop-browser.py",
+                "INTEROP_BROWSER_LOG": browserLog, "XDG_RUNTIME_DIR": folder.path + "/run",
+            ])
         base.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
         runner = base
     }
@@ -39,7 +42,8 @@ struct InteropLogin {
     }
 
     func login(_ arguments: [String], environment: [String: String?] = [:], timeout: TimeInterval = 60)
-        -> CLIRunner.Result {
+        -> CLIRunner.Result
+    {
         runner.run(["login", "oidc"] + arguments, stdin: "", environment: environment, timeout: timeout)
     }
 

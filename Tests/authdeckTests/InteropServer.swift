@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A real OAuth 2.0 / OpenID Connect server nobody on this project wrote, started for one test on 127.0.0.1 by its
@@ -43,9 +44,11 @@ final class InteropServer: @unchecked Sendable {
         var missing: String? {
             switch self {
             case .glewlwyd:
-                for path in ["/usr/bin/glewlwyd", "/usr/bin/sqlite3", "/usr/bin/openssl",
-                             "/usr/share/dbconfig-common/data/glewlwyd/install/sqlite3"]
-                    where !FileManager.default.fileExists(atPath: path) {
+                for path in [
+                    "/usr/bin/glewlwyd", "/usr/bin/sqlite3", "/usr/bin/openssl",
+                    "/usr/share/dbconfig-common/data/glewlwyd/install/sqlite3",
+                ]
+                where !FileManager.default.fileExists(atPath: path) {
                     return "\(path) is missing (make setup installs glewlwyd)"
                 }
                 return nil
@@ -53,8 +56,9 @@ final class InteropServer: @unchecked Sendable {
                 guard FileManager.default.isExecutableFile(atPath: python) else {
                     return "\(python) is missing (make setup builds the venv with django-oauth-toolkit)"
                 }
-                let check = CLIRunner(home: "/tmp").run(executable: python, ["-c", "import oauth2_provider"],
-                                                        timeout: 60)
+                let check = CLIRunner(home: "/tmp").run(
+                    executable: python, ["-c", "import oauth2_provider"],
+                    timeout: 60)
                 return check.status == 0 ? nil : "django-oauth-toolkit does not import in \(python)"
             }
         }
@@ -82,8 +86,9 @@ final class InteropServer: @unchecked Sendable {
         process.arguments = [kind.script, folder.path]
         var environment = ProcessInfo.processInfo.environment
         environment["INTEROP_CACHE"] = CLIRunner.repositoryRoot + "/.build/interop-cache"
-        try? FileManager.default.createDirectory(atPath: environment["INTEROP_CACHE"]!,
-                                                 withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(
+            atPath: environment["INTEROP_CACHE"]!,
+            withIntermediateDirectories: true)
         process.environment = environment
         input = Pipe()
         process.standardInput = input
@@ -114,7 +119,8 @@ final class InteropServer: @unchecked Sendable {
             stdin: token)
         let lines = result.stdout.split(separator: "\n", maxSplits: 1)
         let status = lines.first.flatMap { Int($0) } ?? -1
-        let body = lines.count > 1
+        let body =
+            lines.count > 1
             ? (try? JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any]) ?? [:] : [:]
         return (status, body ?? [:])
     }

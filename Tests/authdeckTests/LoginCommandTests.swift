@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `authdeck login` end to end: the real binary, the real sandbox on 127.0.0.1, a real store (passphrase), and a
@@ -15,8 +16,10 @@ import Glibc
         setup = try SandboxLoginSetup()
     }
 
-    func login(_ arguments: [String], environment: [String: String?] = [:], stdin: String? = nil,
-               timeout: TimeInterval = 30) -> CLIRunner.Result {
+    func login(
+        _ arguments: [String], environment: [String: String?] = [:], stdin: String? = nil,
+        timeout: TimeInterval = 30
+    ) -> CLIRunner.Result {
         runner.run(["login"] + arguments, stdin: stdin, environment: environment, timeout: timeout)
     }
 

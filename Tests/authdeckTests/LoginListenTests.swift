@@ -28,8 +28,9 @@ import Testing
 
     @Test func configListenFixesThePortTheRedirectURINames() throws {
         let port = try freePort()
-        let result = setup.runner.run(["login", "google"], stdin: "",
-                                      environment: ["AUTHDECK_CONFIG": try config(listen: "127.0.0.1:\(port)")])
+        let result = setup.runner.run(
+            ["login", "google"], stdin: "",
+            environment: ["AUTHDECK_CONFIG": try config(listen: "127.0.0.1:\(port)")])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stderr.contains("redirect_uri=http%3A%2F%2F127.0.0.1%3A\(port)%2Fcallback"))
     }
@@ -40,7 +41,9 @@ import Testing
         let log = setup.folder.path + "/browser.log"
         let configured: [String: String?] = ["AUTHDECK_CONFIG": try config(listen: "127.0.0.1:\(holder.port)")]
         for environment in [configured, [:]] {
-            let arguments = environment.isEmpty ? ["login", "google", "--listen", "127.0.0.1:\(holder.port)"]
+            let arguments =
+                environment.isEmpty
+                ? ["login", "google", "--listen", "127.0.0.1:\(holder.port)"]
                 : ["login", "google"]
             let result = setup.runner.run(arguments, stdin: "", environment: environment)
             #expect(result.status == 1, "stderr: \(result.stderr)")
@@ -52,8 +55,9 @@ import Testing
     }
 
     @Test func aBadListenInConfigIsAClearError() throws {
-        let result = setup.runner.run(["login", "google"], stdin: "",
-                                      environment: ["AUTHDECK_CONFIG": try config(listen: "0.0.0.0:80")])
+        let result = setup.runner.run(
+            ["login", "google"], stdin: "",
+            environment: ["AUTHDECK_CONFIG": try config(listen: "0.0.0.0:80")])
         #expect(result.status == 1)
         #expect(result.stderr.contains("listen takes 127.0.0.1:PORT"))
     }

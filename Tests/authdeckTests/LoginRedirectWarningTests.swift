@@ -6,8 +6,9 @@ import Testing
 @Suite struct LoginRedirectWarningTests {
     @Test func aWrongRedirectURIIsAWarningLineRightAfterTheURL() throws {
         let setup = try SandboxLoginSetup()
-        var config = try JSONSerialization.jsonObject(
-            with: Data(contentsOf: URL(fileURLWithPath: setup.sandbox.configPath))) as? [String: Any] ?? [:]
+        var config =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: setup.sandbox.configPath))) as? [String: Any] ?? [:]
         var providers = config["providers"] as? [String: Any] ?? [:]
         var google = providers["google"] as? [String: Any] ?? [:]
         google["redirectURI"] = "https://wrong.example/callback"
@@ -16,12 +17,17 @@ import Testing
         let wrong = setup.folder.path + "/wrong.json"
         try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: wrong))
         let trace = setup.folder.path + "/trace.jsonl"
-        let result = setup.runner.run(["login", "google", "--timeout", "5", "--trace", trace],
-                                      environment: ["AUTHDECK_CONFIG": wrong, "BROWSER": "/bin/true"])
+        let result = setup.runner.run(
+            ["login", "google", "--timeout", "5", "--trace", trace],
+            environment: ["AUTHDECK_CONFIG": wrong, "BROWSER": "/bin/true"])
         #expect(result.status != 0)
         let lines = result.stderr.split(separator: "\n").map(String.init)
-        let warning = try #require(lines.firstIndex { $0.hasPrefix("authdeck: warning: the redirect URI "
-                                                                   + "https://wrong.example/callback reaches none") })
+        let warning = try #require(
+            lines.firstIndex {
+                $0.hasPrefix(
+                    "authdeck: warning: the redirect URI "
+                        + "https://wrong.example/callback reaches none")
+            })
         let timedOut = try #require(lines.firstIndex { $0.contains("timed out") })
         #expect(warning < timedOut)
         #expect(lines[warning].contains("authdeck doctor"))

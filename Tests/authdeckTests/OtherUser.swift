@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Running things as another local user (`nobody`) with util-linux's `setpriv`, for the tests that check what such a

@@ -1,14 +1,16 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Issue 14, item 9: passphrase stores cost more to attack, old ones still open, weak or exposed passphrases are
 /// called out.
 @Suite struct PassphraseHardeningTests {
     let folder = TemporaryFolder()
-    static let session = #"{"key":"k","backend":"direct","provider":"google","subject":"s","#
+    static let session =
+        #"{"key":"k","backend":"direct","provider":"google","subject":"s","#
         + #""issuer":"https://accounts.google.com","accessToken":"token-of-k","expiresAt":"2099-01-01T00:00:00Z"}"#
 
     func runner(home: String, passphraseFile: String) -> CLIRunner {
@@ -23,9 +25,12 @@ import Glibc
         let made = cli.run(["store", "import", "-", "--unlock-for", "0"], stdin: Self.session + "\n")
         #expect(made.status == 0, "stderr: \(made.stderr)")
         #expect(!made.stderr.contains("warning"), "stderr: \(made.stderr)")
-        let parameters = cli.run(executable: "/usr/bin/sqlite3",
-                                 [home + "/sessions.db",
-                                  "SELECT CAST(value AS TEXT) FROM meta WHERE name = 'kdf_parameters'"])
+        let parameters = cli.run(
+            executable: "/usr/bin/sqlite3",
+            [
+                home + "/sessions.db",
+                "SELECT CAST(value AS TEXT) FROM meta WHERE name = 'kdf_parameters'",
+            ])
         #expect(parameters.stdout == "131072:8:1\n")
         #expect(cli.run(["token", "k", "--unlock-for", "0"]).stdout == "token-of-k\n")
     }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Another program's listener on a 127.0.0.1 port, for the tests of a port already in use (0: any free one).

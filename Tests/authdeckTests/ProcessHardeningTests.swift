@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Issue 14, item 8: a running authdeck is not dumpable and has no core limit, so neither a crash nor another
@@ -22,8 +23,9 @@ import Glibc
         OtherUser.own(output)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
         // `sandbox` waits until stopped; it goes through the lean binary and is exec'd into authdeck-full.
-        let process = try runner.start(executable: OtherUser.setpriv,
-                                       OtherUser.wrap([CLIRunner.binary, "sandbox", "--port", "0"]), stdout: handle)
+        let process = try runner.start(
+            executable: OtherUser.setpriv,
+            OtherUser.wrap([CLIRunner.binary, "sandbox", "--port", "0"]), stdout: handle)
         defer {
             process.terminate()
             process.waitUntilExit()

@@ -1,8 +1,9 @@
 import AuthCrypto
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `authdeck login` through the auth-proxy backends end to end: the real binary, `authdeck sandbox` as a child
@@ -323,8 +324,9 @@ final class LiveLogin: @unchecked Sendable {
             out.append(restOut)
             err.append(restErr)
             return
-                CLIRunner.Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                                 stderr: String(decoding: err, as: UTF8.self), timedOut: timedOut)
+                CLIRunner.Result(
+                    status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+                    stderr: String(decoding: err, as: UTF8.self), timedOut: timedOut)
         }
     }
 }

@@ -16,12 +16,15 @@ import Testing
 
     /// The failure as the user saw it: exit code, the words on stderr, the trace's result step saying the same as
     /// the last stderr line, and nothing stored.
-    func expectFailed(_ setup: FaultedSandbox, _ result: CLIRunner.Result, exit: Int32, saying words: [String],
-                      sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectFailed(
+        _ setup: FaultedSandbox, _ result: CLIRunner.Result, exit: Int32, saying words: [String],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(result.status == exit, "stderr: \(result.stderr)", sourceLocation: sourceLocation)
         for word in words {
-            #expect(result.stderr.contains(word), "stderr lacks '\(word)': \(result.stderr)",
-                    sourceLocation: sourceLocation)
+            #expect(
+                result.stderr.contains(word), "stderr lacks '\(word)': \(result.stderr)",
+                sourceLocation: sourceLocation)
         }
         #expect(result.stdout.isEmpty, "stdout: \(result.stdout)", sourceLocation: sourceLocation)
         let last = result.stderr.split(separator: "\n").last.map(String.init) ?? ""
@@ -54,10 +57,16 @@ import Testing
         let script = CLIRunner.repositoryRoot + "/Resources/completions/authdeck.bash"
         func complete(_ words: [String]) -> [String] {
             let quoted = words.map { "'\($0)'" }.joined(separator: " ")
-            return runner.run(executable: "/bin/bash", ["-c", """
-                source '\(script)'
-                COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _authdeck; printf '%s\\n' "${COMPREPLY[@]}"
-                """]).stdout.split(separator: "\n").map(String.init)
+            return runner.run(
+                executable: "/bin/bash",
+                [
+                    "-c",
+                    """
+                    source '\(script)'
+                    COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _authdeck; printf '%s\\n' "${COMPREPLY[@]}"
+                    """,
+                ]
+            ).stdout.split(separator: "\n").map(String.init)
         }
         #expect(complete(["authdeck", "sandbox", "--fault", "token-"]) == ["token-5xx-html"])
         #expect(complete(["authdeck", "sandbox", "faults", "id-token-wrong-a"]) == ["id-token-wrong-aud"])
@@ -98,16 +107,21 @@ import Testing
     @Test func theAdminRouteRefusesAChangeWithoutItsHeader() throws {
         let setup = try FaultedSandbox([])
         // What a web page could send: a simple cross-origin POST, no custom header.
-        let result = setup.runner.run(executable: "/usr/bin/python3", ["-c", """
-            import urllib.request, urllib.error, sys
-            request = urllib.request.Request(sys.argv[1] + "/sandbox/faults", data=b'{"faults":["code-reused"]}',
-                                             method="POST", headers={"Content-Type": "application/json"})
-            try:
-                urllib.request.urlopen(request)
-                print("accepted")
-            except urllib.error.HTTPError as error:
-                print(error.code)
-            """, setup.sandbox.baseURL])
+        let result = setup.runner.run(
+            executable: "/usr/bin/python3",
+            [
+                "-c",
+                """
+                import urllib.request, urllib.error, sys
+                request = urllib.request.Request(sys.argv[1] + "/sandbox/faults", data=b'{"faults":["code-reused"]}',
+                                                 method="POST", headers={"Content-Type": "application/json"})
+                try:
+                    urllib.request.urlopen(request)
+                    print("accepted")
+                except urllib.error.HTTPError as error:
+                    print(error.code)
+                """, setup.sandbox.baseURL,
+            ])
         #expect(result.stdout == "403\n", "stderr: \(result.stderr)")
         #expect(setup.runner.run(["sandbox", "faults"]).stdout == "none\n")
     }
@@ -116,8 +130,9 @@ import Testing
 
     @Test func tokenEndpoint5xxWithAnHTMLPage() throws {
         let setup = try FaultedSandbox(["--fault", "token-5xx-html"])
-        expectFailed(setup, setup.login(["google"]), exit: 1,
-                     saying: ["502", "/oidc/google/token", "an HTML page, not JSON"])
+        expectFailed(
+            setup, setup.login(["google"]), exit: 1,
+            saying: ["502", "/oidc/google/token", "an HTML page, not JSON"])
         let response = try #require(TraceFile.responses(setup.trace(), to: "/oidc/google/token").last)
         let details = TraceFile.details(response)
         #expect(details["status"] as? Int == 502)
@@ -167,14 +182,17 @@ import Testing
         // Issue 12: a stateless error redirect from the user's own processes (the loopback peer check) ends the
         // attempt at once as a refusal in the provider's words, exit 4, instead of waiting out the deadline.
         let result = setup.login(["google"])
-        expectFailed(setup, result, exit: 4, saying: [
-            "access denied at the provider: the user denied the request", "(the redirect came without state)",
-        ])
+        expectFailed(
+            setup, result, exit: 4,
+            saying: [
+                "access denied at the provider: the user denied the request", "(the redirect came without state)",
+            ])
         #expect(!result.stderr.contains("timed out"))
         #expect(!result.stderr.contains("state does not match"))
         // Told once, by the result: no "refused a loopback redirect" notice besides it.
-        #expect(result.stderr.components(separatedBy: "the user denied the request").count == 2,
-                "stderr: \(result.stderr)")
+        #expect(
+            result.stderr.components(separatedBy: "the user denied the request").count == 2,
+            "stderr: \(result.stderr)")
         let steps = setup.trace()
         let receiver = try #require(steps.first { $0["kind"] as? String == "receiver" })
         let details = TraceFile.details(receiver)
@@ -238,9 +256,14 @@ import Testing
         #expect(TraceFile.responses(steps, to: "/oidc/google/jwks").count == 2)
         let step = try #require(steps.last { $0["kind"] as? String == "id_token" })
         let kid = try #require((TraceFile.details(step)["header"] as? [String: Any])?["kid"] as? String)
-        let jwks = setup.runner.run(executable: "/usr/bin/python3", ["-c",
-            "import urllib.request,sys; print(urllib.request.urlopen(sys.argv[1]).read().decode())",
-            setup.sandbox.baseURL + "/oidc/google/jwks"]).stdout
+        let jwks = setup.runner.run(
+            executable: "/usr/bin/python3",
+            [
+                "-c",
+                "import urllib.request,sys; print(urllib.request.urlopen(sys.argv[1]).read().decode())",
+                setup.sandbox.baseURL + "/oidc/google/jwks",
+            ]
+        ).stdout
         #expect(jwks.contains("\"kid\""))
         #expect(!jwks.contains(kid))
     }
@@ -279,8 +302,9 @@ import Testing
 
     @Test func aRateLimitedCodeIsRefusedBeforeAnyCodeIsSent() throws {
         let setup = try FaultedSandbox(["--fault", "otp-rate-limit"])
-        expectFailed(setup, setup.login(["email", "--contact", "ada@example.com"]), exit: 4,
-                     saying: ["Too many attempts"])
+        expectFailed(
+            setup, setup.login(["email", "--contact", "ada@example.com"]), exit: 4,
+            saying: ["Too many attempts"])
         let response = try #require(TraceFile.responses(setup.trace(), to: "/turnkey/v1/otp_init").last)
         #expect(TraceFile.details(response)["status"] as? Int == 429)
         #expect(setup.sandbox.codes().isEmpty)

@@ -17,12 +17,14 @@ import Testing
 
     @Test func aRealBackendPointedAtTheSandboxFails() throws {
         let issuer = setup.sandbox.baseURL + "/oidc/generic"
-        let path = config("""
-        {"backends": {"corp": {"type": "direct"}},
-         "providers": {"oidc": {"issuer": "\(issuer)", "clientID": "authdeck-generic"}}}
-        """)
-        let result = runner.run(["login", "oidc", "--backend", "corp", "--config", path, "--timeout", "20"],
-                                timeout: 40)
+        let path = config(
+            """
+            {"backends": {"corp": {"type": "direct"}},
+             "providers": {"oidc": {"issuer": "\(issuer)", "clientID": "authdeck-generic"}}}
+            """)
+        let result = runner.run(
+            ["login", "oidc", "--backend", "corp", "--config", path, "--timeout", "20"],
+            timeout: 40)
         #expect(result.status != 0, "stdout: \(result.stdout)")
         #expect(result.stderr.contains("sandbox"), "stderr: \(result.stderr)")
         #expect(try setup.listed().isEmpty)
@@ -31,17 +33,21 @@ import Testing
     }
 
     @Test func aSandboxBackendOffThisMachineFails() throws {
-        let path = config("""
-        {"backends": {"remote": {"type": "sandbox", "baseURL": "https://sandbox.example.com"}}}
-        """)
+        let path = config(
+            """
+            {"backends": {"remote": {"type": "sandbox", "baseURL": "https://sandbox.example.com"}}}
+            """)
         let result = runner.run(["login", "google", "--backend", "remote", "--config", path], timeout: 40)
         #expect(result.status != 0)
         #expect(result.stderr.contains("not on this machine"), "stderr: \(result.stderr)")
     }
 
     @Test func plainHTTPToAnotherHostIsRefusedBeforeAnyRequest() throws {
-        let result = runner.run(["login", "oidc", "--backend", "direct", "--issuer", "http://192.0.2.1/realm",
-                                 "--client-id", "x", "--timeout", "20"], timeout: 40)
+        let result = runner.run(
+            [
+                "login", "oidc", "--backend", "direct", "--issuer", "http://192.0.2.1/realm",
+                "--client-id", "x", "--timeout", "20",
+            ], timeout: 40)
         #expect(result.status != 0)
         #expect(result.stderr.contains("https is required"), "stderr: \(result.stderr)")
     }

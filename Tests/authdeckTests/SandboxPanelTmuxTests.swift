@@ -4,13 +4,16 @@ import Testing
 /// The Sandbox panel inside the TUI under tmux, against a running sandbox: `S` lists the faults as the admin route
 /// says, Space switches one at the sandbox (seen through `sandbox faults` and a login that fails), `n` switches all
 /// off, a stopped sandbox is one line. `authdeck sandbox panel` opens the same panel on its own.
-@Suite(.enabled(if: TmuxPane.isAvailable || ProcessInfo.processInfo.environment["CI"] == "true",
-                "tmux is not installed"))
+@Suite(
+    .enabled(
+        if: TmuxPane.isAvailable || ProcessInfo.processInfo.environment["CI"] == "true",
+        "tmux is not installed"))
 struct SandboxPanelTmuxTests {
     @Test func sInTheTUIOpensThePanelThatSwitchesTheRunningSandbox() throws {
         let setup = try FaultedSandbox([])
-        let pane = try TmuxPane(command: [CLIRunner.binary, "tui"], environment: setup.runner.environment,
-                                folder: setup.folder.path)
+        let pane = try TmuxPane(
+            command: [CLIRunner.binary, "tui"], environment: setup.runner.environment,
+            folder: setup.folder.path)
         defer { pane.close() }
         try pane.waitFor("No sessions yet")
         pane.send("S")
@@ -50,8 +53,9 @@ struct SandboxPanelTmuxTests {
 
     @Test func sandboxPanelOpensTheSamePanelOnItsOwn() throws {
         let setup = try FaultedSandbox(["--fault", "id-token-wrong-aud"])
-        let pane = try TmuxPane(command: [CLIRunner.binary, "sandbox", "panel"], environment: setup.runner.environment,
-                                folder: setup.folder.path)
+        let pane = try TmuxPane(
+            command: [CLIRunner.binary, "sandbox", "panel"], environment: setup.runner.environment,
+            folder: setup.folder.path)
         defer { pane.close() }
         try pane.waitFor("1 on: id-token-wrong-aud")
         #expect(pane.capture().contains("store not opened"))

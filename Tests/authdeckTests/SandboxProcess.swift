@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `authdeck sandbox` running for one test: started on a free port with its config written next to the store,
@@ -18,14 +19,17 @@ final class SandboxProcess: @unchecked Sendable {
         let stdoutPath = folder.path + "/sandbox.out"
         FileManager.default.createFile(atPath: stdoutPath, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
-        process = try runner.start(executable: CLIRunner.binary,
-                                   ["sandbox"] + (port.map { ["--port", String($0)] } ?? [])
-                                       + ["--config-out", configPath, "--outbox", outboxPath] + extraArguments,
-                                   stdout: handle)
+        process = try runner.start(
+            executable: CLIRunner.binary,
+            ["sandbox"] + (port.map { ["--port", String($0)] } ?? [])
+                + ["--config-out", configPath, "--outbox", outboxPath] + extraArguments,
+            stdout: handle)
         var first: String?
         for _ in 0..<200 {
-            if let text = try? String(contentsOfFile: stdoutPath, encoding: .utf8), let line = text.split(separator: "\n").first,
-               text.contains("\n"), FileManager.default.fileExists(atPath: configPath) {
+            if let text = try? String(contentsOfFile: stdoutPath, encoding: .utf8),
+                let line = text.split(separator: "\n").first,
+                text.contains("\n"), FileManager.default.fileExists(atPath: configPath)
+            {
                 first = String(line)
                 break
             }
@@ -43,7 +47,8 @@ final class SandboxProcess: @unchecked Sendable {
         guard let text = try? String(contentsOfFile: outboxPath, encoding: .utf8) else { return [] }
         return text.split(separator: "\n").compactMap { line in
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let contact = object["contact"] as? String, let code = object["code"] as? String else { return nil }
+                let contact = object["contact"] as? String, let code = object["code"] as? String
+            else { return nil }
             return (contact, code)
         }
     }
@@ -88,12 +93,14 @@ struct SandboxLoginSetup {
 
     init() throws {
         let passphrase = folder.write("passphrase", "correct horse battery staple\n")
-        var base = CLIRunner(home: folder.path + "/home", extra: [
-            "AUTHDECK_PASSPHRASE_FILE": passphrase, "BROWSER": ScriptedBrowser.path,
-            "SCRIPTED_BROWSER_LOG": folder.path + "/browser.log", "XDG_RUNTIME_DIR": folder.path + "/run",
-            // An authdeck:// redirect (Portal's allow-listed URL) goes where the desktop's URL handler sends it.
-            "SCRIPTED_BROWSER_AUTHDECK": CLIRunner.binary,
-        ])
+        var base = CLIRunner(
+            home: folder.path + "/home",
+            extra: [
+                "AUTHDECK_PASSPHRASE_FILE": passphrase, "BROWSER": ScriptedBrowser.path,
+                "SCRIPTED_BROWSER_LOG": folder.path + "/browser.log", "XDG_RUNTIME_DIR": folder.path + "/run",
+                // An authdeck:// redirect (Portal's allow-listed URL) goes where the desktop's URL handler sends it.
+                "SCRIPTED_BROWSER_AUTHDECK": CLIRunner.binary,
+            ])
         base.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
         sandbox = try SandboxProcess(folder: folder, runner: base)
         base.environment["AUTHDECK_CONFIG"] = sandbox.configPath

@@ -9,11 +9,13 @@ import Testing
     let runner: CLIRunner
 
     init() {
-        var base = CLIRunner(home: folder.path + "/home", extra: [
-            "AUTHDECK_PASSPHRASE_FILE": folder.write("passphrase", "correct horse battery staple\n"),
-            "BROWSER": ScriptedBrowser.path, "SCRIPTED_BROWSER_LOG": folder.path + "/browser.log",
-            "XDG_RUNTIME_DIR": folder.path + "/run",
-        ])
+        var base = CLIRunner(
+            home: folder.path + "/home",
+            extra: [
+                "AUTHDECK_PASSPHRASE_FILE": folder.write("passphrase", "correct horse battery staple\n"),
+                "BROWSER": ScriptedBrowser.path, "SCRIPTED_BROWSER_LOG": folder.path + "/browser.log",
+                "XDG_RUNTIME_DIR": folder.path + "/run",
+            ])
         base.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
         runner = base
     }
@@ -55,7 +57,8 @@ import Testing
         defer { first.stop() }
         let second = runner.run(["sandbox", "--port", String(first.port), "--config-out", folder.path + "/other.json"])
         #expect(second.status == 1)
-        #expect(second.stderr == "authdeck sandbox: port \(first.port) is taken (another sandbox is running?): "
+        #expect(
+            second.stderr == "authdeck sandbox: port \(first.port) is taken (another sandbox is running?): "
                 + "stop it, or pass --port N (0 picks a free port)\n")
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/other.json"))
     }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A Python server of Tests/authdeckTests/Fixtures started by one test on 127.0.0.1: it writes its port to a file
@@ -11,9 +12,10 @@ final class ScriptServer: @unchecked Sendable {
 
     init(fixture: String, arguments: [String], folder: TemporaryFolder, runner: CLIRunner) throws {
         let portFile = folder.path + "/\(fixture).port"
-        process = try runner.start(executable: "/usr/bin/python3",
-                                   [CLIRunner.repositoryRoot + "/Tests/authdeckTests/Fixtures/" + fixture]
-                                       + arguments + [portFile])
+        process = try runner.start(
+            executable: "/usr/bin/python3",
+            [CLIRunner.repositoryRoot + "/Tests/authdeckTests/Fixtures/" + fixture]
+                + arguments + [portFile])
         var found: Int?
         for _ in 0..<200 {
             if let text = try? String(contentsOfFile: portFile, encoding: .utf8), let number = Int(text) {
@@ -45,8 +47,9 @@ enum Installed {
     }
 
     static func pythonHasCryptography() -> Bool {
-        let result = CLIRunner(home: "/nonexistent").run(executable: "/usr/bin/python3",
-                                                         ["-c", "import cryptography"])
+        let result = CLIRunner(home: "/nonexistent").run(
+            executable: "/usr/bin/python3",
+            ["-c", "import cryptography"])
         return result.status == 0
     }
 

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The store as scripts share it: refreshes serialised across processes, keys that keep their identity, one key
@@ -12,8 +13,12 @@ import Glibc
 
     func runner(home: String? = nil) -> CLIRunner {
         let file = folder.write("passphrase", "correct horse battery staple\n")
-        var runner = CLIRunner(home: home ?? self.home, extra: ["AUTHDECK_PASSPHRASE_FILE": file,
-                                                               "XDG_RUNTIME_DIR": folder.path + "/run"])
+        var runner = CLIRunner(
+            home: home ?? self.home,
+            extra: [
+                "AUTHDECK_PASSPHRASE_FILE": file,
+                "XDG_RUNTIME_DIR": folder.path + "/run",
+            ])
         runner.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
         return runner
     }
@@ -41,7 +46,8 @@ import Glibc
         let runner = runner()
         let expires = Self.iso(Date().addingTimeInterval(20))
         let endpoints = ",\"endpoints\":{\"clientID\":\"cli\",\"token\":\"\(server.baseURL)/token\"}"
-        let line = "{\"key\":\"soon\",\"provider\":\"oidc\",\"subject\":\"u1\",\"issuer\":\"\(server.baseURL)\","
+        let line =
+            "{\"key\":\"soon\",\"provider\":\"oidc\",\"subject\":\"u1\",\"issuer\":\"\(server.baseURL)\","
             + "\"expiresAt\":\"\(expires)\",\"accessToken\":\"AT-0\",\"refreshToken\":\"RT-0\"\(endpoints)}\n"
         #expect(runner.run(["store", "import", "-"], stdin: line).status == 0)
         let script = """
@@ -73,16 +79,21 @@ import Glibc
         let login = runner.run(["login", "google", "--session-key", "has space"])
         #expect(login.status == 2 && login.stderr.contains("whitespace"), "\(login.stderr)")
         for bad in ["has space", "tab\\there", "nul\\u0000byte", "bidi\\u202Eoverride", ""] {
-            let imported = runner.run(["store", "import", "-"],
-                                      stdin: "{\"key\":\"\(bad)\",\"accessToken\":\"AT-bad\"}\n")
+            let imported = runner.run(
+                ["store", "import", "-"],
+                stdin: "{\"key\":\"\(bad)\",\"accessToken\":\"AT-bad\"}\n")
             #expect(imported.status == 2, "import of \(bad): \(imported.stderr)")
         }
         #expect(listedKeys(runner) == before)
         #expect(runner.run(["use", "has space"]).status == 2)
         let here = folder.path + "/project"
         mkdir(here, 0o755)
-        let useHere = runner.run(executable: "/bin/bash", ["-c", "cd \"$1\" && \"$AUTHDECK_BIN\" use --here 'a b'",
-                                                           "bash", here])
+        let useHere = runner.run(
+            executable: "/bin/bash",
+            [
+                "-c", "cd \"$1\" && \"$AUTHDECK_BIN\" use --here 'a b'",
+                "bash", here,
+            ])
         #expect(useHere.status == 2)
         #expect(access(here + "/.authdeck-session", F_OK) != 0)
         // A directory file naming a bad key stops the command: it never falls through to the selected session.
@@ -103,14 +114,17 @@ import Glibc
 
     @Test func logoutAllAsksOnATerminalAndExpiredTakesOnlyTheUnusable() throws {
         let runner = runner()
-        let past = Self.iso(Date().addingTimeInterval(-600)), future = Self.iso(Date().addingTimeInterval(3600))
-        let lines = Self.line("live", extra: ",\"expiresAt\":\"\(future)\"")
+        let past = Self.iso(Date().addingTimeInterval(-600))
+        let future = Self.iso(Date().addingTimeInterval(3600))
+        let lines =
+            Self.line("live", extra: ",\"expiresAt\":\"\(future)\"")
             + Self.line("dead", extra: ",\"expiresAt\":\"\(past)\"")
             + Self.line("renewable", extra: ",\"expiresAt\":\"\(past)\",\"refreshToken\":\"RT\"")
         #expect(runner.run(["store", "import", "-"], stdin: lines).status == 0)
         // On a terminal (script(1) gives it one) the answer "n" removes nothing.
-        let asked = runner.run(executable: "/usr/bin/script",
-                               ["-qec", "\"$AUTHDECK_BIN\" logout --all", "/dev/null"], stdin: "n\n")
+        let asked = runner.run(
+            executable: "/usr/bin/script",
+            ["-qec", "\"$AUTHDECK_BIN\" logout --all", "/dev/null"], stdin: "n\n")
         #expect(asked.status == 3, "\(asked.stdout) \(asked.stderr)")
         #expect(asked.stdout.contains("remove 3 sessions?"))
         #expect(listedKeys(runner).count == 3)
@@ -119,8 +133,9 @@ import Glibc
         #expect(expired.stderr.contains("removed 1 expired session"))
         #expect(listedKeys(runner) == ["live", "renewable"])
         #expect(runner.run(["logout", "--all", "--expired"]).status == 2)
-        let all = runner.run(executable: "/usr/bin/script",
-                             ["-qec", "\"$AUTHDECK_BIN\" logout --all --yes", "/dev/null"], stdin: "")
+        let all = runner.run(
+            executable: "/usr/bin/script",
+            ["-qec", "\"$AUTHDECK_BIN\" logout --all --yes", "/dev/null"], stdin: "")
         #expect(all.status == 0, "\(all.stdout)")
         #expect(listedKeys(runner).isEmpty)
     }
@@ -130,7 +145,8 @@ import Glibc
         defer { server.stop() }
         let runner = runner()
         let endpoints = ",\"endpoints\":{\"clientID\":\"cli\",\"token\":\"\(server.baseURL)/token\"}"
-        let lines = Self.line("plain") + Self.line("renewable", extra: ",\"refreshToken\":\"RT-0\"\(endpoints)")
+        let lines =
+            Self.line("plain") + Self.line("renewable", extra: ",\"refreshToken\":\"RT-0\"\(endpoints)")
             + Self.line("broken", extra: ",\"refreshToken\":\"RT-unknown\"\(endpoints)")
         #expect(runner.run(["store", "import", "-"], stdin: lines).status == 0)
         let result = runner.run(["refresh", "--all"])
@@ -149,26 +165,32 @@ import Glibc
         let auto = Self.line("auto", extra: ",\"scopes\":[\"openid\",\"email\"],\"autoRefresh\":true")
         #expect(source.run(["store", "import", "-"], stdin: auto).status == 0)
         #expect(source.run(["use", "lab"]).status == 0)
-        #expect(source.run(["totp", "add", "dora@example.com", "--secret", "-"], stdin: "JBSWY3DPEHPK3PXP\n").status == 0)
+        #expect(
+            source.run(["totp", "add", "dora@example.com", "--secret", "-"], stdin: "JBSWY3DPEHPK3PXP\n").status == 0)
         let bundlePassphrase = folder.write("bundle-passphrase", "bundle words\n")
         let bundle = folder.path + "/backup.bundle"
-        let exported = source.run(["store", "export", bundle],
-                                  environment: ["AUTHDECK_EXPORT_PASSPHRASE_FILE": bundlePassphrase])
+        let exported = source.run(
+            ["store", "export", bundle],
+            environment: ["AUTHDECK_EXPORT_PASSPHRASE_FILE": bundlePassphrase])
         #expect(exported.status == 0, "\(exported.stderr)")
 
         var target = source
         target.environment["AUTHDECK_HOME"] = folder.path + "/other-home"
-        let imported = target.run(["store", "import", bundle],
-                                  environment: ["AUTHDECK_EXPORT_PASSPHRASE_FILE": bundlePassphrase])
+        let imported = target.run(
+            ["store", "import", bundle],
+            environment: ["AUTHDECK_EXPORT_PASSPHRASE_FILE": bundlePassphrase])
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stderr.contains("imported 3 sessions, 1 TOTP seed"))
-        let before = source.run(["list", "--json"]).stdout, after = target.run(["list", "--json"]).stdout
+        let before = source.run(["list", "--json"]).stdout
+        let after = target.run(["list", "--json"]).stdout
         #expect(after == before)
         #expect(after.contains("\"key\":\"lab\"") && after.contains("\"selected\":true"))
-        #expect(target.run(["totp", "code", "dora@example.com"]).stdout
+        #expect(
+            target.run(["totp", "code", "dora@example.com"]).stdout
                 == source.run(["totp", "code", "dora@example.com"]).stdout)
-        let detail = target.run(["store", "export", "-"],
-                                environment: ["AUTHDECK_EXPORT_PASSPHRASE_FILE": bundlePassphrase])
+        let detail = target.run(
+            ["store", "export", "-"],
+            environment: ["AUTHDECK_EXPORT_PASSPHRASE_FILE": bundlePassphrase])
         #expect(detail.status == 0)
         // Refresh and revoke work in the new home: the endpoints travelled with the sessions.
         let google = try #require(listedKeys(target).first { $0.hasPrefix("google-") })
@@ -177,19 +199,22 @@ import Glibc
         let revoked = target.run(["logout", google, "--revoke"])
         #expect(revoked.status == 0, "\(revoked.stderr)")
         // Again, skipping what is there: nothing changes, and it says so; without a flag the taken key fails.
-        let again = target.run(["store", "import", bundle, "--skip-existing"],
-                               environment: ["AUTHDECK_EXPORT_PASSPHRASE_FILE": bundlePassphrase])
+        let again = target.run(
+            ["store", "import", bundle, "--skip-existing"],
+            environment: ["AUTHDECK_EXPORT_PASSPHRASE_FILE": bundlePassphrase])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stderr.contains("imported 1 session, skipped 2 whose key is taken"))
-        let refused = target.run(["store", "import", bundle],
-                                 environment: ["AUTHDECK_EXPORT_PASSPHRASE_FILE": bundlePassphrase])
+        let refused = target.run(
+            ["store", "import", bundle],
+            environment: ["AUTHDECK_EXPORT_PASSPHRASE_FILE": bundlePassphrase])
         #expect(refused.status == 1)
     }
 
     @Test func importWarnsOfBackendsThisMachineDoesNotConfigure() throws {
         let runner = runner()
-        let result = runner.run(["store", "import", "-"], stdin: Self.line("far", backend: "corp-proxy"),
-                                environment: ["AUTHDECK_CONFIG": folder.write("config.json", "{}")])
+        let result = runner.run(
+            ["store", "import", "-"], stdin: Self.line("far", backend: "corp-proxy"),
+            environment: ["AUTHDECK_CONFIG": folder.write("config.json", "{}")])
         #expect(result.status == 0)
         #expect(result.stderr.contains("backend 'corp-proxy' is not configured here"))
     }
@@ -241,8 +266,10 @@ final class TokenServer: @unchecked Sendable {
 
     init(folder: TemporaryFolder, firstRefreshToken: String) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [CLIRunner.repositoryRoot + "/Tests/authdeckTests/Fixtures/rotating-token-server.py",
-                             firstRefreshToken]
+        process.arguments = [
+            CLIRunner.repositoryRoot + "/Tests/authdeckTests/Fixtures/rotating-token-server.py",
+            firstRefreshToken,
+        ]
         let output = Pipe()
         process.standardInput = input
         process.standardOutput = output

@@ -1,14 +1,18 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The README's quick start as a new user tried it: the TUI unlocked by typing the passphrase on its unlock screen
 /// (no keyring, no passphrase file), scripts importing, signing in and reading tokens in another process, a
 /// sign-in in the TUI, then quit. Every session must survive, visible to every process as soon as it is stored.
-@Suite(.serialized, .enabled(if: TmuxPane.isAvailable || ProcessInfo.processInfo.environment["CI"] == "true",
-                             "tmux is not installed"))
+@Suite(
+    .serialized,
+    .enabled(
+        if: TmuxPane.isAvailable || ProcessInfo.processInfo.environment["CI"] == "true",
+        "tmux is not installed"))
 struct SharedStoreTmuxTests {
     let setup: SandboxLoginSetup
     var folder: TemporaryFolder { setup.folder }
@@ -40,7 +44,9 @@ struct SharedStoreTmuxTests {
         #expect(runner.run(["store", "lock"]).status == 0)
         var environment = runner.environment
         environment["AUTHDECK_PASSPHRASE_FILE"] = nil
-        let browser = folder.write("tui-browser.sh", """
+        let browser = folder.write(
+            "tui-browser.sh",
+            """
             #!/bin/sh
             curl -s -L -o /dev/null "$1&sandbox_user=ada&sandbox_auto=approve"
             """)
@@ -145,8 +151,12 @@ struct SharedStoreTmuxTests {
         var workers: [(SpawnedProcess, String)] = []
         for (index, script) in [writer, writer, writer, reader, reader].enumerated() {
             let out = folder.path + "/soak-out-\(index)"
-            workers.append((try soak.spawn(executable: "/bin/bash", [script, "\(index)", "\(seconds)", folder.path],
-                                           stdoutPath: out), out))
+            workers.append(
+                (
+                    try soak.spawn(
+                        executable: "/bin/bash", [script, "\(index)", "\(seconds)", folder.path],
+                        stdoutPath: out), out
+                ))
         }
         // Meanwhile the TUI signs in again and again (a re-login of the same account keeps its key).
         let end = Date().addingTimeInterval(TimeInterval(seconds))
@@ -160,7 +170,8 @@ struct SharedStoreTmuxTests {
             pane.send("Enter")
             try pane.waitFor("authdeck · Sessions")
         }
-        var confirmed: Set<String> = ["refresh-0", "refresh-1"], uncertain: Set<String> = []
+        var confirmed: Set<String> = ["refresh-0", "refresh-1"]
+        var uncertain: Set<String> = []
         for (process, out) in workers {
             #expect(process.wait(timeout: 120).timedOut == false)
             let lines = String(decoding: FileManager.default.contents(atPath: out) ?? Data(), as: UTF8.self)
@@ -169,7 +180,9 @@ struct SharedStoreTmuxTests {
                 guard parts.count == 2 else { continue }
                 switch parts[0] {
                 case "ADD": confirmed.insert(parts[1])
-                case "DEL": confirmed.remove(parts[1]); uncertain.insert(parts[1])
+                case "DEL":
+                    confirmed.remove(parts[1])
+                    uncertain.insert(parts[1])
                 default: uncertain.insert(parts[1])
                 }
             }
@@ -187,12 +200,15 @@ struct SharedStoreTmuxTests {
         // No refresh token was ever sent after it was rotated: the sandbox revokes the whole grant on reuse, so the
         // sessions would no longer refresh, and the readers would have said so.
         let readerErrors = (3...4).map { index in
-            String(decoding: FileManager.default.contents(atPath: folder.path + "/reader-err-\(index)") ?? Data(),
-                   as: UTF8.self)
+            String(
+                decoding: FileManager.default.contents(atPath: folder.path + "/reader-err-\(index)") ?? Data(),
+                as: UTF8.self)
         }.joined()
-        #expect(!readerErrors.contains("already used") && !readerErrors.contains("revoked"), "\(readerErrors.prefix(600))")
+        #expect(
+            !readerErrors.contains("already used") && !readerErrors.contains("revoked"), "\(readerErrors.prefix(600))")
         let writerErrors = (0...2).map { index in
-            String(decoding: FileManager.default.contents(atPath: folder.path + "/err-\(index)") ?? Data(), as: UTF8.self)
+            String(
+                decoding: FileManager.default.contents(atPath: folder.path + "/err-\(index)") ?? Data(), as: UTF8.self)
         }.joined()
         #expect(!writerErrors.contains("damaged") && !readerErrors.contains("damaged"), "\(writerErrors.prefix(600))")
         for index in 0..<2 {

@@ -11,9 +11,14 @@ import Testing
 
     func seeded() -> CLIRunner {
         let passphrase = folder.write("passphrase", "correct horse\n")
-        let runner = CLIRunner(home: folder.path + "/home", extra: ["AUTHDECK_PASSPHRASE_FILE": passphrase,
-                                                                    "DBUS_SESSION_BUS_ADDRESS": ""])
-        let turnkey = "{\"key\":\"tk\",\"backend\":\"turnkey\",\"provider\":\"email\",\"subject\":\"org-1\","
+        let runner = CLIRunner(
+            home: folder.path + "/home",
+            extra: [
+                "AUTHDECK_PASSPHRASE_FILE": passphrase,
+                "DBUS_SESSION_BUS_ADDRESS": "",
+            ])
+        let turnkey =
+            "{\"key\":\"tk\",\"backend\":\"turnkey\",\"provider\":\"email\",\"subject\":\"org-1\","
             + "\"issuer\":\"https://proxy.example.com\",\"createdAt\":\"2024-01-02T03:04:05Z\","
             + "\"expiresAt\":\"2099-01-01T00:00:00Z\",\"sessionJwt\":\"JWT-tk\","
             + "\"privateKeyHex\":\"\(Self.privateHex)\"}\n"
@@ -26,16 +31,20 @@ import Testing
 
     func verify(_ stamp: String, body: String) -> String {
         let bodyFile = folder.write("checked-body", body)
-        return CLIRunner(home: folder.path).run(executable: "/usr/bin/python3", [
-            CLIRunner.repositoryRoot + "/Tests/authdeckTests/Fixtures/stamp-verify.py", Self.publicHex, bodyFile,
-            stamp,
-        ]).stdout
+        return CLIRunner(home: folder.path).run(
+            executable: "/usr/bin/python3",
+            [
+                CLIRunner.repositoryRoot + "/Tests/authdeckTests/Fixtures/stamp-verify.py", Self.publicHex, bodyFile,
+                stamp,
+            ]
+        ).stdout
     }
 
     @Test func stampsVerifyAsTurnkeyChecksThem() {
         guard Installed.pythonHasCryptography() else { return Installed.skip("python3-cryptography") }
         let runner = seeded()
-        let body = "{\"type\":\"ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2\",\"organizationId\":\"org-1\","
+        let body =
+            "{\"type\":\"ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2\",\"organizationId\":\"org-1\","
             + "\"note\":\"é ✓\"}\n"
         let file = folder.write("body.json", body)
         let fromFile = runner.run(["stamp", "tk", "--body", file])
@@ -48,8 +57,10 @@ import Testing
         #expect(fromStdin.stdout.hasPrefix("X-Stamp: "))
         #expect(verify(String(fromStdin.stdout.dropFirst(9)).trimmingCharacters(in: .newlines), body: "{}") == "ok\n")
         // Under exec, the command stamps with the session exec chose (AUTHDECK_SESSION), as the README shows.
-        let underExec = runner.run(["exec", "--session", "tk", "--", "/bin/sh", "-c",
-                                    "printf '{\"a\":1}' | '\(CLIRunner.binary)' stamp --body -"])
+        let underExec = runner.run([
+            "exec", "--session", "tk", "--", "/bin/sh", "-c",
+            "printf '{\"a\":1}' | '\(CLIRunner.binary)' stamp --body -",
+        ])
         #expect(underExec.status == 0, "stderr: \(underExec.stderr)")
         #expect(verify(underExec.stdout.trimmingCharacters(in: .newlines), body: "{\"a\":1}") == "ok\n")
         let empty = runner.run(["stamp", "tk", "--body", "-"], stdin: "")

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// End-to-end tests of the store commands, running the real binary against a store in a temporary folder.
@@ -16,8 +17,10 @@ import Glibc
         return CLIRunner(home: home, extra: ["AUTHDECK_PASSPHRASE_FILE": file, "DBUS_SESSION_BUS_ADDRESS": ""])
     }
 
-    static func line(_ key: String, access: String? = nil, expires: String = "2099-01-01T00:00:00Z",
-                     extra: String = "") -> String {
+    static func line(
+        _ key: String, access: String? = nil, expires: String = "2099-01-01T00:00:00Z",
+        extra: String = ""
+    ) -> String {
         let token = access.map { ",\"accessToken\":\"\($0)\"" } ?? ""
         return "{\"key\":\"\(key)\",\"backend\":\"direct\",\"provider\":\"google\",\"subject\":\"sub-\(key)\","
             + "\"email\":\"\(key)@example.com\",\"issuer\":\"https://accounts.example.com\","
@@ -41,14 +44,20 @@ import Glibc
 
     @Test func listJSONHasExactlyTheSpecFields() throws {
         let runner = passphraseRunner()
-        seed(runner, Self.line("work", access: "AT-work") + Self.line("old", access: "AT-old",
-                                                                        expires: "2001-01-01T00:00:00Z"))
+        seed(
+            runner,
+            Self.line("work", access: "AT-work")
+                + Self.line(
+                    "old", access: "AT-old",
+                    expires: "2001-01-01T00:00:00Z"))
         let result = runner.run(["list", "--json"])
         #expect(result.status == 0)
         let array = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
         #expect(array.count == 2)
-        let expected: Set = ["key", "backend", "provider", "subject", "email", "phone", "issuer", "createdAt",
-                             "expiresAt", "status", "refreshable", "selected"]
+        let expected: Set = [
+            "key", "backend", "provider", "subject", "email", "phone", "issuer", "createdAt",
+            "expiresAt", "status", "refreshable", "selected",
+        ]
         for object in array { #expect(Set(object.keys) == expected) }
         let work = try #require(array.first { $0["key"] as? String == "work" })
         #expect(work["status"] as? String == "active")
@@ -75,8 +84,10 @@ import Glibc
 
     @Test func tokenPrintsTheSelectedOrChosenSession() {
         let runner = passphraseRunner()
-        seed(runner, Self.line("a", access: "AT-a", extra: ",\"idToken\":\"ID-a\"")
-             + Self.line("b", extra: ",\"sessionJwt\":\"JWT-b\""))
+        seed(
+            runner,
+            Self.line("a", access: "AT-a", extra: ",\"idToken\":\"ID-a\"")
+                + Self.line("b", extra: ",\"sessionJwt\":\"JWT-b\""))
         #expect(runner.run(["token"]).stdout == "AT-a\n")
         #expect(runner.run(["token", "b"]).stdout == "JWT-b\n")
         #expect(runner.run(["token", "--session", "b"]).stdout == "JWT-b\n")
@@ -171,13 +182,18 @@ import Glibc
 
     @Test func exportBundleImportsIntoAnotherStore() throws {
         let runner = passphraseRunner()
-        seed(runner, Self.line("a", access: "AT-export-a", extra: ",\"refreshToken\":\"RT-export-a\"")
-             + Self.line("b", extra: ",\"sessionJwt\":\"JWT-export-b\","
-                         + "\"privateKeyHex\":\"\(String(repeating: "ab", count: 32))\""))
+        seed(
+            runner,
+            Self.line("a", access: "AT-export-a", extra: ",\"refreshToken\":\"RT-export-a\"")
+                + Self.line(
+                    "b",
+                    extra: ",\"sessionJwt\":\"JWT-export-b\","
+                        + "\"privateKeyHex\":\"\(String(repeating: "ab", count: 32))\""))
         let bundlePassphrase = folder.write("bundle-pass", "bundle secret\n")
         let bundle = folder.path + "/sessions.bundle"
-        let export = runner.run(["store", "export", bundle],
-                                environment: ["AUTHDECK_EXPORT_PASSPHRASE_FILE": bundlePassphrase])
+        let export = runner.run(
+            ["store", "export", bundle],
+            environment: ["AUTHDECK_EXPORT_PASSPHRASE_FILE": bundlePassphrase])
         #expect(export.status == 0, "\(export.stderr)")
         let bytes = try #require(FileManager.default.contents(atPath: bundle))
         let text = String(decoding: bytes, as: UTF8.self)
@@ -186,8 +202,12 @@ import Glibc
         #expect(stat(bundle, &info) == 0 && info.st_mode & 0o777 == 0o600)
 
         let otherHome = folder.path + "/other"
-        var other = CLIRunner(home: otherHome, extra: ["DBUS_SESSION_BUS_ADDRESS": "",
-                                                       "AUTHDECK_PASSPHRASE_FILE": folder.write("p2", "other\n")])
+        var other = CLIRunner(
+            home: otherHome,
+            extra: [
+                "DBUS_SESSION_BUS_ADDRESS": "",
+                "AUTHDECK_PASSPHRASE_FILE": folder.write("p2", "other\n"),
+            ])
         other.environment["AUTHDECK_EXPORT_PASSPHRASE_FILE"] = folder.write("wrong", "not it\n")
         let wrong = other.run(["store", "import", bundle])
         #expect(wrong.status != 0)
@@ -218,8 +238,12 @@ import Glibc
         seed(passphraseRunner(), Self.line("a", access: "AT-a"))
         #expect(passphraseRunner().run(["store", "lock"]).status == 0)
         let before = try #require(databaseDigest())
-        let runner = CLIRunner(home: home, extra: ["AUTHDECK_PASSPHRASE_FILE": folder.path + "/no-such-file",
-                                                   "DBUS_SESSION_BUS_ADDRESS": ""])
+        let runner = CLIRunner(
+            home: home,
+            extra: [
+                "AUTHDECK_PASSPHRASE_FILE": folder.path + "/no-such-file",
+                "DBUS_SESSION_BUS_ADDRESS": "",
+            ])
         let result = runner.run(["token", "a"])
         #expect(result.status == 5)
         #expect(result.stderr.contains("AUTHDECK_PASSPHRASE_FILE"))
@@ -261,11 +285,14 @@ import Glibc
 
     @Test func oneFlippedBitDamagesOnlyThatSession() throws {
         let runner = passphraseRunner()
-        seed(runner, Self.line("good", access: "AT-good")
-             + Self.line("bad", access: "AT-bad-" + String(repeating: "y", count: 64)))
+        seed(
+            runner,
+            Self.line("good", access: "AT-good")
+                + Self.line("bad", access: "AT-bad-" + String(repeating: "y", count: 64)))
         // Find the sealed blob of "bad" on disk (the WAL was checkpointed when the importer exited) and flip a bit.
-        let hex = runner.run(executable: "/usr/bin/sqlite3",
-                             [home + "/sessions.db", "SELECT hex(secret) FROM sessions WHERE key = 'bad'"])
+        let hex = runner.run(
+            executable: "/usr/bin/sqlite3",
+            [home + "/sessions.db", "SELECT hex(secret) FROM sessions WHERE key = 'bad'"])
         let blob = try #require(Self.bytes(fromHex: hex.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
         var file = try #require(databaseBytes())
         let offset = try #require(Self.find(blob, in: file))
@@ -299,11 +326,17 @@ import Glibc
 
     @Test func noSecretIsWrittenInClear() throws {
         let runner = passphraseRunner()
-        let secrets = ["ACCESS-0123456789-plain", "REFRESH-0123456789-plain", "IDTOKEN-0123456789-plain",
-                       "SESSIONJWT-0123456789-plain", String(repeating: "c0ffee", count: 10) + "beef"]
-        seed(runner, Self.line("a", access: secrets[0], extra: ",\"refreshToken\":\"\(secrets[1])\","
-                               + "\"idToken\":\"\(secrets[2])\",\"sessionJwt\":\"\(secrets[3])\","
-                               + "\"privateKeyHex\":\"\(secrets[4])\""))
+        let secrets = [
+            "ACCESS-0123456789-plain", "REFRESH-0123456789-plain", "IDTOKEN-0123456789-plain",
+            "SESSIONJWT-0123456789-plain", String(repeating: "c0ffee", count: 10) + "beef",
+        ]
+        seed(
+            runner,
+            Self.line(
+                "a", access: secrets[0],
+                extra: ",\"refreshToken\":\"\(secrets[1])\","
+                    + "\"idToken\":\"\(secrets[2])\",\"sessionJwt\":\"\(secrets[3])\","
+                    + "\"privateKeyHex\":\"\(secrets[4])\""))
         for name in ["sessions.db", "sessions.db-wal", "sessions.db-shm"] {
             guard let bytes = FileManager.default.contents(atPath: home + "/" + name) else { continue }
             let text = String(decoding: bytes, as: UTF8.self)
@@ -321,12 +354,14 @@ import Glibc
         #expect(runner.run(["store", "lock"]).status == 0)
         // The new passphrase is read from the same variable: point it at the new file for the migration.
         let second = folder.write("second", "second\n")
-        let migrate = runner.run(["store", "migrate", "--to", "passphrase"],
-                                 environment: ["AUTHDECK_PASSPHRASE_FILE": second])
+        let migrate = runner.run(
+            ["store", "migrate", "--to", "passphrase"],
+            environment: ["AUTHDECK_PASSPHRASE_FILE": second])
         #expect(migrate.status == 5, "unlocking needs the old passphrase first when nothing is cached")
         #expect(runner.run(["token", "a"]).status == 0, "unlock with the old one (cached)")
-        let migrated = runner.run(["store", "migrate", "--to", "passphrase"],
-                                  environment: ["AUTHDECK_PASSPHRASE_FILE": second])
+        let migrated = runner.run(
+            ["store", "migrate", "--to", "passphrase"],
+            environment: ["AUTHDECK_PASSPHRASE_FILE": second])
         #expect(migrated.status == 0, "\(migrated.stderr)")
         #expect(runner.run(executable: "/usr/bin/sqlite3", query).stdout == before, "session blobs were rewritten")
         #expect(runner.run(["store", "lock"]).status == 0)

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Several real authdeck processes on one store: concurrent writers, and a writer killed with SIGKILL.
@@ -10,15 +11,20 @@ import Glibc
     var home: String { folder.path + "/home" }
 
     func runner() -> CLIRunner {
-        CLIRunner(home: home, extra: ["AUTHDECK_PASSPHRASE_FILE": folder.write("passphrase", "concurrency\n"),
-                                      "DBUS_SESSION_BUS_ADDRESS": ""])
+        CLIRunner(
+            home: home,
+            extra: [
+                "AUTHDECK_PASSPHRASE_FILE": folder.write("passphrase", "concurrency\n"),
+                "DBUS_SESSION_BUS_ADDRESS": "",
+            ])
     }
 
     /// Keys in `list --json`, or nil when listing failed.
     func listedKeys(_ runner: CLIRunner) -> Set<String>? {
         let result = runner.run(["list", "--json"])
         guard result.status == 0,
-              let array = try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] else {
+            let array = try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
+        else {
             return nil
         }
         return Set(array.compactMap { $0["key"] as? String })
@@ -48,13 +54,16 @@ import Glibc
         chmod(script, 0o755)
         var workers: [(SpawnedProcess, String, String)] = []
         for id in 0..<processes {
-            let out = folder.path + "/out-\(processes)-\(id)", err = folder.path + "/err-\(processes)-\(id)"
+            let out = folder.path + "/out-\(processes)-\(id)"
+            let err = folder.path + "/err-\(processes)-\(id)"
             FileManager.default.createFile(atPath: err, contents: nil)
-            let process = try runner.spawn(executable: "/bin/bash", [script, "\(processes)x\(id)", "3000", err],
-                                           stdoutPath: out)
+            let process = try runner.spawn(
+                executable: "/bin/bash", [script, "\(processes)x\(id)", "3000", err],
+                stdoutPath: out)
             workers.append((process, out, err))
         }
-        var expected: Set<String> = ["seed"], deleted: Set<String> = []
+        var expected: Set<String> = ["seed"]
+        var deleted: Set<String> = []
         for (process, out, err) in workers {
             #expect(process.wait(timeout: 60).timedOut == false)
             let lines = String(decoding: FileManager.default.contents(atPath: out) ?? Data(), as: UTF8.self)
@@ -111,9 +120,10 @@ import Glibc
             // The killed children were the loop's, now reparented; wait until they are really gone.
             for child in children { while Glibc.kill(child, 0) == 0 { usleep(5_000) } }
             let lines = String(decoding: FileManager.default.contents(atPath: out) ?? Data(), as: UTF8.self)
-            confirmed[round] = Set(lines.split(separator: "\n").compactMap { line in
-                line.split(separator: " ").last.flatMap { Int($0) }
-            })
+            confirmed[round] = Set(
+                lines.split(separator: "\n").compactMap { line in
+                    line.split(separator: " ").last.flatMap { Int($0) }
+                })
         }
         let keys = try #require(listedKeys(runner), "the database must open after the kills")
         for (round, batches) in confirmed {

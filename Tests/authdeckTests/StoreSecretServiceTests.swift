@@ -30,8 +30,9 @@ enum SecretServiceAvailability {
 
     @Test(.enabled(if: SecretServiceAvailability.runnable, SecretServiceAvailability.reason))
     func aNewStoreKeepsItsKeyInTheSecretService() throws {
-        #expect(SecretServiceAvailability.hasSessionBus,
-                "CI must provide the Secret Service (scripts/with-keyring.sh)")
+        #expect(
+            SecretServiceAvailability.hasSessionBus,
+            "CI must provide the Secret Service (scripts/with-keyring.sh)")
         let runner = CLIRunner(home: home)
         #expect(runner.run(["store", "import", "-"], stdin: Self.line("a", "AT-ss-a")).status == 0)
         #expect(runner.run(["status"]).stdout.contains("master key:     secret-service"))
@@ -55,8 +56,12 @@ enum SecretServiceAvailability {
         #expect(runner.run(["store", "lock"]).status == 0)
         let before = try #require(databaseDigest())
         for address in ["unix:path=/nonexistent/bus", ""] {
-            let result = runner.run(["token", "a"], environment: ["DBUS_SESSION_BUS_ADDRESS": address,
-                                                                  "XDG_RUNTIME_DIR": folder.path])
+            let result = runner.run(
+                ["token", "a"],
+                environment: [
+                    "DBUS_SESSION_BUS_ADDRESS": address,
+                    "XDG_RUNTIME_DIR": folder.path,
+                ])
             #expect(result.status == 5, "bus '\(address)': \(result.stderr)")
             #expect(result.stderr.contains("Secret Service"))
             #expect(!result.stderr.contains("no session"), "a locked store must not look empty")
@@ -73,14 +78,19 @@ enum SecretServiceAvailability {
         let blobs = runner.run(executable: "/usr/bin/sqlite3", query).stdout
         #expect(blobs.split(separator: "\n").count == 2)
         let passphrase = folder.write("pass", "moved\n")
-        let toPassphrase = runner.run(["store", "migrate", "--to", "passphrase"],
-                                      environment: ["AUTHDECK_PASSPHRASE_FILE": passphrase])
+        let toPassphrase = runner.run(
+            ["store", "migrate", "--to", "passphrase"],
+            environment: ["AUTHDECK_PASSPHRASE_FILE": passphrase])
         #expect(toPassphrase.status == 0, "\(toPassphrase.stderr)")
         #expect(runner.run(executable: "/usr/bin/sqlite3", query).stdout == blobs)
         #expect(runner.run(["store", "lock"]).status == 0)
         // No bus at all: the passphrase alone unlocks now.
-        let viaPassphrase = runner.run(["token", "b"], environment: ["DBUS_SESSION_BUS_ADDRESS": "",
-                                                                     "AUTHDECK_PASSPHRASE_FILE": passphrase])
+        let viaPassphrase = runner.run(
+            ["token", "b"],
+            environment: [
+                "DBUS_SESSION_BUS_ADDRESS": "",
+                "AUTHDECK_PASSPHRASE_FILE": passphrase,
+            ])
         #expect(viaPassphrase.stdout == "AT-b\n", "\(viaPassphrase.stderr)")
         let back = runner.run(["store", "migrate", "--to", "secret-service"])
         #expect(back.status == 0, "\(back.stderr)")
@@ -96,13 +106,15 @@ enum SecretServiceAvailability {
     /// so locking that keyring cannot disturb tests sharing the outer one.
     func inPrivateKeyring(_ script: String) -> CLIRunner.Result {
         let runner = CLIRunner(home: home)
-        return runner.run(executable: CLIRunner.repositoryRoot + "/scripts/with-keyring.sh", ["bash", "-c", script],
-                          environment: ["AUTHDECK_IN_KEYRING_SESSION": nil, "HOME_UNDER_TEST": home],
-                          timeout: 60)
+        return runner.run(
+            executable: CLIRunner.repositoryRoot + "/scripts/with-keyring.sh", ["bash", "-c", script],
+            environment: ["AUTHDECK_IN_KEYRING_SESSION": nil, "HOME_UNDER_TEST": home],
+            timeout: 60)
     }
 
     @Test func aLockedSecretServiceExits5AndLeavesTheFileUnchanged() {
-        let result = inPrivateKeyring("""
+        let result = inPrivateKeyring(
+            """
             set -u
             printf '%s' '\(Self.line("a", "AT-locked"))' | "$AUTHDECK_BIN" store import - || exit 90
             "$AUTHDECK_BIN" store lock
@@ -122,7 +134,8 @@ enum SecretServiceAvailability {
     }
 
     @Test func aSecretServiceThatDoesNotAnswerTimesOutAsAnError() {
-        let result = inPrivateKeyring("""
+        let result = inPrivateKeyring(
+            """
             set -u
             printf '%s' '\(Self.line("a", "AT-hang"))' | "$AUTHDECK_BIN" store import - || exit 90
             "$AUTHDECK_BIN" store lock

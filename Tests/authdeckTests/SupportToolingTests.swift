@@ -24,8 +24,9 @@ import Testing
 
     /// Runs authdeck in `directory` through bash, so the working directory is what the test says.
     func run(in directory: String, _ arguments: String, environment: [String: String?] = [:]) -> CLIRunner.Result {
-        runner.run(executable: "/bin/bash", ["-c", "cd '\(directory)' && \"$AUTHDECK_BIN\" \(arguments)"],
-                   environment: environment)
+        runner.run(
+            executable: "/bin/bash", ["-c", "cd '\(directory)' && \"$AUTHDECK_BIN\" \(arguments)"],
+            environment: environment)
     }
 
     @Test func directorySessionSitsBetweenTheEnvironmentAndTheSelection() throws {
@@ -68,14 +69,22 @@ import Testing
         let bin = (CLIRunner.binary as NSString).deletingLastPathComponent
         func complete(_ words: [String]) -> [String] {
             let quoted = words.map { "'\($0)'" }.joined(separator: " ")
-            let result = runner.run(executable: "/bin/bash", ["-c", """
-                export PATH='\(bin)':"$PATH"; source '\(script)'
-                COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _authdeck; printf '%s\\n' "${COMPREPLY[@]}"
-                """])
+            let result = runner.run(
+                executable: "/bin/bash",
+                [
+                    "-c",
+                    """
+                    export PATH='\(bin)':"$PATH"; source '\(script)'
+                    COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _authdeck; printf '%s\\n' "${COMPREPLY[@]}"
+                    """,
+                ])
             return result.stdout.split(separator: "\n").map(String.init)
         }
         #expect(Set(complete(["authdeck", ""])).isSuperset(of: ["login", "list", "token", "doctor", "sandbox"]))
-        #expect(Set(complete(["authdeck", "login", ""])).isSuperset(of: ["google", "apple", "discord", "x", "oidc", "email", "sms"]))
+        #expect(
+            Set(complete(["authdeck", "login", ""])).isSuperset(of: [
+                "google", "apple", "discord", "x", "oidc", "email", "sms",
+            ]))
         #expect(complete(["authdeck", "token", "al"]) == ["alpha-session"])
         #expect(complete(["authdeck", "logout", "--re"]) == ["--revoke"])
     }
@@ -93,16 +102,18 @@ import Testing
         let fish = try String(contentsOfFile: root + "completions/authdeck.fish", encoding: .utf8)
         for command in commands {
             let roff = command.replacingOccurrences(of: "-", with: "\\-")
-            #expect(man.contains(".B \(roff)") || man.contains(".BR \(roff)") || man.contains(".BI \(roff)"),
-                    "the man page lacks \(command)")
+            #expect(
+                man.contains(".B \(roff)") || man.contains(".BR \(roff)") || man.contains(".BI \(roff)"),
+                "the man page lacks \(command)")
             #expect(zsh.contains("'\(command):"), "zsh completion lacks \(command)")
             #expect(fish.contains(" \(command)"), "fish completion lacks \(command)")
         }
     }
 
     @Test func openURLWithNobodyWaitingIsAClearError() {
-        let result = runner.run(["open-url", "authdeck://callback?code=a&state=b"],
-                                environment: ["XDG_RUNTIME_DIR": folder.path + "/run"])
+        let result = runner.run(
+            ["open-url", "authdeck://callback?code=a&state=b"],
+            environment: ["XDG_RUNTIME_DIR": folder.path + "/run"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("no authdeck sign-in is waiting"))
         #expect(runner.run(["open-url", "https://example.com/?code=a"]).status == 2)

@@ -1,32 +1,40 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Issue 15 under tmux, the real binary: the first run without a keyring, dumb terminals, and the daily keys.
-@Suite(.enabled(if: TmuxPane.isAvailable || ProcessInfo.processInfo.environment["CI"] == "true",
-                "tmux is not installed"))
+@Suite(
+    .enabled(
+        if: TmuxPane.isAvailable || ProcessInfo.processInfo.environment["CI"] == "true",
+        "tmux is not installed"))
 struct TUIDailyUseTmuxTests {
     let folder = TemporaryFolder()
     /// No passphrase file and no session bus: nothing but the screen can give the store a key.
     let runner: CLIRunner
 
     init() {
-        var base = CLIRunner(home: folder.path + "/home", extra: [
-            "XDG_RUNTIME_DIR": folder.path + "/run", "AUTHDECK_CONFIG": folder.write("config.json", "{}"),
-        ])
+        var base = CLIRunner(
+            home: folder.path + "/home",
+            extra: [
+                "XDG_RUNTIME_DIR": folder.path + "/run", "AUTHDECK_CONFIG": folder.write("config.json", "{}"),
+            ])
         base.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
         base.environment["AUTHDECK_PASSPHRASE_FILE"] = nil
         runner = base
     }
 
-    func startTUI(_ extra: [String: String] = [:], term: String = "xterm-256color", cols: Int = 100,
-                  rows: Int = 30) throws -> TmuxPane {
+    func startTUI(
+        _ extra: [String: String] = [:], term: String = "xterm-256color", cols: Int = 100,
+        rows: Int = 30
+    ) throws -> TmuxPane {
         var environment = runner.environment
         environment.merge(extra) { _, new in new }
-        return try TmuxPane(command: [CLIRunner.binary, "tui"], environment: environment, folder: folder.path,
-                            cols: cols, rows: rows, term: term)
+        return try TmuxPane(
+            command: [CLIRunner.binary, "tui"], environment: environment, folder: folder.path,
+            cols: cols, rows: rows, term: term)
     }
 
     /// Sandboxes started by `againstSandbox`, kept running until the test (this suite instance) ends.
@@ -44,7 +52,9 @@ struct TUIDailyUseTmuxTests {
 
     @Test func aFirstRunChoosesThePassphraseTwiceThenCarriesOnWithTheSignIn() throws {
         let sandbox = try SandboxProcess(folder: folder, runner: runner)
-        let browser = folder.write("browser.sh", """
+        let browser = folder.write(
+            "browser.sh",
+            """
             #!/bin/sh
             sleep 1
             curl -s -L -o /dev/null "$1&sandbox_user=ada&sandbox_auto=approve"
@@ -79,15 +89,22 @@ struct TUIDailyUseTmuxTests {
         try pane.waitForExit()
         // The key is wrapped by the chosen passphrase: a script with it reads the token, a wrong one cannot.
         let listed = runner.run(["list", "--json"])
-        let key = try #require((try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])?
-            .first?["key"] as? String)
+        let key = try #require(
+            (try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])?
+                .first?["key"] as? String)
         _ = runner.run(["store", "lock"])
-        let right = runner.run(["token", key], environment: [
-            "AUTHDECK_PASSPHRASE_FILE": folder.write("right", "plum tree 42\n")])
+        let right = runner.run(
+            ["token", key],
+            environment: [
+                "AUTHDECK_PASSPHRASE_FILE": folder.write("right", "plum tree 42\n")
+            ])
         #expect(right.status == 0, "token: \(right.stderr)")
         _ = runner.run(["store", "lock"])
-        let wrong = runner.run(["token", key], environment: [
-            "AUTHDECK_PASSPHRASE_FILE": folder.write("wrong", "first-try\n")])
+        let wrong = runner.run(
+            ["token", key],
+            environment: [
+                "AUTHDECK_PASSPHRASE_FILE": folder.write("wrong", "first-try\n")
+            ])
         #expect(wrong.status != 0)
     }
 
@@ -140,8 +157,9 @@ struct TUIDailyUseTmuxTests {
         mkdir(project, 0o755)
         _ = folder.write("project/.authdeck-session", "delta-portal\n")
         let command = "cd '\(project)' && exec '\(CLIRunner.binary)' tui"
-        let pane = try TmuxPane(command: ["/bin/sh", "-c", command], environment: store.environment,
-                                folder: folder.path, cols: 80, rows: 24)
+        let pane = try TmuxPane(
+            command: ["/bin/sh", "-c", command], environment: store.environment,
+            folder: folder.path, cols: 80, rows: 24)
         defer { pane.close() }
         try pane.waitFor("5 sessions")
         var screen = pane.capture()
@@ -198,15 +216,17 @@ struct TUIDailyUseTmuxTests {
         try pane.waitFor("0 of 3 match")
         pane.send("q")
         try pane.waitForExit()
-        let keys = try (JSONSerialization.jsonObject(with: Data(store.run(["list", "--json"]).stdout.utf8))
+        let keys = try
+            (JSONSerialization.jsonObject(with: Data(store.run(["list", "--json"]).stdout.utf8))
             as? [[String: Any]] ?? []).compactMap { $0["key"] as? String }
         #expect(keys == ["alpha-google", "bravo-discord", "charlie-x"])
     }
 
     @Test func copiesGoToTheClipboardWithOSC52() throws {
         let store = seeded()
-        let pane = try TmuxPane(command: [CLIRunner.binary, "tui"], environment: store.environment,
-                                folder: folder.path, cols: 100, rows: 30)
+        let pane = try TmuxPane(
+            command: [CLIRunner.binary, "tui"], environment: store.environment,
+            folder: folder.path, cols: 100, rows: 30)
         defer { pane.close() }
         pane.tmuxCommand(["set", "-s", "set-clipboard", "on"])
         try pane.waitFor("5 sessions")
@@ -221,7 +241,7 @@ struct TUIDailyUseTmuxTests {
         pane.send("c")
         try pane.waitFor("Copied the access token of alpha-google")
         #expect(pane.pasteBuffer() == "token-alpha-go")
-        #expect(!pane.capture().contains("token-alpha-go"))   // copied, never shown
+        #expect(!pane.capture().contains("token-alpha-go"))  // copied, never shown
         pane.send("q")
         try pane.waitForExit()
     }
@@ -231,7 +251,9 @@ struct TUIDailyUseTmuxTests {
         let sandbox = try SandboxProcess(folder: folder, runner: store)
         // The first consent is denied, the second approved.
         let count = folder.path + "/browser-count"
-        let browser = folder.write("browser.sh", """
+        let browser = folder.write(
+            "browser.sh",
+            """
             #!/bin/sh
             sleep 1
             if [ -e '\(count)' ]; then answer=approve; else answer=deny; touch '\(count)'; fi
@@ -240,8 +262,9 @@ struct TUIDailyUseTmuxTests {
         chmod(browser, 0o755)
         store.environment["AUTHDECK_CONFIG"] = sandbox.configPath
         store.environment["BROWSER"] = browser
-        let pane = try TmuxPane(command: [CLIRunner.binary, "tui"], environment: store.environment,
-                                folder: folder.path, cols: 100, rows: 30)
+        let pane = try TmuxPane(
+            command: [CLIRunner.binary, "tui"], environment: store.environment,
+            folder: folder.path, cols: 100, rows: 30)
         defer { pane.close() }
         try pane.waitFor("5 sessions")
         pane.send("n")
@@ -260,8 +283,10 @@ struct TUIDailyUseTmuxTests {
         let traces = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/home/traces")
         #expect(traces.count == 1)
         let name = try #require(traces.first)
-        #expect(name.range(of: #"^trace-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-google\.jsonl$"#,
-                           options: .regularExpression) != nil, "\(name)")
+        #expect(
+            name.range(
+                of: #"^trace-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-google\.jsonl$"#,
+                options: .regularExpression) != nil, "\(name)")
         pane.send("Escape")
         pane.send("Enter")
         try pane.waitFor("6 sessions")
@@ -272,7 +297,9 @@ struct TUIDailyUseTmuxTests {
     @Test func enterOnATraceStepShowsItsRedactedDetailsAndTheIDTokenClaims() throws {
         var store = seeded()
         let sandbox = try SandboxProcess(folder: folder, runner: store)
-        let browser = folder.write("browser.sh", """
+        let browser = folder.write(
+            "browser.sh",
+            """
             #!/bin/sh
             sleep 1
             curl -s -L -o /dev/null "$1&sandbox_user=ada&sandbox_auto=approve"
@@ -280,8 +307,9 @@ struct TUIDailyUseTmuxTests {
         chmod(browser, 0o755)
         store.environment["AUTHDECK_CONFIG"] = sandbox.configPath
         store.environment["BROWSER"] = browser
-        let pane = try TmuxPane(command: [CLIRunner.binary, "tui"], environment: store.environment,
-                                folder: folder.path, cols: 100, rows: 30)
+        let pane = try TmuxPane(
+            command: [CLIRunner.binary, "tui"], environment: store.environment,
+            folder: folder.path, cols: 100, rows: 30)
         defer { pane.close() }
         try pane.waitFor("5 sessions")
         pane.send("n")
@@ -298,8 +326,10 @@ struct TUIDailyUseTmuxTests {
         for _ in 0..<40 where !claims {
             pane.send("Enter")
             let screen = pane.capture()
-            for line in screen.split(separator: "\n") where line.contains("\"access_token\"")
-                || line.contains("\"refresh_token\"") || line.contains("\"id_token\" :") {
+            for line in screen.split(separator: "\n")
+            where line.contains("\"access_token\"")
+                || line.contains("\"refresh_token\"") || line.contains("\"id_token\" :")
+            {
                 #expect(line.contains("[redacted"), "\(line)")
             }
             claims = screen.contains("\"claims\" : {") && screen.contains("\"email\" : \"ada@example.com\"")
@@ -320,8 +350,9 @@ struct TUIDailyUseTmuxTests {
     @Test func mouseClicksPressResendAndOpenARow() throws {
         let store = seeded()
         let environment = try againstSandbox(store)
-        let pane = try TmuxPane(command: [CLIRunner.binary, "tui"], environment: environment,
-                                folder: folder.path, cols: 100, rows: 30)
+        let pane = try TmuxPane(
+            command: [CLIRunner.binary, "tui"], environment: environment,
+            folder: folder.path, cols: 100, rows: 30)
         defer { pane.close() }
         try pane.waitFor("5 sessions")
         // Row 3 of the screen is the second session; a click moves there, a second click opens it.
@@ -352,7 +383,8 @@ struct TUIDailyUseTmuxTests {
         let result = runner.run(executable: script, [CLIRunner.binary], environment: ["AUTHDECK_HOME": home])
         #expect(result.status == 0, "\(result.stderr)")
         let line = try #require(result.stderr.split(separator: "\n").first { $0.contains("export AUTHDECK_HOME=") })
-        #expect(line.trimmingCharacters(in: .whitespaces)
+        #expect(
+            line.trimmingCharacters(in: .whitespaces)
                 == "export AUTHDECK_HOME=\(home) AUTHDECK_CONFIG=\(home)/sandbox-config.json")
     }
 
@@ -366,8 +398,9 @@ struct TUIDailyUseTmuxTests {
     @Test func theNewSignInScreenOffersTheDeviceGrant() throws {
         let store = seeded()
         let environment = try againstSandbox(store, browser: "/bin/true")
-        let pane = try TmuxPane(command: [CLIRunner.binary, "tui"], environment: environment,
-                                folder: folder.path, cols: 120, rows: 40)
+        let pane = try TmuxPane(
+            command: [CLIRunner.binary, "tui"], environment: environment,
+            folder: folder.path, cols: 120, rows: 40)
         defer { pane.close() }
         try pane.waitFor("5 sessions")
         pane.send("n")
@@ -383,8 +416,9 @@ struct TUIDailyUseTmuxTests {
 
     @Test func dRunsTheDoctorFromTheTUI() throws {
         let store = seeded()
-        let pane = try TmuxPane(command: [CLIRunner.binary, "tui"], environment: store.environment,
-                                folder: folder.path, cols: 120, rows: 40)
+        let pane = try TmuxPane(
+            command: [CLIRunner.binary, "tui"], environment: store.environment,
+            folder: folder.path, cols: 120, rows: 40)
         defer { pane.close() }
         try pane.waitFor("5 sessions")
         pane.send("D")
@@ -399,8 +433,9 @@ struct TUIDailyUseTmuxTests {
     @Test func theAuthorizeURLIsOneLogicalLineAtEverySize() throws {
         let store = seeded()
         let environment = try againstSandbox(store, browser: "/bin/true")
-        let pane = try TmuxPane(command: [CLIRunner.binary, "tui"], environment: environment,
-                                folder: folder.path, cols: 80, rows: 24)
+        let pane = try TmuxPane(
+            command: [CLIRunner.binary, "tui"], environment: environment,
+            folder: folder.path, cols: 80, rows: 24)
         defer { pane.close() }
         try pane.waitFor("5 sessions")
         pane.send("n")
@@ -408,7 +443,7 @@ struct TUIDailyUseTmuxTests {
         try pane.waitFor("Waiting for the redirect", timeout: 20)
         for (cols, rows) in [(80, 24), (120, 40), (100, 30)] {
             pane.resize(cols: cols, rows: rows)
-            Thread.sleep(forTimeInterval: 1.2)   // a tick repaints
+            Thread.sleep(forTimeInterval: 1.2)  // a tick repaints
             if cols == 120 {
                 // At 120×40 the full-size QR code takes the height: the URL sits beside it in rows (c copies it
                 // whole), which read back in order give the whole URL.
@@ -425,15 +460,17 @@ struct TUIDailyUseTmuxTests {
                     }
                 }
                 #expect(pane.capture().contains("Scan the code"))
-                #expect(url.contains("/authorize?") && url.contains("code_challenge=") && url.contains("nonce="),
-                        "\(url)")
+                #expect(
+                    url.contains("/authorize?") && url.contains("code_challenge=") && url.contains("nonce="),
+                    "\(url)")
                 // v leaves the code out: the URL gets whole rows again, one logical line; v brings the code back.
                 pane.send("v")
                 Thread.sleep(forTimeInterval: 1.2)
                 let whole = pane.captureJoined().split(separator: "\n").map(String.init)
                 let single = whole.first { $0.hasPrefix("http://127.0.0.1:") && $0.contains("/authorize?") }
-                #expect(single?.contains("code_challenge=") == true && single.map { $0.count > cols } == true,
-                        "after v: \(whole.joined(separator: "\n"))")
+                #expect(
+                    single?.contains("code_challenge=") == true && single.map { $0.count > cols } == true,
+                    "after v: \(whole.joined(separator: "\n"))")
                 #expect(!pane.capture().contains("Scan the code"))
                 pane.send("v")
                 try pane.waitFor("Scan the code")
@@ -441,8 +478,9 @@ struct TUIDailyUseTmuxTests {
             }
             let joined = pane.captureJoined().split(separator: "\n").map(String.init)
             let line = joined.first { $0.hasPrefix("http://127.0.0.1:") && $0.contains("/authorize?") }
-            #expect(line?.contains("code_challenge=") == true && line?.contains("state=") == true,
-                    "\(cols)x\(rows): \(joined.joined(separator: "\n"))")
+            #expect(
+                line?.contains("code_challenge=") == true && line?.contains("state=") == true,
+                "\(cols)x\(rows): \(joined.joined(separator: "\n"))")
             #expect(line.map { $0.count > cols } == true)
         }
         pane.send("Escape")
@@ -453,8 +491,9 @@ struct TUIDailyUseTmuxTests {
     @Test func theNextRunOpensNewSignInOnTheBackendLastUsed() throws {
         let store = seeded()
         let environment = try againstSandbox(store, browser: "/bin/true")
-        let first = try TmuxPane(command: [CLIRunner.binary, "tui"], environment: environment,
-                                 folder: folder.path, cols: 100, rows: 30)
+        let first = try TmuxPane(
+            command: [CLIRunner.binary, "tui"], environment: environment,
+            folder: folder.path, cols: 100, rows: 30)
         try first.waitFor("5 sessions")
         first.send("n")
         try first.waitFor("‹ sandbox ›")
@@ -469,8 +508,9 @@ struct TUIDailyUseTmuxTests {
         try first.waitForExit()
         first.close()
         mkdir(folder.path + "/second", 0o755)
-        let second = try TmuxPane(command: [CLIRunner.binary, "tui"], environment: environment,
-                                  folder: folder.path + "/second", cols: 100, rows: 30)
+        let second = try TmuxPane(
+            command: [CLIRunner.binary, "tui"], environment: environment,
+            folder: folder.path + "/second", cols: 100, rows: 30)
         defer { second.close() }
         try second.waitFor("5 sessions")
         second.send("n")

@@ -1,24 +1,30 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The TUI's event loop sleeps in `poll` until something happens: an idle TUI wakes (next to) never and spends
 /// (next to) no CPU, and another process's change still shows without a key press because the store watch wakes
 /// the loop. Counts come from /proc with generous bounds; nothing here times anything.
-@Suite(.serialized, .enabled(if: TmuxPane.isAvailable || ProcessInfo.processInfo.environment["CI"] == "true",
-                             "tmux is not installed"))
+@Suite(
+    .serialized,
+    .enabled(
+        if: TmuxPane.isAvailable || ProcessInfo.processInfo.environment["CI"] == "true",
+        "tmux is not installed"))
 struct TUIIdleTmuxTests {
     let folder = TemporaryFolder()
     let runner: CLIRunner
 
     init() {
         let passphrase = folder.write("passphrase", "correct horse battery staple\n")
-        var base = CLIRunner(home: folder.path + "/home", extra: [
-            "AUTHDECK_PASSPHRASE_FILE": passphrase, "XDG_RUNTIME_DIR": folder.path + "/run",
-            "AUTHDECK_CONFIG": folder.write("config.json", "{}"),
-        ])
+        var base = CLIRunner(
+            home: folder.path + "/home",
+            extra: [
+                "AUTHDECK_PASSPHRASE_FILE": passphrase, "XDG_RUNTIME_DIR": folder.path + "/run",
+                "AUTHDECK_CONFIG": folder.write("config.json", "{}"),
+            ])
         base.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
         runner = base
     }
@@ -40,8 +46,9 @@ struct TUIIdleTmuxTests {
     /// user+system CPU in clock ticks.
     static func counters(_ pid: pid_t) -> (wakeups: Int, ticks: Int)? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return nil }
+            let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
         let line = status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") }
         let wakeups = line.flatMap { Int($0.split(separator: "\t").last?.trimmingCharacters(in: .whitespaces) ?? "") }
         // Fields after the command name: state is field 3, utime 14 and stime 15.
@@ -87,8 +94,12 @@ struct TUIIdleTmuxTests {
         try pane.waitFor("4 sessions", timeout: 5)
         #expect(!pane.capture().contains("idle-3"))
         // Another process's import shows too; the loop woke for the writes, not on a timer.
-        #expect(runner.run(["store", "import", "-"], stdin: "{\"key\":\"late\",\"provider\":\"x\",\"subject\":\"l\","
-                            + "\"accessToken\":\"AT-late\"}\n").status == 0)
+        #expect(
+            runner.run(
+                ["store", "import", "-"],
+                stdin: "{\"key\":\"late\",\"provider\":\"x\",\"subject\":\"l\","
+                    + "\"accessToken\":\"AT-late\"}\n"
+            ).status == 0)
         try pane.waitFor("late", timeout: 5)
         try pane.waitFor("5 sessions", timeout: 5)
         let after = try #require(Self.counters(pid))

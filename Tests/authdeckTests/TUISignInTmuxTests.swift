@@ -1,24 +1,29 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Issue 15's last items under tmux, the real binary against a real sandbox: OIDC's issuer and client id typed on
 /// New sign-in, a redirect URI no receiver gets told at once, the QR code at 120×40 read back by zbarimg, and the
 /// Trace screen's help.
-@Suite(.enabled(if: TmuxPane.isAvailable || ProcessInfo.processInfo.environment["CI"] == "true",
-                "tmux is not installed"))
+@Suite(
+    .enabled(
+        if: TmuxPane.isAvailable || ProcessInfo.processInfo.environment["CI"] == "true",
+        "tmux is not installed"))
 struct TUISignInTmuxTests {
     let folder = TemporaryFolder()
     let runner: CLIRunner
     let sandbox: SandboxProcess
 
     init() throws {
-        var base = CLIRunner(home: folder.path + "/home", extra: [
-            "AUTHDECK_PASSPHRASE_FILE": folder.write("passphrase", "correct horse battery staple\n"),
-            "XDG_RUNTIME_DIR": folder.path + "/run",
-        ])
+        var base = CLIRunner(
+            home: folder.path + "/home",
+            extra: [
+                "AUTHDECK_PASSPHRASE_FILE": folder.write("passphrase", "correct horse battery staple\n"),
+                "XDG_RUNTIME_DIR": folder.path + "/run",
+            ])
         base.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
         sandbox = try SandboxProcess(folder: folder, runner: base)
         base.environment["AUTHDECK_CONFIG"] = sandbox.configPath
@@ -28,13 +33,16 @@ struct TUISignInTmuxTests {
     func startTUI(_ extra: [String: String] = [:], cols: Int = 100, rows: Int = 30) throws -> TmuxPane {
         var environment = runner.environment
         environment.merge(extra) { _, new in new }
-        return try TmuxPane(command: [CLIRunner.binary, "tui"], environment: environment, folder: folder.path,
-                            cols: cols, rows: rows)
+        return try TmuxPane(
+            command: [CLIRunner.binary, "tui"], environment: environment, folder: folder.path,
+            cols: cols, rows: rows)
     }
 
     /// A `$BROWSER` that approves as ada after a moment.
     func approvingBrowser() -> String {
-        let browser = folder.write("browser.sh", """
+        let browser = folder.write(
+            "browser.sh",
+            """
             #!/bin/sh
             sleep 1
             curl -s -L -o /dev/null "$1&sandbox_user=ada&sandbox_auto=approve"
@@ -77,7 +85,8 @@ struct TUISignInTmuxTests {
 
     @Test func aRedirectURINoReceiverGetsIsToldOnTheWaitingScreenAtOnce() throws {
         // The README's walk-through: Google configured with a redirect URI the browser never brings back.
-        var config = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: sandbox.configPath)))
+        var config =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: sandbox.configPath)))
             as? [String: Any] ?? [:]
         var providers = config["providers"] as? [String: Any] ?? [:]
         var google = providers["google"] as? [String: Any] ?? [:]
@@ -120,13 +129,15 @@ struct TUISignInTmuxTests {
         var modules: [[Bool]] = []
         for line in codeLines {
             let cells = Array(line.dropFirst().prefix(width))
-            modules.append(cells.map { $0 == " " || $0 == "▄" })    // dark upper half
-            modules.append(cells.map { $0 == " " || $0 == "▀" })    // dark lower half
+            modules.append(cells.map { $0 == " " || $0 == "▄" })  // dark upper half
+            modules.append(cells.map { $0 == " " || $0 == "▀" })  // dark lower half
         }
-        modules = Array(modules.prefix(width))   // an odd side leaves the last line's lower half outside the code
-        guard let zbarimg = ["/usr/bin/zbarimg", "/usr/local/bin/zbarimg"].first(where: {
-            FileManager.default.isExecutableFile(atPath: $0)
-        }) else {
+        modules = Array(modules.prefix(width))  // an odd side leaves the last line's lower half outside the code
+        guard
+            let zbarimg = ["/usr/bin/zbarimg", "/usr/local/bin/zbarimg"].first(where: {
+                FileManager.default.isExecutableFile(atPath: $0)
+            })
+        else {
             print("TUISignInTmuxTests: skipped decoding the QR code, zbarimg (zbar-tools) is not installed")
             pane.send("Escape")
             return
@@ -135,8 +146,9 @@ struct TUISignInTmuxTests {
         try Self.pgm(modules).write(to: URL(fileURLWithPath: image))
         let decoded = runner.run(executable: zbarimg, ["--raw", "-q", image])
         #expect(decoded.status == 0)
-        #expect(decoded.stdout.hasPrefix(sandbox.baseURL + "/oidc/google/authorize?response_type=code"),
-                "zbarimg read: \(decoded.stdout)")
+        #expect(
+            decoded.stdout.hasPrefix(sandbox.baseURL + "/oidc/google/authorize?response_type=code"),
+            "zbarimg read: \(decoded.stdout)")
         pane.send("Escape")
         pane.send("q")
         try pane.waitForExit()
@@ -152,8 +164,10 @@ struct TUISignInTmuxTests {
         pane.send("t")
         try pane.waitFor("? help")
         pane.send("?")
-        for text in ["previous step", "expand or fold the step's details", "older attempt (the last 20 of this run)",
-                     "export trace-<time>-<provider>.jsonl", "close the trace"] {
+        for text in [
+            "previous step", "expand or fold the step's details", "older attempt (the last 20 of this run)",
+            "export trace-<time>-<provider>.jsonl", "close the trace",
+        ] {
             try pane.waitFor(text)
         }
         pane.send("x")
@@ -167,9 +181,12 @@ struct TUISignInTmuxTests {
 
     /// The modules as a greyscale image, 4 pixels each, dark black, with a 4-module white margin.
     static func pgm(_ modules: [[Bool]]) -> Data {
-        let scale = 4, margin = 4
-        let rows = modules.count, cols = modules.first?.count ?? 0
-        let width = (cols + 2 * margin) * scale, height = (rows + 2 * margin) * scale
+        let scale = 4
+        let margin = 4
+        let rows = modules.count
+        let cols = modules.first?.count ?? 0
+        let width = (cols + 2 * margin) * scale
+        let height = (rows + 2 * margin) * scale
         var pixels = [UInt8](repeating: 255, count: width * height)
         for (row, line) in modules.enumerated() {
             for (col, dark) in line.enumerated() where dark {

@@ -1,24 +1,29 @@
 import AuthCrypto
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The whole program under tmux: `authdeck tui` in a 100×30 pane, keys sent with send-keys, the screen read with
 /// capture-pane. Skipped only when tmux is missing outside CI.
-@Suite(.enabled(if: TmuxPane.isAvailable || ProcessInfo.processInfo.environment["CI"] == "true",
-                "tmux is not installed"))
+@Suite(
+    .enabled(
+        if: TmuxPane.isAvailable || ProcessInfo.processInfo.environment["CI"] == "true",
+        "tmux is not installed"))
 struct TUITmuxTests {
     let folder = TemporaryFolder()
     let runner: CLIRunner
 
     init() {
         let passphrase = folder.write("passphrase", "correct horse battery staple\n")
-        var base = CLIRunner(home: folder.path + "/home", extra: [
-            "AUTHDECK_PASSPHRASE_FILE": passphrase, "XDG_RUNTIME_DIR": folder.path + "/run",
-            "AUTHDECK_CONFIG": folder.write("config.json", "{}"),
-        ])
+        var base = CLIRunner(
+            home: folder.path + "/home",
+            extra: [
+                "AUTHDECK_PASSPHRASE_FILE": passphrase, "XDG_RUNTIME_DIR": folder.path + "/run",
+                "AUTHDECK_CONFIG": folder.write("config.json", "{}"),
+            ])
         base.environment["DBUS_SESSION_BUS_ADDRESS"] = nil  // a passphrase store: the same on every machine
         runner = base
     }
@@ -98,7 +103,7 @@ struct TUITmuxTests {
         let waiting = pane.capture()
         #expect(waiting.contains("loopback http://127.0.0.1:"))
         #expect(waiting.contains("/oidc/google/authorize?"))
-        pane.send("g")   // a second press of the same key starts nothing
+        pane.send("g")  // a second press of the same key starts nothing
         pane.send("Escape")
         try pane.waitFor("Sign-in cancelled; nothing was stored.")
         try pane.waitFor("No sessions yet")
@@ -115,7 +120,9 @@ struct TUITmuxTests {
 
     @Test func aBrowserSignInAgainstTheSandboxShowsTheWaitThenTheNewSession() throws {
         let sandbox = try SandboxProcess(folder: folder, runner: runner)
-        let browser = folder.write("browser.sh", """
+        let browser = folder.write(
+            "browser.sh",
+            """
             #!/bin/sh
             sleep 1
             curl -s -L -o /dev/null "$1&sandbox_user=ada&sandbox_auto=approve"
@@ -171,7 +178,7 @@ struct TUITmuxTests {
         pane.send(doraCode)
         pane.send("Enter")
         try pane.waitFor("needs a TOTP code")
-        #expect(!pane.capture().contains("JBSWY3DPEHPK3PXP"))   // the enrolment secret is never shown as text
+        #expect(!pane.capture().contains("JBSWY3DPEHPK3PXP"))  // the enrolment secret is never shown as text
         let secret = Base32.decode("JBSWY3DPEHPK3PXP") ?? []
         let right = TOTP.code(secret: secret, time: Int64(Date().timeIntervalSince1970))
         let wrong = String(right.map { $0 == "9" ? "0" : Character(String(($0.wholeNumberValue ?? 0) + 1)) })
@@ -215,13 +222,16 @@ final class TmuxPane: @unchecked Sendable {
     private let socket: String
     private let marker: String
 
-    init(command: [String], environment: [String: String], folder: String, cols: Int = 100, rows: Int = 30,
-         term: String = "xterm-256color") throws {
+    init(
+        command: [String], environment: [String: String], folder: String, cols: Int = 100, rows: Int = 30,
+        term: String = "xterm-256color"
+    ) throws {
         socket = folder + "/tmux.sock"
         marker = folder + "/exited"
         // The pane's shell line: the environment, the command, then a marker file that says it exited.
-        let quoted = (["env", "-i"] + environment.map { "\($0.key)=\($0.value)" }.sorted() + ["TERM=" + term]
-                      + command).map(Self.quote).joined(separator: " ")
+        let quoted =
+            (["env", "-i"] + environment.map { "\($0.key)=\($0.value)" }.sorted() + ["TERM=" + term]
+            + command).map(Self.quote).joined(separator: " ")
         let line = quoted + "; echo $? > " + Self.quote(marker) + "; sleep 30"
         let status = Self.tmux(["-S", socket, "new-session", "-d", "-x", "\(cols)", "-y", "\(rows)", line])
         guard status == 0 else { throw CLIFailure("tmux new-session failed (\(status))") }
@@ -242,8 +252,10 @@ final class TmuxPane: @unchecked Sendable {
     }
 
     /// Waits until the pane shows `text`; fails with the screen as it was.
-    func waitFor(_ text: String, timeout: TimeInterval = 10,
-                 sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func waitFor(
+        _ text: String, timeout: TimeInterval = 10,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let deadline = Date().addingTimeInterval(timeout)
         var screen = ""
         while Date() < deadline {
@@ -289,8 +301,11 @@ final class TmuxPane: @unchecked Sendable {
 
     /// The pid of the pane's command (the shell line's first child: `env`, which became the program), or nil.
     func commandPID() -> pid_t? {
-        guard let shell = pid_t(Self.tmuxOutput(["-S", socket, "display-message", "-p", "-t", "0", "#{pane_pid}"])
-            .trimmingCharacters(in: .whitespacesAndNewlines)) else { return nil }
+        guard
+            let shell = pid_t(
+                Self.tmuxOutput(["-S", socket, "display-message", "-p", "-t", "0", "#{pane_pid}"])
+                    .trimmingCharacters(in: .whitespacesAndNewlines))
+        else { return nil }
         let children = (try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)) ?? ""
         return children.split(separator: " ").first.flatMap { pid_t(String($0)) }
     }
@@ -350,7 +365,7 @@ final class TmuxPane: @unchecked Sendable {
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for argument in argv { free(argument) } }
         var pid: pid_t = 0
         guard posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ) == 0 else { return -1 }
         var status: Int32 = 0

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `token --min-valid`, `exec` and `env` end to end: the real binary (the lean `authdeck`, which hands these to
@@ -28,7 +29,8 @@ import Glibc
 
     func seeded() -> CLIRunner {
         let runner = runner()
-        let lines = Self.line("work", token: Self.awkwardToken) + Self.line("other", token: "AT-other")
+        let lines =
+            Self.line("work", token: Self.awkwardToken) + Self.line("other", token: "AT-other")
             + Self.line("old", token: "AT-old-secret", expires: "2001-01-01T00:00:00Z")
             + Self.line("soon", token: "AT-soon-secret", expires: SessionDates.iso(secondsFromNow: 600))
         let imported = runner.run(["store", "import", "-"], stdin: lines)
@@ -61,8 +63,9 @@ import Glibc
         let setup = try SandboxLoginSetup()
         // Tokens of this sandbox live 600 s: --min-valid 10m always asks for a new one, 11m can never be met.
         let short = TemporaryFolder()
-        let sandbox = try SandboxProcess(folder: short, runner: setup.runner,
-                                         extraArguments: ["--token-lifetime", "600"])
+        let sandbox = try SandboxProcess(
+            folder: short, runner: setup.runner,
+            extraArguments: ["--token-lifetime", "600"])
         let environment: [String: String?] = ["AUTHDECK_CONFIG": sandbox.configPath]
         let login = setup.runner.run(["login", "oidc", "--session-key", "k"], environment: environment)
         #expect(login.status == 0, "login: \(login.stderr)")
@@ -82,8 +85,9 @@ import Glibc
 
     @Test func execCredentialFollowsKubernetesExecInfo() throws {
         let runner = seeded()
-        let plain = runner.run(["token", "other", "--format", "exec-credential"],
-                               environment: ["KUBERNETES_EXEC_INFO": nil])
+        let plain = runner.run(
+            ["token", "other", "--format", "exec-credential"],
+            environment: ["KUBERNETES_EXEC_INFO": nil])
         #expect(plain.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(plain.stdout.utf8)) as? [String: Any])
         #expect(object["apiVersion"] as? String == "client.authentication.k8s.io/v1beta1")
@@ -91,15 +95,20 @@ import Glibc
         let status = try #require(object["status"] as? [String: Any])
         #expect(status["token"] as? String == "AT-other")
         #expect(status["expirationTimestamp"] as? String == "2099-01-01T00:00:00Z")
-        let info = "{\"kind\":\"ExecCredential\",\"apiVersion\":\"client.authentication.k8s.io/v1\","
+        let info =
+            "{\"kind\":\"ExecCredential\",\"apiVersion\":\"client.authentication.k8s.io/v1\","
             + "\"spec\":{\"interactive\":false}}"
-        let v1 = runner.run(["token", "other", "--format", "exec-credential"],
-                            environment: ["KUBERNETES_EXEC_INFO": info])
+        let v1 = runner.run(
+            ["token", "other", "--format", "exec-credential"],
+            environment: ["KUBERNETES_EXEC_INFO": info])
         #expect(v1.stdout.hasPrefix("{\"apiVersion\":\"client.authentication.k8s.io/v1\","))
-        for bad in ["not json", "{\"apiVersion\":\"client.authentication.k8s.io/v9\"}",
-                    "{\"apiVersion\":\"example.com/v1\"}"] {
-            let result = runner.run(["token", "other", "--format", "exec-credential"],
-                                    environment: ["KUBERNETES_EXEC_INFO": bad])
+        for bad in [
+            "not json", "{\"apiVersion\":\"client.authentication.k8s.io/v9\"}",
+            "{\"apiVersion\":\"example.com/v1\"}",
+        ] {
+            let result = runner.run(
+                ["token", "other", "--format", "exec-credential"],
+                environment: ["KUBERNETES_EXEC_INFO": bad])
             #expect(result.status == 1, "\(bad)")
             #expect(result.stdout.isEmpty)
             #expect(result.stderr.contains("KUBERNETES_EXEC_INFO"))
@@ -110,15 +119,18 @@ import Glibc
 
     @Test func execPutsTheTokenInTheEnvironmentAndPassesTheStatusThrough() {
         let runner = seeded()
-        let script = "printf '%s|%s|%s' \"$AUTHDECK_TOKEN\" \"$AUTHDECK_SESSION\" \"$GH_TOKEN\"; "
+        let script =
+            "printf '%s|%s|%s' \"$AUTHDECK_TOKEN\" \"$AUTHDECK_SESSION\" \"$GH_TOKEN\"; "
             + "tr '\\0' ' ' < /proc/$$/cmdline; tr '\\0' ' ' < /proc/$PPID/cmdline; exit 42"
         let result = runner.run(["exec", "--", "/bin/sh", "-c", script])
         #expect(result.status == 42, "stderr: \(result.stderr)")
         #expect(result.stdout.hasPrefix(Self.awkwardToken + "|work|/bin/sh"), "stdout: \(result.stdout)")
         // The token is in no process's arguments: neither the command's nor authdeck's own.
         #expect(!result.stdout.dropFirst(Self.awkwardToken.count).contains("AT-'q"))
-        let named = runner.run(["exec", "--session", "other", "--env", "GH_TOKEN", "--", "/bin/sh", "-c",
-                                "printf '%s|%s' \"$GH_TOKEN\" \"$AUTHDECK_SESSION\""])
+        let named = runner.run([
+            "exec", "--session", "other", "--env", "GH_TOKEN", "--", "/bin/sh", "-c",
+            "printf '%s|%s' \"$GH_TOKEN\" \"$AUTHDECK_SESSION\"",
+        ])
         #expect(named.status == 0)
         #expect(named.stdout == "AT-other|other")
         // Options after -- are the command's, --help included.
@@ -132,8 +144,9 @@ import Glibc
         let ready = folder.path + "/ready"
         let output = folder.path + "/exec.out"
         let script = "trap 'echo got-term; exit 7' TERM; echo $$ > '\(ready)'; while :; do sleep 0.05; done"
-        let child = try runner.spawn(executable: CLIRunner.binary, ["exec", "--", "/bin/sh", "-c", script],
-                                     stdoutPath: output)
+        let child = try runner.spawn(
+            executable: CLIRunner.binary, ["exec", "--", "/bin/sh", "-c", script],
+            stdoutPath: output)
         var started = false
         for _ in 0..<400 where !started {
             started = FileManager.default.fileExists(atPath: ready)
@@ -147,7 +160,8 @@ import Glibc
         #expect((try? String(contentsOfFile: output, encoding: .utf8)) == "got-term\n")
         // Were the signal lost, the command would outlive this test: end it here.
         if let text = try? String(contentsOfFile: ready, encoding: .utf8),
-           let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), Glibc.kill(pid, 0) == 0 {
+            let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), Glibc.kill(pid, 0) == 0
+        {
             Glibc.kill(pid, SIGKILL)
         }
     }
@@ -174,10 +188,13 @@ import Glibc
                 n = 0
             print("ints=%d" % n, flush=True)
             """
-        let pane = try TmuxPane(command: [CLIRunner.binary, "exec", "--", "/usr/bin/python3", "-c", script],
-                                environment: ["AUTHDECK_HOME": home, "PATH": "/usr/bin:/bin",
-                                              "AUTHDECK_PASSPHRASE_FILE": folder.path + "/passphrase"],
-                                folder: folder.path)
+        let pane = try TmuxPane(
+            command: [CLIRunner.binary, "exec", "--", "/usr/bin/python3", "-c", script],
+            environment: [
+                "AUTHDECK_HOME": home, "PATH": "/usr/bin:/bin",
+                "AUTHDECK_PASSPHRASE_FILE": folder.path + "/passphrase",
+            ],
+            folder: folder.path)
         defer { pane.close() }
         try pane.waitFor("ready")
         pane.send("C-c")
@@ -218,7 +235,8 @@ import Glibc
     func envEvaluatesInPosixShells(_ shell: String) {
         guard Installed.has(shell) else { return Installed.skip(shell) }
         let runner = seeded()
-        let script = "eval \"$('\(CLIRunner.binary)' env)\" && "
+        let script =
+            "eval \"$('\(CLIRunner.binary)' env)\" && "
             + "printf '%s|%s' \"$AUTHDECK_TOKEN\" \"$AUTHDECK_SESSION\""
         let result = runner.run(executable: shell, ["-c", script], environment: ["SHELL": shell])
         #expect(result.status == 0, "stderr: \(result.stderr)")
@@ -228,11 +246,15 @@ import Glibc
     @Test func envEvaluatesInFish() {
         guard Installed.has("/usr/bin/fish") else { return Installed.skip("fish") }
         let runner = seeded()
-        let script = "'\(CLIRunner.binary)' env --env API_TOKEN other | source; and printf '%s|%s' $API_TOKEN "
+        let script =
+            "'\(CLIRunner.binary)' env --env API_TOKEN other | source; and printf '%s|%s' $API_TOKEN "
             + "$AUTHDECK_SESSION; and '\(CLIRunner.binary)' env work | source; and printf '|%s' $AUTHDECK_TOKEN"
-        let result = runner.run(executable: "/usr/bin/fish", ["--no-config", "-c", script],
-                                environment: ["SHELL": "/usr/bin/fish", "XDG_CONFIG_HOME": folder.path + "/cfg",
-                                              "XDG_DATA_HOME": folder.path + "/data"])
+        let result = runner.run(
+            executable: "/usr/bin/fish", ["--no-config", "-c", script],
+            environment: [
+                "SHELL": "/usr/bin/fish", "XDG_CONFIG_HOME": folder.path + "/cfg",
+                "XDG_DATA_HOME": folder.path + "/data",
+            ])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stdout == "AT-other|other|" + Self.awkwardToken)
     }

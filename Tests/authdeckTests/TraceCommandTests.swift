@@ -17,7 +17,8 @@ import Testing
 
     /// A trace that `login` wrote under `fault`, copied out of the sandbox's folder.
     func customerTrace(_ fault: String, _ arguments: [String] = ["google"], sandbox: [String] = []) throws
-        -> (path: String, result: CLIRunner.Result) {
+        -> (path: String, result: CLIRunner.Result)
+    {
         let setup = try FaultedSandbox(fault == "none" ? sandbox : ["--fault", fault] + sandbox)
         let result = setup.login(arguments)
         let path = fresh.path + "/customer-\(fault).jsonl"
@@ -35,8 +36,10 @@ import Testing
 
     /// The replay ended as the customer's login did: same final error, same exit code, the fault switched on, and
     /// the fresh home untouched.
-    func expectReproduced(_ path: String, _ customer: CLIRunner.Result, fault: String,
-                          sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expectReproduced(
+        _ path: String, _ customer: CLIRunner.Result, fault: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let (json, result) = try replayed(path)
         let customerError = customer.stderr.split(separator: "\n").last.map(String.init) ?? ""
         let replay = json["replay"] as? [String: Any] ?? [:]
@@ -44,18 +47,23 @@ import Testing
         #expect(replay["exit"] as? Int == Int(customer.status), sourceLocation: sourceLocation)
         let replayError = replay["error"] as? String ?? "(none)"
         // The host and port differ between the two sandboxes; the words do not.
-        let portless = { (text: String) in text.replacingOccurrences(of: #"127\.0\.0\.1:[0-9]+"#, with: "H",
-                                                                     options: .regularExpression) }
+        let portless = { (text: String) in
+            text.replacingOccurrences(
+                of: #"127\.0\.0\.1:[0-9]+"#, with: "H",
+                options: .regularExpression)
+        }
         if customer.status == 0 {
             #expect(replay["error"] is NSNull, sourceLocation: sourceLocation)
         } else {
-            #expect(portless("authdeck login: " + replayError) == portless(customerError),
-                    sourceLocation: sourceLocation)
+            #expect(
+                portless("authdeck login: " + replayError) == portless(customerError),
+                sourceLocation: sourceLocation)
         }
         #expect(json["sameError"] as? Bool == true, sourceLocation: sourceLocation)
         #expect(json["sameExit"] as? Bool == true, sourceLocation: sourceLocation)
-        #expect((json["faults"] as? [String])?.contains(fault) == true, "faults: \(json["faults"] ?? "")",
-                sourceLocation: sourceLocation)
+        #expect(
+            (json["faults"] as? [String])?.contains(fault) == true, "faults: \(json["faults"] ?? "")",
+            sourceLocation: sourceLocation)
         #expect(!FileManager.default.fileExists(atPath: fresh.path + "/home"), sourceLocation: sourceLocation)
     }
 
@@ -125,8 +133,10 @@ import Testing
         #expect(text.status == 4, "stderr: \(text.stderr)")
         #expect(text.stdout.contains("replayed: google through sandbox, browser"))
         #expect(text.stdout.contains("faults: code-reused"))
-        #expect(text.stdout.contains("reproduced: the same kind of error (Authentication failed: invalid_grant) "
-            + "and exit code; the provider's words differ"))
+        #expect(
+            text.stdout.contains(
+                "reproduced: the same kind of error (Authentication failed: invalid_grant) "
+                    + "and exit code; the provider's words differ"))
         let (json, _) = try replayed(path)
         #expect(json["sameError"] as? Bool == false)
         #expect(json["sameKind"] as? Bool == true)
@@ -138,20 +148,28 @@ import Testing
     /// receiver step's `error` and null `state`), and Google's token endpoint behind a gateway answering 503 with
     /// an HTML page. Each is replayed with the matching fault and ends with the same kind of error and exit code.
     @Test(arguments: [
-        ("customer-trace-denied-no-state.jsonl", "access-denied-no-state", 4, "Authentication failed: access_denied",
-         "oidc through sandbox, browser"),
-        ("customer-trace-503.jsonl", "token-5xx-html", 1, "Sign-in unavailable: HTTP 5xx",
-         "google through sandbox, browser"),
+        (
+            "customer-trace-denied-no-state.jsonl", "access-denied-no-state", 4, "Authentication failed: access_denied",
+            "oidc through sandbox, browser"
+        ),
+        (
+            "customer-trace-503.jsonl", "token-5xx-html", 1, "Sign-in unavailable: HTTP 5xx",
+            "google through sandbox, browser"
+        ),
     ])
-    func aRealProvidersTraceInTodaysShapeIsReproducedByKind(_ file: String, _ fault: String, _ exit: Int,
-                                                            _ kind: String, _ flow: String) throws {
+    func aRealProvidersTraceInTodaysShapeIsReproducedByKind(
+        _ file: String, _ fault: String, _ exit: Int,
+        _ kind: String, _ flow: String
+    ) throws {
         let path = CLIRunner.repositoryRoot + "/Tests/authdeckTests/Fixtures/" + file
         let text = freshRunner.run(["trace", "replay", path], timeout: 90)
         #expect(text.status == Int32(exit), "stdout: \(text.stdout) stderr: \(text.stderr)")
         #expect(text.stdout.contains("replayed: \(flow)"), "stdout: \(text.stdout)")
         #expect(text.stdout.contains("faults: \(fault)\n"), "stdout: \(text.stdout)")
-        #expect(text.stdout.contains("reproduced: the same kind of error (\(kind)) and exit code; the provider's "
-            + "words differ"), "stdout: \(text.stdout)")
+        #expect(
+            text.stdout.contains(
+                "reproduced: the same kind of error (\(kind)) and exit code; the provider's "
+                    + "words differ"), "stdout: \(text.stdout)")
         let (json, _) = try replayed(path)
         #expect(json["faults"] as? [String] == [fault])
         #expect(json["sameError"] as? Bool == false)
@@ -201,8 +219,10 @@ import Testing
         let result = freshRunner.run(["trace", "show", path])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         // Since issue 12 the tokens issued with a refused ID token are revoked, and the message says so.
-        #expect(result.stdout.contains("ended: Refused the ID token: wrong audience; the tokens the provider issued "
-            + "were revoked. (exit 4)"))
+        #expect(
+            result.stdout.contains(
+                "ended: Refused the ID token: wrong audience; the tokens the provider issued "
+                    + "were revoked. (exit 4)"))
         let lines = result.stdout.split(separator: "\n")
         let idToken = try #require(lines.first { $0.contains(" id_token ") })
         let number = try #require(idToken.dropFirst().split(separator: " ").first.map(String.init))

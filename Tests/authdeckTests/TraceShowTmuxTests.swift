@@ -3,14 +3,18 @@ import Testing
 
 /// A customer's trace in the TUI's own Trace screen, on a real terminal (tmux): `authdeck trace show FILE` opens the
 /// TUI on it without the store or the config, and `o` on the Trace screen opens files, damaged ones told in one line.
-@Suite(.enabled(if: TmuxPane.isAvailable || ProcessInfo.processInfo.environment["CI"] == "true",
-                "tmux is not installed"))
+@Suite(
+    .enabled(
+        if: TmuxPane.isAvailable || ProcessInfo.processInfo.environment["CI"] == "true",
+        "tmux is not installed"))
 struct TraceShowTmuxTests {
     let folder = TemporaryFolder()
 
     /// A trace as a customer would send it, written by hand: a code refused at the token endpoint.
-    static let trace = (try? String(contentsOfFile: CLIRunner.repositoryRoot
-        + "/Tests/authdeckTests/Fixtures/customer-trace.jsonl", encoding: .utf8)) ?? ""
+    static let trace =
+        (try? String(
+            contentsOfFile: CLIRunner.repositoryRoot
+                + "/Tests/authdeckTests/Fixtures/customer-trace.jsonl", encoding: .utf8)) ?? ""
 
     /// A good run to open beside it, by hand too.
     static let goodRun = """
@@ -33,10 +37,13 @@ struct TraceShowTmuxTests {
         _ = folder.write("good-run.jsonl", Self.goodRun)
         _ = folder.write("broken.jsonl", Self.broken)
         // A config that cannot be read: showing a file needs none, nor a store.
-        let environment = CLIRunner(home: folder.path + "/home",
-                                    extra: ["AUTHDECK_CONFIG": folder.write("config.json", "{not json")]).environment
-        let pane = try TmuxPane(command: [CLIRunner.binary, "trace", "show", path], environment: environment,
-                                folder: folder.path)
+        let environment = CLIRunner(
+            home: folder.path + "/home",
+            extra: ["AUTHDECK_CONFIG": folder.write("config.json", "{not json")]
+        ).environment
+        let pane = try TmuxPane(
+            command: [CLIRunner.binary, "trace", "show", path], environment: environment,
+            folder: folder.path)
         defer { pane.close() }
         try pane.waitFor("ended: Authentication failed: invalid_grant: Bad Request. (exit 4)")
         let first = pane.capture()
@@ -87,10 +94,13 @@ struct TraceShowTmuxTests {
 
     @Test func theTUIsTraceScreenOpensAFileAndEscGoesBack() throws {
         let path = folder.write("customer.jsonl", Self.trace)
-        let environment = CLIRunner(home: folder.path + "/home", extra: [
-            "AUTHDECK_PASSPHRASE_FILE": folder.write("passphrase", "trace screen passphrase\n"),
-            "AUTHDECK_CONFIG": folder.write("config.json", "{}"), "XDG_RUNTIME_DIR": folder.path + "/run",
-        ]).environment
+        let environment = CLIRunner(
+            home: folder.path + "/home",
+            extra: [
+                "AUTHDECK_PASSPHRASE_FILE": folder.write("passphrase", "trace screen passphrase\n"),
+                "AUTHDECK_CONFIG": folder.write("config.json", "{}"), "XDG_RUNTIME_DIR": folder.path + "/run",
+            ]
+        ).environment
         let pane = try TmuxPane(command: [CLIRunner.binary, "tui"], environment: environment, folder: folder.path)
         defer { pane.close() }
         try pane.waitFor("No sessions yet")
