@@ -155,27 +155,7 @@ enum LoginCommand {
         if lstat(path, &existing) == 0 && existing.st_mode & S_IFMT == S_IFLNK {
             throw CommandFailure(.failed, "\(path) is a symbolic link; the trace is not written through it")
         }
-        let bytes = Array(trace.jsonLines().utf8)
-        let temporary = path + ".tmp-\(getpid())"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw CommandFailure(.failed, "cannot write the trace to \(path)") }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else {
-                close(descriptor)
-                unlink(temporary)
-                throw CommandFailure(.failed, "cannot write the trace to \(path)")
-            }
-            offset += written
-        }
-        let synced = fsync(descriptor) == 0
-        close(descriptor)
-        guard synced, rename(temporary, path) == 0 else {
-            unlink(temporary)
-            throw CommandFailure(.failed, "cannot write the trace to \(path)")
-        }
+        try PrivateFile.write(Array(trace.jsonLines().utf8), to: path, failure: "cannot write the trace to \(path)")
     }
 
     /// `--contact` for email and SMS, validated and normalised; a bad one is a usage error (exit 2) before any

@@ -174,25 +174,6 @@ enum StoreMaintenance {
             Output.out(String(decoding: bytes, as: UTF8.self))
             return
         }
-        let temporary = path + ".tmp-\(getpid())"
-        let descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw CommandFailure(.failed, "cannot write \(path)") }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else {
-                close(descriptor)
-                unlink(temporary)
-                throw CommandFailure(.failed, "cannot write \(path)")
-            }
-            offset += written
-        }
-        let synced = fsync(descriptor) == 0
-        close(descriptor)
-        guard synced, rename(temporary, path) == 0 else {
-            unlink(temporary)
-            throw CommandFailure(.failed, "cannot write \(path)")
-        }
+        try PrivateFile.write(bytes, to: path, failure: "cannot write \(path)")
     }
 }
