@@ -71,50 +71,6 @@ extension SessionStore {
         do { return try database.dataVersion() } catch { throw fail(error) }
     }
 
-    /// The sessions written at or after `since` (store time, seconds since 1970), how many sessions there are, and
-    /// the selection: what a watcher needs to bring its rows up to date without reading every row again. When the
-    /// count says some went away, `keys()` tells which.
-    public func changes(since: Double) throws(StoreError) -> (
-        changed: [StoreEntry], count: Int,
-        selected: String?, newest: Double
-    ) {
-        lock.lock()
-        defer { lock.unlock() }
-        do {
-            let selected = try Self.readMetaText(database, StoreSchema.Meta.selected)
-            let rows = try database.prepare(
-                """
-                SELECT \(StoreSchema.sessionColumns), updated_at FROM sessions WHERE updated_at >= ?1
-                """)
-            rows.bind(1, since)
-            var changed: [StoreEntry] = []
-            var newest = since
-            while try rows.step() {
-                changed.append(Self.entry(from: rows, selected: selected))
-                newest = max(newest, rows.double(14) ?? since)
-            }
-            let count = try database.prepare("SELECT count(*) FROM sessions")
-            _ = try count.step()
-            return (changed, Int(count.int64(0)), selected, newest)
-        } catch {
-            throw fail(error)
-        }
-    }
-
-    /// Every session's key, for a watcher that must find out which sessions went away.
-    public func keys() throws(StoreError) -> Set<String> {
-        lock.lock()
-        defer { lock.unlock() }
-        do {
-            let rows = try database.prepare("SELECT key FROM sessions")
-            var keys = Set<String>()
-            while try rows.step() { keys.insert(rows.string(0) ?? "") }
-            return keys
-        } catch {
-            throw fail(error)
-        }
-    }
-
     /// One session's metadata.
     public func entry(_ key: String) throws(StoreError) -> StoreEntry {
         lock.lock()

@@ -22,9 +22,10 @@ public enum AppEvent: Equatable, Sendable {
     case defaultCleared
     /// The session was signed out (removed from the store).
     case sessionRemoved(String)
-    /// Another process (a script's `login`, `import`, `refresh`, `logout`) changed the store: these rows were added
-    /// or changed, these keys removed, and the selection is now `selected` (nil: none).
-    case sessionsChangedElsewhere(stored: [SessionItem], removed: [String], selected: String?)
+    /// Another process (a script's `login`, `import`, `refresh`, `logout`) changed the store: the table reads its
+    /// count and the rows on screen again; `removed` are marked keys that went away, and the selection is now
+    /// `selected` (nil: none).
+    case sessionsChangedElsewhere(removed: [String], selected: String?)
     /// A refresh ended; nil error means it worked.
     case refreshFinished(key: String, error: String?)
     /// A store operation failed; the message says why.

@@ -86,9 +86,9 @@ extension AppState {
             marked.remove(key)
             message = Message("Signed out of \(key).")
             return []
-        case .sessionsChangedElsewhere(let stored, let removed, let selected):
+        case .sessionsChangedElsewhere(let removed, let selected):
             // No message: nothing the user did here happened, and the rows say it.
-            sessions.applyExternal(stored: stored, removed: removed)
+            sessions.applyExternal(removed: removed)
             for key in removed { marked.remove(key) }
             sessions.markSelected(selected ?? "")
             return []

@@ -137,14 +137,13 @@ public struct SessionList: Equatable, Sendable {
         ensure(offset..<min(matching, offset + max(1, rows)))
     }
 
-    /// Another process changed the store: rows were stored or changed, keys removed. Paged, the count and the view
-    /// are read again (the cursor stays on its session); in memory, each row is brought up to date.
-    public mutating func applyExternal(stored: [SessionItem], removed: [String]) {
+    /// Another process changed the store. Paged (as the TUI runs), the count and the view are read again and the
+    /// cursor stays on its session; in memory (reducer tests), the keys known to be gone are dropped.
+    public mutating func applyExternal(removed: [String]) {
         guard source == nil else {
             reload(keeping: current?.key)
             return
         }
-        for item in stored { upsert(item, focus: false) }
         for key in removed { remove(key) }
     }
 

@@ -188,7 +188,7 @@ final class TUIEventLoop {
         }
         dispatch(
             .sessionsChangedElsewhere(
-                stored: [], removed: removed.sorted(),
+                removed: removed.sorted(),
                 selected: try? opened.selectedKey()))
         return true
     }

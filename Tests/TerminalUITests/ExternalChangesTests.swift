@@ -4,29 +4,22 @@ import Testing
 
 @testable import TerminalUI
 
-/// Rows follow what other processes did to the store, without a message claiming the user did it.
+/// Rows follow what other processes did to the store, without a message claiming the user did it. (Paged over the
+/// store, the rows themselves are read again: PagedSessionsTests.)
 @Suite struct ExternalChangesTests {
-    @Test func rowsAddedChangedAndRemovedElsewhereShowWithoutAMessage() {
-        let added = SessionItem(record: AppFixtures.record("script-login", email: "eve@example.com"), isSelected: true)
-        var renewed = AppFixtures.sessions[0]
-        renewed.record.expiresAt = AppFixtures.now.addingTimeInterval(7200)
+    @Test func sessionsRemovedAndSelectedElsewhereShowWithoutAMessage() {
+        let marked = AppFixtures.run(AppFixtures.state(), [.key(.character(" "))]).0
+        let gone = marked.sessions.items[0].key
+        #expect(marked.marked == [gone])
         let (state, effects) = AppFixtures.run(
-            AppFixtures.state(),
-            [
-                .sessionsChangedElsewhere(stored: [added, renewed], removed: ["東京-x"], selected: "script-login")
-            ])
+            marked, [.sessionsChangedElsewhere(removed: [gone], selected: "ops-oidc")])
         #expect(effects.isEmpty)
-        #expect(state.message == nil)
-        let keys = Set(state.sessions.items.map(\.key))
-        #expect(keys == ["lab-discord", "work-google", "ops-oidc", "script-login"])
-        #expect(state.sessions.items.filter(\.isSelected).map(\.key) == ["script-login"])
-        #expect(state.sessions.items.first { $0.key == "lab-discord" }?.record.expiresAt == renewed.record.expiresAt)
+        #expect(state.message == marked.message)  // no message of its own
+        #expect(!state.sessions.items.contains { $0.key == gone })
+        #expect(state.marked.isEmpty)
+        #expect(state.sessions.items.filter(\.isSelected).map(\.key) == ["ops-oidc"])
         // A selection cleared elsewhere (the selected session was removed) marks none.
-        let (cleared, _) = AppFixtures.run(
-            state,
-            [
-                .sessionsChangedElsewhere(stored: [], removed: ["script-login"], selected: nil)
-            ])
+        let (cleared, _) = AppFixtures.run(state, [.sessionsChangedElsewhere(removed: [], selected: nil)])
         #expect(cleared.sessions.items.allSatisfy { !$0.isSelected })
     }
 }

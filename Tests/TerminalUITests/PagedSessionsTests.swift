@@ -164,7 +164,7 @@ import Testing
                 current,
                 [
                     .sessionsChangedElsewhere(
-                        stored: [], removed: ["s00251"],
+                        removed: ["s00251"],
                         selected: "s00250")
                 ]
             ).0
