@@ -59,7 +59,10 @@ let package = Package(
         .executableTarget(
             name: "authdeck",
             dependencies: ["StoreCore", "AuthBase"],
-            path: "Sources/authdeck"
+            path: "Sources/authdeck",
+            // Linked statically: no dynamic loader, no symbol lookups and no relocations of a position-independent
+            // image at start. These were most of `token`'s time (SPEC section 8; BENCHMARKS.md).
+            linkerSettings: [.unsafeFlags(["-static-executable"])]
         ),
 
         .testTarget(name: "AuthCryptoTests", dependencies: ["AuthCrypto"]),
