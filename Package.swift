@@ -8,6 +8,19 @@ func systemLibrary(_ name: String, pkgConfig: String?, apt: [String]) -> Target 
     .systemLibrary(name: name, path: "Sources/\(name)", pkgConfig: pkgConfig, providers: [.apt(apt)])
 }
 
+/// Where Debian puts the headers of libsecret and GLib (`pkg-config --cflags libsecret-1`, without its libraries).
+let libsecretHeaderFolders: [String] = {
+    #if arch(arm64)
+        let multiarch = "aarch64-linux-gnu"
+    #else
+        let multiarch = "x86_64-linux-gnu"
+    #endif
+    return [
+        "/usr/include/libsecret-1", "/usr/include/glib-2.0", "/usr/lib/\(multiarch)/glib-2.0/include",
+        "/usr/include/gio-unix-2.0",
+    ]
+}()
+
 let package = Package(
     name: "authdeck",
     platforms: [.macOS(.v14)],
@@ -20,7 +33,9 @@ let package = Package(
         systemLibrary("CCjose", pkgConfig: "cjose", apt: ["libcjose-dev", "libjansson-dev"]),
         systemLibrary("CSQLite", pkgConfig: "sqlite3", apt: ["libsqlite3-dev"]),
         systemLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: ["libmicrohttpd-dev"]),
-        systemLibrary("CLibsecret", pkgConfig: "libsecret-1", apt: ["libsecret-1-dev"]),
+        // No pkg-config here: it would link libsecret and GLib into authdeck-full, which loads them with dlopen only
+        // when a store asks the Secret Service (shim.h). SecretService passes the header folders itself.
+        systemLibrary("CLibsecret", pkgConfig: nil, apt: ["libsecret-1-dev"]),
         systemLibrary("CKeyutils", pkgConfig: "libkeyutils", apt: ["libkeyutils-dev"]),
         systemLibrary("CQRencode", pkgConfig: "libqrencode", apt: ["libqrencode-dev"]),
         systemLibrary("CNettle", pkgConfig: "nettle", apt: ["nettle-dev"]),
@@ -40,7 +55,9 @@ let package = Package(
         .target(
             name: "SessionStorage",
             dependencies: ["StoreCore", "AuthCore", "AuthCrypto", "CSQLite", "CKeyutils", "CProcess"]),
-        .target(name: "SecretService", dependencies: ["SessionStorage", "AuthCrypto", "CLibsecret"]),
+        .target(
+            name: "SecretService", dependencies: ["SessionStorage", "AuthCrypto", "CLibsecret"],
+            swiftSettings: [.unsafeFlags(libsecretHeaderFolders.flatMap { ["-Xcc", "-I" + $0] })]),
         // The libmicrohttpd server both the loopback receiver and the sandbox answer on.
         .target(name: "LoopbackHTTP", dependencies: ["AuthCore", "CMicroHTTPD"]),
         .target(name: "AuthClient", dependencies: ["AuthCore", "AuthCrypto", "LoopbackHTTP", "CQRencode", "CProcess"]),
@@ -52,10 +69,7 @@ let package = Package(
             dependencies: [
                 "AuthCore", "AuthCrypto", "AuthClient", "SessionStorage", "SecretService", "Sandbox", "TerminalUI",
             ],
-            path: "Sources/authdeck-full",
-            // Not position-independent: the static Swift runtime and Foundation inside it need no relative
-            // relocations at start then (125,888 of them: ~1.5 ms and 1.6 MB of dirtied pages per process).
-            linkerSettings: [.unsafeFlags(["-Xlinker", "-no-pie"])]
+            path: "Sources/authdeck-full"
         ),
         // The command users run: `token` from the kernel-keyring cache and `--version` here, with only the store's
         // libraries loaded; anything else is exec'd into authdeck-full.

@@ -100,6 +100,78 @@ enum SecretServiceAvailability {
         #expect(runner.run(["status"]).stdout.contains("master key:     secret-service"))
     }
 
+    // MARK: - libsecret is loaded only when a store asks the Secret Service
+
+    /// The libraries the dynamic loader reports loading (LD_DEBUG=files), by file name. The lean binary is static
+    /// and says nothing; authdeck-full, which it hands `list` and unlocking over to, does.
+    static func loaded(_ result: CLIRunner.Result) -> Set<String> {
+        var names: Set<String> = []
+        for line in result.stderr.split(separator: "\n") {
+            guard let start = line.range(of: "file=") else { continue }
+            let name = line[start.upperBound...].prefix { $0 != " " && $0 != "\t" && $0 != "[" }
+            names.insert(String(name.split(separator: "/").last ?? name))
+        }
+        return names
+    }
+
+    @Test func aPassphraseStoreNeverLoadsLibsecret() throws {
+        let runner = CLIRunner(home: home)
+        let passphrase = folder.write("pass", "never the secret service\n")
+        var environment: [String: String?] = ["AUTHDECK_PASSPHRASE_FILE": passphrase, "DBUS_SESSION_BUS_ADDRESS": ""]
+        #expect(runner.run(["store", "import", "-"], stdin: Self.line("a", "AT-p"), environment: environment).status == 0)
+        #expect(runner.run(["store", "lock"], environment: environment).status == 0)
+        environment["LD_DEBUG"] = "files"
+        let listed = runner.run(["list"], environment: environment)
+        #expect(listed.status == 0, "\(listed.stderr.suffix(400))")
+        let names = Self.loaded(listed)
+        #expect(names.contains("libsqlite3.so.0"), "the loader's report was not read: \(names.sorted())")
+        #expect(!names.contains("libsecret-1.so.0"))
+        #expect(!names.contains("libglib-2.0.so.0"))
+    }
+
+    @Test(.enabled(if: SecretServiceAvailability.runnable, SecretServiceAvailability.reason))
+    func aSecretServiceStoreLoadsLibsecretWhenItUnlocks() throws {
+        let runner = CLIRunner(home: home)
+        #expect(runner.run(["store", "import", "-"], stdin: Self.line("a", "AT-ss")).status == 0)
+        #expect(runner.run(["store", "lock"]).status == 0)
+        let token = runner.run(["token", "a"], environment: ["LD_DEBUG": "files"])
+        #expect(token.stdout == "AT-ss\n", "\(token.stderr.suffix(400))")
+        #expect(Self.loaded(token).contains("libsecret-1.so.0"))
+    }
+
+    /// libsecret hidden from this process alone (a private mount namespace puts an empty file over it): the store
+    /// stays locked with one line saying why, and nothing is written. Needs root for the mount.
+    @Test func aMissingLibsecretIsOneLineAndChangesNothing() throws {
+        guard getuid() == 0 else {
+            print("skipped: hiding libsecret needs root (a private mount namespace)")
+            return
+        }
+        let runner = CLIRunner(home: home)
+        let result = runner.run(
+            executable: "/usr/bin/unshare",
+            [
+                "-m", "bash", "-c",
+                """
+                set -u
+                printf '%s' '\(Self.line("a", "AT-hidden"))' | "$AUTHDECK_BIN" store import - || exit 90
+                "$AUTHDECK_BIN" store lock
+                before=$(sha256sum "$AUTHDECK_HOME/sessions.db")
+                library=$(ldconfig -p | awk '/libsecret-1\\.so\\.0 /{print $NF; exit}')
+                mount --bind /dev/null "$(readlink -f "$library")" || exit 91
+                "$AUTHDECK_BIN" token a 2>"$AUTHDECK_HOME/../token.err"; echo "rc=$?"
+                sed 's/^/said: /' "$AUTHDECK_HOME/../token.err"
+                after=$(sha256sum "$AUTHDECK_HOME/sessions.db")
+                [ "$before" = "$after" ] && echo unchanged
+                """,
+            ])
+        #expect(result.stdout.contains("rc=5"), "stdout: \(result.stdout) stderr: \(result.stderr)")
+        #expect(result.stdout.contains("unchanged"))
+        #expect(!result.stdout.contains("AT-hidden"))
+        let said = result.stdout.split(separator: "\n").filter { $0.hasPrefix("said: ") }
+        #expect(said.count == 1, "\(result.stdout)")
+        #expect(said.first?.contains("cannot load libsecret-1.so.0") == true, "\(said)")
+    }
+
     // MARK: - Faults in a private keyring of their own (they lock it or replace its bus)
 
     /// Runs `script` in a fresh dbus-run-session + gnome-keyring of its own (scripts/with-keyring.sh started anew),
