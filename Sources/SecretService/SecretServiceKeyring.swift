@@ -53,7 +53,8 @@ public struct SecretServiceKeyring: MasterKeyVault {
     /// Runs one blocking libsecret call on a fresh thread and waits at most `timeoutSeconds` for it. libsecret is
     /// loaded here, on the first call; a system without it has no Secret Service to reach.
     private func run<T: Sendable>(
-        _ call: @escaping @Sendable (UnsafePointer<secret_shim_api>, UnsafeMutablePointer<GCancellable>?, ErrorSlot) -> T
+        _ call:
+            @escaping @Sendable (UnsafePointer<secret_shim_api>, UnsafeMutablePointer<GCancellable>?, ErrorSlot) -> T
     ) throws(SecretServiceFailure) -> T {
         var failure: UnsafePointer<CChar>?
         guard let api = secret_shim_api(&failure) else {

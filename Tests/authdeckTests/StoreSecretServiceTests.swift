@@ -118,7 +118,8 @@ enum SecretServiceAvailability {
         let runner = CLIRunner(home: home)
         let passphrase = folder.write("pass", "never the secret service\n")
         var environment: [String: String?] = ["AUTHDECK_PASSPHRASE_FILE": passphrase, "DBUS_SESSION_BUS_ADDRESS": ""]
-        #expect(runner.run(["store", "import", "-"], stdin: Self.line("a", "AT-p"), environment: environment).status == 0)
+        #expect(
+            runner.run(["store", "import", "-"], stdin: Self.line("a", "AT-p"), environment: environment).status == 0)
         #expect(runner.run(["store", "lock"], environment: environment).status == 0)
         environment["LD_DEBUG"] = "files"
         let listed = runner.run(["list"], environment: environment)
