@@ -32,7 +32,8 @@ let package = Package(
         systemLibrary("COpenSSL", pkgConfig: "libcrypto", apt: ["libssl-dev"]),
         systemLibrary("CCjose", pkgConfig: "cjose", apt: ["libcjose-dev", "libjansson-dev"]),
         systemLibrary("CSQLite", pkgConfig: "sqlite3", apt: ["libsqlite3-dev"]),
-        systemLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: ["libmicrohttpd-dev"]),
+        // No pkg-config (it would link libmicrohttpd): the shim loads it with dlopen when a server first starts.
+        systemLibrary("CMicroHTTPD", pkgConfig: nil, apt: ["libmicrohttpd-dev"]),
         // No pkg-config here: it would link libsecret and GLib into authdeck-full, which loads them with dlopen only
         // when a store asks the Secret Service (shim.h). SecretService passes the header folders itself.
         systemLibrary("CLibsecret", pkgConfig: nil, apt: ["libsecret-1-dev"]),

@@ -102,34 +102,6 @@ enum SecretServiceAvailability {
 
     // MARK: - libsecret is loaded only when a store asks the Secret Service
 
-    /// The libraries the dynamic loader reports loading (LD_DEBUG=files), by file name. The lean binary is static
-    /// and says nothing; authdeck-full, which it hands `list` and unlocking over to, does.
-    static func loaded(_ result: CLIRunner.Result) -> Set<String> {
-        var names: Set<String> = []
-        for line in result.stderr.split(separator: "\n") {
-            guard let start = line.range(of: "file=") else { continue }
-            let name = line[start.upperBound...].prefix { $0 != " " && $0 != "\t" && $0 != "[" }
-            names.insert(String(name.split(separator: "/").last ?? name))
-        }
-        return names
-    }
-
-    @Test func aPassphraseStoreNeverLoadsLibsecret() throws {
-        let runner = CLIRunner(home: home)
-        let passphrase = folder.write("pass", "never the secret service\n")
-        var environment: [String: String?] = ["AUTHDECK_PASSPHRASE_FILE": passphrase, "DBUS_SESSION_BUS_ADDRESS": ""]
-        #expect(
-            runner.run(["store", "import", "-"], stdin: Self.line("a", "AT-p"), environment: environment).status == 0)
-        #expect(runner.run(["store", "lock"], environment: environment).status == 0)
-        environment["LD_DEBUG"] = "files"
-        let listed = runner.run(["list"], environment: environment)
-        #expect(listed.status == 0, "\(listed.stderr.suffix(400))")
-        let names = Self.loaded(listed)
-        #expect(names.contains("libsqlite3.so.0"), "the loader's report was not read: \(names.sorted())")
-        #expect(!names.contains("libsecret-1.so.0"))
-        #expect(!names.contains("libglib-2.0.so.0"))
-    }
-
     @Test(.enabled(if: SecretServiceAvailability.runnable, SecretServiceAvailability.reason))
     func aSecretServiceStoreLoadsLibsecretWhenItUnlocks() throws {
         let runner = CLIRunner(home: home)
@@ -137,7 +109,7 @@ enum SecretServiceAvailability {
         #expect(runner.run(["store", "lock"]).status == 0)
         let token = runner.run(["token", "a"], environment: ["LD_DEBUG": "files"])
         #expect(token.stdout == "AT-ss\n", "\(token.stderr.suffix(400))")
-        #expect(Self.loaded(token).contains("libsecret-1.so.0"))
+        #expect(LazyLibraryTests.loaded(token).contains("libsecret-1.so.0"))
     }
 
     /// libsecret hidden from this process alone (a private mount namespace puts an empty file over it): the store
