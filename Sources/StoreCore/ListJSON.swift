@@ -88,10 +88,21 @@ package enum ListJSON {
     /// line with DEL or a byte above it goes through `TerminalText` (bad UTF-8 becoming U+FFFD, as in a String).
     private static func finishLine(from start: Int, in buffer: inout JSONBuffer) {
         let plain = buffer.withUnsafeBytes { bytes in
-            var outside: UInt8 = 0
-            // High bit set for 0x7F...0xFF: DEL (0x7F + 1 = 0x80) and every byte of a multi-byte sequence.
-            for byte in UnsafeBufferPointer(rebasing: bytes[start...]) { outside |= byte | (byte &+ 1) }
-            return outside & 0x80 == 0
+            // A top bit set for any byte from 0x7F up: DEL (0x7F + 1 = 0x80) and every byte of a multi-byte
+            // sequence. Eight bytes at a time (a carry out of a byte happens only from 0xFF, itself caught).
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            var outside: UInt64 = 0
+            var index = start
+            while index + 8 <= bytes.count {
+                let word = UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)
+                outside |= word | (word &+ ones)
+                index += 8
+            }
+            while index < bytes.count {
+                outside |= UInt64(bytes[index] | (bytes[index] &+ 1))
+                index += 1
+            }
+            return outside & (ones &* 0x80) == 0
         }
         guard !plain else { return }
         let line = buffer.withUnsafeBytes {
