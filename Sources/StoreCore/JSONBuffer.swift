@@ -60,6 +60,9 @@ package struct JSONBuffer {
     private var capacity: Int
     /// How many bytes are written.
     package private(set) var count = 0
+    /// Whether a string written since `resetTextCheck()` held a byte from DEL (0x7F) up: C0 controls are escaped,
+    /// so text without one is printable ASCII, which `TerminalText` leaves as it is.
+    package private(set) var wroteBeyondASCII = false
 
     package init(capacity: Int = 0) {
         block = Block(capacity: max(capacity, 64))
@@ -98,6 +101,11 @@ package struct JSONBuffer {
         let written = cursor.position - start
         precondition(written <= room, "JSONBuffer: \(written) bytes written in room for \(room)")
         count += written
+        if cursor.wroteBeyondASCII { wroteBeyondASCII = true }
+    }
+
+    package mutating func resetTextCheck() {
+        wroteBeyondASCII = false
     }
 
     package mutating func raw(_ literal: StaticString) {

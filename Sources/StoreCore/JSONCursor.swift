@@ -4,6 +4,8 @@
 package struct JSONCursor {
     /// Where the next byte goes.
     package private(set) var position: UnsafeMutablePointer<UInt8>
+    /// Whether a string written held a byte from DEL (0x7F) up (see `JSONBuffer.wroteBeyondASCII`).
+    package private(set) var wroteBeyondASCII = false
 
     init(_ position: UnsafeMutablePointer<UInt8>) {
         self.position = position
@@ -53,17 +55,22 @@ package struct JSONCursor {
         target.pointee = UInt8(ascii: "\"")
         target += 1
         var index = 0
+        // A top bit set for any byte from 0x7F up: DEL (0x7F + 1 = 0x80) and every byte of a multi-byte sequence (a
+        // carry out of a byte comes only from 0xFF, itself caught).
+        var beyond: UInt64 = 0
         if let source = utf8.baseAddress {
             // Eight bytes at a time while none of them needs escaping (nearly always), then byte by byte.
             while index + 8 <= utf8.count {
                 let word = UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self)
                 guard Self.needsNoEscape(word) else { break }
                 UnsafeMutableRawPointer(target).storeBytes(of: word, as: UInt64.self)
+                beyond |= word | (word &+ Self.ones)
                 target += 8
                 index += 8
             }
             while index < utf8.count {
                 let byte = source[index]
+                beyond |= UInt64(byte | (byte &+ 1))
                 if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
                     target.pointee = byte
                     target += 1
@@ -73,6 +80,7 @@ package struct JSONCursor {
                 index += 1
             }
         }
+        if beyond & (Self.ones &* 0x80) != 0 { wroteBeyondASCII = true }
         target.pointee = UInt8(ascii: "\"")
         position = target + 1
     }
@@ -81,12 +89,11 @@ package struct JSONCursor {
     /// top bit clear, borrows into that bit when n is subtracted from it; one equal to c is zero after xor with c.
     @inline(__always)
     private static func needsNoEscape(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
         let tops: UInt64 = 0x8080_8080_8080_8080
-        let control = (word &- ones &* 0x20) & ~word & tops
-        let quote = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
-        let backslash = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
-        let zeros = ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash) & tops
+        let control = (word &- Self.ones &* 0x20) & ~word & tops
+        let quote = word ^ (Self.ones &* UInt64(UInt8(ascii: "\"")))
+        let backslash = word ^ (Self.ones &* UInt64(UInt8(ascii: "\\")))
+        let zeros = ((quote &- Self.ones) & ~quote | (backslash &- Self.ones) & ~backslash) & tops
         return control | zeros == 0
     }
 
@@ -152,6 +159,9 @@ package struct JSONCursor {
     }
 
     // MARK: - Private
+
+    /// A one in every byte of a word.
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
 
     private static func escape(_ byte: UInt8, at target: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
         target.pointee = UInt8(ascii: "\\")

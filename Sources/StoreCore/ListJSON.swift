@@ -53,6 +53,7 @@ package enum ListJSON {
     private static func render(rows: SQLiteStatement?, selected: String?, now: Double) throws(SQLiteError)
         -> JSONBuffer
     {
+        let selected = selected.map { Array($0.utf8) }
         var buffer = JSONBuffer(capacity: 1 << 16)
         buffer.raw("[")
         var lineStart = 0
@@ -62,12 +63,13 @@ package enum ListJSON {
             finishLine(from: lineStart, in: &buffer)
             buffer.raw("\n")
             lineStart = buffer.count
+            buffer.resetTextCheck()
             buffer.raw("  {")
             first = false
             let key = rows.utf8(0)
             var isSelected = false
-            if var selected, let key {
-                isSelected = selected.withUTF8 { $0.elementsEqual(key) }
+            if let selected, let key, selected.count == key.count {
+                isSelected = selected.withUnsafeBufferPointer { $0.elementsEqual(key) }
             }
             ListJSONObject(
                 key: .bytes(key), backend: .bytes(rows.utf8(1)), provider: .bytes(rows.utf8(2)),
@@ -87,24 +89,7 @@ package enum ListJSON {
     /// control in it; a line of printable ASCII (nearly all of them) is already what it would print, and only a
     /// line with DEL or a byte above it goes through `TerminalText` (bad UTF-8 becoming U+FFFD, as in a String).
     private static func finishLine(from start: Int, in buffer: inout JSONBuffer) {
-        let plain = buffer.withUnsafeBytes { bytes in
-            // A top bit set for any byte from 0x7F up: DEL (0x7F + 1 = 0x80) and every byte of a multi-byte
-            // sequence. Eight bytes at a time (a carry out of a byte happens only from 0xFF, itself caught).
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            var outside: UInt64 = 0
-            var index = start
-            while index + 8 <= bytes.count {
-                let word = UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)
-                outside |= word | (word &+ ones)
-                index += 8
-            }
-            while index < bytes.count {
-                outside |= UInt64(bytes[index] | (bytes[index] &+ 1))
-                index += 1
-            }
-            return outside & (ones &* 0x80) == 0
-        }
-        guard !plain else { return }
+        guard buffer.wroteBeyondASCII else { return }
         let line = buffer.withUnsafeBytes {
             String(decoding: UnsafeBufferPointer(rebasing: $0[start...]), as: UTF8.self)
         }
