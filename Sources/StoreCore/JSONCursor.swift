@@ -122,8 +122,8 @@ package struct JSONCursor {
         let second = seconds % 86_400
         let (year, month, day) = civilDate(daysSince0001: seconds / 86_400)
         func pair(_ value: UInt, at index: Int) {
-            target[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10)
-            target[index + 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
+            let digits = UnsafeRawPointer(Self.digitPairs.utf8Start + Int(value) * 2).loadUnaligned(as: UInt16.self)
+            UnsafeMutableRawPointer(target + index).storeBytes(of: digits, as: UInt16.self)
         }
         pair(year / 100, at: 0)
         pair(year % 100, at: 2)
@@ -159,6 +159,12 @@ package struct JSONCursor {
     }
 
     // MARK: - Private
+
+    /// "00" to "99", two bytes each: a date's six pairs of digits copied rather than divided out.
+    private static let digitPairs: StaticString = """
+        0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849\
+        5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899
+        """
 
     /// A one in every byte of a word.
     private static let ones: UInt64 = 0x0101_0101_0101_0101

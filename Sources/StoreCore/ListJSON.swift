@@ -74,7 +74,7 @@ package enum ListJSON {
             ListJSONObject(
                 key: .bytes(key), backend: .bytes(rows.utf8(1)), provider: .bytes(rows.utf8(2)),
                 subject: .bytes(rows.utf8(3)), email: .bytes(rows.utf8(4)), phone: .bytes(rows.utf8(5)),
-                issuer: .bytes(rows.utf8(6)), createdAt: rows.double(7) ?? 0, expiresAt: rows.double(8),
+                issuer: .bytes(rows.utf8(6)), createdAt: rows.doubleOrZero(7), expiresAt: rows.double(8),
                 refreshable: rows.int64(9) != 0, selected: isSelected
             )
             .appendFields(now: now, to: &buffer)
