@@ -16,11 +16,23 @@ import Testing
 
     var full: String { (CLIRunner.binary as NSString).deletingLastPathComponent + "/authdeck-full" }
 
-    /// The lean binary, copied alone into the test's folder.
+    /// The lean binary, copied alone into the test's folder. Written through a descriptor closed on exec, and run
+    /// once before use: a child another test forks meanwhile must not keep the copy open for writing, which would
+    /// make running it fail (ETXTBSY).
     func leanAlone() throws -> String {
         let path = folder.path + "/alone/authdeck"
         try FileManager.default.createDirectory(atPath: folder.path + "/alone", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: CLIRunner.binary, toPath: path)
+        let bytes = try #require(FileManager.default.contents(atPath: CLIRunner.binary))
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+        try #require(descriptor >= 0)
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        try #require(written == bytes.count)
+        for _ in 0..<100 {
+            if runner().run(executable: path, ["--version"]).status == 0 { return path }
+            usleep(50_000)
+        }
+        Issue.record("the copy of authdeck at \(path) never ran")
         return path
     }
 
