@@ -68,6 +68,28 @@ package struct JSONCursor {
                 target += 8
                 index += 8
             }
+            // The last few bytes as one word too: the final eight again (overlapping what was copied as it was), or
+            // a short string padded with spaces. Eight bytes are stored and only the real ones kept: the room made
+            // for a string of n bytes (6n + 4) holds them.
+            let left = utf8.count - index
+            if left > 0 && left < 8 && (index > 0 || utf8.count < 8) {
+                var word: UInt64
+                if index > 0 {
+                    word = UnsafeRawPointer(source + utf8.count - 8).loadUnaligned(as: UInt64.self)
+                } else {
+                    word = 0x2020_2020_2020_2020
+                    for offset in 0..<left {
+                        word = word & ~(0xFF << (8 * offset)) | UInt64(source[offset]) << (8 * offset)
+                    }
+                }
+                if Self.needsNoEscape(word) {
+                    let at = index > 0 ? target - (8 - left) : target
+                    UnsafeMutableRawPointer(at).storeBytes(of: word, as: UInt64.self)
+                    beyond |= word | (word &+ Self.ones)
+                    target += left
+                    index += left
+                }
+            }
             while index < utf8.count {
                 let byte = source[index]
                 beyond |= UInt64(byte | (byte &+ 1))
