@@ -64,26 +64,10 @@ public struct SessionRecord: Sendable, Equatable, Codable {
     }
 }
 
-/// How usable a session is right now.
-public enum SessionStatus: String, Sendable, Equatable, Codable {
-    case active, expiring, expired
-
-    /// A session is `expiring` within this many seconds of its expiry.
-    public static let expiringWindow: TimeInterval = 300
-
+/// `SessionStatus` (AuthBase) for the store's `Date`s.
+extension SessionStatus {
     public init(expiresAt: Date?, now: Date) {
-        guard let expiresAt else {
-            self = .active
-            return
-        }
-        let left = expiresAt.timeIntervalSince(now)
-        if left <= 0 {
-            self = .expired
-        } else if left <= Self.expiringWindow {
-            self = .expiring
-        } else {
-            self = .active
-        }
+        self.init(expiresAt: expiresAt?.timeIntervalSince1970, now: now.timeIntervalSince1970)
     }
 }
 

@@ -23,44 +23,12 @@ extension SessionStore {
         }
     }
 
-    /// `entries()` as `list --json` prints it (SPEC section 5's fields, written by `ListJSONObject`), straight from
-    /// the rows: at 100,000 sessions, building a record per row first would cost more than the budget allows.
-    public func listJSON(now: Date) throws(StoreError) -> String {
+    /// `entries()` as `list --json` prints it: `ListJSON`, the one writer both binaries use, straight from the rows
+    /// (at 100,000 sessions, building a record per row first would cost more than the budget allows).
+    package func listJSON(now: Date) throws(StoreError) -> JSONBuffer {
         lock.lock()
         defer { lock.unlock() }
-        do {
-            let selected = try Self.readMetaText(database, StoreSchema.Meta.selected)
-            let statement = try database.prepare(
-                """
-                SELECT key, backend, provider, subject, email, phone, issuer, created_at, expires_at, refreshable \
-                FROM sessions ORDER BY key
-                """)
-            // Sized once for the whole answer (~300 bytes a row): growing 30 MB by doubling copied it twice over.
-            let count = try database.prepare("SELECT count(*) FROM sessions")
-            _ = try count.step()
-            var buffer = JSONBuffer(capacity: Int(count.int64(0)) * 320 + 16)
-            var first = true
-            while try statement.step() {
-                buffer.raw(first ? "[\n  {" : ",\n  {")
-                first = false
-                let key = statement.utf8(0)
-                let isSelected = selected.map { chosen in key.map { $0.elementsEqual(chosen.utf8) } ?? false }
-                ListJSONObject(
-                    key: .bytes(key), backend: .bytes(statement.utf8(1)),
-                    provider: .bytes(statement.utf8(2)), subject: .bytes(statement.utf8(3)),
-                    email: .bytes(statement.utf8(4)), phone: .bytes(statement.utf8(5)),
-                    issuer: .bytes(statement.utf8(6)), createdAt: statement.double(7) ?? 0,
-                    expiresAt: statement.double(8), refreshable: statement.int64(9) != 0,
-                    selected: isSelected ?? false
-                )
-                .appendFields(now: now, to: &buffer)
-                buffer.raw("}")
-            }
-            buffer.raw(first ? "[]\n" : "\n]\n")
-            return buffer.text
-        } catch {
-            throw fail(error)
-        }
+        do { return try ListJSON.render(database, now: now.timeIntervalSince1970) } catch { throw fail(error) }
     }
 
     /// A number that changes whenever another connection (another process, or another store object) commits a

@@ -94,4 +94,7 @@ package final class SQLiteStatement {
     package func double(_ column: Int32) -> Double? {
         isNull(column) ? nil : sqlite3_column_double(statement, column)
     }
+
+    /// The column as a double, 0 for NULL (SQLite's own conversion): one call where `double(_:) ?? 0` makes two.
+    package func doubleOrZero(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
 }

@@ -14,12 +14,13 @@ enum StoreCommands {
         let store = try openStore(global, create: false)
         let now = Date()
         if arguments.has("json") {
-            // Written straight from the rows: 100,000 sessions must list within SPEC section 8's 300 ms.
-            let json =
-                try store.map { store throws(CommandFailure) in
-                    try attempt { () throws(StoreError) in try store.listJSON(now: now) }
-                } ?? "[]\n"
-            Output.out(json)
+            // Written straight from the rows, as the command line prints text (ListJSON, which the lean authdeck
+            // serves too): 100,000 sessions must list within SPEC section 8's budget.
+            guard let store else {
+                Output.out("[]\n")
+                return .done
+            }
+            try attempt { () throws(StoreError) in try store.listJSON(now: now) }.write(to: STDOUT_FILENO)
             return .done
         }
         let entries =

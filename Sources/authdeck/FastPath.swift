@@ -17,6 +17,8 @@ enum FastPath {
             return 0
         case "token":
             return token(Array(arguments.dropFirst()), environment: environment)
+        case "list":
+            return list(Array(arguments.dropFirst()), environment: environment)
         default:
             return nil
         }
@@ -50,6 +52,25 @@ enum FastPath {
         else { return nil }
         for warning in warnings { DirectorySessionFile.warnOnStandardError(warning) }
         write((request.json ? found.json : found.token) + "\n")
+        return 0
+    }
+
+    /// `list --json [--session KEY] [--quiet] [--config FILE] [--unlock-for M] [--keyring-timeout S]`, served by
+    /// `ListJSON` (the writer authdeck-full's `list --json` uses too) when the store needs nothing but reading.
+    /// Listing needs no key, here as there: only metadata is read.
+    static func list(_ words: [String], environment: [String: String]) -> Int32? {
+        guard let request = ListRequest(words) else { return nil }
+        // authdeck-full resolves the session choice for every command, and so warns of a distrusted
+        // .authdeck-session even for `list`: here too, once, and only if this binary answers.
+        var warnings: [String] = []
+        _ = try? SessionChoice.resolve(
+            option: request.session, environment: environment, warn: { warnings.append($0) })
+        guard
+            let listing = ListJSON.read(
+                location: StoreLocation.resolve(environment: environment), now: TokenRead.now())
+        else { return nil }
+        for warning in warnings { DirectorySessionFile.warnOnStandardError(warning) }
+        listing.write(to: STDOUT_FILENO)
         return 0
     }
 

@@ -10,6 +10,8 @@ struct TokenRequest {
     var minValidSeconds: Int?
 
     init?(_ words: [String]) {
+        // authdeck-full shows the help for `--help` or `-h` anywhere before `--`, even where an option's value stands.
+        guard !words.contains("--help"), !words.contains("-h") else { return nil }
         var index = 0
         func value() -> String? {
             index += 1

@@ -79,7 +79,7 @@ import Testing
         let fixture = StoreFixture()
         let store = try fixture.open()
         let now = Date(timeIntervalSince1970: 3_999_999_900)
-        #expect(try store.listJSON(now: now) == "[]\n")
+        #expect(try store.listJSON(now: now).text == "[]\n")
         // Keys carry no control characters (SessionKeyRule); the subject does the escaping check for them.
         var odd = StoreFixture.session("quo\"te\\back", expires: nil)
         odd.record.phone = "+15555550100"
@@ -89,7 +89,7 @@ import Testing
         try store.persist(StoreFixture.session("expiring"), replace: false)
         try store.persist(StoreFixture.session("gone", expires: Date(timeIntervalSince1970: 1_000)), replace: false)
         try store.persist(StoreFixture.session("ünï", refresh: "rt"), replace: false)
-        let fast = try store.listJSON(now: now)
+        let fast = try store.listJSON(now: now).text
         #expect(fast == SessionJSON.listArray(try store.entries(), now: now))
         let parsed = try #require(try JSONSerialization.jsonObject(with: Data(fast.utf8)) as? [[String: Any]])
         #expect(parsed.map { $0["status"] as? String } == ["expiring", "expired", "active", "expiring"])

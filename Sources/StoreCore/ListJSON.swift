@@ -1,0 +1,100 @@
+import AuthBase
+
+/// `list --json` as both binaries print it (SPEC section 5): every session's metadata ordered by key, one
+/// `ListJSONObject` a line, straight from the rows' bytes into one buffer, already as the command line prints text
+/// (`TerminalText.sanitizedLines`), so the caller writes the buffer as it is. Only the metadata columns are read,
+/// never a sealed secret, so no key is needed: listing works on a locked store.
+///
+/// The lean `authdeck` serves `list --json` through `read` alone; authdeck-full opens the store the long way
+/// (repairs, migrations, errors explained) and renders with `render`.
+package enum ListJSON {
+    /// The answer at `now` (seconds since 1970) for a store that needs nothing but reading, or nil for authdeck-full
+    /// to answer (and explain): a folder or file with the wrong mode (the store would repair it and warn), a damaged
+    /// file, another schema (it would migrate, or refuse a newer one), or any SQLite error. No store at all lists
+    /// nothing, as authdeck-full does. It changes nothing (only SQLite's WAL housekeeping, as for any reader).
+    package static func read(location: StoreLocation, now: Double) -> JSONBuffer? {
+        guard location.databaseExists else { return try? render(rows: nil, selected: nil, now: now) }
+        guard location.permissionsAreRight,
+            let database = try? SQLiteDatabase(path: location.databasePath, busyTimeoutMilliseconds: 5_000)
+        else { return nil }
+        defer { database.close() }
+        do {
+            try StoreFileHeader.check(database)
+        } catch {
+            return nil
+        }
+        do {
+            let version = try database.prepare("PRAGMA user_version")
+            guard try version.step(), version.int64(0) == Int64(StoreSchema.currentVersion) else { return nil }
+            let storeID = try database.prepare("SELECT value FROM meta WHERE name = ?1")
+            storeID.bind(1, StoreSchema.Meta.storeID)
+            guard try storeID.step(), storeID.string(0) != nil else { return nil }
+            return try render(database, now: now)
+        } catch {
+            return nil
+        }
+    }
+
+    /// The answer at `now` (seconds since 1970) from an open store's connection.
+    package static func render(_ database: SQLiteDatabase, now: Double) throws(SQLiteError) -> JSONBuffer {
+        let meta = try database.prepare("SELECT value FROM meta WHERE name = ?1")
+        meta.bind(1, StoreSchema.Meta.selected)
+        let selected = try meta.step() ? meta.string(0) : nil
+        let rows = try database.prepare(
+            """
+            SELECT key, backend, provider, subject, email, phone, issuer, created_at, expires_at, refreshable \
+            FROM sessions ORDER BY key
+            """)
+        return try render(rows: rows, selected: selected, now: now)
+    }
+
+    /// `[`, then each row on its own line as `  {…}` with a comma after all but the last, then `]`; `[]` when
+    /// there are no rows.
+    private static func render(rows: SQLiteStatement?, selected: String?, now: Double) throws(SQLiteError)
+        -> JSONBuffer
+    {
+        let selected = selected.map { Array($0.utf8) }
+        var buffer = JSONBuffer(capacity: 1 << 16)
+        buffer.raw("[")
+        var lineStart = 0
+        var first = true
+        while let rows, try rows.step() {
+            if !first { buffer.raw(",") }
+            finishLine(from: lineStart, in: &buffer)
+            buffer.raw("\n")
+            lineStart = buffer.count
+            buffer.resetTextCheck()
+            buffer.raw("  {")
+            first = false
+            let key = rows.utf8(0)
+            var isSelected = false
+            if let selected, let key, selected.count == key.count {
+                isSelected = selected.withUnsafeBufferPointer { $0.elementsEqual(key) }
+            }
+            ListJSONObject(
+                key: .bytes(key), backend: .bytes(rows.utf8(1)), provider: .bytes(rows.utf8(2)),
+                subject: .bytes(rows.utf8(3)), email: .bytes(rows.utf8(4)), phone: .bytes(rows.utf8(5)),
+                issuer: .bytes(rows.utf8(6)), createdAt: rows.doubleOrZero(7), expiresAt: rows.double(8),
+                refreshable: rows.int64(9) != 0, selected: isSelected
+            )
+            .appendFields(now: now, to: &buffer)
+            buffer.raw("}")
+        }
+        finishLine(from: lineStart, in: &buffer)
+        buffer.raw(first ? "]\n" : "\n]\n")
+        return buffer
+    }
+
+    /// The line from `start` to the end as `TerminalText.sanitizedLines` prints it. JSON escaping left no C0
+    /// control in it; a line of printable ASCII (nearly all of them) is already what it would print, and only a
+    /// line with DEL or a byte above it goes through `TerminalText` (bad UTF-8 becoming U+FFFD, as in a String).
+    private static func finishLine(from start: Int, in buffer: inout JSONBuffer) {
+        guard buffer.wroteBeyondASCII else { return }
+        let line = buffer.withUnsafeBytes {
+            String(decoding: UnsafeBufferPointer(rebasing: $0[start...]), as: UTF8.self)
+        }
+        var sanitized = TerminalText.sanitized(line)
+        buffer.removeLast(from: start)
+        sanitized.withUTF8 { buffer.raw($0) }
+    }
+}
