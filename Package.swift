@@ -18,6 +18,8 @@ let package = Package(
         systemLibrary("CNcursesw", pkgConfig: "ncursesw", apt: ["libncurses-dev"]),
         systemLibrary("COpenSSL", pkgConfig: "libcrypto", apt: ["libssl-dev"]),
         systemLibrary("CCjose", pkgConfig: "cjose", apt: ["libcjose-dev", "libjansson-dev"]),
+        // jansson alone: `store import` reads its JSON lines with it (SessionJSON).
+        systemLibrary("CJansson", pkgConfig: "jansson", apt: ["libjansson-dev"]),
         systemLibrary("CSQLite", pkgConfig: "sqlite3", apt: ["libsqlite3-dev"]),
         systemLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: ["libmicrohttpd-dev"]),
         systemLibrary("CLibsecret", pkgConfig: "libsecret-1", apt: ["libsecret-1-dev"]),
@@ -39,7 +41,7 @@ let package = Package(
         // lean `authdeck` binary below (the `token` hot path) loads neither GLib nor D-Bus code.
         .target(
             name: "SessionStorage",
-            dependencies: ["StoreCore", "AuthCore", "AuthCrypto", "CSQLite", "CKeyutils", "CProcess"]),
+            dependencies: ["StoreCore", "AuthCore", "AuthCrypto", "CSQLite", "CKeyutils", "CProcess", "CJansson"]),
         .target(name: "SecretService", dependencies: ["SessionStorage", "AuthCrypto", "CLibsecret"]),
         // The libmicrohttpd server both the loopback receiver and the sandbox answer on.
         .target(name: "LoopbackHTTP", dependencies: ["AuthCore", "CMicroHTTPD"]),
