@@ -27,7 +27,8 @@ public final class AESGCMSealer {
     public func seal(_ plaintext: [UInt8], associatedData: [UInt8], nonce given: [UInt8]? = nil) throws(CryptoError)
         -> [UInt8]
     {
-        let nonceCount = AESGCM.nonceByteCount, tagCount = AESGCM.tagByteCount
+        let nonceCount = AESGCM.nonceByteCount
+        let tagCount = AESGCM.tagByteCount
         if let given, given.count != nonceCount { throw .malformedInput("AES-GCM nonce must be 12 bytes") }
         var output = [UInt8](repeating: 0, count: nonceCount + plaintext.count + tagCount)
         let status: Int32 = output.withUnsafeMutableBufferPointer { buffer in

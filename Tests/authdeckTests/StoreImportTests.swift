@@ -20,7 +20,8 @@ import Testing
 
     /// Writes `count` plain sessions after the odd ones; returns the lines file and Python's expectations.
     func pythonFile(_ name: String, count: Int, badLine: Int? = nil) throws -> (lines: String, expected: String) {
-        let lines = folder.path + "/\(name).jsonl", expected = folder.path + "/\(name).expected.json"
+        let lines = folder.path + "/\(name).jsonl"
+        let expected = folder.path + "/\(name).expected.json"
         let arguments = [Self.script, String(count), lines, expected] + (badLine.map { [String($0)] } ?? [])
         let made = runner().run(executable: "/usr/bin/python3", arguments)
         try #require(made.status == 0, "import-lines.py: \(made.stderr)")
@@ -32,7 +33,8 @@ import Testing
         let database = (home ?? self.home) + "/sessions.db"
         let indexes = runner.run(
             executable: "/usr/bin/sqlite3",
-            [database, "SELECT name, sql FROM sqlite_schema WHERE type = 'index' ORDER BY name"]).stdout
+            [database, "SELECT name, sql FROM sqlite_schema WHERE type = 'index' ORDER BY name"]
+        ).stdout
         let integrity = runner.run(executable: "/usr/bin/sqlite3", [database, "PRAGMA integrity_check"]).stdout
         return (indexes, integrity)
     }
@@ -72,7 +74,8 @@ import Testing
             home: folder.path + "/small",
             extra: ["AUTHDECK_PASSPHRASE_FILE": folder.write("p2", "other\n"), "DBUS_SESSION_BUS_ADDRESS": ""])
         #expect(small.run(["store", "import", "-"], stdin: #"{"key":"one","accessToken":"t"}"#).status == 0)
-        let built = schema(runner), reference = schema(small, home: folder.path + "/small")
+        let built = schema(runner)
+        let reference = schema(small, home: folder.path + "/small")
         #expect(built.indexes == reference.indexes)
         #expect(built.indexes.contains("sessions_by_"), "\(built.indexes)")
         #expect(built.integrity == "ok\n")
