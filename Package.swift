@@ -8,6 +8,19 @@ func systemLibrary(_ name: String, pkgConfig: String?, apt: [String]) -> Target 
     .systemLibrary(name: name, path: "Sources/\(name)", pkgConfig: pkgConfig, providers: [.apt(apt)])
 }
 
+/// Where Debian puts the headers of libsecret and GLib (`pkg-config --cflags libsecret-1`, without its libraries).
+let libsecretHeaderFolders: [String] = {
+    #if arch(arm64)
+        let multiarch = "aarch64-linux-gnu"
+    #else
+        let multiarch = "x86_64-linux-gnu"
+    #endif
+    return [
+        "/usr/include/libsecret-1", "/usr/include/glib-2.0", "/usr/lib/\(multiarch)/glib-2.0/include",
+        "/usr/include/gio-unix-2.0",
+    ]
+}()
+
 let package = Package(
     name: "authdeck",
     platforms: [.macOS(.v14)],
@@ -21,8 +34,11 @@ let package = Package(
         // jansson alone: `store import` reads its JSON lines with it (SessionJSON).
         systemLibrary("CJansson", pkgConfig: "jansson", apt: ["libjansson-dev"]),
         systemLibrary("CSQLite", pkgConfig: "sqlite3", apt: ["libsqlite3-dev"]),
-        systemLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: ["libmicrohttpd-dev"]),
-        systemLibrary("CLibsecret", pkgConfig: "libsecret-1", apt: ["libsecret-1-dev"]),
+        // No pkg-config (it would link libmicrohttpd): the shim loads it with dlopen when a server first starts.
+        systemLibrary("CMicroHTTPD", pkgConfig: nil, apt: ["libmicrohttpd-dev"]),
+        // No pkg-config here: it would link libsecret and GLib into authdeck-full, which loads them with dlopen only
+        // when a store asks the Secret Service (shim.h). SecretService passes the header folders itself.
+        systemLibrary("CLibsecret", pkgConfig: nil, apt: ["libsecret-1-dev"]),
         systemLibrary("CKeyutils", pkgConfig: "libkeyutils", apt: ["libkeyutils-dev"]),
         systemLibrary("CQRencode", pkgConfig: "libqrencode", apt: ["libqrencode-dev"]),
         systemLibrary("CNettle", pkgConfig: "nettle", apt: ["nettle-dev"]),
@@ -42,7 +58,9 @@ let package = Package(
         .target(
             name: "SessionStorage",
             dependencies: ["StoreCore", "AuthCore", "AuthCrypto", "CSQLite", "CKeyutils", "CProcess", "CJansson"]),
-        .target(name: "SecretService", dependencies: ["SessionStorage", "AuthCrypto", "CLibsecret"]),
+        .target(
+            name: "SecretService", dependencies: ["SessionStorage", "AuthCrypto", "CLibsecret"],
+            swiftSettings: [.unsafeFlags(libsecretHeaderFolders.flatMap { ["-Xcc", "-I" + $0] })]),
         // The libmicrohttpd server both the loopback receiver and the sandbox answer on.
         .target(name: "LoopbackHTTP", dependencies: ["AuthCore", "CMicroHTTPD"]),
         .target(name: "AuthClient", dependencies: ["AuthCore", "AuthCrypto", "LoopbackHTTP", "CQRencode", "CProcess"]),

@@ -37,13 +37,15 @@ public final class HTTPServer: @unchecked Sendable {
         let context = Unmanaged.passRetained(ServerContext(handler: handler, maximumBody: maximumRequestBytes))
         // The header buffer gets room beyond the body cap so ordinary headers fit; larger requests are refused.
         let memoryLimit = max(32 * 1024, maximumRequestBytes + 16 * 1024)
+        var failure: UnsafePointer<CChar>?
         guard
             let started = mhd_shim_start(
                 &address, httpServerURILogger, context.toOpaque(),
                 httpServerAccess, context.toOpaque(), httpServerCompleted, nil,
-                connectionTimeout, memoryLimit, connectionLimit)
+                connectionTimeout, memoryLimit, connectionLimit, &failure)
         else {
             context.release()
+            if let failure { throw HTTPServerError(description: String(cString: failure)) }
             throw HTTPServerError(description: "cannot listen on \(host):\(port) (\(String(cString: strerror(errno))))")
         }
         self.daemon = started
@@ -102,7 +104,7 @@ private final class DaemonStop: @unchecked Sendable {
         if waitingForConnections {
             for _ in 0..<50 where mhd_shim_connection_count(daemon) > 0 { usleep(20_000) }
         }
-        MHD_stop_daemon(daemon)
+        mhd_shim_stop_daemon(daemon)
         context?.release()
     }
 }
@@ -191,7 +193,7 @@ private func httpServerAccess(
     if !request.started {
         request.started = true
         // A body announced larger than the cap is refused at once, rather than read (or waited for) first.
-        if let announced = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
+        if let announced = mhd_shim_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
             let length = Int(String(cString: announced)), length > server.maximumBody
         {
             request.tooLarge = true
@@ -225,7 +227,7 @@ private func httpServerAccess(
     } else {
         var headers: [String: String] = [:]
         withUnsafeMutablePointer(to: &headers) { pointer in
-            _ = MHD_get_connection_values(connection, .HEADER_KIND, collectHeader, pointer)
+            _ = mhd_shim_get_connection_values(connection, .HEADER_KIND, collectHeader, pointer)
         }
         let methodName = method.map { String(cString: $0) } ?? "GET"
         var incoming = HTTPRequest(method: methodName, target: request.target, headers: headers, body: request.body)
@@ -242,15 +244,15 @@ private func httpServerAccess(
 private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
     let body = response.body
     let created = body.withUnsafeBytes { bytes in
-        MHD_create_response_from_buffer(
+        mhd_shim_create_response_from_buffer(
             bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
             .RESPMEM_MUST_COPY)
     }
     guard let created else { return .NO }
-    defer { MHD_destroy_response(created) }
+    defer { mhd_shim_destroy_response(created) }
     for (name, value) in response.headers {
-        _ = MHD_add_response_header(created, name, value)
+        _ = mhd_shim_add_response_header(created, name, value)
     }
-    _ = MHD_add_response_header(created, "Cache-Control", "no-store")
-    return MHD_queue_response(connection, UInt32(response.status), created)
+    _ = mhd_shim_add_response_header(created, "Cache-Control", "no-store")
+    return mhd_shim_queue_response(connection, UInt32(response.status), created)
 }

@@ -1,5 +1,5 @@
 import AuthCrypto
-import CLibsecret
+internal import CLibsecret
 import Foundation
 import SessionStorage
 
@@ -22,9 +22,9 @@ public struct SecretServiceKeyring: MasterKeyVault {
 
     /// The key, or nil when the Secret Service holds none for this store (a locked collection looks the same).
     public func lookup(storeID: String) throws(SecretServiceFailure) -> [UInt8]? {
-        let text: String? = try run { cancellable, error in
-            guard let secret = secret_shim_lookup(storeID, cancellable, error) else { return nil }
-            defer { secret_password_free(secret) }
+        let text: String? = try run { api, cancellable, error in
+            guard let secret = secret_shim_lookup(api, storeID, cancellable, error) else { return nil }
+            defer { api.pointee.password_free(secret) }
             return String(cString: secret)
         }
         guard let text else { return nil }
@@ -37,8 +37,8 @@ public struct SecretServiceKeyring: MasterKeyVault {
     public func store(_ key: [UInt8], storeID: String) throws(SecretServiceFailure) {
         let label = "authdeck master key (store \(storeID))"
         let text = Hex.encode(key)
-        let stored: Bool = try run { cancellable, error in
-            secret_shim_store(storeID, label, text, cancellable, error) != 0
+        let stored: Bool = try run { api, cancellable, error in
+            secret_shim_store(api, storeID, label, text, cancellable, error) != 0
         }
         if !stored {
             throw SecretServiceFailure(message: "the Secret Service refused to store the key", unreachable: false)
@@ -47,35 +47,42 @@ public struct SecretServiceKeyring: MasterKeyVault {
 
     @discardableResult
     public func clear(storeID: String) throws(SecretServiceFailure) -> Bool {
-        try run { cancellable, error in secret_shim_clear(storeID, cancellable, error) != 0 }
+        try run { api, cancellable, error in secret_shim_clear(api, storeID, cancellable, error) != 0 }
     }
 
-    /// Runs one blocking libsecret call on a fresh thread and waits at most `timeoutSeconds` for it.
-    private func run<T: Sendable>(_ call: @escaping @Sendable (UnsafeMutablePointer<GCancellable>?, ErrorSlot) -> T)
-        throws(SecretServiceFailure) -> T
-    {
+    /// Runs one blocking libsecret call on a fresh thread and waits at most `timeoutSeconds` for it. libsecret is
+    /// loaded here, on the first call; a system without it has no Secret Service to reach.
+    private func run<T: Sendable>(
+        _ call:
+            @escaping @Sendable (UnsafePointer<secret_shim_api>, UnsafeMutablePointer<GCancellable>?, ErrorSlot) -> T
+    ) throws(SecretServiceFailure) -> T {
+        var failure: UnsafePointer<CChar>?
+        guard let api = secret_shim_api(&failure) else {
+            throw SecretServiceFailure(
+                message: failure.map { String(cString: $0) } ?? "cannot load libsecret", unreachable: true)
+        }
         let box = CallResult<T>()
-        guard let cancellable = g_cancellable_new() else {
+        guard let cancellable = api.pointee.cancellable_new() else {
             throw SecretServiceFailure(message: "cannot create a GCancellable", unreachable: true)
         }
         // One reference for the worker, one for us (to cancel it); each side drops its own.
-        g_object_ref(cancellable)
-        let shared = CancellableReference(pointer: cancellable)
+        _ = api.pointee.object_ref(cancellable)
+        let shared = CancellableReference(api: api, pointer: cancellable)
         Thread.detachNewThread {
             var error: UnsafeMutablePointer<GError>?
-            let value = call(shared.pointer, &error)
+            let value = call(shared.api, shared.pointer, &error)
             if let error {
-                box.finish(.failure(SecretServiceFailure(error)))
-                g_error_free(error)
+                box.finish(.failure(SecretServiceFailure(error, api: shared.api)))
+                shared.api.pointee.error_free(error)
             } else {
                 box.finish(.success(value))
             }
-            g_object_unref(shared.pointer)
+            shared.api.pointee.object_unref(shared.pointer)
         }
-        defer { g_object_unref(cancellable) }
+        defer { api.pointee.object_unref(cancellable) }
         guard let result = box.wait(seconds: timeoutSeconds) else {
             // The worker may stay blocked in D-Bus a little longer; it owns its reference and nothing waits on it.
-            g_cancellable_cancel(cancellable)
+            api.pointee.cancellable_cancel(cancellable)
             throw SecretServiceFailure(message: "timed out", unreachable: false, timedOut: true)
         }
         return try result.get()
@@ -87,6 +94,7 @@ private typealias ErrorSlot = UnsafeMutablePointer<UnsafeMutablePointer<GError>?
 
 /// A GCancellable handed to the worker thread; GLib's cancellables are thread-safe.
 private struct CancellableReference: @unchecked Sendable {
+    let api: UnsafePointer<secret_shim_api>
     let pointer: UnsafeMutablePointer<GCancellable>
 }
 

@@ -235,14 +235,14 @@ extension SessionStore {
     private var wrapAssociatedData: [UInt8] { Array("authdeck-master-key:\(storeID)".utf8) }
 
     private func keyCheck(_ key: [UInt8]) -> [UInt8] {
-        HMAC.sha256(key: key, message: Array("authdeck-key-check:\(storeID)".utf8))
+        KeyCheck.value(masterKey: key, storeID: storeID)
     }
 
     private func keyMatches(_ key: [UInt8]) throws(StoreError) -> Bool {
         let stored: [UInt8]?
         do { stored = try Self.readMetaBlob(database, StoreSchema.Meta.keyCheck) } catch { throw fail(error) }
         guard let stored else { return true }
-        return ConstantTime.equals(stored, keyCheck(key))
+        return KeyCheck.matches(stored, masterKey: key, storeID: storeID)
     }
 
     private func writeSource(_ source: MasterKeySource, key: [UInt8]) throws(SQLiteError) {

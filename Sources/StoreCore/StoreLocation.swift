@@ -21,7 +21,8 @@ public struct StoreLocation: Sendable, Equatable {
         if let data = nonEmpty("XDG_DATA_HOME") { return StoreLocation(directory: data + "/authdeck") }
         // The account's home only when HOME is unset: the lean binary is linked statically, where the password
         // database is read through glibc's NSS modules at run time.
-        let home = nonEmpty("HOME") ?? getpwuid(getuid()).flatMap { $0.pointee.pw_dir.map { String(cString: $0) } } ?? "/"
+        let home =
+            nonEmpty("HOME") ?? getpwuid(getuid()).flatMap { $0.pointee.pw_dir.map { String(cString: $0) } } ?? "/"
         return StoreLocation(directory: home + "/.local/share/authdeck")
     }
 

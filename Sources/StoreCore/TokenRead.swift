@@ -25,10 +25,7 @@ public enum TokenRead {
         guard let row = read(key, location: location) else { return nil }
         guard let masterKey = KeyCache(storeID: row.storeID).read() else { return nil }
         if let check = row.keyCheck {
-            let expected = TokenCipher.hmacSHA256(
-                key: masterKey,
-                message: Array(("authdeck-key-check:" + row.storeID).utf8))
-            guard TokenCipher.equal(check, expected) else { return nil }
+            guard KeyCheck.matches(check, masterKey: masterKey, storeID: row.storeID) else { return nil }
         }
         guard let plaintext = TokenCipher.openAESGCM(row.secret, key: masterKey, associatedData: Array(row.key.utf8)),
             let fields = SecretFields.tokens(plaintext)

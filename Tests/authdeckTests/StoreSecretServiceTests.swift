@@ -100,6 +100,51 @@ enum SecretServiceAvailability {
         #expect(runner.run(["status"]).stdout.contains("master key:     secret-service"))
     }
 
+    // MARK: - libsecret is loaded only when a store asks the Secret Service
+
+    @Test(.enabled(if: SecretServiceAvailability.runnable, SecretServiceAvailability.reason))
+    func aSecretServiceStoreLoadsLibsecretWhenItUnlocks() throws {
+        let runner = CLIRunner(home: home)
+        #expect(runner.run(["store", "import", "-"], stdin: Self.line("a", "AT-ss")).status == 0)
+        #expect(runner.run(["store", "lock"]).status == 0)
+        let token = runner.run(["token", "a"], environment: ["LD_DEBUG": "files"])
+        #expect(token.stdout == "AT-ss\n", "\(token.stderr.suffix(400))")
+        #expect(LazyLibraryTests.loaded(token).contains("libsecret-1.so.0"))
+    }
+
+    /// libsecret hidden from this process alone (a private mount namespace puts an empty file over it): the store
+    /// stays locked with one line saying why, and nothing is written. Needs root for the mount.
+    @Test func aMissingLibsecretIsOneLineAndChangesNothing() throws {
+        guard LazyLibraryTests.canHide else {
+            print("skipped: hiding libsecret needs a private mount namespace (root, and unshare allowed here)")
+            return
+        }
+        let runner = CLIRunner(home: home)
+        let result = runner.run(
+            executable: "/usr/bin/unshare",
+            [
+                "-m", "bash", "-c",
+                """
+                set -u
+                printf '%s' '\(Self.line("a", "AT-hidden"))' | "$AUTHDECK_BIN" store import - || exit 90
+                "$AUTHDECK_BIN" store lock
+                before=$(sha256sum "$AUTHDECK_HOME/sessions.db")
+                library=$(ldconfig -p | awk '/libsecret-1\\.so\\.0 /{print $NF; exit}')
+                mount --bind /dev/null "$(readlink -f "$library")" || exit 91
+                "$AUTHDECK_BIN" token a 2>"$AUTHDECK_HOME/../token.err"; echo "rc=$?"
+                sed 's/^/said: /' "$AUTHDECK_HOME/../token.err"
+                after=$(sha256sum "$AUTHDECK_HOME/sessions.db")
+                [ "$before" = "$after" ] && echo unchanged
+                """,
+            ])
+        #expect(result.stdout.contains("rc=5"), "stdout: \(result.stdout) stderr: \(result.stderr)")
+        #expect(result.stdout.contains("unchanged"))
+        #expect(!result.stdout.contains("AT-hidden"))
+        let said = result.stdout.split(separator: "\n").filter { $0.hasPrefix("said: ") }
+        #expect(said.count == 1, "\(result.stdout)")
+        #expect(said.first?.contains("cannot load libsecret-1.so.0") == true, "\(said)")
+    }
+
     // MARK: - Faults in a private keyring of their own (they lock it or replace its bus)
 
     /// Runs `script` in a fresh dbus-run-session + gnome-keyring of its own (scripts/with-keyring.sh started anew),
