@@ -31,6 +31,8 @@ let package = Package(
         systemLibrary("CNcursesw", pkgConfig: "ncursesw", apt: ["libncurses-dev"]),
         systemLibrary("COpenSSL", pkgConfig: "libcrypto", apt: ["libssl-dev"]),
         systemLibrary("CCjose", pkgConfig: "cjose", apt: ["libcjose-dev", "libjansson-dev"]),
+        // jansson alone: `store import` reads its JSON lines with it (SessionJSON).
+        systemLibrary("CJansson", pkgConfig: "jansson", apt: ["libjansson-dev"]),
         systemLibrary("CSQLite", pkgConfig: "sqlite3", apt: ["libsqlite3-dev"]),
         // No pkg-config (it would link libmicrohttpd): the shim loads it with dlopen when a server first starts.
         systemLibrary("CMicroHTTPD", pkgConfig: nil, apt: ["libmicrohttpd-dev"]),
@@ -55,7 +57,7 @@ let package = Package(
         // lean `authdeck` binary below (the `token` hot path) loads neither GLib nor D-Bus code.
         .target(
             name: "SessionStorage",
-            dependencies: ["StoreCore", "AuthCore", "AuthCrypto", "CSQLite", "CKeyutils", "CProcess"]),
+            dependencies: ["StoreCore", "AuthCore", "AuthCrypto", "CSQLite", "CKeyutils", "CProcess", "CJansson"]),
         .target(
             name: "SecretService", dependencies: ["SessionStorage", "AuthCrypto", "CLibsecret"],
             swiftSettings: [.unsafeFlags(libsecretHeaderFolders.flatMap { ["-Xcc", "-I" + $0] })]),

@@ -112,9 +112,9 @@ def seeded_store(base, count, passphrase_file):
     home = os.path.join(base, f"store-{count}")
     env = environment(home, AUTHDECK_PASSPHRASE_FILE=passphrase_file)
     env.pop("DBUS_SESSION_BUS_ADDRESS", None)
-    started = time.perf_counter()
-    run(["store", "import", "-"], env, stdin=sessions(count))
-    took = time.perf_counter() - started
+    # The lines are made first: timed, Python's json.dumps of 100,000 sessions added a second to the import.
+    lines = sessions(count)
+    took, _ = run(["store", "import", "-"], env, stdin=lines)
     if count == 100_000:
         row(f"store import of {count:,} sessions", ms(took), "<= 5 s", met=verdict(took <= 5))
     else:

@@ -42,7 +42,7 @@ mkdir -p "$out/lib" "$out/bin" "$out/obj" "$out/modulemaps/CProcess"
 # about a third of the time per-file mode takes. -g keeps stack traces readable.
 swift_flags=(-swift-version 6 -parse-as-library -O -wmo -num-threads 2 -g -sanitize=fuzzer,address -use-ld=lld
     -I Sources/CNettle
-    -I "$out/lib" -I Sources/COpenSSL -I Sources/CCjose -I Sources/CSQLite
+    -I "$out/lib" -I Sources/COpenSSL -I Sources/CCjose -I Sources/CJansson -I Sources/CSQLite
     -I Sources/CKeyutils -I Sources/CMicroHTTPD -I Sources/CQRencode -I Sources/CNcursesw
     -I "$out/modulemaps/CProcess")
 for flag in $(pkg-config --cflags libmicrohttpd); do swift_flags+=(-Xcc "$flag"); done

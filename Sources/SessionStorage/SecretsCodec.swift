@@ -25,13 +25,48 @@ enum SecretsCodec {
             append(.refreshExpiresAt, (0..<8).map { UInt8(truncatingIfNeeded: bits >> ($0 * 8)) })
         }
         // Endpoints are read only when refreshing or revoking, so JSON here costs `token` nothing.
-        if let value = secrets.endpoints, let json = try? JSONEncoder().encode(value) {
-            append(.endpoints, Array(json))
-        }
-        if let value = secrets.portalClient, let json = try? JSONEncoder().encode(value) {
-            append(.portalClient, Array(json))
-        }
+        if let value = secrets.endpoints { append(.endpoints, endpointsJSON(value)) }
+        if let value = secrets.portalClient { append(.portalClient, portalClientJSON(value)) }
         return output
+    }
+
+    /// The endpoints as the JSON object `JSONDecoder` reads back into `SessionEndpoints` (absent fields left out, as
+    /// `JSONEncoder` left them out). Written by hand: a `JSONEncoder` per session was most of a `store import` of
+    /// exported sessions.
+    static func endpointsJSON(_ endpoints: SessionEndpoints) -> [UInt8] {
+        var buffer = JSONBuffer(capacity: 256)
+        buffer.raw("{\"clientID\":")
+        buffer.string(endpoints.clientID)
+        buffer.raw(",\"token\":")
+        buffer.string(endpoints.token)
+        let optional: [(StaticString, String?)] = [
+            (",\"revocation\":", endpoints.revocation), (",\"user\":", endpoints.user),
+            (",\"clientSecretFile\":", endpoints.clientSecretFile),
+            (",\"tokenAuthMethod\":", endpoints.tokenAuthMethod),
+            (",\"revocationAuthMethod\":", endpoints.revocationAuthMethod),
+        ]
+        for (name, value) in optional where value != nil {
+            buffer.raw(name)
+            buffer.string(value)
+        }
+        buffer.raw("}")
+        return buffer.bytes
+    }
+
+    /// What Portal said of its client, as the JSON object `JSONDecoder` reads back into `PortalClientInfo`.
+    static func portalClientJSON(_ client: PortalClientInfo) -> [UInt8] {
+        var buffer = JSONBuffer(capacity: 64)
+        buffer.raw("{")
+        if let clientID = client.clientID {
+            buffer.raw("\"clientID\":")
+            buffer.string(clientID)
+        }
+        if let abstracted = client.isAccountAbstracted {
+            buffer.raw(client.clientID == nil ? "\"isAccountAbstracted\":" : ",\"isAccountAbstracted\":")
+            buffer.bool(abstracted)
+        }
+        buffer.raw("}")
+        return buffer.bytes
     }
 
     /// Nil when the bytes are not a secrets blob this version can read.

@@ -1,5 +1,6 @@
 import AuthCore
 import AuthCrypto
+import CJansson
 import Foundation
 
 #if canImport(Glibc)
@@ -133,66 +134,85 @@ public enum SessionJSON {
         try parseTransfer(bytes).sessions
     }
 
-    /// Parses session lines and `totpSeed` lines.
+    /// Parses session lines and `totpSeed` lines. Each line is parsed by jansson and read in place (see
+    /// `JSONLineValue`); a line that is not one JSON object (RFC 8259; a UTF-8 byte order mark before it is
+    /// skipped, as Foundation skipped it) is refused with its number.
     public static func parseTransfer(_ bytes: [UInt8]) throws(StoreError) -> Transfer {
-        var transfer = Transfer()
-        var lineNumber = 0
-        for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-            lineNumber += 1
-            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0d }) { continue }
-            guard let object = (try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any] else {
-                throw .invalidInput("line \(lineNumber): not a JSON object")
+        try bytes.withUnsafeBufferPointer { (all) throws(StoreError) -> Transfer in
+            var transfer = Transfer()
+            var lineNumber = 0
+            var start = 0
+            // As `split(separator:omittingEmptySubsequences: false)` numbered them: the text after the last newline
+            // is a line too (blank, when the input ends with one).
+            while start <= all.count {
+                let end =
+                    all.count == start
+                    ? start
+                    : memchr(all.baseAddress! + start, 0x0A, all.count - start).map {
+                        all.baseAddress!.distance(to: $0.assumingMemoryBound(to: UInt8.self))
+                    } ?? all.count
+                lineNumber += 1
+                defer { start = end + 1 }
+                if all[start..<end].allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0d }) { continue }
+                var first = start
+                if end - first >= 3, all[first] == 0xEF, all[first + 1] == 0xBB, all[first + 2] == 0xBF { first += 3 }
+                var error = json_error_t()
+                let text = UnsafeRawPointer(all.baseAddress! + first).assumingMemoryBound(to: CChar.self)
+                guard let root = json_loadb(text, end - first, Int(JSON_ALLOW_NUL | JSON_DECODE_INT_AS_REAL), &error)
+                else {
+                    throw .invalidInput("line \(lineNumber): not a JSON object")
+                }
+                defer { cjansson_decref(root) }
+                let object = JSONLineValue(pointer: root)
+                guard object.isObject else { throw .invalidInput("line \(lineNumber): not a JSON object") }
+                if let seed = object.member("totpSeed") {
+                    transfer.seeds.append(try parseSeed(seed, number: lineNumber))
+                    continue
+                }
+                let session = try parseLine(object, number: lineNumber)
+                if object.member("selected")?.bool == true { transfer.selectedKey = session.record.key }
+                transfer.sessions.append(session)
             }
-            if let seed = object["totpSeed"] {
-                transfer.seeds.append(try parseSeed(seed, number: lineNumber))
-                continue
-            }
-            let session = try parseLine(object, number: lineNumber)
-            if object["selected"] as? Bool == true { transfer.selectedKey = session.record.key }
-            transfer.sessions.append(session)
+            return transfer
         }
-        return transfer
     }
 
-    private static func parseSeed(_ value: Any, number: Int) throws(StoreError) -> TestAccountSeed {
-        guard let object = value as? [String: Any], let user = object["user"] as? String, !user.isEmpty,
-            let secret = (object["secret"] as? String).flatMap(Base32.decode), !secret.isEmpty,
-            let algorithm = TOTP.Algorithm(rawValue: object["algorithm"] as? String ?? "SHA1"),
-            let digits = Int(object["digits"] as? String ?? "6"), let period = Int(object["period"] as? String ?? "30")
+    private static func parseSeed(_ object: JSONLineValue, number: Int) throws(StoreError) -> TestAccountSeed {
+        // A field of the wrong type reads as absent, as the casts of the Foundation reader did.
+        func text(_ name: StaticString) -> String? { object.member(name)?.string }
+        guard object.isObject, let user = text("user"), !user.isEmpty,
+            let secret = text("secret").flatMap(Base32.decode), !secret.isEmpty,
+            let algorithm = TOTP.Algorithm(rawValue: text("algorithm") ?? "SHA1"),
+            let digits = Int(text("digits") ?? "6"), let period = Int(text("period") ?? "30")
         else {
             throw .invalidInput("line \(number): 'totpSeed' needs user, a base32 secret, algorithm, digits and period")
         }
-        let created = (object["createdAt"] as? String).flatMap(parseISO8601) ?? Date()
+        let created = text("createdAt").flatMap(parseISO8601) ?? Date()
         return TestAccountSeed(
             user: user, secret: secret, algorithm: algorithm, digits: digits, period: period,
             createdAt: created)
     }
 
-    static func parseLine(_ object: [String: Any], number: Int) throws(StoreError) -> Session {
-        func string(_ name: String, required: Bool = false) throws(StoreError) -> String? {
-            switch object[name] {
-            case nil, is NSNull:
+    static func parseLine(_ object: JSONLineValue, number: Int) throws(StoreError) -> Session {
+        func string(_ name: StaticString, required: Bool = false) throws(StoreError) -> String? {
+            guard let value = object.member(name), !value.isNull else {
                 if required { throw .invalidInput("line \(number): '\(name)' is missing") }
                 return nil
-            case let value as String:
-                return value
-            default:
-                throw .invalidInput("line \(number): '\(name)' must be a string")
             }
+            guard let text = value.string else { throw .invalidInput("line \(number): '\(name)' must be a string") }
+            return text
         }
-        func date(_ name: String, required: Bool = false) throws(StoreError) -> Date? {
+        func date(_ name: StaticString, required: Bool = false) throws(StoreError) -> Date? {
             guard let text = try string(name, required: required) else { return nil }
             guard let value = parseISO8601(text) else {
                 throw .invalidInput("line \(number): '\(name)' is not an ISO 8601 date")
             }
             return value
         }
-        func bool(_ name: String) throws(StoreError) -> Bool? {
-            switch object[name] {
-            case nil, is NSNull: return nil
-            case let value as Bool: return value
-            default: throw .invalidInput("line \(number): '\(name)' must be true or false")
-            }
+        func bool(_ name: StaticString) throws(StoreError) -> Bool? {
+            guard let value = object.member(name), !value.isNull else { return nil }
+            guard let flag = value.bool else { throw .invalidInput("line \(number): '\(name)' must be true or false") }
+            return flag
         }
         guard let key = try string("key", required: true) else {
             throw .invalidInput("line \(number): 'key' must not be empty")
@@ -202,17 +222,22 @@ public enum SessionJSON {
             accessToken: try string("accessToken"), refreshToken: try string("refreshToken"),
             idToken: try string("idToken"), sessionJwt: try string("sessionJwt"),
             privateKeyHex: try string("privateKeyHex"), refreshExpiresAt: try date("refreshExpiresAt"),
-            endpoints: try endpoints(object["endpoints"], number: number))
-        secrets.portalClient = try portalClient(object["portalClient"], number: number)
+            endpoints: try endpoints(object.member("endpoints"), number: number))
+        secrets.portalClient = try portalClient(object.member("portalClient"), number: number)
         guard secrets.bearer != nil || secrets.idToken != nil else {
             throw .invalidInput("line \(number): needs accessToken, sessionJwt or idToken")
         }
         let scopes: [String]
-        switch object["scopes"] {
-        case nil, is NSNull: scopes = []
-        case let list as [String]: scopes = list
-        case let text as String: scopes = text.split(separator: " ").map(String.init)
-        default: throw .invalidInput("line \(number): 'scopes' must be a list of strings")
+        if let value = object.member("scopes"), !value.isNull {
+            if let list = value.strings {
+                scopes = list
+            } else if let text = value.string {
+                scopes = text.split(separator: " ").map(String.init)
+            } else {
+                throw .invalidInput("line \(number): 'scopes' must be a list of strings")
+            }
+        } else {
+            scopes = []
         }
         let record = SessionRecord(
             key: key, backend: try string("backend") ?? "direct", provider: try string("provider") ?? "oidc",
@@ -223,49 +248,41 @@ public enum SessionJSON {
         return Session(record: record, secrets: secrets)
     }
 
-    private static func endpoints(_ value: Any?, number: Int) throws(StoreError) -> SessionEndpoints? {
-        switch value {
-        case nil, is NSNull:
-            return nil
-        case let object as [String: Any]:
-            func text(_ name: String) throws(StoreError) -> String? {
-                switch object[name] {
-                case nil, is NSNull: return nil
-                case let value as String: return value
-                default: throw .invalidInput("line \(number): 'endpoints.\(name)' must be a string")
-                }
+    private static func endpoints(_ value: JSONLineValue?, number: Int) throws(StoreError) -> SessionEndpoints? {
+        guard let value, !value.isNull else { return nil }
+        guard value.isObject else { throw .invalidInput("line \(number): 'endpoints' must be an object") }
+        func text(_ name: StaticString) throws(StoreError) -> String? {
+            guard let field = value.member(name), !field.isNull else { return nil }
+            guard let text = field.string else {
+                throw .invalidInput("line \(number): 'endpoints.\(name)' must be a string")
             }
-            guard let clientID = try text("clientID"), let token = try text("token") else {
-                throw .invalidInput("line \(number): 'endpoints' needs clientID and token")
-            }
-            return SessionEndpoints(
-                clientID: clientID, token: token, revocation: try text("revocation"),
-                user: try text("user"), clientSecretFile: try text("clientSecretFile"),
-                tokenAuthMethod: try text("tokenAuthMethod"),
-                revocationAuthMethod: try text("revocationAuthMethod"))
-        default:
-            throw .invalidInput("line \(number): 'endpoints' must be an object")
+            return text
         }
+        guard let clientID = try text("clientID"), let token = try text("token") else {
+            throw .invalidInput("line \(number): 'endpoints' needs clientID and token")
+        }
+        return SessionEndpoints(
+            clientID: clientID, token: token, revocation: try text("revocation"),
+            user: try text("user"), clientSecretFile: try text("clientSecretFile"),
+            tokenAuthMethod: try text("tokenAuthMethod"),
+            revocationAuthMethod: try text("revocationAuthMethod"))
     }
 
-    private static func portalClient(_ value: Any?, number: Int) throws(StoreError) -> PortalClientInfo? {
-        switch value {
-        case nil, is NSNull:
-            return nil
-        case let object as [String: Any]:
-            let clientID = object["clientID"] as? String
-            let abstracted = object["isAccountAbstracted"] as? Bool
-            guard object["clientID"] == nil || object["clientID"] is NSNull || clientID != nil,
-                object["isAccountAbstracted"] == nil || object["isAccountAbstracted"] is NSNull || abstracted != nil
-            else {
-                throw .invalidInput(
-                    "line \(number): 'portalClient' needs a string clientID and a boolean "
-                        + "isAccountAbstracted")
-            }
-            return PortalClientInfo(clientID: clientID, isAccountAbstracted: abstracted)
-        default:
-            throw .invalidInput("line \(number): 'portalClient' must be an object")
+    private static func portalClient(_ value: JSONLineValue?, number: Int) throws(StoreError) -> PortalClientInfo? {
+        guard let value, !value.isNull else { return nil }
+        guard value.isObject else { throw .invalidInput("line \(number): 'portalClient' must be an object") }
+        let clientField = value.member("clientID")
+        let abstractedField = value.member("isAccountAbstracted")
+        let clientID = clientField?.string
+        let abstracted = abstractedField?.bool
+        guard clientField == nil || clientField!.isNull || clientID != nil,
+            abstractedField == nil || abstractedField!.isNull || abstracted != nil
+        else {
+            throw .invalidInput(
+                "line \(number): 'portalClient' needs a string clientID and a boolean "
+                    + "isAccountAbstracted")
         }
+        return PortalClientInfo(clientID: clientID, isAccountAbstracted: abstracted)
     }
 
     // MARK: - Pieces

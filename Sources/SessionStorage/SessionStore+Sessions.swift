@@ -147,7 +147,7 @@ extension SessionStore {
         lock.lock()
         defer { lock.unlock() }
         try Self.checkKey(session.record.key)
-        let masterKey = try unlockedKey()
+        let sealer = try self.sealer()
         let base = session.record.key
         do {
             return try database.writeTransaction { () throws(SQLiteError) -> SessionRecord in
@@ -165,7 +165,7 @@ extension SessionStore {
                     }
                     var stored = session
                     stored.record.key = key
-                    try insert([stored], masterKey: masterKey)
+                    try insert([stored], sealer: sealer)
                     return stored.record
                 }
                 throw SQLiteError(code: -2, message: "no free key after \(base)-1000")
@@ -200,11 +200,23 @@ extension SessionStore {
         lock.lock()
         defer { lock.unlock() }
         for session in sessions { try Self.checkKey(session.record.key) }
-        let masterKey = try unlockedKey()
+        let sealer = try self.sealer()
+        let bulk = sessions.count >= Self.bulkRows
         do {
+            // A bulk write keeps its pages in memory: with SQLite's default 2 MB cache, 100,000 rows spilled pages
+            // to the WAL mid-transaction and read them back, writing about four times the database's size.
+            var previousCache: Int64?
+            if bulk {
+                let cacheSize = try database.prepare("PRAGMA cache_size")
+                if try cacheSize.step() { previousCache = cacheSize.int64(0) }
+                try database.execute("PRAGMA cache_size = -\(Self.bulkCacheKiB)")
+            }
+            defer { if let previousCache { try? database.execute("PRAGMA cache_size = \(previousCache)") } }
             return try database.writeTransaction { () throws(SQLiteError) -> [SessionRecord] in
+                let empty = try !database.prepare("SELECT 1 FROM sessions LIMIT 1").step()
                 var stored = sessions
-                if onConflict != .replace {
+                // An empty table has no key to conflict with (keys repeated within `sessions` replace, as always).
+                if onConflict != .replace && !empty {
                     let exists = try database.prepare("SELECT 1 FROM sessions WHERE key = ?1")
                     stored = []
                     for session in sessions {
@@ -217,7 +229,9 @@ extension SessionStore {
                         stored.append(session)
                     }
                 }
-                try insert(stored, masterKey: masterKey)
+                let rebuilt = empty && bulk ? try dropSessionIndexes() : []
+                try insert(stored, sealer: sealer)
+                for definition in rebuilt { try database.execute(definition) }
                 return stored.map(\.record)
             }
         } catch {
@@ -226,6 +240,28 @@ extension SessionStore {
             if error.code == -3 { throw .storage(error.message) }
             throw fail(error)
         }
+    }
+
+    /// From this many rows on, `persist` writes as a bulk load (`store import`).
+    static let bulkRows = 1_000
+
+    /// The page cache a bulk write may use, in KiB (SQLite grows it only as pages are needed).
+    static let bulkCacheKiB = 65_536
+
+    /// Drops the secondary indexes of `sessions` inside the caller's transaction and returns their definitions,
+    /// read from the schema, to be run again after the rows are in: filling an empty table and then building each
+    /// index by one sort is cheaper than keeping four indexes ordered row by row.
+    private func dropSessionIndexes() throws(SQLiteError) -> [String] {
+        let query = try database.prepare(
+            "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'sessions' AND sql IS NOT NULL")
+        var found: [(name: String, sql: String)] = []
+        while try query.step() {
+            if let name = query.string(0), let sql = query.string(1) { found.append((name, sql)) }
+        }
+        for index in found {
+            try database.execute("DROP INDEX \"\(index.name.replacingOccurrences(of: "\"", with: "\"\""))\"")
+        }
+        return found.map(\.sql)
     }
 
     /// Rewrites what a refresh changes in a session that exists: never brings back one that another process removed
@@ -265,7 +301,7 @@ extension SessionStore {
 
     /// Seals and writes rows inside the caller's transaction; the first session becomes selected when none is.
     /// Every step's error propagates: a row that did not go in is never reported as stored.
-    private func insert(_ sessions: [Session], masterKey: [UInt8]) throws(SQLiteError) {
+    private func insert(_ sessions: [Session], sealer: AESGCMSealer) throws(SQLiteError) {
         let statement = try database.prepare(
             """
             INSERT OR REPLACE INTO sessions (\(StoreSchema.sessionColumns), secret, updated_at) \
@@ -274,7 +310,11 @@ extension SessionStore {
         let now = Date().timeIntervalSince1970
         for session in sessions {
             let record = session.record
-            guard let blob = Self.sealed(session, masterKey: masterKey) else {
+            let blob: [UInt8]
+            do {
+                blob = try sealer.seal(
+                    SecretsCodec.encode(session.secrets), associatedData: Array(record.key.utf8))
+            } catch {
                 throw SQLiteError(code: -3, message: "cannot encrypt")
             }
             statement.reset()
@@ -299,6 +339,12 @@ extension SessionStore {
         if let first = sessions.first, try Self.selectedIsMissing(database) {
             try Self.writeMeta(database, StoreSchema.Meta.selected, text: first.record.key)
         }
+    }
+
+    /// A sealer under the unlocked master key, for the rows of one write.
+    private func sealer() throws(StoreError) -> AESGCMSealer {
+        let masterKey = try unlockedKey()
+        do { return try AESGCMSealer(key: masterKey) } catch { throw .storage("cannot encrypt") }
     }
 
     /// The session's secrets sealed under the master key, with the session key as associated data: a blob moved onto

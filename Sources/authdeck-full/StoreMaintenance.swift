@@ -158,14 +158,24 @@ enum StoreMaintenance {
         return passphrase
     }
 
+    /// The whole file (or standard input), read straight into one byte array: 100,000 sessions are ~45 MB, and a
+    /// `Data` grown by doubling and then copied cost a tenth of a second.
     private static func readInput(_ path: String) throws(CommandFailure) -> [UInt8] {
-        if path == "-" {
-            return [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+        let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw CommandFailure(.failed, "cannot read \(path)") }
+        defer { if descriptor != STDIN_FILENO { close(descriptor) } }
+        var info = stat()
+        let expected = fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : 0
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(expected + 1)
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw CommandFailure(.failed, "cannot read \(path)") }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: chunk[..<count])
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure(.failed, "cannot read \(path)")
-        }
-        return [UInt8](data)
     }
 
     /// Writes the bundle with mode 0600 under a temporary name, then renames it into place.

@@ -26,4 +26,41 @@ import Testing
         #expect(SecretsCodec.decode([1, 1, 255, 255, 255, 255]) == nil, "a length past the end")
         #expect(SecretsCodec.decode([1, 1, 0]) == nil)
     }
+
+    /// Endpoints and the Portal client are written by hand now (a JSONEncoder per session was most of an import of
+    /// exported sessions); Foundation's JSONDecoder must read back exactly what was stored, and the object must say
+    /// what JSONEncoder's said.
+    @Test(arguments: [
+        SessionEndpoints(clientID: "cli", token: "https://id.example/token"),
+        SessionEndpoints(
+            clientID: "cli\u{E9}nt \"q\" \\ /", token: "https://id.example/token?a=1&b=2\n",
+            revocation: "https://id.example/revoke", user: "https://\u{0438}\u{0434}.example/user\u{1F600}",
+            clientSecretFile: "/home/u/\u{2603}\u{0}\u{1}\t", tokenAuthMethod: "client_secret_basic",
+            revocationAuthMethod: "none"),
+        SessionEndpoints(clientID: "", token: "", revocationAuthMethod: "client_secret_post"),
+    ])
+    func endpointsReadBackAsStored(_ endpoints: SessionEndpoints) throws {
+        let written = SecretsCodec.endpointsJSON(endpoints)
+        #expect(try JSONDecoder().decode(SessionEndpoints.self, from: Data(written)) == endpoints)
+        let ours = try JSONSerialization.jsonObject(with: Data(written)) as? NSDictionary
+        let foundation = try JSONSerialization.jsonObject(with: JSONEncoder().encode(endpoints)) as? NSDictionary
+        #expect(ours != nil && ours == foundation)
+        var secrets = SessionSecrets(accessToken: "at")
+        secrets.endpoints = endpoints
+        #expect(SecretsCodec.decode(SecretsCodec.encode(secrets)) == secrets)
+    }
+
+    @Test(arguments: [
+        PortalClientInfo(clientID: nil, isAccountAbstracted: nil),
+        PortalClientInfo(clientID: "portal-1", isAccountAbstracted: nil),
+        PortalClientInfo(clientID: nil, isAccountAbstracted: false),
+        PortalClientInfo(clientID: "p\"\u{2603}", isAccountAbstracted: true),
+    ])
+    func portalClientReadsBackAsStored(_ client: PortalClientInfo) throws {
+        let written = SecretsCodec.portalClientJSON(client)
+        #expect(try JSONDecoder().decode(PortalClientInfo.self, from: Data(written)) == client)
+        let ours = try JSONSerialization.jsonObject(with: Data(written)) as? NSDictionary
+        let foundation = try JSONSerialization.jsonObject(with: JSONEncoder().encode(client)) as? NSDictionary
+        #expect(ours != nil && ours == foundation)
+    }
 }
