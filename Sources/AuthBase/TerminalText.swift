@@ -88,6 +88,12 @@ public enum TerminalText {
 
     /// Bidirectional overrides and isolates can make text read differently from what it is (Trojan Source),
     /// and a byte-order mark has no business in a cell.
+    /// Whether a terminal would act on the character or hide it, beyond the C0 controls: DEL, the C1 controls
+    /// (U+0080–U+009F: CSI and DCS among them) and the invisible marks (bidi overrides, isolates, marks, BOM).
+    public static func isHiddenOrControl(_ value: UInt32) -> Bool {
+        (0x7F..<0xA0).contains(value) || isInvisibleControl(value)
+    }
+
     private static func isInvisibleControl(_ value: UInt32) -> Bool {
         (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
             || value == 0x200E || value == 0x200F || value == 0xFEFF

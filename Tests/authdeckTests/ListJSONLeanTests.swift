@@ -53,7 +53,8 @@ import Testing
                 "createdAt": "1969-07-20T20:17:40Z", "accessToken": "AT-odd",
             ],
             [
-                "key": "sanitized", "backend": "turnkey", "provider": "email", "subject": "a\u{7f}b\u{202e}c\u{85}d",
+                "key": "sanitized", "backend": "turnkey", "provider": "email",
+                "subject": "a\u{7f}b\u{202e}c\u{85}d\u{9b}31m\"x\u{90}q",
                 "email": "é@example.com", "issuer": "https://id.example", "createdAt": "2024-02-29T23:59:59Z",
                 "expiresAt": "2001-01-01T00:00:00Z", "sessionJwt": "JWT-sanitized",
             ],
@@ -84,8 +85,10 @@ import Testing
                 "expiresAt": null, "status": "active", "refreshable": false, "selected": false,
             ],
             [
-                // DEL, a bidi override and a C1 control never reach the terminal (TerminalText): they are dropped.
-                "key": "sanitized", "backend": "turnkey", "provider": "email", "subject": "abcd",
+                // DEL, a bidi override and C1 controls (CSI, DCS) reach the terminal only as JSON escapes: the
+                // value is kept whole, and nothing after a CSI or DCS is swallowed.
+                "key": "sanitized", "backend": "turnkey", "provider": "email",
+                "subject": "a\u{7f}b\u{202e}c\u{85}d\u{9b}31m\"x\u{90}q",
                 "email": "é@example.com", "phone": null, "issuer": "https://id.example",
                 "createdAt": "2024-02-29T23:59:59Z", "expiresAt": "2001-01-01T00:00:00Z", "status": "expired",
                 "refreshable": false, "selected": false,
