@@ -15,8 +15,6 @@ struct CurlLibrary: @unchecked Sendable {
     // The table lives for the rest of the process: libcurl is never closed once opened.
     private let table: UnsafePointer<curl_shim_table>
 
-    private init(table: UnsafePointer<curl_shim_table>) { self.table = table }
-
     private static func open(_ name: String) -> Result<CurlLibrary, SignInError> {
         var error = [CChar](repeating: 0, count: 512)
         guard let table = curl_shim_load(name, &error, error.count) else {

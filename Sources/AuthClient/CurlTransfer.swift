@@ -131,7 +131,7 @@ final class CurlTransfer {
     /// alone when the detail would carry `hidden` (a URL's query).
     func failure(_ code: CURLcode, hiding hidden: String?) -> String {
         let raw = String(cString: errorBuffer)
-        let line = String(raw.split(whereSeparator: \.isNewline).first ?? "")
+        let line = String(raw.split { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }.first ?? "")
         let detail = TerminalText.sanitized(line).trimmingCharacters(in: .whitespaces)
         if detail.isEmpty || hidden.map({ !$0.isEmpty && detail.contains($0) }) == true {
             return library.text(of: code)
@@ -192,7 +192,8 @@ private func curlTransferHeader(
 ) -> Int {
     guard let buffer, let context else { return 0 }
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-    let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self), count: size * count)
+    let bytes = UnsafeBufferPointer(
+        start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self), count: size * count)
     return transfer.received(headerLine: bytes) ? size * count : 0
 }
 
@@ -203,6 +204,7 @@ private func curlTransferBody(
     guard let context else { return 0 }
     guard let buffer, size * count > 0 else { return size * count }
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-    let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self), count: size * count)
+    let bytes = UnsafeBufferPointer(
+        start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self), count: size * count)
     return transfer.received(body: bytes) ? size * count : 0
 }

@@ -61,7 +61,9 @@ import Testing
             seen.add(request)
             return HTTPResponse(
                 status: 200,
-                headers: [("X-Mixed-Case", "Value"), ("Set-Cookie", "sid=s3cret; Path=/"), ("Content-Type", "text/plain")],
+                headers: [
+                    ("X-Mixed-Case", "Value"), ("Set-Cookie", "sid=s3cret; Path=/"), ("Content-Type", "text/plain"),
+                ],
                 body: Array("ok".utf8))
         }
         defer { server.stop() }

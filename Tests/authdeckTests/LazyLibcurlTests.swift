@@ -24,7 +24,9 @@ import Testing
     }
 
     /// authdeck-full itself, next to the lean `authdeck` (which would exec it).
-    static var full: String { URL(fileURLWithPath: CLIRunner.binary).deletingLastPathComponent().path + "/authdeck-full" }
+    static var full: String {
+        URL(fileURLWithPath: CLIRunner.binary).deletingLastPathComponent().path + "/authdeck-full"
+    }
 
     func seed() {
         let lines = (1...2).map { index in
@@ -85,7 +87,8 @@ import Testing
     @Test(.enabled(if: TmuxPane.isAvailable, "tmux is not installed"))
     func theTUIMapsNoLibcurlAfterItsFirstFrame() throws {
         seed()
-        let pane = try TmuxPane(command: [CLIRunner.binary, "tui"], environment: runner.environment, folder: folder.path)
+        let pane = try TmuxPane(
+            command: [CLIRunner.binary, "tui"], environment: runner.environment, folder: folder.path)
         defer { pane.close() }
         try pane.waitFor("2 sessions")
         let pid = try #require(pane.commandPID())
@@ -100,7 +103,9 @@ import Testing
 
     /// libcurl.so.4 as the loader would find it, symbolic links resolved.
     static func installedLibcurl() -> String? {
-        for folder in ["/usr/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64"] {
+        for folder in [
+            "/usr/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64",
+        ] {
             guard let resolved = realpath(folder + "/libcurl.so.4", nil) else { continue }
             defer { free(resolved) }
             return String(cString: resolved)
@@ -120,7 +125,8 @@ import Testing
         let result = runner.run(
             executable: "/usr/bin/unshare",
             [
-                "--mount", "--propagation", "private", "sh", "-c", "mount --bind /dev/null \"$1\" && shift && exec \"$@\"",
+                "--mount", "--propagation", "private", "sh", "-c",
+                "mount --bind /dev/null \"$1\" && shift && exec \"$@\"",
                 "sh", library, Self.full,
             ] + Self.loginAgainstNobody(try Self.closedPort()), timeout: 60)
         if result.stderr.hasPrefix("unshare:") || result.stderr.hasPrefix("mount:") {
