@@ -46,7 +46,8 @@ final class CurlTransfer {
         try require(library.set(handle, CURLOPT_FOLLOWLOCATION, 0), "redirects")
         // No SIGALRM for name look-ups: several threads send at once.
         try require(library.set(handle, CURLOPT_NOSIGNAL, 1), "signals")
-        try require(library.set(handle, CURLOPT_TIMEOUT_MS, Int((timeout * 1000).rounded())), "timeout")
+        // At least 1 ms: 0 would be libcurl's "no timeout".
+        try require(library.set(handle, CURLOPT_TIMEOUT_MS, max(1, Int((timeout * 1000).rounded()))), "timeout")
         try require(library.set(handle, CURLOPT_ERRORBUFFER, pointer: errorBuffer), "error buffer")
         try require(library.set(handle, CURLOPT_USERAGENT, userAgent), "user agent")
         // Every encoding libcurl decodes is accepted and decoded; the cap applies to the decoded body.
