@@ -42,6 +42,8 @@ let package = Package(
         systemLibrary("CKeyutils", pkgConfig: "libkeyutils", apt: ["libkeyutils-dev"]),
         systemLibrary("CQRencode", pkgConfig: "libqrencode", apt: ["libqrencode-dev"]),
         systemLibrary("CNettle", pkgConfig: "nettle", apt: ["nettle-dev"]),
+        // libcurl's headers only: the library is opened with dlopen on the first request, never linked.
+        systemLibrary("CCurl", pkgConfig: nil, apt: ["libcurl4-openssl-dev"]),
 
         // prctl and friends, variadic in C, for the process hardening both binaries do first; socket credentials.
         .target(name: "CProcess"),
@@ -63,7 +65,9 @@ let package = Package(
             swiftSettings: [.unsafeFlags(libsecretHeaderFolders.flatMap { ["-Xcc", "-I" + $0] })]),
         // The libmicrohttpd server both the loopback receiver and the sandbox answer on.
         .target(name: "LoopbackHTTP", dependencies: ["AuthCore", "CMicroHTTPD"]),
-        .target(name: "AuthClient", dependencies: ["AuthCore", "AuthCrypto", "LoopbackHTTP", "CQRencode", "CProcess"]),
+        .target(
+            name: "AuthClient",
+            dependencies: ["AuthCore", "AuthCrypto", "LoopbackHTTP", "CQRencode", "CProcess", "CCurl"]),
         .target(name: "Sandbox", dependencies: ["AuthCore", "AuthCrypto", "LoopbackHTTP"]),
         .target(name: "TerminalUI", dependencies: ["AuthCore", "CNcursesw"]),
         // Everything authdeck does; the `authdeck` binary hands every command it does not serve itself to this one.

@@ -135,7 +135,7 @@ public final class ProviderMetadataCache: @unchecked Sendable {
         } catch {
             forget(discoveryURL)
             throw .unavailable(
-                reason: "the discovery document at \(URLSessionTransport.redacted(discoveryURL)) is not JSON")
+                reason: "the discovery document at \(CurlTransport.redacted(discoveryURL)) is not JSON")
         }
     }
 
@@ -165,7 +165,7 @@ public final class ProviderMetadataCache: @unchecked Sendable {
         if !refresh, let cached = cached(url, lifetime: lifetime, now: now) { return cached }
         let response = try transport.send(OutgoingRequest(url: url, headers: [("Accept", "application/json")]))
         guard response.status == 200 else {
-            throw .network(message: "HTTP \(response.status) from \(URLSessionTransport.redacted(url))")
+            throw .network(message: "HTTP \(response.status) from \(CurlTransport.redacted(url))")
         }
         _ = try response.json()
         remember(url, response.body, now: now)

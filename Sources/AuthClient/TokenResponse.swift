@@ -30,7 +30,7 @@ public struct TokenResponse: Equatable, Sendable {
 /// Maps error answers of OAuth endpoints (RFC 6749 5.2, RFC 8628 3.5) to sign-in errors.
 public enum OAuthErrorResponse {
     public static func error(from response: IncomingResponse, endpoint: String) -> SignInError {
-        let place = URLSessionTransport.redacted(endpoint)
+        let place = CurlTransport.redacted(endpoint)
         if response.status == 429 { return .rateLimited }
         let json = try? JSONValue.parse(response.body)
         guard let code = json?["error"]?.string else {

@@ -32,7 +32,7 @@ enum CurrentEndpoints {
     ) -> ProviderEndpoints? {
         guard catalog[record.provider] != nil else { return nil }
         let folder = ConfigurationFile.dataFolder(environment: environment).appendingPathComponent("cache")
-        let metadata = ProviderMetadataCache(transport: URLSessionTransport(timeout: 10), folder: folder)
+        let metadata = ProviderMetadataCache(transport: CurlTransport(timeout: 10), folder: folder)
         let resolver = ProviderResolver(catalog: catalog, configuration: configuration, metadata: metadata)
         return try? resolver.resolve(provider: record.provider, backend: record.backend).endpoints
     }

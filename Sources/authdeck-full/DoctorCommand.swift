@@ -180,7 +180,7 @@ enum DoctorCommand {
                     fix: "reinstall authdeck, or set AUTHDECK_RESOURCES to its Resources folder"))
             return
         }
-        let transport = URLSessionTransport(timeout: 5)
+        let transport = CurlTransport(timeout: 5)
         let metadata = ProviderMetadataCache(transport: transport, folder: nil)
         let resolver = ProviderResolver(catalog: catalog, configuration: configuration, metadata: metadata)
         let backendName = configuration.defaultBackendName
@@ -228,7 +228,7 @@ enum DoctorCommand {
                     Check(
                         level: .ok, area: area,
                         message:
-                            "endpoints configured (\(URLSessionTransport.redactedForDisplay(provider.endpoints.authorization)))",
+                            "endpoints configured (\(CurlTransport.redactedForDisplay(provider.endpoints.authorization)))",
                         fix: nil))
             }
             checks.append(checkRedirect(provider, listen: configuration.listen, transport: transport, area: area))

@@ -60,8 +60,8 @@ enum LoginCommand {
         let dataFolder = ConfigurationFile.dataFolder(environment: environment)
         let trace = arguments.value("trace").map { _ in FlowTrace() }
         let transport: HTTPTransport =
-            trace.map { TracingTransport(URLSessionTransport(), trace: $0) }
-            ?? URLSessionTransport()
+            trace.map { TracingTransport(CurlTransport(), trace: $0) }
+            ?? CurlTransport()
         let metadata = ProviderMetadataCache(transport: transport, folder: dataFolder.appendingPathComponent("cache"))
         let backend: SignInBackend
         do throws(SignInError) {

@@ -19,7 +19,7 @@ enum SandboxApproveCommand {
         }
         let separator = words[1].contains("?") ? "&" : "?"
         let start = words[1] + separator + FormEncoding.encode([("sandbox_user", user), ("sandbox_auto", decision)])
-        let transport = URLSessionTransport(timeout: 10)
+        let transport = CurlTransport(timeout: 10)
         var response = try fetch(OutgoingRequest(url: start), transport)
         // A redirect goes to the receiver; a form_post page is posted to it; anything else is the sandbox's answer.
         if [301, 302, 303, 307].contains(response.status), let location = response.headers["location"] {
@@ -31,13 +31,13 @@ enum SandboxApproveCommand {
         return response.status < 400 ? .done : .failed
     }
 
-    private static func fetch(_ request: OutgoingRequest, _ transport: URLSessionTransport) throws(CommandFailure)
+    private static func fetch(_ request: OutgoingRequest, _ transport: CurlTransport) throws(CommandFailure)
         -> IncomingResponse
     {
         do throws(SignInError) {
             return try transport.send(request)
         } catch {
-            throw CommandFailure(.failed, "\(URLSessionTransport.redactedForDisplay(request.url)): \(error.message)")
+            throw CommandFailure(.failed, "\(CurlTransport.redactedForDisplay(request.url)): \(error.message)")
         }
     }
 

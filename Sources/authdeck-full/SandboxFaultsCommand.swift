@@ -16,7 +16,7 @@ enum SandboxFaultsCommand {
             return .done
         }
         let base = try sandboxURL(arguments, global)
-        let transport = URLSessionTransport(timeout: 10)
+        let transport = CurlTransport(timeout: 10)
         let request: OutgoingRequest
         if words.count == 2 || arguments.value("delay-ms") != nil {
             var selection: SandboxFaults.Selection
@@ -59,7 +59,7 @@ enum SandboxFaultsCommand {
         return data.map { Array($0) } ?? Array("{}".utf8)
     }
 
-    static func current(_ base: String, _ transport: URLSessionTransport) throws(CommandFailure)
+    static func current(_ base: String, _ transport: CurlTransport) throws(CommandFailure)
         -> SandboxFaults.Selection
     {
         let object = try send(OutgoingRequest(url: base + "/sandbox/faults"), transport)
@@ -69,7 +69,7 @@ enum SandboxFaultsCommand {
         return selection
     }
 
-    static func send(_ request: OutgoingRequest, _ transport: URLSessionTransport) throws(CommandFailure)
+    static func send(_ request: OutgoingRequest, _ transport: CurlTransport) throws(CommandFailure)
         -> [String: Any]
     {
         let response: IncomingResponse
@@ -140,7 +140,7 @@ enum SandboxFaultsCommand {
     static func panel(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
         _ = try arguments.positionals(atMost: 1)
         let base = try sandboxURL(arguments, global)
-        let first = try send(OutgoingRequest(url: base + "/sandbox/faults"), URLSessionTransport(timeout: 10))
+        let first = try send(OutgoingRequest(url: base + "/sandbox/faults"), CurlTransport(timeout: 10))
         return try TUICommand.openSandboxPanel(url: base, report: report(first), global)
     }
 
@@ -157,7 +157,7 @@ enum SandboxFaultsCommand {
         }
         do throws(CommandFailure) {
             return .sandboxAnswered(
-                report(try send(request, URLSessionTransport(timeout: 10))),
+                report(try send(request, CurlTransport(timeout: 10))),
                 switched: faults != nil)
         } catch {
             return .sandboxFailed(error.message)

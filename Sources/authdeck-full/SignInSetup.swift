@@ -35,7 +35,7 @@ struct SignInSetup: Sendable {
         for request: SignInRequest, issuer: String? = nil, clientID: String? = nil,
         trace: FlowTrace?
     ) throws(SignInError) -> SignInBackend {
-        let base = URLSessionTransport()
+        let base = CurlTransport()
         let transport: HTTPTransport = trace.map { TracingTransport(base, trace: $0) } ?? base
         let metadata = ProviderMetadataCache(transport: transport, folder: dataFolder.appendingPathComponent("cache"))
         return try SignInBackendFactory.make(

@@ -98,7 +98,7 @@ enum StoreCommands {
     ) throws(CommandFailure) {
         let session = try attempt { () throws(StoreError) in try store.session(key) }
         do throws(SignInError) {
-            try SessionRefresher(transport: URLSessionTransport(), currentEndpoints: CurrentEndpoints.lookup(global))
+            try SessionRefresher(transport: CurlTransport(), currentEndpoints: CurrentEndpoints.lookup(global))
                 .revoke(session)
         } catch {
             throw CommandFailure(error.exitCode, "could not revoke '\(key)': \(error.message); nothing was removed")
@@ -145,7 +145,7 @@ enum StoreCommands {
         guard let entry, let store, let session = try? store.session(entry.record.key) else { return nil }
         do throws(SignInError) {
             let refresher = SessionRefresher(
-                transport: URLSessionTransport(timeout: 5),
+                transport: CurlTransport(timeout: 5),
                 currentEndpoints: CurrentEndpoints.lookup(global))
             switch try refresher.check(session) {
             case .valid: return "valid"

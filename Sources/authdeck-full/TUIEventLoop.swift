@@ -442,7 +442,7 @@ final class TUIEventLoop {
                 guard let opened = try store.store(create: false) else { throw StoreError.noSuchSession(key) }
                 let session = try opened.session(key)
                 do throws(SignInError) {
-                    try SessionRefresher(transport: URLSessionTransport(), currentEndpoints: current).revoke(session)
+                    try SessionRefresher(transport: CurlTransport(), currentEndpoints: current).revoke(session)
                 } catch {
                     inbox.post(.storeFailed("Revoking \(key) failed, so it was kept: \(error.message)"))
                     return
@@ -465,7 +465,7 @@ final class TUIEventLoop {
                 do throws(CommandFailure) {
                     _ = try SessionCommands.refresh(
                         key, store: opened,
-                        refresher: SessionRefresher(transport: URLSessionTransport()),
+                        refresher: SessionRefresher(transport: CurlTransport()),
                         ifExpiringWithin: window)
                 } catch {
                     inbox.post(.refreshFinished(key: key, error: error.message))

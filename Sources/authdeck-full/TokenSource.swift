@@ -53,7 +53,7 @@ enum TokenSource {
             // The locked refresh path: when another process refreshed meanwhile, its token is used.
             let refreshed = try SessionCommands.refresh(
                 record.key, store: store,
-                refresher: SessionRefresher(transport: URLSessionTransport()),
+                refresher: SessionRefresher(transport: CurlTransport()),
                 ifExpiringWithin: window)
             let issued = IssuedToken(
                 key: record.key, token: refreshed.secrets.bearer ?? bearer,

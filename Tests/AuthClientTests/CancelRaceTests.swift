@@ -70,7 +70,7 @@ final class GatedBackend: SignInBackend, @unchecked Sendable {
         #expect(backend.revoked.count == 1)  // revoked before the cancel was reported
         // Revoked at the provider: its user endpoint no longer takes the access token.
         let session = try #require(backend.revoked.first?.session)
-        let status = try SessionRefresher(transport: URLSessionTransport(timeout: 3)).check(session)
+        let status = try SessionRefresher(transport: CurlTransport(timeout: 3)).check(session)
         #expect(status == .refused(401))
     }
 

@@ -24,7 +24,7 @@ import Testing
             authorizationEndpoint: nil, tokenEndpoint: nil, jwksURI: nil, userEndpoint: nil,
             revocationEndpoint: nil, scopes: ["openid", "email"], responseMode: nil,
             redirect: .loopback, clientSecret: nil, deviceGrant: false, idToken: true)
-        let transport = URLSessionTransport(timeout: 2)
+        let transport = CurlTransport(timeout: 2)
         let resolved = ResolvedProvider(
             preset: preset, clientID: TestProvider.clientID, authentication: .none,
             scopes: preset.scopes, endpoints: provider.endpoints)

@@ -17,7 +17,7 @@ import Testing
     ) -> (SignInController, DirectSignIn) {
         let preset = ProviderPreset(
             name: "oidc", title: "OIDC", mnemonic: "o", kind: .oidc, scopes: ["openid"], idToken: true)
-        let transport = URLSessionTransport(timeout: timeout)
+        let transport = CurlTransport(timeout: timeout)
         let resolved = ResolvedProvider(
             preset: preset, clientID: TestProvider.clientID, authentication: .none,
             scopes: ["openid"], endpoints: provider.endpoints)

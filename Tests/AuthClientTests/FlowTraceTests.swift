@@ -11,7 +11,7 @@ import Testing
         let trace = FlowTrace()
         let presenter = RecordingPresenter()
         let stored = PersistedSessions()
-        let transport = TracingTransport(URLSessionTransport(timeout: 5), trace: trace)
+        let transport = TracingTransport(CurlTransport(timeout: 5), trace: trace)
         let preset = ProviderPreset(
             name: "oidc", title: "OIDC", mnemonic: "o", kind: .oidc, scopes: ["openid"], idToken: true)
         let resolved = ResolvedProvider(

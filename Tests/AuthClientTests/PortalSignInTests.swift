@@ -113,7 +113,7 @@ import Testing
         let callback =
             sandbox.base + "/portal/api/v3/auth/oauth/callback/google?"
             + FormEncoding.encode([("state", portalState), ("code", "forged")])
-        let response = try URLSessionTransport(timeout: 5).send(OutgoingRequest(url: callback))
+        let response = try CurlTransport(timeout: 5).send(OutgoingRequest(url: callback))
         let final = try #require(response.headers["location"])
         #expect(final.contains("error=oauth_failed"))
         _ = controller.paste(final)
@@ -134,7 +134,7 @@ import Testing
 
     @Test func aWrongEnvironmentOrARedirectNotAllowListedIsUnauthorized() throws {
         let sandbox = try TurnkeySandbox { $0.portalEnvironmentID = "the-right-one" }
-        let transport = URLSessionTransport(timeout: 3)
+        let transport = CurlTransport(timeout: 3)
         let wrong = PortalClient(baseURL: sandbox.base + "/portal", environmentID: "wrong", transport: transport)
         #expect(throws: SignInError.unauthorized) { _ = try wrong.methods() }
         let right = PortalClient(
@@ -181,7 +181,7 @@ import Testing
         let token = try #require(URLComponents(string: final)?.queryItems?.first { $0.name == "token" }?.value)
         let client = PortalClient(
             baseURL: sandbox.base + "/portal", environmentID: "sandbox-environment",
-            transport: URLSessionTransport(timeout: 3))
+            transport: CurlTransport(timeout: 3))
         #expect(try client.exchange(token: token).clientSessionToken != nil)
         #expect(throws: SignInError.unauthorized) { _ = try client.exchange(token: token) }
         controller.cancel()
@@ -196,7 +196,7 @@ import Testing
         }
         let client = PortalClient(
             baseURL: proxy.baseURL, environmentID: "env",
-            transport: URLSessionTransport(timeout: 2))
+            transport: CurlTransport(timeout: 2))
         #expect {
             _ = try client.methods()
         } throws: { error in

@@ -15,7 +15,7 @@ import Testing
         let stored = PersistedSessions()
         let preset = ProviderPreset(
             name: "oidc", title: "OIDC", mnemonic: "o", kind: .oidc, scopes: ["openid"], idToken: true)
-        let transport = URLSessionTransport(timeout: 5)
+        let transport = CurlTransport(timeout: 5)
         let backend = DirectSignIn(
             provider: ResolvedProvider(
                 preset: preset, clientID: TestProvider.clientID, authentication: .none,

@@ -62,7 +62,7 @@ import Testing
         let preset = ProviderPreset(
             name: "oidc", title: "OIDC", mnemonic: "o", kind: .oidc, scopes: ["openid"],
             idToken: true)
-        let transport = URLSessionTransport(timeout: 5)
+        let transport = CurlTransport(timeout: 5)
         let backend = DirectSignIn(
             provider: ResolvedProvider(
                 preset: preset, clientID: TestProvider.clientID, authentication: .none,

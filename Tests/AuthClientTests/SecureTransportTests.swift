@@ -33,7 +33,7 @@ import Testing
     }
 
     @Test func plainHTTPToAnotherHostIsRefusedWithoutAConnection() throws {
-        let transport = URLSessionTransport(timeout: 5)
+        let transport = CurlTransport(timeout: 5)
         guard let address = Self.nonLoopbackAddress() else {
             print("skipped the reachable-host half: no non-loopback IPv4 address")
             #expect(throws: SignInError.self) { _ = try transport.send(OutgoingRequest(url: "http://192.0.2.1/x")) }
@@ -58,7 +58,7 @@ import Testing
     @Test func loopbackHTTPStillWorks() throws {
         let server = try HTTPServer(host: "127.0.0.1", port: 0) { _ in .json(200, Array("{}".utf8)) }
         defer { server.stop() }
-        let response = try URLSessionTransport(timeout: 5).send(OutgoingRequest(url: server.baseURL + "/x"))
+        let response = try CurlTransport(timeout: 5).send(OutgoingRequest(url: server.baseURL + "/x"))
         #expect(response.status == 200)
     }
 

@@ -115,7 +115,7 @@ final class TurnkeySandbox: Sendable {
         var next =
             url + (url.contains("?") ? "&" : "?")
             + FormEncoding.encode([("sandbox_user", user), ("sandbox_auto", decision)])
-        let transport = URLSessionTransport(timeout: 5)
+        let transport = CurlTransport(timeout: 5)
         var request = OutgoingRequest(url: next)
         for _ in 0..<5 {
             let response = try transport.send(request)
@@ -190,10 +190,10 @@ final class ControllerClock: Sendable {
     }
 }
 
-/// Sends through URLSession and remembers each request's path, so a test can prove a request was never sent.
+/// Sends through libcurl and remembers each request's path, so a test can prove a request was never sent.
 /// With contracts attached, each request and each answer is checked against them.
 final class RecordingTransport: HTTPTransport, @unchecked Sendable {
-    private let inner = URLSessionTransport(timeout: 3)
+    private let inner = CurlTransport(timeout: 3)
     private let lock = NSLock()
     private var sentPaths: [String] = []
     private var sentBodies: [(String, [UInt8])] = []

@@ -128,7 +128,7 @@ import Testing
     @Test func theSandboxRefusesEveryRequestMissingARequiredMember() throws {
         let sandbox = try TurnkeySandbox()
         let contract = WireContract.turnkey()
-        let transport = URLSessionTransport(timeout: 3)
+        let transport = CurlTransport(timeout: 3)
         var checked = 0
         for (route, spec) in contract.routes.sorted(by: { $0.key < $1.key }) {
             guard let schema = spec["request"] else { continue }
@@ -153,7 +153,7 @@ import Testing
     @Test func theSandboxRefusesAValueOutsideAnEnum() throws {
         let sandbox = try TurnkeySandbox()
         let contract = WireContract.turnkey()
-        let transport = URLSessionTransport(timeout: 3)
+        let transport = CurlTransport(timeout: 3)
         for (route, member) in [
             ("oauth2_authenticate", ["provider"]), ("otp_init", ["otpType"]),
             ("otp_login", ["clientSignature", "scheme"]),
@@ -172,7 +172,7 @@ import Testing
     @Test func portalRefusalsHaveTheErrorShape() throws {
         let sandbox = try TurnkeySandbox()
         let contract = WireContract.portal
-        let transport = URLSessionTransport(timeout: 3)
+        let transport = CurlTransport(timeout: 3)
         let headers = [("x-portal-auth-environment-id", "sandbox-environment")]
         let base = sandbox.base + "/portal/api/v3/auth"
         let answers = [
