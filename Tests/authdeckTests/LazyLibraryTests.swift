@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
-/// libsecret and libmicrohttpd are loaded with dlopen by the processes that use them, never at start: the dynamic
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// libsecret, libmicrohttpd and libcurl are loaded with dlopen by the processes that use them, never at start: the dynamic
 /// loader's own report (LD_DEBUG=files) says what a process loaded, and a private mount namespace hides a library
 /// from one process to show what a missing one looks like.
 @Suite struct LazyLibraryTests {
@@ -20,7 +24,7 @@ import Testing
         return names
     }
 
-    @Test func listingAPassphraseStoreLoadsNeitherLibsecretNorLibmicrohttpd() throws {
+    @Test func listingAPassphraseStoreLoadsNoLibraryItDoesNotUse() throws {
         let runner = CLIRunner(home: home)
         let passphrase = folder.write("pass", "never the secret service\n")
         var environment: [String: String?] = ["AUTHDECK_PASSPHRASE_FILE": passphrase, "DBUS_SESSION_BUS_ADDRESS": ""]
@@ -32,8 +36,64 @@ import Testing
         #expect(listed.status == 0, "\(listed.stderr.suffix(400))")
         let names = Self.loaded(listed)
         #expect(names.contains("libsqlite3.so.0"), "the loader's report was not read: \(names.sorted())")
-        for library in ["libsecret-1.so.0", "libglib-2.0.so.0", "libmicrohttpd.so.12"] {
+        for library in ["libsecret-1.so.0", "libglib-2.0.so.0", "libmicrohttpd.so.12", "libcurl.so.4"] {
             #expect(!names.contains(library), "\(library) was loaded")
+        }
+        // The same probe sees libcurl come in once a request goes out (discovery, to a port nobody listens on).
+        environment["XDG_RUNTIME_DIR"] = folder.path + "/run"
+        environment["AUTHDECK_CONFIG"] = folder.write("config.json", "{}")
+        environment["BROWSER"] = "/bin/true"
+        let login = runner.run(Self.loginAgainstNobody(try Self.closedPort()), environment: environment, timeout: 60)
+        #expect(login.status == 1, "\(login.stderr.suffix(400))")
+        #expect(Self.loaded(login).contains("libcurl.so.4"))
+    }
+
+    /// A sign-in whose first request (discovery) goes to a port nobody listens on.
+    static func loginAgainstNobody(_ port: UInt16) -> [String] {
+        [
+            "login", "oidc", "--device", "--issuer", "http://127.0.0.1:\(port)/x", "--client-id", "authdeck-test",
+            "--timeout", "10",
+        ]
+    }
+
+    /// A port that was free a moment ago.
+    static func closedPort() throws -> UInt16 {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+            }
+        }
+        try #require(bound)
+        return UInt16(bigEndian: address.sin_port)
+    }
+
+    @Test(.enabled(if: TmuxPane.isAvailable, "tmux is not installed"))
+    func theTUIMapsNoLibcurlAfterItsFirstFrame() throws {
+        let passphrase = folder.write("pass", "correct horse battery staple\n")
+        var runner = CLIRunner(home: home, extra: ["AUTHDECK_PASSPHRASE_FILE": passphrase])
+        runner.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
+        let lines =
+            "{\"key\":\"lazy-1\",\"provider\":\"google\",\"accessToken\":\"AT-1\"}\n"
+            + "{\"key\":\"lazy-2\",\"provider\":\"google\",\"accessToken\":\"AT-2\"}\n"
+        #expect(runner.run(["store", "import", "-"], stdin: lines).status == 0)
+        let pane = try TmuxPane(
+            command: [CLIRunner.binary, "tui"], environment: runner.environment, folder: folder.path)
+        defer { pane.close() }
+        try pane.waitFor("2 sessions")
+        let pid = try #require(pane.commandPID())
+        // Read to the end: /proc reports a size of 0, and a single read returns only the first page.
+        let handle = try #require(FileHandle(forReadingAtPath: "/proc/\(pid)/maps"))
+        let maps = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        handle.closeFile()
+        #expect(maps.contains("libncursesw"), "not the TUI's maps?")
+        for library in ["libcurl", "libssl.so", "libmicrohttpd", "libsecret", "libglib"] {
+            #expect(!maps.contains(library), "\(library) is mapped")
         }
     }
 
@@ -78,5 +138,25 @@ import Testing
         #expect(result.stdout.contains("rc=1"), "stdout: \(result.stdout) stderr: \(result.stderr)")
         #expect(said.count == 1, "\(result.stdout)")
         #expect(said.first?.contains("cannot load libmicrohttpd.so.12") == true, "\(said)")
+    }
+
+    @Test func aMissingLibcurlIsOneLineAndTheSignInFails() throws {
+        let port = try Self.closedPort()
+        let login = Self.loginAgainstNobody(port).map { "'\($0)'" }.joined(separator: " ")
+        guard
+            let result = withHidden(
+                "libcurl.so.4",
+                """
+                printf '{}' > "$AUTHDECK_HOME.config"
+                AUTHDECK_CONFIG="$AUTHDECK_HOME.config" BROWSER=/bin/true "$AUTHDECK_BIN" \(login) \
+                    2>"$AUTHDECK_HOME.err"; echo "rc=$?"
+                sed 's/^/said: /' "$AUTHDECK_HOME.err"
+                """)
+        else { return }
+        let said = result.stdout.split(separator: "\n").filter { $0.hasPrefix("said: ") }
+        #expect(result.stdout.contains("rc=1"), "stdout: \(result.stdout) stderr: \(result.stderr)")
+        #expect(said.count == 1, "\(result.stdout)")
+        #expect(said.first?.contains("cannot load libcurl.so.4: ") == true, "\(said)")
+        #expect(said.first?.contains("install libcurl4") == true, "\(said)")
     }
 }
