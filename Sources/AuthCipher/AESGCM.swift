@@ -9,40 +9,7 @@ public enum AESGCM {
     public static func seal(
         _ plaintext: [UInt8], key: [UInt8], associatedData: [UInt8], nonce: [UInt8]? = nil
     ) throws(CryptoError) -> [UInt8] {
-        guard key.count == keyByteCount else { throw .invalidKey("AES-256-GCM needs a 32-byte key") }
-        let iv: [UInt8]
-        if let nonce { iv = nonce } else { iv = try SecureRandom.bytes(nonceByteCount) }
-        guard iv.count == nonceByteCount else { throw .malformedInput("AES-GCM nonce must be 12 bytes") }
-        guard let context = EVP_CIPHER_CTX_new() else { throw openSSLFailure("EVP_CIPHER_CTX_new") }
-        defer { EVP_CIPHER_CTX_free(context) }
-
-        guard EVP_EncryptInit_ex(context, EVP_aes_256_gcm(), nil, key, iv) == 1 else {
-            throw openSSLFailure("AES-GCM encrypt init")
-        }
-        var length: Int32 = 0
-        if !associatedData.isEmpty {
-            guard EVP_EncryptUpdate(context, nil, &length, associatedData, Int32(associatedData.count)) == 1 else {
-                throw openSSLFailure("AES-GCM associated data")
-            }
-        }
-        var output = iv + [UInt8](repeating: 0, count: plaintext.count + tagByteCount)
-        let written: Int32 = output.withUnsafeMutableBufferPointer { buffer in
-            let body = buffer.baseAddress! + nonceByteCount
-            var total: Int32 = 0
-            if !plaintext.isEmpty {
-                guard EVP_EncryptUpdate(context, body, &total, plaintext, Int32(plaintext.count)) == 1 else {
-                    return -1
-                }
-            }
-            var final: Int32 = 0
-            guard EVP_EncryptFinal_ex(context, body + Int(total), &final) == 1 else { return -1 }
-            total += final
-            let tag = body + Int(total)
-            guard EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_GET_TAG, Int32(tagByteCount), tag) == 1 else { return -1 }
-            return total
-        }
-        guard written == Int32(plaintext.count) else { throw openSSLFailure("AES-GCM encrypt") }
-        return output
+        try AESGCMSealer(key: key).seal(plaintext, associatedData: associatedData, nonce: nonce)
     }
 
     /// Opens what `seal` returned; throws CryptoError.authenticationFailed on any tampering or wrong key/aad,
