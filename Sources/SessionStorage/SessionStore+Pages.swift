@@ -180,15 +180,16 @@ extension SessionStore {
             }
             if query.searchableTexts.isEmpty {
                 // Short words only, mostly found in most rows: the first rows in order, a page of them enough.
-                let window = "(SELECT \(StoreSchema.sessionColumns) FROM sessions WHERE \(range) ORDER BY \(ordering) " +
-                    "LIMIT \(Self.shortWordBudget))"
+                let window =
+                    "(SELECT \(StoreSchema.sessionColumns) FROM sessions WHERE \(range) ORDER BY \(ordering) "
+                    + "LIMIT \(Self.shortWordBudget))"
                 let found = try read(window, "", match: nil)
                 if found.count == max(0, limit) { return found }
-                let window2 = try database.prepare(
+                let listed = try database.prepare(
                     "SELECT count(*) FROM (SELECT 1 FROM sessions WHERE \(range) LIMIT \(Self.shortWordBudget))")
-                if let anchor, let key { Self.bindAnchor(anchor, into: window2, order: order, first: next, key: key) }
-                _ = try window2.step()
-                if window2.int64(0) < Self.shortWordBudget { return found }
+                if let anchor, let key { Self.bindAnchor(anchor, into: listed, order: order, first: next, key: key) }
+                _ = try listed.step()
+                if listed.int64(0) < Self.shortWordBudget { return found }
             }
             switch try search(query) {
             case .nothing: return []
@@ -227,7 +228,8 @@ extension SessionStore {
         "session_search MATCH ?\(condition.values.count + 5)"
     }
 
-    static func bind(_ condition: (sql: String, values: [SQLiteValue]), _ match: String, to statement: SQLiteStatement) {
+    static func bind(_ condition: (sql: String, values: [SQLiteValue]), _ match: String, to statement: SQLiteStatement)
+    {
         statement.bind(Int32(condition.values.count + 5), match)
     }
 
