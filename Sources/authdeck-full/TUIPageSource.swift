@@ -67,7 +67,12 @@ final class TUIPageSource: SessionPageSource {
         let query = Self.query(sort, filter, date)
         counter.asyncAfter(deadline: .now() + Self.countDelay) { [self] in
             let stale = { self.latestCount.withLock { $0 } != request }
-            guard !stale(), let opened = open() else { return }
+            guard !stale() else { return }
+            guard let opened = open() else {
+                // No store (nothing to count) or one that failed to open: the list must not wait on.
+                report(takeFailure().map(AppEvent.storeFailed) ?? .sessionsCounted(request: request, matching: 0))
+                return
+            }
             do throws(StoreError) {
                 guard let matching = try opened.count(query, until: stale) else { return }
                 report(.sessionsCounted(request: request, matching: matching))
