@@ -157,8 +157,11 @@ extension SessionStore {
             let range = anchor == nil ? "1" : Self.range(order, forward: forward, first: next)
             let after = anchor == nil ? next : next + 2
             let selected = try Self.readMetaText(database, StoreSchema.Meta.selected)
-            /// The page read from `from` (FROM's text up to its WHERE) with `extra` ANDed to the filter.
-            func read(_ from: String, _ extra: String, match: String?) throws(SQLiteError) -> [StoreEntry] {
+            /// The page read from `from` (FROM's text up to its WHERE) with `extra` ANDed to the filter, and what
+            /// `bind` binds for `extra`.
+            func read(
+                _ from: String, _ extra: String, bind: (SQLiteStatement) -> Void = { _ in }
+            ) throws(SQLiteError) -> [StoreEntry] {
                 let statement = try database.prepare(
                     """
                     SELECT \(StoreSchema.sessionColumns) FROM \(from) WHERE \(extra)(\(condition.sql)) AND \(range) \
@@ -170,31 +173,39 @@ extension SessionStore {
                 if let anchor, let key { Self.bindAnchor(anchor, into: statement, order: order, first: next, key: key) }
                 statement.bind(after, Int64(max(0, limit)))
                 statement.bind(after + 1, Int64(max(0, skip)))
-                if let match { Self.bind(condition, match, to: statement) }
+                bind(statement)
                 var result: [StoreEntry] = []
                 while try statement.step() { result.append(Self.entry(from: statement, selected: selected)) }
                 return result
             }
             guard query.terms.contains(where: { if case .text = $0 { true } else { false } }) else {
-                return try read("sessions", "", match: nil)
+                return try read("sessions", "")
             }
-            if query.searchableTexts.isEmpty {
-                // Short words only, mostly found in most rows: the first rows in order, a page of them enough.
-                let window =
-                    "(SELECT \(StoreSchema.sessionColumns) FROM sessions WHERE \(range) ORDER BY \(ordering) "
-                    + "LIMIT \(Self.shortWordBudget))"
-                let found = try read(window, "", match: nil)
-                if found.count == max(0, limit) { return found }
-                let listed = try database.prepare(
-                    "SELECT count(*) FROM (SELECT 1 FROM sessions WHERE \(range) LIMIT \(Self.shortWordBudget))")
-                if let anchor, let key { Self.bindAnchor(anchor, into: listed, order: order, first: next, key: key) }
-                _ = try listed.step()
-                if listed.int64(0) < Self.shortWordBudget { return found }
+            // Most filters' words are in most rows: the listing in order up to its `scanBudget`th row (the
+            // order's index, stopped by that row), a page of matches among them enough.
+            let edge = try database.prepare(
+                """
+                SELECT \(order.sortExpression), key FROM sessions WHERE \(range) ORDER BY \(ordering) \
+                LIMIT 1 OFFSET \(Self.scanBudget - 1)
+                """)
+            if let anchor, let key { Self.bindAnchor(anchor, into: edge, order: order, first: next, key: key) }
+            guard try edge.step(), let edgeKey = edge.string(1) else {
+                return try read("sessions", "")  // no more rows than that: all of them
             }
+            let last = Int32(condition.values.count + 6)
+            let found = try read(
+                "sessions", Self.range(order, forward: !forward, first: last, inclusive: true) + " AND "
+            ) {
+                Self.bindAnchor(edge, into: $0, order: order, first: last, key: edgeKey)
+            }
+            if found.count == max(0, limit) { return found }
             switch try search(query) {
             case .nothing: return []
-            case .index(let match): return try read(Self.searched, Self.matching(condition) + " AND ", match: match)
-            case .all, .scan: return try read("sessions", "", match: nil)
+            case .index(let match):
+                return try read(Self.searched, Self.matching(condition) + " AND ") {
+                    Self.bind(condition, match, to: $0)
+                }
+            case .all, .scan: return try read("sessions", "")
             }
         }
     }
@@ -215,8 +226,8 @@ extension SessionStore {
 
     /// The index's candidates cheaper than the listing when fewer than this many rows hold the words' trigrams.
     static let searchLimit = 2_048
-    /// Rows of the listing read for a filter of short words before the index is asked.
-    static let shortWordBudget: Int64 = 512
+    /// Rows of the listing a filter with text reads in order for a page of matches before the index is asked.
+    static let scanBudget = 512
     /// Rowids a counting step reads under the lock.
     static let countStep: Int64 = 2_048
 
@@ -274,11 +285,13 @@ extension SessionStore {
 
     /// Rows strictly after (or before) the anchor bound at `?first` (its sort value) and `?first+1` (its key).
     /// The leading single-column bound lets SQLite search the expression index; the row value settles ties.
-    private static func range(_ order: SessionOrder, forward: Bool, first: Int32) -> String {
+    /// With `inclusive`, the anchor's row too.
+    private static func range(_ order: SessionOrder, forward: Bool, first: Int32, inclusive: Bool = false) -> String {
         let op = forward ? ">" : "<"
-        if order == .key { return "key \(op) ?\(first + 1)" }
+        let rowOp = op + (inclusive ? "=" : "")
+        if order == .key { return "key \(rowOp) ?\(first + 1)" }
         let value = order.sortExpression
-        return "\(value) \(op)= ?\(first) AND (\(value), key) \(op) (?\(first), ?\(first + 1))"
+        return "\(value) \(op)= ?\(first) AND (\(value), key) \(rowOp) (?\(first), ?\(first + 1))"
     }
 
     /// Binds the anchor's sort value (column 0 of `anchor`, a REAL for expiry, else TEXT) and its key.

@@ -297,6 +297,10 @@ public struct SessionList: Equatable, Sendable {
     /// a page key is one small keyset read.
     private static let windowRows = 128
 
+    /// Rows a new filter reads for its first frame: a tall terminal's screen. The fewer, the sooner a filter whose
+    /// matches are sparse near the top of the listing has them; the rest come by keyset as the view needs them.
+    private static let firstRows = 64
+
     /// Shown for a row the store no longer has (it went away between the count and the read).
     private static let missingRecord = SessionRecord(
         key: "", backend: "", provider: "", subject: "", issuer: "",
@@ -333,10 +337,10 @@ public struct SessionList: Equatable, Sendable {
         windowStart = 0
         let rows =
             source.value.rows(
-                sort: sort, filter: filter, at: filterDate, after: nil, skip: 0, limit: Self.windowRows) ?? []
+                sort: sort, filter: filter, at: filterDate, after: nil, skip: 0, limit: Self.firstRows) ?? []
         window = rows.map(decorated)
         matching = window.count
-        guard window.count == Self.windowRows else { return }
+        guard window.count == Self.firstRows else { return }
         if source.value.countLater(sort: sort, filter: filter, at: filterDate, request: countRequest) {
             counting = true
         } else {

@@ -51,7 +51,7 @@ public struct SessionsScreen: Screen {
         ]
     }
 
-    /// `25/407`: the cursor's row and how many rows the filter leaves (`25/128+` while they are counted).
+    /// `25/407`: the cursor's row and how many rows the filter leaves (`25/64+` while they are counted).
     static func position(_ list: SessionList) -> String {
         list.count == 0 ? "0/0" : "\(list.cursor + 1)/\(list.count)\(list.isCounting ? "+" : "")"
     }
@@ -120,7 +120,7 @@ public struct SessionsScreen: Screen {
         let list = state.sessions
         var right = list.totalCount == 1 ? "1 session" : "\(list.totalCount) sessions"
         if !list.filter.isEmpty {
-            // While the count is worked out, the rows read so far: "128+ of 100000 match “us” (counting…)".
+            // While the count is worked out, the rows read so far: "64+ of 100000 match “us” (counting…)".
             let counting = list.isCounting ? " (counting…)" : ""
             right = "\(list.count)\(list.isCounting ? "+" : "") of \(list.totalCount) match “\(list.filter)”\(counting)"
         }
