@@ -181,6 +181,12 @@ extension SessionStore {
             guard query.terms.contains(where: { if case .text = $0 { true } else { false } }) else {
                 return try read("sessions", "")
             }
+            if let match = query.trigramMatch() {
+                // A word whose trigrams no row holds: nothing to read (the index answers at once).
+                let any = try database.prepare("SELECT 1 FROM session_search WHERE session_search MATCH ?1 LIMIT 1")
+                any.bind(1, match)
+                guard try any.step() else { return [] }
+            }
             // Most filters' words are in most rows: the listing in order up to its `scanBudget`th row (the
             // order's index, stopped by that row), a page of matches among them enough.
             let edge = try database.prepare(
