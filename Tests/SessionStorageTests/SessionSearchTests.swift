@@ -210,6 +210,39 @@ import Testing
         #expect(try store.count(SessionQuery(terms: [.text("quentin")])) == 1)
     }
 
+    @Test func aBulkInsertWithTheTriggersSuspendedLeavesTheIndexAsTheTriggersWould() throws {
+        let store = try fixture.open()
+        // The rows go in by plain SQL inside one transaction, as a bulk import would, with the triggers dropped.
+        let triggers = try store.database.writeTransaction { () throws(SQLiteError) -> [String] in
+            let triggers = try store.suspendSearchIndex()
+            let insert = try store.database.prepare(
+                """
+                INSERT INTO sessions (key, backend, provider, subject, email, display_name, issuer, created_at, \
+                refreshable, scopes, auto_refresh, secret, updated_at) \
+                VALUES (?1, 'direct', 'google', ?2, ?3, ?4, 'https://issuer.example', 0, 0, '', 0, x'00', 0)
+                """)
+            for n in 0..<500 {
+                let session = Self.session(n).record
+                insert.reset()
+                insert.bind(1, session.key)
+                insert.bind(2, session.subject)
+                insert.bind(3, session.email)
+                insert.bind(4, session.displayName)
+                _ = try insert.step()
+            }
+            try store.restoreSearchIndex(triggers)
+            return triggers
+        }
+        #expect(triggers.count == 3)
+        try store.database.execute(
+            "INSERT INTO session_search (session_search, rank) VALUES ('integrity-check', 1)")
+        // The triggers are back: a later write is indexed as it happens.
+        var late = Self.session(2_999).record
+        late.key = "late-qx"
+        _ = try store.persist(Session(record: late, secrets: SessionSecrets(accessToken: "AT")), replace: false)
+        try checkAgainstPeer(store, [([.text("q")], "index"), ([.text("-qx")], "index"), ([.text("øre")], "index")])
+    }
+
     @Test func aCountInStepsStopsWhenCancelled() throws {
         let store = try seeded()
         let query = SessionQuery(terms: [.text("key")])
