@@ -59,6 +59,50 @@ public struct SessionQuery: Equatable, Sendable {
         return (parts.isEmpty ? "1" : parts.map { "(\($0))" }.joined(separator: " AND "), values)
     }
 
+    /// The text words the trigram index can look up as a whole: three characters or more (Unicode scalars, as the
+    /// index counts them).
+    var searchableTexts: [String] {
+        terms.compactMap { term in
+            guard case .text(let needle) = term, needle.unicodeScalars.count >= 3 else { return nil }
+            return needle
+        }
+    }
+
+    /// The text words of one or two ASCII characters: found through the index by the trigrams they start (every
+    /// field of the indexed text ends in U+0001, so each occurrence starts one).
+    var shortASCIITexts: [String] {
+        terms.compactMap { term in
+            guard case .text(let needle) = term, (1...2).contains(needle.utf8.count),
+                needle.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F })
+            else { return nil }
+            return needle
+        }
+    }
+
+    /// An FTS5 query the rows holding every searchable word match (more may match: the index keeps no positions,
+    /// so it asks for each word's trigrams anywhere in the row, and it folds case beyond ASCII); nil when no word
+    /// is searchable. At most `limit` trigrams per word, spread over it, the last always among them.
+    func trigramMatch(limit: Int = 6) -> String? {
+        var parts: [String] = []
+        for needle in searchableTexts {
+            let scalars = Array(needle.unicodeScalars)
+            let count = scalars.count - 2
+            let picks = count <= limit ? Array(0..<count) : (0..<limit).map { $0 * (count - 1) / (limit - 1) }
+            for start in picks {
+                var gram = String.UnicodeScalarView()
+                gram.append(contentsOf: scalars[start..<start + 3])
+                let quoted = Self.quoted(String(gram))
+                if !parts.contains(quoted) { parts.append(quoted) }
+            }
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: " AND ")
+    }
+
+    /// A string as an FTS5 query string: in double quotes, a double quote doubled.
+    static func quoted(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
     /// The statuses whose names start with `prefix`, as SQL on `expires_at` (the arithmetic of `SessionStatus`).
     private func statusCondition(_ prefix: String, now: String) -> String {
         let window = String(SessionStatus.expiringWindow)

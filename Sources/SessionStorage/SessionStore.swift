@@ -53,6 +53,8 @@ public final class SessionStore: @unchecked Sendable {
         let storeID: String
         do {
             try database.execute("PRAGMA synchronous=FULL")
+            // The filter's trigram index (schema 4) is kept by triggers: a REPLACE must fire the delete trigger.
+            try database.execute("PRAGMA recursive_triggers=ON")
             var version = try readVersion(database)
             if version < StoreSchema.currentVersion {
                 try database.writeTransaction { () throws(SQLiteError) in

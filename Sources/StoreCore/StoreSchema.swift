@@ -1,7 +1,7 @@
 /// The database layout and how older layouts are brought up to date. The version lives in `PRAGMA user_version`;
 /// migration `n` takes a database from version `n` to `n + 1` inside one write transaction.
 package enum StoreSchema {
-    package static let currentVersion = 3
+    package static let currentVersion = 4
 
     /// `migrations[n]` turns version n into n + 1. Version 0 is a database with no tables yet.
     package static let migrations: [String] = [
@@ -48,7 +48,42 @@ package enum StoreSchema {
         CREATE INDEX sessions_by_user ON sessions (\(SessionOrder.user.sortExpression), key);
         CREATE INDEX sessions_by_backend ON sessions (backend, key);
         """,
+        // Version 4: a trigram index over the text the TUI's `/` filter searches, so a filter word of three or more
+        // characters reads the rows that hold its trigrams instead of every row. External content (a view over
+        // `sessions`, so nothing is stored twice), no positions (`detail=none`: words are checked again by the
+        // filter's LIKE on the row), kept in step by triggers; REPLACE fires the delete trigger because the store
+        // turns `recursive_triggers` on. Each field ends in U+0001, the last in two, so every occurrence of one or
+        // two characters starts a trigram: short words are looked up by trigram prefix.
+        """
+        CREATE VIEW session_search_text (rid, text) AS SELECT rowid, \(searchText("")) FROM sessions;
+        CREATE VIRTUAL TABLE session_search USING fts5(
+            text, content = 'session_search_text', content_rowid = 'rid', tokenize = 'trigram',
+            detail = 'none', columnsize = 0
+        );
+        INSERT INTO session_search (session_search) VALUES ('rebuild');
+        CREATE TRIGGER sessions_search_insert AFTER INSERT ON sessions BEGIN
+            INSERT INTO session_search (rowid, text) VALUES (new.rowid, \(searchText("new.")));
+        END;
+        CREATE TRIGGER sessions_search_delete AFTER DELETE ON sessions BEGIN
+            INSERT INTO session_search (session_search, rowid, text) VALUES ('delete', old.rowid, \(searchText("old.")));
+        END;
+        CREATE TRIGGER sessions_search_update
+        AFTER UPDATE OF key, display_name, email, phone, subject, provider, backend ON sessions BEGIN
+            INSERT INTO session_search (session_search, rowid, text) VALUES ('delete', old.rowid, \(searchText("old.")));
+            INSERT INTO session_search (rowid, text) VALUES (new.rowid, \(searchText("new.")));
+        END;
+        """,
     ]
+
+    /// The text the filter searches, as SQL over the row named by `row` ("", "new." or "old."): key, user label,
+    /// email, phone, provider and backend, each ended by U+0001 (the last by two).
+    package static func searchText(_ row: String) -> String {
+        let fields = [
+            "\(row)key", "coalesce(\(row)display_name, \(row)email, \(row)phone, \(row)subject)",
+            "ifnull(\(row)email, '')", "ifnull(\(row)phone, '')", "\(row)provider", "\(row)backend",
+        ]
+        return fields.joined(separator: " || char(1) || ") + " || char(1, 1)"
+    }
 
     /// The meta rows the store reads and writes.
     package enum Meta {

@@ -26,6 +26,8 @@ public enum AppEvent: Equatable, Sendable {
     /// count and the rows on screen again; `removed` are marked keys that went away, and the selection is now
     /// `selected` (nil: none).
     case sessionsChangedElsewhere(removed: [String], selected: String?)
+    /// The count of the rows the filter leaves, worked out off the loop's thread for the list's count `request`.
+    case sessionsCounted(request: Int, matching: Int)
     /// A refresh ended; nil error means it worked.
     case refreshFinished(key: String, error: String?)
     /// A store operation failed; the message says why.

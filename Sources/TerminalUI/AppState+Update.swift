@@ -92,6 +92,9 @@ extension AppState {
             for key in removed { marked.remove(key) }
             sessions.markSelected(selected ?? "")
             return []
+        case .sessionsCounted(let request, let matching):
+            sessions.countArrived(matching, request: request)
+            return []
         case .refreshFinished(let key, let error):
             sessions.update(key) { $0.refresh = error.map { .failed($0) } ?? .refreshed(now) }
             message =

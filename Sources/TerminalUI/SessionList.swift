@@ -33,6 +33,10 @@ public struct SessionList: Equatable, Sendable {
     /// Paged: how many sessions there are, and how many the filter leaves.
     private var total = 0
     private var matching = 0
+    /// Paged: the filter's count is still being worked out off the loop's thread (`countLater`); `matching` is then
+    /// the rows read so far, and `countRequest` names the count the list waits for.
+    private var counting = false
+    private var countRequest = 0
     /// Paged: the store's selected key, and refresh states by key (the TUI's own knowledge, laid over fetched rows).
     private var pagedSelectedKey: String?
     private var refreshStates: [String: SessionItem.Refresh] = [:]
@@ -82,6 +86,9 @@ public struct SessionList: Equatable, Sendable {
 
     /// How many sessions there are, filtered or not.
     public var totalCount: Int { source == nil ? items.count : total }
+
+    /// Whether the filter's count is still being worked out: `count` is then only the rows read so far.
+    public var isCounting: Bool { counting }
 
     /// The store's selected session.
     public var selectedKey: String? {
@@ -246,11 +253,20 @@ public struct SessionList: Equatable, Sendable {
         cursor = 0
         scrollOffset = 0
         guard source == nil else {
-            reload(keeping: nil)
+            firstPage()
             return
         }
         rebuild(keeping: nil)
         cursor = 0
+    }
+
+    /// The count `countLater` was asked for (`request`) arrived; an older one is ignored.
+    public mutating func countArrived(_ value: Int, request: Int) {
+        guard source != nil, counting, request == countRequest else { return }
+        counting = false
+        matching = value
+        if windowStart + window.count > value { window = Array(window.prefix(max(0, value - windowStart))) }
+        cursor = min(cursor, max(0, matching - 1))
     }
 
     // MARK: - Moving the cursor
@@ -281,6 +297,10 @@ public struct SessionList: Equatable, Sendable {
     /// a page key is one small keyset read.
     private static let windowRows = 128
 
+    /// Rows a new filter reads for its first frame: a tall terminal's screen. The fewer, the sooner a filter whose
+    /// matches are sparse near the top of the listing has them; the rest come by keyset as the view needs them.
+    private static let firstRows = 64
+
     /// Shown for a row the store no longer has (it went away between the count and the read).
     private static let missingRecord = SessionRecord(
         key: "", backend: "", provider: "", subject: "", issuer: "",
@@ -302,9 +322,38 @@ public struct SessionList: Equatable, Sendable {
         return item
     }
 
+    /// A new filter's first rows, read at once; the count too when they are all there is, else it is asked for
+    /// off the loop's thread (a filter whose words most rows hold would read every row to count them) and arrives
+    /// with `countArrived`, so the frame never waits for it.
+    private mutating func firstPage() {
+        guard let source else { return }
+        guard !filter.isEmpty else {
+            reload(keeping: nil)
+            return
+        }
+        if counting { source.value.stopCounting() }
+        countRequest += 1
+        counting = false
+        windowStart = 0
+        let rows =
+            source.value.rows(
+                sort: sort, filter: filter, at: filterDate, after: nil, skip: 0, limit: Self.firstRows) ?? []
+        window = rows.map(decorated)
+        matching = window.count
+        guard window.count == Self.firstRows else { return }
+        if source.value.countLater(sort: sort, filter: filter, at: filterDate, request: countRequest) {
+            counting = true
+        } else {
+            (total, matching) = source.value.count(sort: sort, filter: filter, at: filterDate)
+        }
+    }
+
     /// Reads the count again and the rows around the cursor, which stays on `key` when it is still listed.
     private mutating func reload(keeping key: String?) {
         guard let source else { return }
+        if counting { source.value.stopCounting() }
+        countRequest += 1
+        counting = false
         (total, matching) = source.value.count(sort: sort, filter: filter, at: filterDate)
         window = []
         windowStart = 0

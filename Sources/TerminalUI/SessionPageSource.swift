@@ -23,4 +23,15 @@ public protocol SessionPageSource: AnyObject, Sendable {
     func item(_ key: String) -> SessionItem?
     /// The sessions with auto-refresh on that can refresh and expire by `horizon`.
     func autoRefreshCandidates(expiringBy horizon: Date) -> [SessionItem]
+    /// Starts counting the rows `filter` leaves off the caller's thread; the count arrives as
+    /// `AppEvent.sessionsCounted(request:matching:)` with this `request`. A later call (or `stopCounting`) makes an
+    /// unfinished count stop. False when the source cannot count later: the list then counts at once.
+    func countLater(sort: SessionSort, filter: String, at date: Date, request: Int) -> Bool
+    /// Stops an unfinished count started by `countLater`.
+    func stopCounting()
+}
+
+extension SessionPageSource {
+    public func countLater(sort: SessionSort, filter: String, at date: Date, request: Int) -> Bool { false }
+    public func stopCounting() {}
 }

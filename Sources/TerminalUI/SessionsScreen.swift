@@ -51,9 +51,9 @@ public struct SessionsScreen: Screen {
         ]
     }
 
-    /// `25/407`: the cursor's row and how many rows the filter leaves.
+    /// `25/407`: the cursor's row and how many rows the filter leaves (`25/64+` while they are counted).
     static func position(_ list: SessionList) -> String {
-        list.count == 0 ? "0/0" : "\(list.cursor + 1)/\(list.count)"
+        list.count == 0 ? "0/0" : "\(list.cursor + 1)/\(list.count)\(list.isCounting ? "+" : "")"
     }
 
     public static func layout(rows: Int, cols: Int) -> Layout {
@@ -119,7 +119,11 @@ public struct SessionsScreen: Screen {
         let layout = Self.layout(rows: buffer.rows, cols: buffer.cols)
         let list = state.sessions
         var right = list.totalCount == 1 ? "1 session" : "\(list.totalCount) sessions"
-        if !list.filter.isEmpty { right = "\(list.count) of \(list.totalCount) match “\(list.filter)”" }
+        if !list.filter.isEmpty {
+            // While the count is worked out, the rows read so far: "64+ of 100000 match “us” (counting…)".
+            let counting = list.isCounting ? " (counting…)" : ""
+            right = "\(list.count)\(list.isCounting ? "+" : "") of \(list.totalCount) match “\(list.filter)”\(counting)"
+        }
         if !state.marked.isEmpty { right += " · \(state.marked.count) marked" }
         right += " · by \(list.sort.rawValue) · " + Self.position(list)
         let (hints, pinned) = Self.hints(state)

@@ -35,6 +35,8 @@ final class TUIEventLoop {
         self.store = store
         self.pages = pages ?? TUIPageSource(store: store)
         self.setup = setup
+        let inbox = self.inbox
+        self.pages.reportCounts { inbox.post($0) }
     }
 
     /// Runs until the user quits.

@@ -9,6 +9,15 @@ import TerminalUI
 final class TUIPageSource: SessionPageSource {
     private let store: TUIStore
     private let failure = Mutex<String?>(nil)
+    /// Where a count worked out off the loop's thread goes (the loop's inbox); nil until the loop says.
+    private let reporter = Mutex<(@Sendable (AppEvent) -> Void)?>(nil)
+    /// The count the list waits for; a count whose request is no longer this one stops at its next step.
+    private let latestCount = Mutex(0)
+    /// Counts run one at a time, off the loop's thread.
+    private let counter = DispatchQueue(label: "authdeck.tui.count")
+    /// How long a count waits before it starts: while the user types, each key asks for a new one, and this lets
+    /// the old one go before it read anything (a person's next key comes later than this; the number then shows).
+    static let countDelay: TimeInterval = 0.05
 
     init(store: TUIStore) {
         self.store = store
@@ -45,6 +54,37 @@ final class TUIPageSource: SessionPageSource {
         page { store throws(StoreError) in
             try store.page(Self.query(sort, filter, date), before: key, skip: skip, limit: limit)
         }
+    }
+
+    /// Counts worked out later are posted through `report` (the event loop's inbox).
+    func reportCounts(_ report: @escaping @Sendable (AppEvent) -> Void) {
+        reporter.withLock { $0 = report }
+    }
+
+    func countLater(sort: SessionSort, filter: String, at date: Date, request: Int) -> Bool {
+        guard let report = reporter.withLock({ $0 }) else { return false }
+        latestCount.withLock { $0 = request }
+        let query = Self.query(sort, filter, date)
+        counter.asyncAfter(deadline: .now() + Self.countDelay) { [self] in
+            let stale = { self.latestCount.withLock { $0 } != request }
+            guard !stale() else { return }
+            guard let opened = open() else {
+                // No store (nothing to count) or one that failed to open: the list must not wait on.
+                report(takeFailure().map(AppEvent.storeFailed) ?? .sessionsCounted(request: request, matching: 0))
+                return
+            }
+            do throws(StoreError) {
+                guard let matching = try opened.count(query, until: stale) else { return }
+                report(.sessionsCounted(request: request, matching: matching))
+            } catch {
+                report(.storeFailed(error.description))
+            }
+        }
+        return true
+    }
+
+    func stopCounting() {
+        latestCount.withLock { $0 = -1 }
     }
 
     func rowNumber(of key: String, sort: SessionSort, filter: String, at date: Date) -> Int? {

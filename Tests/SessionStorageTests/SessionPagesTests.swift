@@ -195,11 +195,16 @@ import Testing
     @Test func aVersion2StoreGainsTheIndexesAndKeepsItsRows() throws {
         let store = try seeded()
         store.close()
-        // Back to what version 2 left: no indexes but the key's own, user_version 2.
+        // Back to what version 2 left: no indexes but the key's own, no search index, user_version 2.
         let raw = try SQLiteDatabase(path: fixture.databasePath, busyTimeoutMilliseconds: 1000)
         for name in ["sessions_by_expiry", "sessions_by_provider", "sessions_by_user", "sessions_by_backend"] {
             try raw.execute("DROP INDEX \(name)")
         }
+        for trigger in ["sessions_search_insert", "sessions_search_delete", "sessions_search_update"] {
+            try raw.execute("DROP TRIGGER \(trigger)")
+        }
+        try raw.execute("DROP TABLE session_search")
+        try raw.execute("DROP VIEW session_search_text")
         try raw.execute("PRAGMA user_version = 2")
         raw.close()
         let reopened = try fixture.open()
@@ -208,7 +213,7 @@ import Testing
         defer { check.close() }
         let version = try check.prepare("PRAGMA user_version")
         _ = try version.step()
-        #expect(version.int64(0) == 3)
+        #expect(version.int64(0) == 4)
         let names = try check.prepare(
             """
             SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'sessions_by_%'

@@ -197,10 +197,17 @@ import Testing
                 replace: false)
         }
         store.close()
-        // Overwrite the middle of the file (header intact) with junk: only a read of those pages notices.
+        // Overwrite a page of the sessions table's rows (header intact) with junk: only a read of it notices. The
+        // middle leaf, found by SQLite's dbstat, since the file also holds indexes and the search index.
+        let raw = try SQLiteDatabase(path: fixture.databasePath, busyTimeoutMilliseconds: 1000)
+        let leaves = try raw.prepare(
+            "SELECT pageno FROM dbstat WHERE name = 'sessions' AND pagetype = 'leaf' ORDER BY pageno")
+        var numbers: [Int] = []
+        while try leaves.step() { numbers.append(Int(leaves.int64(0))) }
+        raw.close()
         var bytes = try #require(fixture.databaseBytes)
         let page = 4096
-        let middle = (bytes.count / page / 2) * page
+        let middle = (try #require(numbers.isEmpty ? nil : numbers[numbers.count / 2]) - 1) * page
         for offset in middle..<(middle + page) { bytes[offset] = 0xA5 }
         #expect(
             FileManager.default.createFile(

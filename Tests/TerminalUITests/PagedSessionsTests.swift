@@ -88,6 +88,78 @@ import Testing
         func autoRefreshCandidates(expiringBy horizon: Date) -> [SessionItem] { [] }
     }
 
+    /// A source that counts later, as the TUI's does: it only notes what it was asked; the test posts the count.
+    final class LaterSource: SessionPageSource, @unchecked Sendable {
+        let keys = KeySource(count: 1_000)
+        private(set) var requests: [(filter: String, request: Int)] = []
+        private(set) var stops = 0
+        private(set) var syncCounts = 0
+
+        func count(sort: SessionSort, filter: String, at date: Date) -> (total: Int, matching: Int) {
+            syncCounts += 1
+            return keys.count(sort: sort, filter: filter, at: date)
+        }
+        func rows(
+            sort: SessionSort, filter: String, at date: Date, after key: String?, skip: Int, limit: Int
+        ) -> [SessionItem]? {
+            keys.rows(sort: sort, filter: filter, at: date, after: key, skip: skip, limit: limit)
+        }
+        func rows(
+            sort: SessionSort, filter: String, at date: Date, before key: String?, skip: Int, limit: Int
+        ) -> [SessionItem]? {
+            keys.rows(sort: sort, filter: filter, at: date, before: key, skip: skip, limit: limit)
+        }
+        func rowNumber(of key: String, sort: SessionSort, filter: String, at date: Date) -> Int? {
+            keys.rowNumber(of: key, sort: sort, filter: filter, at: date)
+        }
+        func item(_ key: String) -> SessionItem? { keys.item(key) }
+        func autoRefreshCandidates(expiringBy horizon: Date) -> [SessionItem] { [] }
+        func countLater(sort: SessionSort, filter: String, at date: Date, request: Int) -> Bool {
+            requests.append((filter, request))
+            return true
+        }
+        func stopCounting() { stops += 1 }
+    }
+
+    @Test func aFilterShowsItsFirstRowsAtOnceAndItsCountWhenItArrives() {
+        let source = LaterSource()
+        var current = AppFixtures.state(rows: 24, cols: 80, sessions: [])
+        current.sessions = SessionList(source: source, selected: nil)
+        let counted = source.syncCounts
+        // "s00" is in 1000 keys: the first window is drawn and the count asked for, not worked out here.
+        current = AppFixtures.run(current, AppFixtures.keys("/s00")).0
+        #expect(source.syncCounts == counted)
+        #expect(current.sessions.isCounting)
+        #expect(current.sessions.count == 64)
+        var frame = AppScreen.frame(current).textDump()
+        #expect(frame.contains("64+ of 1000 match “s00” (counting…)"), "\(frame)")
+        #expect(frame.contains("1/64+"))
+        #expect(source.requests.map(\.filter) == ["s", "s0", "s00"])
+        // A count for an earlier filter is not this one's.
+        let earlier = source.requests[1].request
+        let latest = source.requests[2].request
+        current = AppFixtures.run(current, [.sessionsCounted(request: earlier, matching: 7)]).0
+        #expect(current.sessions.isCounting && current.sessions.count == 64)
+        current = AppFixtures.run(current, [.sessionsCounted(request: latest, matching: 1_000)]).0
+        #expect(!current.sessions.isCounting)
+        frame = AppScreen.frame(current).textDump()
+        #expect(frame.contains("1000 of 1000 match “s00”") && !frame.contains("counting"))
+        current = AppFixtures.run(current, [.key(.enter), .key(.end)]).0
+        #expect(current.sessions.current?.key == "s00999")
+        // Fewer rows than a window: they are the count, nothing is asked.
+        let asked = source.requests.count
+        current = AppFixtures.run(current, AppFixtures.keys("/12")).0
+        #expect(source.requests.count == asked + 1)  // "s001" has 100 rows, "s0012" 10
+        #expect(!current.sessions.isCounting && current.sessions.count == 10)
+        #expect(AppScreen.frame(current).textDump().contains("10 of 1000 match “s0012”"))
+        // Typing on stops the count that was running.
+        current = AppFixtures.run(current, [.key(.backspace), .key(.backspace), .key(.backspace)]).0
+        #expect(current.sessions.isCounting)
+        let stops = source.stops
+        current = AppFixtures.run(current, AppFixtures.keys("0")).0
+        #expect(source.stops == stops + 1)
+    }
+
     func state(_ source: KeySource, selected: String? = nil) -> AppState {
         var state = AppFixtures.state(rows: 24, cols: 80, sessions: [])
         state.sessions = SessionList(source: source, selected: selected)

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+/// The `/` filter over a store of a few thousand sessions, as the user sees it: the first rows at once, the count
+/// once typing stops (worked out off the loop's thread), and sessions another process imports while the TUI is
+/// open found by the filter (the store's triggers keep its search index in step) and counted.
+@Suite(
+    .serialized,
+    .enabled(
+        if: TmuxPane.isAvailable || ProcessInfo.processInfo.environment["CI"] == "true",
+        "tmux is not installed"))
+struct TUIFilterTmuxTests {
+    let folder = TemporaryFolder()
+    let runner: CLIRunner
+
+    init() {
+        let passphrase = folder.write("passphrase", "correct horse battery staple\n")
+        var base = CLIRunner(
+            home: folder.path + "/home",
+            extra: [
+                "AUTHDECK_PASSPHRASE_FILE": passphrase, "XDG_RUNTIME_DIR": folder.path + "/run",
+                "AUTHDECK_CONFIG": folder.write("config.json", "{}"),
+            ])
+        base.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
+        runner = base
+    }
+
+    static func lines(_ prefix: String, _ range: Range<Int>, email: (Int) -> String) -> String {
+        range.map { index in
+            "{\"key\":\"\(prefix)-\(index)\",\"provider\":\"google\",\"subject\":\"s\(index)\","
+                + "\"email\":\"\(email(index))\",\"accessToken\":\"AT-\(index)\"}\n"
+        }.joined()
+    }
+
+    @Test func theCountFollowsTheFirstRowsAndAnImportElsewhereIsFound() throws {
+        let seed = runner.run(
+            ["store", "import", "-"], stdin: Self.lines("f", 0..<3_000) { "User\($0)@example.com" })
+        #expect(seed.status == 0, "\(seed.stderr)")
+        let pane = try TmuxPane(
+            command: [CLIRunner.binary, "tui"], environment: runner.environment, folder: folder.path)
+        defer { pane.close() }
+        try pane.waitFor("3000 sessions")
+        // user1, user10…19, user100…199, user1000…1999: 1,111 rows, more than the first window of 128.
+        pane.send("/")
+        pane.send("user1")
+        try pane.waitFor("1111 of 3000 match “user1”", timeout: 10)
+        #expect(!pane.capture().contains("counting"))
+        // One letter in every row (example): the first rows in order, then the count.
+        pane.send("BSpace")
+        pane.send("BSpace")
+        pane.send("BSpace")
+        pane.send("BSpace")
+        pane.send("BSpace")
+        pane.send("x")
+        try pane.waitFor("3000 of 3000 match “x”", timeout: 10)
+        // A word in no row: nothing, and the count says so.
+        pane.send("BSpace")
+        pane.send("qq")
+        try pane.waitFor("0 of 3000 match “qq”", timeout: 10)
+        // Another process imports 200 sessions while the filter "user1" is on: all 200 match it.
+        pane.send("BSpace")
+        pane.send("BSpace")
+        pane.send("user1")
+        try pane.waitFor("1111 of 3000 match “user1”", timeout: 10)
+        pane.send("Enter")
+        let late = runner.run(
+            ["store", "import", "-"], stdin: Self.lines("late", 0..<200) { "user1late\($0)@elsewhere.example" })
+        #expect(late.status == 0, "\(late.stderr)")
+        try pane.waitFor("1311 of 3200 match “user1”", timeout: 10)
+        // Words only the new sessions hold are found through the index the import's triggers kept.
+        pane.send("/")
+        pane.send("BSpace")
+        pane.send("BSpace")
+        pane.send("BSpace")
+        pane.send("BSpace")
+        pane.send("BSpace")
+        pane.send("elsewhere")
+        try pane.waitFor("200 of 3200 match “elsewhere”", timeout: 10)
+        pane.send("Enter")
+        pane.send("G")
+        try pane.waitFor("200/200")
+        #expect(pane.capture().contains("late-99"))
+        pane.send("q")
+        try pane.waitForExit()
+    }
+}
