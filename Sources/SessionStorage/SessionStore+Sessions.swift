@@ -229,9 +229,13 @@ extension SessionStore {
                         stored.append(session)
                     }
                 }
+                // Into an empty table, the indexes and the filter's search index are built once after the rows,
+                // in the same transaction, rather than row by row (SessionStore+SearchIndex says why).
                 let rebuilt = empty && bulk ? try dropSessionIndexes() : []
+                let search = empty && bulk ? try suspendSearchIndex() : nil
                 try insert(stored, sealer: sealer)
                 for definition in rebuilt { try database.execute(definition) }
+                if let search { try restoreSearchIndex(search) }
                 return stored.map(\.record)
             }
         } catch {
