@@ -28,12 +28,12 @@ import Testing
         return (lines, expected)
     }
 
-    /// The store's indexes as SQLite lists them (name and definition), and its integrity check.
+    /// The store's indexes and triggers as SQLite lists them (name and definition), and its integrity check.
     func schema(_ runner: CLIRunner, home: String? = nil) -> (indexes: String, integrity: String) {
         let database = (home ?? self.home) + "/sessions.db"
         let indexes = runner.run(
             executable: "/usr/bin/sqlite3",
-            [database, "SELECT name, sql FROM sqlite_schema WHERE type = 'index' ORDER BY name"]
+            [database, "SELECT name, sql FROM sqlite_schema WHERE type IN ('index', 'trigger') ORDER BY name"]
         ).stdout
         let integrity = runner.run(executable: "/usr/bin/sqlite3", [database, "PRAGMA integrity_check"]).stdout
         return (indexes, integrity)
@@ -78,7 +78,23 @@ import Testing
         let reference = schema(small, home: folder.path + "/small")
         #expect(built.indexes == reference.indexes)
         #expect(built.indexes.contains("sessions_by_"), "\(built.indexes)")
+        #expect(built.indexes.contains("sessions_search_"), "the search index's triggers are back: \(built.indexes)")
         #expect(built.integrity == "ok\n")
+        // The search index, built in one pass after the rows, finds what a scan of the same text finds (SQLite's
+        // LIKE over the index's content view is the peer), and passes FTS5's own check.
+        let search = runner.run(
+            executable: "/usr/bin/sqlite3",
+            [
+                home + "/sessions.db",
+                """
+                INSERT INTO session_search (session_search) VALUES ('integrity-check');
+                SELECT (SELECT count(*) FROM session_search WHERE session_search MATCH '"s00"'),
+                       (SELECT count(*) FROM session_search_text WHERE text LIKE '%s00%');
+                """,
+            ])
+        #expect(search.stderr.isEmpty, "\(search.stderr)")
+        let counts = search.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "|")
+        #expect(counts.count == 2 && counts[0] == counts[1] && counts[0] != "0", "\(search.stdout)")
 
         // A second bulk import into the filled store keeps its sessions and checks every key against them.
         let again = try pythonFile("again", count: 1_500)
