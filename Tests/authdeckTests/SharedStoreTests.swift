@@ -285,9 +285,17 @@ final class TokenServer: @unchecked Sendable {
         baseURL = "http://127.0.0.1:\(port)"
     }
 
+    /// The server's counters, fetched by Python's urllib (the tests link no HTTP client of their own).
     func stats() throws -> (refreshes: Int, reused: Int) {
-        let data = try Data(contentsOf: URL(string: baseURL + "/stats")!)
-        let object = try JSONSerialization.jsonObject(with: data) as? [String: Int] ?? [:]
+        let fetch = CLIRunner(home: "/nonexistent").run(
+            executable: "/usr/bin/python3",
+            [
+                "-c",
+                "import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1]).read().decode())",
+                baseURL + "/stats",
+            ])
+        guard fetch.status == 0 else { throw CLIFailure("the token server's stats: \(fetch.stderr)") }
+        let object = try JSONSerialization.jsonObject(with: Data(fetch.stdout.utf8)) as? [String: Int] ?? [:]
         return (object["refreshes"] ?? -1, object["reused"] ?? -1)
     }
 
