@@ -43,7 +43,7 @@ mkdir -p "$out/lib" "$out/bin" "$out/obj" "$out/modulemaps/CProcess"
 swift_flags=(-swift-version 6 -parse-as-library -O -wmo -num-threads 2 -g -sanitize=fuzzer,address -use-ld=lld
     -I Sources/CNettle
     -I "$out/lib" -I Sources/COpenSSL -I Sources/CCjose -I Sources/CJansson -I Sources/CSQLite
-    -I Sources/CKeyutils -I Sources/CMicroHTTPD -I Sources/CQRencode -I Sources/CNcursesw
+    -I Sources/CKeyutils -I Sources/CMicroHTTPD -I Sources/CCurl -I Sources/CQRencode -I Sources/CNcursesw
     -I "$out/modulemaps/CProcess")
 for flag in $(pkg-config --cflags libmicrohttpd); do swift_flags+=(-Xcc "$flag"); done
 c_libs=(-lcrypto -lcjose -ljansson -lnettle)
@@ -125,7 +125,8 @@ target_recipe() {
         responses)
             module=FuzzResponses; sources=(Fuzz/ResponsesFuzz.swift)
             modules=(AuthClient LoopbackHTTP "${core[@]}")
-            extra=("$out/obj/CProcess.o" -lmicrohttpd -lqrencode) ;;
+            # libmicrohttpd and libcurl are opened with dlopen when first used (their shim headers): not linked.
+            extra=("$out/obj/CProcess.o" -lqrencode) ;;
         storeblob)
             # SecretsCodec is internal to SessionStorage: the target is compiled as the SessionStorage module itself.
             module=SessionStorage; sources=(Sources/SessionStorage/*.swift Fuzz/StoreBlobFuzz.swift)
