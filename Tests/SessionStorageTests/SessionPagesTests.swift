@@ -39,62 +39,7 @@ import Testing
 
     /// Python's answer: for each order and filter, the keys in order.
     func peer() throws -> [String: [String]] {
-        let script = """
-            import json, sqlite3, sys
-            now = float(sys.argv[2])
-            rows = sqlite3.connect(sys.argv[1]).execute(
-                "SELECT key, backend, provider, subject, email, phone, display_name, expires_at FROM sessions"
-            ).fetchall()
-            def label(r):
-                return next(v for v in (r[6], r[4], r[5], r[3]) if v is not None)
-            def status(r):
-                if r[7] is None: return "active"
-                left = r[7] - now
-                return "expired" if left <= 0 else "expiring" if left <= 300 else "active"
-            def matches(r, term):
-                kind, value = term
-                if kind == "text":
-                    fields = [r[0], label(r), r[4] or "", r[5] or "", r[2], r[1]]
-                    return value in "\\x01".join(fields).lower()
-                if kind == "status": return status(r).startswith(value)
-                if kind == "backend": return r[1].lower().startswith(value)
-                return r[2].lower().startswith(value)
-            orders = {
-                "key": lambda r: r[0],
-                "expiry": lambda r: (r[7] is None, r[7] or 0, r[0]),
-                "provider": lambda r: (r[2], r[0]),
-                "user": lambda r: (label(r).lower(), r[0]),
-                "backend": lambda r: (r[1], r[0]),
-            }
-            filters = json.loads(sys.argv[3])
-            out = {}
-            for name, key in orders.items():
-                for index, terms in enumerate(filters):
-                    chosen = [r for r in rows if all(matches(r, t) for t in terms)]
-                    out[f"{name}|{index}"] = [r[0] for r in sorted(chosen, key=key)]
-            print(json.dumps(out))
-            """
-        let filters = Self.filters.map { terms in
-            terms.map { term -> [String] in
-                switch term {
-                case .text(let value): return ["text", value]
-                case .status(let value): return ["status", value]
-                case .backend(let value): return ["backend", value]
-                case .provider(let value): return ["provider", value]
-                }
-            }
-        }
-        let filterJSON = String(decoding: try JSONSerialization.data(withJSONObject: filters), as: UTF8.self)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", script, fixture.databasePath, String(Self.now.timeIntervalSince1970), filterJSON]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return try JSONSerialization.jsonObject(with: data) as? [String: [String]] ?? [:]
+        try PythonListingPeer.keys(databasePath: fixture.databasePath, now: Self.now, filters: Self.filters)
     }
 
     @Test func everyOrderAndFilterPagesLikeThePythonPeer() throws {
