@@ -1,3 +1,5 @@
+import AuthBase
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -60,9 +62,9 @@ package struct JSONBuffer {
     private var capacity: Int
     /// How many bytes are written.
     package private(set) var count = 0
-    /// Whether a string written since `resetTextCheck()` held a byte from DEL (0x7F) up: C0 controls are escaped,
-    /// so text without one is printable ASCII, which `TerminalText` leaves as it is.
-    package private(set) var wroteBeyondASCII = false
+    /// Whether a string written since the last `escapeHiddenCharacters` held a byte from DEL (0x7F) up: C0
+    /// controls are escaped as they are written, so text without one is printable ASCII and needs nothing more.
+    private var wroteBeyondASCII = false
 
     package init(capacity: Int = 0) {
         block = Block(capacity: max(capacity, 64))
@@ -104,8 +106,31 @@ package struct JSONBuffer {
         if cursor.wroteBeyondASCII { wroteBeyondASCII = true }
     }
 
-    package mutating func resetTextCheck() {
+    /// Rewrites what was written from `start` on, when a string in it held a byte from DEL up, with each character a
+    /// terminal would act on or hide as a JSON escape (`\u009b`): DEL, the C1 controls, bidi and other invisible
+    /// marks (`TerminalText.isHiddenOrControl`). Such characters can only stand inside string literals, so the JSON
+    /// still means exactly what was written, and the output passes `TerminalText.sanitizedLines` unchanged (which
+    /// would otherwise drop them, or take a CSI or DCS and the closing quotes after it for an escape sequence). Bad
+    /// UTF-8 becomes U+FFFD, as in a String. Every writer of strings calls it for its own span, so text of printable
+    /// ASCII (nearly all of it) costs one flag test.
+    package mutating func escapeHiddenCharacters(from start: Int) {
+        guard wroteBeyondASCII else { return }
         wroteBeyondASCII = false
+        let text = withUnsafeBytes { String(decoding: UnsafeBufferPointer(rebasing: $0[start...]), as: UTF8.self) }
+        let hex = Array("0123456789abcdef".utf8)
+        var escaped: [UInt8] = []
+        escaped.reserveCapacity(text.utf8.count + 16)
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            if TerminalText.isHiddenOrControl(value) {
+                escaped += [UInt8(ascii: "\\"), UInt8(ascii: "u")]
+                for shift in [12, 8, 4, 0] { escaped.append(hex[Int((value >> UInt32(shift)) & 0xF)]) }
+            } else {
+                escaped += Array(String(scalar).utf8)
+            }
+        }
+        removeLast(from: start)
+        escaped.withUnsafeBufferPointer { raw($0) }
     }
 
     package mutating func raw(_ literal: StaticString) {
@@ -121,14 +146,18 @@ package struct JSONBuffer {
         raw(value ? "true" : "false")
     }
 
-    /// A string literal with JSON escapes, or `null`.
+    /// A string literal with JSON escapes (`escapeHiddenCharacters` included), or `null`.
     package mutating func string(_ value: String?) {
+        let start = count
         write(atMost: JSONCursor.room(utf8: value?.utf8.count ?? 0)) { $0.string(value) }
+        escapeHiddenCharacters(from: start)
     }
 
     /// A string literal from raw UTF-8 (an SQLite column, read without making a String), or `null`.
     package mutating func string(utf8: UnsafeBufferPointer<UInt8>?) {
+        let start = count
         write(atMost: JSONCursor.room(utf8: utf8?.count ?? 0)) { $0.string(utf8: utf8) }
+        escapeHiddenCharacters(from: start)
     }
 
     /// `"2024-05-01T12:00:00Z"` (UTC, whole seconds) for seconds since 1970, or `null`.

@@ -56,15 +56,9 @@ package enum ListJSON {
         let selected = selected.map { Array($0.utf8) }
         var buffer = JSONBuffer(capacity: 1 << 16)
         buffer.raw("[")
-        var lineStart = 0
         var first = true
         while let rows, try rows.step() {
-            if !first { buffer.raw(",") }
-            finishLine(from: lineStart, in: &buffer)
-            buffer.raw("\n")
-            lineStart = buffer.count
-            buffer.resetTextCheck()
-            buffer.raw("  {")
+            buffer.raw(first ? "\n  {" : ",\n  {")
             first = false
             let key = rows.utf8(0)
             var isSelected = false
@@ -80,35 +74,7 @@ package enum ListJSON {
             .appendFields(now: now, to: &buffer)
             buffer.raw("}")
         }
-        finishLine(from: lineStart, in: &buffer)
         buffer.raw(first ? "]\n" : "\n]\n")
         return buffer
-    }
-
-    /// The line from `start` to the end with each character a terminal would act on or hide written as a JSON
-    /// escape (`\u009b`): DEL, the C1 controls, bidi and other invisible marks. JSON escaping left no C0 control,
-    /// and these can only stand inside string literals, so the JSON still means exactly what was stored while
-    /// nothing in it starts an escape sequence or reorders text. (Dropping them, as `TerminalText` does for prose,
-    /// broke the JSON: a CSI or DCS swallowed the quotes after it.) Bad UTF-8 becomes U+FFFD, as in a String. A line
-    /// of printable ASCII (nearly all of them) has none of this and is left as it is.
-    private static func finishLine(from start: Int, in buffer: inout JSONBuffer) {
-        guard buffer.wroteBeyondASCII else { return }
-        let line = buffer.withUnsafeBytes {
-            String(decoding: UnsafeBufferPointer(rebasing: $0[start...]), as: UTF8.self)
-        }
-        let hex: [Character] = Array("0123456789abcdef")
-        var escaped = ""
-        escaped.reserveCapacity(line.utf8.count)
-        for scalar in line.unicodeScalars {
-            let value = scalar.value
-            if TerminalText.isHiddenOrControl(value) {
-                escaped += "\\u"
-                for shift in [12, 8, 4, 0] { escaped.append(hex[Int((value >> UInt32(shift)) & 0xF)]) }
-            } else {
-                escaped.unicodeScalars.append(scalar)
-            }
-        }
-        buffer.removeLast(from: start)
-        escaped.withUTF8 { buffer.raw($0) }
     }
 }

@@ -38,6 +38,8 @@ package struct ListJSONObject {
     /// selected, without the braces; the status as `SessionStatus` says at `now`. Room is made once for the whole
     /// object: the names and other literals take 151 bytes, two dates 44, and each text field its worst case.
     package func appendFields(now: Double, to buffer: inout JSONBuffer) {
+        let start = buffer.count
+        defer { buffer.escapeHiddenCharacters(from: start) }
         let room =
             200 + Self.room(key) + Self.room(backend) + Self.room(provider) + Self.room(subject) + Self.room(email)
             + Self.room(phone) + Self.room(issuer)

@@ -1,3 +1,4 @@
+import AuthCore
 import Foundation
 import SessionStorage
 import Testing
@@ -5,6 +6,24 @@ import Testing
 /// The JSON byte buffer under `list --json`: escaping read back by Foundation's JSON parser (not ours), at every
 /// position an eight-byte step can put a special byte, copies that stay apart, and growth past the huge-page block.
 @Suite struct JSONBufferTests {
+    /// Every JSON the command line prints goes through the terminal sanitizer on its way out: a string holding DEL,
+    /// C1 controls (CSI, DCS, NEL) or bidi marks must come through it whole and still be the same JSON, whether
+    /// written as one string (`status --json`) or as a list object (`login --json`, `list --json`).
+    @Test func hiddenCharactersAreEscapedSoTheSanitizerLeavesTheJSONWhole() throws {
+        let tricky = "a\u{7f}b\u{202e}c\u{85}d\u{9b}31m\"x\u{90}q\u{9c}é"
+        let quoted = SessionJSON.quoted(tricky)
+        #expect(TerminalText.sanitizedLines(quoted) == quoted)
+        let parsed = try JSONSerialization.jsonObject(with: Data(("[" + quoted + "]").utf8), options: []) as? [String]
+        #expect(parsed == [tricky])
+        let record = SessionRecord(
+            key: "k", backend: "direct", provider: "google", subject: tricky, issuer: "i",
+            createdAt: Date(timeIntervalSince1970: 0), expiresAt: nil, refreshable: false)
+        let object = SessionJSON.listObject(StoreEntry(record: record, isSelected: false), now: Date())
+        #expect(TerminalText.sanitizedLines(object) == object)
+        let read = try JSONSerialization.jsonObject(with: Data(object.utf8)) as? [String: Any]
+        #expect(read?["subject"] as? String == tricky)
+    }
+
     /// Every ASCII byte, a quote, a backslash and multi-byte text, each at every offset of strings up to 40 bytes.
     @Test func escapedTextReadsBackAsWritten() throws {
         let specials = (0..<0x80).map { String(UnicodeScalar(UInt8($0))) } + ["é", "日", "🙂", "\u{7f}", "\u{2028}"]
