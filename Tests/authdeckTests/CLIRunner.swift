@@ -240,6 +240,22 @@ private final class PipeReader: @unchecked Sendable {
 }
 
 /// A temporary folder for one test, removed when the test ends.
+extension CLIRunner {
+    /// A runner on a passphrase store of its own in `folder` (no Secret Service, the same on every machine), with an
+    /// empty config and a runtime folder: what the TUI suites start from.
+    static func passphraseStore(in folder: TemporaryFolder) -> CLIRunner {
+        let passphrase = folder.write("passphrase", "correct horse battery staple\n")
+        var runner = CLIRunner(
+            home: folder.path + "/home",
+            extra: [
+                "AUTHDECK_PASSPHRASE_FILE": passphrase, "XDG_RUNTIME_DIR": folder.path + "/run",
+                "AUTHDECK_CONFIG": folder.write("config.json", "{}"),
+            ])
+        runner.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
+        return runner
+    }
+}
+
 final class TemporaryFolder: @unchecked Sendable {
     let path: String
 

@@ -5,9 +5,7 @@ import Testing
 /// says, Space switches one at the sandbox (seen through `sandbox faults` and a login that fails), `n` switches all
 /// off, a stopped sandbox is one line. `authdeck sandbox panel` opens the same panel on its own.
 @Suite(
-    .enabled(
-        if: TmuxPane.isAvailable || ProcessInfo.processInfo.environment["CI"] == "true",
-        "tmux is not installed"))
+    TmuxPane.required)
 struct SandboxPanelTmuxTests {
     @Test func sInTheTUIOpensThePanelThatSwitchesTheRunningSandbox() throws {
         let setup = try FaultedSandbox([])

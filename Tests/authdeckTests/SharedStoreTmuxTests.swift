@@ -10,9 +10,7 @@ import Testing
 /// sign-in in the TUI, then quit. Every session must survive, visible to every process as soon as it is stored.
 @Suite(
     .serialized,
-    .enabled(
-        if: TmuxPane.isAvailable || ProcessInfo.processInfo.environment["CI"] == "true",
-        "tmux is not installed"))
+    TmuxPane.required)
 struct SharedStoreTmuxTests {
     let setup: SandboxLoginSetup
     var folder: TemporaryFolder { setup.folder }

@@ -7,9 +7,7 @@ import Testing
 
 /// Issue 15 under tmux, the real binary: the first run without a keyring, dumb terminals, and the daily keys.
 @Suite(
-    .enabled(
-        if: TmuxPane.isAvailable || ProcessInfo.processInfo.environment["CI"] == "true",
-        "tmux is not installed"))
+    TmuxPane.required)
 struct TUIDailyUseTmuxTests {
     let folder = TemporaryFolder()
     /// No passphrase file and no session bus: nothing but the screen can give the store a key.

@@ -6,23 +6,13 @@ import Testing
 /// open found by the filter (the store's triggers keep its search index in step) and counted.
 @Suite(
     .serialized,
-    .enabled(
-        if: TmuxPane.isAvailable || ProcessInfo.processInfo.environment["CI"] == "true",
-        "tmux is not installed"))
+    TmuxPane.required)
 struct TUIFilterTmuxTests {
     let folder = TemporaryFolder()
     let runner: CLIRunner
 
     init() {
-        let passphrase = folder.write("passphrase", "correct horse battery staple\n")
-        var base = CLIRunner(
-            home: folder.path + "/home",
-            extra: [
-                "AUTHDECK_PASSPHRASE_FILE": passphrase, "XDG_RUNTIME_DIR": folder.path + "/run",
-                "AUTHDECK_CONFIG": folder.write("config.json", "{}"),
-            ])
-        base.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
-        runner = base
+        runner = CLIRunner.passphraseStore(in: folder)
     }
 
     static func lines(_ prefix: String, _ range: Range<Int>, email: (Int) -> String) -> String {

@@ -10,23 +10,13 @@ import Testing
 /// the loop. Counts come from /proc with generous bounds; nothing here times anything.
 @Suite(
     .serialized,
-    .enabled(
-        if: TmuxPane.isAvailable || ProcessInfo.processInfo.environment["CI"] == "true",
-        "tmux is not installed"))
+    TmuxPane.required)
 struct TUIIdleTmuxTests {
     let folder = TemporaryFolder()
     let runner: CLIRunner
 
     init() {
-        let passphrase = folder.write("passphrase", "correct horse battery staple\n")
-        var base = CLIRunner(
-            home: folder.path + "/home",
-            extra: [
-                "AUTHDECK_PASSPHRASE_FILE": passphrase, "XDG_RUNTIME_DIR": folder.path + "/run",
-                "AUTHDECK_CONFIG": folder.write("config.json", "{}"),
-            ])
-        base.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
-        runner = base
+        runner = CLIRunner.passphraseStore(in: folder)
     }
 
     /// Sessions with no expiry, so nothing on screen counts down in seconds.

@@ -9,9 +9,7 @@ import Testing
 /// New sign-in, a redirect URI no receiver gets told at once, the QR code at 120×40 read back by zbarimg, and the
 /// Trace screen's help.
 @Suite(
-    .enabled(
-        if: TmuxPane.isAvailable || ProcessInfo.processInfo.environment["CI"] == "true",
-        "tmux is not installed"))
+    TmuxPane.required)
 struct TUISignInTmuxTests {
     let folder = TemporaryFolder()
     let runner: CLIRunner

@@ -9,23 +9,13 @@ import Testing
 /// The whole program under tmux: `authdeck tui` in a 100×30 pane, keys sent with send-keys, the screen read with
 /// capture-pane. Skipped only when tmux is missing outside CI.
 @Suite(
-    .enabled(
-        if: TmuxPane.isAvailable || ProcessInfo.processInfo.environment["CI"] == "true",
-        "tmux is not installed"))
+    TmuxPane.required)
 struct TUITmuxTests {
     let folder = TemporaryFolder()
     let runner: CLIRunner
 
     init() {
-        let passphrase = folder.write("passphrase", "correct horse battery staple\n")
-        var base = CLIRunner(
-            home: folder.path + "/home",
-            extra: [
-                "AUTHDECK_PASSPHRASE_FILE": passphrase, "XDG_RUNTIME_DIR": folder.path + "/run",
-                "AUTHDECK_CONFIG": folder.write("config.json", "{}"),
-            ])
-        base.environment["DBUS_SESSION_BUS_ADDRESS"] = nil  // a passphrase store: the same on every machine
-        runner = base
+        runner = CLIRunner.passphraseStore(in: folder)
     }
 
     /// Three sessions in the store, one selected, imported as JSON lines.
@@ -217,6 +207,12 @@ struct TUITmuxTests {
 final class TmuxPane: @unchecked Sendable {
     static let isAvailable: Bool = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].contains {
         FileManager.default.isExecutableFile(atPath: $0)
+    }
+
+    /// The trait of every tmux suite: it runs where tmux is installed, and always in CI (where a missing tmux is a
+    /// failure, not a skip).
+    static var required: ConditionTrait {
+        .enabled(if: isAvailable || ProcessInfo.processInfo.environment["CI"] == "true", "tmux is not installed")
     }
 
     private let socket: String

@@ -4,9 +4,7 @@ import Testing
 /// A customer's trace in the TUI's own Trace screen, on a real terminal (tmux): `authdeck trace show FILE` opens the
 /// TUI on it without the store or the config, and `o` on the Trace screen opens files, damaged ones told in one line.
 @Suite(
-    .enabled(
-        if: TmuxPane.isAvailable || ProcessInfo.processInfo.environment["CI"] == "true",
-        "tmux is not installed"))
+    TmuxPane.required)
 struct TraceShowTmuxTests {
     let folder = TemporaryFolder()
 
