@@ -90,6 +90,11 @@ private func displaySeeds() -> [(name: String, bytes: [UInt8])] {
         ("bidi", 3, 20, "abc\u{202E}fed\u{2066}x\u{2069}"),
         ("tabs-newlines", 3, 20, "a\tb\nc\r\nd"),
         ("left-of-screen", 0, 23, "漢a漢b"),
+        // A spacing mark with no letter before it joins the space padding puts there (the input was U+113CF).
+        ("spacing-mark", 3, 10, "\u{113CF}"),
+        ("devanagari", 1, 6, "क्षि नमस्ते ा"),
+        // A text-style emoji joined to a wide one is three columns: wider than a two-column line.
+        ("zwj-text-style", 3, 2, "e 🛩\u{200D}💻 x"),
     ]
     return texts.map { name, column, limit, text in (name, [column, limit] + Array(text.utf8)) }
 }

@@ -11,24 +11,38 @@ public enum DisplayText {
         TerminalText.sanitized(text)
     }
 
-    /// Columns a grapheme takes: 0 for a lone combining mark, 2 for wide CJK and emoji, else 1.
+    /// Columns a grapheme takes, as the terminal advances for it: 2 for an emoji (a sequence joined with ZWJ, a
+    /// flag, a text-style symbol asking for emoji presentation), else the sum over its scalars as `wcwidth` counts
+    /// them, which is what ncurses and the terminal do. So a base with its marks takes one column, a lone mark
+    /// none, and each spacing letter or vowel sign of a Devanagari cluster (`क्षि`: 3) one more.
+    ///
+    /// Summing keeps widths additive: a space before a vowel sign, or a prepended letter before a space, joins one
+    /// grapheme, and padding or an ellipsis must still add exactly its own width.
     public static func width(of character: Character) -> Int {
         if character.isASCII {
             return character.asciiValue.map { $0 >= 0x20 && $0 < 0x7F ? 1 : 0 } ?? 1
         }
-        let scalars = character.unicodeScalars
-        guard let first = scalars.first else { return 0 }
-        let properties = first.properties
-        if properties.isEmojiPresentation { return 2 }
-        // A text-style emoji followed by VS16 asks for emoji presentation, which terminals draw wide.
-        if properties.isEmoji && scalars.contains(where: { $0.value == 0xFE0F }) { return 2 }
-        // Two regional indicators form a flag.
-        if (0x1F1E6...0x1F1FF).contains(first.value) && scalars.count > 1 { return 2 }
-        for scalar in scalars {
-            let scalarWidth = width(of: scalar)
-            if scalarWidth > 0 { return scalarWidth }
+        if isEmoji(character) { return 2 }
+        return character.unicodeScalars.reduce(0) { $0 + width(of: $1) }
+    }
+
+    /// The terminal cells a grapheme fills, left to right: an emoji is one wide cell; otherwise each scalar that
+    /// takes columns starts a cell and the zero-width ones after it (marks, joiners) ride along in it, as ncurses
+    /// stores a spacing character with its non-spacing ones. Marks before any spacing scalar have no cell.
+    static func cells(of character: Character) -> [(text: String, width: Int)] {
+        let width = self.width(of: character)
+        guard width > 0 else { return [] }
+        if character.isASCII || isEmoji(character) { return [(String(character), width)] }
+        var cells: [(text: String, width: Int)] = []
+        for scalar in character.unicodeScalars {
+            let scalarWidth = self.width(of: scalar)
+            if scalarWidth > 0 {
+                cells.append((String(scalar), scalarWidth))
+            } else if !cells.isEmpty {
+                cells[cells.count - 1].text.unicodeScalars.append(scalar)
+            }
         }
-        return 0
+        return cells
     }
 
     /// Columns a whole string takes, once sanitized.
@@ -101,12 +115,10 @@ public enum DisplayText {
                 line = ""
                 lineWidth = 0
             }
-            while restWidth > width {
-                let head = truncated(rest, toWidth: width, ellipsis: false)
-                guard !head.isEmpty else { break }  // a wide grapheme in a one-column line: give up on it
-                lines.append(head)
-                rest = String(rest.dropFirst(head.count))
-                restWidth = self.width(of: rest)
+            if restWidth > width {
+                let split = self.split(rest, toWidth: width)
+                lines += split.lines
+                (rest, restWidth) = (split.rest, split.restWidth)
             }
             line = rest
             lineWidth = restWidth
@@ -116,6 +128,33 @@ public enum DisplayText {
     }
 
     // MARK: - Private
+
+    /// A word wider than a line, cut into full lines and what is left for the next: between graphemes, and inside
+    /// one only when it alone is wider than a line (a long Devanagari cluster), cell by cell as the terminal would
+    /// wrap it. A cell wider than the line (a wide grapheme in a one-column line) gets a line of its own.
+    private static func split(_ word: String, toWidth width: Int) -> (lines: [String], rest: String, restWidth: Int) {
+        var pieces: [(text: String, width: Int)] = []
+        for character in word {
+            let characterWidth = self.width(of: character)
+            if characterWidth > width {
+                pieces += cells(of: character)
+            } else {
+                pieces.append((String(character), characterWidth))
+            }
+        }
+        var lines: [String] = []
+        var line = ""
+        var lineWidth = 0
+        for piece in pieces {
+            if lineWidth + piece.width > width && lineWidth > 0 {
+                lines.append(line)
+                (line, lineWidth) = ("", 0)
+            }
+            line += piece.text
+            lineWidth += piece.width
+        }
+        return (lines, line, lineWidth)
+    }
 
     private static func width(of scalar: Unicode.Scalar) -> Int {
         let value = scalar.value
@@ -128,7 +167,20 @@ public enum DisplayText {
         }
         if (0x1160...0x11FF).contains(value) { return 0 }  // Hangul medial vowels and final consonants join
         if value == 0x200B { return 0 }
+        if scalar.properties.isEmojiPresentation { return 2 }
         return wideRanges.contains { $0.contains(value) } ? 2 : 1
+    }
+
+    /// A grapheme the terminal draws as one emoji, two columns wide, however many scalars make it up.
+    private static func isEmoji(_ character: Character) -> Bool {
+        let scalars = character.unicodeScalars
+        guard let first = scalars.first else { return false }
+        let properties = first.properties
+        if properties.isEmojiPresentation { return true }
+        // A text-style emoji followed by VS16 asks for emoji presentation, which terminals draw wide.
+        if properties.isEmoji && scalars.contains(where: { $0.value == 0xFE0F }) { return true }
+        // Two regional indicators form a flag.
+        return (0x1F1E6...0x1F1FF).contains(first.value) && scalars.count > 1
     }
 
     /// East Asian Wide and Fullwidth blocks (Unicode's EastAsianWidth.txt, folded into whole blocks).

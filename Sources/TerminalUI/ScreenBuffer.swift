@@ -94,8 +94,8 @@ public struct ScreenBuffer: Hashable, Sendable {
                 continue
             }
             if column < 0 {
-                // Left of the screen: skip, but a wide grapheme cut by the edge leaves a space behind.
-                if column + width > 0 { put(.blank(style), row: row, col: 0) }
+                // Left of the screen: skip, but what the edge cuts of a wide grapheme leaves spaces behind.
+                for blank in 0..<max(0, min(limit, column + width)) { put(.blank(style), row: row, col: blank) }
                 column += width
                 continue
             }
@@ -104,8 +104,17 @@ public struct ScreenBuffer: Hashable, Sendable {
                 column += 1
                 break
             }
-            put(Cell(text: String(character), width: width, style: style), row: row, col: column)
-            column += width
+            if character.isASCII {
+                put(Cell(text: String(character), width: width, style: style), row: row, col: column)
+                column += width
+                continue
+            }
+            // A grapheme of several spacing scalars (a Devanagari cluster) takes a cell for each, as the terminal
+            // draws it.
+            for cell in DisplayText.cells(of: character) {
+                put(Cell(text: cell.text, width: cell.width, style: style), row: row, col: column)
+                column += cell.width
+            }
         }
         return max(column, col)
     }

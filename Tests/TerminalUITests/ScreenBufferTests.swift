@@ -94,6 +94,28 @@ import Testing
         #expect(buffer[0, 2].text == "!")
     }
 
+    /// क्षि is one grapheme (क, virama, ष, vowel sign i) that the terminal draws in three cells: each spacing
+    /// scalar takes one and the virama rides with the letter before it, as ncurses stores them.
+    @Test func aClusterOfSeveralSpacingLettersTakesACellForEach() {
+        var buffer = ScreenBuffer(rows: 1, cols: 10)
+        let end = buffer.write("क्षि!", row: 0, col: 0)
+        #expect(end == 4)
+        #expect(buffer[0, 0].text == "\u{915}\u{94D}" && buffer[0, 0].width == 1)
+        #expect(buffer[0, 1].text == "\u{937}")
+        #expect(buffer[0, 2].text == "\u{93F}")
+        #expect(buffer[0, 3].text == "!")
+        // Whole or not at all at the edge, like a wide grapheme.
+        var narrow = ScreenBuffer(rows: 1, cols: 4)
+        narrow.write("abcd", row: 0, col: 0)
+        #expect(narrow.write("क्षि", row: 0, col: 2) == 3)
+        #expect(narrow.textDump() == "ab d")
+        // Cut by the left edge, what shows of it is blank.
+        var left = ScreenBuffer(rows: 1, cols: 4)
+        left.write("abcd", row: 0, col: 0)
+        #expect(left.write("क्षिx", row: 0, col: -1) == 3)
+        #expect(left.textDump() == "  xd")
+    }
+
     @Test func aMarkJoinsItsBaseOnceTheControlCharacterBetweenThemIsStripped() {
         var buffer = ScreenBuffer(rows: 1, cols: 10)
         // The BEL keeps the mark a grapheme of its own until it is stripped.
