@@ -21,6 +21,19 @@ package final class SQLiteDatabase {
         }
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+        keepWriteAheadLogFiles()
+    }
+
+    /// The last connection to close keeps the `-wal` and `-shm` files instead of deleting them, and empties the
+    /// WAL after its checkpoint (any `journal_size_limit` cuts it to zero bytes then). The next process to open the
+    /// store (most often a `token` call) then opens the two files instead of creating, chowning and unlinking them
+    /// again: a third of that call's file-system work. What stays behind holds no page: the WAL is empty and the
+    /// `-shm` file only indexes it.
+    private func keepWriteAheadLogFiles() {
+        var persist: Int32 = 1
+        sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
+        // 64 MiB: a limit so the WAL is emptied on close; while open, a bulk import's WAL is cut back to it.
+        sqlite3_exec(handle, "PRAGMA journal_size_limit=67108864", nil, nil, nil)
     }
 
     deinit {
