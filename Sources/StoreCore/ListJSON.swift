@@ -8,12 +8,28 @@ import AuthBase
 /// The lean `authdeck` serves `list --json` through `read` alone; authdeck-full opens the store the long way
 /// (repairs, migrations, errors explained) and renders with `render`.
 package enum ListJSON {
-    /// The answer at `now` (seconds since 1970) for a store that needs nothing but reading, or nil for authdeck-full
-    /// to answer (and explain): a folder or file with the wrong mode (the store would repair it and warn), a damaged
-    /// file, another schema (it would migrate, or refuse a newer one), or any SQLite error. No store at all lists
-    /// nothing, as authdeck-full does. It changes nothing (only SQLite's WAL housekeeping, as for any reader).
-    package static func read(location: StoreLocation, now: Double) -> JSONBuffer? {
-        guard location.databaseExists else { return try? render(rows: nil, selected: nil, now: now) }
+    /// How a listing written as it was made ended.
+    package enum Ending: Equatable {
+        case complete
+        /// SQLite failed after the first part was written: the output is cut short, and this says why.
+        case cutShort(String)
+    }
+
+    /// Writes the answer at `now` (seconds since 1970) to `descriptor` as it is made, a chunk at a time (at 100,000
+    /// sessions, 30 MB never sit in memory), for a store that needs nothing but reading. Nil, with nothing written,
+    /// leaves authdeck-full to answer (and explain): a folder or file with the wrong mode (the store would repair it
+    /// and warn), a damaged file, another schema (it would migrate, or refuse a newer one), or any SQLite error
+    /// before the first chunk. No store at all lists nothing, as authdeck-full does. It changes nothing (only
+    /// SQLite's WAL housekeeping, as for any reader). `before` runs once, before the first byte is written.
+    package static func write(
+        location: StoreLocation, now: Double, to descriptor: Int32, before: @escaping () -> Void = {}
+    ) -> Ending? {
+        guard location.databaseExists else {
+            guard let empty = try? render(rows: nil, selected: nil, now: now, chunk: nil) else { return nil }
+            before()
+            empty.write(to: descriptor)
+            return .complete
+        }
         guard location.permissionsAreRight,
             let database = try? SQLiteDatabase(path: location.databasePath, busyTimeoutMilliseconds: 5_000)
         else { return nil }
@@ -23,20 +39,31 @@ package enum ListJSON {
         } catch {
             return nil
         }
+        var started = false
         do {
             let version = try database.prepare("PRAGMA user_version")
             guard try version.step(), version.int64(0) == Int64(StoreSchema.currentVersion) else { return nil }
             let storeID = try database.prepare("SELECT value FROM meta WHERE name = ?1")
             storeID.bind(1, StoreSchema.Meta.storeID)
             guard try storeID.step(), storeID.string(0) != nil else { return nil }
-            return try render(database, now: now)
+            let rest = try render(database, now: now) { chunk in
+                if !started { before() }
+                started = true
+                chunk.write(to: descriptor)
+            }
+            if !started { before() }
+            rest.write(to: descriptor)
+            return .complete
         } catch {
-            return nil
+            return started ? .cutShort(error.message) : nil
         }
     }
 
-    /// The answer at `now` (seconds since 1970) from an open store's connection.
-    package static func render(_ database: SQLiteDatabase, now: Double) throws(SQLiteError) -> JSONBuffer {
+    /// The answer at `now` (seconds since 1970) from an open store's connection: whole, or (given `chunk`) handed
+    /// to `chunk` a part at a time as it grows past `chunkBytes`, and what is left returned.
+    package static func render(
+        _ database: SQLiteDatabase, now: Double, chunk: ((JSONBuffer) -> Void)? = nil
+    ) throws(SQLiteError) -> JSONBuffer {
         let meta = try database.prepare("SELECT value FROM meta WHERE name = ?1")
         meta.bind(1, StoreSchema.Meta.selected)
         let selected = try meta.step() ? meta.string(0) : nil
@@ -45,16 +72,20 @@ package enum ListJSON {
             SELECT key, backend, provider, subject, email, phone, issuer, created_at, expires_at, refreshable \
             FROM sessions ORDER BY key
             """)
-        return try render(rows: rows, selected: selected, now: now)
+        return try render(rows: rows, selected: selected, now: now, chunk: chunk)
     }
+
+    /// How much of a listing is made before a part of it is handed on.
+    static let chunkBytes = 1 << 20
 
     /// `[`, then each row on its own line as `  {…}` with a comma after all but the last, then `]`; `[]` when
     /// there are no rows.
-    private static func render(rows: SQLiteStatement?, selected: String?, now: Double) throws(SQLiteError)
-        -> JSONBuffer
-    {
+    private static func render(
+        rows: SQLiteStatement?, selected: String?, now: Double, chunk: ((JSONBuffer) -> Void)?
+    ) throws(SQLiteError) -> JSONBuffer {
         let selected = selected.map { Array($0.utf8) }
-        var buffer = JSONBuffer(capacity: 1 << 16)
+        // Written in chunks, one block is reused: no growing copies, no fresh pages to clear past the first chunk.
+        var buffer = JSONBuffer(capacity: chunk == nil ? 1 << 16 : chunkBytes + (1 << 16))
         buffer.raw("[")
         var first = true
         while let rows, try rows.step() {
@@ -73,6 +104,10 @@ package enum ListJSON {
             )
             .appendFields(now: now, to: &buffer)
             buffer.raw("}")
+            if let chunk, buffer.count >= chunkBytes {
+                chunk(buffer)
+                buffer.removeLast(from: 0)
+            }
         }
         buffer.raw(first ? "]\n" : "\n]\n")
         return buffer

@@ -65,13 +65,29 @@ enum FastPath {
         var warnings: [String] = []
         _ = try? SessionChoice.resolve(
             option: request.session, environment: environment, warn: { warnings.append($0) })
+        // The warnings come first, as authdeck-full prints them before its listing: here they can only be printed
+        // once the listing is known to be this binary's to write, so its first chunk waits for them.
+        var warned = false
+        let printWarnings = {
+            guard !warned else { return }
+            warned = true
+            for warning in warnings { DirectorySessionFile.warnOnStandardError(warning) }
+        }
         guard
-            let listing = ListJSON.read(
-                location: StoreLocation.resolve(environment: environment), now: TokenRead.now())
+            let ending = ListJSON.write(
+                location: StoreLocation.resolve(environment: environment), now: TokenRead.now(),
+                to: STDOUT_FILENO, before: printWarnings)
         else { return nil }
-        for warning in warnings { DirectorySessionFile.warnOnStandardError(warning) }
-        listing.write(to: STDOUT_FILENO)
-        return 0
+        printWarnings()
+        switch ending {
+        case .complete:
+            return 0
+        case .cutShort(let reason):
+            write(
+                "authdeck list: the listing was cut short: the session database could not be read to the end (\(reason))\n",
+                to: 2)
+            return 1
+        }
     }
 
     static func write(_ text: String, to descriptor: Int32 = STDOUT_FILENO) {

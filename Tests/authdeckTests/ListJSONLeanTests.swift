@@ -155,6 +155,81 @@ import Testing
         }
     }
 
+    /// 6,000 sessions (about 1.8 MB of JSON) are written in chunks of 1 MiB as they are made: Python reads every
+    /// object back, once each and in key order, with the fields each line was imported with; and the bytes are
+    /// authdeck-full's, which writes its listing whole.
+    @Test func aListingLargerThanAChunkIsWrittenWhole() throws {
+        let count = 6_000
+        try importNumbered(count)
+        let lean = try leanAlone()
+        let served = runner(locked: true).run(executable: lean, ["list", "--json"])
+        #expect(served.status == 0, "\(served.stderr)")
+        #expect(served.stdout.utf8.count > 1 << 20, "smaller than a chunk: \(served.stdout.utf8.count) bytes")
+        let fromFull = runner(locked: true).run(executable: full, ["list", "--json"])
+        #expect(served.stdout == fromFull.stdout)
+        let outputPath = folder.write("chunked.json", served.stdout)
+        let script = """
+            import json, sys
+            got = json.load(open(sys.argv[1], encoding="utf-8"))
+            count = int(sys.argv[2])
+            keys = [entry["key"] for entry in got]
+            assert keys == ["k%05d" % n for n in range(count)], "keys out of order or missing"
+            for entry in got:
+                index = count - 1 - int(entry["key"][1:])
+                assert entry["subject"] == "subject-%d" % index, entry
+                assert entry["email"] == "u%d@example.com" % index, entry
+                assert entry["createdAt"] == "2026-01-02T03:04:05Z", entry
+            print(len(got))
+            """
+        let python = runner().run(executable: "/usr/bin/python3", ["-c", script, outputPath, String(count)])
+        #expect(python.stdout == "\(count)\n", "\(python.stderr)")
+    }
+
+    /// A page that turns out damaged once a chunk is written cannot be handed to authdeck-full any more: the
+    /// listing stops there, says so in one line, and exits 1. The damaged page is the table leaf holding the first
+    /// row imported (the last key listed), found by SQLite's own `dbstat` through Python.
+    @Test func damageFoundAfterTheFirstChunkCutsTheListingShort() throws {
+        let count = 6_000
+        try importNumbered(count)
+        let script = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            size = db.execute("PRAGMA page_size").fetchone()[0]
+            rowid = db.execute("SELECT rowid FROM sessions WHERE key = ?", ("k%05d" % (int(sys.argv[2]) - 1),)).fetchone()[0]
+            leaves = db.execute("SELECT pageno FROM dbstat WHERE name = 'sessions' AND pagetype = 'leaf' ORDER BY path")
+            page = [row[0] for row in leaves][0]
+            db.close()
+            assert rowid == 1, rowid
+            with open(sys.argv[1], "r+b") as handle:
+                handle.seek((page - 1) * size)
+                handle.write(b"\\xff" * 8)
+            print(page)
+            """
+        let damaged = runner().run(
+            executable: "/usr/bin/python3", ["-c", script, home + "/sessions.db", String(count)])
+        try #require(damaged.status == 0, "\(damaged.stderr)")
+        let lean = try leanAlone()
+        let served = runner(locked: true).run(executable: lean, ["list", "--json"])
+        #expect(served.status == 1)
+        #expect(served.stdout.hasPrefix("[\n  {\"key\":\"k00000\""))
+        #expect(served.stdout.utf8.count > 1 << 20)
+        #expect(!served.stdout.hasSuffix("]\n"))
+        let lines = served.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].hasPrefix("authdeck list: the listing was cut short"), "\(served.stderr)")
+    }
+
+    /// Imports sessions `k00000`…: `count - 1 - n` for line n, so the first row imported is the last key listed.
+    func importNumbered(_ count: Int) throws {
+        let text =
+            (0..<count).map { index in
+                #"{"key":"k\#(String(format: "%05d", count - 1 - index))","backend":"direct","provider":"google","#
+                    + #""subject":"subject-\#(index)","email":"u\#(index)@example.com","#
+                    + #""createdAt":"2026-01-02T03:04:05Z","accessToken":"AT-\#(index)"}"#
+            }.joined(separator: "\n") + "\n"
+        let imported = runner().run(["store", "import", "-"], stdin: text)
+        try #require(imported.status == 0, "\(imported.stderr)")
+    }
+
     @Test func anEmptyOrMissingStoreListsNothing() throws {
         let lean = try leanAlone()
         let missing = runner().run(executable: lean, ["list", "--json"])
