@@ -1,12 +1,12 @@
 import AuthBase
 
 /// `list --json` as both binaries print it (SPEC section 5): every session's metadata ordered by key, one
-/// `ListJSONObject` a line, straight from the rows' bytes into one buffer, already as the command line prints text
-/// (`TerminalText.sanitizedLines`), so the caller writes the buffer as it is. Only the metadata columns are read,
-/// never a sealed secret, so no key is needed: listing works on a locked store.
+/// `ListJSONObject` a line, straight from the rows' bytes into a buffer, already as the command line prints text
+/// (`TerminalText.sanitizedLines`), so the buffer is written as it is. Only the metadata columns are read, never a
+/// sealed secret, so no key is needed: listing works on a locked store.
 ///
-/// The lean `authdeck` serves `list --json` through `read` alone; authdeck-full opens the store the long way
-/// (repairs, migrations, errors explained) and renders with `render`.
+/// The lean `authdeck` serves `list --json` through `write` alone, a chunk at a time; authdeck-full opens the store
+/// the long way (repairs, migrations, errors explained) and renders the whole listing with `render`.
 package enum ListJSON {
     /// How a listing written as it was made ended.
     package enum Ending: Equatable {
