@@ -26,6 +26,18 @@ public enum DisplayText {
         return character.unicodeScalars.reduce(0) { $0 + width(of: $1) }
     }
 
+    /// Whether a grapheme fills more than one cell of its own: several spacing scalars, not an emoji. Asked first,
+    /// so that the common grapheme (a letter, a box-drawing line, a CJK character) is drawn without `cells(of:)`.
+    static func spansCells(_ character: Character) -> Bool {
+        guard !character.isASCII, !isEmoji(character) else { return false }
+        var spacing = 0
+        for scalar in character.unicodeScalars where width(of: scalar) > 0 {
+            spacing += 1
+            if spacing > 1 { return true }
+        }
+        return false
+    }
+
     /// The terminal cells a grapheme fills, left to right: an emoji is one wide cell; otherwise each scalar that
     /// takes columns starts a cell and the zero-width ones after it (marks, joiners) ride along in it, as ncurses
     /// stores a spacing character with its non-spacing ones. Marks before any spacing scalar have no cell.

@@ -104,7 +104,7 @@ public struct ScreenBuffer: Hashable, Sendable {
                 column += 1
                 break
             }
-            if character.isASCII {
+            if width == 1 || !DisplayText.spansCells(character) {
                 put(Cell(text: String(character), width: width, style: style), row: row, col: column)
                 column += width
                 continue
