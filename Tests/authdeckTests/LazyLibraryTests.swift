@@ -105,14 +105,15 @@ import Testing
         return probe.status == 0
     }()
 
-    /// Runs `script` under bash in a private mount namespace where `library` is an empty file; nil (and a printed
-    /// reason) when this process may not make one.
-    func withHidden(_ library: String, _ script: String) -> CLIRunner.Result? {
+    /// Runs `command` under bash in a private mount namespace where `library` is an empty file, expects it to fail
+    /// (exit 1) with exactly one line on stderr, and returns that line; nil (and a printed reason) when this process
+    /// may not make a namespace.
+    func oneLineFailure(hiding library: String, _ command: String) -> String? {
         guard Self.canHide else {
             print("skipped: hiding \(library) needs a private mount namespace (root, and unshare allowed here)")
             return nil
         }
-        return CLIRunner(home: home).run(
+        let result = CLIRunner(home: home).run(
             executable: "/usr/bin/unshare",
             [
                 "-m", "bash", "-c",
@@ -120,43 +121,32 @@ import Testing
                 set -u
                 path=$(ldconfig -p | awk -v name="\(library)" '$1 == name {print $NF; exit}')
                 mount --bind /dev/null "$(readlink -f "$path")" || exit 91
-                \(script)
+                \(command) 2>"$AUTHDECK_HOME.err"; echo "rc=$?"
+                sed 's/^/said: /' "$AUTHDECK_HOME.err"
                 """,
             ])
-    }
-
-    @Test func aMissingLibmicrohttpdIsOneLineFromTheSandbox() throws {
-        guard
-            let result = withHidden(
-                "libmicrohttpd.so.12",
-                """
-                "$AUTHDECK_BIN" sandbox --port 0 2>"$AUTHDECK_HOME.err"; echo "rc=$?"
-                sed 's/^/said: /' "$AUTHDECK_HOME.err"
-                """)
-        else { return }
         let said = result.stdout.split(separator: "\n").filter { $0.hasPrefix("said: ") }
         #expect(result.stdout.contains("rc=1"), "stdout: \(result.stdout) stderr: \(result.stderr)")
         #expect(said.count == 1, "\(result.stdout)")
-        #expect(said.first?.contains("cannot load libmicrohttpd.so.12") == true, "\(said)")
+        return said.first.map { String($0.dropFirst("said: ".count)) } ?? ""
+    }
+
+    @Test func aMissingLibmicrohttpdIsOneLineFromTheSandbox() throws {
+        guard let said = oneLineFailure(hiding: "libmicrohttpd.so.12", #""$AUTHDECK_BIN" sandbox --port 0"#) else {
+            return
+        }
+        #expect(said.contains("cannot load libmicrohttpd.so.12"), "\(said)")
     }
 
     @Test func aMissingLibcurlIsOneLineAndTheSignInFails() throws {
         let port = try Self.closedPort()
         let login = Self.loginAgainstNobody(port).map { "'\($0)'" }.joined(separator: " ")
-        guard
-            let result = withHidden(
-                "libcurl.so.4",
-                """
-                printf '{}' > "$AUTHDECK_HOME.config"
-                AUTHDECK_CONFIG="$AUTHDECK_HOME.config" BROWSER=/bin/true "$AUTHDECK_BIN" \(login) \
-                    2>"$AUTHDECK_HOME.err"; echo "rc=$?"
-                sed 's/^/said: /' "$AUTHDECK_HOME.err"
-                """)
-        else { return }
-        let said = result.stdout.split(separator: "\n").filter { $0.hasPrefix("said: ") }
-        #expect(result.stdout.contains("rc=1"), "stdout: \(result.stdout) stderr: \(result.stderr)")
-        #expect(said.count == 1, "\(result.stdout)")
-        #expect(said.first?.contains("cannot load libcurl.so.4: ") == true, "\(said)")
-        #expect(said.first?.contains("install libcurl4") == true, "\(said)")
+        let command = """
+            printf '{}' > "$AUTHDECK_HOME.config" && AUTHDECK_CONFIG="$AUTHDECK_HOME.config" BROWSER=/bin/true \
+                "$AUTHDECK_BIN" \(login)
+            """
+        guard let said = oneLineFailure(hiding: "libcurl.so.4", command) else { return }
+        #expect(said.contains("cannot load libcurl.so.4: "), "\(said)")
+        #expect(said.contains("install libcurl4"), "\(said)")
     }
 }
