@@ -20,7 +20,7 @@ package enum ListJSON {
     /// leaves authdeck-full to answer (and explain): a folder or file with the wrong mode (the store would repair it
     /// and warn), a damaged file, another schema (it would migrate, or refuse a newer one), or any SQLite error
     /// before the first chunk. No store at all lists nothing, as authdeck-full does. It changes nothing (only
-    /// SQLite's WAL housekeeping, as for any reader). `before` runs once, before the first byte is written.
+    /// SQLite's WAL housekeeping, as for any reader). `before` runs once, before the first byte is written (so always, unless nil is returned).
     package static func write(
         location: StoreLocation, now: Double, to descriptor: Int32, before: @escaping () -> Void = {}
     ) -> Ending? {

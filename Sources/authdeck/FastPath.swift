@@ -66,19 +66,14 @@ enum FastPath {
         _ = try? SessionChoice.resolve(
             option: request.session, environment: environment, warn: { warnings.append($0) })
         // The warnings come first, as authdeck-full prints them before its listing: here they can only be printed
-        // once the listing is known to be this binary's to write, so its first chunk waits for them.
-        var warned = false
-        let printWarnings = {
-            guard !warned else { return }
-            warned = true
-            for warning in warnings { DirectorySessionFile.warnOnStandardError(warning) }
-        }
+        // once the listing is known to be this binary's to write, so its first chunk waits for them (`before` runs
+        // once whenever the listing is written).
         guard
             let ending = ListJSON.write(
                 location: StoreLocation.resolve(environment: environment), now: TokenRead.now(),
-                to: STDOUT_FILENO, before: printWarnings)
+                to: STDOUT_FILENO,
+                before: { for warning in warnings { DirectorySessionFile.warnOnStandardError(warning) } })
         else { return nil }
-        printWarnings()
         switch ending {
         case .complete:
             return 0

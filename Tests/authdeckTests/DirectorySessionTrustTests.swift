@@ -66,7 +66,7 @@ import Testing
         #expect(result.stdout == "token-of-mine\n")
         #expect(result.stderr.contains("ignoring \(planted)"), "stderr: \(result.stderr)")
         // Once, whichever of the two binaries answers.
-        for command in ["token", "status", "list"] {
+        for command in ["token", "status", "list", "list --json"] {
             let warnings = run(in: open, command).stderr.components(separatedBy: "ignoring \(planted)").count - 1
             #expect(warnings == 1, "\(command) warned \(warnings) times")
         }
