@@ -254,23 +254,6 @@ import Testing
         #expect(fixture.warnings.all.isEmpty)
     }
 
-    /// The last connection to close leaves the `-wal` and `-shm` files for the next process to open (a `token` call
-    /// then neither creates nor deletes them), private, and the WAL emptied: no page of the store stays behind in it.
-    @Test func theLastCloseKeepsTheWALFilesButEmptiesTheWAL() throws {
-        let store = try fixture.open()
-        try store.persist(StoreFixture.session("a"), replace: false)
-        var info = stat()
-        #expect(stat(fixture.databasePath + "-wal", &info) == 0 && info.st_size > 0, "the write is in the WAL")
-        store.close()
-        for suffix in ["-wal", "-shm"] {
-            #expect(stat(fixture.databasePath + suffix, &info) == 0, "\(suffix) was deleted")
-            #expect(info.st_mode & 0o777 == 0o600)
-        }
-        #expect(
-            stat(fixture.databasePath + "-wal", &info) == 0 && info.st_size == 0, "the WAL kept \(info.st_size) bytes")
-        #expect(try fixture.open().session("a").record.key == "a", "the write reached the database")
-    }
-
     @Test func noSecretIsWrittenInClearInTheFileOrTheWAL() throws {
         let store = try fixture.open()
         let secrets = [

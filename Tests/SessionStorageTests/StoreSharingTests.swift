@@ -33,6 +33,31 @@ import Testing
         return text
     }
 
+    /// The last connection to close leaves the `-wal` and `-shm` files for the next process to open (a `token` call
+    /// then neither creates nor deletes them), private, and the WAL emptied: no page of the store stays behind in it,
+    /// and SQLite's own program reads the store as whole.
+    @Test func theLastCloseKeepsTheWALFilesButEmptiesTheWAL() throws {
+        let store = try fixture.open()
+        try store.persist(StoreFixture.session("a"), replace: false)
+        var info = stat()
+        #expect(stat(fixture.databasePath + "-wal", &info) == 0 && info.st_size > 0, "the write is in the WAL")
+        store.close()
+        for suffix in ["-wal", "-shm"] {
+            #expect(stat(fixture.databasePath + suffix, &info) == 0, "\(suffix) was deleted")
+            #expect(info.st_mode & 0o777 == 0o600)
+        }
+        #expect(
+            stat(fixture.databasePath + "-wal", &info) == 0 && info.st_size == 0, "the WAL kept \(info.st_size) bytes")
+        // Debian's sqlite3, another process, finds the write in the database file and nothing amiss; as the last
+        // to close, it deletes the two files (it does not keep them), and the store makes them again.
+        #expect(try sqlite3("PRAGMA integrity_check; SELECT key FROM sessions;") == "ok\na\n")
+        #expect(access(fixture.databasePath + "-wal", F_OK) != 0)
+        let reopened = try fixture.open()
+        #expect(try reopened.session("a").record.key == "a")
+        reopened.close()
+        #expect(access(fixture.databasePath + "-wal", F_OK) == 0)
+    }
+
     /// The TUI's old unlock opened the store a second time, and the header check opened and closed its own
     /// descriptor of sessions.db: POSIX locks of the whole process went with that close, so the next process to
     /// close its connection thought it was the last, checkpointed and deleted the WAL and -shm under the live
