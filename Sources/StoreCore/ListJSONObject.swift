@@ -44,20 +44,13 @@ package struct ListJSONObject {
             200 + Self.room(key) + Self.room(backend) + Self.room(provider) + Self.room(subject) + Self.room(email)
             + Self.room(phone) + Self.room(issuer)
         buffer.write(atMost: room) { cursor in
-            cursor.raw("\"key\":")
-            Self.write(key, to: &cursor)
-            cursor.raw(",\"backend\":")
-            Self.write(backend, to: &cursor)
-            cursor.raw(",\"provider\":")
-            Self.write(provider, to: &cursor)
-            cursor.raw(",\"subject\":")
-            Self.write(subject, to: &cursor)
-            cursor.raw(",\"email\":")
-            Self.write(email, to: &cursor)
-            cursor.raw(",\"phone\":")
-            Self.write(phone, to: &cursor)
-            cursor.raw(",\"issuer\":")
-            Self.write(issuer, to: &cursor)
+            Self.write("\"key\":", key, to: &cursor)
+            Self.write(",\"backend\":", backend, to: &cursor)
+            Self.write(",\"provider\":", provider, to: &cursor)
+            Self.write(",\"subject\":", subject, to: &cursor)
+            Self.write(",\"email\":", email, to: &cursor)
+            Self.write(",\"phone\":", phone, to: &cursor)
+            Self.write(",\"issuer\":", issuer, to: &cursor)
             cursor.raw(",\"createdAt\":")
             cursor.date(seconds: createdAt)
             cursor.raw(",\"expiresAt\":")
@@ -79,7 +72,9 @@ package struct ListJSONObject {
         }
     }
 
-    private static func write(_ text: Text, to cursor: inout JSONCursor) {
+    /// `name` (the comma, the quoted name and the colon) and then the text as a JSON string or null.
+    private static func write(_ name: StaticString, _ text: Text, to cursor: inout JSONCursor) {
+        cursor.raw(name)
         switch text {
         case .bytes(let bytes): cursor.string(utf8: bytes)
         case .string(let string): cursor.string(string)
