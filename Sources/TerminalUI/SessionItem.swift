@@ -20,18 +20,19 @@ public struct SessionItem: Equatable, Sendable {
     public var isSelected: Bool
     public var refreshExpiresAt: Date?
     public var refresh: Refresh
-    /// Lower-cased key, user, provider and backend: what `/` matches, worked out once rather than per key press.
-    public let searchText: String
-
     public init(record: SessionRecord, isSelected: Bool, refreshExpiresAt: Date? = nil, refresh: Refresh = .idle) {
         self.record = record
         self.isSelected = isSelected
         self.refreshExpiresAt = refreshExpiresAt
         self.refresh = refresh
-        searchText = [
-            record.key, record.userLabel, record.email ?? "", record.phone ?? "", record.provider,
-            record.backend,
-        ].joined(separator: "\u{1}").lowercased()
+    }
+
+    /// Lower-cased key, user, email, phone, provider and backend: what `/` matches in a list held in memory. Worked
+    /// out when asked: the rows of a paged list (every real store) are filtered by the store's search index, and
+    /// built every time the window moves.
+    public var searchText: String {
+        [record.key, record.userLabel, record.email ?? "", record.phone ?? "", record.provider, record.backend]
+            .joined(separator: "\u{1}").lowercased()
     }
 
     public var key: String { record.key }
