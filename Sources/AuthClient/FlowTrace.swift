@@ -17,11 +17,17 @@ public struct TraceStep: Sendable, Equatable, Codable {
 }
 
 /// Records the steps of sign-in attempts: shown live (the TUI's Trace screen) and written as JSON lines
-/// (`login --trace FILE`). Redaction is by field: parameters, JSON members and headers that can carry a secret are
-/// replaced with their length before a step is stored, so nothing downstream can leak them.
+/// (`login --trace FILE`). Redaction is by field and by value: parameters, JSON members and headers that can carry a
+/// secret are replaced with their length, and every secret value the attempt handled (learned from those fields, from
+/// the redirect, from a typed code, from the PKCE verifier) is replaced wherever else it appears, whatever that field
+/// is called (a proxy's `filterValue` holding an ID token). A secret learned after a step was stored is taken out of
+/// that step too, so the steps read back and the JSON lines never hold it.
 public final class FlowTrace: @unchecked Sendable {
+    // `lock` guards `recorded` and `secretValues`.
     private let lock = NSLock()
     private var recorded: [TraceStep] = []
+    /// The secret values seen so far, longest first (a token that contains a shorter secret is replaced whole).
+    private var secretValues: [String] = []
     private let started: Date
     private let clock: @Sendable () -> Date
     private let onStep: (@Sendable (TraceStep) -> Void)?
@@ -53,13 +59,89 @@ public final class FlowTrace: @unchecked Sendable {
 
     public func record(_ kind: String, _ summary: String, _ details: [String: JSONValue] = [:]) {
         let now = clock()
-        let step = TraceStep(
-            kind: kind, at: Self.timestamp(now), elapsedMs: (now.timeIntervalSince(started) * 1000).rounded(),
-            summary: Self.redactText(summary), details: details)
         lock.lock()
+        let step = Self.scrubbed(
+            TraceStep(
+                kind: kind, at: Self.timestamp(now), elapsedMs: (now.timeIntervalSince(started) * 1000).rounded(),
+                summary: Self.redactText(summary), details: details),
+            of: secretValues)
         recorded.append(step)
         lock.unlock()
         onStep?(step)
+    }
+
+    /// The shortest value redacted wherever it appears: shorter ones (a four-digit code) would blank out unrelated
+    /// numbers and words; those are redacted where they are named.
+    public static let shortestSecretValue = 6
+
+    /// Remembers a secret the attempt handled, so that no later step shows it, and takes it out of the steps
+    /// already stored.
+    public func learnSecret(_ value: String?) {
+        guard let value, value.utf8.count >= Self.shortestSecretValue else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        guard !secretValues.contains(value) else { return }
+        secretValues.append(value)
+        secretValues.sort { $0.utf8.count > $1.utf8.count }
+        recorded = recorded.map { Self.scrubbed($0, of: [value]) }
+    }
+
+    /// Every value of a secret-named field in form or query pairs, learned.
+    public func learnSecrets(in pairs: [(String, String)]) {
+        for (name, value) in pairs where Self.secretNames.contains(name) { learnSecret(value) }
+    }
+
+    /// Every value under a secret-named member of a JSON document, at any depth (all the strings inside a secret
+    /// object such as the proxy's client signature), learned.
+    public func learnSecrets(in json: JSONValue, inSecret: Bool = false) {
+        switch json {
+        case .object(let members):
+            for (name, member) in members {
+                learnSecrets(in: member, inSecret: inSecret || Self.secretNames.contains(name))
+            }
+        case .array(let elements):
+            for element in elements { learnSecrets(in: element, inSecret: inSecret) }
+        case .string(let text):
+            if inSecret { learnSecret(text) }
+        case .null, .bool, .number:
+            break
+        }
+    }
+
+    /// `step` with every occurrence of each of `secrets` replaced by its length, in the summary and in every string
+    /// of the details (keys included).
+    static func scrubbed(_ step: TraceStep, of secrets: [String]) -> TraceStep {
+        guard !secrets.isEmpty else { return step }
+        var result = step
+        result.summary = scrubbed(step.summary, of: secrets)
+        result.details = step.details.reduce(into: [:]) { details, member in
+            details[scrubbed(member.key, of: secrets)] = scrubbed(member.value, of: secrets)
+        }
+        return result
+    }
+
+    static func scrubbed(_ value: JSONValue, of secrets: [String]) -> JSONValue {
+        switch value {
+        case .string(let text): return .string(scrubbed(text, of: secrets))
+        case .array(let elements): return .array(elements.map { scrubbed($0, of: secrets) })
+        case .object(let members):
+            return .object(
+                members.reduce(into: [:]) { object, member in
+                    object[scrubbed(member.key, of: secrets)] = scrubbed(member.value, of: secrets)
+                })
+        case .null, .bool, .number: return value
+        }
+    }
+
+    /// Compared as UTF-16 code units (Foundation's literal search), never as grapheme clusters: a secret followed by
+    /// a combining mark is still found.
+    static func scrubbed(_ text: String, of secrets: [String]) -> String {
+        var result = text
+        for secret in secrets {
+            result = result.replacingOccurrences(
+                of: secret, with: "[redacted \(secret.count) chars]", options: .literal)
+        }
+        return result
     }
 
     /// The steps as JSON lines, one object a step.
@@ -189,6 +271,7 @@ public struct TracingTransport: HTTPTransport {
     }
 
     public func send(_ request: OutgoingRequest) throws(SignInError) -> IncomingResponse {
+        learnSecrets(of: request)
         let (base, query) = FlowTrace.redactedURL(request.url)
         var details: [String: JSONValue] = ["method": .string(request.method), "url": .string(base)]
         if case .object(let parameters) = query, !parameters.isEmpty { details["query"] = query }
@@ -212,6 +295,7 @@ public struct TracingTransport: HTTPTransport {
             ]
             if let contentType = response.headers["content-type"] { answer["contentType"] = .string(contentType) }
             if let json = try? JSONValue.parse(response.body) {
+                trace.learnSecrets(in: json)
                 answer["body"] = FlowTrace.redactedJSON(json)
                 if let idToken = json["id_token"]?.string {
                     trace.record("id_token", "ID token received", FlowTrace.decodedIDToken(idToken))
@@ -230,6 +314,43 @@ public struct TracingTransport: HTTPTransport {
         } catch {
             trace.record("response", "no answer from \(base): \(error.message)", ["url": .string(base)])
             throw error
+        }
+    }
+
+    /// What the request carries in secret-named places (query, form or JSON body, the Authorization header's
+    /// credentials), learned before anything of it is recorded.
+    private func learnSecrets(of request: OutgoingRequest) {
+        let withoutFragment = request.url.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        if let mark = withoutFragment.firstIndex(of: "?"),
+            let pairs = FormEncoding.decode(withoutFragment[withoutFragment.index(after: mark)...])
+        {
+            trace.learnSecrets(in: pairs)
+        }
+        for (name, value) in request.headers where name.lowercased() == "authorization" {
+            let parts = value.split(separator: " ", maxSplits: 1)
+            guard parts.count == 2 else {
+                trace.learnSecret(value)
+                continue
+            }
+            let credentials = String(parts[1])
+            trace.learnSecret(credentials)
+            // Basic: `id:secret`, each form-encoded (RFC 6749 2.3.1); the secret is learned as sent and as decoded.
+            if parts[0].lowercased() == "basic", let decoded = Base64URL.decode(credentials),
+                let text = String(bytes: decoded, encoding: .utf8), let colon = text.firstIndex(of: ":")
+            {
+                let secret = String(text[text.index(after: colon)...])
+                trace.learnSecret(secret)
+                trace.learnSecret(FormEncoding.decode(Substring("s=" + secret))?.first?.1)
+            }
+        }
+        guard !request.body.isEmpty else { return }
+        let type = request.headers.first { $0.0.lowercased() == "content-type" }?.1.lowercased() ?? ""
+        if type.hasPrefix("application/json"), let json = try? JSONValue.parse(request.body) {
+            trace.learnSecrets(in: json)
+        } else if type.hasPrefix("application/x-www-form-urlencoded"),
+            let pairs = FormEncoding.decode(Substring(String(decoding: request.body, as: UTF8.self)))
+        {
+            trace.learnSecrets(in: pairs)
         }
     }
 

@@ -95,6 +95,7 @@ public final class SignInController: @unchecked Sendable {
     }
 
     public func enterCode(_ code: String) {
+        trace?.learnSecret(code)
         queue.async { [self] in run(machine.codeEntered(code, now: clock())) }
     }
 
@@ -252,6 +253,7 @@ public final class SignInController: @unchecked Sendable {
                 recordReceiver(parsed, source: source, verdict: verdict)
                 return verdict
             case .success(let callback):
+                for secret in [callback.code, callback.idToken, callback.token] { trace?.learnSecret(secret) }
                 // Every receiver serves the user's own processes only: the loopback receiver refuses other users'
                 // sockets (LoopbackPeer) and the scheme socket checks SO_PEERCRED, before anything reaches here.
                 let action = machine.callbackReceived(callback, now: clock(), fromOwnUser: true)
@@ -308,6 +310,7 @@ public final class SignInController: @unchecked Sendable {
 
     private func began(_ attempt: Attempt, _ prompt: AttemptPrompt) {
         guard machine.currentAttempt?.id == attempt.id else { return }  // cancelled while starting
+        trace?.learnSecret(attempt.codeVerifier)
         var receivers = ["paste"]
         if let loopback { receivers.insert("loopback \(loopback.redirectURI)", at: 0) }
         if let scheme { receivers.insert("authdeck:// (\(scheme.socketPath))", at: receivers.count - 1) }

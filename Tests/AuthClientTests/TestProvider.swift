@@ -177,8 +177,8 @@ final class RecordingPresenter: @unchecked Sendable {
         return lock.withLock { attempt }
     }
 
-    func waitForEnd() -> Result<SignInOutcome, SignInError>? {
-        _ = ended.wait(timeout: .now() + 15)
+    func waitForEnd(timeout: Double = 15) -> Result<SignInOutcome, SignInError>? {
+        _ = ended.wait(timeout: .now() + timeout)
         return lock.withLock { results.last }
     }
 }

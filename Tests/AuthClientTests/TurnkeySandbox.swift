@@ -87,19 +87,22 @@ final class TurnkeySandbox: Sendable {
 
     /// The backend `authdeck login PROVIDER --backend NAME` would run against this sandbox.
     /// `configuration` replaces the config.json the sandbox wrote (a test that changes one setting).
+    /// With `trace`, every request goes through a `TracingTransport` into it, as `login --trace` sends them.
     func backend(
         _ provider: String, backend name: String, contact: Contact? = nil, sessionKey: String? = nil,
         transport: RecordingTransport = RecordingTransport(),
-        configuration: Configuration? = nil
+        configuration: Configuration? = nil, trace: FlowTrace? = nil, useDevice: Bool = false
     ) throws -> SignInBackend {
         transport.contracts = contracts
         watched.withLock { $0.append(transport) }
-        let request = SignInRequest(provider: provider, backendName: name, sessionKey: sessionKey, contact: contact)
+        let request = SignInRequest(
+            provider: provider, backendName: name, sessionKey: sessionKey, contact: contact, useDevice: useDevice)
+        let sending: HTTPTransport = trace.map { TracingTransport(transport, trace: $0) } ?? transport
         return try SignInBackendFactory.make(
             request: request, configuration: configuration ?? self.configuration,
             catalog: Self.catalog,
-            transport: transport,
-            metadata: ProviderMetadataCache(transport: transport, folder: nil))
+            transport: sending,
+            metadata: ProviderMetadataCache(transport: sending, folder: nil))
     }
 
     /// The current TOTP code for a sandbox user's base32 secret, by the sandbox's clock.
@@ -197,6 +200,8 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
     private let lock = NSLock()
     private var sentPaths: [String] = []
     private var sentBodies: [(String, [UInt8])] = []
+    /// Every URL, header value and body sent, and every body answered, as text.
+    private var wire: [String] = []
     private var violations: [String] = []
     private var attached: [WireContract] = []
     /// Off for a scripted proxy whose answers are faults on purpose: only the client's requests are held to the
@@ -213,11 +218,13 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
         let contracts = lock.withLock {
             sentPaths.append(path)
             sentBodies.append((path, request.body))
+            wire += [request.url, String(decoding: request.body, as: UTF8.self)] + request.headers.map(\.1)
             return attached
         }
         let before = contracts.flatMap { $0.check(request: request) }
         lock.withLock { violations += before }
         let response = try inner.send(request)
+        lock.withLock { wire.append(String(decoding: response.body, as: UTF8.self)) }
         let after = checksAnswers ? contracts.flatMap { $0.check(response: response, to: request) } : []
         lock.withLock { violations += after }
         return response
@@ -238,6 +245,9 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
     }
 
     func count(_ suffix: String) -> Int { paths.filter { $0.hasSuffix(suffix) }.count }
+
+    /// Everything that crossed the wire, as text.
+    var traffic: [String] { lock.withLock { wire } }
 }
 
 extension RecordingPresenter {
