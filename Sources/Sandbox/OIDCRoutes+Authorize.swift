@@ -71,7 +71,7 @@ extension OIDCRoutes {
         guard let challenge = query["code_challenge"], Self.isChallenge(challenge) else {
             return reply.error("invalid_request", "code_challenge is required (PKCE, 43 base64url characters)")
         }
-        guard query["code_challenge_method"] == PKCE.method else {
+        guard query["code_challenge_method"] == "S256" else {
             return reply.error("invalid_request", "code_challenge_method must be S256")
         }
         if let nonce = query["nonce"], nonce.utf8.count > 512 {

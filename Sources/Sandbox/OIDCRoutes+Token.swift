@@ -115,7 +115,7 @@ extension OIDCRoutes {
         guard Self.isVerifier(verifier) else {
             throw .invalidGrant("code_verifier must be 43 to 128 unreserved characters")
         }
-        guard ConstantTime.equals(PKCE.challenge(for: verifier), value.challenge) else {
+        guard ConstantTime.equals(PublishedChecks.s256Challenge(of: verifier), value.challenge) else {
             throw .invalidGrant("code_verifier does not match the code_challenge")
         }
         guard let user = context.user(named: value.userName) else { throw .invalidGrant("the user is gone") }

@@ -137,8 +137,8 @@ final class PortalRoutes: Sendable {
                 ("response_type", "code"),
                 ("scope", profile == .apple ? "name email" : "openid email profile"),
                 ("state", loginState),
-                ("code_challenge", PKCE.challenge(for: verifier)),
-                ("code_challenge_method", PKCE.method),
+                ("code_challenge", PublishedChecks.s256Challenge(of: verifier)),
+                ("code_challenge_method", "S256"),
             ]
             if profile == .apple { parameters.append(("response_mode", "form_post")) }
             urls[profile.rawValue] = oidc.endpoint(profile, "/authorize") + "?" + FormEncoding.encode(parameters)

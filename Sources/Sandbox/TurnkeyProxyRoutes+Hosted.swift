@@ -78,8 +78,8 @@ extension TurnkeyProxyRoutes {
         var parameters = [
             ("client_id", clientID), ("redirect_uri", Self.hostedCallbackURL(base: context.baseURL, profile: profile)),
             ("response_type", "code"), ("scope", profile == .apple ? "name email" : "openid email profile"),
-            ("state", loginState), ("code_challenge", PKCE.challenge(for: verifier)),
-            ("code_challenge_method", PKCE.method),
+            ("state", loginState), ("code_challenge", PublishedChecks.s256Challenge(of: verifier)),
+            ("code_challenge_method", "S256"),
         ]
         if profile == .apple { parameters.append(("response_mode", "form_post")) }
         // The sandbox consent page's scripting hooks ride along, so a scripted browser can start here.

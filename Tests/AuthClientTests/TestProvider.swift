@@ -93,7 +93,9 @@ final class TestProvider: @unchecked Sendable {
         guard let code = fields["code"], let entry = lock.withLock({ codes.removeValue(forKey: code) }) else {
             return .json(400, Array(#"{"error":"invalid_grant","error_description":"unknown or used code"}"#.utf8))
         }
-        guard let verifier = fields["code_verifier"], PKCE.challenge(for: verifier) == entry.verifier else {
+        guard let verifier = fields["code_verifier"],
+            Base64URL.encode(SHA256.hash(Array(verifier.utf8))) == entry.verifier
+        else {
             return .json(400, Array(#"{"error":"invalid_grant","error_description":"PKCE verification failed"}"#.utf8))
         }
         let now = Int(Date().timeIntervalSince1970)

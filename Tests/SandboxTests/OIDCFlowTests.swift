@@ -146,6 +146,27 @@ import Testing
         #expect(try sandbox.exchange("x", fresh).status == 200)
     }
 
+    /// RFC 7636 appendix B's verifier and challenge: the sandbox's PKCE check agrees with the RFC, not only with
+    /// authdeck's client (whose `PKCE.challenge` the other tests use to make their challenges).
+    @Test func thePKCEExampleOfRFC7636IsAcceptedAndAnyOtherVerifierRefused() throws {
+        let sandbox = try SandboxFixture()
+        let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
+        func grant() throws -> SandboxFixture.Grant {
+            let reply = try sandbox.get(
+                sandbox.authorizeTarget(
+                    "google", challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+                    extra: [("sandbox_user", "ada"), ("sandbox_auto", "approve")]))
+            return SandboxFixture.Grant(
+                code: try #require(reply.locationQuery["code"]), verifier: verifier,
+                redirectURI: SandboxFixture.loopback, state: "state-1")
+        }
+        let wrong = try sandbox.exchange("google", try grant(), verifier: String(verifier.dropLast()) + "j")
+        #expect(wrong.status == 400)
+        #expect(wrong.string("error_description")?.contains("code_verifier does not match") == true)
+        let tokens = try sandbox.exchange("google", try grant())
+        #expect(tokens.status == 200, "\(tokens.text)")
+    }
+
     @Test func denyAnswersAccessDeniedWithTheState() throws {
         let sandbox = try SandboxFixture()
         let challenge = PKCE.challenge(for: String(repeating: "v", count: 43))

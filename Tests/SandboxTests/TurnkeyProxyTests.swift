@@ -390,9 +390,9 @@ import Testing
         let link = try #require(login.string("totpRequired.totpLink"))
         #expect(link.hasPrefix("otpauth://totp/") && link.contains("secret=JBSWY3DPEHPK3PXP"))
 
-        let seed = try #require(Base32.decode("JBSWY3DPEHPK3PXP"))
-        let now = Int64(sandbox.clock.now)
-        let right = TOTP.code(secret: seed, time: now)
+        // The right code comes from oath-toolkit's oathtool, not from authdeck's TOTP (the sandbox's own check
+        // must agree with a TOTP nobody on this project wrote).
+        let right = try Self.oathtool(base32: "JBSWY3DPEHPK3PXP", at: Int64(sandbox.clock.now))
         let wrong = right == "123456" ? "654321" : "123456"
         let refused = try sandbox.proxy("totp_verify", ["userJwt": userJwt, "code": wrong])
         #expect(refused.status == 401)
@@ -401,6 +401,19 @@ import Testing
         let session = try sandbox.claims(try #require(accepted.string("session")))
         #expect(session["public_key"] as? String == key.publicKey.compressedHex)
         #expect(try sandbox.proxy("totp_verify", ["userJwt": userJwt, "code": right]).status == 401)
+    }
+
+    /// `oathtool --totp` (RFC 6238: SHA-1, 30 s, 6 digits) for the Unix time `time`.
+    static func oathtool(base32 secret: String, at time: Int64) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/oathtool")
+        process.arguments = ["--totp", "--base32", "--now=@\(time)", secret]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// The TOTP step is a sandbox extension: off by default, a TOTP user gets a session and the route is absent.
