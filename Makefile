@@ -41,9 +41,10 @@ build:
 release:
 	$(SWIFT) build $(RELEASE_FLAGS)
 
-# Tests run inside a private D-Bus session with an unlocked gnome-keyring, so the Secret Service is real.
+# Tests run inside a private D-Bus session with an unlocked gnome-keyring, so the Secret Service is real; the run
+# ends by listing everything that was skipped here and why (scripts/list-skips.sh over .build/test-output.log).
 test: build
-	scripts/with-keyring.sh $(SWIFT) test $(SWIFT_BUILD_FLAGS) && scripts/fuzz.sh --smoke
+	scripts/run-tests.sh $(SWIFT) $(SWIFT_BUILD_FLAGS) && scripts/fuzz.sh --smoke
 
 # Mechanical style (.swift-format: 120 columns, 4 spaces): `make lint` fails on any finding, `make format` fixes
 # what it can in place.
