@@ -46,6 +46,7 @@ public struct TOTPScreen: Screen {
                 "  Type the 6 digits your authenticator app shows and press Enter.",
                 Style(foreground: .dim))
         case .verifying: lines.add("  Checking the code…", Style(attributes: .bold))
+        case .confirming: lines.add("  Keep this session? y keeps it, n discards it.", Style(attributes: .bold))
         case .persisting: lines.add("  Saving the session to the store…", Style(attributes: .bold))
         case .storageFailed:
             lines.add(
