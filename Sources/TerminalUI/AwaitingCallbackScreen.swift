@@ -204,6 +204,7 @@ public struct AwaitingCallbackScreen: Screen {
     }
 
     static func hints(_ flow: SignInFlow) -> [StatusBar.Hint] {
+        if ConfirmDialog.dialog(for: flow) != nil { return ConfirmDialog.keepHints }
         if flow.pasteField.isFocused {
             return [
                 .init("Enter", "send URL"), .init("Tab", "leave field"),

@@ -35,6 +35,11 @@ public enum ConfirmDialog {
             ], buttons: [Button("Keep", mnemonic: "y"), Button("Discard", mnemonic: "n", isFocused: true)])
     }
 
+    /// The status bar while that question is up.
+    static let keepHints: [StatusBar.Hint] = [
+        .init("y", "keep"), .init("n", "discard"), .init("Esc", "cancel"), .init("t", "trace"),
+    ]
+
     /// The question a sign-in asks, while its machine waits for the user's answer (`confirming`).
     public static func dialog(for flow: SignInFlow) -> Dialog? {
         switch flow.phase {

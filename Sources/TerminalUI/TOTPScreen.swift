@@ -12,7 +12,8 @@ public struct TOTPScreen: Screen {
         AppFrame.draw(
             title: "Two-factor code · \(flow.choice.title) via \(flow.choice.backend)",
             right: left.map { "\(TimeText.countdown($0)) left" } ?? "",
-            hints: [.init("Enter", "verify"), .init("Esc", "cancel"), .init("t", "trace")],
+            hints: ConfirmDialog.dialog(for: flow) == nil
+                ? [.init("Enter", "verify"), .init("Esc", "cancel"), .init("t", "trace")] : ConfirmDialog.keepHints,
             state: state, into: &buffer)
         let body = AppFrame.body(rows: buffer.rows, cols: buffer.cols)
         var textCols = body.cols

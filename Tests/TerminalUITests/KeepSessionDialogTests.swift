@@ -27,6 +27,7 @@ import Testing
         #expect(screen.contains("Keep this session?"))
         #expect(screen.contains("signed in as Ada (google via sandbox)"))
         #expect(screen.contains("Keep") && screen.contains("Discard"))
+        #expect(screen.contains("y keep  n discard  Esc cancel"))  // the status bar names the answers, not paste
         #expect(AppFixtures.run(state, [.key(.character("y"))]).1 == [.answerIdentity(flow: 1, keep: true)])
         #expect(AppFixtures.run(state, [.key(.character("n"))]).1 == [.answerIdentity(flow: 1, keep: false)])
         #expect(AppFixtures.run(state, [.key(.enter)]).1 == [.answerIdentity(flow: 1, keep: false)])
