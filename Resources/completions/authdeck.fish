@@ -70,6 +70,7 @@ complete -c authdeck -n '__authdeck_in "login"' -l listen -x -d 'loopback receiv
 complete -c authdeck -n '__authdeck_in "login"' -l timeout -x -d 'seconds to wait (default 300)'
 complete -c authdeck -n '__authdeck_in "login"' -l trace -r -F -d 'write a JSON trace of every protocol step to this file'
 complete -c authdeck -n '__authdeck_in "login"' -l json -d 'print the new session as JSON instead of its key'
+complete -c authdeck -n '__authdeck_in "login"' -l yes -d 'keep a session that came without state (Portal) without asking whom it signs in'
 complete -c authdeck -n '__authdeck_in "use"' -a '(__authdeck_sessions)'
 complete -c authdeck -n '__authdeck_in "use"' -l here -d 'write .authdeck-session here instead of selecting'
 complete -c authdeck -n '__authdeck_in "token"' -a '(__authdeck_sessions)'

@@ -8,35 +8,70 @@ import LoopbackHTTP
 /// Who sent a request to the loopback receiver. Any local user can connect to 127.0.0.1, and another user can read
 /// the authorize URL (state, PKCE challenge) from the browser's command line in /proc; so a callback counts only
 /// when the connecting socket belongs to the user running authdeck. The kernel lists every TCP socket with its
-/// owner in /proc/net/tcp and /proc/net/tcp6: the peer's is the one whose local port is the peer port and whose
-/// remote port is ours.
+/// owner in /proc/net/tcp and /proc/net/tcp6. The peer's socket is the one whose local end is the connection's
+/// remote end and whose remote end is the connection's local end: all four of address and port, since ports alone
+/// also match our own accepted socket when the peer bound the same port on another loopback address (127.0.0.2).
 public enum LoopbackPeer {
     /// Whether the request came from a socket of this process's user; false when that cannot be told.
     public static func isCurrentUser(_ request: HTTPRequest) -> Bool {
-        guard let peerPort = request.peerPort, let localPort = request.localPort else { return false }
-        return owner(peerPort: peerPort, serverPort: localPort) == geteuid()
+        guard let peer = request.peer, let local = request.local else { return false }
+        return owner(of: peer, connectedTo: local) == geteuid()
     }
 
-    /// The uid owning the TCP socket with local port `peerPort` connected to remote port `serverPort`.
+    /// The uid owning the TCP socket whose own end is `peer` and whose remote end is `local`; nil unless exactly
+    /// one socket in the kernel's tables is that one and its owner reads.
     public static func owner(
-        peerPort: UInt16, serverPort: UInt16,
+        of peer: TCPEndpoint, connectedTo local: TCPEndpoint,
         tables: [String] = ["/proc/net/tcp", "/proc/net/tcp6"]
     ) -> uid_t? {
-        for table in tables {
-            guard let text = read(table) else { continue }
-            if let uid = owner(in: text, peerPort: peerPort, serverPort: serverPort) { return uid }
-        }
-        return nil
+        owner(inTables: tables.compactMap(read), of: peer, connectedTo: local)
     }
 
-    /// The same, in the text of one table (`sl local_address rem_address st … uid …`, addresses as `HEX:PORT`).
-    public static func owner(in table: String, peerPort: UInt16, serverPort: UInt16) -> uid_t? {
-        for line in table.split(separator: "\n").dropFirst() {
+    /// The same, in the text of the tables (`sl local_address rem_address st … uid timeout inode …`, addresses as
+    /// `HEX:PORT`). A row listed twice (the kernel's text is not one snapshot) counts once; two different sockets,
+    /// or an owner that does not read, answer nil.
+    public static func owner(inTables tables: [String], of peer: TCPEndpoint, connectedTo local: TCPEndpoint)
+        -> uid_t?
+    {
+        let matches = Set(tables.flatMap(rows).filter { $0.local == peer && $0.remote == local })
+        guard matches.count == 1, let only = matches.first else { return nil }
+        return only.uid
+    }
+
+    /// One socket as a table lists it; only the fields the check needs.
+    struct Row: Hashable {
+        let local: TCPEndpoint
+        let remote: TCPEndpoint
+        let uid: uid_t?
+        let inode: Substring
+    }
+
+    /// The rows of one table whose two addresses read; the heading and anything malformed are left out.
+    static func rows(_ table: String) -> [Row] {
+        table.split(separator: "\n").compactMap { line in
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard fields.count > 7, port(fields[1]) == peerPort, port(fields[2]) == serverPort else { continue }
-            return uid_t(fields[7])
+            guard fields.count > 9, let local = endpoint(fields[1]), let remote = endpoint(fields[2]) else {
+                return nil
+            }
+            return Row(local: local, remote: remote, uid: uid_t(fields[7]), inode: fields[9])
         }
-        return nil
+    }
+
+    /// `0100007F:1F90` or `00000000000000000000FFFF0100007F:1F90`: the kernel prints an address as 32-bit words in
+    /// hex, each as the number its four bytes make in this machine's byte order, and the port in hex.
+    static func endpoint(_ text: Substring) -> TCPEndpoint? {
+        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...], radix: 16)
+        else { return nil }
+        let hex = Array(text[..<colon].utf8)
+        guard hex.count == 8 || hex.count == 32 else { return nil }
+        var address: [UInt8] = []
+        for start in stride(from: 0, to: hex.count, by: 8) {
+            guard let word = UInt32(String(decoding: hex[start..<start + 8], as: UTF8.self), radix: 16) else {
+                return nil
+            }
+            withUnsafeBytes(of: word) { address += $0 }
+        }
+        return TCPEndpoint(address: address, port: port)
     }
 
     /// The whole of a /proc file, read to its end (their size is 0 to stat, so Foundation's readers see nothing).
@@ -53,10 +88,5 @@ public enum LoopbackPeer {
             bytes += chunk[0..<count]
         }
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private static func port(_ address: Substring) -> UInt16? {
-        guard let colon = address.lastIndex(of: ":") else { return nil }
-        return UInt16(address[address.index(after: colon)...], radix: 16)
     }
 }

@@ -49,6 +49,11 @@ public final class LoopbackReceiver: @unchecked Sendable {
             return pages.error(403, "This sign-in belongs to another user of this computer.")
         }
         guard request.path == path else { return .text(404, "Not found.\n") }
+        // Any web page open in the browser can send a request here too (an <img>, a fetch): only the browser's
+        // own navigation to the redirect counts. Browsers without Fetch Metadata, and curl, send neither header.
+        guard isNavigation(request) else {
+            return pages.error(403, "Only the browser's own navigation to this address may deliver a sign-in.")
+        }
         let parsed: Result<Callback, CallbackParser.Failure>
         switch request.method {
         case "GET":
@@ -68,6 +73,14 @@ public final class LoopbackReceiver: @unchecked Sendable {
         case .accepted: return pages.success("authdeck received the sign-in.")
         case .refused(let reason): return pages.error(400, reason)
         }
+    }
+
+    /// Whether the request is a top-level navigation, as far as the browser's Fetch Metadata says: an absent
+    /// `Sec-Fetch-Mode` or `Sec-Fetch-Dest` says nothing, a present one must be `navigate` or `document`.
+    static func isNavigation(_ request: HTTPRequest) -> Bool {
+        let mode = request.headers["sec-fetch-mode"].map { $0.lowercased() }
+        let destination = request.headers["sec-fetch-dest"].map { $0.lowercased() }
+        return (mode ?? "navigate") == "navigate" && (destination ?? "document") == "document"
     }
 }
 

@@ -10,8 +10,10 @@ import Synchronization
 ///
 /// Portal's redirect carries no app-side `state` (its own `state` binds the provider to Portal, not authdeck to
 /// Portal). So one redirect without state is taken while the attempt waits, once; what remains is the login-CSRF
-/// risk every Portal SDK shares: a local program that learns the waiting redirect URL could deliver a token of its
-/// own account first. The loopback receiver's peer check narrows who can.
+/// risk every Portal SDK shares: a web page or program that knows the fixed redirect URL could deliver a token of
+/// its own account first. The loopback receiver takes only this user's sockets and the browser's own navigations,
+/// and the session is stored only once the user has seen whom it signs in and kept it
+/// (`Attempt.confirmsStatelessSession`).
 public final class PortalSignIn: SignInBackend, @unchecked Sendable {
     public let request: SignInRequest
     public let client: PortalClient
@@ -71,6 +73,7 @@ public final class PortalSignIn: SignInBackend, @unchecked Sendable {
                 id: id, backend: request.backendName, provider: request.provider, method: method,
                 state: state, codeVerifier: pkce.verifier, nonce: nil, deadline: deadline)
             attempt.acceptsStatelessRedirect = true
+            attempt.confirmsStatelessSession = true
             return attempt
         } catch {
             throw .unavailable(reason: error.description)

@@ -107,6 +107,11 @@ public final class SignInController: @unchecked Sendable {
         queue.async { [self] in run(machine.cancelRequested()) }
     }
 
+    /// The user's answer to whether to keep a session that came without `state` (the state is `confirming`).
+    public func answerIdentity(keep: Bool) {
+        queue.async { [self] in run(machine.identityAnswered(keep: keep)) }
+    }
+
     public func retryPersist() {
         queue.async { [self] in run(machine.persistRetryRequested()) }
     }
@@ -170,6 +175,12 @@ public final class SignInController: @unchecked Sendable {
                     self.run(self.machine.codeSent(id, otpID: otpID, resendAvailableAt: self.nextResend()))
                 }
             }
+        case .confirmIdentity(_, let issued):
+            // The front end asks the user, seeing the `confirming` state just reported.
+            let record = issued.session.record
+            trace?.record(
+                "confirm", "asked whether to keep the session for \(record.userLabel) (the redirect had no state)",
+                ["user": .string(record.userLabel)])
         case .persist(let id, let issued):
             let persist = self.persist
             work.async {
@@ -265,7 +276,7 @@ public final class SignInController: @unchecked Sendable {
                     verdict = .refused(error.message)
                     endedAttempt = true
                 case .none: verdict = .refused("This sign-in is no longer waiting for a redirect.")
-                case .begin, .verifyCode, .verifyTOTP, .resendCode, .persist, .report, .discard:
+                case .begin, .verifyCode, .verifyTOTP, .resendCode, .confirmIdentity, .persist, .report, .discard:
                     verdict = .refused("Unexpected redirect.")
                 }
                 // Before the action runs: the receiver step comes ahead of the result it leads to.
@@ -473,6 +484,7 @@ public final class SignInController: @unchecked Sendable {
         switch progress {
         case .waiting: return "waiting"
         case .verifying: return "verifying"
+        case .confirming: return "confirming"
         case .persisting: return "persisting"
         case .storageFailed: return "storageFailed"
         case .cancelling: return "cancelling"

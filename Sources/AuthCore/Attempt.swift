@@ -38,6 +38,12 @@ public struct Attempt: Equatable, Sendable {
     /// redirect without it is taken while the attempt waits, once. The grant is still checked by the backend
     /// (a single-use token, or an ID token whose nonce is bound to this attempt's session key).
     public var acceptsStatelessRedirect = false
+    /// Nothing binds this backend's stateless grant to the attempt (Portal's one-time token): any web page the user
+    /// has open, or another program, could deliver one for an account of its own (login CSRF). A session from such
+    /// a redirect without `state` is stored only once the user has seen whom it signs in and kept it.
+    public var confirmsStatelessSession = false
+    /// Set by the machine when it took a redirect without `state` for an attempt that `confirmsStatelessSession`.
+    public internal(set) var awaitsIdentityConfirmation = false
 
     public init(
         id: AttemptID, backend: String, provider: String, method: SignInMethod, state: String,

@@ -24,6 +24,9 @@ public struct SignInStateMachine: Sendable {
         case waiting
         /// A request is out: code exchange, OTP or TOTP verification. Further input waits for its answer.
         case verifying
+        /// The session came from a redirect without `state` that nothing binds to the attempt: the user is asked
+        /// whether to keep it (`identityAnswered`); nothing is stored before the answer.
+        case confirming(IssuedSession)
         /// The session is issued and being written to the store.
         case persisting(IssuedSession)
         /// The write failed; the issued session is held so that only the write can be retried.
@@ -47,6 +50,8 @@ public struct SignInStateMachine: Sendable {
         case verifyTOTP(AttemptID, userJwt: String, code: String)
         /// Send the one-time code again.
         case resendCode(AttemptID)
+        /// Show whom the issued session signs in and ask whether to keep it; the answer is `identityAnswered`.
+        case confirmIdentity(AttemptID, IssuedSession)
         /// Write the session to the store, then report `persisted` or `persistFailed`.
         case persist(AttemptID, IssuedSession)
         /// Show that the attempt is signed in (the session is stored).
@@ -104,6 +109,7 @@ public struct SignInStateMachine: Sendable {
                 guard case .waiting = progress else { return .none }  // the exchange already runs
                 return end(attempt, answer)
             }
+            var taken = attempt
             if let received = callback.state {
                 guard ConstantTime.equals(received, attempt.state) else {
                     // Rule 3: a forged or stray callback changes nothing; the right one may still come.
@@ -111,6 +117,8 @@ public struct SignInStateMachine: Sendable {
                 }
             } else if !attempt.acceptsStatelessRedirect {
                 return .reject(.stateMismatch)
+            } else {
+                taken.awaitsIdentityConfirmation = attempt.confirmsStatelessSession
             }
             guard case .waiting = progress else {
                 // Rule 4: the state is single-use; a replay during the exchange starts nothing.
@@ -131,7 +139,7 @@ public struct SignInStateMachine: Sendable {
             } else {
                 return .reject(.callbackIncomplete)
             }
-            state = .awaitingCallback(attempt, .verifying)
+            state = .awaitingCallback(taken, .verifying)
             return .exchange(attempt.id, grant)
         case .totpRequired(let attempt, _, _):
             // The attempt's callback was already used; a replay must not restart the exchange.
@@ -201,10 +209,18 @@ public struct SignInStateMachine: Sendable {
         switch state {
         case .awaitingCallback(let attempt, .verifying) where attempt.id == id,
             .awaitingCallback(let attempt, .waiting) where attempt.id == id && attempt.method == .device:
+            if attempt.awaitsIdentityConfirmation {
+                state = .awaitingCallback(attempt, .confirming(issued))
+                return .confirmIdentity(id, issued)
+            }
             state = .awaitingCallback(attempt, .persisting(issued))
             return .persist(id, issued)
         case .totpRequired(let attempt, let challenge, .verifying) where attempt.id == id:
             // Rule 6: only the right TOTP code leads to persisting.
+            if attempt.awaitsIdentityConfirmation {
+                state = .totpRequired(attempt, challenge, .confirming(issued))
+                return .confirmIdentity(id, issued)
+            }
             state = .totpRequired(attempt, challenge, .persisting(issued))
             return .persist(id, issued)
         case .awaitingCallback(let attempt, .cancelling) where attempt.id == id,
@@ -272,14 +288,33 @@ public struct SignInStateMachine: Sendable {
             .totpRequired(let attempt, _, .cancelling) where attempt.id == id:
             return end(attempt, .closed)  // the user cancelled first: that is what the attempt ended with
         case .awaitingCallback(_, .persisting), .totpRequired(_, _, .persisting),
-            .awaitingCallback(_, .storageFailed), .totpRequired(_, _, .storageFailed):
-            // A late failure (a resend, a poll) cannot undo an issued session: the write, or its retry, decides.
+            .awaitingCallback(_, .storageFailed), .totpRequired(_, _, .storageFailed),
+            .awaitingCallback(_, .confirming), .totpRequired(_, _, .confirming):
+            // A late failure (a resend, a poll) cannot undo an issued session: the user's answer, the write, or its
+            // retry decides.
             return .none
         case .awaitingCallback(let attempt, _) where attempt.id == id,
             .totpRequired(let attempt, _, _) where attempt.id == id:
             return end(attempt, error)
         case .idle, .awaitingCallback, .totpRequired, .authenticated:
             return .none  // a late failure of an attempt that has already ended
+        }
+    }
+
+    /// The user answered whether to keep the session a redirect without `state` issued (`confirmIdentity`): kept,
+    /// it is written; declined, the attempt ends as cancelled, and the session is revoked where the backend can.
+    public mutating func identityAnswered(keep: Bool) -> Action {
+        switch state {
+        case .awaitingCallback(let attempt, .confirming(let issued)):
+            guard keep else { return decline(attempt, issued) }
+            state = .awaitingCallback(attempt, .persisting(issued))
+            return .persist(attempt.id, issued)
+        case .totpRequired(let attempt, let challenge, .confirming(let issued)):
+            guard keep else { return decline(attempt, issued) }
+            state = .totpRequired(attempt, challenge, .persisting(issued))
+            return .persist(attempt.id, issued)
+        case .idle, .awaitingCallback, .totpRequired, .authenticated:
+            return .none  // a second answer, or one for an attempt that has ended
         }
     }
 
@@ -341,9 +376,10 @@ public struct SignInStateMachine: Sendable {
             // be cancelled then. A second cancel changes nothing.
             return .none
         case .awaitingCallback(let attempt, .storageFailed(let issued)),
-            .totpRequired(let attempt, _, .storageFailed(let issued)):
-            _ = end(attempt, .closed)
-            return .discard(attempt.id, issued, .closed)
+            .totpRequired(let attempt, _, .storageFailed(let issued)),
+            .awaitingCallback(let attempt, .confirming(let issued)),
+            .totpRequired(let attempt, _, .confirming(let issued)):
+            return decline(attempt, issued)
         case .awaitingCallback(let attempt, _), .totpRequired(let attempt, _, _):
             return end(attempt, .closed)
         case .idle, .authenticated:
@@ -359,6 +395,7 @@ public struct SignInStateMachine: Sendable {
             // waited for: its answer ends the attempt.
             if case .persisting = progress { return .none }
             if case .cancelling = progress { return .none }
+            if case .confirming = progress { return .none }  // the user's answer decides, however late
             guard now >= attempt.deadline else { return .none }
             if case .storageFailed(let issued) = progress {
                 _ = end(attempt, .timedOut)
@@ -392,6 +429,12 @@ public struct SignInStateMachine: Sendable {
         case .awaitingCallback(let attempt, _), .totpRequired(let attempt, _, _): return attempt
         case .idle, .authenticated: return nil
         }
+    }
+
+    /// An issued session that is not to be stored: the attempt ends as cancelled and the session is taken back.
+    private mutating func decline(_ attempt: Attempt, _ issued: IssuedSession) -> Action {
+        _ = end(attempt, .closed)
+        return .discard(attempt.id, issued, .closed)
     }
 
     private mutating func end(_ attempt: Attempt, _ error: SignInError) -> Action {

@@ -16,6 +16,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 #include <microhttpd.h>
 
 /// The libmicrohttpd functions authdeck calls, found once per process.
@@ -151,29 +152,47 @@ static inline unsigned int mhd_shim_connection_count(struct MHD_Daemon *daemon) 
     return info == NULL ? 0 : info->num_connections;
 }
 
-/// The TCP port of a socket address in host byte order, 0 for anything but IPv4 and IPv6.
-static inline uint16_t mhd_shim_port_of(const struct sockaddr *address) {
-    if (address == NULL) return 0;
-    if (address->sa_family == AF_INET) return ntohs(((const struct sockaddr_in *)address)->sin_port);
-    if (address->sa_family == AF_INET6) return ntohs(((const struct sockaddr_in6 *)address)->sin6_port);
-    return 0;
+/// One end of a TCP connection: its address bytes as on the wire (4 for IPv4, 16 for IPv6; `length` 0 when
+/// unknown) and its port in host byte order.
+struct mhd_shim_endpoint {
+    uint8_t address[16];
+    uint8_t length;
+    uint16_t port;
+};
+
+static inline struct mhd_shim_endpoint mhd_shim_endpoint_of(const struct sockaddr *address) {
+    struct mhd_shim_endpoint endpoint = {{0}, 0, 0};
+    if (address == NULL) return endpoint;
+    if (address->sa_family == AF_INET) {
+        const struct sockaddr_in *inet = (const struct sockaddr_in *)address;
+        memcpy(endpoint.address, &inet->sin_addr, 4);
+        endpoint.length = 4;
+        endpoint.port = ntohs(inet->sin_port);
+    } else if (address->sa_family == AF_INET6) {
+        const struct sockaddr_in6 *inet6 = (const struct sockaddr_in6 *)address;
+        memcpy(endpoint.address, &inet6->sin6_addr, 16);
+        endpoint.length = 16;
+        endpoint.port = ntohs(inet6->sin6_port);
+    }
+    return endpoint;
 }
 
-/// The TCP ports of a connection in host byte order: the peer's and this end's; 0 when unknown.
-static inline void mhd_shim_connection_ports(struct MHD_Connection *connection,
-                                             uint16_t *peer_port, uint16_t *local_port) {
-    *peer_port = 0;
-    *local_port = 0;
+/// Both ends of a connection: the peer's (MHD_CONNECTION_INFO_CLIENT_ADDRESS) and the local one it reached
+/// (getsockname on its socket); each has length 0 when unknown.
+static inline void mhd_shim_connection_endpoints(struct MHD_Connection *connection, struct mhd_shim_endpoint *peer,
+                                                 struct mhd_shim_endpoint *local) {
+    *peer = mhd_shim_endpoint_of(NULL);
+    *local = mhd_shim_endpoint_of(NULL);
     const union MHD_ConnectionInfo *client =
         mhd_shim_api(NULL)->get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-    if (client != NULL) *peer_port = mhd_shim_port_of(client->client_addr);
+    if (client != NULL) *peer = mhd_shim_endpoint_of(client->client_addr);
     const union MHD_ConnectionInfo *socket_info =
         mhd_shim_api(NULL)->get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
     if (socket_info != NULL) {
-        struct sockaddr_storage local;
-        socklen_t length = sizeof(local);
-        if (getsockname(socket_info->connect_fd, (struct sockaddr *)&local, &length) == 0) {
-            *local_port = mhd_shim_port_of((const struct sockaddr *)&local);
+        struct sockaddr_storage bound;
+        socklen_t length = sizeof(bound);
+        if (getsockname(socket_info->connect_fd, (struct sockaddr *)&bound, &length) == 0) {
+            *local = mhd_shim_endpoint_of((const struct sockaddr *)&bound);
         }
     }
 }

@@ -10,10 +10,10 @@ public struct HTTPRequest: Sendable {
     /// Header names lower-cased; a repeated header keeps its last value.
     public let headers: [String: String]
     public let body: [UInt8]
-    /// The TCP ports of the connection (the peer's, and the one it reached), set by `HTTPServer`; nil for a
+    /// The two ends of the connection (the peer's, and the local one it reached), set by `HTTPServer`; nil for a
     /// request made up in a test.
-    public var peerPort: UInt16?
-    public var localPort: UInt16?
+    public var peer: TCPEndpoint?
+    public var local: TCPEndpoint?
 
     public init(method: String, target: String, headers: [String: String] = [:], body: [UInt8] = []) {
         self.method = method

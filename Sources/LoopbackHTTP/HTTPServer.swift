@@ -231,11 +231,11 @@ private func httpServerAccess(
         }
         let methodName = method.map { String(cString: $0) } ?? "GET"
         var incoming = HTTPRequest(method: methodName, target: request.target, headers: headers, body: request.body)
-        var peerPort: UInt16 = 0
-        var localPort: UInt16 = 0
-        mhd_shim_connection_ports(connection, &peerPort, &localPort)
-        incoming.peerPort = peerPort == 0 ? nil : peerPort
-        incoming.localPort = localPort == 0 ? nil : localPort
+        var peer = mhd_shim_endpoint()
+        var local = mhd_shim_endpoint()
+        mhd_shim_connection_endpoints(connection, &peer, &local)
+        incoming.peer = TCPEndpoint(peer)
+        incoming.local = TCPEndpoint(local)
         response = server.handler(incoming)
     }
     return queue(response, on: connection)
@@ -255,4 +255,12 @@ private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MH
     }
     _ = mhd_shim_add_response_header(created, "Cache-Control", "no-store")
     return mhd_shim_queue_response(connection, UInt32(response.status), created)
+}
+
+extension TCPEndpoint {
+    /// The shim's endpoint, or nil when it is unknown (its length is 0).
+    init?(_ endpoint: mhd_shim_endpoint) {
+        let bytes = withUnsafeBytes(of: endpoint.address) { Array($0.prefix(Int(endpoint.length))) }
+        self.init(address: bytes, port: endpoint.port)
+    }
 }

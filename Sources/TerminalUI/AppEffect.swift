@@ -13,6 +13,8 @@ public enum AppEffect: Equatable, Sendable {
     case exportTrace(flow: Int)
     /// `u` at a TOTP prompt: answer it with the stored test-account seed's current code.
     case useTestAccountCode(flow: Int)
+    /// The answer to "keep this session?" for a session that came without state.
+    case answerIdentity(flow: Int, keep: Bool)
     /// Retry only the store write of a session the backend issued.
     case retrySave(flow: Int)
     /// The result screen was left; the controller's machine goes back to idle.

@@ -66,5 +66,7 @@ public struct AppScreen: Screen {
                 AwaitingCallbackScreen().render(state, into: &buffer)
             }
         }
+        ConfirmDialog.dialog(for: flow)?.draw(
+            in: ConfirmDialog.area(rows: buffer.rows, cols: buffer.cols), into: &buffer)
     }
 }

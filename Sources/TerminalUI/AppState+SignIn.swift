@@ -219,6 +219,8 @@ extension AppState {
             } else if request == .character("t") {
                 overlay = .trace
             }
+        case .awaitingCallback(_, .confirming), .totpRequired(_, _, .confirming):
+            effects = identityKey(request, flow)
         case .awaitingCallback(let attempt, let progress):
             if case .oneTimeCode = attempt.method {
                 effects = codeKey(request, &flow, waiting: progress == .waiting, canResend: true)
@@ -237,6 +239,27 @@ extension AppState {
         }
         mode = .signIn(flow)
         return effects
+    }
+
+    /// "Keep this session?" over a sign-in whose redirect came without state: y keeps it, n or Enter (Discard has
+    /// the focus) throws it away; the machine's next state takes the dialog down.
+    private mutating func identityKey(_ request: KeyRequest, _ flow: SignInFlow) -> [AppEffect] {
+        let keep: Bool
+        switch request {
+        case .character("y"), .character("Y"): keep = true
+        case .character("n"), .character("N"), .enter: keep = false
+        case .mouseClick(let row, let col):
+            guard let dialog = ConfirmDialog.dialog(for: flow),
+                let index = dialog.buttonIndex(atRow: row, col: col, in: ConfirmDialog.area(rows: rows, cols: cols))
+            else { return [] }
+            keep = index == 0
+        case .character("t"):
+            overlay = .trace
+            return []
+        default:
+            return []
+        }
+        return [.answerIdentity(flow: flow.id, keep: keep)]
     }
 
     /// The browser (or device) waiting screen: the paste field takes typing once `p` focuses it, or a paste.

@@ -183,6 +183,8 @@ public struct AwaitingCallbackScreen: Screen {
             return "  Waiting for the redirect from the browser…"
         case .awaitingCallback(_, .verifying), .totpRequired(_, _, .verifying):
             return "  Callback accepted: exchanging it for a session…"
+        case .awaitingCallback(_, .confirming), .totpRequired(_, _, .confirming):
+            return "  Signed in at the provider: keep this session? y keeps it, n discards it."
         case .awaitingCallback(_, .persisting), .totpRequired(_, _, .persisting):
             return "  Saving the session to the store…"
         case .awaitingCallback(_, .storageFailed), .totpRequired(_, _, .storageFailed):
@@ -202,6 +204,7 @@ public struct AwaitingCallbackScreen: Screen {
     }
 
     static func hints(_ flow: SignInFlow) -> [StatusBar.Hint] {
+        if ConfirmDialog.dialog(for: flow) != nil { return ConfirmDialog.keepHints }
         if flow.pasteField.isFocused {
             return [
                 .init("Enter", "send URL"), .init("Tab", "leave field"),

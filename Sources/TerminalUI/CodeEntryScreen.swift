@@ -104,6 +104,7 @@ public struct CodeEntryScreen: Screen {
                 "  Type the \(flow.codeField.length)-character code and press Enter.",
                 Style(foreground: .dim))
         case .verifying: status.add("  Checking the code…", Style(attributes: .bold))
+        case .confirming: status.add("  Keep this session? y keeps it, n discards it.", Style(attributes: .bold))
         case .persisting: status.add("  Saving the session to the store…", Style(attributes: .bold))
         case .storageFailed:
             status.add(

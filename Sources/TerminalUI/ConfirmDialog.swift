@@ -1,3 +1,5 @@
+import AuthCore
+
 /// The question before a sign-out: nothing is removed (or revoked) without a yes. No has the focus, so a stray
 /// Enter keeps the session.
 public enum ConfirmDialog {
@@ -19,6 +21,34 @@ public enum ConfirmDialog {
             message: [
                 "Sign out of \(keys.count) marked sessions (\(shown))? Their tokens are removed from this machine."
             ], buttons: [Button("Yes", mnemonic: "y"), Button("No", mnemonic: "n", isFocused: true)])
+    }
+
+    /// The question before a session that came without state is stored (Portal's redirect): whom it signs in,
+    /// and that a web page or another program could have sent it. No has the focus.
+    public static func dialog(keeping record: SessionRecord) -> Dialog {
+        Dialog(
+            title: "Keep this session?",
+            message: [
+                "The browser came back signed in as \(record.userLabel) (\(record.provider) via \(record.backend)).",
+                "Nothing ties this redirect to your sign-in: a web page or another program could have sent it. "
+                    + "Keep the session only if this is the account you just signed in with.",
+            ], buttons: [Button("Keep", mnemonic: "y"), Button("Discard", mnemonic: "n", isFocused: true)])
+    }
+
+    /// The status bar while that question is up.
+    static let keepHints: [StatusBar.Hint] = [
+        .init("y", "keep"), .init("n", "discard"), .init("Esc", "cancel"), .init("t", "trace"),
+    ]
+
+    /// The question a sign-in asks, while its machine waits for the user's answer (`confirming`).
+    public static func dialog(for flow: SignInFlow) -> Dialog? {
+        switch flow.phase {
+        case .running(.awaitingCallback(_, .confirming(let issued))),
+            .running(.totpRequired(_, _, .confirming(let issued))):
+            return dialog(keeping: issued.session.record)
+        case .starting, .running, .finished:
+            return nil
+        }
     }
 
     /// The dialog an overlay shows, if it is a sign-out question.

@@ -130,6 +130,7 @@ extension SignInFlow {
         switch progress {
         case .waiting: return "waiting"
         case .verifying: return "verifying"
+        case .confirming: return "confirming"
         case .persisting: return "persisting"
         case .storageFailed: return "storage failed"
         case .cancelling: return "cancelling"

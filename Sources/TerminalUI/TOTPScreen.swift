@@ -12,7 +12,8 @@ public struct TOTPScreen: Screen {
         AppFrame.draw(
             title: "Two-factor code · \(flow.choice.title) via \(flow.choice.backend)",
             right: left.map { "\(TimeText.countdown($0)) left" } ?? "",
-            hints: [.init("Enter", "verify"), .init("Esc", "cancel"), .init("t", "trace")],
+            hints: ConfirmDialog.dialog(for: flow) == nil
+                ? [.init("Enter", "verify"), .init("Esc", "cancel"), .init("t", "trace")] : ConfirmDialog.keepHints,
             state: state, into: &buffer)
         let body = AppFrame.body(rows: buffer.rows, cols: buffer.cols)
         var textCols = body.cols
@@ -46,6 +47,7 @@ public struct TOTPScreen: Screen {
                 "  Type the 6 digits your authenticator app shows and press Enter.",
                 Style(foreground: .dim))
         case .verifying: lines.add("  Checking the code…", Style(attributes: .bold))
+        case .confirming: lines.add("  Keep this session? y keeps it, n discards it.", Style(attributes: .bold))
         case .persisting: lines.add("  Saving the session to the store…", Style(attributes: .bold))
         case .storageFailed:
             lines.add(

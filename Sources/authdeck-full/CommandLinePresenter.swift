@@ -20,11 +20,29 @@ final class CommandLinePresenter: @unchecked Sendable {
     private var attemptsLeft: Int?
     /// Whether a test-account TOTP seed is stored for a user a backend names.
     private let hasTestSeed: @Sendable (String?) -> Bool
+    /// `--yes`: a session that came without state is kept without asking.
+    private let keepsWithoutAsking: Bool
+    /// Takes the answer to "keep this session?" to the controller; set once before the sign-in starts.
+    private var answerIdentity: (@Sendable (Bool) -> Void)?
+    /// The question is on screen and waits for a line.
+    private var asksIdentity = false
+    private var inputHasEnded = false
 
-    init(quiet: Bool, showQR: Bool, hasTestSeed: @escaping @Sendable (String?) -> Bool = { _ in false }) {
+    init(
+        quiet: Bool, showQR: Bool, keepsWithoutAsking: Bool = false,
+        hasTestSeed: @escaping @Sendable (String?) -> Bool = { _ in false }
+    ) {
         self.hasTestSeed = hasTestSeed
         self.quiet = quiet
         self.showQR = showQR
+        self.keepsWithoutAsking = keepsWithoutAsking
+    }
+
+    /// Where the answer to "keep this session?" goes (the controller's `answerIdentity`).
+    func answersIdentity(with answer: @escaping @Sendable (Bool) -> Void) {
+        lock.lock()
+        answerIdentity = answer
+        lock.unlock()
     }
 
     func say(_ text: String) {
@@ -102,9 +120,55 @@ final class CommandLinePresenter: @unchecked Sendable {
             if hasTestSeed(challenge.user) {
                 say("A test-account TOTP seed is stored for this user: type seed to use its current code.")
             }
+        case .awaitingCallback(_, .confirming(let issued)), .totpRequired(_, _, .confirming(let issued)):
+            askIdentity(issued.session.record)
         case .idle, .awaitingCallback, .totpRequired, .authenticated:
             break
         }
+    }
+
+    /// A session that came without state (Portal) is shown before it is stored: a web page or another program may
+    /// have sent its own account's. The answer is the next line typed (`answered`), or `--yes`.
+    private func askIdentity(_ record: SessionRecord) {
+        let who = "\(record.userLabel) (\(record.provider) via \(record.backend))"
+        lock.lock()
+        let answer = answerIdentity
+        let ended = inputHasEnded
+        asksIdentity = !keepsWithoutAsking && !ended
+        lock.unlock()
+        if keepsWithoutAsking {
+            say("authdeck: keeping the session for \(who) (--yes).")
+            answer?(true)
+        } else if ended {
+            Output.err(
+                "authdeck: nothing is stored: the session for \(who) needs a yes, and input has ended "
+                    + "(pass --yes to keep it without asking)\n")
+            answer?(false)
+        } else {
+            Output.err(
+                "The browser came back signed in as \(who). The redirect carried no proof that this sign-in asked "
+                    + "for it: a web page or another program could have sent it. Keep this session? [y/N] ")
+        }
+    }
+
+    /// A line typed while "keep this session?" waits; anything but y or yes is no.
+    func answered(_ line: String) {
+        lock.lock()
+        let answer = asksIdentity ? answerIdentity : nil
+        asksIdentity = false
+        lock.unlock()
+        answer?(Confirmation.isYes(line))
+    }
+
+    /// Standard input ended: a question that waits for it is answered no.
+    func inputEnded() {
+        lock.lock()
+        inputHasEnded = true
+        let answer = asksIdentity ? answerIdentity : nil
+        asksIdentity = false
+        lock.unlock()
+        if answer != nil { Output.err("\nauthdeck: input ended: the session is not kept\n") }
+        answer?(false)
     }
 
     private func redirectUnreachable(_ reason: String) {

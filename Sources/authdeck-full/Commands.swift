@@ -43,6 +43,7 @@ enum Commands {
             .value("timeout", "SECONDS", "seconds to wait (default 300)"),
             .file("trace", "write a JSON trace of every protocol step to this file"),
             .flag("json", "print the new session as JSON instead of its key"),
+            .flag("yes", "keep a session that came without state (Portal) without asking whom it signs in"),
         ],
         operands: .words(["google", "apple", "discord", "x", "oidc", "email", "sms"]), run: LoginCommand.run)
 

@@ -84,7 +84,7 @@ enum LoginCommand {
         let noBrowser = arguments.has("no-browser")
         let browser = noBrowser ? nil : BrowserLauncher(environment: environment)
         let presenter = CommandLinePresenter(
-            quiet: global.quiet, showQR: noBrowser || browser?.command == nil,
+            quiet: global.quiet, showQR: noBrowser || browser?.command == nil, keepsWithoutAsking: arguments.has("yes"),
             hasTestSeed: { TOTPCommand.seed(for: $0, in: store) != nil })
         let controller = SignInController(
             report: presenter.show, persist: persist,
@@ -92,11 +92,12 @@ enum LoginCommand {
                 loopbackPort: listenPort,
                 schemeSocketPath: SchemeReceiver.defaultSocketPath(environment: environment)),
             browser: browser?.command == nil ? nil : browser, trace: trace)
+        presenter.answersIdentity { controller.answerIdentity(keep: $0) }
 
         let interrupts = InterruptWatch { controller.cancel() }
         defer { interrupts.stop() }
         controller.start(backend, timeout: TimeInterval(timeout))
-        let input = LineInput { line in
+        let input = LineInput(ended: presenter.inputEnded) { line in
             switch controller.state {
             case .awaitingCallback(let attempt, .waiting):
                 if case .oneTimeCode = attempt.method {
@@ -115,6 +116,8 @@ enum LoginCommand {
                 } else {
                     controller.enterCode(line)
                 }
+            case .awaitingCallback(_, .confirming), .totpRequired(_, _, .confirming):
+                presenter.answered(line)
             case .awaitingCallback(_, .storageFailed), .totpRequired(_, _, .storageFailed):
                 controller.retryPersist()
             case .idle, .authenticated, .awaitingCallback, .totpRequired:

@@ -214,6 +214,8 @@ final class TUIEventLoop {
             exportTrace(flow)
         case .resendCode(let flow):
             controllers[flow]?.resend()
+        case .answerIdentity(let flow, let keep):
+            controllers[flow]?.answerIdentity(keep: keep)
         case .retrySave(let flow):
             controllers[flow]?.retryPersist()
         case .dismissSignIn(let flow):

@@ -237,6 +237,8 @@ struct TraceReplayPlan {
         var arguments = [
             "login", provider, "--backend", backend, "--timeout", String(timeout), "--trace", trace,
             "--unlock-for", "0",
+            // A throw-away store and the replay's own sandbox: a stateless (Portal) session is kept without asking.
+            "--yes",
         ]
         if device { arguments.append("--device") }
         if let contact { arguments += ["--contact", contact] }

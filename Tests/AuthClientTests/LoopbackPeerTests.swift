@@ -1,6 +1,7 @@
 import AuthClient
 import AuthCore
 import Foundation
+import LoopbackHTTP
 import Testing
 
 #if canImport(Glibc)
@@ -28,9 +29,10 @@ import Testing
     }
 
     /// `curl` as the given user (nil: this one); returns the HTTP status it got.
-    func callback(_ url: String, asNobody: Bool) throws -> String {
+    func callback(_ url: String, asNobody: Bool, curlOptions: [String] = []) throws -> String {
         let process = Process()
-        let curl = ["/usr/bin/curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "10", url]
+        let curl =
+            ["/usr/bin/curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "10"] + curlOptions + [url]
         if asNobody {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
             process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups"] + curl
@@ -47,6 +49,9 @@ import Testing
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// Issue 24, item 3 as well: a user who binds another loopback address with the receiver's own port and connects
+    /// from it makes a connection whose two sockets share both ports (127.0.0.N:P to 127.0.0.1:P). Matching on
+    /// ports took whichever row came first, our own accepted socket included; the whole 4-tuple tells them apart.
     @Test func aCallbackFromAnotherUsersSocketIsRefusedWithoutReachingTheAttempt() throws {
         guard getuid() == 0, access("/usr/bin/setpriv", X_OK) == 0, access("/usr/bin/curl", X_OK) == 0 else {
             print("skipped: needs root, setpriv and curl to act as another user")
@@ -57,20 +62,81 @@ import Testing
         defer { receiver.stop() }
         let stolen = receiver.redirectURI + "?code=attacker-code&state=known-state"
         #expect(try callback(stolen, asNobody: true) == "403")
+        // The kernel's table order decides which row a first-match check meets first: several source addresses
+        // make sure both orders are met.
+        for host in 2...9 {
+            let bound = ["--interface", "127.0.0.\(host)", "--local-port", "\(receiver.port)"]
+            #expect(try callback(stolen, asNobody: true, curlOptions: bound) == "403", "from 127.0.0.\(host)")
+        }
         #expect(deliveries.all.isEmpty)
         #expect(try callback(receiver.redirectURI + "?code=own-code&state=known-state", asNobody: false) == "200")
-        #expect(deliveries.all == ["known-state"])
+        // This user's own connection from such an address still gets through.
+        let own = ["--interface", "127.0.0.10", "--local-port", "\(receiver.port)"]
+        let mine = receiver.redirectURI + "?code=own-code&state=other-state"
+        #expect(try callback(mine, asNobody: false, curlOptions: own) == "200")
+        #expect(deliveries.all == ["known-state", "other-state"])
     }
 
-    @Test func theOwnerIsReadFromTheKernelsSocketTable() {
-        // Two sockets of one connection, as /proc/net/tcp lists them (client port 0xC350, server port 0x1F90).
-        let table = """
-              sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
-               0: 0100007F:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 1 1 0 100 0
-               1: 0100007F:1F90 0100007F:C350 01 00000000:00000000 00:00000000 00000000     0        0 2 1 0 20 4
-               2: 0100007F:C350 0100007F:1F90 01 00000000:00000000 00:00000000 00000000 65534        0 3 1 0 20 4
-            """
-        #expect(LoopbackPeer.owner(in: table, peerPort: 50_000, serverPort: 8080) == 65_534)
-        #expect(LoopbackPeer.owner(in: table, peerPort: 50_001, serverPort: 8080) == nil)
+    /// Rows as an x86-64 kernel writes them (tcp4_seq_show, tcp6_seq_show): each 32-bit word of an address is the
+    /// number its bytes make little-endian, so 127.0.0.1 is 0100007F; ports are plain hex (0x1F90 = 8080).
+    static let heading =
+        "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode"
+    static func row(_ local: String, _ remote: String, state: String = "01", uid: String, inode: Int) -> String {
+        "   0: \(local) \(remote) \(state) 00000000:00000000 00:00000000 00000000 \(uid)        0 \(inode) 1 "
+            + "0000000000000000 20 4 30 10 -1"
+    }
+    static let server = TCPEndpoint(address: [127, 0, 0, 1], port: 8080)!
+
+    @Test func theOwnerIsTheRowWhoseEndsAreTheConnectionsEndsSwapped() {
+        // 127.0.0.2:8080 (nobody) connected to the receiver 127.0.0.1:8080 (root): our accepted socket's row has
+        // the same two ports and comes first; only the row whose local end is the peer is the peer's.
+        let table = [
+            Self.heading,
+            Self.row("0100007F:1F90", "00000000:0000", state: "0A", uid: "0", inode: 100),
+            Self.row("0100007F:1F90", "0200007F:1F90", uid: "0", inode: 101),
+            Self.row("0200007F:1F90", "0100007F:1F90", uid: "65534", inode: 102),
+        ].joined(separator: "\n")
+        let peer = TCPEndpoint(address: [127, 0, 0, 2], port: 8080)!
+        #expect(LoopbackPeer.owner(inTables: [table], of: peer, connectedTo: Self.server) == 65_534)
+        // Seen from the accepted socket's side the same table names root, as it should: that row is ours.
+        #expect(LoopbackPeer.owner(inTables: [table], of: Self.server, connectedTo: peer) == 0)
+        let elsewhere = TCPEndpoint(address: [127, 0, 0, 3], port: 8080)!
+        #expect(LoopbackPeer.owner(inTables: [table], of: elsewhere, connectedTo: Self.server) == nil)
+    }
+
+    @Test func anIPv6SocketConnectedToTheIPv4ReceiverIsFoundByItsMappedAddress() {
+        // A dual-stack socket that reached 127.0.0.1 is listed in tcp6 with ::ffff:127.0.0.2 and ::ffff:127.0.0.1.
+        let tcp6 = [
+            Self.heading,
+            Self.row(
+                "0000000000000000FFFF00000200007F:C350", "0000000000000000FFFF00000100007F:1F90", uid: "1000",
+                inode: 7),
+            Self.row(
+                "00000000000000000000000001000000:C351", "00000000000000000000000001000000:1F90", uid: "5", inode: 8),
+        ].joined(separator: "\n")
+        let peer = TCPEndpoint(address: [127, 0, 0, 2], port: 50_000)!
+        #expect(LoopbackPeer.owner(inTables: [Self.heading, tcp6], of: peer, connectedTo: Self.server) == 1000)
+        // ::1 is IPv6, not 127.0.0.1.
+        let loopback6 = TCPEndpoint(address: Array(repeating: 0, count: 15) + [1], port: 50_001)!
+        let server6 = TCPEndpoint(address: Array(repeating: 0, count: 15) + [1], port: 8080)!
+        #expect(LoopbackPeer.owner(inTables: [tcp6], of: loopback6, connectedTo: Self.server) == nil)
+        #expect(LoopbackPeer.owner(inTables: [tcp6], of: loopback6, connectedTo: server6) == 5)
+    }
+
+    @Test func anythingAmbiguousHasNoOwner() {
+        let peer = TCPEndpoint(address: [127, 0, 0, 1], port: 50_000)!
+        let ours = Self.row("0100007F:C350", "0100007F:1F90", uid: "0", inode: 9)
+        // The same row twice (the kernel's text is read in chunks while sockets come and go) is one socket.
+        #expect(LoopbackPeer.owner(inTables: [Self.heading, ours, ours], of: peer, connectedTo: Self.server) == 0)
+        // Two sockets with that tuple (a TIME_WAIT row beside a live one, or a forged second table) are refused,
+        // whichever owners they name.
+        let other = Self.row("0100007F:C350", "0100007F:1F90", uid: "0", inode: 10)
+        let timeWait = Self.row("0100007F:C350", "0100007F:1F90", state: "06", uid: "0", inode: 0)
+        #expect(LoopbackPeer.owner(inTables: [ours, other], of: peer, connectedTo: Self.server) == nil)
+        #expect(LoopbackPeer.owner(inTables: [ours, timeWait], of: peer, connectedTo: Self.server) == nil)
+        // An owner that does not read, or no table at all.
+        let garbled = Self.row("0100007F:C350", "0100007F:1F90", uid: "x", inode: 11)
+        #expect(LoopbackPeer.owner(inTables: [garbled], of: peer, connectedTo: Self.server) == nil)
+        #expect(LoopbackPeer.owner(inTables: [], of: peer, connectedTo: Self.server) == nil)
     }
 }

@@ -31,6 +31,12 @@ import Testing
 
     func ended() -> Result<SignInOutcome, SignInError>? { presenter.waitForEnd() }
 
+    /// The issued session the machine holds while it asks whether to keep it (Portal's redirect has no state).
+    func confirming() -> IssuedSession? {
+        _ = presenter.wait { controller.state.confirming != nil }
+        return controller.state.confirming
+    }
+
     @Test(arguments: ["google", "apple"])
     func signInWithoutTOTPStoresTheClientSessionToken(_ provider: String) throws {
         let sandbox = try TurnkeySandbox()
@@ -50,6 +56,11 @@ import Testing
         #expect(query["login_type"] == provider.uppercased())
         #expect(WireContract.portal.check(redirectQuery: query).isEmpty)
         #expect(controller.paste(final) == .accepted)
+        // Nothing is stored until the user, shown whom it signs in, keeps it.
+        let asked = try #require(confirming())
+        #expect(asked.session.record.subject.count == 36)
+        #expect(stored.count == 0)
+        controller.answerIdentity(keep: true)
         guard case .success(let outcome)? = ended() else {
             Issue.record("no session")
             return
@@ -77,6 +88,8 @@ import Testing
         #expect(presenter.wait { presenter.notices == [.invalidCode] })
         #expect(stored.count == 0)
         controller.enterCode(right)
+        #expect(confirming()?.session.record.email == "dora@example.com")
+        controller.answerIdentity(keep: true)
         guard case .success(let outcome)? = ended() else {
             Issue.record("no session")
             return
@@ -88,6 +101,17 @@ import Testing
         #expect(outcome.record.email == "dora@example.com")
         #expect(outcome.record.key == "google-dora@example.com")
         #expect(outcome.record.userLabel == "dora@example.com")
+    }
+
+    /// Issue 24, item 5: a session the user does not keep is not stored, and the sign-in ends as cancelled.
+    @Test func aSessionTheUserDoesNotKeepIsNotStored() throws {
+        let sandbox = try TurnkeySandbox()
+        let (_, url) = try start(sandbox)
+        #expect(controller.paste(try sandbox.browse(url)) == .accepted)
+        #expect(confirming() != nil)
+        controller.answerIdentity(keep: false)
+        #expect(ended() == .failure(.closed))
+        #expect(stored.count == 0)
     }
 
     /// Portal's backend only ever sends `error=oauth_failed`, a denial at the provider included.
@@ -208,6 +232,16 @@ import Testing
         } throws: { error in
             guard case .network(let message) = error as? SignInError else { return false }
             return message.contains("HTTP 500") && message.contains("token store down")
+        }
+    }
+}
+
+extension SignInStateMachine.State {
+    /// The issued session held while the user is asked whether to keep it.
+    var confirming: IssuedSession? {
+        switch self {
+        case .awaitingCallback(_, .confirming(let issued)), .totpRequired(_, _, .confirming(let issued)): issued
+        case .idle, .awaitingCallback, .totpRequired, .authenticated: nil
         }
     }
 }

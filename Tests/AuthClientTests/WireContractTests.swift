@@ -291,6 +291,9 @@ import Testing
             return
         }
         controller.enterCode(sandbox.totp())
+        // Portal's redirect has no state: the session is kept only on the user's word.
+        #expect(presenter.wait { controller.state.confirming != nil })
+        controller.answerIdentity(keep: true)
         guard case .success(let outcome)? = presenter.waitForEnd() else {
             Issue.record("no session")
             return

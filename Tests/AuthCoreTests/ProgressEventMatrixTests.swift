@@ -13,7 +13,26 @@ import Testing
     static let late = Fixture.deadline.addingTimeInterval(1)
     static let network = SignInError.network(message: "connection refused")
 
-    /// The twelve places the machine can be: idle (fresh, and after an error), authenticated, and each progress
+    /// Portal's attempt: a redirect without state is taken, and its session waits for the user's yes.
+    static func portalAttempt() -> Attempt {
+        var attempt = Fixture.browserAttempt()
+        attempt.acceptsStatelessRedirect = true
+        attempt.confirmsStatelessSession = true
+        return attempt
+    }
+
+    /// A Portal attempt whose stateless redirect was exchanged: waiting for the session, or (`totp`) for its code.
+    static func portalExchanging(totp: Bool = false) -> Machine {
+        var m = Fixture.awaiting(portalAttempt())
+        _ = m.callbackReceived(Callback(token: "portal-token"), now: t0)
+        if totp {
+            _ = m.totpChallenged(one, Fixture.challenge)
+            _ = m.codeEntered("654321", now: t0)
+        }
+        return m
+    }
+
+    /// The fourteen places the machine can be: idle (fresh, and after an error), authenticated, and each progress
     /// of the two waiting states.
     static let configurations: [(String, @Sendable () -> Machine)] = [
         ("idle", { Fixture.idle() }),
@@ -42,6 +61,14 @@ import Testing
                 var m = Fixture.exchanging()
                 _ = m.sessionIssued(one, Fixture.issued)
                 _ = m.persistFailed(one, message: "disk full")
+                return m
+            }
+        ),
+        (
+            "aw.confirm",
+            {
+                var m = portalExchanging()
+                _ = m.sessionIssued(one, Fixture.issued)
                 return m
             }
         ),
@@ -78,6 +105,14 @@ import Testing
                 _ = m.codeEntered("654321", now: t0)
                 _ = m.sessionIssued(one, Fixture.issued)
                 _ = m.persistFailed(one, message: "disk full")
+                return m
+            }
+        ),
+        (
+            "tr.confirm",
+            {
+                var m = portalExchanging(totp: true)
+                _ = m.sessionIssued(one, Fixture.issued)
                 return m
             }
         ),
@@ -119,6 +154,8 @@ import Testing
         ("tick", { $0.tick(now: t0) }),
         ("late tick", { $0.tick(now: late) }),
         ("dismiss", { $0.dismissed() }),
+        ("keep", { $0.identityAnswered(keep: true) }),
+        ("decline", { $0.identityAnswered(keep: false) }),
     ]
 
     /// `action → where`, per configuration and event; `=` means the machine did not move.
@@ -128,20 +165,21 @@ import Testing
             "code": "none =", "resend": "none =", "issued": "none =", "totp": "none =", "codeRequired": "none =",
             "rejected": "none =", "failed": "none =", "persisted": "none =", "persistFailed": "none =",
             "retry": "none =", "cancel": "none =", "tick": "none =", "late tick": "none =", "dismiss": "none =",
+            "keep": "none =", "decline": "none =",
         ],
         "idle!": [
             "start": "begin → aw.wait", "callback": "none =", "stateless": "none =", "codeSent": "none =",
             "code": "none =", "resend": "none =", "issued": "none =", "totp": "none =", "codeRequired": "none =",
             "rejected": "none =", "failed": "none =", "persisted": "none =", "persistFailed": "none =",
             "retry": "none =", "cancel": "none =", "tick": "none =", "late tick": "none =",
-            "dismiss": "none → idle",
+            "dismiss": "none → idle", "keep": "none =", "decline": "none =",
         ],
         "auth": [
             "start": "begin → aw.wait", "callback": "replay =", "stateless": "none =", "codeSent": "none =",
             "code": "none =", "resend": "none =", "issued": "none =", "totp": "none =", "codeRequired": "none =",
             "rejected": "none =", "failed": "none =", "persisted": "none =", "persistFailed": "none =",
             "retry": "none =", "cancel": "none =", "tick": "none =", "late tick": "none =",
-            "dismiss": "none → idle",
+            "dismiss": "none → idle", "keep": "none =", "decline": "none =",
         ],
         "aw.wait": [
             "start": "reject(signInInProgress) =", "callback": "exchange → aw.verify",
@@ -149,7 +187,7 @@ import Testing
             "resend": "none =", "issued": "none =", "totp": "none =", "codeRequired": "none =",
             "rejected": "none =", "failed": "fail(network) → idle!", "persisted": "none =",
             "persistFailed": "none =", "retry": "none =", "cancel": "fail(closed) → idle!", "tick": "none =",
-            "late tick": "fail(timedOut) → idle!", "dismiss": "none =",
+            "late tick": "fail(timedOut) → idle!", "dismiss": "none =", "keep": "none =", "decline": "none =",
         ],
         "aw.verify": [
             "start": "reject(signInInProgress) =", "callback": "none =", "stateless": "reject(stateMismatch) =",
@@ -157,14 +195,15 @@ import Testing
             "issued": "persist → aw.persist", "totp": "none → tr.wait", "codeRequired": "none → aw.wait",
             "rejected": "reject(invalidCode) → aw.wait", "failed": "fail(network) → idle!", "persisted": "none =",
             "persistFailed": "none =", "retry": "none =", "cancel": "none → aw.cancel", "tick": "none =",
-            "late tick": "fail(timedOut) → idle!", "dismiss": "none =",
+            "late tick": "fail(timedOut) → idle!", "dismiss": "none =", "keep": "none =", "decline": "none =",
         ],
         "aw.persist": [
             "start": "reject(signInInProgress) =", "callback": "none =", "stateless": "reject(stateMismatch) =",
             "codeSent": "none =", "code": "reject(invalidCode) =", "resend": "none =", "issued": "none =",
             "totp": "none =", "codeRequired": "none =", "rejected": "none =", "failed": "none =",
             "persisted": "report → auth", "persistFailed": "reject(storage) → aw.stored?", "retry": "none =",
-            "cancel": "none =", "tick": "none =", "late tick": "none =", "dismiss": "none =",
+            "cancel": "none =", "tick": "none =", "late tick": "none =", "dismiss": "none =", "keep": "none =",
+            "decline": "none =",
         ],
         "aw.stored?": [
             "start": "reject(signInInProgress) =", "callback": "none =", "stateless": "reject(stateMismatch) =",
@@ -172,7 +211,15 @@ import Testing
             "totp": "none =", "codeRequired": "none =", "rejected": "none =", "failed": "none =",
             "persisted": "none =", "persistFailed": "none =", "retry": "persist → aw.persist",
             "cancel": "discard(closed) → idle!", "tick": "none =", "late tick": "discard(timedOut) → idle!",
-            "dismiss": "none =",
+            "dismiss": "none =", "keep": "none =", "decline": "none =",
+        ],
+        "aw.confirm": [
+            "start": "reject(signInInProgress) =", "callback": "none =", "stateless": "none =",
+            "codeSent": "none =", "code": "reject(invalidCode) =", "resend": "none =", "issued": "none =",
+            "totp": "none =", "codeRequired": "none =", "rejected": "none =", "failed": "none =",
+            "persisted": "none =", "persistFailed": "none =", "retry": "none =",
+            "cancel": "discard(closed) → idle!", "tick": "none =", "late tick": "none =", "dismiss": "none =",
+            "keep": "persist → aw.persist", "decline": "discard(closed) → idle!",
         ],
         "aw.cancel": [
             "start": "reject(signInInProgress) =", "callback": "none =", "stateless": "reject(stateMismatch) =",
@@ -180,14 +227,16 @@ import Testing
             "issued": "discard(closed) → idle!", "totp": "fail(closed) → idle!",
             "codeRequired": "fail(closed) → idle!", "rejected": "fail(closed) → idle!",
             "failed": "fail(closed) → idle!", "persisted": "none =", "persistFailed": "none =", "retry": "none =",
-            "cancel": "none =", "tick": "none =", "late tick": "none =", "dismiss": "none =",
+            "cancel": "none =", "tick": "none =", "late tick": "none =", "dismiss": "none =", "keep": "none =",
+            "decline": "none =",
         ],
         "tr.wait": [
             "start": "reject(signInInProgress) =", "callback": "none =", "stateless": "reject(stateMismatch) =",
             "codeSent": "none =", "code": "verifyTOTP → tr.verify", "resend": "none =", "issued": "none =",
             "totp": "none =", "codeRequired": "none =", "rejected": "none =", "failed": "fail(network) → idle!",
             "persisted": "none =", "persistFailed": "none =", "retry": "none =", "cancel": "fail(closed) → idle!",
-            "tick": "none =", "late tick": "fail(timedOut) → idle!", "dismiss": "none =",
+            "tick": "none =", "late tick": "fail(timedOut) → idle!", "dismiss": "none =", "keep": "none =",
+            "decline": "none =",
         ],
         "tr.verify": [
             "start": "reject(signInInProgress) =", "callback": "none =", "stateless": "reject(stateMismatch) =",
@@ -195,21 +244,30 @@ import Testing
             "totp": "none =", "codeRequired": "none =", "rejected": "reject(invalidCode) → tr.wait",
             "failed": "fail(network) → idle!", "persisted": "none =", "persistFailed": "none =",
             "retry": "none =", "cancel": "none → tr.cancel", "tick": "none =",
-            "late tick": "fail(timedOut) → idle!", "dismiss": "none =",
+            "late tick": "fail(timedOut) → idle!", "dismiss": "none =", "keep": "none =", "decline": "none =",
         ],
         "tr.persist": [
             "start": "reject(signInInProgress) =", "callback": "none =", "stateless": "reject(stateMismatch) =",
             "codeSent": "none =", "code": "none =", "resend": "none =", "issued": "none =", "totp": "none =",
             "codeRequired": "none =", "rejected": "none =", "failed": "none =", "persisted": "report → auth",
             "persistFailed": "reject(storage) → tr.stored?", "retry": "none =", "cancel": "none =",
-            "tick": "none =", "late tick": "none =", "dismiss": "none =",
+            "tick": "none =", "late tick": "none =", "dismiss": "none =", "keep": "none =", "decline": "none =",
         ],
         "tr.stored?": [
             "start": "reject(signInInProgress) =", "callback": "none =", "stateless": "reject(stateMismatch) =",
             "codeSent": "none =", "code": "none =", "resend": "none =", "issued": "none =", "totp": "none =",
             "codeRequired": "none =", "rejected": "none =", "failed": "none =", "persisted": "none =",
             "persistFailed": "none =", "retry": "persist → tr.persist", "cancel": "discard(closed) → idle!",
-            "tick": "none =", "late tick": "discard(timedOut) → idle!", "dismiss": "none =",
+            "tick": "none =", "late tick": "discard(timedOut) → idle!", "dismiss": "none =", "keep": "none =",
+            "decline": "none =",
+        ],
+        "tr.confirm": [
+            "start": "reject(signInInProgress) =", "callback": "none =", "stateless": "reject(stateMismatch) =",
+            "codeSent": "none =", "code": "none =", "resend": "none =", "issued": "none =", "totp": "none =",
+            "codeRequired": "none =", "rejected": "none =", "failed": "none =", "persisted": "none =",
+            "persistFailed": "none =", "retry": "none =", "cancel": "discard(closed) → idle!", "tick": "none =",
+            "late tick": "none =", "dismiss": "none =", "keep": "persist → tr.persist",
+            "decline": "discard(closed) → idle!",
         ],
         "tr.cancel": [
             "start": "reject(signInInProgress) =", "callback": "none =", "stateless": "reject(stateMismatch) =",
@@ -217,6 +275,7 @@ import Testing
             "totp": "none =", "codeRequired": "none =", "rejected": "fail(closed) → idle!",
             "failed": "fail(closed) → idle!", "persisted": "none =", "persistFailed": "none =",
             "retry": "none =", "cancel": "none =", "tick": "none =", "late tick": "none =", "dismiss": "none =",
+            "keep": "none =", "decline": "none =",
         ],
     ]
 
@@ -294,6 +353,36 @@ import Testing
                 == .fail(Self.one, .authenticationFailed(providerError: "oauth_failed")))
     }
 
+    /// Issue 24, item 5: Portal's one-time token is bound to nothing of the attempt, so a session from a redirect
+    /// without state is written only once the user has kept it; a declined one is taken back, and the clock does
+    /// not decide for the user. A redirect with the attempt's state, or a backend whose grant is bound (the Auth
+    /// Proxy's nonce), asks nothing.
+    @Test func aSessionFromAStatelessRedirectIsStoredOnlyOnceTheUserKeepsIt() {
+        var m = Fixture.awaiting(Self.portalAttempt())
+        #expect(m.callbackReceived(Callback(token: "t"), now: Self.t0) == .exchange(Self.one, .portalToken("t")))
+        #expect(m.sessionIssued(Self.one, Fixture.issued) == .confirmIdentity(Self.one, Fixture.issued))
+        #expect(m.tick(now: Self.late) == .none)
+        #expect(m.identityAnswered(keep: true) == .persist(Self.one, Fixture.issued))
+        #expect(m.identityAnswered(keep: false) == .none)  // a second answer changes nothing
+        m = Self.portalExchanging()
+        _ = m.sessionIssued(Self.one, Fixture.issued)
+        #expect(m.identityAnswered(keep: false) == .discard(Self.one, Fixture.issued, .closed))
+        #expect(m.state == .idle(lastError: .closed))
+        #expect(m.persisted(Self.one, Fixture.record) == .none)
+        // The TOTP branch asks too, after the right code.
+        m = Self.portalExchanging(totp: true)
+        #expect(m.sessionIssued(Self.one, Fixture.issued) == .confirmIdentity(Self.one, Fixture.issued))
+        // With the attempt's state the redirect proves itself; a bound stateless grant needs no question.
+        m = Fixture.awaiting(Self.portalAttempt())
+        _ = m.callbackReceived(Callback(state: Fixture.state, token: "t"), now: Self.t0)
+        #expect(m.sessionIssued(Self.one, Fixture.issued) == .persist(Self.one, Fixture.issued))
+        var bound = Fixture.browserAttempt()
+        bound.acceptsStatelessRedirect = true
+        m = Fixture.awaiting(bound)
+        _ = m.callbackReceived(Callback(token: "t"), now: Self.t0)
+        #expect(m.sessionIssued(Self.one, Fixture.issued) == .persist(Self.one, Fixture.issued))
+    }
+
     // MARK: - Names
 
     static func name(_ state: Machine.State) -> String {
@@ -309,6 +398,7 @@ import Testing
         switch progress {
         case .waiting: return "wait"
         case .verifying: return "verify"
+        case .confirming: return "confirm"
         case .persisting: return "persist"
         case .storageFailed: return "stored?"
         case .cancelling: return "cancel"
@@ -323,6 +413,7 @@ import Testing
         case .verifyCode: return "verifyCode"
         case .verifyTOTP: return "verifyTOTP"
         case .resendCode: return "resendCode"
+        case .confirmIdentity: return "confirmIdentity"
         case .persist: return "persist"
         case .report: return "report"
         case .replay: return "replay"

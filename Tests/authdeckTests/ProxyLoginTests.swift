@@ -219,8 +219,9 @@ import Testing
 
     @Test(arguments: ["google", "apple"])
     func portalSignInWithoutTOTP(_ provider: String) throws {
-        let result = login([provider, "--backend", "sandbox-portal"])
+        let result = login([provider, "--backend", "sandbox-portal", "--yes"])
         try expectStored(result, backend: "sandbox-portal", provider: provider)
+        #expect(result.stderr.contains("keeping the session for"))
     }
 
     @Test func portalSignInWithTOTP() throws {
@@ -229,8 +230,34 @@ import Testing
         #expect(run.wait { run.stderr.contains("Two-factor code required for dora@example.com (") })
         #expect(try listed().isEmpty)
         run.send(Self.totp())
+        #expect(run.wait { run.stderr.contains("signed in as dora@example.com (google via sandbox-portal)") })
+        run.send("y")
         let result = run.finish()
         try expectStored(result, backend: "sandbox-portal", provider: "google")
+    }
+
+    /// Issue 24, item 5: Portal's redirect has no state, so a web page or another program could have delivered
+    /// its own account's token. The session is shown and stored only on a yes typed at the question; a no, or an
+    /// input that ends first, stores nothing.
+    @Test func aPortalSessionIsStoredOnlyWhenTheUserKeepsIt() throws {
+        let declined = try live(["google", "--backend", "sandbox-portal"])
+        #expect(declined.wait { declined.stderr.contains("Keep this session? [y/N]") })
+        #expect(try listed().isEmpty)
+        declined.send("n")
+        let refused = declined.finish()
+        #expect(refused.status != 0, "stderr: \(refused.stderr)")
+        #expect(refused.stderr.contains("Sign-in cancelled"))
+        #expect(try listed().isEmpty)
+
+        let ended = login(["google", "--backend", "sandbox-portal"])
+        #expect(ended.status != 0, "stderr: \(ended.stderr)")
+        #expect(ended.stderr.contains("pass --yes to keep it"))
+        #expect(try listed().isEmpty)
+
+        let kept = try live(["google", "--backend", "sandbox-portal"])
+        #expect(kept.wait { kept.stderr.contains("Keep this session? [y/N]") })
+        kept.send("yes")
+        try expectStored(kept.finish(), backend: "sandbox-portal", provider: "google")
     }
 
     /// Portal's backend only sends `error=oauth_failed`, a denial included: an authentication failure, not a cancel.

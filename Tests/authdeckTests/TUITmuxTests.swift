@@ -138,6 +138,34 @@ struct TUITmuxTests {
         #expect((sessions.first?["key"] as? String)?.hasPrefix("google-ada") == true)
     }
 
+    /// Issue 24, item 5: a Portal sign-in (its redirect carries no state) stops at a dialog naming the account it
+    /// signs in; n stores nothing, y stores the session.
+    @Test func aPortalSessionIsStoredOnlyAfterKeepInTheDialog() throws {
+        let setup = try SandboxLoginSetup()
+        let pane = try TmuxPane(
+            command: [CLIRunner.binary, "tui"], environment: setup.runner.environment, folder: setup.folder.path)
+        defer { pane.close() }
+        try pane.waitFor("No sessions yet")
+        for answer in ["n", "y"] {
+            pane.send("n")
+            try pane.waitFor("Backend")
+            for _ in 0..<8 where !pane.capture().contains("‹ sandbox-portal ›") { pane.send("b") }
+            pane.send("g")
+            try pane.waitFor("Keep this session?", timeout: 20)
+            // Portal names the account by its id alone when no TOTP enrolment link named it.
+            let screen = pane.capture()
+            #expect(screen.contains("The browser came back signed in as ") && screen.contains("sandbox-portal)."))
+            #expect(try setup.listed().isEmpty)
+            pane.send(answer)
+            try pane.waitFor(answer == "y" ? "Signed in with Google" : "Sign-in cancelled")
+            pane.send("Enter")
+        }
+        try pane.waitFor("1 session")
+        pane.send("q")
+        try pane.waitForExit()
+        #expect(try setup.listed().map { $0["backend"] as? String } == ["sandbox-portal"])
+    }
+
     @Test func anEmailCodeTypedOnScreenThenATOTPCodeSignIn() throws {
         let sandbox = try SandboxProcess(folder: folder, runner: runner)
         let pane = try startTUI(["AUTHDECK_CONFIG": sandbox.configPath])
