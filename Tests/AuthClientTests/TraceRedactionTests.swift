@@ -89,6 +89,12 @@ import Testing
             controller.enterCode(code)
         }
 
+        /// Portal's redirect carries no state: the session is kept once the person says it is theirs.
+        func keepStatelessSession() {
+            #expect(presenter.wait { controller.state.confirming != nil })
+            controller.answerIdentity(keep: true)
+        }
+
         let attempt: Attempt
         switch flow {
         case .sandboxBrowser:
@@ -125,10 +131,12 @@ import Testing
         case .portalGoogle:
             attempt = try start("google", "sandbox-portal")
             try browse()
+            keepStatelessSession()
         case .portalWithTOTP:
             attempt = try start("google", "sandbox-portal")
             try browse(user: "dora")
             typeTOTP()
+            keepStatelessSession()
         }
         guard case .success? = presenter.waitForEnd(timeout: 30) else {
             Issue.record("the \(flow) flow did not store a session: \(presenter.results)")
