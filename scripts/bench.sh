@@ -6,7 +6,7 @@ bin=$1
 here=$(cd "$(dirname "$0")" && pwd)
 "$here/with-keyring.sh" python3 "$here/bench.py" "$bin"
 
-# The TUI (issues 6 and 17), under tmux because it needs a terminal: `authdeck tui` with
+# The TUI, under tmux because it needs a terminal: `authdeck tui` with
 # AUTHDECK_BENCH_EXIT_AFTER_FIRST_FRAME=1 draws its first full frame, notes its RSS, replays 200 key presses (down/up)
 # and then 130 filter keystrokes (`/`, a word, Backspace, Esc) through the reducer, renderer and ncurses, prints its
 # figures on stderr and exits. Times are inside the process, from the command's start (process start is the first

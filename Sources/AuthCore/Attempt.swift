@@ -17,7 +17,8 @@ public enum SignInMethod: Equatable, Sendable {
     case oneTimeCode(contact: Contact, format: OTPCodeFormat, otpID: String?)
 }
 
-/// Everything one sign-in attempt is made of, fixed when it starts (apart from the OTP id).
+/// Everything one sign-in attempt is made of, fixed when it starts; only the OTP id, the next resend time and
+/// whether a stateless redirect was taken change while it runs.
 public struct Attempt: Equatable, Sendable {
     public let id: AttemptID
     public let backend: String

@@ -14,13 +14,11 @@ struct Command: Sendable {
     let operands: OptionSpec.Completion
     /// `totp add`, `store lock`…: each with its own options; the parent's own options serve the bare command.
     let subcommands: [Command]
-    /// The issue that builds this command, while it is not built yet; nil once it runs.
-    let pendingIssue: Int?
     let run: Run?
 
     init(
         _ name: String, synopsis: String, summary: String, options: [OptionSpec] = [],
-        operands: OptionSpec.Completion = .none, subcommands: [Command] = [], pendingIssue: Int? = nil,
+        operands: OptionSpec.Completion = .none, subcommands: [Command] = [],
         run: Run? = nil
     ) {
         self.name = name
@@ -29,7 +27,6 @@ struct Command: Sendable {
         self.options = options
         self.operands = operands
         self.subcommands = subcommands
-        self.pendingIssue = pendingIssue
         self.run = run
     }
 
@@ -45,7 +42,6 @@ struct Command: Sendable {
         var usage = runsAlone ? [synopsis] : []
         usage += subcommands.map(\.synopsis)
         var text = "usage: " + usage.map { "authdeck " + $0 }.joined(separator: "\n       ") + "\n\n\(summary)\n"
-        if let pendingIssue { text += "\nNot built yet (issue \(pendingIssue)).\n" }
         if !subcommands.isEmpty {
             text += "\ncommands (each takes --help):\n"
             for subcommand in subcommands {

@@ -59,9 +59,6 @@ enum CommandLineApp {
             }
             let arguments = try Arguments(words, options: chosen.options + GlobalOptions.specs)
             let global = try GlobalOptions(arguments, environment: environment)
-            if let issue = command.pendingIssue {
-                throw CommandFailure(.failed, "'\(command.name)' is not built yet (issue \(issue))")
-            }
             guard let run = chosen.run ?? command.run else {
                 throw CommandFailure(.failed, "'\(command.name)' has nothing to run")
             }
@@ -84,8 +81,7 @@ enum CommandLineApp {
 
             """
         for command in Commands.all {
-            let note = command.pendingIssue.map { "  (not built yet: issue \($0))" } ?? ""
-            text += "  " + command.name.padded(to: 16) + command.summary + note + "\n"
+            text += "  " + command.name.padded(to: 16) + command.summary + "\n"
         }
         text += """
 

@@ -8,7 +8,8 @@ import SessionStorage
 
 /// `authdeck sandbox`: runs the built-in server until SIGINT or SIGTERM. The base URL is the first line on
 /// stdout, so a script can start it in the background and read one line to know where it listens; one-time
-/// codes follow, one JSON object a line.
+/// codes follow, one JSON object a line, and go to the outbox file too (`--outbox`, by default
+/// `sandbox-outbox.jsonl` in the data folder).
 enum SandboxCommand {
     static func run(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
         switch arguments.positionals.first {

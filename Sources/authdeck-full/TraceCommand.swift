@@ -145,7 +145,7 @@ enum TraceCommand {
     }
 
     /// What an error message says without the provider's own words: the OAuth error code of an authentication
-    /// failure (whether or not it names the endpoint's status, as authdeck does since issue 12: "the provider
+    /// failure (whether or not it names the endpoint's status, as authdeck does now: "the provider
     /// refused: 400 invalid_grant: …"), access_denied for a refusal at the provider, the status class of an HTTP
     /// failure, the check an ID token failed; else the whole message.
     static func errorKind(_ message: String) -> String {

@@ -34,7 +34,7 @@ struct TraceReplay {
         var configuration = SandboxConfiguration()
         configuration.faults = plan.faults
         configuration.deviceInterval = 1
-        // The proxy's TOTP step is an extension the sandbox runs only when asked (issue 13); the written config then
+        // The proxy's TOTP step is an extension the sandbox runs only when asked; the written config then
         // turns it on for the turnkey backends. A trace that took that step gets it again, one that did not, not.
         configuration.turnkeyTOTPExtension = plan.typesTOTP
         configuration.announce = { line in codes.announced(line) }

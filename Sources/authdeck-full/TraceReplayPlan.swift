@@ -178,7 +178,7 @@ struct TraceReplayPlan {
         if let claims, claims["email"] == nil, ["google", "apple", "oidc"].contains(provider) {
             on(.noEmailClaim)
         }
-        // Since issue 12 the receiver step carries the provider's `error`, and `state` (null when the redirect came
+        // The receiver step carries the provider's `error`, and `state` (null when the redirect came
         // without one); a stateless error redirect from the user's own processes ends the attempt with a message
         // that says so. Either tells access-denied-no-state from access-denied.
         let denial = steps.last { $0.kind == "receiver" && $0.details["error"]?.string == "access_denied" }

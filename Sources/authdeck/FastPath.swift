@@ -6,8 +6,8 @@ import StoreCore
 #endif
 
 /// The commands the lean binary answers itself. Each returns nil for anything it does not handle exactly as
-/// authdeck-full would, so the full binary decides. This binary links no Foundation: only StoreCore, AuthCipher
-/// and AuthBase (SQLite, libcrypto, keyutils).
+/// authdeck-full would, so the full binary decides. This binary links no Foundation and no libcrypto: only StoreCore
+/// and AuthBase (SQLite, Nettle, keyutils).
 enum FastPath {
     static func run(_ arguments: [String], environment: [String: String]) -> Int32? {
         switch arguments.first {

@@ -3,7 +3,7 @@ import AuthCore
 import Foundation
 import Testing
 
-/// Issue 14, item 3: URLs from a provider or a backend reach `$BROWSER` only when they are https (or http on this
+/// URLs from a provider or a backend reach `$BROWSER` only when they are https (or http on this
 /// machine) and cannot be read as an option.
 @Suite struct BrowserURLTests {
     /// A fake `$BROWSER` that records each URL it was started with.

@@ -8,7 +8,7 @@ import Testing
     import Glibc
 #endif
 
-/// Issue 17: the libcurl transport against real listeners on 127.0.0.1 (libmicrohttpd, raw sockets, Python's
+/// The libcurl transport against real listeners on 127.0.0.1 (libmicrohttpd, raw sockets, Python's
 /// ssl): every behaviour the URLSession transport had, kept.
 @Suite struct CurlTransportTests {
     /// What the server saw of each request.

@@ -3,7 +3,7 @@ import AuthCore
 import Foundation
 import Testing
 
-/// Issue 24, item 5: any web page the user has open can make the browser ask for the fixed loopback port (an
+/// Any web page the user has open can make the browser ask for the fixed loopback port (an
 /// `<img>`, a fetch) and so deliver Portal's stateless redirect for an account of its own. The receiver takes only
 /// the browser's own navigations, as its Fetch Metadata headers say; curl and browsers without them send neither
 /// header and are taken, the question before such a session is stored being the guard then.

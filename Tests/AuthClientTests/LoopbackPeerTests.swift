@@ -8,7 +8,7 @@ import Testing
     import Glibc
 #endif
 
-/// Issue 14, item 1: another local user who read the authorize URL cannot deliver a callback to the loopback
+/// Another local user who read the authorize URL cannot deliver a callback to the loopback
 /// receiver; the attempt never hears of it, and this user's own callback still gets through.
 @Suite struct LoopbackPeerTests {
     /// Counts what reached the sign-in.
@@ -49,7 +49,7 @@ import Testing
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// Issue 24, item 3 as well: a user who binds another loopback address with the receiver's own port and connects
+    /// A user who binds another loopback address with the receiver's own port and connects
     /// from it makes a connection whose two sockets share both ports (127.0.0.N:P to 127.0.0.1:P). Matching on
     /// ports took whichever row came first, our own accepted socket included; the whole 4-tuple tells them apart.
     @Test func aCallbackFromAnotherUsersSocketIsRefusedWithoutReachingTheAttempt() throws {

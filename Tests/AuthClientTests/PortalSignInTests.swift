@@ -103,7 +103,7 @@ import Testing
         #expect(outcome.record.userLabel == "dora@example.com")
     }
 
-    /// Issue 24, item 5: a session the user does not keep is not stored, and the sign-in ends as cancelled.
+    /// A session the user does not keep is not stored, and the sign-in ends as cancelled.
     @Test func aSessionTheUserDoesNotKeepIsNotStored() throws {
         let sandbox = try TurnkeySandbox()
         let (_, url) = try start(sandbox)

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The New sign-in screen greys a provider a backend cannot do; what it greys must be exactly what
-/// `SignInBackendFactory.make` refuses for the sandbox's own config.json (issue 15: SMS on sandbox-portal).
+/// `SignInBackendFactory.make` refuses for the sandbox's own config.json (SMS on sandbox-portal).
 @Suite struct ProviderSupportTests {
     static let providers = ["google", "apple", "discord", "x", "oidc", "email", "sms"]
 

@@ -2,7 +2,7 @@ import AuthClient
 import Foundation
 import Testing
 
-/// Issue 15: the sign-in QR code is made at error correction level L so an authorize URL fits 120×40, and it
+/// The sign-in QR code is made at error correction level L so an authorize URL fits 120×40, and it
 /// still decodes: zbarimg (Debian's zbar-tools), a decoder nobody on this project wrote, reads it back.
 @Suite struct QRCodeTests {
     /// A sandbox authorize URL of the usual length (360 bytes): PKCE challenge, state and nonce of 43 characters.

@@ -1,7 +1,7 @@
 import AuthClient
 import Testing
 
-/// Issue 15: a redirect URI no receiver of authdeck can get is told as soon as the attempt begins.
+/// A redirect URI no receiver of authdeck can get is told as soon as the attempt begins.
 @Suite struct RedirectReachTests {
     static let loopback = "http://127.0.0.1:40123/callback"
 

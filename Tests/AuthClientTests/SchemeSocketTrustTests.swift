@@ -7,7 +7,7 @@ import Testing
     import Glibc
 #endif
 
-/// Issue 14, item 4: the authdeck:// socket's folder cannot be prepared by another user, `open-url` hands a URL
+/// The authdeck:// socket's folder cannot be prepared by another user, `open-url` hands a URL
 /// only to a listener of the same user, and a receiver that did not start says so.
 @Suite struct SchemeSocketTrustTests {
     static let nobody: uid_t = 65_534

@@ -8,7 +8,7 @@ import Testing
     import LoopbackHTTP
 #endif
 
-/// Issue 14, item 6: https is required of every issuer, endpoint and proxy; plain http only to this machine.
+/// Https is required of every issuer, endpoint and proxy; plain http only to this machine.
 @Suite struct SecureTransportTests {
     /// This machine's first IPv4 address that is not loopback, if it has one.
     static func nonLoopbackAddress() -> String? {

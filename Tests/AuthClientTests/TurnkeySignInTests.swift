@@ -8,7 +8,7 @@ import Testing
 
 /// The turnkey backend against the real sandbox proxy, driven through the shared controller and machine as the
 /// command line and the TUI drive it: email and SMS codes, signup versus login, the client signature, social
-/// logins bound to the session key, the TOTP extension, and every bad input of issue 5 that reaches the client.
+/// logins bound to the session key, the TOTP extension, and every bad input that reaches the client.
 @Suite(.serialized) struct TurnkeySignInTests {
     let presenter = RecordingPresenter()
     let stored = PersistedSessions()

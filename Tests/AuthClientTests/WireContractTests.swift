@@ -7,7 +7,7 @@ import Testing
 
 /// The contracts keep both sides honest: the checker refuses drift (even drift the sandbox tolerates), the sandbox
 /// refuses every request the contract's required members and enums rule out with the real error shape, and the
-/// wire details of issue 13 hold end to end.
+/// wire details hold end to end.
 @Suite(.serialized) struct WireContractTests {
     let presenter = RecordingPresenter()
     let stored = PersistedSessions()

@@ -353,7 +353,7 @@ import Testing
                 == .fail(Self.one, .authenticationFailed(providerError: "oauth_failed")))
     }
 
-    /// Issue 24, item 5: Portal's one-time token is bound to nothing of the attempt, so a session from a redirect
+    /// Portal's one-time token is bound to nothing of the attempt, so a session from a redirect
     /// without state is written only once the user has kept it; a declined one is taken back, and the clock does
     /// not decide for the user. A redirect with the attempt's state, or a backend whose grant is bound (the Auth
     /// Proxy's nonce), asks nothing.

@@ -2,7 +2,7 @@ import Foundation
 import Sandbox
 import Testing
 
-/// Issue 14, item 12: the sandbox signs anyone in, so it listens on 127.0.0.1 alone, and every answer carries the
+/// The sandbox signs anyone in, so it listens on 127.0.0.1 alone, and every answer carries the
 /// mark that lets a real backend tell it reached the sandbox by mistake.
 @Suite struct SandboxLoopbackOnlyTests {
     @Test func itListensOnLoopbackOnly() throws {

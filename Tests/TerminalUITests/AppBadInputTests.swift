@@ -4,7 +4,7 @@ import Testing
 
 @testable import TerminalUI
 
-/// The bad-input list of issue 6, and the pointed checks: no crash, no garbled screen, no second flow.
+/// Bad input on every screen, and the pointed checks: no crash, no garbled screen, no second flow.
 @Suite struct AppBadInputTests {
     let start = AppFixtures.state()
 

@@ -4,7 +4,7 @@ import Testing
 
 @testable import TerminalUI
 
-/// Issue 15: the help overlay lists every key a screen takes. Each key a terminal can send (but text pastes, mouse
+/// The help overlay lists every key a screen takes. Each key a terminal can send (but text pastes, mouse
 /// events and resizes) is fed to the reducer on each screen; a key that changes the state or asks for an effect
 /// must be in that screen's help: in its `KeyBinding` table where the screen has one (Sessions, Details, Trace),
 /// among the keys its help entries name otherwise.

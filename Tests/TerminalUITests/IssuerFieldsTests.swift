@@ -4,7 +4,7 @@ import Testing
 
 @testable import TerminalUI
 
-/// Issue 15: New sign-in offers OIDC's issuer and client id, checked on the form and carried to the start as
+/// New sign-in offers OIDC's issuer and client id, checked on the form and carried to the start as
 /// `login oidc --issuer --client-id` carries them.
 @Suite struct IssuerFieldsTests {
     /// New sign-in with OIDC highlighted (the fifth provider) and the issuer field focused.

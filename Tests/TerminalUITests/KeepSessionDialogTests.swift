@@ -4,7 +4,7 @@ import Testing
 
 @testable import TerminalUI
 
-/// Issue 24, item 5: a session from Portal's stateless redirect is stored only once the user keeps it. The sign-in
+/// A session from Portal's stateless redirect is stored only once the user keeps it. The sign-in
 /// screen shows whom it signs in over the flow while the machine asks (`confirming`); y keeps, n or Enter (Discard
 /// has the focus) throws away, Esc cancels as anywhere in a sign-in.
 @Suite struct KeepSessionDialogTests {

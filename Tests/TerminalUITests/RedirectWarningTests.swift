@@ -4,7 +4,7 @@ import Testing
 
 @testable import TerminalUI
 
-/// Issue 15: the waiting screen says at once when the redirect URI reaches no receiver, and the trace keeps it.
+/// The waiting screen says at once when the redirect URI reaches no receiver, and the trace keeps it.
 @Suite struct RedirectWarningTests {
     @Test func theWarningIsOnTheWaitingScreenAtOnce() {
         let reason = "the redirect URI https://wrong.example/callback reaches none of authdeck's receivers"

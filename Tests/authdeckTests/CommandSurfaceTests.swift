@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 18's command table: subcommands refuse options they do not take, every command and subcommand has a
+/// The command table: subcommands refuse options they do not take, every command and subcommand has a
 /// --help listing its options, the committed completions and man page are exactly what the table generates, and
 /// bash, zsh and fish (real shells) complete a subcommand's own options and not another's.
 @Suite struct CommandSurfaceTests {

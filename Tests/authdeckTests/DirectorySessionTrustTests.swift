@@ -5,7 +5,7 @@ import Testing
     import Glibc
 #endif
 
-/// Issue 14, item 5: a `.authdeck-session` another user could have planted never picks the session (the class of
+/// A `.authdeck-session` another user could have planted never picks the session (the class of
 /// git's CVE-2022-24765), and the search stops at `$HOME`.
 @Suite struct DirectorySessionTrustTests {
     let folder = TemporaryFolder()

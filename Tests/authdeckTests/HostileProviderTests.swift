@@ -49,8 +49,8 @@ final class HostileProvider: @unchecked Sendable {
     }
 }
 
-/// Issue 14: what a hostile or compromised provider can do to the command line. Items 2 (terminal escapes),
-/// 3 (URLs for the browser), 7 (huge answers) and 10 (`--issuer` against config.json endpoints).
+/// What a hostile or compromised provider can do to the command line: terminal escapes, URLs for the browser, huge
+/// answers, and `--issuer` against config.json endpoints.
 @Suite(.serialized) struct HostileProviderTests {
     let folder = TemporaryFolder()
     let runner: CLIRunner
@@ -184,7 +184,7 @@ final class HostileProvider: @unchecked Sendable {
     }
 }
 
-/// Issue 14, item 11: `--trace` never writes through a planted symlink and always leaves a 0600 file.
+/// `--trace` never writes through a planted symlink and always leaves a 0600 file.
 @Suite(.serialized) struct TraceFileTests {
     let folder = TemporaryFolder()
     let runner: CLIRunner

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 15: `login` with a redirect URI no receiver gets (the README's wrong-redirect walk-through) warns as soon
+/// `login` with a redirect URI no receiver gets (the README's wrong-redirect walk-through) warns as soon
 /// as the attempt begins, before the browser could time out, and the trace keeps the notice.
 @Suite struct LoginRedirectWarningTests {
     @Test func aWrongRedirectURIIsAWarningLineRightAfterTheURL() throws {

@@ -5,7 +5,7 @@ import Testing
     import Glibc
 #endif
 
-/// Issue 14, item 9: passphrase stores cost more to attack, old ones still open, weak or exposed passphrases are
+/// Passphrase stores cost more to attack, old ones still open, weak or exposed passphrases are
 /// called out.
 @Suite struct PassphraseHardeningTests {
     let folder = TemporaryFolder()

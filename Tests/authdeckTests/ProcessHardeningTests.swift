@@ -5,7 +5,7 @@ import Testing
     import Glibc
 #endif
 
-/// Issue 14, item 8: a running authdeck is not dumpable and has no core limit, so neither a crash nor another
+/// A running authdeck is not dumpable and has no core limit, so neither a crash nor another
 /// process of the same user can read the master key out of it.
 @Suite struct ProcessHardeningTests {
     /// The kernel hands /proc/PID of a non-dumpable process to root; of a dumpable one, to the process's user. So a

@@ -236,7 +236,7 @@ import Testing
         try expectStored(result, backend: "sandbox-portal", provider: "google")
     }
 
-    /// Issue 24, item 5: Portal's redirect has no state, so a web page or another program could have delivered
+    /// Portal's redirect has no state, so a web page or another program could have delivered
     /// its own account's token. The session is shown and stored only on a yes typed at the question; a no, or an
     /// input that ends first, stores nothing.
     @Test func aPortalSessionIsStoredOnlyWhenTheUserKeepsIt() throws {

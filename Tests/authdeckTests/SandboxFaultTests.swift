@@ -2,7 +2,7 @@ import AuthCrypto
 import Foundation
 import Testing
 
-/// Issue 19's fault profiles through the real binary: `authdeck sandbox --fault NAME` as a child process, a login
+/// The sandbox's fault profiles through the real binary: `authdeck sandbox --fault NAME` as a child process, a login
 /// against it with `--trace`, and for each fault the message, the exit code (SPEC section 5, amended by section 0),
 /// the trace steps that show the failure, and an empty store afterwards.
 @Suite(.serialized) struct SandboxFaultTests {
@@ -137,7 +137,7 @@ import Testing
         let details = TraceFile.details(response)
         #expect(details["status"] as? Int == 502)
         #expect((details["contentType"] as? String)?.hasPrefix("text/html") == true)
-        // Issue 12: the start of a non-JSON error page goes into the trace (redacted), so support staff see what
+        // The start of a non-JSON error page goes into the trace (redacted), so support staff see what
         // the gateway said; the sandbox's page is a nginx-style "502 Bad Gateway" from "sandbox-gateway".
         let body = try #require(details["body"] as? String)
         #expect(body.contains("<title>502 Bad Gateway</title>"), "body: \(body)")
@@ -179,7 +179,7 @@ import Testing
 
     @Test func accessDeniedWithoutStateEndsTheAttemptAsRefused() throws {
         let setup = try FaultedSandbox(["--fault", "access-denied-no-state"])
-        // Issue 12: a stateless error redirect from the user's own processes (the loopback peer check) ends the
+        // A stateless error redirect from the user's own processes (the loopback peer check) ends the
         // attempt at once as a refusal in the provider's words, exit 4, instead of waiting out the deadline.
         let result = setup.login(["google"])
         expectFailed(

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 14, items 6 and 12: a real backend that reaches the sandbox, a sandbox backend that is not on this
+/// A real backend that reaches the sandbox, a sandbox backend that is not on this
 /// machine, and plain http to another host are errors, not sessions.
 @Suite(.serialized) struct SandboxMisuseTests {
     let setup: SandboxLoginSetup

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 15: the sandbox keeps its port, signing keys and what it issued in its data folder (`$AUTHDECK_HOME/
+/// The sandbox keeps its port, signing keys and what it issued in its data folder (`$AUTHDECK_HOME/
 /// sandbox`), so a session signed in before a restart still refreshes after it; a second sandbox on a taken port
 /// says so in one line.
 @Suite struct SandboxRestartTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 7's tooling: per-directory sessions, doctor, completions and the man page, through the real binary.
+/// The support tooling: per-directory sessions, doctor, completions and the man page, through the real binary.
 @Suite struct SupportToolingTests {
     let folder = TemporaryFolder()
     let runner: CLIRunner

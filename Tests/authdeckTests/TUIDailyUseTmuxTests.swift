@@ -5,7 +5,7 @@ import Testing
     import Glibc
 #endif
 
-/// Issue 15 under tmux, the real binary: the first run without a keyring, dumb terminals, and the daily keys.
+/// Under tmux, the real binary: the first run without a keyring, dumb terminals, and the daily keys.
 @Suite(
     TmuxPane.required)
 struct TUIDailyUseTmuxTests {

@@ -5,7 +5,7 @@ import Testing
     import Glibc
 #endif
 
-/// Issue 15's last items under tmux, the real binary against a real sandbox: OIDC's issuer and client id typed on
+/// Under tmux, the real binary against a real sandbox: OIDC's issuer and client id typed on
 /// New sign-in, a redirect URI no receiver gets told at once, the QR code at 120×40 read back by zbarimg, and the
 /// Trace screen's help.
 @Suite(

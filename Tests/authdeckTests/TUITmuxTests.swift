@@ -138,7 +138,7 @@ struct TUITmuxTests {
         #expect((sessions.first?["key"] as? String)?.hasPrefix("google-ada") == true)
     }
 
-    /// Issue 24, item 5: a Portal sign-in (its redirect carries no state) stops at a dialog naming the account it
+    /// A Portal sign-in (its redirect carries no state) stops at a dialog naming the account it
     /// signs in; n stores nothing, y stores the session.
     @Test func aPortalSessionIsStoredOnlyAfterKeepInTheDialog() throws {
         let setup = try SandboxLoginSetup()

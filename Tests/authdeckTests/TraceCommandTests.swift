@@ -2,7 +2,7 @@ import AuthCrypto
 import Foundation
 import Testing
 
-/// Issue 19's trace commands through the real binary, on traces that real logins wrote against a faulted sandbox:
+/// The trace commands through the real binary, on traces that real logins wrote against a faulted sandbox:
 /// `trace show` and `trace diff` read them; `trace replay` reproduces each in a fresh home that holds no store, no
 /// config and no passphrase, and must end with the customer's error and exit code.
 @Suite(.serialized) struct TraceCommandTests {
@@ -143,7 +143,7 @@ import Testing
         #expect(json["sameExit"] as? Bool == true)
     }
 
-    /// Hand-written in the shape authdeck writes since issue 12, at providers that word things their own way: an
+    /// Hand-written in the shape authdeck writes, at providers that word things their own way: an
     /// Authlib-based server's `access_denied` redirect without `state` and without a description (told by the
     /// receiver step's `error` and null `state`), and Google's token endpoint behind a gateway answering 503 with
     /// an HTML page. Each is replayed with the matching fault and ends with the same kind of error and exit code.
@@ -218,7 +218,7 @@ import Testing
         let (path, _) = try customerTrace("id-token-wrong-aud")
         let result = freshRunner.run(["trace", "show", path])
         #expect(result.status == 0, "stderr: \(result.stderr)")
-        // Since issue 12 the tokens issued with a refused ID token are revoked, and the message says so.
+        // The tokens issued with a refused ID token are revoked, and the message says so.
         #expect(
             result.stdout.contains(
                 "ended: Refused the ID token: wrong audience; the tokens the provider issued "
