@@ -7,6 +7,7 @@
 _authdeck_sessions() {
     local key word
     while IFS= read -r key; do
+        [ -n "$key" ] || continue
         printf -v word '%q' "$key"
         if [[ $key == "$cur"* || $word == "$cur"* ]]; then COMPREPLY+=("$word"); fi
     done < <(authdeck list --json 2>/dev/null | python3 -c 'import json,sys

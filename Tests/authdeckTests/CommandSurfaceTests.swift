@@ -275,6 +275,7 @@ import Testing
     @Test func bashOffersHostileKeysAsWordsThatReadBackAsTheKeyAndRunsNone() {
         let canary = folder.path + "/canary"
         let keys = hostileKeys(canary)
+        #expect(bash(["authdeck", "use", ""]).isEmpty, "an empty store offers no key")
         seed(keys + ["other"])
         for words in [["authdeck", "use", "c"], ["authdeck", "token", "--session", "c"], ["authdeck", "env", ""]] {
             let offered = bash(words, evaluated: true)
