@@ -12,6 +12,11 @@ func fuzzBytes(_ data: UnsafePointer<UInt8>?, _ size: Int) -> [UInt8] {
     return Array(UnsafeBufferPointer(start: data, count: size))
 }
 
+/// The fuzzer's input as text, invalid UTF-8 replaced by U+FFFD as every Swift string has it.
+func fuzzText(_ data: UnsafePointer<UInt8>?, _ size: Int) -> String {
+    String(decoding: fuzzBytes(data, size), as: UTF8.self)
+}
+
 /// A broken invariant is as much a finding as a crash: say which one, then abort so libFuzzer keeps the input.
 func invariant(
     _ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String,

@@ -5,7 +5,8 @@
 #   scripts/fuzz.sh --smoke         every target over its seed corpus plus $FUZZ_SMOKE_SECONDS (default 3) each
 #   scripts/fuzz.sh --build         only build (into .build/fuzz/)
 #   scripts/fuzz.sh --write-seeds   regenerate the generated seeds in Fuzz/corpus/<target>/ (see Fuzz/README.md)
-#   scripts/fuzz.sh [mode] NAME...  only the named targets (callback jws responses storeblob contact display)
+#   scripts/fuzz.sh [mode] NAME...  only the named targets (callback jws responses storeblob contact display
+#                                   shellword)
 #
 # The fuzzers are built with swiftc directly, not through Package.swift: the sanitizer flags would slow every
 # ordinary build and test. Each module is compiled once into .build/fuzz/ and rebuilt only when a content hash of
@@ -22,10 +23,10 @@ case "${1:-}" in
     --build) mode=build; shift ;;
     --write-seeds) mode=seeds; shift ;;
     --run) shift ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
 esac
 
-all_targets=(callback jws responses storeblob contact display)
+all_targets=(callback jws responses storeblob contact display shellword)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")
 
@@ -137,6 +138,8 @@ target_recipe() {
         display)
             module=FuzzDisplay; sources=(Fuzz/DisplayFuzz.swift); modules=(TerminalUI "${core[@]}")
             extra=(-lncursesw -ltinfo) ;;
+        shellword)
+            module=FuzzShellWord; sources=(Fuzz/ShellWordFuzz.swift); modules=(AuthBase); extra=() ;;
         *) echo "fuzz: no target named '$1' (targets: ${all_targets[*]})" >&2; return 1 ;;
     esac
     sources+=(Fuzz/FuzzSupport.swift)
@@ -177,7 +180,7 @@ build_target() {
 max_len_of() {
     case $1 in
         callback) echo 4096 ;; jws) echo 8192 ;; responses) echo 4096 ;; storeblob) echo 8192 ;;
-        contact) echo 512 ;; display) echo 1024 ;;
+        contact) echo 512 ;; display) echo 1024 ;; shellword) echo 1024 ;;
     esac
 }
 

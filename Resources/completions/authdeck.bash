@@ -1,15 +1,24 @@
 # bash completion for authdeck, generated from its command table (Sources/authdeck-full/Commands.swift)
 # by `make completions`: edit the table, not this file.
+
+# Adds the session keys that start with the word being completed to COMPREPLY, each written as one shell
+# word (printf %q). Keys are data: read line by line and compared in bash, never given to compgen -W,
+# which would expand a `$(…)` inside one.
 _authdeck_sessions() {
-    authdeck list --json 2>/dev/null | python3 -c 'import json,sys
+    local key word
+    while IFS= read -r key; do
+        [ -n "$key" ] || continue
+        printf -v word '%q' "$key"
+        if [[ $key == "$cur"* || $word == "$cur"* ]]; then COMPREPLY+=("$word"); fi
+    done < <(authdeck list --json 2>/dev/null | python3 -c 'import json,sys
 try:
-    print(" ".join(s["key"] for s in json.load(sys.stdin)))
+    print("\n".join(s["key"] for s in json.load(sys.stdin)))
 except Exception:
-    pass' 2>/dev/null
+    pass' 2>/dev/null)
 }
 
 _authdeck() {
-    local cur prev scope word i options="" operands="" subcommands="" files=0 commands=0
+    local cur prev scope word i options="" operands="" subcommands="" files=0 commands=0 sessions=0
     COMPREPLY=()
     cur="${COMP_WORDS[COMP_CWORD]}"
     prev="${COMP_WORDS[COMP_CWORD-1]}"
@@ -28,7 +37,7 @@ _authdeck() {
         break
     done
     case "$prev" in
-        --session) COMPREPLY=($(compgen -W "$(_authdeck_sessions)" -- "$cur")); return ;;
+        --session) _authdeck_sessions; return ;;
         --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --unlock-for|--keyring-timeout) return ;;
     esac
@@ -47,14 +56,14 @@ _authdeck() {
             operands="google apple discord x oidc email sms" ;;
         "use")
             options="--here"
-            operands="$(_authdeck_sessions)" ;;
+            sessions=1 ;;
         "token")
             case "$prev" in
                 --min-valid) return ;;
                 --format) COMPREPLY=($(compgen -W "plain json exec-credential" -- "$cur")); return ;;
             esac
             options="--id-token --json --min-valid --format"
-            operands="$(_authdeck_sessions)" ;;
+            sessions=1 ;;
         "exec")
             case "$prev" in
                 --env|--min-valid) return ;;
@@ -67,7 +76,7 @@ _authdeck() {
                 --env|--min-valid) return ;;
             esac
             options="--shell --env --min-valid"
-            operands="$(_authdeck_sessions)" ;;
+            sessions=1 ;;
         "git-credential")
             case "$prev" in
                 --host|--username|--min-valid) return ;;
@@ -76,7 +85,7 @@ _authdeck() {
             operands="get store erase" ;;
         "agent")
             case "$prev" in
-                --allow) COMPREPLY=($(compgen -W "$(_authdeck_sessions)" -- "$cur")); return ;;
+                --allow) _authdeck_sessions; return ;;
                 --socket|--log) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             esac
             options="--allow --socket --confirm --log" ;;
@@ -85,16 +94,16 @@ _authdeck() {
                 --body) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             esac
             options="--body --header"
-            operands="$(_authdeck_sessions)" ;;
+            sessions=1 ;;
         "refresh")
             options="--all"
-            operands="$(_authdeck_sessions)" ;;
+            sessions=1 ;;
         "logout")
             options="--all --expired --revoke --yes"
-            operands="$(_authdeck_sessions)" ;;
+            sessions=1 ;;
         "status")
             options="--json"
-            operands="$(_authdeck_sessions)" ;;
+            sessions=1 ;;
         "open-url")
             : ;;
         "totp")
@@ -175,8 +184,9 @@ _authdeck() {
         COMPREPLY=($(compgen -W "$subcommands" -- "$cur"))
     elif [ "$commands" = 1 ]; then
         COMPREPLY=($(compgen -c -- "$cur"))
-    elif [ -n "$operands" ] || [ "$files" = 1 ]; then
-        COMPREPLY=($(compgen -W "$operands" -- "$cur"))
+    elif [ -n "$operands" ] || [ "$files" = 1 ] || [ "$sessions" = 1 ]; then
+        [ -n "$operands" ] && COMPREPLY=($(compgen -W "$operands" -- "$cur"))
+        [ "$sessions" = 1 ] && _authdeck_sessions
         [ "$files" = 1 ] && COMPREPLY+=($(compgen -f -- "$cur"))
     else
         COMPREPLY=($(compgen -W "$options --session --config --unlock-for --keyring-timeout --quiet --help" -- "$cur"))

@@ -151,9 +151,42 @@ public struct Configuration: Equatable, Sendable, Codable {
         } catch {
             throw Failure(description: "not valid JSON")
         }
+        if let problem = Self.controlCharacterProblem(in: json) { throw Failure(description: problem) }
         if let defaultBackend, !Self.builtInBackends.contains(defaultBackend), backends?[defaultBackend] == nil {
             throw Failure(description: "defaultBackend '\(defaultBackend)' is not a configured backend")
         }
+    }
+
+    /// The first text in a config document (a value or a member name, at any depth, `gitCredentials` included)
+    /// that holds a control character, as a one-line problem naming where (`gitCredentials.HOST.username`); nil
+    /// when there is none or the document is no JSON. No setting needs a newline, tab or escape, and every one
+    /// reaches a protocol (HTTP requests, git's credential lines) or a terminal, where such a character injects.
+    public static func controlCharacterProblem(in json: Data) -> String? {
+        func field(_ value: JSONValue, _ path: String) -> String? {
+            switch value {
+            case .null, .bool, .number: return nil
+            case .string(let text): return hasControl(text) ? path : nil
+            case .array(let items):
+                for (index, item) in items.enumerated() {
+                    if let found = field(item, path + "[\(index)]") { return found }
+                }
+                return nil
+            case .object(let members):
+                for name in members.keys.sorted() {
+                    let inner = (path.isEmpty ? "" : path + ".") + SessionKeyRule.escaped(name)
+                    if hasControl(name) { return inner }
+                    if let member = members[name], let found = field(member, inner) { return found }
+                }
+                return nil
+            }
+        }
+        guard let document = try? JSONValue.parse(Array(json)), let found = field(document, "") else { return nil }
+        return "\(found.isEmpty ? "the top level" : found) contains a control character (a newline, tab or escape)"
+    }
+
+    /// Whether `text` holds a C0 or C1 control character or DEL.
+    public static func hasControl(_ text: String) -> Bool {
+        text.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 
     /// Backend names that work without configuration.

@@ -108,7 +108,7 @@ extension AppState {
             return [.copy(item.key, what: "the key \(item.key)")]
         case .copyExport:
             guard let item = sessions.current else { return [] }
-            return [.copy("export AUTHDECK_SESSION=" + Self.shellQuoted(item.key), what: "an export line")]
+            return [.copy("export AUTHDECK_SESSION=" + ShellWord.posixTyped(item.key), what: "an export line")]
         case .help:
             overlay = .help
         case .showMessage:
@@ -145,13 +145,6 @@ extension AppState {
             }
         }
         return []
-    }
-
-    /// A key as one shell word: bare when it is plain, else in single quotes.
-    static func shellQuoted(_ text: String) -> String {
-        let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.@:/+")
-        guard text.isEmpty || !text.allSatisfy({ safe.contains($0) }) else { return text }
-        return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     /// The marked keys in table order, then any marked rows the filter hides.

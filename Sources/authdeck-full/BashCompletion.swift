@@ -6,16 +6,25 @@ enum BashCompletion {
         var text = """
             # bash completion for authdeck, generated from its command table (Sources/authdeck-full/Commands.swift)
             # by `make completions`: edit the table, not this file.
+
+            # Adds the session keys that start with the word being completed to COMPREPLY, each written as one shell
+            # word (printf %q). Keys are data: read line by line and compared in bash, never given to compgen -W,
+            # which would expand a `$(…)` inside one.
             _authdeck_sessions() {
-                authdeck list --json 2>/dev/null | python3 -c 'import json,sys
+                local key word
+                while IFS= read -r key; do
+                    [ -n "$key" ] || continue
+                    printf -v word '%q' "$key"
+                    if [[ $key == "$cur"* || $word == "$cur"* ]]; then COMPREPLY+=("$word"); fi
+                done < <(authdeck list --json 2>/dev/null | python3 -c 'import json,sys
             try:
-                print(" ".join(s["key"] for s in json.load(sys.stdin)))
+                print("\\n".join(s["key"] for s in json.load(sys.stdin)))
             except Exception:
-                pass' 2>/dev/null
+                pass' 2>/dev/null)
             }
 
             _authdeck() {
-                local cur prev scope word i options="" operands="" subcommands="" files=0 commands=0
+                local cur prev scope word i options="" operands="" subcommands="" files=0 commands=0 sessions=0
                 COMPREPLY=()
                 cur="${COMP_WORDS[COMP_CWORD]}"
                 prev="${COMP_WORDS[COMP_CWORD-1]}"
@@ -59,7 +68,7 @@ enum BashCompletion {
             case .none: break
             case .files: lines.append("files=1")
             case .command: lines.append("commands=1")
-            case .sessions: lines.append("operands=\"$(_authdeck_sessions)\"")
+            case .sessions: lines.append("sessions=1")
             case .words(let words, let files):
                 lines.append("operands=\"\(words.joined(separator: " "))\"")
                 if files { lines.append("files=1") }
@@ -75,8 +84,9 @@ enum BashCompletion {
                     COMPREPLY=($(compgen -W "$subcommands" -- "$cur"))
                 elif [ "$commands" = 1 ]; then
                     COMPREPLY=($(compgen -c -- "$cur"))
-                elif [ -n "$operands" ] || [ "$files" = 1 ]; then
-                    COMPREPLY=($(compgen -W "$operands" -- "$cur"))
+                elif [ -n "$operands" ] || [ "$files" = 1 ] || [ "$sessions" = 1 ]; then
+                    [ -n "$operands" ] && COMPREPLY=($(compgen -W "$operands" -- "$cur"))
+                    [ "$sessions" = 1 ] && _authdeck_sessions
                     [ "$files" = 1 ] && COMPREPLY+=($(compgen -f -- "$cur"))
                 else
                     COMPREPLY=($(compgen -W "$options \(global)" -- "$cur"))
@@ -96,7 +106,7 @@ enum BashCompletion {
             switch option.completion {
             case .none, .command: reply = "return"
             case .files: reply = "COMPREPLY=($(compgen -f -- \"$cur\")); return"
-            case .sessions: reply = "COMPREPLY=($(compgen -W \"$(_authdeck_sessions)\" -- \"$cur\")); return"
+            case .sessions: reply = "_authdeck_sessions; return"
             case .words(let words, let files):
                 let list = words.joined(separator: " ")
                 reply = "COMPREPLY=($(compgen -W \"\(list)\"\(files ? " -f" : "") -- \"$cur\")); return"

@@ -16,21 +16,12 @@ enum EnvCommand {
             }
         }
 
+        /// The line that exports `name`, its value quoted by `ShellWord` (on bytes, so no character can end it).
         func export(_ name: String, _ value: String) -> String {
             switch self {
-            case .posix: return "export \(name)=" + Self.posixQuoted(value) + "\n"
-            case .fish: return "set -gx \(name) " + Self.fishQuoted(value) + ";\n"
+            case .posix: return "export \(name)=" + ShellWord.posix(value) + "\n"
+            case .fish: return "set -gx \(name) " + ShellWord.fish(value) + ";\n"
             }
-        }
-
-        /// Single quotes, each `'` written as `'\''`: nothing inside is expanded.
-        static func posixQuoted(_ value: String) -> String {
-            "'" + value.replacingAll("'", with: "'\\''") + "'"
-        }
-
-        /// fish's single quotes escape only `\` and `'`.
-        static func fishQuoted(_ value: String) -> String {
-            "'" + value.replacingAll("\\", with: "\\\\").replacingAll("'", with: "\\'") + "'"
         }
     }
 
@@ -46,19 +37,8 @@ enum EnvCommand {
         }
         let name = try ExecCommand.variableName(arguments.value("env"))
         let requirement = try TokenRequirement.parse(arguments, key: key)
-        let issued = try TokenSource.issue(requirement, global)
+        let issued = try TokenSource.issue(requirement, global).forEnvironment()
         Output.out(dialect.export(name, issued.token) + dialect.export("AUTHDECK_SESSION", issued.key))
         return .done
-    }
-}
-
-extension String {
-    /// Every occurrence of `target` replaced, without Foundation.
-    func replacingAll(_ target: Character, with replacement: String) -> String {
-        var result = ""
-        for character in self {
-            if character == target { result += replacement } else { result.append(character) }
-        }
-        return result
     }
 }

@@ -14,7 +14,7 @@ enum ExecCommand {
         guard !command.isEmpty, !command[0].isEmpty else { throw .usage("exec needs a command after --") }
         let name = try variableName(arguments.value("env"))
         let requirement = try TokenRequirement.parse(arguments, key: global.session)
-        let issued = try TokenSource.issue(requirement, global)
+        let issued = try TokenSource.issue(requirement, global).forEnvironment()
         var environment = ProcessEnvironment.current()
         environment[name] = issued.token
         environment["AUTHDECK_SESSION"] = issued.key

@@ -1,3 +1,5 @@
+import AuthCore
+
 /// The fish completion script, generated from the command table (`authdeck-full --generate completions fish`).
 enum FishCompletion {
     static var script: String {
@@ -81,7 +83,5 @@ enum FishCompletion {
     }
 
     /// Single-quoted for fish (backslash and quote escaped).
-    private static func quoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
-    }
+    private static func quoted(_ text: String) -> String { ShellWord.fish(text) }
 }

@@ -26,6 +26,9 @@ enum GitCredentialCommand {
         let input = parse(FileHandle.standardInput.readDataToEndOfFile())
         guard action == "get" else { return .done }
         guard let host = input["host"], !host.isEmpty else { return .done }
+        for option in ["host", "username"] where arguments.value(option).map(Configuration.hasControl) == true {
+            throw .usage("--\(option) must not contain a control character (a newline, tab or escape)")
+        }
         var map = try configuredMap(global)
         if let named = arguments.value("host") {
             guard let session = arguments.value("session") else { throw .usage("--host needs --session") }
@@ -83,6 +86,10 @@ enum GitCredentialCommand {
         guard let data = FileManager.default.contents(atPath: path) else { return [:] }
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw CommandFailure(.failed, "\(path): not a JSON object")
+        }
+        // A newline in a username would add lines of git's credential protocol (a host, a path) to the answer.
+        if let problem = Configuration.controlCharacterProblem(in: data) {
+            throw CommandFailure(.failed, "\(path): \(problem)")
         }
         guard let section = object["gitCredentials"] else { return [:] }
         guard let hosts = section as? [String: Any] else {

@@ -7,6 +7,16 @@ struct IssuedToken: Sendable, Equatable {
     let key: String
     let token: String
     let expiresAt: Date?
+
+    /// This token, for an environment variable: one holding U+0000 is refused, since no variable can carry that
+    /// byte (the C environment ends the value there, a shell drops it) and a shortened token must not pass for it.
+    func forEnvironment() throws(CommandFailure) -> IssuedToken {
+        guard !token.utf8.contains(0) else {
+            throw CommandFailure(
+                .failed, "the token of '\(key)' holds a NUL byte, which no environment variable can carry")
+        }
+        return self
+    }
 }
 
 /// What the caller asks of a token: the session (nil: the default one), how long it must stay valid, and whether

@@ -1,3 +1,5 @@
+import AuthCore
+
 /// The zsh completion function, generated from the command table (`authdeck-full --generate completions zsh`).
 enum ZshCompletion {
     static var script: String {
@@ -14,7 +16,8 @@ enum ZshCompletion {
                 print("\\n".join(s["key"] for s in json.load(sys.stdin)))
             except Exception:
                 pass' 2>/dev/null)"})
-                _describe 'session' keys
+                # compadd takes each key as it is and quotes it on insertion (_describe would cut one at a `:`).
+                _wanted sessions expl session compadd -a keys
             }
 
             _authdeck() {
@@ -117,7 +120,5 @@ enum ZshCompletion {
     }
 
     /// Single-quoted for zsh.
-    private static func quoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
+    private static func quoted(_ text: String) -> String { ShellWord.posix(text) }
 }

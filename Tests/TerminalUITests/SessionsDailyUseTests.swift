@@ -170,7 +170,7 @@ import Testing
             AppFixtures.run(start, AppFixtures.keys("e")).1
                 == [.copy("export AUTHDECK_SESSION=lab-discord", what: "an export line")])
         #expect(AppFixtures.run(start, AppFixtures.keys("c")).1 == [.copyToken("lab-discord")])
-        #expect(AppState.shellQuoted("東京 'x'") == "'東京 '\\''x'\\'''")
+        #expect(ShellWord.posixTyped("東京 'x'") == "'東京 '\\''x'\\'")
         let locked = AppFixtures.state(store: .locked("wrapped by a passphrase"))
         let (asked, none) = AppFixtures.run(locked, [.key(.escape)] + AppFixtures.keys("c"))
         #expect(none.isEmpty)

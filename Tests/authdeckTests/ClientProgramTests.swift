@@ -164,6 +164,33 @@ import Testing
         #expect(result.stdout.isEmpty)
     }
 
+    /// Issue 24: a newline in a configured username would add lines of git's credential protocol (here a host and
+    /// a path) to the answer. The config is refused in one line naming the field; git gets nothing from it.
+    @Test func gitCredentialRefusesAControlCharacterInAConfigValue() {
+        guard Installed.has("/usr/bin/git") else { return Installed.skip("git") }
+        let username = TokenDeliveryTests.json("oauth2\nhost=evil.example.com\npath=injected")
+        let runner = seeded(
+            config: "{\"gitCredentials\":{\"git.example.com\":{\"session\":\"git\",\"username\":\(username)}}}")
+        let filled = git(runner, ["credential", "fill"], stdin: "protocol=https\nhost=git.example.com\n\n")
+        #expect(filled.status != 0)
+        #expect(!filled.stdout.contains("evil.example.com") && !filled.stdout.contains("injected"), "\(filled.stdout)")
+        #expect(!filled.stdout.contains("AT-git-secret"))
+        let direct = runner.run(["git-credential", "get"], stdin: "protocol=https\nhost=git.example.com\n\n")
+        #expect(direct.status == 1)
+        #expect(direct.stdout.isEmpty)
+        #expect(direct.stderr.split(separator: "\n").count == 1, "\(direct.stderr)")
+        #expect(direct.stderr.contains("gitCredentials.git.example.com.username contains a control character"))
+        // The same rule for every command that reads the config, and for --username on the command line.
+        #expect(
+            runner.run(["login", "--no-browser", "oidc"]).stderr.contains("gitCredentials.git.example.com.username"))
+        var clean = runner
+        clean.environment["AUTHDECK_CONFIG"] = folder.write("clean.json", Self.gitConfig(nil))
+        let option = clean.run(
+            ["git-credential", "get", "--host", "h.example.com", "--session", "git", "--username", "a\npassword=x"],
+            stdin: "protocol=https\nhost=h.example.com\n\n")
+        #expect(option.status == 2 && option.stdout.isEmpty, "\(option.stdout)")
+    }
+
     @Test func gitClonesFromAServerThatRequiresTheToken() throws {
         guard Installed.has("/usr/bin/git") else { return Installed.skip("git") }
         let seedRunner = seeded()

@@ -153,25 +153,29 @@ import Testing
     // MARK: - Real shells
 
     func seed(_ keys: [String]) {
-        let lines = keys.map { key in
-            #"{"key":"\#(key)","backend":"direct","provider":"google","subject":"s-\#(key)","issuer":"https://accounts.google.com","accessToken":"token-of-\#(key)","expiresAt":"2099-01-01T00:00:00Z"}"#
-        }
-        let result = runner.run(["store", "import", "-"], stdin: lines.joined(separator: "\n") + "\n")
+        let lines = keys.map { TokenDeliveryTests.line($0, token: "token-of-" + $0) }
+        let result = runner.run(["store", "import", "-"], stdin: lines.joined())
         #expect(result.status == 0, "import failed: \(result.stderr)")
     }
 
     var binFolder: String { (CLIRunner.binary as NSString).deletingLastPathComponent }
 
-    func bash(_ words: [String]) -> [String] {
+    /// What bash's completion function puts in COMPREPLY for `words`, one line each; with `evaluated`, what each
+    /// candidate is once bash reads it as a word of a command line (as after Tab and Enter).
+    func bash(_ words: [String], evaluated: Bool = false) -> [String] {
         let script = CLIRunner.repositoryRoot + "/Resources/completions/authdeck.bash"
         let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+        let show =
+            evaluated
+            ? #"for c in "${COMPREPLY[@]}"; do eval "set -- $c"; printf '%s\n' "$1"; done"#
+            : #"printf '%s\n' "${COMPREPLY[@]}""#
         return runner.run(
             executable: "/bin/bash",
             [
                 "-c",
                 """
                 export PATH='\(binFolder)':"$PATH"; cd '\(folder.path)'; source '\(script)'
-                COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _authdeck; printf '%s\\n' "${COMPREPLY[@]}"
+                COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _authdeck; \(show)
                 """,
             ]
         ).stdout.split(separator: "\n").map(String.init)
@@ -256,5 +260,58 @@ import Testing
         seed(["alpha-session", "beta-session"])
         #expect(zsh("authdeck token al").contains("alpha-session"))
         #expect(!zsh("authdeck token al").contains("beta-session"))
+    }
+
+    // MARK: - Hostile keys (issue 24, item 7)
+
+    /// Session keys that are shell code, each allowed by SessionKeyRule; `CANARY` is a file that must never appear.
+    func hostileKeys(_ canary: String) -> [String] {
+        [
+            "c$(touch${IFS}\(canary))", "c`touch${IFS}\(canary)`", "c'\u{301};touch${IFS}\(canary);'",
+            "c\"$(touch${IFS}\(canary))\"", "c:x\\y", "c*", "c;touch${IFS}\(canary)", "c(touch${IFS}\(canary))",
+        ]
+    }
+
+    @Test func bashOffersHostileKeysAsWordsThatReadBackAsTheKeyAndRunsNone() {
+        let canary = folder.path + "/canary"
+        let keys = hostileKeys(canary)
+        #expect(bash(["authdeck", "use", ""]).isEmpty, "an empty store offers no key")
+        seed(keys + ["other"])
+        for words in [["authdeck", "use", "c"], ["authdeck", "token", "--session", "c"], ["authdeck", "env", ""]] {
+            let offered = bash(words, evaluated: true)
+            #expect(!FileManager.default.fileExists(atPath: canary), "bash ran a key completing \(words)")
+            #expect(Set(offered) == Set(keys + (words.last == "" ? ["other"] : [])), "\(words): \(offered)")
+        }
+        // Typed as bash would show it (printf %q), a prefix still matches.
+        #expect(bash(["authdeck", "use", "c\\$\\("], evaluated: true) == [keys[0]])
+    }
+
+    /// Seeds the hostile keys and completes a key operand and `--session`'s value; `offered` gives each candidate
+    /// as the key it stands for. Every key must come back, and none may run.
+    func expectHostileKeysOffered(by shell: String, _ offered: (String) -> [String]) {
+        let canary = folder.path + "/canary"
+        let keys = hostileKeys(canary)
+        seed(keys)
+        for line in ["authdeck use c", "authdeck token --session c"] {
+            let words = offered(line)
+            #expect(!FileManager.default.fileExists(atPath: canary), "\(shell) ran a key completing '\(line)'")
+            #expect(Set(words) == Set(keys), "\(shell), \(line): \(words)")
+        }
+    }
+
+    @Test func zshOffersHostileKeysLiterallyAndRunsNone() {
+        guard Installed.has("/usr/bin/zsh") else { return Installed.skip("zsh") }
+        expectHostileKeysOffered(by: "zsh") { line in
+            // compadd hands back each match quoted as zsh would insert it; zsh's own (Q) flag takes that away.
+            let unquoted = runner.run(
+                executable: "/usr/bin/zsh",
+                ["-f", "-c", #"for w in "$@"; do print -r -- ${(Q)w}; done"#, "zsh"] + zsh(line))
+            return unquoted.stdout.split(separator: "\n").map(String.init)
+        }
+    }
+
+    @Test func fishOffersHostileKeysLiterallyAndRunsNone() {
+        guard Installed.has("/usr/bin/fish") else { return Installed.skip("fish") }
+        expectHostileKeysOffered(by: "fish", fish)
     }
 }

@@ -19,12 +19,18 @@ import Testing
         return CLIRunner(home: home, extra: ["AUTHDECK_PASSPHRASE_FILE": file, "DBUS_SESSION_BUS_ADDRESS": ""])
     }
 
-    /// An import line; `token` is written as a JSON string.
+    /// An import line; `key` and `token` are written as JSON strings (any text, newlines and controls included).
     static func line(_ key: String, token: String, expires: String = "2099-01-01T00:00:00Z") -> String {
-        let quoted = token.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-        return "{\"key\":\"\(key)\",\"backend\":\"direct\",\"provider\":\"oidc\",\"subject\":\"s-\(key)\","
+        "{\"key\":\(json(key)),\"backend\":\"direct\",\"provider\":\"oidc\",\"subject\":\(json("s-" + key)),"
             + "\"issuer\":\"https://id.example.com\",\"createdAt\":\"2024-01-02T03:04:05Z\","
-            + "\"expiresAt\":\"\(expires)\",\"accessToken\":\"\(quoted)\"}\n"
+            + "\"expiresAt\":\"\(expires)\",\"accessToken\":\(json(token))}\n"
+    }
+
+    /// `text` as a JSON string, written by Foundation's encoder.
+    static func json(_ text: String) -> String {
+        let data = try? JSONSerialization.data(
+            withJSONObject: text, options: [.fragmentsAllowed, .withoutEscapingSlashes])
+        return String(decoding: data ?? Data(), as: UTF8.self)
     }
 
     func seeded() -> CLIRunner {
