@@ -2,7 +2,7 @@ import AuthCore
 import Foundation
 import Testing
 
-/// Issue 24: config text reaches HTTP requests, git's credential lines and terminals, so a control character in any
+/// Config text reaches HTTP requests, git's credential lines and terminals, so a control character in any
 /// value or member name is refused at load, with the field named.
 @Suite struct ConfigurationTextTests {
     func problem(_ json: String) -> String? {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import TerminalUI
 
-/// Issue 24: the `e` key's `export AUTHDECK_SESSION=…` line, evaluated by bash, zsh and dash, sets the variable to
+/// The `e` key's `export AUTHDECK_SESSION=…` line, evaluated by bash, zsh and dash, sets the variable to
 /// the key byte for byte for every hostile key of Tests/Fixtures/shell-words.json, and the canary command inside a
 /// key never runs. What the line means is the shells' say, not the quoting code's.
 @Suite struct ExportLineShellTests {

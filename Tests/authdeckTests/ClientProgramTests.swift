@@ -164,7 +164,7 @@ import Testing
         #expect(result.stdout.isEmpty)
     }
 
-    /// Issue 24: a newline in a configured username would add lines of git's credential protocol (here a host and
+    /// A newline in a configured username would add lines of git's credential protocol (here a host and
     /// a path) to the answer. The config is refused in one line naming the field; git gets nothing from it.
     @Test func gitCredentialRefusesAControlCharacterInAConfigValue() {
         guard Installed.has("/usr/bin/git") else { return Installed.skip("git") }

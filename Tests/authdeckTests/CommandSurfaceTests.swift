@@ -262,7 +262,7 @@ import Testing
         #expect(!zsh("authdeck token al").contains("beta-session"))
     }
 
-    // MARK: - Hostile keys (issue 24, item 7)
+    // MARK: - Hostile keys
 
     /// Session keys that are shell code, each allowed by SessionKeyRule; `CANARY` is a file that must never appear.
     func hostileKeys(_ canary: String) -> [String] {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 24, item 1: `authdeck env`'s lines, evaluated by bash, zsh, dash and fish, give back every hostile token
+/// `authdeck env`'s lines, evaluated by bash, zsh, dash and fish, give back every hostile token
 /// and session key of Tests/Fixtures/shell-words.json byte for byte (the shell writes the variable to a file with
 /// printf), and the canary command inside them never runs. The expected bytes are the values themselves; what
 /// the shells make of the quoting is theirs.
