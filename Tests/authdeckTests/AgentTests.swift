@@ -220,10 +220,55 @@ import Testing
                 "-c", script, socket,
                 "{\"op\":\"token\",\"session\":\"work\",\"origin\":\"evil\(escape)host\"}",
                 "{\"op\":\"token\",\"session\":\"wo\(escape)rk\"}", "{\"op\":\"sign\"}", "not json",
+                "{\"op\":\"token\",\"session\":\"wo\\nrk\(escape)\"}",
             ])
-        #expect(result.stdout == "True None\nFalse 2\nFalse 2\nFalse 2\n", "stderr: \(result.stderr)")
+        #expect(result.stdout == "True None\nFalse 2\nFalse 2\nFalse 2\nFalse 2\n", "stderr: \(result.stderr)")
         #expect(!log.contains("\u{1b}"), "log: \(log)")
         #expect(log.contains("origin evil2Jhost"))
+        // Issue 24, item 10: one line per request, a refused key named with its newline and ESC escaped.
+        let lines = log.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 6 && lines[5].isEmpty, "log: \(log)")
+        #expect(lines[4].contains("'wo\\u{A}rk\\u{1B}[2J'"), "log: \(log)")
+    }
+
+    /// Issue 24, item 10: the log is opened without following a link, is the agent's user's alone, and is a regular
+    /// file; anything else stops the agent with one line before it listens.
+    @Test func theLogIsNeverReachedThroughALinkOrLeftOpenToOthers() throws {
+        let runner = seeded()
+        func start(log: String) -> CLIRunner.Result {
+            runner.run(["agent", "--socket", socket, "--allow", "*", "--log", log], timeout: 10)
+        }
+        let target = folder.write("target", "untouched\n")
+        chmod(target, 0o644)
+        #expect(symlink(target, logPath) == 0)
+        let linked = start(log: logPath)
+        #expect(linked.status == 1 && !linked.timedOut, "stderr: \(linked.stderr)")
+        #expect(linked.stderr == "authdeck agent: cannot open the log \(logPath): it is a symbolic link\n")
+        #expect((try? String(contentsOfFile: target, encoding: .utf8)) == "untouched\n")
+        var status = stat()
+        #expect(stat(target, &status) == 0 && status.st_mode & 0o777 == 0o644)
+        #expect(access(socket, F_OK) != 0)
+        let fifo = folder.path + "/fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let piped = start(log: fifo)
+        #expect(piped.status == 1 && !piped.timedOut, "stderr: \(piped.stderr)")
+        #expect(piped.stderr.hasPrefix("authdeck agent: cannot "), "stderr: \(piped.stderr)")
+        if let why = OtherUser.unavailable {
+            print("skipped the other user's log: \(why)")
+        } else {
+            let theirs = folder.write("theirs.log", "")
+            OtherUser.own(theirs)
+            let refused = start(log: theirs)
+            #expect(refused.status == 1 && !refused.timedOut, "stderr: \(refused.stderr)")
+            #expect(refused.stderr.contains("belongs to uid \(OtherUser.uid)"))
+        }
+        // A log of one's own left readable to others is made owner-only.
+        unlink(logPath)
+        _ = folder.write("agent.log", "")
+        chmod(logPath, 0o644)
+        let agent = try startAgent(runner, ["--allow", "*"])
+        stop(agent)
+        #expect(stat(logPath, &status) == 0 && status.st_mode & 0o777 == 0o600)
     }
 
     // MARK: - Concurrent clients
