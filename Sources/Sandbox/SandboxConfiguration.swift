@@ -1,3 +1,5 @@
+import LoopbackHTTP
+
 /// How a sandbox runs: who its users are, where codes go, how long things live, and what it accepts.
 /// The defaults are what `authdeck sandbox` uses; tests shorten lifetimes and freeze the clock.
 public struct SandboxConfiguration: Sendable {
@@ -54,6 +56,11 @@ public struct SandboxConfiguration: Sendable {
 
     /// The faults switched on at start (`--fault`); the admin route changes them while the sandbox runs.
     public var faults = SandboxFaults.Selection()
+
+    /// Whether a request to the admin route (`/sandbox/faults`) comes from a process of the user running the
+    /// sandbox. Sandbox cannot tell (it holds to no client code), so the program wires its loopback receiver's
+    /// peer check here; nil turns the admin route off (every request refused).
+    public var adminPeerCheck: (@Sendable (HTTPRequest) -> Bool)?
 
     /// Requests whose body is larger are answered 413 before any route sees them.
     public var maximumRequestBytes = 16 * 1024

@@ -8,13 +8,16 @@ final class SandboxContext: Sendable {
     let keys: SandboxKeys
     /// `http://127.0.0.1:PORT`, no trailing slash.
     let baseURL: String
+    /// The port the sandbox listens on.
+    let port: UInt16
     let outbox: Outbox
     let faults: SandboxFaults
 
-    init(configuration: SandboxConfiguration, keys: SandboxKeys, baseURL: String) {
+    init(configuration: SandboxConfiguration, keys: SandboxKeys, baseURL: String, port: UInt16) {
         self.configuration = configuration
         self.keys = keys
         self.baseURL = baseURL
+        self.port = port
         outbox = Outbox(path: configuration.outboxPath, announce: configuration.announce)
         faults = SandboxFaults(configuration.faults)
     }

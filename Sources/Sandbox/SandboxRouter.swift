@@ -24,7 +24,11 @@ final class SandboxRouter: Sendable {
                     "error_description": "the path has a broken escape",
                 ])
         }
-        if path.hasPrefix("/sandbox/") { return SandboxAdminRoutes(faults: context.faults).handle(request, path: path) }
+        if path.hasPrefix("/sandbox/") {
+            return SandboxAdminRoutes(
+                faults: context.faults, port: context.port, peerCheck: context.configuration.adminPeerCheck
+            ).handle(request, path: path)
+        }
         return SandboxFaultFilter(context: context).filter(request, path: path) { route($0, path: path) }
     }
 

@@ -60,7 +60,8 @@ public final class SandboxServer: Sendable {
         } catch {
             throw Failure(description: error.description)
         }
-        let context = SandboxContext(configuration: configuration, keys: keys, baseURL: started.baseURL)
+        let context = SandboxContext(
+            configuration: configuration, keys: keys, baseURL: started.baseURL, port: started.port)
         let router = SandboxRouter(context: context)
         slot.router.withLock { $0 = router }
         self.server = started

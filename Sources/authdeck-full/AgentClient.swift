@@ -21,9 +21,9 @@ struct AgentClient {
                     + "unset AUTHDECK_AGENT_SOCK")
         }
         defer { socket.close() }
-        guard socket.write(AgentMessage.request(requirement, origin: Self.hostName())),
-            let line = socket.readLine()
-        else {
+        // Read even when the request could not be sent: a busy agent answers before it closes, unasked.
+        socket.write(AgentMessage.request(requirement, origin: Self.hostName()))
+        guard let line = socket.readLine() else {
             throw CommandFailure(.store, "the agent at \(path) closed the connection without an answer")
         }
         switch AgentMessage.parseAnswer(line) {

@@ -6,7 +6,8 @@ import SessionStorage
     import Glibc
 #endif
 
-/// Set by SIGINT, SIGTERM or SIGHUP: the agent finishes the request in hand, removes its socket and exits.
+/// Set by SIGINT, SIGTERM or SIGHUP: the agent stops accepting, finishes the requests in hand (waiting no longer
+/// than a request may take), removes its socket and exits.
 nonisolated(unsafe) private var agentStopRequested: sig_atomic_t = 0
 
 /// `authdeck agent --allow KEY[,KEY…]|'*' [--socket PATH] [--confirm] [--log FILE]`: serves tokens from this
@@ -56,7 +57,10 @@ enum AgentCommand {
             let descriptor = accept(listener.descriptor, nil, nil)
             guard descriptor >= 0 else { continue }
             _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-            server.serve(UnixSocket(descriptor: descriptor))
+            server.accept(UnixSocket(descriptor: descriptor))
+        }
+        if !server.drain(seconds: AgentServer.requestTimeoutSeconds) {
+            log.record("stopped with a request still unanswered")
         }
         return .done
     }

@@ -23,10 +23,10 @@ enum AgentMessage {
         }
         var requirement = TokenRequirement()
         if let key = object["session"], !(key is NSNull) {
-            // Keys are checked here, not only by the store: they reach the log and the --confirm prompt.
-            guard let key = key as? String, !key.isEmpty, key.utf8.count <= 256, isPrintable(key) else {
-                return .failure(.usage("bad session in request"))
-            }
+            // Keys are checked here, not only by the store: they reach the log and the --confirm prompt. A refused
+            // key is named escaped (`\u{1B}`), so the log says what was asked without carrying it.
+            guard let key = key as? String else { return .failure(.usage("bad session in request")) }
+            if let problem = SessionKeyRule.problem(key) { return .failure(.usage(problem)) }
             requirement.key = key
         }
         if let minValid = object["minValid"], !(minValid is NSNull) {
@@ -49,16 +49,6 @@ enum AgentMessage {
                     }.prefix(64).map(Character.init))
             }.flatMap { $0.isEmpty ? nil : $0 } ?? "?"
         return .success((requirement, origin))
-    }
-
-    /// No control or format characters (which could rewrite the operator's terminal line or the log).
-    static func isPrintable(_ text: String) -> Bool {
-        text.unicodeScalars.allSatisfy { scalar in
-            switch scalar.properties.generalCategory {
-            case .control, .format, .lineSeparator, .paragraphSeparator: return false
-            default: return true
-            }
-        }
     }
 
     static func answer(_ issued: IssuedToken) -> [UInt8] {

@@ -1,44 +1,97 @@
 import Foundation
 import SessionStorage
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// Answers one agent connection at a time: checks the peer's user, the allow-list and (with `--confirm`) the
-/// operator, then hands out the token through the same path as `authdeck token`, and logs the request.
-struct AgentServer {
+/// Answers agent connections, each on a thread of its own, so a slow or idle client holds up no other: checks the
+/// peer's user, the allow-list and (with `--confirm`) the operator, then hands out the token through the same path
+/// as `authdeck token`, and logs the request. The store serialises its own calls; the prompts are taken one at a time.
+final class AgentServer: Sendable {
     let store: SessionStore
     let allowed: Set<String>
     let confirm: Bool
     let log: RequestLog
+    /// Connections being served. Only the agent's own user is served (others are refused before they count), so
+    /// this is the count for that one uid.
+    private let serving = Mutex(0)
+    /// Held while the operator answers a `--confirm` prompt: one question on the terminal at a time.
+    private let prompt = Mutex(())
 
-    /// Seconds a client has to send its request.
+    /// Seconds a client has to send its whole request, however slowly the bytes come.
     static let requestTimeoutSeconds = 10
+    /// Connections of the agent's user served at once; one more is answered that the agent is busy.
+    static let maximumConnections = 8
 
-    func serve(_ connection: UnixSocket) {
-        defer { connection.close() }
+    init(store: SessionStore, allowed: Set<String>, confirm: Bool, log: RequestLog) {
+        self.store = store
+        self.allowed = allowed
+        self.confirm = confirm
+        self.log = log
+    }
+
+    /// Takes a just-accepted connection: refused here (on the accepting thread, without reading) when its peer is
+    /// another user or the agent's user already has `maximumConnections` open, else served on a new thread.
+    func accept(_ connection: UnixSocket) {
         connection.setTimeout(seconds: Self.requestTimeoutSeconds)
         guard let peer = connection.peer() else {
             log.record("refused a connection whose peer cannot be identified")
+            connection.close()
             return
         }
-        let place = Self.place(of: peer.pid)
         guard peer.uid == getuid() else {
             log.record("refused uid \(peer.uid) (pid \(peer.pid)): not this agent's user")
+            connection.close()
             return
         }
-        guard let line = connection.readLine() else {
-            log.record("\(place) pid \(peer.pid): no request")
+        let admitted = serving.withLock { count in
+            guard count < Self.maximumConnections else { return false }
+            count += 1
+            return true
+        }
+        guard admitted else {
+            log.record("pid \(peer.pid): refused, \(Self.maximumConnections) connections already open")
+            connection.write(
+                AgentMessage.answer(
+                    CommandFailure(
+                        .store,
+                        "the agent is busy: \(Self.maximumConnections) connections of this user are open; "
+                            + "try again")))
+            connection.close()
+            return
+        }
+        Thread.detachNewThread { [self] in
+            serve(connection, pid: peer.pid)
+            serving.withLock { $0 -= 1 }
+        }
+    }
+
+    /// Whether every connection has been answered or cut off, waiting at most `seconds` for the last ones.
+    func drain(seconds: Int) -> Bool {
+        for _ in 0..<(seconds * 20) {
+            if serving.withLock({ $0 }) == 0 { return true }
+            usleep(50_000)
+        }
+        return serving.withLock { $0 } == 0
+    }
+
+    private func serve(_ connection: UnixSocket, pid: Int32) {
+        defer { connection.close() }
+        let place = Self.place(of: pid)
+        let deadline = ContinuousClock.now + .seconds(Self.requestTimeoutSeconds)
+        guard let line = connection.readLine(until: deadline) else {
+            log.record("\(place) pid \(pid): no request (none whole within \(Self.requestTimeoutSeconds) s)")
             return
         }
         let answer: [UInt8]
         switch AgentMessage.parseRequest(line) {
         case .failure(let failure):
-            log.record("\(place) pid \(peer.pid): refused, \(failure.message)")
+            log.record("\(place) pid \(pid): refused, \(failure.message)")
             answer = AgentMessage.answer(failure)
         case .success(let (requirement, origin)):
-            answer = respond(requirement, who: "\(place) pid \(peer.pid) origin \(origin)")
+            answer = respond(requirement, who: "\(place) pid \(pid) origin \(origin)")
         }
         connection.write(answer)
     }
@@ -52,7 +105,8 @@ struct AgentServer {
                 log.record("session '\(key)' for \(who): refused, not on the allow-list")
                 throw CommandFailure(.authenticationFailed, "session '\(key)' is not on this agent's allow-list")
             }
-            if confirm && !Confirmation.ask("authdeck agent: allow \(who) the token of '\(key)'? [y/N] ") {
+            let question = "authdeck agent: allow \(who) the token of '\(key)'? [y/N] "
+            if confirm && !prompt.withLock({ _ in Confirmation.ask(question) }) {
                 log.record("session '\(key)' for \(who): refused at the prompt")
                 throw CommandFailure(.authenticationFailed, "the agent's operator refused the request")
             }
@@ -71,26 +125,5 @@ struct AgentServer {
     static func place(of pid: Int32) -> String {
         guard let comm = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8) else { return "local" }
         return comm.trimmingCharacters(in: .whitespacesAndNewlines) == "ssh" ? "remote (via ssh)" : "local"
-    }
-}
-
-/// The agent's request log: one line per request with time, session, peer and verdict; never a token.
-struct RequestLog {
-    let descriptor: Int32
-
-    init(path: String?) throws(CommandFailure) {
-        guard let path else {
-            descriptor = STDERR_FILENO
-            return
-        }
-        descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw CommandFailure(.failed, "cannot open the log \(path): \(String(cString: strerror(errno)))")
-        }
-    }
-
-    func record(_ event: String) {
-        let line = Array((SessionJSON.iso8601(Date()) + " " + event + "\n").utf8)
-        _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
     }
 }

@@ -1,3 +1,4 @@
+import AuthClient
 import Foundation
 import Sandbox
 import SessionStorage
@@ -57,6 +58,8 @@ enum SandboxCommand {
         // Keys, issued tokens and sign-ups kept across restarts, next to the store the sessions live in.
         configuration.dataFolder = SandboxDataFolder(path: dataFolder + "/sandbox")
         configuration.announce = { line in Output.out(line) }
+        // Only this user's processes may switch faults (a fault stalls or breaks every sign-in at the sandbox).
+        configuration.adminPeerCheck = { request in LoopbackPeer.isCurrentUser(request) }
 
         // Blocked before the server's thread exists, so that thread inherits the mask and the signals wait for
         // sigwait below instead of killing the process mid-response.

@@ -88,10 +88,12 @@ struct UnixSocket {
     }
 
     /// Reads up to the first newline (not kept), at most `limit` bytes; nil on EOF before one, a timeout or too long.
-    func readLine(limit: Int = 65_536) -> [UInt8]? {
+    /// With a `deadline`, the whole line must have come by then, however the bytes trickle in.
+    func readLine(limit: Int = 65_536, until deadline: ContinuousClock.Instant? = nil) -> [UInt8]? {
         var line: [UInt8] = []
         var byte: UInt8 = 0
         while line.count <= limit {
+            if let deadline, !waitForInput(until: deadline) { return nil }
             let count = read(descriptor, &byte, 1)
             if count < 0 && errno == EINTR { continue }
             guard count == 1 else { return nil }
@@ -99,6 +101,18 @@ struct UnixSocket {
             line.append(byte)
         }
         return nil
+    }
+
+    /// Whether a byte (or the end) can be read before `deadline`.
+    private func waitForInput(until deadline: ContinuousClock.Instant) -> Bool {
+        while true {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { return false }
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, Int32((left / .milliseconds(1)).rounded(.up)))
+            if ready < 0 && errno == EINTR { continue }
+            return ready > 0
+        }
     }
 
     /// Writes all of `bytes`; false when the peer went away or timed out.

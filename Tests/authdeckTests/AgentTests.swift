@@ -50,13 +50,19 @@ import Testing
         let agent = try runner.spawn(
             executable: "/bin/bash", ["-c", "exec \(quoted) < '\(answersFile)'"],
             stdoutPath: out)
-        for _ in 0..<400 {
-            if let text = try? String(contentsOfFile: out, encoding: .utf8), text == socket + "\n" { return agent }
-            usleep(25_000)
-        }
+        if waitFor(out, toRead: socket + "\n") { return agent }
         agent.kill(SIGKILL)
         _ = agent.wait(timeout: 5)
         throw CLIFailure("the agent printed no socket path")
+    }
+
+    /// Whether the file at `path` reads `text` within ten seconds.
+    func waitFor(_ path: String, toRead text: String) -> Bool {
+        for _ in 0..<400 {
+            if let read = try? String(contentsOfFile: path, encoding: .utf8), read == text { return true }
+            usleep(25_000)
+        }
+        return false
     }
 
     func stop(_ agent: SpawnedProcess) {
@@ -214,10 +220,144 @@ import Testing
                 "-c", script, socket,
                 "{\"op\":\"token\",\"session\":\"work\",\"origin\":\"evil\(escape)host\"}",
                 "{\"op\":\"token\",\"session\":\"wo\(escape)rk\"}", "{\"op\":\"sign\"}", "not json",
+                "{\"op\":\"token\",\"session\":\"wo\\nrk\(escape)\"}",
             ])
-        #expect(result.stdout == "True None\nFalse 2\nFalse 2\nFalse 2\n", "stderr: \(result.stderr)")
+        #expect(result.stdout == "True None\nFalse 2\nFalse 2\nFalse 2\nFalse 2\n", "stderr: \(result.stderr)")
         #expect(!log.contains("\u{1b}"), "log: \(log)")
         #expect(log.contains("origin evil2Jhost"))
+        // Issue 24, item 10: one line per request, a refused key named with its newline and ESC escaped.
+        let lines = log.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 6 && lines[5].isEmpty, "log: \(log)")
+        #expect(lines[4].contains("'wo\\u{A}rk\\u{1B}[2J'"), "log: \(log)")
+    }
+
+    /// Issue 24, item 10: the log is opened without following a link, is the agent's user's alone, and is a regular
+    /// file; anything else stops the agent with one line before it listens.
+    @Test func theLogIsNeverReachedThroughALinkOrLeftOpenToOthers() throws {
+        let runner = seeded()
+        func start(log: String) -> CLIRunner.Result {
+            runner.run(["agent", "--socket", socket, "--allow", "*", "--log", log], timeout: 10)
+        }
+        let target = folder.write("target", "untouched\n")
+        chmod(target, 0o644)
+        #expect(symlink(target, logPath) == 0)
+        let linked = start(log: logPath)
+        #expect(linked.status == 1 && !linked.timedOut, "stderr: \(linked.stderr)")
+        #expect(linked.stderr == "authdeck agent: cannot open the log \(logPath): it is a symbolic link\n")
+        #expect((try? String(contentsOfFile: target, encoding: .utf8)) == "untouched\n")
+        var status = stat()
+        #expect(stat(target, &status) == 0 && status.st_mode & 0o777 == 0o644)
+        #expect(access(socket, F_OK) != 0)
+        let fifo = folder.path + "/fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let piped = start(log: fifo)
+        #expect(piped.status == 1 && !piped.timedOut, "stderr: \(piped.stderr)")
+        #expect(piped.stderr.hasPrefix("authdeck agent: cannot "), "stderr: \(piped.stderr)")
+        if let why = OtherUser.unavailable {
+            print("skipped the other user's log: \(why)")
+        } else {
+            let theirs = folder.write("theirs.log", "")
+            OtherUser.own(theirs)
+            let refused = start(log: theirs)
+            #expect(refused.status == 1 && !refused.timedOut, "stderr: \(refused.stderr)")
+            #expect(refused.stderr.contains("belongs to uid \(OtherUser.uid)"))
+        }
+        // A log of one's own left readable to others is made owner-only.
+        unlink(logPath)
+        _ = folder.write("agent.log", "")
+        chmod(logPath, 0o644)
+        let agent = try startAgent(runner, ["--allow", "*"])
+        stop(agent)
+        #expect(stat(logPath, &status) == 0 && status.st_mode & 0o777 == 0o600)
+    }
+
+    // MARK: - Concurrent clients
+
+    /// Connects `argv[2]` sockets, says "connected", sends nothing and holds them `argv[3]` seconds.
+    static let idleClients = """
+        import socket, sys, time
+        held = []
+        for _ in range(int(sys.argv[2])):
+            s = socket.socket(socket.AF_UNIX)
+            s.connect(sys.argv[1])
+            held.append(s)
+        print("connected", flush=True)
+        time.sleep(float(sys.argv[3]))
+        """
+
+    /// Issue 24, item 8: a client that sends a byte a second and never ends its line, and three that say nothing,
+    /// hold up no other client; the dripper is cut off when its whole request has not come within 10 s (a timeout
+    /// on each read never would cut it off).
+    @Test func slowAndIdleClientsHoldUpNoOther() throws {
+        let agent = try startAgent(seeded(), ["--allow", "*"])
+        defer { stop(agent) }
+        let dripperOut = folder.path + "/dripper.out"
+        let dripper = try storeRunner().spawn(
+            executable: "/usr/bin/python3",
+            [
+                "-c",
+                """
+                import socket, sys, time
+                s = socket.socket(socket.AF_UNIX)
+                s.connect(sys.argv[1])
+                print("connected", flush=True)
+                start = time.monotonic()
+                try:
+                    s.sendall(b"{")
+                    while time.monotonic() - start < 30:
+                        time.sleep(1)
+                        s.sendall(b" ")
+                    print("held 30 s", flush=True)
+                except (BrokenPipeError, ConnectionResetError):
+                    print("cut off after %d s" % (time.monotonic() - start), flush=True)
+                """, socket,
+            ], stdoutPath: dripperOut)
+        let idleOut = folder.path + "/idle.out"
+        let idle = try storeRunner().spawn(
+            executable: "/usr/bin/python3", ["-c", Self.idleClients, socket, "3", "30"], stdoutPath: idleOut)
+        defer {
+            idle.kill(SIGKILL)
+            _ = idle.wait(timeout: 5)
+        }
+        try #require(waitFor(dripperOut, toRead: "connected\n") && waitFor(idleOut, toRead: "connected\n"))
+        let answered = client().run(["token"], timeout: 60)
+        let dripping = (try? String(contentsOfFile: dripperOut, encoding: .utf8)) ?? ""
+        #expect(answered.stdout == "AT-work-secret\n", "stderr: \(answered.stderr)")
+        #expect(dripping == "connected\n", "the token came only after the dripper let go: \(dripping)")
+        let (_, timedOut) = dripper.wait(timeout: 60)
+        #expect(!timedOut)
+        let report = (try? String(contentsOfFile: dripperOut, encoding: .utf8)) ?? ""
+        let seconds = report.split(separator: "\n").last.flatMap { line in
+            line.hasPrefix("cut off after ") ? Int(line.split(separator: " ")[3]) : nil
+        }
+        #expect(seconds.map { $0 >= 9 && $0 < 20 } == true, "dripper: \(report)")
+        #expect(log.contains("no request"), "log: \(log)")
+    }
+
+    /// Issue 24, item 8: eight connections of the user at once are served; the ninth is told the agent is busy, in
+    /// one line, and the agent serves again once they are gone.
+    @Test func theNinthConnectionAtOnceIsTurnedAway() throws {
+        let agent = try startAgent(seeded(), ["--allow", "*"])
+        defer { stop(agent) }
+        let idleOut = folder.path + "/idle.out"
+        let idle = try storeRunner().spawn(
+            executable: "/usr/bin/python3", ["-c", Self.idleClients, socket, "8", "30"], stdoutPath: idleOut)
+        try #require(waitFor(idleOut, toRead: "connected\n"))
+        let busy = client().run(["token"], timeout: 60)
+        idle.kill(SIGKILL)
+        _ = idle.wait(timeout: 5)
+        #expect(busy.status == 5, "stderr: \(busy.stderr)")
+        #expect(busy.stdout.isEmpty)
+        #expect(
+            busy.stderr.hasPrefix("authdeck token: agent: the agent is busy: 8 connections")
+                && busy.stderr.filter { $0 == "\n" }.count == 1, "stderr: \(busy.stderr)")
+        #expect(log.contains("refused, 8 connections already open"), "log: \(log)")
+        var served = client().run(["token"])
+        for _ in 0..<20 where served.status != 0 {
+            usleep(100_000)
+            served = client().run(["token"])
+        }
+        #expect(served.stdout == "AT-work-secret\n", "stderr: \(served.stderr)")
     }
 
     // MARK: - ssh -R

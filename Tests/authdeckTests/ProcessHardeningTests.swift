@@ -47,4 +47,29 @@ import Testing
         let fields = core.map { $0.split(separator: " ", omittingEmptySubsequences: true) } ?? []
         #expect(fields.count >= 6 && fields[4] == "0" && fields[5] == "0", "core limit: \(core ?? "none")")
     }
+
+    /// Issue 24: the Swift runtime's crash report prints every register with the memory it points at, key and token
+    /// bytes among them, and a non-dumpable process still serves it its own memory. A running authdeck (the lean
+    /// binary exec'd into authdeck-full) killed with SIGSEGV dies of the signal and prints no report.
+    @Test func aCrashPrintsNoRegistersOrMemory() throws {
+        let folder = TemporaryFolder()
+        let runner = CLIRunner(home: folder.path + "/home")
+        let script = """
+            "$1" sandbox --port 0 > "$2" &
+            pid=$!
+            i=0
+            while [ ! -s "$2" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
+            kill -SEGV $pid
+            wait $pid
+            echo "status=$?"
+            """
+        let result = runner.run(
+            executable: "/bin/sh", ["-c", script, "sh", CLIRunner.binary, folder.path + "/sandbox.out"],
+            environment: ["SWIFT_BACKTRACE": nil], timeout: 60)
+        #expect(result.stdout == "status=139\n", "stderr: \(result.stderr)")
+        #expect(result.stderr.hasPrefix("authdeck sandbox: listening on http://127.0.0.1:"), "stderr: \(result.stderr)")
+        for word in ["Backtracing", "crashed", "Registers", "rip 0x", "rsp 0x"] {
+            #expect(!result.stderr.contains(word), "stderr: \(result.stderr)")
+        }
+    }
 }

@@ -104,26 +104,58 @@ import Testing
         #expect(runner.run(["sandbox", "faults", "none", "--url", "http://example.com:1"]).status == 2)
     }
 
+    /// A request to switch on `code-reused`, sent by Python with the given `Host` and admin header ("-": none);
+    /// prints the HTTP status.
+    static let adminRequest = """
+        import urllib.request, urllib.error, sys
+        url, host, admin = sys.argv[1:4]
+        headers = {"Content-Type": "application/json"}
+        if host != "-": headers["Host"] = host
+        if admin != "-": headers["X-Authdeck-Sandbox"] = admin
+        request = urllib.request.Request(url + "/sandbox/faults", data=b'{"faults":["code-reused"]}',
+                                         method="PUT", headers=headers)
+        try:
+            print(urllib.request.urlopen(request).status)
+        except urllib.error.HTTPError as error:
+            print(error.code)
+        """
+
     @Test func theAdminRouteRefusesAChangeWithoutItsHeader() throws {
         let setup = try FaultedSandbox([])
-        // What a web page could send: a simple cross-origin POST, no custom header.
+        // What a web page could send: a simple cross-origin request, no custom header.
         let result = setup.runner.run(
-            executable: "/usr/bin/python3",
-            [
-                "-c",
-                """
-                import urllib.request, urllib.error, sys
-                request = urllib.request.Request(sys.argv[1] + "/sandbox/faults", data=b'{"faults":["code-reused"]}',
-                                                 method="POST", headers={"Content-Type": "application/json"})
-                try:
-                    urllib.request.urlopen(request)
-                    print("accepted")
-                except urllib.error.HTTPError as error:
-                    print(error.code)
-                """, setup.sandbox.baseURL,
-            ])
+            executable: "/usr/bin/python3", ["-c", Self.adminRequest, setup.sandbox.baseURL, "-", "-"])
         #expect(result.stdout == "403\n", "stderr: \(result.stderr)")
         #expect(setup.runner.run(["sandbox", "faults"]).stdout == "none\n")
+    }
+
+    /// Issue 24, item 9: a page that rebinds its own name to 127.0.0.1 sends that name as `Host`, and another local
+    /// user can reach 127.0.0.1 too; neither may switch faults (a 60 s stall for everyone). The sandbox's own
+    /// address and `localhost`, from this user, still can.
+    @Test func theAdminRouteAnswersOnlyItsOwnHostAndUser() throws {
+        let setup = try FaultedSandbox([])
+        let url = setup.sandbox.baseURL
+        let port = try #require(url.split(separator: ":").last.map(String.init))
+        func change(_ host: String, as command: [String] = []) -> String {
+            let python = ["/usr/bin/python3", "-c", Self.adminRequest, url, host, "admin"]
+            let result = setup.runner.run(executable: (command + python)[0], Array((command + python).dropFirst()))
+            return result.stdout + result.stderr
+        }
+        #expect(change("evil.example:\(port)") == "403\n")
+        #expect(change("127.0.0.1.evil.example:\(port)") == "403\n")
+        #expect(change("127.0.0.1:1\(port)") == "403\n")
+        #expect(setup.runner.run(["sandbox", "faults"]).stdout == "none\n")
+        if let why = OtherUser.unavailable {
+            print("skipped the other-user half: \(why)")
+        } else {
+            #expect(change("127.0.0.1:\(port)", as: [OtherUser.setpriv] + OtherUser.wrap([])) == "403\n")
+            #expect(setup.runner.run(["sandbox", "faults"]).stdout == "none\n")
+        }
+        #expect(change("localhost:\(port)") == "200\n")
+        #expect(setup.runner.run(["sandbox", "faults"]).stdout == "code-reused\n")
+        #expect(setup.runner.run(["sandbox", "faults", "none"]).stdout == "none\n")
+        #expect(change("127.0.0.1:\(port)") == "200\n")
+        #expect(setup.runner.run(["sandbox", "faults", "--url", "http://localhost:\(port)"]).stdout == "code-reused\n")
     }
 
     // MARK: - Provider endpoints

@@ -8,6 +8,11 @@
 /// /proc/PID owned by root). Returns 0 when both took, -1 with errno set.
 int cprocess_disable_dumping(void);
 
+/// Puts back the default action (end the process; no core, with the limit at 0) for the signals a crash raises,
+/// taking them from the Swift runtime's crash handler, whose backtrace prints the registers and the memory they
+/// point at. Returns 0 when every signal took, -1 otherwise.
+int cprocess_default_crash_signals(void);
+
 /// 1 when the process is dumpable, 0 when not, -1 on error.
 int cprocess_is_dumpable(void);
 
