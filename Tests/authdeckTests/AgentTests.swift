@@ -225,13 +225,13 @@ import Testing
         #expect(result.stdout == "True None\nFalse 2\nFalse 2\nFalse 2\nFalse 2\n", "stderr: \(result.stderr)")
         #expect(!log.contains("\u{1b}"), "log: \(log)")
         #expect(log.contains("origin evil2Jhost"))
-        // Issue 24, item 10: one line per request, a refused key named with its newline and ESC escaped.
+        // One line per request, a refused key named with its newline and ESC escaped.
         let lines = log.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 6 && lines[5].isEmpty, "log: \(log)")
         #expect(lines[4].contains("'wo\\u{A}rk\\u{1B}[2J'"), "log: \(log)")
     }
 
-    /// Issue 24, item 10: the log is opened without following a link, is the agent's user's alone, and is a regular
+    /// The log is opened without following a link, is the agent's user's alone, and is a regular
     /// file; anything else stops the agent with one line before it listens.
     @Test func theLogIsNeverReachedThroughALinkOrLeftOpenToOthers() throws {
         let runner = seeded()
@@ -285,7 +285,7 @@ import Testing
         time.sleep(float(sys.argv[3]))
         """
 
-    /// Issue 24, item 8: a client that sends a byte a second and never ends its line, and three that say nothing,
+    /// A client that sends a byte a second and never ends its line, and three that say nothing,
     /// hold up no other client; the dripper is cut off when its whole request has not come within 10 s (a timeout
     /// on each read never would cut it off).
     @Test func slowAndIdleClientsHoldUpNoOther() throws {
@@ -334,7 +334,7 @@ import Testing
         #expect(log.contains("no request"), "log: \(log)")
     }
 
-    /// Issue 24, item 8: eight connections of the user at once are served; the ninth is told the agent is busy, in
+    /// Eight connections of the user at once are served; the ninth is told the agent is busy, in
     /// one line, and the agent serves again once they are gone.
     @Test func theNinthConnectionAtOnceIsTurnedAway() throws {
         let agent = try startAgent(seeded(), ["--allow", "*"])

@@ -48,7 +48,7 @@ import Testing
         #expect(fields.count >= 6 && fields[4] == "0" && fields[5] == "0", "core limit: \(core ?? "none")")
     }
 
-    /// Issue 24: the Swift runtime's crash report prints every register with the memory it points at, key and token
+    /// The Swift runtime's crash report prints every register with the memory it points at, key and token
     /// bytes among them, and a non-dumpable process still serves it its own memory. A running authdeck (the lean
     /// binary exec'd into authdeck-full) killed with SIGSEGV dies of the signal and prints no report.
     @Test func aCrashPrintsNoRegistersOrMemory() throws {

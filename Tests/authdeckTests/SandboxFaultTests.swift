@@ -129,7 +129,7 @@ import Testing
         #expect(setup.runner.run(["sandbox", "faults"]).stdout == "none\n")
     }
 
-    /// Issue 24, item 9: a page that rebinds its own name to 127.0.0.1 sends that name as `Host`, and another local
+    /// A page that rebinds its own name to 127.0.0.1 sends that name as `Host`, and another local
     /// user can reach 127.0.0.1 too; neither may switch faults (a 60 s stall for everyone). The sandbox's own
     /// address and `localhost`, from this user, still can.
     @Test func theAdminRouteAnswersOnlyItsOwnHostAndUser() throws {
