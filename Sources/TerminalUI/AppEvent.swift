@@ -28,6 +28,8 @@ public enum AppEvent: Equatable, Sendable {
     case sessionsChangedElsewhere(removed: [String], selected: String?)
     /// The count of the rows the filter leaves, worked out off the loop's thread for the list's count `request`.
     case sessionsCounted(request: Int, matching: Int)
+    /// The answer to a `readPage` effect: the Sessions table's count, rows and looked-up keys.
+    case pageRead(SessionPage)
     /// A refresh ended; nil error means it worked.
     case refreshFinished(key: String, error: String?)
     /// A store operation failed; the message says why.

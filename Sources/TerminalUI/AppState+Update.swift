@@ -13,16 +13,34 @@ extension AppState {
 
     /// `update` in place, for the event loop.
     public mutating func apply(_ event: AppEvent) -> [AppEffect] {
-        let effects = handle(event)
-        // A session whose details are open and that went away (signed out here or elsewhere): back to the list.
-        if case .details(let key) = mode, sessions.current?.key != key { mode = .sessions }
+        handle(event) + settle()
+    }
+
+    /// What every event ends with, and what the event loop runs before its first frame: the view placed, and the
+    /// rows and keys the state lacks asked for (`AppEffect.readPage`; the answer comes back as `pageRead`).
+    public mutating func settle() -> [AppEffect] {
+        // A session whose details are open and that went away (signed out here or elsewhere): back to the list,
+        // once the rows are read (while they are, the cursor's row may not be held yet).
+        if case .details(let key) = mode, !sessions.isReading, sessions.current?.key != key { mode = .sessions }
         // The table's first row moves only when the cursor leaves the view; stored here since rendering is pure.
         let visibleRows = max(0, SessionsScreen.layout(rows: rows, cols: cols).table.rows - 1)
         sessions.scroll(
             to: Table.scrollOffset(
                 current: sessions.scrollOffset, selected: sessions.cursor,
                 visibleRows: visibleRows, rowCount: sessions.count), rows: visibleRows)
-        return effects
+        sessions.watch(watchedKeys)
+        return sessions.takeRequest().map { [.readPage($0)] } ?? []
+    }
+
+    /// Sessions the state must know about beyond the rows on screen: the marked ones (`r` and `d` act on them, in
+    /// table order), the key typed on New sign-in (a taken one is refused), the one `z` would make the default
+    /// again, and the one an unlock resumes a refresh of.
+    private var watchedKeys: Set<String> {
+        var keys = marked
+        if case .newSignIn(let form) = mode, !form.sessionKey.text.isEmpty { keys.insert(form.sessionKey.text) }
+        if let previous = defaultChange?.previous { keys.insert(previous) }
+        if case .refresh(let key) = afterUnlock { keys.insert(key) }
+        return keys
     }
 
     private mutating func handle(_ event: AppEvent) -> [AppEffect] {
@@ -95,6 +113,9 @@ extension AppState {
         case .sessionsCounted(let request, let matching):
             sessions.countArrived(matching, request: request)
             return []
+        case .pageRead(let page):
+            guard let candidates = sessions.pageArrived(page) else { return [] }
+            return startAutoRefresh(candidates)
         case .refreshFinished(let key, let error):
             sessions.update(key) { $0.refresh = error.map { .failed($0) } ?? .refreshed(now) }
             message =
@@ -378,9 +399,15 @@ extension AppState {
     /// for the user, so a broken refresh token is not hammered every second).
     private mutating func autoRefreshDue() -> [AppEffect] {
         guard !isStoreLocked else { return [] }
+        // Paged, the candidates are read first and come back with the page (`pageRead`).
+        guard let candidates = sessions.autoRefreshCandidates(expiringBy: now.addingTimeInterval(60)) else { return [] }
+        return startAutoRefresh(candidates)
+    }
+
+    private mutating func startAutoRefresh(_ candidates: [SessionItem]) -> [AppEffect] {
+        guard !isStoreLocked else { return [] }
         var due: [String] = []
-        let horizon = now.addingTimeInterval(60)
-        for item in sessions.autoRefreshCandidates(expiringBy: horizon) {
+        for item in candidates {
             switch item.refresh {
             case .idle, .refreshed: due.append(item.key)
             case .refreshing, .failed: continue

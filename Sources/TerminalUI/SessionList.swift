@@ -8,9 +8,11 @@ import Foundation
 ///
 /// Two ways to hold the rows. In memory (tests, and any caller that hands over items): every item, with the
 /// filtered and sorted order a cached list of indices rebuilt only when the items, the filter or the order change.
-/// Paged (the TUI over a store): a `SessionPageSource` answers the count and the rows, and the list keeps only a
-/// window of rows around the view, moved by keyset from its edge rows, plus what the TUI alone knows (the selected
-/// key, refresh states), so its memory and its work per key press do not grow with the store.
+/// Paged (the TUI over a store): the list keeps only a window of rows around the view, moved by keyset from its
+/// edge rows, plus what the TUI alone knows (the selected key, refresh states), so its memory and its work per key
+/// press do not grow with the store. It never reads: what it lacks it names in a `SessionPageRequest`
+/// (`takeRequest`, returned by `AppState.apply` as `AppEffect.readPage`), and the answer comes back as a
+/// `SessionPage` (`pageArrived`). Rows not yet read draw as loading.
 public struct SessionList: Equatable, Sendable {
     /// Every item in memory mode; empty when paged.
     public private(set) var items: [SessionItem]
@@ -25,8 +27,8 @@ public struct SessionList: Equatable, Sendable {
     /// The first row shown, kept between frames so the view moves only when the cursor leaves it.
     public var scrollOffset: Int
 
-    /// The paged mode's source, compared by identity.
-    private var source: PagedSource?
+    /// Whether the rows are read a page at a time (`SessionPageRequest`) rather than held in `items`.
+    public let isPaged: Bool
     /// Paged: rows `windowStart ..< windowStart + window.count` of the listing.
     private var window: [SessionItem] = []
     private var windowStart = 0
@@ -40,9 +42,28 @@ public struct SessionList: Equatable, Sendable {
     /// Paged: the store's selected key, and refresh states by key (the TUI's own knowledge, laid over fetched rows).
     private var pagedSelectedKey: String?
     private var refreshStates: [String: SessionItem.Refresh] = [:]
+    /// Paged: what the list waits for before its rows mean anything (a new count, a new filter's first rows).
+    private var listing: Listing?
+    /// Paged: a count running off the loop's thread must be stopped by the next request.
+    private var stopCountPending = false
+    /// Paged: the rows of the listing the view needs and the window lacks.
+    private var need: Range<Int>?
+    /// Paged: keys the state needs to know about beyond the window (marked rows, a key typed on New sign-in), what
+    /// was found of them (items and rows), and which were looked up since the listing last changed.
+    private var watched: Set<String> = []
+    private var known: [String: SessionItem] = [:]
+    private var knownRows: [String: Int] = [:]
+    private var lookedUp: Set<String> = []
+    /// Paged: the auto-refresh candidates are wanted, up to this time.
+    private var autoRefreshBy: Date?
+    /// Paged: the last request's token, and the one asked and not yet answered.
+    private var token = 0
+    private var asked: Asked?
+    /// Paged: the last request answered (token left out), so a read that came back short is not asked again.
+    private var answered: SessionPageRequest?
 
-    /// A paged list over `source`, the cursor on `focus` when it is listed.
-    public init(source: SessionPageSource, selected: String?, focus: String? = nil, sort: SessionSort = .key) {
+    /// A paged list, the cursor on `focus` (else the selected session) once the first read lands.
+    public init(selected: String?, focus: String? = nil, sort: SessionSort = .key) {
         items = []
         self.sort = sort
         filter = ""
@@ -50,7 +71,7 @@ public struct SessionList: Equatable, Sendable {
         visible = []
         cursor = 0
         scrollOffset = 0
-        self.source = PagedSource(source)
+        isPaged = true
         pagedSelectedKey = selected
         reload(keeping: focus ?? selected)
     }
@@ -63,36 +84,42 @@ public struct SessionList: Equatable, Sendable {
         visible = []
         cursor = 0
         scrollOffset = 0
+        isPaged = false
         rebuild(keeping: nil)
     }
 
-    /// Whether rows come from a `SessionPageSource` rather than `items`.
-    public var isPaged: Bool { source != nil }
-
     /// The session under the cursor.
     public var current: SessionItem? {
-        guard source != nil else { return visible.indices.contains(cursor) ? items[visible[cursor]] : nil }
+        guard isPaged else { return visible.indices.contains(cursor) ? items[visible[cursor]] : nil }
         return matching > 0 ? pagedItem(atRow: cursor) : nil
     }
 
-    /// The item drawn on table row `row`.
+    /// The item drawn on table row `row`, nil while it is being read.
+    public func loadedItem(atRow row: Int) -> SessionItem? {
+        guard isPaged else { return items[visible[row]] }
+        return pagedItem(atRow: row)
+    }
+
+    /// The item drawn on table row `row` (an empty one while it is being read).
     public func item(atRow row: Int) -> SessionItem {
-        guard source != nil else { return items[visible[row]] }
-        return pagedItem(atRow: row) ?? SessionItem(record: SessionList.missingRecord, isSelected: false)
+        loadedItem(atRow: row) ?? SessionItem(record: SessionList.missingRecord, isSelected: false)
     }
 
     /// How many rows the filter leaves.
-    public var count: Int { source == nil ? visible.count : matching }
+    public var count: Int { isPaged ? matching : visible.count }
 
     /// How many sessions there are, filtered or not.
-    public var totalCount: Int { source == nil ? items.count : total }
+    public var totalCount: Int { isPaged ? total : items.count }
+
+    /// Whether the list waits for a read it asked for (the cursor's row may not be there yet).
+    public var isReading: Bool { asked != nil || listing != nil }
 
     /// Whether the filter's count is still being worked out: `count` is then only the rows read so far.
     public var isCounting: Bool { counting }
 
     /// The store's selected session.
     public var selectedKey: String? {
-        source == nil ? items.first { $0.isSelected }?.key : pagedSelectedKey
+        isPaged ? pagedSelectedKey : items.first { $0.isSelected }?.key
     }
 
     /// Whether `key` is stored (whatever the filter).
@@ -100,23 +127,24 @@ public struct SessionList: Equatable, Sendable {
         item(forKey: key) != nil
     }
 
-    /// The session stored under `key` (whatever the filter), with what the TUI knows about refreshing it.
+    /// The session stored under `key` (whatever the filter), with what the TUI knows about refreshing it. Paged,
+    /// only a held row or a watched key (`watch`) is known.
     public func item(forKey key: String) -> SessionItem? {
-        guard let source else { return items.first { $0.key == key } }
+        guard isPaged else { return items.first { $0.key == key } }
         if let shown = window.first(where: { $0.key == key }) { return shown }
-        return source.value.item(key).map(decorated)
+        return known[key].map(decorated)
     }
 
-    /// The table row of `key`, nil when the filter leaves it out.
+    /// The table row of `key`, nil when the filter leaves it out (or, paged, it is neither held nor watched).
     public func row(of key: String) -> Int? {
-        guard let source else { return visible.firstIndex { items[$0].key == key } }
+        guard isPaged else { return visible.firstIndex { items[$0].key == key } }
         if let index = window.firstIndex(where: { $0.key == key }) { return windowStart + index }
-        return source.value.rowNumber(of: key, sort: sort, filter: filter, at: filterDate)
+        return knownRows[key]
     }
 
     /// `keys` in table order, then those the filter hides, sorted.
     public func inTableOrder(_ keys: Set<String>) -> [String] {
-        guard source != nil else {
+        guard isPaged else {
             let shown = visible.map { items[$0].key }.filter { keys.contains($0) }
             return shown + keys.subtracting(shown).sorted()
         }
@@ -125,29 +153,44 @@ public struct SessionList: Equatable, Sendable {
         return shown + keys.subtracting(shown).sorted()
     }
 
-    /// The sessions with auto-refresh on that can refresh and expire by `horizon`.
-    public func autoRefreshCandidates(expiringBy horizon: Date) -> [SessionItem] {
-        guard let source else {
-            return items.filter { item in
-                item.record.autoRefresh && item.record.refreshable
-                    && (item.record.expiresAt.map { $0 <= horizon }
-                        ?? false)
-            }
-        }
-        return source.value.autoRefreshCandidates(expiringBy: horizon).map(decorated)
+    /// The sessions with auto-refresh on that can refresh and expire by `horizon`; nil when paged: they are then
+    /// asked for, and come back with the next page (`pageArrived`).
+    public mutating func autoRefreshCandidates(expiringBy horizon: Date) -> [SessionItem]? {
+        guard isPaged else { return items.filter { Self.refreshes($0, by: horizon) } }
+        autoRefreshBy = horizon
+        return nil
     }
 
-    /// Sets the first row shown; a paged list reads the rows `rows` from there on if it does not hold them.
+    /// Whether `item` has auto-refresh on, can refresh and expires by `horizon`.
+    public static func refreshes(_ item: SessionItem, by horizon: Date) -> Bool {
+        item.record.autoRefresh && item.record.refreshable && (item.record.expiresAt.map { $0 <= horizon } ?? false)
+    }
+
+    /// A row read from the store with what the TUI knows about it (the selection, its refresh).
+    public func overlaid(_ item: SessionItem) -> SessionItem {
+        decorated(item)
+    }
+
+    /// Sets the first row shown; a paged list asks for the rows `rows` from there on if it does not hold them.
     public mutating func scroll(to offset: Int, rows: Int) {
         scrollOffset = offset
-        guard source != nil, matching > 0 else { return }
+        guard isPaged, matching > 0 else { return }
         ensure(offset..<min(matching, offset + max(1, rows)))
+    }
+
+    /// The keys the state needs to know about beyond the rows on screen; those not yet looked up are asked for.
+    public mutating func watch(_ keys: Set<String>) {
+        guard isPaged, keys != watched else { return }
+        watched = keys
+        known = known.filter { keys.contains($0.key) }
+        knownRows = knownRows.filter { keys.contains($0.key) }
+        lookedUp.formIntersection(keys)
     }
 
     /// Another process changed the store. Paged (as the TUI runs), the count and the view are read again and the
     /// cursor stays on its session; in memory (reducer tests), the keys known to be gone are dropped.
     public mutating func applyExternal(removed: [String]) {
-        guard source == nil else {
+        guard !isPaged else {
             reload(keeping: current?.key)
             return
         }
@@ -159,7 +202,7 @@ public struct SessionList: Equatable, Sendable {
     /// Everything the store listed; the cursor stays on the same key when it is still there.
     public mutating func replaceAll(_ newItems: [SessionItem], focus: String? = nil) {
         let keep = focus ?? current?.key
-        guard source == nil else {
+        guard !isPaged else {
             reload(keeping: keep)
             return
         }
@@ -176,7 +219,7 @@ public struct SessionList: Equatable, Sendable {
     /// Adds or replaces one session (a new sign-in, a refresh) and, when asked, puts the cursor on it.
     public mutating func upsert(_ item: SessionItem, focus: Bool) {
         let keep = focus ? item.key : current?.key
-        guard source == nil else {
+        guard !isPaged else {
             if case .idle = item.refresh {} else { refreshStates[item.key] = item.refresh }
             if item.isSelected { pagedSelectedKey = item.key }
             reload(keeping: keep)
@@ -195,7 +238,7 @@ public struct SessionList: Equatable, Sendable {
 
     /// Removes a signed-out session; the cursor moves to its neighbour.
     public mutating func remove(_ key: String) {
-        guard source == nil else {
+        guard !isPaged else {
             let row = cursor
             refreshStates[key] = nil
             reload(keeping: nil)
@@ -211,7 +254,7 @@ public struct SessionList: Equatable, Sendable {
 
     /// Marks `key` as the store's selected session (and no other).
     public mutating func markSelected(_ key: String) {
-        guard source == nil else {
+        guard !isPaged else {
             pagedSelectedKey = key.isEmpty ? nil : key
             for index in window.indices { window[index].isSelected = window[index].key == key }
             return
@@ -223,8 +266,11 @@ public struct SessionList: Equatable, Sendable {
 
     /// Changes one item in place; the order is not rebuilt (only refresh state and flags change this way).
     public mutating func update(_ key: String, _ change: (inout SessionItem) -> Void) {
-        guard source == nil else {
-            guard var item = item(forKey: key) else { return }
+        guard !isPaged else {
+            // A row neither held nor watched still keeps its refresh state for when it is read.
+            var item =
+                item(forKey: key)
+                ?? SessionItem(record: Self.missingRecord, isSelected: false, refresh: refreshStates[key] ?? .idle)
             change(&item)
             refreshStates[key] = item.refresh
             if let index = window.firstIndex(where: { $0.key == key }) { window[index] = item }
@@ -238,7 +284,7 @@ public struct SessionList: Equatable, Sendable {
         guard order != sort else { return }
         let keep = current?.key
         sort = order
-        guard source == nil else {
+        guard !isPaged else {
             reload(keeping: keep)
             return
         }
@@ -252,7 +298,7 @@ public struct SessionList: Equatable, Sendable {
         filterDate = now
         cursor = 0
         scrollOffset = 0
-        guard source == nil else {
+        guard !isPaged else {
             firstPage()
             return
         }
@@ -262,7 +308,7 @@ public struct SessionList: Equatable, Sendable {
 
     /// The count `countLater` was asked for (`request`) arrived; an older one is ignored.
     public mutating func countArrived(_ value: Int, request: Int) {
-        guard source != nil, counting, request == countRequest else { return }
+        guard isPaged, counting, request == countRequest else { return }
         counting = false
         matching = value
         if windowStart + window.count > value { window = Array(window.prefix(max(0, value - windowStart))) }
@@ -281,16 +327,35 @@ public struct SessionList: Equatable, Sendable {
             return
         }
         cursor = min(max(0, row), count - 1)
-        if source != nil { ensure(cursor..<cursor + 1) }
+        if isPaged { ensure(cursor..<cursor + 1) }
     }
 
     // MARK: - Paged
 
-    /// The source, equal only to itself, so two states compare equal only over the same store handle.
-    private struct PagedSource: Equatable, Sendable {
-        let value: SessionPageSource
-        init(_ value: SessionPageSource) { self.value = value }
-        static func == (a: PagedSource, b: PagedSource) -> Bool { a.value === b.value }
+    /// What a paged list waits for before its rows mean anything.
+    private enum Listing: Equatable, Sendable {
+        /// The count again, and the row of `focus` (the cursor goes there); then the rows around the cursor.
+        case reload(focus: String?)
+        /// A new filter's first rows, and its count when they fill a screen.
+        case firstRows
+    }
+
+    /// How the rows of a request join the window they were asked from.
+    private enum Merge: Equatable, Sendable {
+        /// Kept from row `start` of the listing, the rows read after the window's last row follow.
+        case forward
+        /// The rows read before the window's first row, then the window up to the request's end.
+        case backward(stop: Int)
+        /// The rows read are the window.
+        case replace
+    }
+
+    /// A request asked and not yet answered, with what its answer means to the list.
+    private struct Asked: Equatable, Sendable {
+        var request: SessionPageRequest
+        var listing: Listing?
+        var start = 0
+        var merge = Merge.replace
     }
 
     /// Rows the window holds at least: a screen and a half either side of the view, so a run of single steps or
@@ -301,7 +366,7 @@ public struct SessionList: Equatable, Sendable {
     /// matches are sparse near the top of the listing has them; the rest come by keyset as the view needs them.
     private static let firstRows = 64
 
-    /// Shown for a row the store no longer has (it went away between the count and the read).
+    /// Shown for a row not read yet (or that went away between the count and the read).
     private static let missingRecord = SessionRecord(
         key: "", backend: "", provider: "", subject: "", issuer: "",
         createdAt: Date(timeIntervalSince1970: 0), expiresAt: nil,
@@ -309,9 +374,8 @@ public struct SessionList: Equatable, Sendable {
 
     private func pagedItem(atRow row: Int) -> SessionItem? {
         if row >= windowStart, row < windowStart + window.count { return window[row - windowStart] }
-        // Not held (the store changed under the view): one row by offset.
-        return source?.value.rows(sort: sort, filter: filter, at: filterDate, after: nil, skip: row, limit: 1)?
-            .first.map(decorated)
+        // A watched key looked up on its own (a marked row, the session an unlock resumes a refresh of).
+        return knownRows.first { $0.value == row }.flatMap { known[$0.key] }.map(decorated)
     }
 
     /// A fetched row with the selection and what the TUI knows about its refresh.
@@ -322,93 +386,167 @@ public struct SessionList: Equatable, Sendable {
         return item
     }
 
-    /// A new filter's first rows, read at once; the count too when they are all there is, else it is asked for
+    /// A new filter's first rows are asked for; the count too when they are all there is, else it is worked out
     /// off the loop's thread (a filter whose words most rows hold would read every row to count them) and arrives
     /// with `countArrived`, so the frame never waits for it.
     private mutating func firstPage() {
-        guard let source else { return }
+        guard isPaged else { return }
         guard !filter.isEmpty else {
             reload(keeping: nil)
             return
         }
-        if counting { source.value.stopCounting() }
-        countRequest += 1
+        stopCountPending = stopCountPending || counting
         counting = false
-        windowStart = 0
-        let rows =
-            source.value.rows(
-                sort: sort, filter: filter, at: filterDate, after: nil, skip: 0, limit: Self.firstRows) ?? []
-        window = rows.map(decorated)
-        matching = window.count
-        guard window.count == Self.firstRows else { return }
-        if source.value.countLater(sort: sort, filter: filter, at: filterDate, request: countRequest) {
-            counting = true
-        } else {
-            (total, matching) = source.value.count(sort: sort, filter: filter, at: filterDate)
-        }
-    }
-
-    /// Reads the count again and the rows around the cursor, which stays on `key` when it is still listed.
-    private mutating func reload(keeping key: String?) {
-        guard let source else { return }
-        if counting { source.value.stopCounting() }
-        countRequest += 1
-        counting = false
-        (total, matching) = source.value.count(sort: sort, filter: filter, at: filterDate)
+        // The old filter's rows are not this one's: they draw as loading until the read lands.
         window = []
         windowStart = 0
-        if let key, let row = source.value.rowNumber(of: key, sort: sort, filter: filter, at: filterDate) {
-            cursor = row
-        }
-        cursor = min(cursor, max(0, matching - 1))
-        guard matching > 0 else { return }
-        ensure(cursor..<cursor + 1)
+        listing = .firstRows
     }
 
-    /// Makes the window hold `needed` (rows of the listing), reading only what it lacks: by keyset after its last
-    /// row or before its first when the rows are near, else from whichever end of the listing is nearer.
+    /// Asks for the count again and the rows around the cursor, which stays on `key` when it is still listed.
+    private mutating func reload(keeping key: String?) {
+        guard isPaged else { return }
+        stopCountPending = stopCountPending || counting
+        counting = false
+        listing = .reload(focus: key)
+    }
+
+    /// Makes the view need `needed` (rows of the listing) when the window does not hold them; the request for them
+    /// is made by `takeRequest`, once the event is applied.
     private mutating func ensure(_ needed: Range<Int>) {
-        guard let source = source?.value, !needed.isEmpty else { return }
         let end = windowStart + window.count
-        if !window.isEmpty, needed.lowerBound >= windowStart, needed.upperBound <= end { return }
+        let held = needed.isEmpty || !window.isEmpty && needed.lowerBound >= windowStart && needed.upperBound <= end
+        need = held ? nil : needed
+    }
+
+    /// The request for what the list lacks (a listing, rows, watched keys, auto-refresh candidates), nil when it
+    /// lacks nothing or asked for exactly this already. `AppState.apply` returns it as `AppEffect.readPage`.
+    public mutating func takeRequest() -> SessionPageRequest? {
+        guard isPaged else { return nil }
+        var next = Asked(request: SessionPageRequest(token: 0, sort: sort, filter: filter, date: filterDate))
+        next.listing = listing
+        switch listing {
+        case .reload(let focus):
+            next.request.count = .now
+            next.request.focus = focus
+            next.request.lookups = watched.sorted()
+        case .firstRows:
+            next.request.count = .laterIfFull
+            next.request.rows = SessionPageRequest.Rows(anchor: nil, skip: 0, limit: Self.firstRows)
+            next.request.lookups = watched.sorted()
+        case nil:
+            if let need { plan(need, into: &next) }
+            next.request.lookups = watched.subtracting(lookedUp).sorted()
+        }
+        next.request.stopCounting = stopCountPending
+        next.request.autoRefreshBy = autoRefreshBy
+        guard
+            listing != nil || next.request.rows != nil || !next.request.lookups.isEmpty
+                || next.request.autoRefreshBy != nil
+        else { return nil }
+        // Asked already and not answered, or answered already: not again (a read that came back short would be).
+        if var pending = asked?.request {
+            pending.token = 0
+            if pending == next.request { return nil }
+        }
+        if next.listing == nil, next.request.autoRefreshBy == nil, next.request == answered { return nil }
+        token += 1
+        next.request.token = token
+        asked = next
+        return next.request
+    }
+
+    /// The answer to the last request; an answer to an older one is dropped. The auto-refresh candidates asked for,
+    /// with what the TUI knows about them, are returned (nil when none were asked).
+    public mutating func pageArrived(_ page: SessionPage) -> [SessionItem]? {
+        guard isPaged, let asked, page.token == asked.request.token else { return nil }
+        self.asked = nil
+        var request = asked.request
+        request.token = 0
+        answered = request
+        if request.stopCounting { stopCountPending = false }
+        if autoRefreshBy == request.autoRefreshBy { autoRefreshBy = nil }
+        if asked.listing != nil {
+            // The rows of looked-up keys are the old listing's: all are looked up again.
+            known = [:]
+            knownRows = [:]
+            lookedUp = []
+        }
+        for item in page.found { known[item.key] = item }
+        knownRows.merge(page.foundRows) { _, new in new }
+        lookedUp.formUnion(request.lookups)
+        switch asked.listing {
+        case .reload:
+            total = page.total ?? 0
+            matching = page.matching ?? 0
+            window = []
+            windowStart = 0
+            if let row = page.focusRow { cursor = row }
+            cursor = min(cursor, max(0, matching - 1))
+            need = matching > 0 ? cursor..<cursor + 1 : nil
+        case .firstRows:
+            window = page.rows.map(decorated)
+            windowStart = 0
+            matching = window.count
+            if page.countingLater {
+                counting = true
+                countRequest = page.token
+            } else if let total = page.total, let matching = page.matching {
+                (self.total, self.matching) = (total, matching)
+            }
+            need = nil
+        case nil:
+            if request.rows != nil { placeRows(page, asked) }
+        }
+        if listing == asked.listing { listing = nil }
+        return page.autoRefresh?.map(decorated)
+    }
+
+    /// The rows of a `need` read joined to the window as `plan` meant them, or as the window when they are the
+    /// fallback's.
+    private mutating func placeRows(_ page: SessionPage, _ asked: Asked) {
+        let rows = page.rows.map(decorated)
+        switch page.fromFallback ? .replace : asked.merge {
+        case .forward: window = Array(window[(asked.start - windowStart)...]) + rows
+        case .backward(let stop): window = rows + window[..<(stop - windowStart)]
+        case .replace: window = rows
+        }
+        windowStart = asked.start
+        need = nil
+    }
+
+    /// The read that makes the window hold `needed`, for only what it lacks: by keyset after its last row or before
+    /// its first when the rows are near, else (or when that edge row went away) from whichever end of the listing is
+    /// nearer.
+    private func plan(_ needed: Range<Int>, into next: inout Asked) {
+        let end = windowStart + window.count
         let size = max(Self.windowRows, needed.count * 3)
         var start = max(0, needed.lowerBound - (size - needed.count) / 2)
         start = max(0, min(start, matching - size))
         let stop = min(matching, start + size)
-        let (sort, filter, date) = (self.sort, self.filter, filterDate)
-        var fetched: [SessionItem]?
+        typealias Rows = SessionPageRequest.Rows
+        var keyset: Rows?
         if let last = window.last, start < end, stop > end, start >= windowStart {
             // Forward, overlapping: keep what is held from `start`, read the rest after the last row.
-            fetched = source.rows(sort: sort, filter: filter, at: date, after: last.key, skip: 0, limit: stop - end)
-                .map { Array(window[(start - windowStart)...]) + $0.map(decorated) }
+            keyset = Rows(anchor: last.key, skip: 0, limit: stop - end)
+            next.merge = .forward
         } else if let first = window.first, stop > windowStart, start < windowStart, stop <= end {
             // Backward, overlapping.
-            fetched = source.rows(
-                sort: sort, filter: filter, at: date, before: first.key, skip: 0,
-                limit: windowStart - start
-            )
-            .map { $0.map(decorated) + window[..<(stop - windowStart)] }
+            keyset = Rows(before: true, anchor: first.key, skip: 0, limit: windowStart - start)
+            next.merge = .backward(stop: stop)
         } else if let last = window.last, start >= end, start - end < size {
-            fetched = source.rows(
-                sort: sort, filter: filter, at: date, after: last.key, skip: start - end,
-                limit: stop - start)?.map(decorated)
+            keyset = Rows(anchor: last.key, skip: start - end, limit: stop - start)
         } else if let first = window.first, stop <= windowStart, windowStart - stop < size {
-            fetched = source.rows(
-                sort: sort, filter: filter, at: date, before: first.key,
-                skip: windowStart - stop, limit: stop - start)?.map(decorated)
+            keyset = Rows(before: true, anchor: first.key, skip: windowStart - stop, limit: stop - start)
         }
-        if fetched == nil {
-            // Far from the window (or its edge row went away): from the nearer end of the listing.
-            fetched =
-                start <= matching - stop
-                ? source.rows(sort: sort, filter: filter, at: date, after: nil, skip: start, limit: stop - start)
-                : source.rows(
-                    sort: sort, filter: filter, at: date, before: nil, skip: matching - stop,
-                    limit: stop - start)
-            fetched = fetched?.map(decorated)
-        }
-        window = fetched ?? []
-        windowStart = start
+        // Far from the window (or its edge row went away): from the nearer end of the listing.
+        let fromEnd =
+            start <= matching - stop
+            ? Rows(anchor: nil, skip: start, limit: stop - start)
+            : Rows(before: true, anchor: nil, skip: matching - stop, limit: stop - start)
+        next.request.rows = keyset ?? fromEnd
+        next.request.fallback = keyset == nil ? nil : fromEnd
+        next.start = start
     }
 
     // MARK: - Private

@@ -1,8 +1,9 @@
 import Foundation
 
-/// Where a paged `SessionList` reads its rows: the store, through the event loop's handle. Only the rows on screen
-/// are asked for, by keyset from a row already shown; the filter is passed as typed and the list never holds every
-/// row. Called on the event loop's thread, from inside `AppState.apply`.
+/// Where the event loop reads what a paged `SessionList` asks for (`SessionPageRequest`, answered by `answer(_:)`):
+/// the store, through the loop's handle, or in tests a list of rows. Only the rows on screen are asked for, by
+/// keyset from a row already shown; the filter is passed as typed and the list never holds every row. Called on the
+/// event loop's thread, never from `AppState.apply`.
 public protocol SessionPageSource: AnyObject, Sendable {
     /// How many sessions there are, and how many the filter leaves.
     func count(sort: SessionSort, filter: String, at date: Date) -> (total: Int, matching: Int)

@@ -30,7 +30,7 @@ public struct SessionsScreen: Screen {
         var user = 4
         var backend = 7
         for row in rows {
-            let record = state.sessions.item(atRow: row).record
+            guard let record = state.sessions.loadedItem(atRow: row)?.record else { continue }
             key = max(key, DisplayText.width(of: DisplayText.sanitized(record.key)))
             user = max(user, DisplayText.width(of: DisplayText.sanitized(record.userLabel)))
             backend = max(backend, DisplayText.width(of: DisplayText.sanitized(record.backend)))
@@ -82,7 +82,10 @@ public struct SessionsScreen: Screen {
             columns: columns, rowCount: list.count, selectedRow: list.count > 0 ? list.cursor : nil,
             scrollOffset: list.scrollOffset, emptyMessage: empty
         ) { row in
-            let item = list.item(atRow: row)
+            // A row being read (for the instant before the read lands): a dim ellipsis.
+            guard let item = list.loadedItem(atRow: row) else {
+                return [Table.Item(""), Table.Item("…", color: .dim)] + Array(repeating: Table.Item(""), count: 5)
+            }
             let record = item.record
             let status = record.status(at: now)
             let expires: String

@@ -50,7 +50,7 @@ enum TUICommand {
             defaultBackend: lastBackend ?? setup.configuration.defaultBackendName,
             store: status)
         let pages = TUIPageSource(store: store)
-        state.sessions = SessionList(source: pages, selected: selected)
+        state.sessions = SessionList(selected: selected)
         state.directorySession = DirectorySessionFile.find()?.key
         state.sandboxOutbox = sandboxOutbox(backends: setup.backendNames, environment: environment)
         state.sandboxURL = SandboxFaultsCommand.configuredURL(setup.configuration).map { url in

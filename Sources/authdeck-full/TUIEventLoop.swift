@@ -37,6 +37,8 @@ final class TUIEventLoop {
         self.setup = setup
         let inbox = self.inbox
         self.pages.reportCounts { inbox.post($0) }
+        // The first screen has its rows at once: what the table asks for is read before the first frame.
+        for effect in self.state.settle() { run(effect) }
     }
 
     /// Runs until the user quits.
@@ -116,7 +118,12 @@ final class TUIEventLoop {
             if case .refreshing = item.refresh { return true }
             if let expiresAt = item.record.expiresAt, abs(expiresAt.timeIntervalSince(now)) < 3_660 { return true }
         }
-        return list.autoRefreshCandidates(expiringBy: now.addingTimeInterval(3_660)).contains { item in
+        let horizon = now.addingTimeInterval(3_660)
+        let candidates =
+            list.isPaged
+            ? pages.autoRefreshCandidates(expiringBy: horizon).map(list.overlaid)
+            : list.items.filter { SessionList.refreshes($0, by: horizon) }
+        return candidates.contains { item in
             switch item.refresh {
             case .idle, .refreshed: return true
             case .refreshing, .failed: return false
@@ -199,6 +206,11 @@ final class TUIEventLoop {
 
     private func run(_ effect: AppEffect) {
         switch effect {
+        case .readPage(let request):
+            // On the loop's thread and applied at once (SQLite answers a page in well under a frame), so the key
+            // press that asked draws the rows; a count that would read every row goes off the thread
+            // (`TUIPageSource.countLater`) and comes back as `sessionsCounted`.
+            dispatch(.pageRead(pages.answer(request)))
         case .startSignIn(let flow, let choice):
             start(flow, choice)
         case .cancelSignIn(let flow):

@@ -115,3 +115,39 @@ enum AppFixtures {
         ]
     }
 }
+
+extension AppFixtures {
+    /// Feeds events as `run` does over a paged list, answering each `.readPage` from `source` at once, as the
+    /// event loop does before its frame; the reads are left out of the effects returned.
+    static func run(_ state: AppState, _ events: [AppEvent], answering source: SessionPageSource) -> (
+        AppState, [AppEffect]
+    ) {
+        var current = state
+        var effects: [AppEffect] = []
+        for event in events { effects += answer(current.apply(event), in: &current, from: source) }
+        return (current, effects)
+    }
+
+    /// A paged list's state with its first reads answered from `source`, as the event loop starts.
+    static func paged(_ list: SessionList, answering source: SessionPageSource) -> AppState {
+        var current = state(rows: 24, cols: 80, sessions: [])
+        current.sessions = list
+        _ = answer(current.settle(), in: &current, from: source)
+        return current
+    }
+
+    /// Runs the reads among `effects` against `source` (and those their answers ask for); returns the rest.
+    private static func answer(
+        _ effects: [AppEffect], in state: inout AppState, from source: SessionPageSource
+    ) -> [AppEffect] {
+        var others: [AppEffect] = []
+        for effect in effects {
+            guard case .readPage(let request) = effect else {
+                others.append(effect)
+                continue
+            }
+            others += answer(state.apply(.pageRead(source.answer(request))), in: &state, from: source)
+        }
+        return others
+    }
+}
