@@ -18,8 +18,8 @@ final class CommandLinePresenter: @unchecked Sendable {
     private var resendAvailableAt: Date?
     private var totpPrompted = false
     private var attemptsLeft: Int?
-    /// Whether a test-account TOTP seed is stored for a user a backend names.
-    private let hasTestSeed: @Sendable (String?) -> Bool
+    /// Whether a stored test-account TOTP seed answers a challenge (`SignInUseCase.testSeed`).
+    private let hasTestSeed: @Sendable (TOTPChallenge) -> Bool
     /// `--yes`: a session that came without state is kept without asking.
     private let keepsWithoutAsking: Bool
     /// Takes the answer to "keep this session?" to the controller; set once before the sign-in starts.
@@ -30,7 +30,7 @@ final class CommandLinePresenter: @unchecked Sendable {
 
     init(
         quiet: Bool, showQR: Bool, keepsWithoutAsking: Bool = false,
-        hasTestSeed: @escaping @Sendable (String?) -> Bool = { _ in false }
+        hasTestSeed: @escaping @Sendable (TOTPChallenge) -> Bool = { _ in false }
     ) {
         self.hasTestSeed = hasTestSeed
         self.quiet = quiet
@@ -117,7 +117,7 @@ final class CommandLinePresenter: @unchecked Sendable {
             }
             let who = challenge.shownUser.map { " for \($0)" } ?? ""
             say("Two-factor code required\(who) (\(challenge.attemptsLeft) attempts left). Type the 6-digit code.")
-            if hasTestSeed(challenge.user) {
+            if hasTestSeed(challenge) {
                 say("A test-account TOTP seed is stored for this user: type seed to use its current code.")
             }
         case .awaitingCallback(_, .confirming(let issued)), .totpRequired(_, _, .confirming(let issued)):

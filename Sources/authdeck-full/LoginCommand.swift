@@ -22,25 +22,29 @@ enum LoginCommand {
             throw .usage("unknown provider '\(provider)' (google, apple, discord, x, oidc, email, sms)")
         }
         let timeout = try arguments.integer("timeout", in: 5...3600) ?? 300
-        var listenPort = try listenPort(arguments.value("listen"))
-        let configuration: Configuration
-        let catalog: ProviderCatalog
+        let listen = try listenPort(arguments.value("listen"))
+        let setup: SignInSetup
+        let receiverPort: UInt16
         do throws(SignInError) {
-            configuration = try ConfigurationFile.load(explicit: global.config, environment: environment)
-            catalog = try ConfigurationFile.catalog(environment: environment)
+            setup = try SignInSetup.load(global: global, environment: environment)
+            // A bad `listen` in config.json is told before the store asks for a passphrase.
+            receiverPort = try setup.listenPort(given: listen)
         } catch {
             throw error.commandFailure
         }
-        if listenPort == 0 { listenPort = try configuredListenPort(configuration) }
-        let backendName = arguments.value("backend") ?? configuration.defaultBackendName
         // The contact is checked before anything else happens: a typo never reaches the proxy (SPEC 3.3).
         let contact = try contact(for: provider, arguments.value("contact"))
-        let request = SignInRequest(
-            provider: provider, backendName: backendName, sessionKey: arguments.value("session-key"),
-            replace: arguments.has("replace"),
-            scopes: arguments.value("scope").map { $0.split(separator: " ").map(String.init) },
-            contact: contact, useDevice: arguments.has("device"), timeout: TimeInterval(timeout))
-        if let key = request.sessionKey, let problem = SessionKeyRule.problem(key) {
+        let noBrowser = arguments.has("no-browser")
+        let input = SignInInput(
+            request: SignInRequest(
+                provider: provider, backendName: arguments.value("backend") ?? setup.configuration.defaultBackendName,
+                sessionKey: arguments.value("session-key"), replace: arguments.has("replace"),
+                scopes: arguments.value("scope").map { $0.split(separator: " ").map(String.init) },
+                contact: contact, useDevice: arguments.has("device"), timeout: TimeInterval(timeout)),
+            issuer: arguments.value("issuer"), clientID: arguments.value("client-id"),
+            clientSecretFile: arguments.value("client-secret-file"), listenPort: receiverPort,
+            opensBrowser: !noBrowser)
+        if let key = input.request.sessionKey, let problem = SessionKeyRule.problem(key) {
             throw .usage("--session-key: \(problem)")
         }
 
@@ -50,54 +54,32 @@ enum LoginCommand {
         }
         guard let store else { throw CommandFailure(.store, "the session store cannot be opened") }
         try StoreCommands.attempt { () throws(StoreError) in try store.unlock() }
-        // A taken key is refused before the browser opens, not after the user has signed in.
-        if let key = request.sessionKey, !request.replace,
-            (try? store.entry(key)) != nil
-        {
-            throw StoreCommands.failure(.keyTaken(key))
-        }
 
-        let dataFolder = ConfigurationFile.dataFolder(environment: environment)
+        let signIn = SignInUseCase(setup: setup, store: store)
         let trace = arguments.value("trace").map { _ in FlowTrace() }
-        let transport: HTTPTransport =
-            trace.map { TracingTransport(CurlTransport(), trace: $0) }
-            ?? CurlTransport()
-        let metadata = ProviderMetadataCache(transport: transport, folder: dataFolder.appendingPathComponent("cache"))
-        let backend: SignInBackend
-        do throws(SignInError) {
-            backend = try SignInBackendFactory.make(
-                request: request, configuration: configuration, catalog: catalog, transport: transport,
-                metadata: metadata,
-                overrides: ProviderOverrides(
-                    issuer: arguments.value("issuer"), clientID: arguments.value("client-id"),
-                    clientSecretFile: arguments.value("client-secret-file"),
-                    scopes: request.scopes))
+        let presenter = CommandLinePresenter(
+            quiet: global.quiet, showQR: noBrowser || BrowserLauncher(environment: environment).command == nil,
+            keepsWithoutAsking: arguments.has("yes"), hasTestSeed: { signIn.testSeed(for: $0) != nil })
+        let prepared: SignInUseCase.Prepared
+        do throws(SignInStartFailure) {
+            prepared = try signIn.prepare(input, trace: trace, report: presenter.show) { proposed, stored in
+                if !global.quiet {
+                    Output.err("authdeck: '\(proposed)' names another account's session; stored as '\(stored)'\n")
+                }
+            }
         } catch {
-            throw error.commandFailure
-        }
-
-        let persist = SessionKeyChoice(request).persist(into: store) { proposed, stored in
-            if !global.quiet {
-                Output.err("authdeck: '\(proposed)' names another account's session; stored as '\(stored)'\n")
+            switch error {
+            case .store(let failure): throw StoreCommands.failure(failure)
+            case .signIn(let failure): throw failure.commandFailure
             }
         }
-        let noBrowser = arguments.has("no-browser")
-        let browser = noBrowser ? nil : BrowserLauncher(environment: environment)
-        let presenter = CommandLinePresenter(
-            quiet: global.quiet, showQR: noBrowser || browser?.command == nil, keepsWithoutAsking: arguments.has("yes"),
-            hasTestSeed: { TOTPCommand.seed(for: $0, in: store) != nil })
-        let controller = SignInController(
-            report: presenter.show, persist: persist,
-            receivers: ReceiverOptions(
-                loopbackPort: listenPort,
-                schemeSocketPath: SchemeReceiver.defaultSocketPath(environment: environment)),
-            browser: browser?.command == nil ? nil : browser, trace: trace)
+        let controller = prepared.controller
         presenter.answersIdentity { controller.answerIdentity(keep: $0) }
 
         let interrupts = InterruptWatch { controller.cancel() }
         defer { interrupts.stop() }
-        controller.start(backend, timeout: TimeInterval(timeout))
-        let input = LineInput(ended: presenter.inputEnded) { line in
+        prepared.start()
+        let lines = LineInput(ended: presenter.inputEnded) { line in
             switch controller.state {
             case .awaitingCallback(let attempt, .waiting):
                 if case .oneTimeCode = attempt.method {
@@ -111,7 +93,7 @@ enum LoginCommand {
                 }
             case .totpRequired(_, let challenge, .waiting):
                 // A stored test-account seed is used only when asked for, by typing `seed`.
-                if line == "seed", let seed = TOTPCommand.seed(for: challenge.user, in: store) {
+                if line == "seed", let seed = signIn.testSeed(for: challenge) {
                     controller.enterCode(seed.code(at: Date()))
                 } else {
                     controller.enterCode(line)
@@ -124,7 +106,7 @@ enum LoginCommand {
                 break
             }
         }
-        input.start()
+        lines.start()
         let result = presenter.waitForResult()
         if let trace, let path = arguments.value("trace") {
             // The exit code closes the trace, so `trace replay` can tell whether it got what the customer got.
@@ -182,21 +164,13 @@ enum LoginCommand {
         }
     }
 
-    /// `--listen 127.0.0.1:PORT`: the loopback receiver never listens on anything but 127.0.0.1.
-    static func listenPort(_ value: String?) throws(CommandFailure) -> UInt16 {
-        guard let value else { return 0 }
+    /// `--listen 127.0.0.1:PORT`: the loopback receiver never listens on anything but 127.0.0.1. Nil without the
+    /// option (and for port 0): config.json's `listen` decides then.
+    static func listenPort(_ value: String?) throws(CommandFailure) -> UInt16? {
+        guard let value else { return nil }
         guard let port = LoopbackBinding.listenPort(value) else {
             throw .usage("--listen takes 127.0.0.1:PORT (the receiver listens on loopback only)")
         }
-        return port
-    }
-
-    /// config.json's `listen`, the same form as `--listen`; a bad one is a configuration error (exit 1).
-    static func configuredListenPort(_ configuration: Configuration) throws(CommandFailure) -> UInt16 {
-        guard let value = configuration.listen else { return 0 }
-        guard let port = LoopbackBinding.listenPort(value) else {
-            throw CommandFailure(.failed, "config.json: listen takes 127.0.0.1:PORT, not '\(value)'")
-        }
-        return port
+        return port == 0 ? nil : port
     }
 }

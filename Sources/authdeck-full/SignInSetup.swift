@@ -2,9 +2,8 @@ import AuthClient
 import AuthCore
 import Foundation
 
-/// The wiring a sign-in needs before it starts: configuration, provider presets, the HTTP transport and the
-/// resolver that turns a provider and backend name into a backend. The TUI builds one per run and a backend per
-/// flow from it, the same way `authdeck login` does for its one sign-in.
+/// The wiring every sign-in shares, loaded once: configuration, provider presets, the environment and the data
+/// folder. `SignInUseCase` turns it and a `SignInInput` into a running sign-in, for `login` and the TUI alike.
 struct SignInSetup: Sendable {
     let environment: [String: String]
     let configuration: Configuration
@@ -27,22 +26,28 @@ struct SignInSetup: Sendable {
         return names
     }
 
-    /// A backend for one attempt, chosen by backend type and provider as `authdeck login` chooses it (direct,
-    /// sandbox, turnkey, portal; email and SMS codes through the proxies); `trace` sees every request it sends.
-    /// `issuer` and `clientID` (the New sign-in screen's OIDC fields) replace config.json's as `login --issuer`
-    /// and `--client-id` do.
+    /// The loopback receiver's port: the one given (`--listen`), else config.json's `listen`, else 0 (any free
+    /// port; a registered loopback redirect URI with a port fixes it later, in the controller).
+    func listenPort(given: UInt16?) throws(SignInError) -> UInt16 {
+        if let given { return given }
+        guard let listen = configuration.listen else { return 0 }
+        guard let port = LoopbackBinding.listenPort(listen) else {
+            throw .unavailable(reason: "config.json: listen takes 127.0.0.1:PORT, not '\(listen)'")
+        }
+        return port
+    }
+
+    /// A backend for one attempt, chosen by backend type and provider (direct, sandbox, turnkey, portal; email and
+    /// SMS codes through the proxies); `trace` sees every request it sends. `overrides` (`--issuer`, `--client-id`,
+    /// `--client-secret-file`, the TUI's OIDC fields) replace config.json's.
     func backend(
-        for request: SignInRequest, issuer: String? = nil, clientID: String? = nil,
-        trace: FlowTrace?
+        for request: SignInRequest, overrides: ProviderOverrides, trace: FlowTrace?
     ) throws(SignInError) -> SignInBackend {
         let base = CurlTransport()
         let transport: HTTPTransport = trace.map { TracingTransport(base, trace: $0) } ?? base
         let metadata = ProviderMetadataCache(transport: transport, folder: dataFolder.appendingPathComponent("cache"))
         return try SignInBackendFactory.make(
             request: request, configuration: configuration, catalog: catalog,
-            transport: transport, metadata: metadata,
-            overrides: ProviderOverrides(
-                issuer: issuer, clientID: clientID,
-                scopes: request.scopes))
+            transport: transport, metadata: metadata, overrides: overrides)
     }
 }

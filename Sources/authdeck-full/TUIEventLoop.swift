@@ -320,57 +320,42 @@ final class TUIEventLoop {
                         elapsedMilliseconds: step.elapsedMs,
                         details: step.details)))
         })
-        let request = SignInRequest(
-            provider: choice.provider, backendName: choice.backend,
-            sessionKey: choice.sessionKey, replace: choice.replace, contact: choice.contact,
-            useDevice: choice.useDevice)
-        // Checked again against the store: another process may have taken the key since the list was read.
-        if let key = choice.sessionKey, !choice.replace, (try? sessionStore.entry(key)) != nil {
-            inbox.post(
-                .signIn(
-                    flow: flow,
-                    .finished(
-                        .failure(
-                            .sessionStorageFailure(message: StoreError.keyTaken(key).description)))))
-            return
-        }
-        let backend: SignInBackend
-        do throws(SignInError) {
-            backend = try setup.backend(for: request, issuer: choice.issuer, clientID: choice.clientID, trace: trace)
+        // The New sign-in form (and `R`, which repeats it) fills the same input `login`'s options do.
+        let input = SignInInput(
+            request: SignInRequest(
+                provider: choice.provider, backendName: choice.backend,
+                sessionKey: choice.sessionKey, replace: choice.replace, contact: choice.contact,
+                useDevice: choice.useDevice),
+            issuer: choice.issuer, clientID: choice.clientID)
+        let signIn = SignInUseCase(setup: setup, store: sessionStore)
+        let prepared: SignInUseCase.Prepared
+        do throws(SignInStartFailure) {
+            prepared = try signIn.prepare(
+                input, trace: trace,
+                report: { progress in
+                    // Tagged with the flow: a cancelled flow's late reports are told apart from the current one's.
+                    for detail in SignInDetail.accompanying(progress, hasTestSeed: { signIn.testSeed(for: $0) != nil })
+                    {
+                        inbox.post(.signInDetail(flow: flow, detail))
+                    }
+                    inbox.post(.signIn(flow: flow, progress))
+                },
+                moved: { proposed, stored in
+                    inbox.post(.storeFailed("'\(proposed)' names another account's session; stored as '\(stored)'"))
+                })
         } catch {
-            inbox.post(.signIn(flow: flow, .finished(.failure(error))))
+            let failure: SignInError
+            switch error {
+            case .store(let refusal): failure = .sessionStorageFailure(message: refusal.description)
+            case .signIn(let refusal): failure = refusal
+            }
+            inbox.post(.signIn(flow: flow, .finished(.failure(failure))))
             return
         }
-        let persist = SessionKeyChoice(request).persist(into: sessionStore) { proposed, stored in
-            inbox.post(.storeFailed("'\(proposed)' names another account's session; stored as '\(stored)'"))
-        }
-        // config.json's `listen` fixes the receiver's port as `login --listen` does; a registered loopback redirect
-        // URI with a port fixes it in the controller.
-        let listen = setup.configuration.listen
-        guard let listenPort = listen.map({ LoopbackBinding.listenPort($0) }) ?? 0 else {
-            let reason = "config.json: listen takes 127.0.0.1:PORT, not '\(listen ?? "")'"
-            inbox.post(.signIn(flow: flow, .finished(.failure(.unavailable(reason: reason)))))
-            return
-        }
-        let launcher = BrowserLauncher(environment: setup.environment)
-        let hasTestSeed: @Sendable (String?) -> Bool = { TOTPCommand.seed(for: $0, in: sessionStore) != nil }
-        let controller = SignInController(
-            report: { progress in
-                // Tagged with the flow: a cancelled flow's late reports are told apart from the current one's.
-                for detail in SignInDetail.accompanying(progress, hasTestSeed: hasTestSeed) {
-                    inbox.post(.signInDetail(flow: flow, detail))
-                }
-                inbox.post(.signIn(flow: flow, progress))
-            },
-            persist: persist,
-            receivers: ReceiverOptions(
-                loopbackPort: listenPort,
-                schemeSocketPath: SchemeReceiver.defaultSocketPath(environment: setup.environment)),
-            browser: launcher.command == nil ? nil : launcher, trace: trace)
-        controllers[flow] = controller
+        controllers[flow] = prepared.controller
         traces[flow] = trace
         store.lastBackend = choice.backend
-        controller.start(backend, timeout: 300)
+        prepared.start()
     }
 
     /// Writes a flow's trace as JSON lines (the `login --trace` format) under the data folder, readable by the user only.
@@ -428,8 +413,7 @@ final class TUIEventLoop {
         guard let current = state.flow, current.id == flow,
             case .running(.totpRequired(_, let challenge, _)) = current.phase,
             let opened = try? store.store(create: false),
-            let seed = TOTPCommand.seed(for: challenge.user, in: opened)
-                ?? TOTPCommand.seed(for: OTPAuthAccount.account(in: challenge.enrolmentLink), in: opened)
+            let seed = SignInUseCase(setup: setup, store: opened).testSeed(for: challenge)
         else {
             // The code never went out: the screen shows the machine as it still is (waiting), and why.
             if let machine = controllers[flow]?.state { inbox.post(.signIn(flow: flow, .stateChanged(machine))) }

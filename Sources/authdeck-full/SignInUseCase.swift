@@ -1,0 +1,91 @@
+import AuthClient
+import AuthCore
+import Foundation
+import SessionStorage
+
+/// What one sign-in is asked to do. Every front end fills this one value: `login`'s options (and so `trace replay`,
+/// which runs `login`), the TUI's New sign-in form and its `R` (the same sign-in again).
+struct SignInInput: Sendable {
+    /// Provider, backend, the session key and whether it may replace, scopes, contact, device grant, timeout.
+    var request: SignInRequest
+    /// `--issuer`: every endpoint then comes from that issuer's discovery.
+    var issuer: String?
+    /// `--client-id` and `--client-secret-file` (with `--issuer`, the only client that applies).
+    var clientID: String?
+    var clientSecretFile: String?
+    /// `--listen`'s port; nil takes config.json's `listen`.
+    var listenPort: UInt16?
+    /// Whether the sign-in page opens in `$BROWSER` (false for `--no-browser`: the URL is only shown).
+    var opensBrowser = true
+
+    var overrides: ProviderOverrides {
+        ProviderOverrides(
+            issuer: issuer, clientID: clientID, clientSecretFile: clientSecretFile, scopes: request.scopes)
+    }
+}
+
+/// Why a sign-in did not start: the store refused (a key taken since it was chosen), or the configuration,
+/// provider or backend did (what `SignInError` says).
+enum SignInStartFailure: Error {
+    case store(StoreError)
+    case signIn(SignInError)
+}
+
+/// The one sign-in use case, as kubelogin's `Authentication.Do(ctx, Input)` serves each of its front ends: from a
+/// `SignInInput` to a controller with its backend, receivers, browser, trace and persist step, whose session goes
+/// into `store`. The front ends differ only in how they show its reports and feed it typed input.
+struct SignInUseCase {
+    let setup: SignInSetup
+    let store: SessionStore
+
+    /// A sign-in ready to start: the front end wires its answers to the controller first (the keep question), then
+    /// calls `start`.
+    struct Prepared {
+        let controller: SignInController
+        let backend: SignInBackend
+        let timeout: TimeInterval
+
+        func start() {
+            controller.start(backend, timeout: timeout)
+        }
+    }
+
+    /// Checks what can be checked before anything is sent (a taken key, the receiver's port, the backend's
+    /// configuration) and builds the controller.
+    /// - Parameter report: the front end's presenter of the controller's progress.
+    /// - Parameter moved: told when a key authdeck made up names another account's session, so the session was
+    ///   stored under another key (proposed, stored).
+    func prepare(
+        _ input: SignInInput, trace: FlowTrace?, report: @escaping SignInController.Report,
+        moved: @escaping @Sendable (String, String) -> Void
+    ) throws(SignInStartFailure) -> Prepared {
+        let request = input.request
+        // Checked against the store now: another process may have taken the key since it was typed.
+        if let key = request.sessionKey, !request.replace, (try? store.entry(key)) != nil {
+            throw .store(.keyTaken(key))
+        }
+        let listenPort: UInt16
+        let backend: SignInBackend
+        do throws(SignInError) {
+            listenPort = try setup.listenPort(given: input.listenPort)
+            backend = try setup.backend(for: request, overrides: input.overrides, trace: trace)
+        } catch {
+            throw .signIn(error)
+        }
+        let launcher = input.opensBrowser ? BrowserLauncher(environment: setup.environment) : nil
+        let controller = SignInController(
+            report: report, persist: SessionKeyChoice(request).persist(into: store, moved: moved),
+            receivers: ReceiverOptions(
+                loopbackPort: listenPort,
+                schemeSocketPath: SchemeReceiver.defaultSocketPath(environment: setup.environment)),
+            browser: launcher?.command == nil ? nil : launcher, trace: trace)
+        return Prepared(controller: controller, backend: backend, timeout: request.timeout)
+    }
+
+    /// The stored test-account seed that answers `challenge`: by the user the backend named, else by the account
+    /// of its enrolment link (Portal names only an id).
+    func testSeed(for challenge: TOTPChallenge) -> TestAccountSeed? {
+        TOTPCommand.seed(for: challenge.user, in: store)
+            ?? TOTPCommand.seed(for: OTPAuthAccount.account(in: challenge.enrolmentLink), in: store)
+    }
+}
