@@ -236,6 +236,20 @@ import Testing
         try expectStored(result, backend: "sandbox-portal", provider: "google")
     }
 
+    /// Portal names the user by an id only; the stored seed is found by the enrolment link's account, by `login` as
+    /// by the TUI (one lookup in the sign-in use case; the command line used to ask by the id and offer nothing).
+    @Test func aStoredSeedAnswersPortalsTOTPByTheEnrolmentLinksAccount() throws {
+        let add = runner.run(["totp", "add", "dora@example.com", "--secret", "-"], stdin: Self.doraSecret + "\n")
+        #expect(add.status == 0, "stderr: \(add.stderr)")
+        let run = try live(["google", "--backend", "sandbox-portal"], environment: ["SANDBOX_USER": "dora"])
+        #expect(run.wait { run.stderr.contains("type seed to use its current code") })
+        #expect(try listed().isEmpty)
+        run.send("seed")
+        #expect(run.wait { run.stderr.contains("signed in as dora@example.com (google via sandbox-portal)") })
+        run.send("y")
+        try expectStored(run.finish(), backend: "sandbox-portal", provider: "google")
+    }
+
     /// Portal's redirect has no state, so a web page or another program could have delivered
     /// its own account's token. The session is shown and stored only on a yes typed at the question; a no, or an
     /// input that ends first, stores nothing.
