@@ -188,6 +188,7 @@ import Testing
 
     @Test(arguments: [
         TestProvider.IDTokenFlaw.badSignature, .wrongIssuer, .wrongAudience, .expired, .wrongNonce, .unknownKey,
+        .notYetValid,
     ])
     func flawedIDTokensAreRefusedAndNothingIsStored(_ flaw: TestProvider.IDTokenFlaw) throws {
         provider.flaw = flaw
@@ -199,6 +200,29 @@ import Testing
             return
         }
         #expect(stored.count == 0)
+    }
+
+    @Test func aNotBeforeWithinTheClockSkewIsAccepted() throws {
+        provider.flaw = .notBeforeWithinSkew
+        let (attempt, port) = try begin()
+        #expect(try browserReturns(port, "code=\(validCode(attempt))&state=\(attempt.state)") == 200)
+        guard case .success(let outcome)? = presenter.waitForEnd() else {
+            Issue.record("no session")
+            return
+        }
+        #expect(outcome.record.subject == "user-42")
+    }
+
+    @Test func anUnverifiedEmailIsShownAsSuchAndNeverNamesTheSession() throws {
+        provider.flaw = .unverifiedEmail
+        let (attempt, port) = try begin()
+        #expect(try browserReturns(port, "code=\(validCode(attempt))&state=\(attempt.state)") == 200)
+        guard case .success(let outcome)? = presenter.waitForEnd() else {
+            Issue.record("no session")
+            return
+        }
+        #expect(outcome.record.email == "ada@example.com (unverified)")
+        #expect(outcome.record.key == "oidc-user-42", "\(outcome.record.key)")
     }
 
     @Test(arguments: [TestProvider.TokenMode.serverError, .html, .hang])
