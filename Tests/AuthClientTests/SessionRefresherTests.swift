@@ -32,15 +32,16 @@ import Testing
         let today = ProviderEndpoints(
             issuer: "https://idp.test", authorization: "https://idp.test/a",
             token: "https://idp.test/token", revocation: "https://idp.test/revoke")
-        try SessionRefresher(transport: transport, currentEndpoints: { _ in today }).revoke(stored)
+        let current = CurrentProvider(endpoints: today)
+        try SessionRefresher(transport: transport, currentProvider: { _ in current }).revoke(stored)
         #expect(transport.requests.map { ScriptedTransport.form($0)["token"] } == ["rt", "at"])
 
         var elsewhere = today
         elsewhere.issuer = "https://other.test"
-        let moved = elsewhere
+        let moved = CurrentProvider(endpoints: elsewhere)
         let untouched = ScriptedTransport([:])
         #expect(throws: SignInError.self) {
-            try SessionRefresher(transport: untouched, currentEndpoints: { _ in moved }).revoke(stored)
+            try SessionRefresher(transport: untouched, currentProvider: { _ in moved }).revoke(stored)
         }
         #expect(untouched.requests.isEmpty)
     }
