@@ -202,27 +202,26 @@ import Testing
         #expect(stored.count == 0)
     }
 
-    @Test func aNotBeforeWithinTheClockSkewIsAccepted() throws {
-        provider.flaw = .notBeforeWithinSkew
+    /// The record a sign-in stores when the provider's ID token has `flaw`; nil (an issue recorded) when none.
+    func signedIn(with flaw: TestProvider.IDTokenFlaw) throws -> SessionRecord? {
+        provider.flaw = flaw
         let (attempt, port) = try begin()
         #expect(try browserReturns(port, "code=\(validCode(attempt))&state=\(attempt.state)") == 200)
         guard case .success(let outcome)? = presenter.waitForEnd() else {
             Issue.record("no session")
-            return
+            return nil
         }
-        #expect(outcome.record.subject == "user-42")
+        return outcome.record
+    }
+
+    @Test func aNotBeforeWithinTheClockSkewIsAccepted() throws {
+        #expect(try signedIn(with: .notBeforeWithinSkew)?.subject == "user-42")
     }
 
     @Test func anUnverifiedEmailIsShownAsSuchAndNeverNamesTheSession() throws {
-        provider.flaw = .unverifiedEmail
-        let (attempt, port) = try begin()
-        #expect(try browserReturns(port, "code=\(validCode(attempt))&state=\(attempt.state)") == 200)
-        guard case .success(let outcome)? = presenter.waitForEnd() else {
-            Issue.record("no session")
-            return
-        }
-        #expect(outcome.record.email == "ada@example.com (unverified)")
-        #expect(outcome.record.key == "oidc-user-42", "\(outcome.record.key)")
+        let record = try signedIn(with: .unverifiedEmail)
+        #expect(record?.email == "ada@example.com (unverified)")
+        #expect(record?.key == "oidc-user-42")
     }
 
     @Test(arguments: [TestProvider.TokenMode.serverError, .html, .hang])
