@@ -65,9 +65,9 @@ public struct SessionRefresher: Sendable {
     /// The client that authenticates a request of `session`, and the endpoint it goes to: the session's own
     /// (secret file, method and endpoint as at sign-in; sessions stored before the method was recorded sent their
     /// secret in the body, and keep doing so), or the configured client's for a session with no secret file of its
-    /// own. Nil endpoint: neither names one.
+    /// own. `configured` is `current(session)`, looked up once per call. Nil endpoint: neither names one.
     private func client(
-        _ session: Session, _ endpoints: SessionEndpoints, revocation: Bool = false
+        _ endpoints: SessionEndpoints, configured: CurrentProvider?, revocation: Bool = false
     ) throws(SignInError) -> (OAuthClient, endpoint: String?) {
         let stored = revocation ? endpoints.revocation : endpoints.token
         if let file = endpoints.clientSecretFile {
@@ -81,9 +81,9 @@ public struct SessionRefresher: Sendable {
                 authentication = ClientAuthentication.secret(try ProviderResolver.readClientSecret(file)).using(method)
             }
             let oauth = OAuthClient(transport: transport, clientID: endpoints.clientID, authentication: authentication)
-            return (oauth, stored ?? (revocation ? current(session)?.endpoints.revocation : nil))
+            return (oauth, stored ?? (revocation ? configured?.endpoints.revocation : nil))
         }
-        if let configured = current(session), configured.authentication != .none {
+        if let configured, configured.authentication != .none {
             let authentication =
                 revocation
                 ? configured.revocationAuthentication ?? configured.authentication : configured.authentication
@@ -93,7 +93,7 @@ public struct SessionRefresher: Sendable {
             return (oauth, revocation ? configured.endpoints.revocation : configured.endpoints.token)
         }
         let oauth = OAuthClient(transport: transport, clientID: endpoints.clientID, authentication: .none)
-        return (oauth, stored ?? (revocation ? current(session)?.endpoints.revocation : nil))
+        return (oauth, stored ?? (revocation ? configured?.endpoints.revocation : nil))
     }
 
     /// The current provider, only when it is still the issuer the session signed in with: tokens and secrets are
@@ -116,13 +116,16 @@ public struct SessionRefresher: Sendable {
             throw .unavailable(
                 reason: "session '\(session.record.key)' does not say where to refresh it; sign in again")
         }
-        let (oauth, endpoint) = try client(session, endpoints)
+        let configured = current(session)
+        let (oauth, endpoint) = try client(endpoints, configured: configured)
         let tokens = try oauth.refresh(refreshToken, endpoint: endpoint ?? endpoints.token)
         let now = clock()
         var refreshed = session
         refreshed.secrets.accessToken = tokens.accessToken
         if let rotated = tokens.refreshToken { refreshed.secrets.refreshToken = rotated }
-        if let idToken = tokens.idToken, try verified(idToken, of: session, clientID: oauth.clientID, now: now) {
+        if let idToken = tokens.idToken,
+            try verified(idToken, of: session, configured: configured, clientID: oauth.clientID, now: now)
+        {
             refreshed.secrets.idToken = idToken
         }
         refreshed.record.expiresAt = tokens.expiresIn.map { now.addingTimeInterval(TimeInterval($0)) }
@@ -134,9 +137,9 @@ public struct SessionRefresher: Sendable {
     /// Whether a refreshed ID token may be stored: true when it verifies as at sign-in and names the same issuer
     /// and subject (OIDC Core 12.2), false when the issuer's keys are unknown here; a token that fails is an error.
     private func verified(
-        _ idToken: String, of session: Session, clientID: String, now: Date
+        _ idToken: String, of session: Session, configured: CurrentProvider?, clientID: String, now: Date
     ) throws(SignInError) -> Bool {
-        guard let configured = current(session), let metadata = configured.metadata,
+        guard let configured, let metadata = configured.metadata,
             let jwks = configured.endpoints.jwks
         else { return false }
         let verifier = IDTokenVerifier(issuer: session.record.issuer, clientID: clientID, nonce: nil)
@@ -158,7 +161,7 @@ public struct SessionRefresher: Sendable {
         guard let endpoints = session.secrets.endpoints else {
             throw .unavailable(reason: "the provider of session '\(session.record.key)' has no revocation endpoint")
         }
-        let (oauth, endpoint) = try client(session, endpoints, revocation: true)
+        let (oauth, endpoint) = try client(endpoints, configured: current(session), revocation: true)
         guard let revocation = endpoint else {
             throw .unavailable(reason: "the provider of session '\(session.record.key)' has no revocation endpoint")
         }
