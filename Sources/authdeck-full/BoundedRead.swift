@@ -4,7 +4,7 @@ import Foundation
     import Glibc
 #endif
 
-/// A whole file (or standard input, `-`) read into one byte array, up to a cap: a regular file larger than the cap
+/// A whole file (or, with `standardInput`, `-` for standard input) read into one byte array, up to a cap: a regular file larger than the cap
 /// is refused by its size before a byte is read, anything else (`/dev/zero`, a pipe) as soon as it passes the cap.
 /// Read straight into the array: 100,000 sessions are ~45 MB, and a `Data` grown by doubling and then copied cost
 /// a tenth of a second.
@@ -14,8 +14,8 @@ enum BoundedRead {
         case tooLarge
     }
 
-    static func bytes(_ path: String, limit: Int) throws(Failure) -> [UInt8] {
-        let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
+    static func bytes(_ path: String, limit: Int, standardInput: Bool = false) throws(Failure) -> [UInt8] {
+        let descriptor = standardInput && path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .unreadable }
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }
         var info = stat()

@@ -167,7 +167,7 @@ enum StoreMaintenance {
     /// The whole file (or standard input); past `SessionJSON.maximumImportBytes` it stops reading and refuses.
     private static func readInput(_ path: String) throws(CommandFailure) -> [UInt8] {
         do {
-            return try BoundedRead.bytes(path, limit: SessionJSON.maximumImportBytes)
+            return try BoundedRead.bytes(path, limit: SessionJSON.maximumImportBytes, standardInput: true)
         } catch .tooLarge {
             throw CommandFailure(
                 .failed, "\(path) holds more than \(SessionJSON.maximumImportBytes >> 20) MiB; nothing was imported")
