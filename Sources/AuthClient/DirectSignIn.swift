@@ -171,6 +171,7 @@ public final class DirectSignIn: SignInBackend, @unchecked Sendable {
         var email: String?
         var name: String?
         var issuer = provider.endpoints.issuer
+        var unverifiedEmail = false
         if provider.preset.idToken, let idToken = tokens.idToken {
             guard let jwksURL = provider.endpoints.jwks else {
                 throw .invalidIdToken(reason: "the provider has no JWKS")
@@ -183,6 +184,9 @@ public final class DirectSignIn: SignInBackend, @unchecked Sendable {
             email = claims.email
             name = claims.name
             issuer = claims.issuer
+            // OIDC Core 5.1: `email_verified: false` says the provider did not check the address, so anyone may have
+            // typed it; it is shown as unverified and never names the session.
+            unverifiedEmail = email != nil && [.bool(false), .string("false")].contains(claims.all["email_verified"])
             if email == nil || name == nil, let endpoint = provider.endpoints.userinfo {
                 // UserInfo is a supplement here: when it cannot be read the ID token's identity stands alone.
                 let found: UserEndpoint.Identity?
@@ -222,7 +226,9 @@ public final class DirectSignIn: SignInBackend, @unchecked Sendable {
         }
         let key =
             request.sessionKey
-            ?? SessionKeyName.generated(provider: provider.preset.name, user: email ?? name ?? subject)
+            ?? SessionKeyName.generated(
+                provider: provider.preset.name, user: unverifiedEmail ? subject : email ?? name ?? subject)
+        if unverifiedEmail, let address = email { email = address + " (unverified)" }
         let record = SessionRecord(
             key: key, backend: provider.backendName, provider: provider.preset.name, subject: subject, email: email,
             displayName: name, issuer: issuer, createdAt: now,

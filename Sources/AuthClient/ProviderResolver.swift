@@ -64,27 +64,30 @@ public struct ProviderResolver: Sendable {
         } else if backend.type != .direct {
             throw .authMethodUnavailable(method: "\(preset.title) through the \(backend.type.rawValue) backend")
         }
-        settings = settings.overridden(
-            by: ProviderConfiguration(
-                clientID: overrides.clientID, clientSecretFile: overrides.clientSecretFile, issuer: overrides.issuer,
-                scopes: overrides.scopes))
+        if let issuer = overrides.issuer {
+            // config.json's client (id, secret, key, method, redirect) is registered with the issuer config.json
+            // names; another issuer gets only the client given with it, or the secret would go to that issuer.
+            guard let clientID = overrides.clientID, !clientID.isEmpty else {
+                throw .unavailable(reason: "--issuer needs --client-id: config.json's client is for its own issuer")
+            }
+            settings = ProviderConfiguration(
+                clientID: clientID, clientSecretFile: overrides.clientSecretFile, issuer: issuer,
+                scopes: overrides.scopes ?? settings.scopes)
+        } else {
+            settings = settings.overridden(
+                by: ProviderConfiguration(
+                    clientID: overrides.clientID, clientSecretFile: overrides.clientSecretFile,
+                    scopes: overrides.scopes))
+        }
 
         guard let clientID = settings.clientID, !clientID.isEmpty else {
             throw .unavailable(
                 reason: "no client id for \(preset.title): pass --client-id or set "
                     + "providers.\(name).clientID in config.json")
         }
+        // `--issuer` names the provider: its discovery gives every endpoint (config.json's were dropped above: they
+        // may sit on another host, which would then receive the code). Presets' endpoints are not used either.
         let issuerGiven = overrides.issuer != nil
-        if issuerGiven {
-            // `--issuer` names the provider: its discovery gives every endpoint. Endpoints from config.json (or a
-            // preset) may sit on another host, which would then receive the code and the client secret.
-            settings.authorizationEndpoint = nil
-            settings.tokenEndpoint = nil
-            settings.userEndpoint = nil
-            settings.revocationEndpoint = nil
-            settings.deviceAuthorizationEndpoint = nil
-            settings.jwksURI = nil
-        }
         let endpoints = try endpoints(
             preset: preset, settings: settings, sandbox: backend.type == .sandbox,
             discoverOnly: issuerGiven)

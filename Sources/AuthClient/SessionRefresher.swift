@@ -11,49 +11,103 @@ public enum RemoteTokenStatus: Equatable, Sendable {
     case unknown
 }
 
+/// What today's config.json (and discovery) say of a stored session's provider: its endpoints and the client
+/// configured for it there, with the secret read from config.json's file.
+public struct CurrentProvider: Sendable {
+    public var endpoints: ProviderEndpoints
+    /// The configured client id; nil when only the endpoints are known.
+    public var clientID: String?
+    public var authentication: ClientAuthentication
+    /// How the client authenticates at the revocation endpoint; nil means as at the token endpoint.
+    public var revocationAuthentication: ClientAuthentication?
+    /// Where refreshed ID tokens are checked against the issuer's keys (the JWKS cache).
+    public var metadata: ProviderMetadataCache?
+
+    public init(
+        endpoints: ProviderEndpoints, clientID: String? = nil, authentication: ClientAuthentication = .none,
+        revocationAuthentication: ClientAuthentication? = nil, metadata: ProviderMetadataCache? = nil
+    ) {
+        self.endpoints = endpoints
+        self.clientID = clientID
+        self.authentication = authentication
+        self.revocationAuthentication = revocationAuthentication
+        self.metadata = metadata
+    }
+
+    public init(_ resolved: ResolvedProvider, metadata: ProviderMetadataCache?) {
+        self.init(
+            endpoints: resolved.endpoints, clientID: resolved.clientID, authentication: resolved.authentication,
+            revocationAuthentication: resolved.revocationAuthentication, metadata: metadata)
+    }
+}
+
 /// Refresh, revocation and server checks of stored direct sessions, with the endpoints kept in their secrets.
+///
+/// A client secret goes only to the issuer it was configured for: a session signed in here keeps the secret file
+/// its sign-in read (and its endpoints); a session without one (imported: imports never carry a secret file) takes
+/// its secret from today's config.json entry for its provider and backend, only when that entry resolves to the
+/// session's issuer, and then sends it to that entry's endpoints, never to the ones stored with the session.
 public struct SessionRefresher: Sendable {
     public let transport: HTTPTransport
     public let clock: @Sendable () -> Date
-    /// What the current configuration and discovery say of a session's provider, for endpoints its stored ones
-    /// lack (a revocation endpoint added after it signed in); nil when the provider cannot be resolved now.
-    public let currentEndpoints: (@Sendable (SessionRecord) -> ProviderEndpoints?)?
+    /// What the current configuration and discovery say of a session's provider; nil when it cannot be resolved now.
+    public let currentProvider: (@Sendable (SessionRecord) -> CurrentProvider?)?
 
     public init(
         transport: HTTPTransport, clock: @escaping @Sendable () -> Date = { Date() },
-        currentEndpoints: (@Sendable (SessionRecord) -> ProviderEndpoints?)? = nil
+        currentProvider: (@Sendable (SessionRecord) -> CurrentProvider?)? = nil
     ) {
         self.transport = transport
         self.clock = clock
-        self.currentEndpoints = currentEndpoints
+        self.currentProvider = currentProvider
     }
 
-    /// The client as the session authenticated at sign-in; sessions stored before the method was recorded sent
-    /// their secret in the body, and keep doing so.
-    private func client(_ endpoints: SessionEndpoints, revocation: Bool = false) throws(SignInError) -> OAuthClient {
-        var authentication = ClientAuthentication.none
+    /// The client that authenticates a request of `session`, and the endpoint it goes to: the session's own
+    /// (secret file, method and endpoint as at sign-in; sessions stored before the method was recorded sent their
+    /// secret in the body, and keep doing so), or the configured client's for a session with no secret file of its
+    /// own. `configured` is `current(session)`, looked up once per call. Nil endpoint: neither names one.
+    private func client(
+        _ endpoints: SessionEndpoints, configured: CurrentProvider?, revocation: Bool = false
+    ) throws(SignInError) -> (OAuthClient, endpoint: String?) {
+        let stored = revocation ? endpoints.revocation : endpoints.token
         if let file = endpoints.clientSecretFile {
-            let stored =
+            let recorded =
                 revocation
                 ? endpoints.revocationAuthMethod ?? endpoints.tokenAuthMethod
                 : endpoints.tokenAuthMethod
-            let method = stored.flatMap(ClientAuthMethod.init(rawValue:)) ?? .clientSecretPost
+            let method = recorded.flatMap(ClientAuthMethod.init(rawValue:)) ?? .clientSecretPost
+            var authentication = ClientAuthentication.none
             if method != .none {
                 authentication = ClientAuthentication.secret(try ProviderResolver.readClientSecret(file)).using(method)
             }
+            let oauth = OAuthClient(transport: transport, clientID: endpoints.clientID, authentication: authentication)
+            return (oauth, stored ?? (revocation ? configured?.endpoints.revocation : nil))
         }
-        return OAuthClient(transport: transport, clientID: endpoints.clientID, authentication: authentication)
+        if let configured, configured.authentication != .none {
+            let authentication =
+                revocation
+                ? configured.revocationAuthentication ?? configured.authentication : configured.authentication
+            let oauth = OAuthClient(
+                transport: transport, clientID: configured.clientID ?? endpoints.clientID,
+                authentication: authentication)
+            return (oauth, revocation ? configured.endpoints.revocation : configured.endpoints.token)
+        }
+        let oauth = OAuthClient(transport: transport, clientID: endpoints.clientID, authentication: .none)
+        return (oauth, stored ?? (revocation ? configured?.endpoints.revocation : nil))
     }
 
-    /// The current provider's endpoints, only when it is still the issuer the session signed in with: tokens are
+    /// The current provider, only when it is still the issuer the session signed in with: tokens and secrets are
     /// never sent to a server the session did not come from.
-    private func current(_ session: Session) -> ProviderEndpoints? {
-        guard let found = currentEndpoints?(session.record), found.issuer == session.record.issuer else { return nil }
+    private func current(_ session: Session) -> CurrentProvider? {
+        guard let found = currentProvider?(session.record), found.endpoints.issuer == session.record.issuer else {
+            return nil
+        }
         return found
     }
 
     /// A refreshed copy of the session: new access token and expiry; the refresh token rotated when the provider
-    /// rotates it, kept otherwise; a new ID token when one comes.
+    /// rotates it, kept otherwise; a new ID token when one comes and it passes OIDC Core 12.2's checks against
+    /// the issuer's keys (one that cannot be checked, the issuer's keys being unknown here, is not kept).
     public func refresh(_ session: Session) throws(SignInError) -> Session {
         guard let refreshToken = session.secrets.refreshToken else {
             throw .unavailable(reason: "session '\(session.record.key)' has no refresh token; sign in again")
@@ -62,26 +116,55 @@ public struct SessionRefresher: Sendable {
             throw .unavailable(
                 reason: "session '\(session.record.key)' does not say where to refresh it; sign in again")
         }
-        let tokens = try client(endpoints).refresh(refreshToken, endpoint: endpoints.token)
+        let configured = current(session)
+        let (oauth, endpoint) = try client(endpoints, configured: configured)
+        let tokens = try oauth.refresh(refreshToken, endpoint: endpoint ?? endpoints.token)
         let now = clock()
         var refreshed = session
         refreshed.secrets.accessToken = tokens.accessToken
         if let rotated = tokens.refreshToken { refreshed.secrets.refreshToken = rotated }
-        if let idToken = tokens.idToken { refreshed.secrets.idToken = idToken }
+        if let idToken = tokens.idToken,
+            try verified(idToken, of: session, configured: configured, clientID: oauth.clientID, now: now)
+        {
+            refreshed.secrets.idToken = idToken
+        }
         refreshed.record.expiresAt = tokens.expiresIn.map { now.addingTimeInterval(TimeInterval($0)) }
         refreshed.record.refreshable = refreshed.secrets.refreshToken != nil
         if let scope = tokens.scope { refreshed.record.scopes = scope }
         return refreshed
     }
 
+    /// Whether a refreshed ID token may be stored: true when it verifies as at sign-in and names the same issuer
+    /// and subject (OIDC Core 12.2), false when the issuer's keys are unknown here; a token that fails is an error.
+    private func verified(
+        _ idToken: String, of session: Session, configured: CurrentProvider?, clientID: String, now: Date
+    ) throws(SignInError) -> Bool {
+        guard let configured, let metadata = configured.metadata,
+            let jwks = configured.endpoints.jwks
+        else { return false }
+        let verifier = IDTokenVerifier(issuer: session.record.issuer, clientID: clientID, nonce: nil)
+        let kept = "the session was kept as it was"
+        let claims: IDTokenClaims
+        do {
+            claims = try metadata.verify(idToken, with: verifier, jwksURL: jwks, now: now)
+        } catch {
+            throw error.adding(kept)
+        }
+        guard claims.subject == session.record.subject else {
+            throw .invalidIdToken(reason: "the refreshed one names another subject; \(kept)")
+        }
+        return true
+    }
+
     /// Revokes the refresh token (which ends the grant at most providers) and the access token (RFC 7009).
     public func revoke(_ session: Session) throws(SignInError) {
-        guard let endpoints = session.secrets.endpoints,
-            let revocation = endpoints.revocation ?? current(session)?.revocation
-        else {
+        guard let endpoints = session.secrets.endpoints else {
             throw .unavailable(reason: "the provider of session '\(session.record.key)' has no revocation endpoint")
         }
-        let oauth = try client(endpoints, revocation: true)
+        let (oauth, endpoint) = try client(endpoints, configured: current(session), revocation: true)
+        guard let revocation = endpoint else {
+            throw .unavailable(reason: "the provider of session '\(session.record.key)' has no revocation endpoint")
+        }
         if let refreshToken = session.secrets.refreshToken {
             try oauth.revoke(refreshToken, hint: "refresh_token", endpoint: revocation)
         }
@@ -93,7 +176,7 @@ public struct SessionRefresher: Sendable {
     /// Asks the user endpoint whether the access token still works.
     public func check(_ session: Session) throws(SignInError) -> RemoteTokenStatus {
         guard let token = session.secrets.bearer,
-            let endpoint = session.secrets.endpoints?.user ?? current(session)?.userinfo
+            let endpoint = session.secrets.endpoints?.user ?? current(session)?.endpoints.userinfo
         else { return .unknown }
         let response = try transport.send(
             OutgoingRequest(

@@ -17,7 +17,7 @@ public struct IDTokenClaims: Equatable, Sendable {
 
 /// Verifies an ID token exactly as SPEC section 3.1 says, before anything is stored: signature against the
 /// issuer's JWKS (RS256 and ES256, key by `kid`), `iss`, `aud` (and `azp` with several audiences), `exp`,
-/// `iat` with 60 s of skew, and `nonce`. Pure: the JWKS and the time come in as values.
+/// `iat` and `nbf` with 60 s of skew, and `nonce`. Pure: the JWKS and the time come in as values.
 public struct IDTokenVerifier: Sendable {
     public let issuer: String
     public let clientID: String
@@ -68,6 +68,10 @@ public struct IDTokenVerifier: Sendable {
         let issuedAt = Date(timeIntervalSince1970: iat)
         guard now.timeIntervalSince(expiresAt) < Self.allowedSkew else { throw .invalid("expired") }
         guard issuedAt.timeIntervalSince(now) <= Self.allowedSkew else { throw .invalid("issued in the future") }
+        if let nbf = claims["nbf"] {
+            guard let notBefore = nbf.number else { throw .invalid("nbf is not a number") }
+            guard notBefore - now.timeIntervalSince1970 <= Self.allowedSkew else { throw .invalid("not valid yet") }
+        }
         let tokenNonce = claims["nonce"]?.string
         if let nonce {
             guard let tokenNonce, ConstantTime.equals(tokenNonce, nonce) else { throw .invalid("wrong nonce") }

@@ -68,7 +68,8 @@ public enum SessionJSON {
             buffer.date(refreshExpiresAt)
         }
         if let endpoints = secrets.endpoints {
-            // Where the session is refreshed, revoked and checked: without it an imported session cannot refresh.
+            // Where the session is refreshed, revoked and checked: without it an imported session cannot refresh. Never
+            // the client secret file: the importing machine's config.json gives the client secret, for its issuer.
             buffer.raw(",\"endpoints\":{\"clientID\":")
             buffer.string(endpoints.clientID)
             buffer.raw(",\"token\":")
@@ -77,8 +78,6 @@ public enum SessionJSON {
             buffer.string(endpoints.revocation)
             buffer.raw(",\"user\":")
             buffer.string(endpoints.user)
-            buffer.raw(",\"clientSecretFile\":")
-            buffer.string(endpoints.clientSecretFile)
             buffer.raw(",\"tokenAuthMethod\":")
             buffer.string(endpoints.tokenAuthMethod)
             buffer.raw(",\"revocationAuthMethod\":")
@@ -127,7 +126,16 @@ public enum SessionJSON {
         public var seeds: [TestAccountSeed] = []
         /// The key of the line marked `"selected": true`, if any.
         public var selectedKey: String?
+        /// The keys of sessions whose line named a client secret (a file, or a method that sends one): imports never
+        /// follow a secret file, so these refresh only with the client this machine's config.json has for their
+        /// issuer.
+        public var needingLocalClient: [String] = []
     }
+
+    /// The longest import line, and the most an import (file or standard input) may hold: 100,000 sessions take
+    /// about 45 MB.
+    public static let maximumLineBytes = 1 << 20
+    public static let maximumImportBytes = 256 << 20
 
     /// Parses import lines (blank lines skipped). Errors name the line, never its content: it may hold a token.
     public static func parseLines(_ bytes: [UInt8]) throws(StoreError) -> [Session] {
@@ -140,6 +148,8 @@ public enum SessionJSON {
     public static func parseTransfer(_ bytes: [UInt8]) throws(StoreError) -> Transfer {
         try bytes.withUnsafeBufferPointer { (all) throws(StoreError) -> Transfer in
             var transfer = Transfer()
+            var lines: [String: Int] = [:]
+            var selectedLine: Int?
             var lineNumber = 0
             var start = 0
             // As `split(separator:omittingEmptySubsequences: false)` numbered them: the text after the last newline
@@ -153,6 +163,9 @@ public enum SessionJSON {
                     } ?? all.count
                 lineNumber += 1
                 defer { start = end + 1 }
+                if end - start > maximumLineBytes {
+                    throw .invalidInput("line \(lineNumber): longer than \(maximumLineBytes >> 20) MiB")
+                }
                 if all[start..<end].allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0d }) { continue }
                 var first = start
                 if end - first >= 3, all[first] == 0xEF, all[first + 1] == 0xBB, all[first + 2] == 0xBF { first += 3 }
@@ -170,7 +183,21 @@ public enum SessionJSON {
                     continue
                 }
                 let session = try parseLine(object, number: lineNumber)
-                if object.member("selected")?.bool == true { transfer.selectedKey = session.record.key }
+                let key = session.record.key
+                if let first = lines[key] {
+                    throw .invalidInput(
+                        "lines \(first) and \(lineNumber) both hold session '\(key)'; nothing was imported")
+                }
+                lines[key] = lineNumber
+                if object.member("selected")?.bool == true {
+                    if let first = selectedLine {
+                        throw .invalidInput(
+                            "lines \(first) and \(lineNumber) are both marked selected; nothing was imported")
+                    }
+                    selectedLine = lineNumber
+                    transfer.selectedKey = key
+                }
+                if namesClientSecret(object.member("endpoints")) { transfer.needingLocalClient.append(key) }
                 transfer.sessions.append(session)
             }
             return transfer
@@ -263,9 +290,19 @@ public enum SessionJSON {
         }
         return SessionEndpoints(
             clientID: clientID, token: token, revocation: try text("revocation"),
-            user: try text("user"), clientSecretFile: try text("clientSecretFile"),
+            // A secret file named here is never followed: it would send any file the user can read to the line's
+            // token endpoint (`namesClientSecret` reports the session instead).
+            user: try text("user"), clientSecretFile: nil,
             tokenAuthMethod: try text("tokenAuthMethod"),
             revocationAuthMethod: try text("revocationAuthMethod"))
+    }
+
+    /// Whether an `endpoints` object named a client secret file or a method that sends a secret.
+    private static func namesClientSecret(_ value: JSONLineValue?) -> Bool {
+        guard let value, value.isObject else { return false }
+        if value.member("clientSecretFile")?.string != nil { return true }
+        let methods = [value.member("tokenAuthMethod")?.string, value.member("revocationAuthMethod")?.string]
+        return methods.contains { $0 != nil && $0 != "none" }
     }
 
     private static func portalClient(_ value: JSONLineValue?, number: Int) throws(StoreError) -> PortalClientInfo? {

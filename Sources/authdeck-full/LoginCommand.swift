@@ -21,6 +21,9 @@ enum LoginCommand {
         guard Provider(provider).isStandard else {
             throw .usage("unknown provider '\(provider)' (google, apple, discord, x, oidc, email, sms)")
         }
+        if arguments.value("issuer") != nil, arguments.value("client-id") == nil {
+            throw .usage("--issuer needs --client-id (config.json's client id and secret are for its own issuer)")
+        }
         let timeout = try arguments.integer("timeout", in: 5...3600) ?? 300
         let listen = try listenPort(arguments.value("listen"))
         let setup: SignInSetup

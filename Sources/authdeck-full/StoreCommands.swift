@@ -98,7 +98,7 @@ enum StoreCommands {
     ) throws(CommandFailure) {
         let session = try attempt { () throws(StoreError) in try store.session(key) }
         do throws(SignInError) {
-            try SessionRefresher(transport: CurlTransport(), currentEndpoints: CurrentEndpoints.lookup(global))
+            try SessionRefresher(transport: CurlTransport(), currentProvider: CurrentEndpoints.lookup(global))
                 .revoke(session)
         } catch {
             throw CommandFailure(error.exitCode, "could not revoke '\(key)': \(error.message); nothing was removed")
@@ -146,7 +146,7 @@ enum StoreCommands {
         do throws(SignInError) {
             let refresher = SessionRefresher(
                 transport: CurlTransport(timeout: 5),
-                currentEndpoints: CurrentEndpoints.lookup(global))
+                currentProvider: CurrentEndpoints.lookup(global))
             switch try refresher.check(session) {
             case .valid: return "valid"
             case .refused(let status): return "refused (HTTP \(status))"

@@ -90,6 +90,12 @@ enum StoreMaintenance {
             }
         }
         warnUnconfiguredBackends(records, global)
+        let imported = Set(records.map(\.key))
+        for key in transfer.needingLocalClient where imported.contains(key) {
+            Output.err(
+                "authdeck: '\(key)' came with a client secret setting, which imports never follow; it refreshes only "
+                    + "with the client this machine's config.json has for its issuer\n")
+        }
         if !global.quiet {
             let skipped = transfer.sessions.count - records.count
             var line = "imported \(records.count) session\(records.count == 1 ? "" : "s")"
@@ -158,23 +164,15 @@ enum StoreMaintenance {
         return passphrase
     }
 
-    /// The whole file (or standard input), read straight into one byte array: 100,000 sessions are ~45 MB, and a
-    /// `Data` grown by doubling and then copied cost a tenth of a second.
+    /// The whole file (or standard input); past `SessionJSON.maximumImportBytes` it stops reading and refuses.
     private static func readInput(_ path: String) throws(CommandFailure) -> [UInt8] {
-        let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw CommandFailure(.failed, "cannot read \(path)") }
-        defer { if descriptor != STDIN_FILENO { close(descriptor) } }
-        var info = stat()
-        let expected = fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : 0
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(expected + 1)
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { throw CommandFailure(.failed, "cannot read \(path)") }
-            if count == 0 { return bytes }
-            bytes.append(contentsOf: chunk[..<count])
+        do {
+            return try BoundedRead.bytes(path, limit: SessionJSON.maximumImportBytes, standardInput: true)
+        } catch .tooLarge {
+            throw CommandFailure(
+                .failed, "\(path) holds more than \(SessionJSON.maximumImportBytes >> 20) MiB; nothing was imported")
+        } catch {
+            throw CommandFailure(.failed, "cannot read \(path)")
         }
     }
 

@@ -442,7 +442,7 @@ final class TUIEventLoop {
                 guard let opened = try store.store(create: false) else { throw StoreError.noSuchSession(key) }
                 let session = try opened.session(key)
                 do throws(SignInError) {
-                    try SessionRefresher(transport: CurlTransport(), currentEndpoints: current).revoke(session)
+                    try SessionRefresher(transport: CurlTransport(), currentProvider: current).revoke(session)
                 } catch {
                     inbox.post(.storeFailed("Revoking \(key) failed, so it was kept: \(error.message)"))
                     return
@@ -458,6 +458,9 @@ final class TUIEventLoop {
     private func refresh(_ key: String, ifExpiringWithin window: TimeInterval?) {
         let store = self.store
         let inbox = self.inbox
+        let current = CurrentEndpoints.lookup(
+            configuration: setup.configuration, catalog: setup.catalog,
+            environment: setup.environment)
         background.async {
             do throws(StoreError) {
                 guard let opened = try store.store(create: false) else { throw StoreError.noSuchSession(key) }
@@ -465,7 +468,7 @@ final class TUIEventLoop {
                 do throws(CommandFailure) {
                     _ = try SessionCommands.refresh(
                         key, store: opened,
-                        refresher: SessionRefresher(transport: CurlTransport()),
+                        refresher: SessionRefresher(transport: CurlTransport(), currentProvider: current),
                         ifExpiringWithin: window)
                 } catch {
                     inbox.post(.refreshFinished(key: key, error: error.message))

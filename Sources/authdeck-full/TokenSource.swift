@@ -22,7 +22,7 @@ enum TokenSource {
                 expiresAt: cached.expiresAt.map { Date(timeIntervalSince1970: $0) })
         }
         let store = try StoreCommands.requireStore(global)
-        return try issue(requirement, store: store)
+        return try issue(requirement, store: store, config: global.config)
     }
 
     /// The agent socket clients use, when `AUTHDECK_AGENT_SOCK` names one.
@@ -30,8 +30,11 @@ enum TokenSource {
         ProcessEnvironment.current()["AUTHDECK_AGENT_SOCK"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// The token from `store` (what the agent serves, too).
-    static func issue(_ requirement: TokenRequirement, store: SessionStore) throws(CommandFailure) -> IssuedToken {
+    /// The token from `store` (what the agent serves, too); a refresh reads the configuration `config` names (else
+    /// the default one) for the client of an imported session.
+    static func issue(
+        _ requirement: TokenRequirement, store: SessionStore, config: String? = nil
+    ) throws(CommandFailure) -> IssuedToken {
         let session = try StoreCommands.attempt { () throws(StoreError) in try store.session(requirement.key) }
         let record = session.record
         if requirement.idToken {
@@ -53,7 +56,8 @@ enum TokenSource {
             // The locked refresh path: when another process refreshed meanwhile, its token is used.
             let refreshed = try SessionCommands.refresh(
                 record.key, store: store,
-                refresher: SessionRefresher(transport: CurlTransport()),
+                refresher: SessionRefresher(
+                    transport: CurlTransport(), currentProvider: CurrentEndpoints.lookup(explicit: config)),
                 ifExpiringWithin: window)
             let issued = IssuedToken(
                 key: record.key, token: refreshed.secrets.bearer ?? bearer,

@@ -14,13 +14,16 @@ struct TraceDocument {
     /// `name` stands for the file in messages about its content (the TUI's message line has room for the file's
     /// name, not a long path).
     init(path: String, shownAs name: String? = nil) throws(CommandFailure) {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        // Its size is checked before it is read, and no more than the cap is ever read (`/dev/zero` never ends).
+        let bytes: [UInt8]
+        do {
+            bytes = try BoundedRead.bytes(path, limit: Self.maximumBytes)
+        } catch .tooLarge {
+            throw CommandFailure(.failed, "\(name ?? path) is larger than 8 MiB: not a sign-in trace")
+        } catch {
             throw CommandFailure(.failed, "cannot read the trace \(path)")
         }
-        guard data.count <= Self.maximumBytes else {
-            throw CommandFailure(.failed, "\(name ?? path) is larger than 8 MiB: not a sign-in trace")
-        }
-        try self.init(path: path, bytes: Array(data), shownAs: name)
+        try self.init(path: path, bytes: bytes, shownAs: name)
     }
 
     init(path: String, bytes: [UInt8], shownAs name: String? = nil) throws(CommandFailure) {

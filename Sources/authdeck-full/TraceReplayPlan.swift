@@ -103,11 +103,13 @@ struct TraceReplayPlan {
         }
     }
 
-    /// The sandbox profile for an authorize or device URL: the sandbox's own path, else the provider's host.
+    /// The sandbox profile for an authorize or device URL: the sandbox's own path, else the provider's host. Only a
+    /// social provider `login` knows comes out: the path segment is the trace's text, and it becomes an argument.
     static func provider(url: String) -> String {
         if let range = url.range(of: "/oidc/") {
             let name = url[range.upperBound...].prefix { $0 != "/" }
-            return name == "generic" ? "oidc" : String(name)
+            let known = Provider(String(name))
+            return known.isStandard && !known.sendsCode ? known.name : "oidc"
         }
         let host = URLComponents(string: url)?.host?.lowercased() ?? ""
         if host.hasSuffix("google.com") { return "google" }

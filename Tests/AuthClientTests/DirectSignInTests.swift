@@ -188,6 +188,7 @@ import Testing
 
     @Test(arguments: [
         TestProvider.IDTokenFlaw.badSignature, .wrongIssuer, .wrongAudience, .expired, .wrongNonce, .unknownKey,
+        .notYetValid,
     ])
     func flawedIDTokensAreRefusedAndNothingIsStored(_ flaw: TestProvider.IDTokenFlaw) throws {
         provider.flaw = flaw
@@ -199,6 +200,28 @@ import Testing
             return
         }
         #expect(stored.count == 0)
+    }
+
+    /// The record a sign-in stores when the provider's ID token has `flaw`; nil (an issue recorded) when none.
+    func signedIn(with flaw: TestProvider.IDTokenFlaw) throws -> SessionRecord? {
+        provider.flaw = flaw
+        let (attempt, port) = try begin()
+        #expect(try browserReturns(port, "code=\(validCode(attempt))&state=\(attempt.state)") == 200)
+        guard case .success(let outcome)? = presenter.waitForEnd() else {
+            Issue.record("no session")
+            return nil
+        }
+        return outcome.record
+    }
+
+    @Test func aNotBeforeWithinTheClockSkewIsAccepted() throws {
+        #expect(try signedIn(with: .notBeforeWithinSkew)?.subject == "user-42")
+    }
+
+    @Test func anUnverifiedEmailIsShownAsSuchAndNeverNamesTheSession() throws {
+        let record = try signedIn(with: .unverifiedEmail)
+        #expect(record?.email == "ada@example.com (unverified)")
+        #expect(record?.key == "oidc-user-42")
     }
 
     @Test(arguments: [TestProvider.TokenMode.serverError, .html, .hang])

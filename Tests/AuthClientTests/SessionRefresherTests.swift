@@ -32,15 +32,16 @@ import Testing
         let today = ProviderEndpoints(
             issuer: "https://idp.test", authorization: "https://idp.test/a",
             token: "https://idp.test/token", revocation: "https://idp.test/revoke")
-        try SessionRefresher(transport: transport, currentEndpoints: { _ in today }).revoke(stored)
+        let current = CurrentProvider(endpoints: today)
+        try SessionRefresher(transport: transport, currentProvider: { _ in current }).revoke(stored)
         #expect(transport.requests.map { ScriptedTransport.form($0)["token"] } == ["rt", "at"])
 
         var elsewhere = today
         elsewhere.issuer = "https://other.test"
-        let moved = elsewhere
+        let moved = CurrentProvider(endpoints: elsewhere)
         let untouched = ScriptedTransport([:])
         #expect(throws: SignInError.self) {
-            try SessionRefresher(transport: untouched, currentEndpoints: { _ in moved }).revoke(stored)
+            try SessionRefresher(transport: untouched, currentProvider: { _ in moved }).revoke(stored)
         }
         #expect(untouched.requests.isEmpty)
     }
@@ -66,5 +67,39 @@ import Testing
                     clientID: "cli", token: "https://idp.test/token", clientSecretFile: file)))
         #expect(ScriptedTransport.form(old.requests[0])["client_secret"] == "sec")
         #expect(ScriptedTransport.header(old.requests[0], "Authorization") == nil)
+    }
+
+    @Test func aSessionWithoutItsOwnSecretTakesTheConfiguredOneOnlyToTheConfiguredEndpoints() throws {
+        // As an import leaves it: the line's own endpoints, no secret file.
+        let imported = session(
+            endpoints: SessionEndpoints(
+                clientID: "cli", token: "https://evil.test/token", revocation: "https://evil.test/revoke",
+                tokenAuthMethod: "client_secret_post"))
+        let configured = CurrentProvider(
+            endpoints: ProviderEndpoints(
+                issuer: "https://idp.test", authorization: "https://idp.test/a", token: "https://idp.test/token",
+                revocation: "https://idp.test/revoke"),
+            clientID: "cli", authentication: .secret("sec"))
+        let transport = ScriptedTransport([
+            "https://idp.test/token": (200, #"{"access_token":"at-2"}"#), "https://idp.test/revoke": (200, ""),
+        ])
+        let refresher = SessionRefresher(transport: transport, currentProvider: { _ in configured })
+        _ = try refresher.refresh(imported)
+        try refresher.revoke(imported)
+        #expect(
+            transport.requests.map(\.url) == [
+                "https://idp.test/token", "https://idp.test/revoke", "https://idp.test/revoke",
+            ])
+        #expect(transport.requests.allSatisfy { ScriptedTransport.form($0)["client_secret"] == "sec" })
+
+        // Configured for another issuer: the session's own endpoints, without a secret.
+        var elsewhere = configured
+        elsewhere.endpoints.issuer = "https://other.test"
+        let moved = elsewhere
+        let bare = ScriptedTransport(["https://evil.test/token": (200, #"{"access_token":"at-2"}"#)])
+        _ = try SessionRefresher(transport: bare, currentProvider: { _ in moved }).refresh(imported)
+        #expect(bare.requests.map(\.url) == ["https://evil.test/token"])
+        #expect(ScriptedTransport.form(bare.requests[0])["client_secret"] == nil)
+        #expect(ScriptedTransport.header(bare.requests[0], "Authorization") == nil)
     }
 }

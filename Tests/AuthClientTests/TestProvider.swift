@@ -8,7 +8,13 @@ import LoopbackHTTP
 /// to show: a token endpoint that fails, answers HTML or hangs, and ID tokens that are wrong in one way each.
 final class TestProvider: @unchecked Sendable {
     enum TokenMode: Sendable { case ok, serverError, html, hang }
-    enum IDTokenFlaw: Sendable { case none, badSignature, wrongIssuer, wrongAudience, expired, wrongNonce, unknownKey }
+    enum IDTokenFlaw: Sendable {
+        case none, badSignature, wrongIssuer, wrongAudience, expired, wrongNonce, unknownKey
+        /// `nbf` two minutes ahead (past the 60 s skew), or 30 s ahead (within it).
+        case notYetValid, notBeforeWithinSkew
+        /// `email_verified: false`: the provider did not check the address.
+        case unverifiedEmail
+    }
 
     let key: JWK
     let otherKey: JWK
@@ -114,6 +120,9 @@ final class TestProvider: @unchecked Sendable {
             claims["iat"] = .number(Double(now - 7200))
         case .wrongNonce: claims["nonce"] = .string("not-the-nonce")
         case .unknownKey: signingKey = otherKey
+        case .notYetValid: claims["nbf"] = .number(Double(now + 120))
+        case .notBeforeWithinSkew: claims["nbf"] = .number(Double(now + 30))
+        case .unverifiedEmail: claims["email_verified"] = .bool(false)
         }
         var idToken =
             (try? JWS.sign(

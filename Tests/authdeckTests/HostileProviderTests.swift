@@ -41,6 +41,12 @@ final class HostileProvider: @unchecked Sendable {
         ((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
 
+    /// Every request it received whole (method and path, headers, body), one string each.
+    var wire: [String] {
+        let bytes = FileManager.default.contents(atPath: logPath + ".wire") ?? Data()
+        return String(decoding: bytes, as: UTF8.self).components(separatedBy: "\n----\n").filter { !$0.isEmpty }
+    }
+
     deinit {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
@@ -176,7 +182,7 @@ final class HostileProvider: @unchecked Sendable {
         let result = runner.run(
             [
                 "login", "oidc", "--device", "--issuer", provider.baseURL + "/hostile",
-                "--config", configPath, "--timeout", "20",
+                "--config", configPath, "--client-id", "authdeck-test", "--timeout", "20",
             ], timeout: 40)
         #expect(result.status == 4, "stderr: \(result.stderr)")
         #expect(provider.requests.contains { $0.hasPrefix("POST /hostile/device") }, "\(provider.requests)")

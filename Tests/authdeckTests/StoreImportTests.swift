@@ -156,4 +156,49 @@ import Testing
         #expect(runner.run(["store", "import", "-"], stdin: #"{"key":"after","accessToken":"AT-after"}"#).status == 0)
         #expect(runner.run(["token", "after"]).stdout == "AT-after\n")
     }
+
+    @Test func twoSelectedLinesOrTwoLinesOfOneKeyAreRefusedWithTheirNumbers() throws {
+        let runner = runner()
+        #expect(runner.run(["store", "import", "-"], stdin: #"{"key":"kept","accessToken":"AT-kept"}"#).status == 0)
+        #expect(runner.run(["store", "lock"]).status == 0)
+        let before = try #require(digest())
+        let a = #"{"key":"a","accessToken":"t""#
+        let b = #"{"key":"b","accessToken":"t""#
+        let cases = [
+            ([a + #","selected":true}"#, "", b + #","selected":true}"#], "lines 1 and 3 are both marked selected"),
+            ([a + "}", b + "}", a + "}"], "lines 1 and 3 both hold session 'a'"),
+        ]
+        for (lines, message) in cases {
+            let result = runner.run(["store", "import", "-"], stdin: lines.joined(separator: "\n") + "\n")
+            #expect(result.status == 1)
+            #expect(result.stderr.contains(message), "\(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        }
+        #expect(digest() == before, "the database file changed")
+    }
+
+    @Test func anEndlessInputOrAnOverlongLineIsRefusedAndNothingImported() throws {
+        let runner = runner()
+        #expect(runner.run(["store", "import", "-"], stdin: #"{"key":"kept","accessToken":"AT-kept"}"#).status == 0)
+        #expect(runner.run(["store", "lock"]).status == 0)
+        let before = try #require(digest())
+        // /dev/zero never ends: read up to the 256 MiB cap, then refused (it used to take 2 GB and abort).
+        let endless = runner.run(["store", "import", "/dev/zero"], timeout: 60)
+        #expect(endless.status == 1, "\(endless.stderr)")
+        #expect(endless.stderr.contains("more than 256 MiB"), "\(endless.stderr)")
+        // A valid line of 2 MiB (Python writes it) passes the 1 MiB line cap.
+        let long = folder.path + "/long.jsonl"
+        let written = runner.run(
+            executable: "/usr/bin/python3",
+            [
+                "-c",
+                "import json,sys; open(sys.argv[1],'w').write(json.dumps({'key':'long','accessToken':'x'*(2<<20)})+'\\n')",
+                long,
+            ])
+        try #require(written.status == 0, "\(written.stderr)")
+        let overlong = runner.run(["store", "import", long])
+        #expect(overlong.status == 1)
+        #expect(overlong.stderr == "authdeck store import: line 1: longer than 1 MiB\n", "\(overlong.stderr)")
+        #expect(digest() == before, "the database file changed")
+    }
 }

@@ -2,6 +2,10 @@ import AuthCrypto
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The trace commands through the real binary, on traces that real logins wrote against a faulted sandbox:
 /// `trace show` and `trace diff` read them; `trace replay` reproduces each in a fresh home that holds no store, no
 /// config and no passphrase, and must end with the customer's error and exit code.
@@ -250,5 +254,29 @@ import Testing
         let shown = freshRunner.run(["trace", "show", crafted])
         #expect(shown.status == 0)
         #expect(!shown.stdout.contains("\u{1b}"))
+    }
+
+    @Test func anEndlessOrHugeTraceIsRefusedWithoutReadingItWhole() throws {
+        // A sparse 4 GiB file (its size says no before a byte is read) and /dev/zero (read only up to the cap).
+        let huge = fresh.path + "/huge.jsonl"
+        #expect(FileManager.default.createFile(atPath: huge, contents: nil))
+        #expect(truncate(huge, 4 << 30) == 0)
+        for path in [huge, "/dev/zero"] {
+            let result = freshRunner.run(["trace", "show", path], timeout: 20)
+            #expect(!result.timedOut && result.status == 1, "\(path): \(result.stderr)")
+            #expect(result.stderr.contains("larger than 8 MiB"), "\(path): \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1)
+        }
+    }
+
+    @Test func replayPassesOnlyAKnownProviderNameToLogin() throws {
+        // The sandbox-style authorize path names the provider; a crafted one names an option instead.
+        let authorize =
+            #"{"kind":"authorize","at":"x","elapsedMs":1,"summary":"authorize at u","#
+            + #""details":{"url":"http://127.0.0.1:9/oidc/--client-secret-file=x/authorize"}}"#
+        let crafted = fresh.write("crafted-provider.jsonl", authorize + "\n")
+        let result = freshRunner.run(["trace", "replay", crafted], timeout: 90)
+        #expect(result.stdout.contains("replayed: oidc through sandbox"), "\(result.stdout) \(result.stderr)")
+        #expect(!(result.stdout + result.stderr).contains("client-secret-file"), "\(result.stdout) \(result.stderr)")
     }
 }

@@ -8,12 +8,18 @@ serves until killed. Every request path is appended to the file named by $HOSTIL
   /config-host/...  the endpoints a config.json names; a request here means --issuer was not honoured.
   /big/...        a discovery document of 50 MB, streamed without Content-Length.
   /bigcl/...      the same with a Content-Length announcing it.
+  /forged/...     discovery with an empty JWKS, and a token endpoint whose refresh answer carries an unsigned
+                  (alg none) ID token for another subject, "mallory".
+Every request's method, path, headers and body are appended to $HOSTILE_LOG.wire, each followed by a "----" line
+(a client secret sent anywhere shows up there).
 """
+import base64
 import http.server
 import json
 import os
 import signal
 import sys
+import time
 
 ESCAPES = "\x1b]0;pwned\x07\x1b[2J\x1b[31m\x9b1m\x00\x08\r\u202e\u2066"
 BIG = 50 * 1024 * 1024
@@ -66,10 +72,20 @@ class Handler(http.server.BaseHTTPRequestHandler):
             pass
         self.close_connection = True
 
-    def record(self):
+    def record(self, body=b""):
         if LOG:
             with open(LOG, "a") as handle:
                 handle.write(self.command + " " + self.path + "\n")
+            with open(LOG + ".wire", "ab") as handle:
+                handle.write((self.command + " " + self.path + "\n" + str(self.headers)).encode() + body + b"\n----\n")
+
+    def forged_id_token(self):
+        def part(document):
+            return base64.urlsafe_b64encode(json.dumps(document).encode()).rstrip(b"=").decode()
+        now = int(time.time())
+        claims = {"iss": self.base() + "/forged", "sub": "mallory", "aud": "authdeck-test", "iat": now,
+                  "exp": now + 3600}
+        return part({"alg": "none", "typ": "JWT"}) + "." + part(claims) + "."
 
     def do_GET(self):
         self.record()
@@ -78,7 +94,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.stream_big(False)
         if path == "/bigcl/.well-known/openid-configuration":
             return self.stream_big(True)
-        for name in ("hostile", "config-host"):
+        for name in ("hostile", "config-host", "forged"):
             if path == "/%s/.well-known/openid-configuration" % name:
                 return self.send_json(200, self.discovery(name))
             if path == "/%s/jwks" % name:
@@ -86,10 +102,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send_json(404, {"error": "not_found"})
 
     def do_POST(self):
-        self.record()
         length = int(self.headers.get("Content-Length") or 0)
-        self.rfile.read(length)
+        self.record(self.rfile.read(length))
         path = self.path.split("?")[0]
+        if path == "/forged/token":
+            return self.send_json(200, {
+                "access_token": "forged-access", "token_type": "Bearer", "expires_in": 3600,
+                "id_token": self.forged_id_token(),
+            })
         if path.endswith("/device"):
             return self.send_json(200, {
                 "device_code": "device-code",
