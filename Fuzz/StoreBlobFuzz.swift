@@ -77,7 +77,7 @@ private func checkImportLines(_ bytes: [UInt8]) {
     for session in sessions {
         invariant(!session.record.key.isEmpty, "an import line with an empty key passed")
         invariant(session.secrets.bearer != nil || session.secrets.idToken != nil, "a session without tokens passed")
-        // A secret file an import named would be read and sent at the next refresh (issue 24): never kept.
+        // A secret file an import named would be read and sent at the next refresh: never kept.
         invariant(session.secrets.endpoints?.clientSecretFile == nil, "an import line kept a client secret file")
         let line = SessionJSON.transferLine(session, selected: false, now: now)
         guard let once = try? SessionJSON.parseLines(Array(line.utf8)), once.count == 1 else {

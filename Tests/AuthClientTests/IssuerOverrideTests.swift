@@ -3,7 +3,7 @@ import AuthCore
 import Foundation
 import Testing
 
-/// Issue 24 item 4: an issuer named for one sign-in (`login --issuer`, the New sign-in screen's Issuer field) gets
+/// An issuer named for one sign-in (`login --issuer`, the New sign-in screen's Issuer field) gets
 /// only the client named with it, never config.json's id and secret, which are registered with config.json's issuer.
 @Suite struct IssuerOverrideTests {
     @Test func theIssuerAndClientIDFieldsLeaveConfigsClientBehind() throws {

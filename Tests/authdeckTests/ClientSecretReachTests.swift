@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 24: a client secret goes only to the issuer config.json configured it for, and a refreshed ID token is
+/// A client secret goes only to the issuer config.json configured it for, and a refreshed ID token is
 /// stored only when it verifies. The hostile provider (Tests/authdeckTests/Fixtures/hostile-provider.py) records
 /// every request whole, so what reached it is read from its log, not from authdeck.
 @Suite(.serialized) struct ClientSecretReachTests {
