@@ -6,7 +6,7 @@ set -euo pipefail
 log=$1
 # Every line with the word "skipped", but for the runner's pass and fail lines (an expectation's text may quote
 # a command's own "skipped N" output). The leading symbol Swift Testing puts before a skipped test is dropped.
-skips=$(grep -aiwE 'skipped' "$log" | grep -avE '^(✔|✘)|Expectation failed' \
+skips=$(grep -aiwE 'skipped' "$log" | grep -avE '^(✔|✘|↳)|Expectation failed' \
     | sed -E 's/^[^[:alnum:]]*[[:space:]]+//' | sort | uniq -c | sort -rn || true)
 if [ -z "$skips" ]; then
     echo "Skipped here: nothing."

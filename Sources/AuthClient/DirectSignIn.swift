@@ -238,6 +238,7 @@ public final class DirectSignIn: SignInBackend, @unchecked Sendable {
             clientID: provider.clientID, token: provider.endpoints.token,
             revocation: provider.endpoints.revocation, user: provider.endpoints.userinfo,
             clientSecretFile: provider.clientSecretFile,
+            clientSecretFileFromSignIn: provider.clientSecretFile == nil ? nil : true,
             tokenAuthMethod: provider.authentication.method.rawValue,
             revocationAuthMethod: provider.revocationAuthentication?.method.rawValue)
         let secrets = SessionSecrets(

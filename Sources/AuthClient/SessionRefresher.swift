@@ -44,7 +44,8 @@ public struct CurrentProvider: Sendable {
 /// Refresh, revocation and server checks of stored direct sessions, with the endpoints kept in their secrets.
 ///
 /// A client secret goes only to the issuer it was configured for: a session signed in here keeps the secret file
-/// its sign-in read (and its endpoints); a session without one (imported: imports never carry a secret file) takes
+/// its sign-in read (and its endpoints); a session without one (imported: imports never carry a secret file; or
+/// stored before sign-ins marked the file as theirs) takes
 /// its secret from today's config.json entry for its provider and backend, only when that entry resolves to the
 /// session's issuer, and then sends it to that entry's endpoints, never to the ones stored with the session.
 public struct SessionRefresher: Sendable {
@@ -70,7 +71,10 @@ public struct SessionRefresher: Sendable {
         _ endpoints: SessionEndpoints, configured: CurrentProvider?, revocation: Bool = false
     ) throws(SignInError) -> (OAuthClient, endpoint: String?) {
         let stored = revocation ? endpoints.revocation : endpoints.token
-        if let file = endpoints.clientSecretFile {
+        // A file is followed only when this session's sign-in read it here. One stored before sign-ins marked
+        // their files (imports used to keep the path a line named) is treated as no file of its own: the
+        // configured client for its issuer, at that client's endpoints, or none.
+        if let file = endpoints.clientSecretFile, endpoints.clientSecretFileFromSignIn == true {
             let recorded =
                 revocation
                 ? endpoints.revocationAuthMethod ?? endpoints.tokenAuthMethod

@@ -458,17 +458,17 @@ public final class SignInController: @unchecked Sendable {
         stopReceivers()
     }
 
-    /// Receivers stop off the queue (a receiver thread may be inside `deliver`, waiting on this very queue) and a
-    /// moment later, so the browser still gets the page that says what happened.
+    /// Receivers stop off the queue (a receiver thread may be inside `deliver`, waiting on this very queue). The
+    /// loopback receiver stops a moment later, so the browser still gets the page that says what happened; the
+    /// authdeck:// socket at once (`open-url` has had its answer), so a sign-in started right after this one
+    /// finds it free.
     private func stopReceivers() {
         let loopback = self.loopback
         let scheme = self.scheme
         self.loopback = nil
         self.scheme = nil
-        work.asyncAfter(deadline: .now() + .milliseconds(500)) {
-            scheme?.stop()
-            loopback?.stop()
-        }
+        work.async { scheme?.stop() }
+        work.asyncAfter(deadline: .now() + .milliseconds(500)) { loopback?.stop() }
     }
 
     static func name(of state: SignInStateMachine.State) -> String {

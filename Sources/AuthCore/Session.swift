@@ -119,6 +119,10 @@ public struct SessionEndpoints: Sendable, Equatable, Codable {
     /// The userinfo (OIDC) or user endpoint (Discord, X) that `status` asks.
     public var user: String?
     public var clientSecretFile: String?
+    /// True when this session's own sign-in read `clientSecretFile` here; only then is the file followed. A session
+    /// stored before the mark (some imported, when imports still kept a path a line named) refreshes with today's
+    /// config.json client for its issuer instead, at that client's endpoints.
+    public var clientSecretFileFromSignIn: Bool?
     /// How the client authenticated at the token endpoint (`client_secret_basic`, `client_secret_post`, `none`);
     /// nil in sessions stored before authdeck chose by discovery, which sent the secret in the body.
     public var tokenAuthMethod: String?
@@ -127,13 +131,15 @@ public struct SessionEndpoints: Sendable, Equatable, Codable {
 
     public init(
         clientID: String, token: String, revocation: String? = nil, user: String? = nil,
-        clientSecretFile: String? = nil, tokenAuthMethod: String? = nil, revocationAuthMethod: String? = nil
+        clientSecretFile: String? = nil, clientSecretFileFromSignIn: Bool? = nil, tokenAuthMethod: String? = nil,
+        revocationAuthMethod: String? = nil
     ) {
         self.clientID = clientID
         self.token = token
         self.revocation = revocation
         self.user = user
         self.clientSecretFile = clientSecretFile
+        self.clientSecretFileFromSignIn = clientSecretFileFromSignIn
         self.tokenAuthMethod = tokenAuthMethod
         self.revocationAuthMethod = revocationAuthMethod
     }

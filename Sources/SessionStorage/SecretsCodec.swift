@@ -49,6 +49,10 @@ enum SecretsCodec {
             buffer.raw(name)
             buffer.string(value)
         }
+        if let fromSignIn = endpoints.clientSecretFileFromSignIn {
+            buffer.raw(",\"clientSecretFileFromSignIn\":")
+            buffer.bool(fromSignIn)
+        }
         buffer.raw("}")
         return buffer.bytes
     }

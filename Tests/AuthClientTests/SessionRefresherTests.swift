@@ -55,18 +55,47 @@ import Testing
             session(
                 endpoints: SessionEndpoints(
                     clientID: "cli", token: "https://idp.test/token", clientSecretFile: file,
-                    tokenAuthMethod: "client_secret_basic")))
+                    clientSecretFileFromSignIn: true, tokenAuthMethod: "client_secret_basic")))
         #expect(ScriptedTransport.header(basic.requests[0], "Authorization") != nil)
         #expect(ScriptedTransport.form(basic.requests[0])["client_secret"] == nil)
 
-        // Sessions stored before the method was recorded sent the secret in the body, and keep doing so.
+        // A sign-in that read its file but recorded no method sent the secret in the body, and keeps doing so.
         let old = ScriptedTransport(["https://idp.test/token": (200, answer)])
         _ = try SessionRefresher(transport: old).refresh(
             session(
                 endpoints: SessionEndpoints(
-                    clientID: "cli", token: "https://idp.test/token", clientSecretFile: file)))
+                    clientID: "cli", token: "https://idp.test/token", clientSecretFile: file,
+                    clientSecretFileFromSignIn: true)))
         #expect(ScriptedTransport.form(old.requests[0])["client_secret"] == "sec")
         #expect(ScriptedTransport.header(old.requests[0], "Authorization") == nil)
+    }
+
+    /// A session stored before sign-ins marked their secret files may have come from an import that named any
+    /// readable file and its own token endpoint: that file is never read. The configured client for the session's
+    /// issuer refreshes it, at the configured endpoint; with none, it refreshes as a public client.
+    @Test func aSecretFileNotMarkedAsTheSignInsOwnIsNeverRead() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let canary = try secretFile()
+        let planted = session(
+            endpoints: SessionEndpoints(
+                clientID: "cli", token: "https://evil.test/token", clientSecretFile: canary,
+                tokenAuthMethod: "client_secret_post"))
+        let answer = #"{"access_token":"at-2"}"#
+        let bare = ScriptedTransport(["https://evil.test/token": (200, answer)])
+        _ = try SessionRefresher(transport: bare).refresh(planted)
+        #expect(bare.requests.count == 1)
+        #expect(ScriptedTransport.form(bare.requests[0])["client_secret"] == nil)
+        #expect(ScriptedTransport.header(bare.requests[0], "Authorization") == nil)
+        #expect(!String(decoding: bare.requests[0].body, as: UTF8.self).contains("sec"))
+
+        let configured = CurrentProvider(
+            endpoints: ProviderEndpoints(
+                issuer: "https://idp.test", authorization: "https://idp.test/a", token: "https://idp.test/token"),
+            clientID: "cli", authentication: .secret("configured-secret"))
+        let transport = ScriptedTransport(["https://idp.test/token": (200, answer)])
+        _ = try SessionRefresher(transport: transport, currentProvider: { _ in configured }).refresh(planted)
+        #expect(transport.requests.map(\.url) == ["https://idp.test/token"])
+        #expect(ScriptedTransport.form(transport.requests[0])["client_secret"] == "configured-secret")
     }
 
     @Test func aSessionWithoutItsOwnSecretTakesTheConfiguredOneOnlyToTheConfiguredEndpoints() throws {

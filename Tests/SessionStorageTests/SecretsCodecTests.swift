@@ -35,7 +35,8 @@ import Testing
         SessionEndpoints(
             clientID: "cli\u{E9}nt \"q\" \\ /", token: "https://id.example/token?a=1&b=2\n",
             revocation: "https://id.example/revoke", user: "https://\u{0438}\u{0434}.example/user\u{1F600}",
-            clientSecretFile: "/home/u/\u{2603}\u{0}\u{1}\t", tokenAuthMethod: "client_secret_basic",
+            clientSecretFile: "/home/u/\u{2603}\u{0}\u{1}\t", clientSecretFileFromSignIn: true,
+            tokenAuthMethod: "client_secret_basic",
             revocationAuthMethod: "none"),
         SessionEndpoints(clientID: "", token: "", revocationAuthMethod: "client_secret_post"),
     ])
