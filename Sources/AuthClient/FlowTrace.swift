@@ -5,8 +5,29 @@ import Foundation
 /// One protocol step of a sign-in attempt, as support staff read it: what happened, when, and the details with
 /// every secret redacted by field name.
 public struct TraceStep: Sendable, Equatable, Codable {
-    /// What kind of step: `authorize`, `receiver`, `request`, `response`, `id_token`, `transition`, `notice`, `result`.
-    public var kind: String
+    /// What kind of step a trace records; the raw values are what the JSON lines hold.
+    public enum Kind: String, Sendable, Equatable, Codable, CaseIterable {
+        /// The attempt began: the authorize URL, the device code, or a one-time code sent.
+        case authorize
+        /// A redirect reached a receiver, accepted or refused.
+        case receiver
+        case request
+        case response
+        /// An ID token's header and claims, decoded.
+        case idToken = "id_token"
+        /// The machine changed state: `from` and `to` hold the states' names.
+        case transition
+        /// The user was asked whether to keep a session that came without `state`.
+        case confirm
+        /// Something went wrong and the attempt goes on; `code` holds the error's code when it was one.
+        case notice
+        /// How the attempt ended: a stored session, or an `error` with its `code`.
+        case result
+        /// The command's exit code (`login --trace`).
+        case exit
+    }
+
+    public var kind: Kind
     /// Wall-clock time, ISO 8601 UTC with milliseconds.
     public var at: String
     /// Milliseconds since the trace began.
@@ -57,7 +78,7 @@ public final class FlowTrace: @unchecked Sendable {
         return recorded
     }
 
-    public func record(_ kind: String, _ summary: String, _ details: [String: JSONValue] = [:]) {
+    public func record(_ kind: TraceStep.Kind, _ summary: String, _ details: [String: JSONValue] = [:]) {
         let now = clock()
         lock.lock()
         let step = Self.scrubbed(
@@ -286,7 +307,7 @@ public struct TracingTransport: HTTPTransport {
                     )
                 }, uniquingKeysWith: { _, last in last }))
         if !request.body.isEmpty { details["body"] = Self.redactedBody(request.body, contentType: request.headers) }
-        trace.record("request", "\(request.method) \(base)", details)
+        trace.record(.request, "\(request.method) \(base)", details)
         do {
             let response = try inner.send(request)
             var answer: [String: JSONValue] = [
@@ -298,7 +319,7 @@ public struct TracingTransport: HTTPTransport {
                 trace.learnSecrets(in: json)
                 answer["body"] = FlowTrace.redactedJSON(json)
                 if let idToken = json["id_token"]?.string {
-                    trace.record("id_token", "ID token received", FlowTrace.decodedIDToken(idToken))
+                    trace.record(.idToken, "ID token received", FlowTrace.decodedIDToken(idToken))
                 }
             } else if response.status >= 400, !response.body.isEmpty {
                 // A proxy's or framework's error page says what went wrong; its start is kept, redacted.
@@ -308,11 +329,11 @@ public struct TracingTransport: HTTPTransport {
                 answer["body"] = .string("[\(response.body.count) bytes, not JSON]")
             }
             trace.record(
-                "response", "\(response.status) from \(base) in \(Int((response.duration * 1000).rounded())) ms", answer
+                .response, "\(response.status) from \(base) in \(Int((response.duration * 1000).rounded())) ms", answer
             )
             return response
         } catch {
-            trace.record("response", "no answer from \(base): \(error.message)", ["url": .string(base)])
+            trace.record(.response, "no answer from \(base): \(error.message)", ["url": .string(base)])
             throw error
         }
     }

@@ -34,7 +34,7 @@ public final class SignInController: @unchecked Sendable {
     private let trace: FlowTrace?
 
     // Owned by `queue`.
-    private var lastStateName = "idle"
+    private var lastStateName = SignInStateMachine.State.idle(lastError: nil).traceName
     /// The state last reported.
     private var reportedState: SignInStateMachine.State?
     private var machine = SignInStateMachine()
@@ -134,10 +134,10 @@ public final class SignInController: @unchecked Sendable {
             reportedState = machine.state
             report(.stateChanged(machine.state))
         }
-        let name = Self.name(of: machine.state)
+        let name = machine.state.traceName
         if name != lastStateName {
             trace?.record(
-                "transition", "\(lastStateName) → \(name)", ["from": .string(lastStateName), "to": .string(name)])
+                .transition, "\(lastStateName) → \(name)", ["from": .string(lastStateName), "to": .string(name)])
             lastStateName = name
         }
         switch action {
@@ -179,7 +179,7 @@ public final class SignInController: @unchecked Sendable {
             // The front end asks the user, seeing the `confirming` state just reported.
             let record = issued.session.record
             trace?.record(
-                "confirm", "asked whether to keep the session for \(record.userLabel) (the redirect had no state)",
+                .confirm, "asked whether to keep the session for \(record.userLabel) (the redirect had no state)",
                 ["user": .string(record.userLabel)])
         case .persist(let id, let issued):
             let persist = self.persist
@@ -196,15 +196,15 @@ public final class SignInController: @unchecked Sendable {
         case .report(let outcome):
             finish()
             trace?.record(
-                "result", "stored session \(outcome.record.key) (\(outcome.kind.rawValue))",
+                .result, "stored session \(outcome.record.key) (\(outcome.kind.rawValue))",
                 ["key": .string(outcome.record.key), "kind": .string(outcome.kind.rawValue)])
             report(.finished(.success(outcome)))
         case .reject(let error):
-            trace?.record("notice", error.message)
+            trace?.record(.notice, error.message, ["code": .string(error.code)])
             report(.notice(error))
         case .fail(_, let error):
             finish()
-            trace?.record("result", error.message, ["error": .string(error.message)])
+            trace?.record(.result, error.message, ["error": .string(error.message), "code": .string(error.code)])
             report(.finished(.failure(error)))
         case .replay(let outcome):
             report(.replayed(outcome))
@@ -213,8 +213,8 @@ public final class SignInController: @unchecked Sendable {
             let backend = self.backend
             finish()
             trace?.record(
-                "result", error.message + "; the issued session was not stored",
-                ["error": .string(error.message)])
+                .result, error.message + "; the issued session was not stored",
+                ["error": .string(error.message), "code": .string(error.code)])
             // Reported once the revocation is done, so a command that exits on the report does not cut it short.
             work.async {
                 backend?.revoke(issued)
@@ -269,18 +269,22 @@ public final class SignInController: @unchecked Sendable {
                 // sockets (LoopbackPeer) and the scheme socket checks SO_PEERCRED, before anything reaches here.
                 let action = machine.callbackReceived(callback, now: clock(), fromOwnUser: true)
                 let verdict: CallbackVerdict
+                var refusal: SignInError?
                 switch action {
                 case .exchange, .replay: verdict = .accepted
-                case .reject(let error): verdict = .refused(error.message)
+                case .reject(let error):
+                    verdict = .refused(error.message)
+                    refusal = error
                 case .fail(_, let error):
                     verdict = .refused(error.message)
+                    refusal = error
                     endedAttempt = true
                 case .none: verdict = .refused("This sign-in is no longer waiting for a redirect.")
                 case .begin, .verifyCode, .verifyTOTP, .resendCode, .confirmIdentity, .persist, .report, .discard:
                     verdict = .refused("Unexpected redirect.")
                 }
                 // Before the action runs: the receiver step comes ahead of the result it leads to.
-                recordReceiver(parsed, source: source, verdict: verdict)
+                recordReceiver(parsed, source: source, verdict: verdict, refusal: refusal)
                 run(action)
                 return verdict
             }
@@ -295,12 +299,14 @@ public final class SignInController: @unchecked Sendable {
         return verdict
     }
 
-    /// The trace's receiver step, with the provider's `error` and `error_description` as they came (printable).
+    /// The trace's receiver step, with the provider's `error` and `error_description` as they came (printable), and
+    /// the code of the error that refused the redirect.
     private func recordReceiver(
         _ parsed: Result<Callback, CallbackParser.Failure>, source: String,
-        verdict: CallbackVerdict
+        verdict: CallbackVerdict, refusal: SignInError? = nil
     ) {
         var details: [String: JSONValue] = ["source": .string(source)]
+        if let refusal { details["code"] = .string(refusal.code) }
         if case .success(let callback) = parsed, let error = callback.error {
             details["error"] = .string(SignInError.printable(error))
             details["error_description"] =
@@ -311,11 +317,11 @@ public final class SignInController: @unchecked Sendable {
         switch verdict {
         case .accepted:
             details["accepted"] = .bool(true)
-            trace?.record("receiver", "\(source): accepted", details)
+            trace?.record(.receiver, "\(source): accepted", details)
         case .refused(let reason):
             details["accepted"] = .bool(false)
             details["reason"] = .string(reason)
-            trace?.record("receiver", "\(source): refused: \(reason)", details)
+            trace?.record(.receiver, "\(source): refused: \(reason)", details)
         }
     }
 
@@ -333,20 +339,20 @@ public final class SignInController: @unchecked Sendable {
         case .browser(let url):
             let (base, parameters) = FlowTrace.redactedURL(url)
             trace?.record(
-                "authorize", "authorize at \(base)",
+                .authorize, "authorize at \(base)",
                 [
                     "url": .string(base), "parameters": parameters,
                     "receivers": .array(receivers.map { .string($0) }),
                 ])
         case .device(let authorization):
             trace?.record(
-                "authorize", "device code \(authorization.userCode) at \(authorization.verificationURI)",
+                .authorize, "device code \(authorization.userCode) at \(authorization.verificationURI)",
                 [
                     "verificationURI": .string(authorization.verificationURI),
                     "interval": .number(Double(authorization.interval)),
                 ])
         case .codeSent:
-            trace?.record("authorize", "one-time code sent")
+            trace?.record(.authorize, "one-time code sent")
         }
         // Told at once, not after the timeout: the provider will send the browser where no receiver listens.
         if case .browser = prompt, case .browser(let redirectURI) = attempt.method,
@@ -354,7 +360,7 @@ public final class SignInController: @unchecked Sendable {
                 redirectURI: redirectURI, loopback: loopback?.redirectURI,
                 schemeReceiver: scheme != nil)
         {
-            trace?.record("notice", "redirect unreachable: " + reason)
+            trace?.record(.notice, "redirect unreachable: " + reason)
             report(.redirectUnreachable(reason))
         }
         switch prompt {
@@ -469,25 +475,5 @@ public final class SignInController: @unchecked Sendable {
         self.scheme = nil
         work.async { scheme?.stop() }
         work.asyncAfter(deadline: .now() + .milliseconds(500)) { loopback?.stop() }
-    }
-
-    static func name(of state: SignInStateMachine.State) -> String {
-        switch state {
-        case .idle: return "idle"
-        case .awaitingCallback(_, let progress): return "awaitingCallback(\(name(of: progress)))"
-        case .totpRequired(_, _, let progress): return "totpRequired(\(name(of: progress)))"
-        case .authenticated: return "authenticated"
-        }
-    }
-
-    static func name(of progress: SignInStateMachine.Progress) -> String {
-        switch progress {
-        case .waiting: return "waiting"
-        case .verifying: return "verifying"
-        case .confirming: return "confirming"
-        case .persisting: return "persisting"
-        case .storageFailed: return "storageFailed"
-        case .cancelling: return "cancelling"
-        }
     }
 }

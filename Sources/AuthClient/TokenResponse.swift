@@ -37,9 +37,8 @@ public enum OAuthErrorResponse {
             // Not an OAuth answer: what the server is, not what the network did, goes into the message; a
             // gateway's HTML page points at what sits in front of the provider.
             if response.status >= 500 {
-                return .unavailable(
-                    reason: "the provider answered HTTP \(response.status) at \(place), with "
-                        + TurnkeyProxyError.bodyKind(response))
+                return .providerUnavailable(
+                    status: response.status, "at \(place), with " + TurnkeyProxyError.bodyKind(response))
             }
             if response.status >= 400 {
                 return .authenticationFailed(
@@ -51,9 +50,7 @@ public enum OAuthErrorResponse {
         let description = json?["error_description"]?.string
         if response.status >= 500 {
             let words = description.map { ": " + printable($0) } ?? ""
-            return .unavailable(
-                reason: "the provider answered HTTP \(response.status) at \(place): "
-                    + printable(code) + words)
+            return .providerUnavailable(status: response.status, "at \(place): " + printable(code) + words)
         }
         return .providerAnswered(code, description: description, status: response.status)
     }

@@ -11,11 +11,16 @@ extension SignInError {
         let words = description.map { ": " + printable($0) } ?? ""
         let suffix = note.map { " (\($0))" } ?? ""
         if code == "access_denied" {
-            return .authenticationFailed(providerError: "access denied at the provider" + words + suffix)
+            return .authenticationFailed(providerError: accessDeniedWords + words + suffix)
         }
-        let prefix = status.map { "the provider refused: \($0) " } ?? ""
+        let prefix = status.map { refusedPrefix + "\($0) " } ?? ""
         return .authenticationFailed(providerError: prefix + printable(code) + words + suffix)
     }
+
+    /// How `providerAnswered` words an `access_denied`, and what comes before an endpoint's status: `code` reads
+    /// the provider's code back from them.
+    static let accessDeniedWords = "access denied at the provider"
+    static let refusedPrefix = "the provider refused: "
 
     /// Provider text goes into one-line messages only as printable characters (the one terminal sanitiser), on one
     /// line, at most 200 of them.

@@ -109,31 +109,29 @@ extension SignInFlow {
         return Int(match.1)
     }
 
-    /// A short name for where the flow stands, for the trace and the screens.
+    /// A short name for where the flow stands, for the trace and the screens: the machine state's one name
+    /// (`SignInStateMachine.State.traceName`) in words, with the TOTP attempts left ("totpRequired (storage failed,
+    /// 3 attempts left)"); an ended flow is named by the state it ended in.
     public static func describe(_ phase: Phase) -> String {
         switch phase {
         case .starting: return "starting"
-        case .finished(.success): return "authenticated"
-        case .finished(.failure): return "idle"
-        case .running(let state):
-            switch state {
-            case .idle: return "idle"
-            case .authenticated: return "authenticated"
-            case .awaitingCallback(_, let progress): return "awaitingCallback (\(describe(progress)))"
-            case .totpRequired(_, let challenge, let progress):
-                return "totpRequired (\(describe(progress)), \(challenge.attemptsLeft) attempts left)"
-            }
+        case .finished(.success(let outcome)): return describe(.authenticated(outcome))
+        case .finished(.failure(let error)): return describe(.idle(lastError: error))
+        case .running(let state): return describe(state)
         }
     }
 
-    static func describe(_ progress: SignInStateMachine.Progress) -> String {
-        switch progress {
-        case .waiting: return "waiting"
-        case .verifying: return "verifying"
-        case .confirming: return "confirming"
-        case .persisting: return "persisting"
-        case .storageFailed: return "storage failed"
-        case .cancelling: return "cancelling"
+    static func describe(_ state: SignInStateMachine.State) -> String {
+        guard let progress = state.progress else { return state.stageName }
+        var words = [spoken(progress.traceName)]
+        if case .totpRequired(_, let challenge, _) = state { words.append("\(challenge.attemptsLeft) attempts left") }
+        return "\(state.stageName) (\(words.joined(separator: ", ")))"
+    }
+
+    /// A camel-case name as lower-case words: `storageFailed` is "storage failed".
+    static func spoken(_ name: String) -> String {
+        name.reduce(into: "") { words, character in
+            words += character.isUppercase ? " " + character.lowercased() : String(character)
         }
     }
 

@@ -118,7 +118,7 @@ enum LoginCommand {
             case .success: code = .done
             case .failure(let error): code = error.exitCode
             }
-            trace.record("exit", "exit code \(code.rawValue)", ["code": .number(Double(code.rawValue))])
+            trace.record(.exit, "exit code \(code.rawValue)", ["code": .number(Double(code.rawValue))])
             try writeTrace(trace, to: path)
         }
         switch result {

@@ -316,7 +316,7 @@ final class TUIEventLoop {
                 .signInDetail(
                     flow: flow,
                     .protocolStep(
-                        kind: step.kind, summary: step.summary,
+                        kind: step.kind.rawValue, summary: step.summary,
                         elapsedMilliseconds: step.elapsedMs,
                         details: step.details)))
         })

@@ -96,8 +96,12 @@ enum TraceCommand {
             }
         }
         let sameError = outcome.error.map(TraceDiff.normalized) == document.finalError.map(TraceDiff.normalized)
-        // A real provider words its errors its own way: the same error code or status class is the same failure.
-        let sameKind = outcome.error.map(errorKind) == document.finalError.map(errorKind)
+        // A real provider words its errors its own way, and authdeck may reword its own: the same error code is the
+        // same failure. A trace written before codes is read for them in its words.
+        let (customerKind, replayKind) =
+            document.comparesByWords
+            ? (document.finalError.map(errorKind), outcome.error.map(errorKind)) : (document.finalCode, outcome.code)
+        let sameKind = customerKind == replayKind
         let sameExit = document.exitCode.map { Int32($0) == outcome.exit }
         var notes = plan.notes
         if document.exitCode == nil {
@@ -109,10 +113,12 @@ enum TraceCommand {
                 "faults": .array(plan.faults.names.map(JSONValue.string)),
                 "customer": .object([
                     "error": document.finalError.map(JSONValue.string) ?? .null,
+                    "code": document.finalCode.map(JSONValue.string) ?? .null,
                     "exit": document.exitCode.map { .number(Double($0)) } ?? .null,
                 ]),
                 "replay": .object([
                     "error": outcome.error.map(JSONValue.string) ?? .null,
+                    "code": outcome.code.map(JSONValue.string) ?? .null,
                     "exit": .number(Double(outcome.exit)),
                 ]),
                 "sameError": .bool(sameError), "sameKind": .bool(sameKind),
@@ -131,7 +137,7 @@ enum TraceCommand {
                 text += "reproduced: the same final error\(andExit)\n"
             } else if sameKind && sameExit != false {
                 text +=
-                    "reproduced: the same kind of error (\(errorKind(document.finalError ?? "")))\(andExit); "
+                    "reproduced: the same kind of error (\(customerKind ?? "none"))\(andExit); "
                     + "the provider's words differ\n"
             } else {
                 text +=
@@ -144,10 +150,10 @@ enum TraceCommand {
         return outcome.exitCode
     }
 
-    /// What an error message says without the provider's own words: the OAuth error code of an authentication
-    /// failure (whether or not it names the endpoint's status, as authdeck does now: "the provider
-    /// refused: 400 invalid_grant: …"), access_denied for a refusal at the provider, the status class of an HTTP
-    /// failure, the check an ID token failed; else the whole message.
+    /// For a trace written before errors had codes: what an error message says without the provider's own words,
+    /// the OAuth error code of an authentication failure (whether or not it names the endpoint's status: "the
+    /// provider refused: 400 invalid_grant: …"), access_denied for a refusal at the provider, the status class of
+    /// an HTTP failure, the check an ID token failed; else the whole message.
     static func errorKind(_ message: String) -> String {
         let normalized = TraceDiff.normalized(message)
         let prefix = "Authentication failed: "

@@ -4,8 +4,9 @@ import Foundation
 
 /// Two traces side by side, step by step (`authdeck trace diff A B`): steps that say the same thing line up, the
 /// steps in between are paired by kind, and the first row where the runs part is marked. What is compared is each
-/// step's meaning, not its text: endpoints by their last path segment, statuses, error codes, state changes and
-/// results, so a good run at the sandbox lines up with a customer's run at the real provider.
+/// step's meaning, not its text: endpoints by their last path segment, statuses, error codes, state names and
+/// results, so a good run at the sandbox lines up with a customer's run at the real provider. Errors are compared by
+/// the code their step recorded when both traces record codes; a trace written before codes, by their words.
 struct TraceDiff {
     /// How the two sides of a row relate.
     enum Mark: String {
@@ -24,15 +25,19 @@ struct TraceDiff {
 
     let a: [TraceStep]
     let b: [TraceStep]
+    /// Both traces record error codes: `result` and `notice` steps compare by them.
+    let byCode: Bool
     let rows: [Row]
 
     init(a: [TraceStep], b: [TraceStep]) {
         self.a = a
         self.b = b
+        let byCode = [a, b].allSatisfy { steps in steps.contains { TraceDocument.errorCode($0) != nil } }
+        self.byCode = byCode
         let orderA = Self.canonicalOrder(a)
         let orderB = Self.canonicalOrder(b)
         rows = Self.align(
-            orderA.map { Self.signature(a[$0]) }, orderB.map { Self.signature(b[$0]) },
+            orderA.map { Self.signature(a[$0], byCode: byCode) }, orderB.map { Self.signature(b[$0], byCode: byCode) },
             kindsA: orderA.map { a[$0].kind }, kindsB: orderB.map { b[$0].kind }
         )
         .map { row in Row(a: row.a.map { orderA[$0] }, b: row.b.map { orderB[$0] }, mark: row.mark) }
@@ -42,28 +47,36 @@ struct TraceDiff {
 
     // MARK: - Meaning of a step
 
-    /// What a step says, without what differs between any two runs (times, hosts, ports, keys, random values).
-    static func signature(_ step: TraceStep) -> String {
+    /// What a step says, without what differs between any two runs (times, hosts, ports, keys, random values);
+    /// `byCode`: an error's step says its code.
+    static func signature(_ step: TraceStep, byCode: Bool = false) -> String {
         let endpoint = TraceDocument.endpoint(step) ?? "?"
+        if byCode, let code = TraceDocument.errorCode(step) {
+            let source = step.details["source"]?.string.map { " " + $0 + " refused" } ?? ""
+            return "\(step.kind.rawValue)\(source) \(code)"
+        }
         switch step.kind {
-        case "transition":
-            return "transition " + step.summary
-        case "authorize":
+        case .transition:
+            guard let from = step.details["from"]?.string, let to = TraceDocument.target(step) else {
+                return "transition " + step.summary
+            }
+            return "transition \(from) → \(to)"
+        case .authorize:
             if step.summary.hasPrefix("device code") { return "authorize device code" }
             if step.summary.hasPrefix("one-time code") { return "authorize one-time code" }
             return "authorize " + endpoint
-        case "request":
+        case .request:
             return "request \(step.details["method"]?.string ?? "?") \(endpoint)"
-        case "response":
+        case .response:
             guard let status = TraceDocument.status(step) else { return "response none \(endpoint)" }
             let error = TraceDocument.responseError(step).map { " " + $0 } ?? ""
             return "response \(status) \(endpoint)\(error)"
-        case "id_token":
+        case .idToken:
             return "id_token " + (step.details["header"]?["alg"]?.string ?? "?")
-        case "exit":
+        case .exit:
             return "exit \(step.details["code"]?.integer ?? -1)"
-        default:
-            return step.kind + " " + normalized(step.summary)
+        case .receiver, .confirm, .notice, .result:
+            return step.kind.rawValue + " " + normalized(step.summary)
         }
     }
 
@@ -95,7 +108,7 @@ struct TraceDiff {
         var index = 0
         while index + 1 < order.count {
             let (first, second) = (steps[order[index]].kind, steps[order[index + 1]].kind)
-            if first == "request" && second == "receiver" || first == "id_token" && second == "response" {
+            if first == .request && second == .receiver || first == .idToken && second == .response {
                 order.swapAt(index, index + 1)
                 index += 2
             } else {
@@ -109,7 +122,7 @@ struct TraceDiff {
 
     /// Longest common subsequence of signatures; between two matches, steps pair up by kind in order, and what is
     /// left stands alone.
-    static func align(_ left: [String], _ right: [String], kindsA: [String], kindsB: [String])
+    static func align(_ left: [String], _ right: [String], kindsA: [TraceStep.Kind], kindsB: [TraceStep.Kind])
         -> [(a: Int?, b: Int?, mark: Mark)]
     {
         let n = left.count
@@ -149,7 +162,9 @@ struct TraceDiff {
 
     /// Unmatched runs of steps: a step of A pairs with the next step of B of the same kind (a changed row), with B's
     /// steps before that standing alone.
-    private static func pairByKind(_ gapA: [Int], _ gapB: [Int], kindsA: [String], kindsB: [String])
+    private static func pairByKind(
+        _ gapA: [Int], _ gapB: [Int], kindsA: [TraceStep.Kind], kindsB: [TraceStep.Kind]
+    )
         -> [(a: Int?, b: Int?, mark: Mark)]
     {
         var rows: [(a: Int?, b: Int?, mark: Mark)] = []
@@ -176,7 +191,7 @@ struct TraceDiff {
         func cell(_ index: Int?, _ steps: [TraceStep]) -> String {
             guard let index else { return "" }
             let step = steps[index]
-            return "\(index + 1) \(step.kind) \(step.summary)"
+            return "\(index + 1) \(step.kind.rawValue) \(step.summary)"
         }
         func fit(_ text: String) -> String {
             text.count > side
@@ -199,8 +214,8 @@ struct TraceDiff {
 
     /// What differs in a row, by meaning.
     func explanation(_ row: Row) -> String {
-        let left = row.a.map { Self.signature(a[$0]) }
-        let right = row.b.map { Self.signature(b[$0]) }
+        let left = row.a.map { Self.signature(a[$0], byCode: byCode) }
+        let right = row.b.map { Self.signature(b[$0], byCode: byCode) }
         switch row.mark {
         case .same: return "none"
         case .changed: return "A step \(row.a! + 1) '\(left!)' where B step \(row.b! + 1) has '\(right!)'"
@@ -213,9 +228,9 @@ struct TraceDiff {
         func side(_ index: Int?, _ steps: [TraceStep]) -> JSONValue {
             guard let index else { return .null }
             return .object([
-                "step": .number(Double(index + 1)), "kind": .string(steps[index].kind),
+                "step": .number(Double(index + 1)), "kind": .string(steps[index].kind.rawValue),
                 "summary": .string(steps[index].summary),
-                "signature": .string(Self.signature(steps[index])),
+                "signature": .string(Self.signature(steps[index], byCode: byCode)),
             ])
         }
         let rowValues: [JSONValue] = rows.map { row in

@@ -10,16 +10,16 @@ extension TraceDocument {
     var ending: String {
         let exit = exitCode.map { " (exit \($0))" } ?? ""
         if let finalError { return finalError + exit }
-        return (steps.contains { $0.kind == "result" } ? "signed in" : "no result step") + exit
+        return (steps.contains { $0.kind == .result } ? "signed in" : "no result step") + exit
     }
 
     /// Whether a step went wrong, for the error colour: a result that stored nothing, a refused callback, an
     /// error status, a non-zero exit.
     static func failed(_ step: TraceStep) -> Bool {
-        (step.kind == "result" && !step.summary.hasPrefix("stored session"))
-            || (step.kind == "receiver" && step.summary.contains("refused"))
-            || (step.kind == "response" && (status(step) ?? 0) >= 400)
-            || (step.kind == "exit" && step.details["code"]?.integer != 0)
+        (step.kind == .result && !step.summary.hasPrefix("stored session"))
+            || (step.kind == .receiver && step.summary.contains("refused"))
+            || (step.kind == .response && (status(step) ?? 0) >= 400)
+            || (step.kind == .exit && step.details["code"]?.integer != 0)
     }
 
     /// The file as the Trace screen shows it: each step a line at its offset from the start, its details the same
@@ -28,7 +28,7 @@ extension TraceDocument {
         let start = Date(timeIntervalSinceReferenceDate: 0)
         let lines = steps.map { step in
             TraceLine(
-                time: start.addingTimeInterval(step.elapsedMs / 1000), kind: .step(step.kind),
+                time: start.addingTimeInterval(step.elapsedMs / 1000), kind: .step(step.kind.rawValue),
                 text: step.summary, isError: Self.failed(step), details: TraceLine.detailLines(step.details))
         }
         return TraceFile(

@@ -64,12 +64,35 @@ struct TraceDocument {
 
     /// The final error the attempt ended with: the last `result` step, unless it stored a session.
     var finalError: String? {
-        guard let result = steps.last(where: { $0.kind == "result" }) else { return nil }
+        guard let result = steps.last(where: { $0.kind == .result }) else { return nil }
         return result.details["error"]?.string ?? (result.summary.hasPrefix("stored session") ? nil : result.summary)
+    }
+
+    /// The final error's code (`invalid_grant`, `timeout`: `SignInError.code`); nil when the attempt did not end in
+    /// an error, or when the trace was written before errors had codes.
+    var finalCode: String? {
+        finalError == nil ? nil : steps.last { $0.kind == .result }.flatMap(Self.errorCode)
+    }
+
+    /// Whether the final error is to be compared by its words: the trace was written before errors had codes.
+    var comparesByWords: Bool { finalError != nil && finalCode == nil }
+
+    /// The error code a `result`, `notice` or refusing `receiver` step recorded (the `exit` step's `code` is a
+    /// number, not this).
+    static func errorCode(_ step: TraceStep) -> String? {
+        guard [.result, .notice, .receiver].contains(step.kind) else { return nil }
+        return step.details["code"]?.string
+    }
+
+    /// The name of the state a `transition` step went to (`totpRequired(waiting)`).
+    static func target(_ step: TraceStep) -> String? {
+        guard step.kind == .transition else { return nil }
+        if let name = step.details["to"]?.string { return name }
+        return step.summary.components(separatedBy: " → ").last
     }
 
     /// The exit code the command ended with, when the trace recorded it (an `exit` step).
     var exitCode: Int? {
-        steps.last { $0.kind == "exit" }?.details["code"]?.integer
+        steps.last { $0.kind == .exit }?.details["code"]?.integer
     }
 }

@@ -21,6 +21,8 @@ struct TraceReplay {
     struct Outcome {
         var exit: Int32
         var error: String?
+        /// The error's code (`SignInError.code`), as the replay's own trace recorded it.
+        var code: String?
         var steps: [TraceStep]
         var traceBytes: [UInt8]
 
@@ -119,7 +121,8 @@ struct TraceReplay {
         let bytes = FileManager.default.contents(atPath: tracePath).map { Array($0) } ?? []
         let replayed = bytes.isEmpty ? nil : try? TraceDocument(path: tracePath, bytes: bytes)
         return Outcome(
-            exit: process.terminationStatus, error: replayed?.finalError, steps: replayed?.steps ?? [],
+            exit: process.terminationStatus, error: replayed?.finalError, code: replayed?.finalCode,
+            steps: replayed?.steps ?? [],
             traceBytes: bytes)
     }
 

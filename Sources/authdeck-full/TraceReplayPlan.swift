@@ -24,6 +24,8 @@ struct TraceReplayPlan {
     var notes: [String] = []
     /// What the customer got.
     var expectedError: String?
+    /// Its code; nil for a trace written before codes, whose error is then recognised by its words.
+    var expectedCode: String?
     var expectedExit: Int?
 
     /// The longest a replay waits for a timed-out sign-in, so a customer's 300 s wait does not become the support
@@ -41,8 +43,9 @@ struct TraceReplayPlan {
     init(_ document: TraceDocument, timeoutCap: Int = defaultTimeoutCap) {
         let steps = document.steps
         expectedError = document.finalError
+        expectedCode = document.finalCode
         expectedExit = document.exitCode
-        let requests = steps.filter { $0.kind == "request" }
+        let requests = steps.filter { $0.kind == .request }
         let endpoints = requests.compactMap(TraceDocument.endpoint)
         let urls = requests.compactMap { $0.details["url"]?.string }
 
@@ -60,7 +63,7 @@ struct TraceReplayPlan {
             provider = type.contains("SMS") ? "sms" : "email"
             contact = provider == "sms" ? "+15550100001" : "ada@example.com"
             notes.append("the customer's contact is not used: the code goes to the sandbox's \(contact!) instead")
-        } else if let authorize = steps.first(where: { $0.kind == "authorize" }) {
+        } else if let authorize = steps.first(where: { $0.kind == .authorize }) {
             device = authorize.summary.hasPrefix("device code")
             let url =
                 device
@@ -72,8 +75,8 @@ struct TraceReplayPlan {
         }
 
         // The user: the one whose address the ID token shows, else one that fits the flow.
-        let claims = steps.last { $0.kind == "id_token" }?.details["claims"]
-        let sawTOTP = steps.contains { $0.kind == "transition" && $0.summary.contains("→ totpRequired") }
+        let claims = steps.last { $0.kind == .idToken }?.details["claims"]
+        let sawTOTP = steps.contains { TraceDocument.target($0)?.hasPrefix("totpRequired") == true }
         if sawTOTP {
             user = "dora"
             typesTOTP = true
@@ -88,8 +91,8 @@ struct TraceReplayPlan {
         inferFaults(steps, claims: claims)
 
         // Timing: a sign-in that timed out is given the customer's wait, up to the cap.
-        let timedOut = expectedError?.contains("timed out") == true
-        if timedOut, let last = steps.last(where: { $0.kind == "result" }) {
+        let timedOut = ended(in: .timedOut, orSaying: { $0.contains("timed out") })
+        if timedOut, let last = steps.last(where: { $0.kind == .result }) {
             let waited = Int((last.elapsedMs / 1000).rounded(.up))
             timeout = min(max(5, waited), timeoutCap)
             if waited > timeoutCap {
@@ -123,7 +126,7 @@ struct TraceReplayPlan {
 
     private mutating func inferFaults(_ steps: [TraceStep], claims: JSONValue?) {
         func on(_ fault: SandboxFault) { faults.faults.insert(fault) }
-        let responses = steps.filter { $0.kind == "response" }
+        let responses = steps.filter { $0.kind == .response }
         let error = expectedError ?? ""
         var explained = expectedError == nil
 
@@ -164,7 +167,8 @@ struct TraceReplayPlan {
             }
         }
 
-        if error.hasPrefix("Refused the ID token") {
+        // Which check refused the ID token is told by the verifier's reason, which has no code of its own.
+        if ended(in: .invalidIdToken(reason: ""), orSaying: { $0.hasPrefix("Refused the ID token") }) {
             let checks: [(String, SandboxFault)] = [
                 ("future", .futureIAT), ("audience", .wrongAudience),
                 ("issuer", .wrongIssuer), ("nonce", .wrongNonce),
@@ -183,15 +187,18 @@ struct TraceReplayPlan {
         // The receiver step carries the provider's `error`, and `state` (null when the redirect came
         // without one); a stateless error redirect from the user's own processes ends the attempt with a message
         // that says so. Either tells access-denied-no-state from access-denied.
-        let denial = steps.last { $0.kind == "receiver" && $0.details["error"]?.string == "access_denied" }
-        let stateless = error.contains(Self.statelessNote) || denial?.details["state"] == .null
-        if error.contains("denied") && stateless {
+        let denial = steps.last { $0.kind == .receiver && $0.details["error"]?.string == "access_denied" }
+        let stateless =
+            (expectedCode == nil && error.contains(Self.statelessNote)) || denial?.details["state"] == .null
+        let denied = ended(
+            in: .providerAnswered("access_denied", description: nil), orSaying: { $0.contains("denied") })
+        if denied && stateless {
             on(.accessDeniedNoState)
             explained = true
-        } else if error.contains("access_denied") || error.contains("denied") {
+        } else if denied {
             on(.accessDenied)
             explained = true
-        } else if error == SignInError.closed.message {
+        } else if ended(in: .closed, orSaying: { $0 == SignInError.closed.message }) {
             notes.append(
                 "the customer cancelled (Esc or Ctrl-C, or an older authdeck's access_denied): replayed as "
                     + "the provider's access_denied")
@@ -201,13 +208,14 @@ struct TraceReplayPlan {
         // A redirect refused for its state: an older authdeck's "state does not match", or a stateless error redirect
         // that did not end the attempt (it came from another local user) and is refused by its `state: null`.
         let refusedState = steps.contains { step in
-            step.kind == "receiver" && step.details["accepted"] != .bool(true)
-                && (step.summary.contains("state does not match")
-                    || step.details["error"] != nil && step.details["state"] == .null)
+            TraceDocument.errorCode(step) == SignInError.stateMismatch.code
+                || step.kind == .receiver && step.details["accepted"] != .bool(true)
+                    && (expectedCode == nil && step.summary.contains("state does not match")
+                        || step.details["error"] != nil && step.details["state"] == .null)
         }
-        let accepted = steps.contains { $0.kind == "receiver" && $0.summary.hasSuffix("accepted") }
-        if error.contains("timed out") && !explained {
-            let tokenRequests = steps.filter { $0.kind == "request" && TraceDocument.endpoint($0) == "token" }
+        let accepted = steps.contains { $0.kind == .receiver && $0.summary.hasSuffix("accepted") }
+        if ended(in: .timedOut, orSaying: { $0.contains("timed out") }) && !explained {
+            let tokenRequests = steps.filter { $0.kind == .request && TraceDocument.endpoint($0) == "token" }
             let tokenAnswers = responses.filter { TraceDocument.endpoint($0) == "token" }
             if refusedState && !accepted {
                 on(.accessDeniedNoState)
@@ -216,11 +224,11 @@ struct TraceReplayPlan {
                         + "or forged redirect looks the same in a trace), which from the user's own browser now ends "
                         + "the attempt as refused (exit 4) instead of timing out")
             } else if tokenRequests.count > tokenAnswers.count
-                || responses.contains(where: { $0.summary.hasPrefix("no answer") })
+                || responses.contains(where: { TraceDocument.status($0) == nil })
             {
                 on(.slowProvider)
-            } else if !device, steps.contains(where: { $0.kind == "authorize" }),
-                !steps.contains(where: { $0.kind == "receiver" })
+            } else if !device, steps.contains(where: { $0.kind == .authorize }),
+                !steps.contains(where: { $0.kind == .receiver })
             {
                 on(.redirectUnreachable)
                 notes.append(
@@ -232,6 +240,14 @@ struct TraceReplayPlan {
         if !explained, let expectedError {
             notes.append("no fault imitates '\(expectedError)': the replay runs without one")
         }
+    }
+
+    /// Whether the customer's attempt ended in `error`'s kind: by the code the trace recorded, or for a trace
+    /// written before codes, by what `saying` finds in the message's words.
+    func ended(in error: SignInError, orSaying saying: (String) -> Bool) -> Bool {
+        guard let expectedError else { return false }
+        if let expectedCode { return expectedCode == error.code }
+        return saying(expectedError)
     }
 
     /// `login`'s arguments for this plan.

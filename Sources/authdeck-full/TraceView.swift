@@ -24,7 +24,7 @@ enum TraceView {
             let number = String(index + 1).leftPadded(to: width)
             let time = ("+" + String(format: "%.3f", step.elapsedMs / 1000) + "s").leftPadded(to: 10)
             let mark = step.details.isEmpty ? " " : (expanded.contains(index + 1) ? "▾" : "▸")
-            text += "\(mark)\(number) \(time)  \(step.kind.padded(to: 10)) \(sanitized(step.summary))\n"
+            text += "\(mark)\(number) \(time)  \(step.kind.rawValue.padded(to: 10)) \(sanitized(step.summary))\n"
             if expanded.contains(index + 1) {
                 for line in TraceLine.detailLines(step.details) {
                     text += String(repeating: " ", count: width + 14) + sanitized(line) + "\n"

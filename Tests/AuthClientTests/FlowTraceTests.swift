@@ -41,12 +41,12 @@ import Testing
         Thread.sleep(forTimeInterval: 0.1)
 
         let kinds = Set(trace.steps.map(\.kind))
-        for kind in ["authorize", "receiver", "request", "response", "id_token", "transition", "result"] {
-            #expect(kinds.contains(kind), "no \(kind) step")
+        for kind: TraceStep.Kind in [.authorize, .receiver, .request, .response, .idToken, .transition, .result] {
+            #expect(kinds.contains(kind), "no \(kind.rawValue) step")
         }
-        #expect(trace.steps.contains { $0.kind == "receiver" && $0.summary.contains("refused") })
+        #expect(trace.steps.contains { $0.kind == .receiver && $0.summary.contains("refused") })
         let idToken = try #require(stored.sessions.first?.secrets.idToken)
-        let claims = trace.steps.first { $0.kind == "id_token" }?.details["claims"]
+        let claims = trace.steps.first { $0.kind == .idToken }?.details["claims"]
         #expect(claims?["sub"]?.string == "user-42")
 
         let text = trace.jsonLines()

@@ -174,15 +174,15 @@ import Testing
         let trace = FlowTrace()
         let token = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJlLWJ5dGVz"
         trace.learnSecrets(in: JSONValue.object(["id_token": .string(token)]))
-        trace.record("request", "POST /v1/account", ["body": .object(["filterValue": .string(token)])])
+        trace.record(.request, "POST /v1/account", ["body": .object(["filterValue": .string(token)])])
         #expect(trace.steps.last?.details["body"]?["filterValue"]?.string == "[redacted \(token.count) chars]")
 
-        trace.record("notice", "the proxy said: code Zq7-unknown-field refused")
+        trace.record(.notice, "the proxy said: code Zq7-unknown-field refused")
         trace.learnSecret("Zq7-unknown-field")
         #expect(trace.jsonLines().contains("code [redacted 17 chars] refused"))
         #expect(!trace.jsonLines().contains("Zq7-unknown-field"))
         // A combining mark after the secret joins its last character into another grapheme: still found.
-        trace.record("notice", "echo Zq7-unknown-field\u{301}")
+        trace.record(.notice, "echo Zq7-unknown-field\u{301}")
         #expect(!trace.jsonLines().contains("Zq7-unknown-field"))
     }
 

@@ -183,6 +183,54 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: fresh.path + "/home"))
     }
 
+    /// The result step records the error's code beside its message, and replay and diff compare the codes: a trace
+    /// whose messages another authdeck worded differently is still reproduced by the same fault, and lines up with
+    /// the original step for step.
+    @Test(arguments: [("code-reused", ["apple"], "invalid_grant"), ("access-denied", ["google"], "access_denied")])
+    func rewordedErrorMessagesAreComparedByTheirCode(_ fault: String, _ arguments: [String], _ code: String) throws {
+        let (path, customer) = try customerTrace(fault, arguments)
+        #expect(customer.status == 4, "stderr: \(customer.stderr)")
+        let steps = TraceFile.steps(path)
+        let result = try #require(steps.last { $0["kind"] as? String == "result" })
+        #expect((result["details"] as? [String: Any])?["code"] as? String == code)
+        let reworded = fresh.write("reworded-\(fault).jsonl", try Self.reworded(steps))
+
+        let (json, _) = try replayed(reworded)
+        #expect(json["sameKind"] as? Bool == true, "\(json)")
+        #expect(json["sameExit"] as? Bool == true)
+        #expect(json["faults"] as? [String] == [fault], "\(json)")
+        #expect((json["replay"] as? [String: Any])?["code"] as? String == code)
+        let text = freshRunner.run(["trace", "replay", reworded], timeout: 90)
+        #expect(text.stdout.contains("reproduced: the same kind of error (\(code)) and exit code"), "\(text.stdout)")
+
+        let diff = freshRunner.run(["trace", "diff", path, reworded, "--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(diff.stdout.utf8)) as? [String: Any]
+        #expect(object?["same"] as? Bool == true, "\(diff.stdout)")
+    }
+
+    /// `steps` with every error message in other words: the summary and `error` of result and notice steps, and
+    /// the reason a receiver step gives for a refusal.
+    static func reworded(_ steps: [[String: Any]]) throws -> String {
+        let words = "The sign-in did not work out."
+        return try steps.map { step in
+            var step = step
+            var details = step["details"] as? [String: Any] ?? [:]
+            switch step["kind"] as? String {
+            case "result" where details["error"] != nil, "notice":
+                step["summary"] = words
+                if details["error"] != nil { details["error"] = words }
+            case "receiver" where details["accepted"] as? Bool == false:
+                step["summary"] = "\(details["source"] ?? ""): refused: \(words)"
+                details["reason"] = words
+            default:
+                break
+            }
+            step["details"] = details
+            return String(
+                decoding: try JSONSerialization.data(withJSONObject: step, options: [.sortedKeys]), as: UTF8.self)
+        }.joined(separator: "\n") + "\n"
+    }
+
     // MARK: - diff
 
     @Test func diffMarksWhereACustomersRunLeavesAGoodOne() throws {
