@@ -6,16 +6,15 @@ import Synchronization
 import Testing
 
 /// A real backend whose exchange waits at a gate, so a test can cancel while the request is out.
-final class GatedBackend: SignInBackend, @unchecked Sendable {
+final class GatedBackend: SignInBackend, Sendable {
     let inner: SignInBackend
     let gate = DispatchSemaphore(value: 0)
     let entered = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    private var revokedSessions: [IssuedSession] = []
+    private let revokedSessions = Mutex<[IssuedSession]>([])
 
     init(_ inner: SignInBackend) { self.inner = inner }
 
-    var revoked: [IssuedSession] { lock.withLock { revokedSessions } }
+    var revoked: [IssuedSession] { revokedSessions.withLock { $0 } }
     var waitsForRedirect: Bool { inner.waitsForRedirect }
 
     func method(loopbackRedirectURI: String?) throws(SignInError) -> SignInMethod {
@@ -36,7 +35,7 @@ final class GatedBackend: SignInBackend, @unchecked Sendable {
 
     func revoke(_ issued: IssuedSession) {
         inner.revoke(issued)
-        lock.withLock { revokedSessions.append(issued) }
+        revokedSessions.withLock { $0.append(issued) }
     }
 }
 
