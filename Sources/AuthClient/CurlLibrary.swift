@@ -5,6 +5,7 @@ import CCurl
 /// that sends nothing (the TUI's start, `list`, `use`, `token`) never maps libcurl or the libraries it pulls in.
 /// Only the handful of functions the shim's table holds are used; the variadic setopt and getinfo go through its
 /// fixed-argument wrappers.
+// Unchecked: the function table is a C pointer (not Sendable) to data that never changes once loaded.
 struct CurlLibrary: @unchecked Sendable {
     /// The library's name as Debian's libcurl4 installs it: the ABI of the headers authdeck is built against.
     static let name = "libcurl.so.4"

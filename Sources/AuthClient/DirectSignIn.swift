@@ -1,6 +1,7 @@
 import AuthCore
 import AuthCrypto
 import Foundation
+import Synchronization
 
 /// Everything a direct sign-in needs about its provider, resolved from preset, configuration and options.
 public struct ResolvedProvider: Sendable {
@@ -39,14 +40,13 @@ public struct ResolvedProvider: Sendable {
 /// The `direct` backend: the session is the provider's own tokens. Authorization code + PKCE for every provider,
 /// the device grant where offered, ID tokens verified before anything is stored, identity from the user
 /// endpoint for providers without ID tokens (Discord, X).
-public final class DirectSignIn: SignInBackend, @unchecked Sendable {
+public final class DirectSignIn: SignInBackend, Sendable {
     public let provider: ResolvedProvider
     public let request: SignInRequest
     private let transport: HTTPTransport
     private let metadata: ProviderMetadataCache
     private let clock: @Sendable () -> Date
-    private let lock = NSLock()
-    private var device: DeviceAuthorization?
+    private let device = Mutex<DeviceAuthorization?>(nil)
 
     public init(
         provider: ResolvedProvider, request: SignInRequest, transport: HTTPTransport,
@@ -110,9 +110,7 @@ public final class DirectSignIn: SignInBackend, @unchecked Sendable {
                 throw .authMethodUnavailable(method: "\(provider.preset.title) device")
             }
             let started = try oauth.startDeviceAuthorization(scopes: provider.scopes, endpoint: endpoint)
-            lock.lock()
-            device = started
-            lock.unlock()
+            device.withLock { $0 = started }
             return .device(started)
         case .oneTimeCode:
             throw .authMethodUnavailable(method: "one-time code")
@@ -139,9 +137,7 @@ public final class DirectSignIn: SignInBackend, @unchecked Sendable {
     }
 
     public func pollDevice(_ attempt: Attempt, interval: inout Int) throws(SignInError) -> BackendAnswer? {
-        lock.lock()
-        let current = device
-        lock.unlock()
+        let current = device.withLock { $0 }
         guard let current else { throw .unavailable(reason: "the device authorization has not started") }
         switch try oauth.pollDevice(current, endpoint: provider.endpoints.token) {
         case .pending: return nil

@@ -1,6 +1,7 @@
 import AuthCore
 import AuthCrypto
 import Foundation
+import Synchronization
 
 /// One protocol step of a sign-in attempt, as support staff read it: what happened, when, and the details with
 /// every secret redacted by field name.
@@ -43,12 +44,13 @@ public struct TraceStep: Sendable, Equatable, Codable {
 /// the redirect, from a typed code, from the PKCE verifier) is replaced wherever else it appears, whatever that field
 /// is called (a proxy's `filterValue` holding an ID token). A secret learned after a step was stored is taken out of
 /// that step too, so the steps read back and the JSON lines never hold it.
-public final class FlowTrace: @unchecked Sendable {
-    // `lock` guards `recorded` and `secretValues`.
-    private let lock = NSLock()
-    private var recorded: [TraceStep] = []
-    /// The secret values seen so far, longest first (a token that contains a shorter secret is replaced whole).
-    private var secretValues: [String] = []
+public final class FlowTrace: Sendable {
+    private struct Recorded {
+        var steps: [TraceStep] = []
+        /// The secret values seen so far, longest first (a token that contains a shorter secret is replaced whole).
+        var secretValues: [String] = []
+    }
+    private let recorded = Mutex(Recorded())
     private let started: Date
     private let clock: @Sendable () -> Date
     private let onStep: (@Sendable (TraceStep) -> Void)?
@@ -73,21 +75,20 @@ public final class FlowTrace: @unchecked Sendable {
     }
 
     public var steps: [TraceStep] {
-        lock.lock()
-        defer { lock.unlock() }
-        return recorded
+        recorded.withLock { $0.steps }
     }
 
     public func record(_ kind: TraceStep.Kind, _ summary: String, _ details: [String: JSONValue] = [:]) {
         let now = clock()
-        lock.lock()
-        let step = Self.scrubbed(
-            TraceStep(
-                kind: kind, at: Self.timestamp(now), elapsedMs: (now.timeIntervalSince(started) * 1000).rounded(),
-                summary: Self.redactText(summary), details: details),
-            of: secretValues)
-        recorded.append(step)
-        lock.unlock()
+        let step = recorded.withLock { recorded in
+            let step = Self.scrubbed(
+                TraceStep(
+                    kind: kind, at: Self.timestamp(now), elapsedMs: (now.timeIntervalSince(started) * 1000).rounded(),
+                    summary: Self.redactText(summary), details: details),
+                of: recorded.secretValues)
+            recorded.steps.append(step)
+            return step
+        }
         onStep?(step)
     }
 
@@ -99,12 +100,12 @@ public final class FlowTrace: @unchecked Sendable {
     /// already stored.
     public func learnSecret(_ value: String?) {
         guard let value, value.utf8.count >= Self.shortestSecretValue else { return }
-        lock.lock()
-        defer { lock.unlock() }
-        guard !secretValues.contains(value) else { return }
-        secretValues.append(value)
-        secretValues.sort { $0.utf8.count > $1.utf8.count }
-        recorded = recorded.map { Self.scrubbed($0, of: [value]) }
+        recorded.withLock { recorded in
+            guard !recorded.secretValues.contains(value) else { return }
+            recorded.secretValues.append(value)
+            recorded.secretValues.sort { $0.utf8.count > $1.utf8.count }
+            recorded.steps = recorded.steps.map { Self.scrubbed($0, of: [value]) }
+        }
     }
 
     /// Every value of a secret-named field in form or query pairs, learned.

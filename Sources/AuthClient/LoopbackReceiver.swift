@@ -12,7 +12,7 @@ public enum CallbackVerdict: Equatable, Sendable {
 
 /// The loopback redirect receiver (SPEC 3.2): `http://127.0.0.1:PORT/callback` on libmicrohttpd, GET with a query
 /// or form POST, 16 KiB cap, 404 for other paths, and pages that say what to do next.
-public final class LoopbackReceiver: @unchecked Sendable {
+public final class LoopbackReceiver: Sendable {
     public typealias Deliver = @Sendable (Result<Callback, CallbackParser.Failure>, _ source: String) -> CallbackVerdict
     private let server: HTTPServer
     public static let path = "/callback"

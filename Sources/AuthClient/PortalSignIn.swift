@@ -14,7 +14,7 @@ import Synchronization
 /// its own account first. The loopback receiver takes only this user's sockets and the browser's own navigations,
 /// and the session is stored only once the user has seen whom it signs in and kept it
 /// (`Attempt.confirmsStatelessSession`).
-public final class PortalSignIn: SignInBackend, @unchecked Sendable {
+public final class PortalSignIn: SignInBackend, Sendable {
     public let request: SignInRequest
     public let client: PortalClient
     /// The allow-listed redirect URL (config.json's `redirectURL`).

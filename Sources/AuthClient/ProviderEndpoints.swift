@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import Synchronization
 
 /// A provider's endpoints as one sign-in uses them: from discovery, the preset and the operator's settings.
 public struct ProviderEndpoints: Equatable, Sendable, Codable {
@@ -93,11 +94,10 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
 
 /// Fetches discovery documents and JWKS, keeping them in memory and on disk (`$AUTHDECK_HOME/cache`) so a
 /// sign-in needs no discovery round trip when one was made recently.
-public final class ProviderMetadataCache: @unchecked Sendable {
+public final class ProviderMetadataCache: Sendable {
     private let transport: HTTPTransport
     private let folder: URL?
-    private let lock = NSLock()
-    private var memory: [String: (fetched: Date, body: [UInt8])] = [:]
+    private let memory = Mutex<[String: (fetched: Date, body: [UInt8])]>([:])
     public static let discoveryLifetime: TimeInterval = 24 * 3600
     public static let jwksLifetime: TimeInterval = 3600
 
@@ -177,9 +177,7 @@ public final class ProviderMetadataCache: @unchecked Sendable {
     }
 
     private func cached(_ url: String, lifetime: TimeInterval, now: Date) -> [UInt8]? {
-        lock.lock()
-        let entry = memory[url]
-        lock.unlock()
+        let entry = memory.withLock { $0[url] }
         if let entry, now.timeIntervalSince(entry.fetched) < lifetime { return entry.body }
         guard let file = cacheFile(url),
             let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
@@ -191,16 +189,12 @@ public final class ProviderMetadataCache: @unchecked Sendable {
         }
         let body = Array(data)
         guard (try? JSONValue.parse(body)) != nil else { return nil }
-        lock.lock()
-        memory[url] = (modified, body)
-        lock.unlock()
+        memory.withLock { $0[url] = (modified, body) }
         return body
     }
 
     private func remember(_ url: String, _ body: [UInt8], now: Date) {
-        lock.lock()
-        memory[url] = (now, body)
-        lock.unlock()
+        memory.withLock { $0[url] = (now, body) }
         guard let folder, let file = cacheFile(url) else { return }
         // The cache is an optimisation: a folder that cannot be written only costs a round trip next time.
         try? FileManager.default.createDirectory(
@@ -210,9 +204,7 @@ public final class ProviderMetadataCache: @unchecked Sendable {
     }
 
     private func forget(_ url: String) {
-        lock.lock()
-        memory[url] = nil
-        lock.unlock()
+        memory.withLock { $0[url] = nil }
         if let file = cacheFile(url) { try? FileManager.default.removeItem(at: file) }
     }
 }

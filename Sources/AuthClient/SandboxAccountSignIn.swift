@@ -1,19 +1,22 @@
 import AuthCore
 import Foundation
+import Synchronization
 
 /// The `sandbox` backend's social sign-ins, with Para's branch (seed 001): the provider leg runs as a direct
 /// sign-in, then the sandbox's auth proxy is asked whether it knows the identity. A known user is signed in at
 /// once; an unknown one gets an account (`signup` with the ID token) and must verify the email with a code sent to
 /// it (`otp_init`, entered on the code screen, `otp_verify`) before the session counts. Providers without an ID
 /// token (Discord, X) sign in directly.
-public final class SandboxAccountSignIn: SignInBackend, @unchecked Sendable {
+public final class SandboxAccountSignIn: SignInBackend, Sendable {
     public let inner: SignInBackend
     public let proxy: TurnkeyProxyClient
 
-    private let lock = NSLock()
-    /// The session the provider issued, held while its new account's email is verified.
-    private var held: IssuedSession?
-    private var contact: Contact?
+    private struct NewAccount {
+        /// The session the provider issued, held while its new account's email is verified.
+        var held: IssuedSession?
+        var contact: Contact?
+    }
+    private let newAccount = Mutex(NewAccount())
 
     public init(inner: SignInBackend, proxy: TurnkeyProxyClient) {
         self.inner = inner
@@ -44,16 +47,18 @@ public final class SandboxAccountSignIn: SignInBackend, @unchecked Sendable {
     }
 
     public func verifyCode(_ attempt: Attempt, otpID: String, code: String) throws(SignInError) -> BackendAnswer {
-        guard let issued = lock.withLock({ held }) else { throw .invalidCode }
+        guard let issued = newAccount.withLock({ $0.held }) else { throw .invalidCode }
         _ = try proxy.verifyOTP(otpID: otpID, code: code, publicKey: nil)
-        lock.withLock { held = nil }
+        newAccount.withLock { $0.held = nil }
         return .issued(issued)
     }
 
     public func revoke(_ issued: IssuedSession) { inner.revoke(issued) }
 
     public func resendCode(_ attempt: Attempt) throws(SignInError) -> String {
-        guard let contact = lock.withLock({ contact }) else { throw .authMethodUnavailable(method: "one-time code") }
+        guard let contact = newAccount.withLock({ $0.contact }) else {
+            throw .authMethodUnavailable(method: "one-time code")
+        }
         return try proxy.initOTP(contact: contact)
     }
 
@@ -67,9 +72,9 @@ public final class SandboxAccountSignIn: SignInBackend, @unchecked Sendable {
         let contact = Contact.email(email)
         let config = try proxy.walletKitConfig()
         let otpID = try proxy.initOTP(contact: contact)
-        lock.withLock {
-            held = IssuedSession(session: issued.session, kind: .signup)
-            self.contact = contact
+        newAccount.withLock {
+            $0.held = IssuedSession(session: issued.session, kind: .signup)
+            $0.contact = contact
         }
         return .codeRequired(contact: contact, format: config.otpFormat, otpID: otpID)
     }

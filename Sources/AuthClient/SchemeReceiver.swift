@@ -1,6 +1,7 @@
 import AuthCore
 import CProcess
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -9,10 +10,9 @@ import Foundation
 /// The custom-scheme receiver (SPEC 3.2): the desktop entry runs `authdeck open-url authdeck://callback?…`, which
 /// hands the URL over a Unix socket (`$XDG_RUNTIME_DIR/authdeck/callback.sock`, 0600 in a 0700 folder) to the
 /// waiting instance. One line in (the URL), one line out (`ok` or `refused: reason`).
-public final class SchemeReceiver: @unchecked Sendable {
+public final class SchemeReceiver: Sendable {
     public let socketPath: String
     private let listener: Int32
-    private let thread: Thread
     private let stopped = StopFlag()
     public static let scheme = "authdeck"
     static let maximumLine = CallbackParser.maximumLength + 64
@@ -60,7 +60,7 @@ public final class SchemeReceiver: @unchecked Sendable {
         chmod(socketPath, 0o600)
         listener = descriptor
         let stopped = self.stopped
-        thread = Thread {
+        let thread = Thread {
             SchemeReceiver.serve(descriptor, stopped: stopped, deliver: deliver)
         }
         thread.name = "authdeck-scheme-receiver"
@@ -194,22 +194,19 @@ public final class SchemeReceiver: @unchecked Sendable {
 }
 
 /// A flag set once, read from another thread.
-final class StopFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
+final class StopFlag: Sendable {
+    private let value = Mutex(false)
 
     /// Sets the flag; false when it was already set.
     func set() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        if value { return false }
-        value = true
-        return true
+        value.withLock { value in
+            if value { return false }
+            value = true
+            return true
+        }
     }
 
     var isSet: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
+        value.withLock { $0 }
     }
 }

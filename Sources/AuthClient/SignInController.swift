@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import Synchronization
 
 /// Where the redirect receivers listen.
 public struct ReceiverOptions: Sendable {
@@ -18,6 +19,7 @@ public struct ReceiverOptions: Sendable {
 
 /// The owner of the sign-in machine: the one place its actions run. Events from receivers, the keyboard,
 /// network answers and the clock are serialised on one queue; each is `let action = machine.event(…); run(action)`.
+// Unchecked: all mutable state is touched on `queue` only, asserted by dispatchPrecondition; `shownState` is a Mutex.
 public final class SignInController: @unchecked Sendable {
     public typealias Persist = @Sendable (Session) throws(SignInError) -> SessionRecord
     /// Who shows the sign-in to a person (the command line's printer, the TUI's inbox) takes each report here.
@@ -33,11 +35,21 @@ public final class SignInController: @unchecked Sendable {
     private let clock: @Sendable () -> Date
     private let trace: FlowTrace?
 
-    // Owned by `queue`.
+    /// The machine's state as of the last event the queue handled, for `state`: a report callback runs on the queue
+    /// and may read it there, where waiting for the queue would never return.
+    private let shownState = Mutex(SignInStateMachine().state)
+
+    // Touched on `queue` only: `run(_:)` and `machine`'s didSet assert it.
     private var lastStateName = SignInStateMachine.State.idle(lastError: nil).traceName
     /// The state last reported.
     private var reportedState: SignInStateMachine.State?
-    private var machine = SignInStateMachine()
+    private var machine = SignInStateMachine() {
+        didSet {
+            dispatchPrecondition(condition: .onQueue(queue))
+            let state = machine.state
+            shownState.withLock { $0 = state }
+        }
+    }
     private var backend: SignInBackend?
     private var loopback: LoopbackReceiver?
     private var scheme: SchemeReceiver?
@@ -61,8 +73,10 @@ public final class SignInController: @unchecked Sendable {
         self.clock = clock
     }
 
+    /// The machine's state after the last event the controller handled; safe from any thread, the report callback
+    /// included. An event queued a moment ago (a typed code) may not be in it yet.
     public var state: SignInStateMachine.State {
-        queue.sync { machine.state }
+        shownState.withLock { $0 }
     }
 
     // MARK: - Events
@@ -121,11 +135,15 @@ public final class SignInController: @unchecked Sendable {
     }
 
     /// Runs `body` on the controller's queue after everything queued before it: for tests and orderly shutdown.
-    public func sync<T>(_ body: () -> T) -> T { queue.sync(execute: body) }
+    public func sync<T>(_ body: () -> T) -> T {
+        dispatchPrecondition(condition: .notOnQueue(queue))  // a report callback waiting for its own queue
+        return queue.sync(execute: body)
+    }
 
     // MARK: - Actions
 
     private func run(_ action: SignInStateMachine.Action) {
+        dispatchPrecondition(condition: .onQueue(queue))
         // Each change is told once, not on every tick; a refusal tells the state again, for a screen that showed
         // the refused request (a code) as going ahead.
         var refused = false
@@ -150,25 +168,25 @@ public final class SignInController: @unchecked Sendable {
                 self.queue.async { self.began(attempt, prompt) }
             }
         case .exchange(let id, let grant):
-            guard let attempt = machine.currentAttempt else { return }
+            let attempt = attemptInFlight()
             background(id) { backend throws(SignInError) in
                 let answer = try backend.exchange(attempt, grant)
                 self.queue.async { self.answered(id, answer) }
             }
         case .verifyCode(let id, let otpID, let code):
-            guard let attempt = machine.currentAttempt else { return }
+            let attempt = attemptInFlight()
             background(id, codeMayBeWrong: true) { backend throws(SignInError) in
                 let answer = try backend.verifyCode(attempt, otpID: otpID, code: code)
                 self.queue.async { self.answered(id, answer) }
             }
         case .verifyTOTP(let id, let userJwt, let code):
-            guard let attempt = machine.currentAttempt else { return }
+            let attempt = attemptInFlight()
             background(id, codeMayBeWrong: true) { backend throws(SignInError) in
                 let answer = try backend.verifyTOTP(attempt, userJwt: userJwt, code: code)
                 self.queue.async { self.answered(id, answer) }
             }
         case .resendCode(let id):
-            guard let attempt = machine.currentAttempt else { return }
+            let attempt = attemptInFlight()
             background(id) { backend throws(SignInError) in
                 let otpID = try backend.resendCode(attempt)
                 self.queue.async {
@@ -225,8 +243,17 @@ public final class SignInController: @unchecked Sendable {
 
     // MARK: - Helpers
 
+    /// The attempt a backend call is for: the machine asks for one only while an attempt is in flight.
+    private func attemptInFlight() -> Attempt {
+        guard let attempt = machine.currentAttempt else {
+            preconditionFailure("the sign-in machine asked for a backend call with no attempt in flight")
+        }
+        return attempt
+    }
+
     private func prepare(_ backend: SignInBackend, id: AttemptID, timeout: TimeInterval) throws(SignInError) -> Attempt
     {
+        dispatchPrecondition(condition: .onQueue(queue))
         let deliver: LoopbackReceiver.Deliver = { [weak self] parsed, source in
             guard let self else { return .refused("authdeck is shutting down") }
             return self.deliver(parsed, source: source)
@@ -256,6 +283,7 @@ public final class SignInController: @unchecked Sendable {
 
     private func deliver(_ parsed: Result<Callback, CallbackParser.Failure>, source: String) -> CallbackVerdict {
         // Runs on a receiver's thread; the machine is only touched on the queue.
+        dispatchPrecondition(condition: .notOnQueue(queue))  // a report callback pasting would wait for itself
         var endedAttempt = false
         let verdict: CallbackVerdict = queue.sync {
             switch parsed {
@@ -405,7 +433,9 @@ public final class SignInController: @unchecked Sendable {
         _ id: AttemptID, codeMayBeWrong: Bool = false,
         _ body: @escaping @Sendable (SignInBackend) throws(SignInError) -> Void
     ) {
-        guard let backend else { return }
+        guard let backend else {
+            preconditionFailure("the sign-in machine asked for a backend call after its attempt ended")
+        }
         work.async {
             do throws(SignInError) {
                 try body(backend)
@@ -422,6 +452,7 @@ public final class SignInController: @unchecked Sendable {
     }
 
     private func pollDevice(_ attempt: Attempt, interval: Int) {
+        // The attempt ended while the last poll was out (cancelled, timed out): there is nothing left to poll for.
         guard let backend else { return }
         work.asyncAfter(deadline: .now() + .seconds(interval)) {
             let stillWaiting = self.queue.sync { self.machine.currentAttempt?.id == attempt.id }

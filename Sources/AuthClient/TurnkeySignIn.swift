@@ -1,13 +1,14 @@
 import AuthCore
 import AuthCrypto
 import Foundation
+import Synchronization
 
 /// The `turnkey` backend: the session is the Auth Proxy's JWT, bound to a P-256 session key drawn fresh for each
 /// attempt and stored with it. Email and SMS codes (`otp_init`, `otp_verify`, then `account` → `otp_login`, or
 /// `signup` first), social logins (the provider's ID token, or the proxy's `oauth2_authenticate` for Discord and
 /// X, whose nonce binds it to the session key), and the TOTP extension. `wallet_kit_config` comes first: it says
 /// which methods are on and what a code looks like.
-public final class TurnkeySignIn: SignInBackend, @unchecked Sendable {
+public final class TurnkeySignIn: SignInBackend, Sendable {
     /// Resolves the provider leg of a social login, given the client id the proxy expects (nil: the configured one).
     public typealias ProviderLeg = @Sendable (_ clientID: String?) throws(SignInError) -> ResolvedProvider
 
@@ -19,13 +20,15 @@ public final class TurnkeySignIn: SignInBackend, @unchecked Sendable {
     private let metadata: ProviderMetadataCache?
     private let clock: @Sendable () -> Date
 
-    // One attempt's values, set by `method` and `makeAttempt`, read by the later calls (on other threads).
-    private let lock = NSLock()
-    private var walletKit: TurnkeyProxyClient.WalletKitConfig?
-    private var provider: ResolvedProvider?
-    private var key: P256PrivateKey?
-    private var kind = SignInKind.login
-    private var identity = Identity()
+    /// One attempt's values, set by `method` and `makeAttempt`, read by the later calls (on other threads).
+    private struct AttemptValues {
+        var walletKit: TurnkeyProxyClient.WalletKitConfig?
+        var provider: ResolvedProvider?
+        var key: P256PrivateKey?
+        var kind = SignInKind.login
+        var identity = Identity()
+    }
+    private let attemptValues = Mutex(AttemptValues())
 
     /// Who the user is, as far as the attempt learned it: for the session's record and the TOTP prompt.
     private struct Identity {
@@ -65,7 +68,7 @@ public final class TurnkeySignIn: SignInBackend, @unchecked Sendable {
     public func method(loopbackRedirectURI: String?) throws(SignInError) -> SignInMethod {
         let config = try client.walletKitConfig()
         guard config.enables(request.provider) else { throw .authMethodUnavailable(method: title) }
-        locked { walletKit = config }
+        attemptValues.withLock { $0.walletKit = config }
         if sendsCode {
             guard let contact = request.contact, Provider(request.provider).accepts(contact) else {
                 throw .invalidContact
@@ -77,7 +80,7 @@ public final class TurnkeySignIn: SignInBackend, @unchecked Sendable {
         }
         if request.useDevice { throw .authMethodUnavailable(method: "\(title) device") }
         let resolved = try resolveProvider(config.oauthClientIDs[request.provider])
-        locked { provider = resolved }
+        attemptValues.withLock { $0.provider = resolved }
         if hosted {
             // The hosted page sends the id_token on to the app's scheme, as the SDK's redirect URI asks.
             let base = config.oauthRedirectURL ?? Self.defaultOAuthRedirect
@@ -98,10 +101,10 @@ public final class TurnkeySignIn: SignInBackend, @unchecked Sendable {
             let publicKey = sessionKey.publicKey.compressedHex
             let pkce = PKCE(randomBytes: try SecureRandom.bytes(32))
             let state = AttemptSecrets.state(randomBytes: try SecureRandom.bytes(16))
-            locked {
-                key = sessionKey
-                kind = .login
-                identity = Identity()
+            attemptValues.withLock {
+                $0.key = sessionKey
+                $0.kind = .login
+                $0.identity = Identity()
             }
             let nonce = sendsCode ? nil : AttemptSecrets.turnkeyNonce(sessionPublicKeyHex: publicKey)
             var attempt = Attempt(
@@ -173,9 +176,9 @@ public final class TurnkeySignIn: SignInBackend, @unchecked Sendable {
                 codeVerifier: attempt.codeVerifier, clientID: provider.clientID, nonce: nonce)
             // The proxy signed this token; its claims only name the user for the record.
             let claims = Self.unverifiedClaims(oidcToken)
-            locked {
-                identity.email = claims["email"]?.string
-                identity.name = claims["name"]?.string
+            attemptValues.withLock {
+                $0.identity.email = claims["email"]?.string
+                $0.identity.name = claims["name"]?.string
             }
         }
         return try login(oidcToken: oidcToken, provider: provider)
@@ -186,7 +189,7 @@ public final class TurnkeySignIn: SignInBackend, @unchecked Sendable {
         var organizationID = try client.account(filterType: "OIDC_TOKEN", filterValue: oidcToken)
         if organizationID == nil {
             organizationID = try client.signup(oidcToken: oidcToken, providerName: provider.preset.name)
-            locked { kind = .signup }
+            attemptValues.withLock { $0.kind = .signup }
         }
         let answer = try client.oauthLogin(
             oidcToken: oidcToken, publicKey: try sessionKey().publicKey.compressedHex,
@@ -198,10 +201,10 @@ public final class TurnkeySignIn: SignInBackend, @unchecked Sendable {
         guard case .oneTimeCode(let contact, _, _) = attempt.method else { throw .invalidCode }
         let key = try sessionKey()
         let verificationToken = try client.verifyOTP(otpID: otpID, code: code, publicKey: key.publicKey.compressedHex)
-        locked {
+        attemptValues.withLock {
             switch contact {
-            case .email(let address): identity.email = address
-            case .phone(let number): identity.phone = number
+            case .email(let address): $0.identity.email = address
+            case .phone(let number): $0.identity.phone = number
             }
         }
         let filterType = TurnkeyProxyClient.isEmail(contact) ? "EMAIL" : "PHONE_NUMBER"
@@ -211,7 +214,7 @@ public final class TurnkeySignIn: SignInBackend, @unchecked Sendable {
         if organizationID == nil {
             // The Para flow: a contact without an account signs up first, and the result says so.
             organizationID = try client.signup(contact: contact, verificationToken: verificationToken, key: key)
-            locked { kind = .signup }
+            attemptValues.withLock { $0.kind = .signup }
         }
         let answer = try client.otpLogin(
             verificationToken: verificationToken, key: key,
@@ -241,21 +244,17 @@ public final class TurnkeySignIn: SignInBackend, @unchecked Sendable {
         }
     }
 
-    private func locked<T>(_ body: () -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body()
-    }
-
     private func resolvedProvider() throws(SignInError) -> ResolvedProvider {
-        guard let provider = locked({ provider }) else {
+        guard let provider = attemptValues.withLock({ $0.provider }) else {
             throw .unavailable(reason: "the provider was not resolved before the attempt began")
         }
         return provider
     }
 
     private func sessionKey() throws(SignInError) -> P256PrivateKey {
-        guard let key = locked({ key }) else { throw .unavailable(reason: "the attempt has no session key") }
+        guard let key = attemptValues.withLock({ $0.key }) else {
+            throw .unavailable(reason: "the attempt has no session key")
+        }
         return key
     }
 
@@ -267,16 +266,16 @@ public final class TurnkeySignIn: SignInBackend, @unchecked Sendable {
                 issuer: provider.endpoints.issuer, clientID: provider.clientID,
                 nonce: nonce)
             let claims = try metadata.verify(idToken, with: verifier, jwksURL: jwks, now: clock())
-            locked {
-                identity.email = claims.email
-                identity.name = claims.name
+            attemptValues.withLock {
+                $0.identity.email = claims.email
+                $0.identity.name = claims.name
             }
         } else {
             let claims = Self.unverifiedClaims(idToken)
             guard claims["nonce"]?.string == nonce else { throw .invalidIdToken(reason: "nonce mismatch") }
-            locked {
-                identity.email = claims["email"]?.string
-                identity.name = claims["name"]?.string
+            attemptValues.withLock {
+                $0.identity.email = claims["email"]?.string
+                $0.identity.name = claims["name"]?.string
             }
         }
     }
@@ -286,7 +285,7 @@ public final class TurnkeySignIn: SignInBackend, @unchecked Sendable {
         case .session(let jwt):
             return .issued(try session(jwt))
         case .totpRequired(let userJwt, let link):
-            let user = locked { identity.email ?? identity.phone ?? identity.name }
+            let user = attemptValues.withLock { $0.identity.email ?? $0.identity.phone ?? $0.identity.name }
             return .totpRequired(TOTPChallenge(userJwt: userJwt, enrolmentLink: link, user: user))
         }
     }
@@ -309,14 +308,14 @@ public final class TurnkeySignIn: SignInBackend, @unchecked Sendable {
             throw .authenticationFailed(providerError: "the auth proxy's session names no user")
         }
         let now = clock()
-        let lifetime = locked { walletKit?.sessionExpirationSeconds }
+        let lifetime = attemptValues.withLock { $0.walletKit?.sessionExpirationSeconds }
         let expiresAt =
             claims["exp"]?.integer.map { Date(timeIntervalSince1970: TimeInterval($0)) }
             ?? lifetime.map { now.addingTimeInterval(TimeInterval($0)) }
         if let expiresAt, expiresAt <= now {
             throw .authenticationFailed(providerError: "the auth proxy issued a session that has already expired")
         }
-        let (known, kind) = locked { (identity, self.kind) }
+        let (known, kind) = attemptValues.withLock { ($0.identity, $0.kind) }
         let label = known.email ?? known.phone ?? known.name ?? userID
         let record = SessionRecord(
             key: request.sessionKey ?? SessionKeyName.generated(provider: request.provider, user: label),

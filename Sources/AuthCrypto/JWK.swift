@@ -4,6 +4,7 @@ import Synchronization
 
 /// A JSON Web Key held by cjose (public or private; EC P-256/P-384 or RSA of at least 2048 bits).
 /// Symmetric ("oct") keys are refused: ID tokens and sessions here are only ever signed asymmetrically.
+// Unchecked: the cjose handle is not Sendable; it never changes, and every call that uses it holds `lock`.
 public final class JWK: @unchecked Sendable {
     /// Owned cjose key; released in deinit. Never mutated after init.
     private let handle: OpaquePointer

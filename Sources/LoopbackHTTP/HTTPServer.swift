@@ -1,6 +1,7 @@
 import AuthCore
 import CMicroHTTPD
 import Foundation
+import Synchronization
 
 /// Why a server could not start.
 public struct HTTPServerError: Error, Sendable, CustomStringConvertible {
@@ -10,15 +11,15 @@ public struct HTTPServerError: Error, Sendable, CustomStringConvertible {
 /// A small HTTP/1.1 server on libmicrohttpd, bound to one IPv4 address (127.0.0.1 for every use authdeck has),
 /// with a cap on the request size and a timeout for clients that never finish sending. The handler runs on
 /// libmicrohttpd's thread; it must be quick and must not block on the server itself.
-public final class HTTPServer: @unchecked Sendable {
+public final class HTTPServer: Sendable {
     public typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
 
     /// The port actually bound (useful after asking for port 0).
     public let port: UInt16
     public let host: String
     private let context: Unmanaged<ServerContext>
-    private let lock = NSLock()
-    private var daemon: OpaquePointer?
+    /// The running daemon; nil once stopped.
+    private let daemon: Mutex<OpaquePointer?>
 
     /// - Parameters:
     ///   - maximumRequestBytes: a request whose body exceeds this is answered 413 and never reaches the handler.
@@ -48,10 +49,10 @@ public final class HTTPServer: @unchecked Sendable {
             if let failure { throw HTTPServerError(description: String(cString: failure)) }
             throw HTTPServerError(description: "cannot listen on \(host):\(port) (\(String(cString: strerror(errno))))")
         }
-        self.daemon = started
         self.host = host
         self.port = mhd_shim_bound_port(started)
         self.context = context
+        self.daemon = Mutex(started)
     }
 
     /// The base URL, e.g. `http://127.0.0.1:4711`.
@@ -71,10 +72,11 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     private func shutDown(releasing context: Unmanaged<ServerContext>?) {
-        lock.lock()
-        let running = daemon
-        daemon = nil
-        lock.unlock()
+        let running = daemon.withLock { daemon in
+            let running = daemon
+            daemon = nil
+            return running
+        }
         guard let running else {
             context?.release()
             return
@@ -91,6 +93,7 @@ public final class HTTPServer: @unchecked Sendable {
 }
 
 /// One daemon to stop, and the context to release after it, handed to whichever thread stops it.
+// Unchecked: it holds C handles (not Sendable), and exactly one thread, the one that stops the daemon, uses them.
 private final class DaemonStop: @unchecked Sendable {
     let daemon: OpaquePointer
     let context: Unmanaged<ServerContext>?
@@ -125,7 +128,7 @@ enum ServerThreadMark {
 }
 
 /// What the C callbacks need: the handler and the body cap.
-final class ServerContext: @unchecked Sendable {
+final class ServerContext: Sendable {
     let handler: HTTPServer.Handler
     let maximumBody: Int
 

@@ -2,6 +2,7 @@ import AuthCrypto
 internal import CLibsecret
 import Foundation
 import SessionStorage
+import Synchronization
 
 /// The master key held by the Secret Service (gnome-keyring, KeePassXC…) through libsecret, under the attributes
 /// application=authdeck, kind=master-key, store=<store id>.
@@ -93,28 +94,24 @@ public struct SecretServiceKeyring: MasterKeyVault {
 private typealias ErrorSlot = UnsafeMutablePointer<UnsafeMutablePointer<GError>?>
 
 /// A GCancellable handed to the worker thread; GLib's cancellables are thread-safe.
+// Unchecked: C pointers are not Sendable; the api table never changes once loaded and GCancellable is thread-safe.
 private struct CancellableReference: @unchecked Sendable {
     let api: UnsafePointer<secret_shim_api>
     let pointer: UnsafeMutablePointer<GCancellable>
 }
 
 /// The worker's result, handed over under a lock; the waiter gives up after its deadline.
-private final class CallResult<T: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
+private final class CallResult<T: Sendable>: Sendable {
     private let done = DispatchSemaphore(value: 0)
-    private var result: Result<T, SecretServiceFailure>?
+    private let result = Mutex<Result<T, SecretServiceFailure>?>(nil)
 
     func finish(_ value: Result<T, SecretServiceFailure>) {
-        lock.lock()
-        result = value
-        lock.unlock()
+        result.withLock { $0 = value }
         done.signal()
     }
 
     func wait(seconds: Int) -> Result<T, SecretServiceFailure>? {
         guard done.wait(timeout: .now() + .seconds(seconds)) == .success else { return nil }
-        lock.lock()
-        defer { lock.unlock() }
-        return result
+        return result.withLock { $0 }
     }
 }

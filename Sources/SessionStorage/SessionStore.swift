@@ -8,6 +8,8 @@ import Foundation
 ///
 /// Every method is safe to call from any thread (calls are serialised), and every write returns only after its
 /// COMMIT succeeded: what a caller was told is stored survives a crash of this process.
+// Unchecked: every method holds `lock` for its whole call (a transaction spans many statements), and `database`,
+// `masterKey` and `passphraseOverride` are touched only there.
 public final class SessionStore: @unchecked Sendable {
     public let location: StoreLocation
     public let options: StoreOptions

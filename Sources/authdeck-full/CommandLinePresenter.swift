@@ -1,6 +1,7 @@
 import AuthClient
 import AuthCore
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -8,25 +9,28 @@ import Foundation
 
 /// Shows a command-line sign-in on stderr, one `SignInProgress` report at a time, and hands its result to the
 /// waiting command.
-final class CommandLinePresenter: @unchecked Sendable {
+final class CommandLinePresenter: Sendable {
     private let quiet: Bool
     private let showQR: Bool
     private let done = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    private var result: Result<SignInOutcome, SignInError>?
-    private var lastOTPID: String?
-    private var resendAvailableAt: Date?
-    private var totpPrompted = false
-    private var attemptsLeft: Int?
+    /// What the reports (on the controller's queue) and the input thread share.
+    private struct Shown {
+        var result: Result<SignInOutcome, SignInError>?
+        var lastOTPID: String?
+        var resendAvailableAt: Date?
+        var totpPrompted = false
+        var attemptsLeft: Int?
+        /// Takes the answer to "keep this session?" to the controller; set once before the sign-in starts.
+        var answerIdentity: (@Sendable (Bool) -> Void)?
+        /// The question is on screen and waits for a line.
+        var asksIdentity = false
+        var inputHasEnded = false
+    }
+    private let shown = Mutex(Shown())
     /// Whether a stored test-account TOTP seed answers a challenge (`SignInUseCase.testSeed`).
     private let hasTestSeed: @Sendable (TOTPChallenge) -> Bool
     /// `--yes`: a session that came without state is kept without asking.
     private let keepsWithoutAsking: Bool
-    /// Takes the answer to "keep this session?" to the controller; set once before the sign-in starts.
-    private var answerIdentity: (@Sendable (Bool) -> Void)?
-    /// The question is on screen and waits for a line.
-    private var asksIdentity = false
-    private var inputHasEnded = false
 
     init(
         quiet: Bool, showQR: Bool, keepsWithoutAsking: Bool = false,
@@ -40,9 +44,7 @@ final class CommandLinePresenter: @unchecked Sendable {
 
     /// Where the answer to "keep this session?" goes (the controller's `answerIdentity`).
     func answersIdentity(with answer: @escaping @Sendable (Bool) -> Void) {
-        lock.lock()
-        answerIdentity = answer
-        lock.unlock()
+        shown.withLock { $0.answerIdentity = answer }
     }
 
     func say(_ text: String) {
@@ -78,9 +80,7 @@ final class CommandLinePresenter: @unchecked Sendable {
             say("Waiting for approval. Ctrl-C cancels.")
         case .codeSent(let otpID):
             guard case .oneTimeCode(let contact, let format, _) = attempt.method else { return }
-            lock.lock()
-            lastOTPID = otpID
-            lock.unlock()
+            shown.withLock { $0.lastOTPID = otpID }
             let alphabet = format.alphanumeric ? "letters and digits" : "digits"
             say("A code was sent to \(contact). Type it (\(format.length) \(alphabet)) and press Enter.")
             say("Type 'resend' for a new code (after \(Int(SignInStateMachine.resendCooldown)) s). Ctrl-C cancels.")
@@ -91,23 +91,25 @@ final class CommandLinePresenter: @unchecked Sendable {
         switch state {
         case .awaitingCallback(let attempt, .waiting):
             guard case .oneTimeCode(let contact, _, let otpID?) = attempt.method else { return }
-            lock.lock()
-            let isNew = lastOTPID != otpID
-            let verifiesNewAccount = lastOTPID == nil  // no code was sent at the start: a redirect came first
-            lastOTPID = otpID
-            resendAvailableAt = attempt.resendAvailableAt
-            lock.unlock()
+            let (isNew, verifiesNewAccount) = shown.withLock { shown in
+                let isNew = shown.lastOTPID != otpID
+                let verifiesNewAccount = shown.lastOTPID == nil  // no code was sent at the start: a redirect came first
+                shown.lastOTPID = otpID
+                shown.resendAvailableAt = attempt.resendAvailableAt
+                return (isNew, verifiesNewAccount)
+            }
             if isNew && verifiesNewAccount {
                 say("Account created. A code was sent to \(contact) to verify it: type it and press Enter.")
             } else if isNew {
                 say("A new code was sent to \(contact). Type it and press Enter.")
             }
         case .totpRequired(_, let challenge, .waiting):
-            lock.lock()
-            let firstPrompt = !totpPrompted
-            totpPrompted = true
-            attemptsLeft = challenge.attemptsLeft
-            lock.unlock()
+            let firstPrompt = shown.withLock { shown in
+                let firstPrompt = !shown.totpPrompted
+                shown.totpPrompted = true
+                shown.attemptsLeft = challenge.attemptsLeft
+                return firstPrompt
+            }
             // Back to waiting after a wrong code: the prompt is shown once, the wrong code's notice says the rest.
             guard firstPrompt else { return }
             if let link = challenge.enrolmentLink, let code = QRCode(link) {
@@ -131,11 +133,10 @@ final class CommandLinePresenter: @unchecked Sendable {
     /// have sent its own account's. The answer is the next line typed (`answered`), or `--yes`.
     private func askIdentity(_ record: SessionRecord) {
         let who = "\(record.userLabel) (\(record.provider) via \(record.backend))"
-        lock.lock()
-        let answer = answerIdentity
-        let ended = inputHasEnded
-        asksIdentity = !keepsWithoutAsking && !ended
-        lock.unlock()
+        let (answer, ended) = shown.withLock { shown in
+            shown.asksIdentity = !keepsWithoutAsking && !shown.inputHasEnded
+            return (shown.answerIdentity, shown.inputHasEnded)
+        }
         if keepsWithoutAsking {
             say("authdeck: keeping the session for \(who) (--yes).")
             answer?(true)
@@ -153,20 +154,22 @@ final class CommandLinePresenter: @unchecked Sendable {
 
     /// A line typed while "keep this session?" waits; anything but y or yes is no.
     func answered(_ line: String) {
-        lock.lock()
-        let answer = asksIdentity ? answerIdentity : nil
-        asksIdentity = false
-        lock.unlock()
+        let answer = shown.withLock { shown in
+            let answer = shown.asksIdentity ? shown.answerIdentity : nil
+            shown.asksIdentity = false
+            return answer
+        }
         answer?(Confirmation.isYes(line))
     }
 
     /// Standard input ended: a question that waits for it is answered no.
     func inputEnded() {
-        lock.lock()
-        inputHasEnded = true
-        let answer = asksIdentity ? answerIdentity : nil
-        asksIdentity = false
-        lock.unlock()
+        let answer = shown.withLock { shown in
+            shown.inputHasEnded = true
+            let answer = shown.asksIdentity ? shown.answerIdentity : nil
+            shown.asksIdentity = false
+            return answer
+        }
         if answer != nil { Output.err("\nauthdeck: input ended: the session is not kept\n") }
         answer?(false)
     }
@@ -183,9 +186,9 @@ final class CommandLinePresenter: @unchecked Sendable {
         } else if case .rateLimited = error, let wait = secondsUntilResend() {
             say("authdeck: a new code can be sent in \(wait) s.")
         } else if case .invalidCode = error {
-            lock.lock()
-            let left = totpPrompted ? attemptsLeft.map { " (\($0) attempts left)" } ?? "" : ""
-            lock.unlock()
+            let left = shown.withLock { shown in
+                shown.totpPrompted ? shown.attemptsLeft.map { " (\($0) attempts left)" } ?? "" : ""
+            }
             say("authdeck: \(error.message) Try again\(left).")
         } else {
             say("authdeck: \(error.message)")
@@ -194,9 +197,7 @@ final class CommandLinePresenter: @unchecked Sendable {
 
     /// While a code's resend cooldown runs, the seconds left (the machine refuses a resend as `rateLimited`).
     private func secondsUntilResend() -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let resendAvailableAt else { return nil }
+        guard let resendAvailableAt = shown.withLock({ $0.resendAvailableAt }) else { return nil }
         let left = resendAvailableAt.timeIntervalSinceNow
         return left > 0 ? Int(left.rounded(.up)) : nil
     }
@@ -211,16 +212,12 @@ final class CommandLinePresenter: @unchecked Sendable {
             let record = outcome.record
             say("\(verb) with \(record.provider) as \(record.userLabel) (session \(record.key)).")
         }
-        lock.lock()
-        self.result = result
-        lock.unlock()
+        shown.withLock { $0.result = result }
         done.signal()
     }
 
     func waitForResult() -> Result<SignInOutcome, SignInError> {
         done.wait()
-        lock.lock()
-        defer { lock.unlock() }
-        return result ?? .failure(.closed)
+        return shown.withLock { $0.result } ?? .failure(.closed)
     }
 }

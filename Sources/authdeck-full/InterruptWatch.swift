@@ -1,24 +1,28 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
 /// Turns Ctrl-C (SIGINT) and SIGTERM into a cancel of the running sign-in.
-final class InterruptWatch: @unchecked Sendable {
-    private let sources: [DispatchSourceSignal]
+final class InterruptWatch: Sendable {
+    private let sources: Mutex<[DispatchSourceSignal]>
 
     init(_ onInterrupt: @escaping @Sendable () -> Void) {
-        sources = [SIGINT, SIGTERM].map { number in
+        let sources = [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler(handler: onInterrupt)
             source.resume()
             return source
         }
+        self.sources = Mutex(sources)
     }
 
     func stop() {
-        for source in sources { source.cancel() }
+        sources.withLock { sources in
+            for source in sources { source.cancel() }
+        }
     }
 }

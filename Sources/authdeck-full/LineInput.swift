@@ -6,7 +6,7 @@ import Foundation
 
 /// Reads lines from standard input on a thread of its own (codes, pasted URLs, answers). End of input closes only
 /// this reader (`ended` is told): the other receivers keep waiting until the deadline.
-final class LineInput: @unchecked Sendable {
+final class LineInput: Sendable {
     private let handle: @Sendable (String) -> Void
     private let ended: @Sendable () -> Void
 

@@ -18,6 +18,7 @@ enum TUIResizeWake {
     }
 }
 
+// The handler can reach only globals, and no lock is async-signal-safe: both are written before it goes in.
 nonisolated(unsafe) private var resizeWakeDescriptor: Int32 = -1
 nonisolated(unsafe) private var cursesResizeAction = sigaction()
 

@@ -3,6 +3,7 @@ import AuthCore
 import AuthCrypto
 import Foundation
 import Sandbox
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -88,7 +89,7 @@ struct TraceReplay {
         process.standardInput = input
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errors
-        codes.input = input.fileHandleForWriting
+        codes.types(into: input.fileHandleForWriting)
         let totpSecret = plan.typesTOTP ? SandboxUsers.builtIn.first { $0.name == plan.user }?.totpSecret : nil
         do {
             try process.run()
@@ -143,63 +144,66 @@ struct TraceReplay {
 /// Hands the sandbox's one-time codes (and TOTP codes) to the replayed login's standard input, as a person would
 /// type them: a one-time code once both the sandbox has sent it and the login has said it was sent (a line typed
 /// before that is refused as "not sent yet").
-private final class CodeRelay: @unchecked Sendable {
-    private let lock = NSLock()
-    var input: FileHandle?
-    private var seen = ""
-    private var prompted = false
-    private var pendingCode: String?
-    private var typedCodes = 0
+private final class CodeRelay: Sendable {
+    private struct Relay {
+        var input: FileHandle?
+        var seen = ""
+        var prompted = false
+        var pendingCode: String?
+        var typedCodes = 0
+    }
+    private let relay = Mutex(Relay())
 
     static let sentMarker = "code was sent to"
+
+    /// Where typed codes go: the replayed login's standard input.
+    func types(into input: FileHandle) {
+        relay.withLock { $0.input = input }
+    }
 
     func announced(_ line: String) {
         guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any],
             let code = object["code"] as? String
         else { return }
-        lock.lock()
-        pendingCode = code
-        lock.unlock()
+        relay.withLock { $0.pendingCode = code }
         typeWhenReady()
     }
 
     /// More of the login's standard error.
     func read(_ text: String) {
-        lock.lock()
-        seen += text
-        lock.unlock()
+        relay.withLock { $0.seen += text }
         typeWhenReady()
     }
 
     private func typeWhenReady() {
-        lock.lock()
-        defer { lock.unlock() }
-        let announcements = seen.components(separatedBy: Self.sentMarker).count - 1
-        guard let code = pendingCode, announcements > typedCodes else { return }
-        pendingCode = nil
-        typedCodes += 1
-        try? input?.write(contentsOf: Data((code + "\n").utf8))
+        relay.withLock { relay in
+            let announcements = relay.seen.components(separatedBy: Self.sentMarker).count - 1
+            guard let code = relay.pendingCode, announcements > relay.typedCodes else { return }
+            relay.pendingCode = nil
+            relay.typedCodes += 1
+            try? relay.input?.write(contentsOf: Data((code + "\n").utf8))
+        }
     }
 
     /// Whether `marker` appeared in the login's output, answered true once.
     func saw(marker: String) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !prompted, seen.contains(marker) else { return false }
-        prompted = true
-        return true
+        relay.withLock { relay in
+            guard !relay.prompted, relay.seen.contains(marker) else { return false }
+            relay.prompted = true
+            return true
+        }
     }
 
     func type(_ code: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        try? input?.write(contentsOf: Data((code + "\n").utf8))
+        relay.withLock { relay in
+            try? relay.input?.write(contentsOf: Data((code + "\n").utf8))
+        }
     }
 
     func close() {
-        lock.lock()
-        defer { lock.unlock() }
-        try? input?.close()
-        input = nil
+        relay.withLock { relay in
+            try? relay.input?.close()
+            relay.input = nil
+        }
     }
 }

@@ -2,19 +2,19 @@ import AuthClient
 import AuthCore
 import Foundation
 import Sandbox
+import Synchronization
 import Testing
 
 /// A real backend whose exchange waits at a gate, so a test can cancel while the request is out.
-final class GatedBackend: SignInBackend, @unchecked Sendable {
+final class GatedBackend: SignInBackend, Sendable {
     let inner: SignInBackend
     let gate = DispatchSemaphore(value: 0)
     let entered = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    private var revokedSessions: [IssuedSession] = []
+    private let revokedSessions = Mutex<[IssuedSession]>([])
 
     init(_ inner: SignInBackend) { self.inner = inner }
 
-    var revoked: [IssuedSession] { lock.withLock { revokedSessions } }
+    var revoked: [IssuedSession] { revokedSessions.withLock { $0 } }
     var waitsForRedirect: Bool { inner.waitsForRedirect }
 
     func method(loopbackRedirectURI: String?) throws(SignInError) -> SignInMethod {
@@ -35,7 +35,28 @@ final class GatedBackend: SignInBackend, @unchecked Sendable {
 
     func revoke(_ issued: IssuedSession) {
         inner.revoke(issued)
-        lock.withLock { revokedSessions.append(issued) }
+        revokedSessions.withLock { $0.append(issued) }
+    }
+}
+
+/// A report callback that reads the controller's `state` as each state change is reported, on the controller's queue.
+final class StateReadingPresenter: Sendable {
+    let controller = Mutex<SignInController?>(nil)
+    /// Each reported state next to the one `state` answered in the same callback.
+    let reads = Mutex<[(reported: SignInStateMachine.State, read: SignInStateMachine.State)]>([])
+    let ended = DispatchSemaphore(value: 0)
+
+    func report(_ progress: SignInProgress) {
+        guard let controller = controller.withLock({ $0 }) else { return }
+        switch progress {
+        case .stateChanged(let reported):
+            let read = controller.state
+            reads.withLock { $0.append((reported, read)) }
+        case .finished:
+            ended.signal()
+        case .began, .notice, .callbackArrived, .replayed, .redirectUnreachable:
+            break
+        }
     }
 }
 
@@ -72,6 +93,23 @@ final class GatedBackend: SignInBackend, @unchecked Sendable {
         let session = try #require(backend.revoked.first?.session)
         let status = try SessionRefresher(transport: CurlTransport(timeout: 3)).check(session)
         #expect(status == .refused(401))
+    }
+
+    @Test func theStateReadInsideAReportCallbackIsTheStateReported() throws {
+        let sandbox = try TurnkeySandbox()
+        let presenter = StateReadingPresenter()
+        let controller = SignInController(
+            report: presenter.report, persist: PersistedSessions().persist,
+            receivers: ReceiverOptions(), browser: nil)
+        presenter.controller.withLock { $0 = controller }
+        defer { presenter.controller.withLock { $0 = nil } }
+        controller.start(try sandbox.backend("google", backend: "sandbox"), timeout: 60)
+        controller.cancel()
+        // Reading `state` by waiting for the controller's queue, from a callback running on it, never returns.
+        #expect(presenter.ended.wait(timeout: .now() + 10) == .success)
+        let reads = presenter.reads.withLock { $0 }
+        #expect(reads.count >= 2)  // waiting, then idle again
+        for (reported, read) in reads { #expect(read == reported) }
     }
 
     @Test func aCancelWhilePersistingReportsTheStoredSession() throws {
