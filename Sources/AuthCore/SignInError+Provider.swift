@@ -1,6 +1,6 @@
 extension SignInError {
     /// An error the provider named, in a redirect or an endpoint's answer: `access_denied` is a refusal in the
-    /// provider's words (SPEC 0: exit 4, not the cancel of exit 3); anything else quotes its code and description.
+    /// provider's words (SPEC section 2, rule 2: exit 4, not the cancel of exit 3); anything else quotes its code and description.
     /// - Parameters:
     ///   - status: the HTTP status of an endpoint's answer; nil for a redirect.
     ///   - note: what else to say (a redirect that came without `state`).

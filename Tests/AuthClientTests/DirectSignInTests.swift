@@ -133,7 +133,7 @@ import Testing
         #expect(
             try browserReturns(port, "error=access_denied&error_description=No+thanks&state=\(attempt.state)")
                 == 400)
-        // The provider's refusal in its words (SPEC 0), not a cancel here.
+        // The provider's refusal in its words (SPEC section 2, rule 2), not a cancel here.
         #expect(
             presenter.waitForEnd()?.failureError
                 == .authenticationFailed(providerError: "access denied at the provider: No thanks"))

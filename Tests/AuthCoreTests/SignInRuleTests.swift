@@ -23,7 +23,7 @@ import Testing
         #expect(m.callbackReceived(Fixture.goodCallback, now: t0) == .none)
         #expect(m.sessionIssued(one, Fixture.issued) == .none)
 
-        // access_denied is the provider's refusal, not a cancel here (SPEC 0): exit 4, the state back to idle.
+        // access_denied is the provider's refusal, not a cancel here (SPEC section 2, rule 2): exit 4, the state back to idle.
         var denied = Fixture.awaiting()
         let refusal = SignInError.authenticationFailed(providerError: "access denied at the provider")
         #expect(

@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func deniedConsentIsTheProvidersRefusal() throws {
-        // SPEC 0: access_denied at the provider is exit 4 with its words; exit 3 is a cancel here.
+        // SPEC section 2, rule 2: access_denied at the provider is exit 4 with its words; exit 3 is a cancel here.
         let result = login(["google"], environment: ["SANDBOX_DECISION": "deny"])
         #expect(result.status == 4, "stderr: \(result.stderr)")
         #expect(result.stderr.contains("access denied at the provider"))

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The sandbox's fault profiles through the real binary: `authdeck sandbox --fault NAME` as a child process, a login
-/// against it with `--trace`, and for each fault the message, the exit code (SPEC section 5, amended by section 0),
+/// against it with `--trace`, and for each fault the message, the exit code (SPEC section 5),
 /// the trace steps that show the failure, and an empty store afterwards.
 @Suite(.serialized) struct SandboxFaultTests {
     /// Every fault `--fault list` must name, written out here rather than taken from the code.
@@ -204,7 +204,7 @@ import Testing
 
     @Test func accessDeniedIsARefusalWithTheProvidersWords() throws {
         let setup = try FaultedSandbox(["--fault", "access-denied"])
-        // SPEC section 0: access_denied from the provider is a refusal, exit 4, with the provider's words.
+        // SPEC section 2, rule 2: access_denied from the provider is a refusal, exit 4, with the provider's words.
         expectFailed(setup, setup.login(["google"]), exit: 4, saying: ["the user denied the request"])
         #expect(!TraceFile.kinds(setup.trace()).contains("request"))
     }
