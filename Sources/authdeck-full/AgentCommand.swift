@@ -49,7 +49,8 @@ enum AgentCommand {
                 "authdeck agent: serving \(served)"
                     + " on \(path); set AUTHDECK_AGENT_SOCK to it\n")
         }
-        let server = AgentServer(store: store, allowed: Set(allowed), confirm: arguments.has("confirm"), log: log)
+        let server = AgentServer(
+            store: store, allowed: Set(allowed), confirm: arguments.has("confirm"), log: log, config: global.config)
         var poller = pollfd(fd: listener.descriptor, events: Int16(POLLIN), revents: 0)
         while agentStopRequested == 0 {
             poller.revents = 0

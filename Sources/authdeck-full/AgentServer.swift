@@ -14,6 +14,8 @@ final class AgentServer: Sendable {
     let allowed: Set<String>
     let confirm: Bool
     let log: RequestLog
+    /// The config.json the agent was started with (`--config`): a refresh finds an imported session's client there.
+    let config: String?
     /// Connections being served. Only the agent's own user is served (others are refused before they count), so
     /// this is the count for that one uid.
     private let serving = Mutex(0)
@@ -25,8 +27,9 @@ final class AgentServer: Sendable {
     /// Connections of the agent's user served at once; one more is answered that the agent is busy.
     static let maximumConnections = 8
 
-    init(store: SessionStore, allowed: Set<String>, confirm: Bool, log: RequestLog) {
+    init(store: SessionStore, allowed: Set<String>, confirm: Bool, log: RequestLog, config: String? = nil) {
         self.store = store
+        self.config = config
         self.allowed = allowed
         self.confirm = confirm
         self.log = log
@@ -110,7 +113,7 @@ final class AgentServer: Sendable {
                 log.record("session '\(key)' for \(who): refused at the prompt")
                 throw CommandFailure(.authenticationFailed, "the agent's operator refused the request")
             }
-            let issued = try TokenSource.issue(requirement, store: store)
+            let issued = try TokenSource.issue(requirement, store: store, config: config)
             log.record("session '\(key)' for \(who): token handed out")
             return AgentMessage.answer(issued)
         } catch {

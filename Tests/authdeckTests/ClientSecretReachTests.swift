@@ -84,6 +84,41 @@ import Testing
         #expect(provider.requests.filter { $0 == "POST /hostile/token" }.count == 1, "\(provider.requests)")
     }
 
+    /// The agent refreshes with the config.json its own `--config` names, as `token --config` does: the imported
+    /// session's configured client reaches the configured issuer through the agent too.
+    @Test func theAgentRefreshesWithTheConfigItWasStartedWith() throws {
+        let configured = provider.baseURL + "/config-host"
+        let secret = "configured-" + UUID().uuidString
+        let secretFile = folder.write("client-secret", secret + "\n")
+        let config = folder.write(
+            "config.json",
+            #"{"providers":{"oidc":{"issuer":"\#(configured)","clientID":"authdeck-test","#
+                + #""clientSecretFile":"\#(secretFile)","tokenEndpointAuthMethod":"client_secret_post"}}}"#)
+        let imported = runner.run(
+            ["store", "import", "-"], stdin: line("same", issuer: configured, token: configured + "/token") + "\n")
+        try #require(imported.status == 0, "stderr: \(imported.stderr)")
+        let socket = folder.path + "/agent.sock"
+        let out = folder.path + "/agent.out"
+        let agent = try runner.spawn(
+            executable: CLIRunner.binary, ["agent", "--allow", "same", "--socket", socket, "--config", config],
+            stdoutPath: out)
+        defer {
+            agent.kill(SIGTERM)
+            _ = agent.wait(timeout: 10)
+        }
+        var listening = false
+        for _ in 0..<400 where !listening {
+            listening = (try? String(contentsOfFile: out, encoding: .utf8)) == socket + "\n"
+            if !listening { usleep(25_000) }
+        }
+        try #require(listening, "the agent printed no socket path")
+        var client = runner
+        client.environment["AUTHDECK_AGENT_SOCK"] = socket
+        _ = client.run(["token", "same"])
+        let carrying = requests(carrying: secret)
+        #expect(carrying.count == 1 && carrying[0].hasPrefix("POST /config-host/token"), "\(provider.requests)")
+    }
+
     @Test func issuerOnTheCommandLineGetsOnlyTheClientGivenWithIt() throws {
         let config = folder.write(
             "config.json",
