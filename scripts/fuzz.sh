@@ -99,7 +99,10 @@ build_cprocess() {
 # libFuzzer sees coverage inside it too.
 build_module() {
     local name=$1; shift
-    local deps=("$@") inputs=(Sources/"$name"/*.swift) hash dep
+    local deps=("$@") sources inputs hash dep
+    # A module's sources may sit in feature folders (TerminalUI's Screens/, Widgets/…).
+    mapfile -t sources < <(find Sources/"$name" -name '*.swift' | LC_ALL=C sort)
+    inputs=("${sources[@]}")
     for dep in "${deps[@]}"; do inputs+=("$out/lib/$dep.hash"); done
     hash=$(content_hash "${inputs[@]}")
     if [ "$(cat "$out/lib/$name.hash" 2>/dev/null)" = "$hash" ] && [ -f "$out/lib/lib$name.a" ]; then return 0; fi
@@ -109,7 +112,7 @@ build_module() {
     local own=()
     if uses_package "$name"; then own=("${package_flags[@]}"); fi
     swiftc_quiet "${swift_flags[@]}" "${own[@]}" -emit-library -static -emit-module -module-name "$name" \
-        -emit-module-path "$out/lib/$name.swiftmodule" -o "$out/lib/lib$name.a" Sources/"$name"/*.swift || return 1
+        -emit-module-path "$out/lib/$name.swiftmodule" -o "$out/lib/lib$name.a" "${sources[@]}" || return 1
     echo "$hash" >"$out/lib/$name.hash"
 }
 

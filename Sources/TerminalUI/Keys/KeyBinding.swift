@@ -5,14 +5,14 @@ public struct KeyBinding: Equatable, Sendable {
     public var keys: [KeyRequest]
     /// How help writes the keys ("↑/k", "Enter").
     public var label: String
-    public var command: SessionCommand
+    public var command: SessionAction
     /// The help overlay's right column.
     public var help: String
     /// The status bar's word, nil when the binding stays out of the bar.
     public var hint: String?
 
     public init(
-        _ keys: [KeyRequest], _ label: String, _ command: SessionCommand, _ help: String,
+        _ keys: [KeyRequest], _ label: String, _ command: SessionAction, _ help: String,
         hint: String? = nil
     ) {
         self.keys = keys
@@ -28,7 +28,7 @@ public struct KeyBinding: Equatable, Sendable {
     }
 
     /// The command bound to `request` in `table`.
-    public static func command(for request: KeyRequest, in table: [KeyBinding]) -> SessionCommand? {
+    public static func command(for request: KeyRequest, in table: [KeyBinding]) -> SessionAction? {
         table.first { $0.keys.contains(request) }?.command
     }
 
@@ -129,7 +129,7 @@ public struct KeyBinding: Equatable, Sendable {
     ]
 
     /// The hints every screen keeps in its status bar whatever the width.
-    public static let pinnedCommands: Set<SessionCommand> = [.help, .quit]
+    public static let pinnedCommands: Set<SessionAction> = [.help, .quit]
 
     /// The status bar hints of a table: the pinned ones apart, so the bar never drops them.
     public static func hints(_ table: [KeyBinding]) -> (hints: [StatusBar.Hint], pinned: [StatusBar.Hint]) {

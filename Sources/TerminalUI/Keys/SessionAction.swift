@@ -1,6 +1,6 @@
 /// What a key on the Sessions screen, a session's Details screen or the Trace screen does, named apart from the key
 /// so one table (`KeyBinding`) drives the reducer, the help overlay and the status bar hints.
-public enum SessionCommand: Hashable, Sendable {
+public enum SessionAction: Hashable, Sendable {
     case up, down, pageUp, pageDown, top, bottom
     /// Enter: the session's details and actions.
     case open

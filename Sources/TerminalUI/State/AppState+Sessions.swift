@@ -28,7 +28,7 @@ extension AppState {
 
     /// One command on the session under the cursor (or the marked ones). Every command clears the last message
     /// first, so what the line says is always about the last thing done.
-    mutating func perform(_ command: SessionCommand) -> [AppEffect] {
+    mutating func perform(_ command: SessionAction) -> [AppEffect] {
         if command == .showMessage {
             if message != nil { overlay = .message }
             return []
