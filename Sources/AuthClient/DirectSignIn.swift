@@ -89,7 +89,7 @@ public final class DirectSignIn: SignInBackend, Sendable {
             let wantsNonce = provider.preset.idToken && method != .device
             let nonce = wantsNonce ? AttemptSecrets.nonce(randomBytes: try SecureRandom.bytes(16)) : nil
             return Attempt(
-                id: id, backend: provider.backendName, provider: provider.preset.name, method: method,
+                id: id, backend: provider.backendName, provider: provider.preset.provider, method: method,
                 state: state, codeVerifier: pkce.verifier, nonce: nonce, deadline: deadline)
         } catch {
             throw .unavailable(reason: error.description)
@@ -223,7 +223,7 @@ public final class DirectSignIn: SignInBackend, Sendable {
         let key =
             request.sessionKey
             ?? SessionKeyName.generated(
-                provider: provider.preset.name, user: unverifiedEmail ? subject : email ?? name ?? subject)
+                provider: provider.preset.provider, user: unverifiedEmail ? subject : email ?? name ?? subject)
         if unverifiedEmail, let address = email { email = address + " (unverified)" }
         let record = SessionRecord(
             key: key, backend: provider.backendName, provider: provider.preset.name, subject: subject, email: email,

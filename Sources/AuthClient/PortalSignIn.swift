@@ -35,15 +35,13 @@ public final class PortalSignIn: SignInBackend, Sendable {
 
     public var waitsForRedirect: Bool { true }
 
-    private var title: String {
-        request.provider.prefix(1).uppercased() + request.provider.dropFirst()
-    }
+    private var title: String { request.provider.title }
 
     public func method(loopbackRedirectURI: String?) throws(SignInError) -> SignInMethod {
         if request.useDevice { throw .authMethodUnavailable(method: "\(title) device") }
         let offered = try client.methods()
         // Portal names methods in capitals (`GOOGLE`, `APPLE`); authdeck's provider names are lower case.
-        guard offered.contains(where: { $0.caseInsensitiveCompare(request.provider) == .orderedSame }) else {
+        guard offered.contains(where: { $0.caseInsensitiveCompare(request.provider.name) == .orderedSame }) else {
             throw .authMethodUnavailable(method: title)
         }
         // Portal matches the redirect URL byte for byte against the environment's allow-list, so a port picked
@@ -85,7 +83,8 @@ public final class PortalSignIn: SignInBackend, Sendable {
             throw .authMethodUnavailable(method: "\(title) without a browser")
         }
         let urls = try client.oauthURLs(redirectURL: redirectURI)
-        guard let url = urls.first(where: { $0.key.caseInsensitiveCompare(request.provider) == .orderedSame })?.value
+        guard
+            let url = urls.first(where: { $0.key.caseInsensitiveCompare(request.provider.name) == .orderedSame })?.value
         else {
             throw .authMethodUnavailable(method: title)
         }
@@ -119,7 +118,7 @@ public final class PortalSignIn: SignInBackend, Sendable {
         let record = SessionRecord(
             key: request.sessionKey
                 ?? SessionKeyName.generated(provider: request.provider, user: account ?? tokens.endUserID),
-            backend: request.backendName, provider: request.provider, subject: tokens.endUserID, email: email,
+            backend: request.backendName, provider: request.provider.name, subject: tokens.endUserID, email: email,
             displayName: name, issuer: client.baseURL, createdAt: now, expiresAt: nil, refreshable: false)
         var secrets = SessionSecrets(sessionJwt: sessionToken)
         secrets.portalClient = PortalClientInfo(

@@ -47,7 +47,8 @@ public struct ProviderResolver: Sendable {
         overrides: ProviderOverrides = ProviderOverrides()
     ) throws(SignInError) -> ResolvedProvider {
         guard let preset = catalog[name] else {
-            throw .unavailable(reason: "unknown provider '\(name)' (google, apple, discord, x, oidc)")
+            let known = catalog.providers.map(\.name).joined(separator: ", ")
+            throw .unavailable(reason: "unknown provider '\(name)' (\(known))")
         }
         guard let backend = configuration.backend(named: backendName) else {
             throw .unavailable(reason: "no backend named '\(backendName)' in config.json")

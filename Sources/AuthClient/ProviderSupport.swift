@@ -6,13 +6,12 @@ import AuthCore
 public enum ProviderSupport {
     /// Why `provider` cannot sign in through the backend named `name`, or nil when it may (the sign-in itself can
     /// still be refused, by the provider's settings or the server).
-    public static func refusal(provider: String, backend name: String, in configuration: Configuration) -> String? {
+    public static func refusal(provider: Provider, backend name: String, in configuration: Configuration) -> String? {
         guard let backend = configuration.backend(named: name) else {
             return "no backend named '\(name)' in config.json"
         }
-        let kind = Provider(provider)
-        let sendsCode = kind.sendsCode
-        let what = kind.codeTitle.map { $0 + "s" } ?? provider
+        let sendsCode = provider.sendsCode
+        let what = provider.codeTitle.map { $0 + "s" } ?? provider.name
         switch backend.type {
         case .sandbox:
             return nil
@@ -21,7 +20,7 @@ public enum ProviderSupport {
         case .portal:
             return sendsCode ? "Portal signs in with social providers only, not \(what)" : nil
         case .turnkey:
-            if kind.isOfferedByAuthProxy { return nil }
+            if provider.isOfferedByAuthProxy { return nil }
             return "the auth proxy signs in with email, SMS, Google, Apple, Discord and X only"
         }
     }

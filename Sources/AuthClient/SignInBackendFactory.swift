@@ -24,7 +24,7 @@ public enum SignInBackendFactory {
         guard let backend = configuration.backend(named: name) else {
             throw .unavailable(reason: "no backend named '\(name)' in config.json")
         }
-        let kind = Provider(request.provider)
+        let kind = request.provider
         let sendsCode = kind.sendsCode
         if sendsCode, request.contact == nil { throw .invalidContact }
         var transport = transport
@@ -65,7 +65,7 @@ public enum SignInBackendFactory {
                 baseURL: base, configID: configID, transport: transport,
                 totpExtension: backend.totpExtension ?? false)
             if sendsCode { return TurnkeySignIn(request: request, client: client, clock: clock) }
-            guard Provider(request.provider).isOfferedByAuthProxy else {
+            guard kind.isOfferedByAuthProxy else {
                 throw .authMethodUnavailable(method: "\(request.provider) through the turnkey backend")
             }
             // The provider leg runs as a direct sign-in would (endpoints, client, redirect), so the resolver sees
@@ -76,13 +76,13 @@ public enum SignInBackendFactory {
             let resolver = ProviderResolver(
                 catalog: catalog, configuration: asDirect, metadata: metadata,
                 clock: clock)
-            let configuredClientID = asDirect.provider(request.provider, backend: name).clientID
+            let configuredClientID = asDirect.provider(request.provider.name, backend: name).clientID
             let leg: TurnkeySignIn.ProviderLeg = { (proxyClientID) throws(SignInError) -> ResolvedProvider in
                 var chosen = overrides
                 if chosen.clientID == nil, configuredClientID == nil {
                     chosen.clientID = proxyClientID
                 }
-                return try resolver.resolve(provider: request.provider, backend: name, overrides: chosen)
+                return try resolver.resolve(provider: request.provider.name, backend: name, overrides: chosen)
             }
             let hosted: String?
             switch backend.oauthFlow ?? "code" {
@@ -113,7 +113,7 @@ public enum SignInBackendFactory {
             catalog: catalog, configuration: configuration, metadata: metadata,
             clock: clock)
         let resolved = try resolver.resolve(
-            provider: request.provider, backend: request.backendName,
+            provider: request.provider.name, backend: request.backendName,
             overrides: overrides)
         return DirectSignIn(
             provider: resolved, request: request, transport: transport, metadata: metadata,

@@ -11,7 +11,7 @@ public enum BackendAnswer: Equatable, Sendable {
 
 /// What the user asked for: provider, backend, and the options of `authdeck login`.
 public struct SignInRequest: Equatable, Sendable {
-    public var provider: String
+    public var provider: Provider
     public var backendName: String
     public var sessionKey: String?
     public var replace: Bool
@@ -21,7 +21,7 @@ public struct SignInRequest: Equatable, Sendable {
     public var timeout: TimeInterval
 
     public init(
-        provider: String, backendName: String, sessionKey: String? = nil, replace: Bool = false,
+        provider: Provider, backendName: String, sessionKey: String? = nil, replace: Bool = false,
         scopes: [String]? = nil, contact: Contact? = nil, useDevice: Bool = false, timeout: TimeInterval = 300
     ) {
         self.provider = provider

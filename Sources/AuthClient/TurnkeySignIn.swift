@@ -58,28 +58,28 @@ public final class TurnkeySignIn: SignInBackend, Sendable {
         self.clock = clock
     }
 
-    private var sendsCode: Bool { Provider(request.provider).sendsCode }
+    private var sendsCode: Bool { request.provider.sendsCode }
 
     /// Whether this attempt goes through the proxy's hosted redirect.
-    private var hosted: Bool { hostedOrigin != nil && [Provider.google, .apple].contains(Provider(request.provider)) }
+    private var hosted: Bool { hostedOrigin != nil && [Provider.google, .apple].contains(request.provider) }
 
     public var waitsForRedirect: Bool { !sendsCode }
 
     public func method(loopbackRedirectURI: String?) throws(SignInError) -> SignInMethod {
         let config = try client.walletKitConfig()
-        guard config.enables(request.provider) else { throw .authMethodUnavailable(method: title) }
+        guard config.enables(request.provider.name) else { throw .authMethodUnavailable(method: title) }
         attemptValues.withLock { $0.walletKit = config }
         if sendsCode {
-            guard let contact = request.contact, Provider(request.provider).accepts(contact) else {
+            guard let contact = request.contact, request.provider.accepts(contact) else {
                 throw .invalidContact
             }
             return .oneTimeCode(contact: contact, format: config.otpFormat, otpID: nil)
         }
-        guard Provider.authProxySocial.contains(Provider(request.provider)), let resolveProvider else {
+        guard request.provider.isOfferedByAuthProxy, let resolveProvider else {
             throw .authMethodUnavailable(method: "\(title) through the turnkey backend")
         }
         if request.useDevice { throw .authMethodUnavailable(method: "\(title) device") }
-        let resolved = try resolveProvider(config.oauthClientIDs[request.provider])
+        let resolved = try resolveProvider(config.oauthClientIDs[request.provider.name])
         attemptValues.withLock { $0.provider = resolved }
         if hosted {
             // The hosted page sends the id_token on to the app's scheme, as the SDK's redirect URI asks.
@@ -127,7 +127,7 @@ public final class TurnkeySignIn: SignInBackend, Sendable {
             let provider = try resolvedProvider()
             if let hostedOrigin, hosted, let nonce = attempt.nonce {
                 let query = FormEncoding.encode([
-                    ("provider", request.provider), ("clientId", provider.clientID), ("redirectUri", redirectURI),
+                    ("provider", request.provider.name), ("clientId", provider.clientID), ("redirectUri", redirectURI),
                     ("nonce", nonce), ("state", attempt.state),
                 ])
                 return .browser(url: hostedOrigin + (hostedOrigin.contains("?") ? "&" : "?") + query)
@@ -235,14 +235,7 @@ public final class TurnkeySignIn: SignInBackend, Sendable {
 
     // MARK: - Helpers
 
-    private var title: String {
-        switch request.provider {
-        case "email": return "Email code"
-        case "sms": return "SMS code"
-        case "x": return "X"
-        default: return request.provider.prefix(1).uppercased() + request.provider.dropFirst()
-        }
-    }
+    private var title: String { request.provider.title }
 
     private func resolvedProvider() throws(SignInError) -> ResolvedProvider {
         guard let provider = attemptValues.withLock({ $0.provider }) else {
@@ -319,7 +312,7 @@ public final class TurnkeySignIn: SignInBackend, Sendable {
         let label = known.email ?? known.phone ?? known.name ?? userID
         let record = SessionRecord(
             key: request.sessionKey ?? SessionKeyName.generated(provider: request.provider, user: label),
-            backend: request.backendName, provider: request.provider, subject: userID, email: known.email,
+            backend: request.backendName, provider: request.provider.name, subject: userID, email: known.email,
             phone: known.phone, displayName: known.name, issuer: claims["iss"]?.string ?? client.baseURL,
             createdAt: now, expiresAt: expiresAt, refreshable: false,
             scopes: claims["session_type"]?.string.map { [$0] } ?? [])

@@ -22,7 +22,7 @@ public enum SignInMethod: Equatable, Sendable {
 public struct Attempt: Equatable, Sendable {
     public let id: AttemptID
     public let backend: String
-    public let provider: String
+    public let provider: Provider
     public var method: SignInMethod
     /// The OAuth `state`: 128 random bits, base64url, single-use.
     public let state: String
@@ -47,7 +47,7 @@ public struct Attempt: Equatable, Sendable {
     public internal(set) var awaitsIdentityConfirmation = false
 
     public init(
-        id: AttemptID, backend: String, provider: String, method: SignInMethod, state: String,
+        id: AttemptID, backend: String, provider: Provider, method: SignInMethod, state: String,
         codeVerifier: String, nonce: String?, sessionPublicKeyHex: String? = nil, deadline: Date,
         resendAvailableAt: Date? = nil
     ) {

@@ -1,7 +1,10 @@
-/// A sign-in provider by its name (`google`, `email`, a preset from providers.json) and the kind of sign-in it is.
-/// The one place that knows which names send a one-time code, which are social logins, and which of those the
-/// Turnkey auth proxy offers: modules ask it instead of comparing names.
-public struct Provider: Hashable, Sendable, CustomStringConvertible {
+/// A sign-in provider: its name (`google`, `email`), what it is called, the key that picks it and the kind of
+/// sign-in it is. `standard` is the one table of the providers authdeck knows: `login`'s operands, usage messages
+/// and completions, the New sign-in buttons and their keys, the Sessions table's letter and the titles in messages
+/// all come from it, so a provider is added here (and, for a social login, its endpoints in providers.json).
+/// Modules ask it which names send a one-time code, which are social logins and which the Turnkey auth proxy
+/// offers, instead of comparing names.
+public struct Provider: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// How the user proves who they are.
     public enum Kind: Equatable, Sendable {
         /// The provider's own sign-in page in a browser (or its device grant): a preset in providers.json.
@@ -11,29 +14,57 @@ public struct Provider: Hashable, Sendable, CustomStringConvertible {
     }
 
     public let name: String
+    /// What buttons and messages call it: `Google`, `OIDC`, `Email code`.
+    public let title: String
+    /// The key that picks it on the New sign-in screen; nil for a name authdeck does not know.
+    public let mnemonic: Character?
+    public let kind: Kind
+    /// Whether the Turnkey auth proxy signs in with it (email, SMS and its `OAUTH2_PROVIDER_*` and OIDC social
+    /// logins; a generic issuer is not one of them).
+    public let isOfferedByAuthProxy: Bool
 
-    public init(_ name: String) {
+    private init(_ name: String, _ title: String, _ mnemonic: Character, _ kind: Kind, authProxy: Bool) {
         self.name = name
+        self.title = title
+        self.mnemonic = mnemonic
+        self.kind = kind
+        self.isOfferedByAuthProxy = authProxy
     }
 
-    public static let google = Provider("google")
-    public static let apple = Provider("apple")
-    public static let discord = Provider("discord")
-    public static let x = Provider("x")
-    /// A generic OpenID Connect issuer (`--issuer`).
-    public static let oidc = Provider("oidc")
-    public static let email = Provider("email")
-    public static let sms = Provider("sms")
+    /// The provider of that name in `standard`, or one authdeck does not know (a stored session's, an imported
+    /// one's): titled by its name, with no key, a social login the auth proxy does not offer.
+    public init(_ name: String) {
+        if let known = Self.standard.first(where: { $0.name == name }) {
+            self = known
+        } else {
+            self.name = name
+            title = name
+            mnemonic = nil
+            kind = .social
+            isOfferedByAuthProxy = false
+        }
+    }
 
-    /// The providers `authdeck login` takes, in the order SPEC section 6 lists them.
+    public init(stringLiteral name: String) {
+        self.init(name)
+    }
+
+    public static let google = Provider("google", "Google", "g", .social, authProxy: true)
+    public static let apple = Provider("apple", "Apple", "a", .social, authProxy: true)
+    public static let discord = Provider("discord", "Discord", "d", .social, authProxy: true)
+    public static let x = Provider("x", "X", "x", .social, authProxy: true)
+    /// A generic OpenID Connect issuer (`--issuer`).
+    public static let oidc = Provider("oidc", "OIDC", "o", .social, authProxy: false)
+    public static let email = Provider("email", "Email code", "e", .code, authProxy: true)
+    public static let sms = Provider("sms", "SMS code", "s", .code, authProxy: true)
+
+    /// The providers `authdeck login` takes and the New sign-in screen shows, in the order SPEC section 6 lists them.
     public static let standard: [Provider] = [.google, .apple, .discord, .x, .oidc, .email, .sms]
 
-    /// The social logins the Turnkey auth proxy offers (its `OAUTH2_PROVIDER_*` and OIDC providers); a generic
-    /// issuer is not one of them.
-    public static let authProxySocial: Set<Provider> = [.google, .apple, .discord, .x]
-
-    public var kind: Kind {
-        self == .email || self == .sms ? .code : .social
+    /// `google, apple, discord, x, oidc, email or sms`: the standard names as a sentence lists them.
+    public static var standardNames: String {
+        let names = standard.map(\.name)
+        return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
     }
 
     /// Email or SMS: the sign-in is a code typed back, and it needs a contact.
@@ -41,9 +72,6 @@ public struct Provider: Hashable, Sendable, CustomStringConvertible {
 
     /// Whether `authdeck login` knows this provider.
     public var isStandard: Bool { Self.standard.contains(self) }
-
-    /// Whether the Turnkey auth proxy signs in with it (email, SMS and its social logins).
-    public var isOfferedByAuthProxy: Bool { sendsCode || Self.authProxySocial.contains(self) }
 
     /// The code goes to a phone number (SMS) rather than an email address.
     public var contactIsPhone: Bool { self == .sms }
@@ -57,13 +85,10 @@ public struct Provider: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// What a code sign-in is called ("Email code", "SMS code"); nil for social logins.
-    public var codeTitle: String? {
-        switch self {
-        case .email: return "Email code"
-        case .sms: return "SMS code"
-        default: return nil
-        }
-    }
+    public var codeTitle: String? { sendsCode ? title : nil }
+
+    /// The Sessions table's one-letter column: the key's capital, `O` (other) for a name authdeck does not know.
+    public var letter: String { mnemonic.map { String($0).uppercased() } ?? "O" }
 
     public var description: String { name }
 }

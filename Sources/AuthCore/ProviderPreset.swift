@@ -16,10 +16,8 @@ public struct ProviderPreset: Equatable, Sendable, Codable {
         case httpsRelay = "https-relay"
     }
 
+    /// The provider's name in `Provider.standard`, which says what it is called and the key that picks it.
     public var name: String
-    public var title: String
-    /// The key that picks this provider on the New sign-in screen.
-    public var mnemonic: String
     public var kind: Kind
     /// Nil for the generic `oidc` preset, which takes `--issuer`.
     public var issuer: String?
@@ -41,15 +39,13 @@ public struct ProviderPreset: Equatable, Sendable, Codable {
     public var note: String?
 
     public init(
-        name: String, title: String, mnemonic: String, kind: Kind, issuer: String? = nil,
+        name: String, kind: Kind, issuer: String? = nil,
         discovery: String? = nil, authorizationEndpoint: String? = nil, tokenEndpoint: String? = nil,
         jwksURI: String? = nil, userEndpoint: String? = nil, revocationEndpoint: String? = nil,
         scopes: [String], responseMode: String? = nil, redirect: Redirect = .loopback,
         clientSecret: String? = nil, deviceGrant: Bool = false, idToken: Bool
     ) {
         self.name = name
-        self.title = title
-        self.mnemonic = mnemonic
         self.kind = kind
         self.issuer = issuer
         self.discovery = discovery
@@ -65,6 +61,11 @@ public struct ProviderPreset: Equatable, Sendable, Codable {
         self.deviceGrant = deviceGrant
         self.idToken = idToken
     }
+
+    public var provider: Provider { Provider(name) }
+
+    /// What messages call the provider (`Google`, `OIDC`).
+    public var title: String { provider.title }
 
     /// The discovery document URL: the explicit one, else derived from the issuer (OIDC Discovery 4).
     public var discoveryURL: String? {

@@ -20,7 +20,7 @@ import Testing
     init() throws {
         provider = try TestProvider()
         let preset = ProviderPreset(
-            name: "oidc", title: "OIDC", mnemonic: "o", kind: .oidc, issuer: nil, discovery: nil,
+            name: "oidc", kind: .oidc, issuer: nil, discovery: nil,
             authorizationEndpoint: nil, tokenEndpoint: nil, jwksURI: nil, userEndpoint: nil,
             revocationEndpoint: nil, scopes: ["openid", "email"], responseMode: nil,
             redirect: .loopback, clientSecret: nil, deviceGrant: false, idToken: true)

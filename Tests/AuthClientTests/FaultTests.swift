@@ -16,7 +16,7 @@ import Testing
         timeout: TimeInterval = 3
     ) -> (SignInController, DirectSignIn) {
         let preset = ProviderPreset(
-            name: "oidc", title: "OIDC", mnemonic: "o", kind: .oidc, scopes: ["openid"], idToken: true)
+            name: "oidc", kind: .oidc, scopes: ["openid"], idToken: true)
         let transport = CurlTransport(timeout: timeout)
         let resolved = ResolvedProvider(
             preset: preset, clientID: TestProvider.clientID, authentication: .none,

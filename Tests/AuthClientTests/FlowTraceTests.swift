@@ -13,7 +13,7 @@ import Testing
         let stored = PersistedSessions()
         let transport = TracingTransport(CurlTransport(timeout: 5), trace: trace)
         let preset = ProviderPreset(
-            name: "oidc", title: "OIDC", mnemonic: "o", kind: .oidc, scopes: ["openid"], idToken: true)
+            name: "oidc", kind: .oidc, scopes: ["openid"], idToken: true)
         let resolved = ResolvedProvider(
             preset: preset, clientID: TestProvider.clientID,
             authentication: .secret("client-secret-value-123"), scopes: ["openid"],

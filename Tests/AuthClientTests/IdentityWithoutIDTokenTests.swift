@@ -10,7 +10,7 @@ import Testing
 
     func backend(_ transport: ScriptedTransport, userinfo: String?, revocation: String?) -> DirectSignIn {
         let preset = ProviderPreset(
-            name: "oidc", title: "OIDC", mnemonic: "o", kind: .oidc, scopes: ["openid"],
+            name: "oidc", kind: .oidc, scopes: ["openid"],
             idToken: true)
         let endpoints = ProviderEndpoints(
             issuer: "https://idp.test", authorization: "https://idp.test/authorize",

@@ -20,7 +20,7 @@ import Testing
     }
 
     /// Starts `provider` through `sandbox-portal` and answers the attempt and the URL to open.
-    func start(_ sandbox: TurnkeySandbox, _ provider: String = "google") throws -> (Attempt, String) {
+    func start(_ sandbox: TurnkeySandbox, _ provider: Provider = .google) throws -> (Attempt, String) {
         controller.start(try sandbox.backend(provider, backend: "sandbox-portal"), timeout: 60)
         let attempt = try #require(presenter.waitForBegin())
         guard case .browser(let url)? = presenter.prompts.last else {
@@ -40,7 +40,7 @@ import Testing
     @Test(arguments: ["google", "apple"])
     func signInWithoutTOTPStoresTheClientSessionToken(_ provider: String) throws {
         let sandbox = try TurnkeySandbox()
-        let (attempt, url) = try start(sandbox, provider)
+        let (attempt, url) = try start(sandbox, Provider(provider))
         guard case .browser(let redirect) = attempt.method else {
             Issue.record("not a browser attempt")
             return

@@ -6,7 +6,7 @@ import Testing
 /// The New sign-in screen greys a provider a backend cannot do; what it greys must be exactly what
 /// `SignInBackendFactory.make` refuses for the sandbox's own config.json (SMS on sandbox-portal).
 @Suite struct ProviderSupportTests {
-    static let providers = ["google", "apple", "discord", "x", "oidc", "email", "sms"]
+    static let providers: [Provider] = ["google", "apple", "discord", "x", "oidc", "email", "sms"]
 
     @Test func theSandboxConfigGreysCodesOnPortalAndNothingOnTheSandbox() throws {
         let sandbox = try TurnkeySandbox()
@@ -58,7 +58,7 @@ import Testing
         #expect(
             ProviderSupport.refusal(provider: "oidc", backend: "corp", in: configuration)
                 == "the auth proxy signs in with email, SMS, Google, Apple, Discord and X only")
-        for provider in ["google", "apple", "discord", "x", "email", "sms"] {
+        for provider: Provider in ["google", "apple", "discord", "x", "email", "sms"] {
             #expect(ProviderSupport.refusal(provider: provider, backend: "corp", in: configuration) == nil)
         }
     }

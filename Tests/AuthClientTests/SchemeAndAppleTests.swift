@@ -14,7 +14,7 @@ import Testing
         let presenter = RecordingPresenter()
         let stored = PersistedSessions()
         let preset = ProviderPreset(
-            name: "oidc", title: "OIDC", mnemonic: "o", kind: .oidc, scopes: ["openid"], idToken: true)
+            name: "oidc", kind: .oidc, scopes: ["openid"], idToken: true)
         let transport = CurlTransport(timeout: 5)
         let backend = DirectSignIn(
             provider: ResolvedProvider(

@@ -60,7 +60,7 @@ import Testing
         let provider = try TestProvider()
         let presenter = RecordingPresenter()
         let preset = ProviderPreset(
-            name: "oidc", title: "OIDC", mnemonic: "o", kind: .oidc, scopes: ["openid"],
+            name: "oidc", kind: .oidc, scopes: ["openid"],
             idToken: true)
         let transport = CurlTransport(timeout: 5)
         let backend = DirectSignIn(

@@ -41,7 +41,7 @@ import Testing
         var handled = [Self.doraSeed]
 
         func start(
-            _ provider: String, _ backend: String, contact: Contact? = nil, device: Bool = false,
+            _ provider: Provider, _ backend: String, contact: Contact? = nil, device: Bool = false,
             configuration: Configuration? = nil
         ) throws -> Attempt {
             controller.start(

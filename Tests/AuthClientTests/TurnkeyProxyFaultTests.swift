@@ -38,7 +38,7 @@ final class TurnkeyTestProxy: @unchecked Sendable {
 
     func stop() { server.stop() }
 
-    func backend(_ provider: String, contact: Contact? = nil, transport: HTTPTransport? = nil) -> TurnkeySignIn {
+    func backend(_ provider: Provider, contact: Contact? = nil, transport: HTTPTransport? = nil) -> TurnkeySignIn {
         TurnkeySignIn(
             request: SignInRequest(provider: provider, backendName: "turnkey", contact: contact),
             client: TurnkeyProxyClient(baseURL: baseURL, configID: "test", transport: transport ?? requests))

@@ -89,7 +89,7 @@ final class TurnkeySandbox: Sendable {
     /// `configuration` replaces the config.json the sandbox wrote (a test that changes one setting).
     /// With `trace`, every request goes through a `TracingTransport` into it, as `login --trace` sends them.
     func backend(
-        _ provider: String, backend name: String, contact: Contact? = nil, sessionKey: String? = nil,
+        _ provider: Provider, backend name: String, contact: Contact? = nil, sessionKey: String? = nil,
         transport: RecordingTransport = RecordingTransport(),
         configuration: Configuration? = nil, trace: FlowTrace? = nil, useDevice: Bool = false
     ) throws -> SignInBackend {

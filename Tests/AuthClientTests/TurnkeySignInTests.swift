@@ -24,7 +24,7 @@ import Testing
 
     /// Starts a code sign-in and answers the otpId the proxy sent the code with.
     func startCode(
-        _ sandbox: TurnkeySandbox, _ provider: String = "email", contact: Contact,
+        _ sandbox: TurnkeySandbox, _ provider: Provider = .email, contact: Contact,
         transport: RecordingTransport = RecordingTransport(),
         backend name: String = "sandbox"
     ) throws -> (attempt: Attempt, otpID: String) {
@@ -338,7 +338,7 @@ import Testing
     // MARK: - Social logins
 
     func social(
-        _ provider: String, user: String, sandbox: TurnkeySandbox,
+        _ provider: Provider, user: String, sandbox: TurnkeySandbox,
         transport: RecordingTransport = RecordingTransport()
     ) throws -> SignInOutcome {
         controller.start(try sandbox.backend(provider, backend: "sandbox-turnkey", transport: transport), timeout: 60)
@@ -361,7 +361,7 @@ import Testing
     func socialLoginOfAnExistingUser(_ provider: String) throws {
         let sandbox = try TurnkeySandbox()
         let transport = RecordingTransport()
-        let outcome = try social(provider, user: "ada", sandbox: sandbox, transport: transport)
+        let outcome = try social(Provider(provider), user: "ada", sandbox: sandbox, transport: transport)
         #expect(outcome.kind == .login)
         #expect(outcome.record.provider == provider)
         #expect(outcome.record.email == "ada@example.com")

@@ -31,6 +31,30 @@ import Testing
         }
     }
 
+    /// The one table: name, title, the New sign-in key and kind of each provider, as SPEC section 6 lists the
+    /// buttons (the button's `…` on OIDC is the screen's, not the title's).
+    @Test func theTableGivesEachProviderATitleAndItsOwnKey() {
+        let expected: [(name: String, title: String, key: Character, code: Bool)] = [
+            ("google", "Google", "g", false), ("apple", "Apple", "a", false), ("discord", "Discord", "d", false),
+            ("x", "X", "x", false), ("oidc", "OIDC", "o", false), ("email", "Email code", "e", true),
+            ("sms", "SMS code", "s", true),
+        ]
+        #expect(Provider.standard.count == expected.count)
+        for (provider, row) in zip(Provider.standard, expected) {
+            #expect(provider.name == row.name && provider.title == row.title, "\(provider)")
+            #expect(provider.mnemonic == row.key && provider.sendsCode == row.code, "\(provider)")
+            #expect(Provider(row.name) == provider && provider.isStandard, "\(provider)")
+            // The Sessions table's letter is the key's capital.
+            #expect(provider.letter == row.key.uppercased(), "\(provider)")
+        }
+        #expect(Set(Provider.standard.compactMap(\.mnemonic)).count == expected.count, "a key picks two providers")
+        #expect(Provider.standardNames == "google, apple, discord, x, oidc, email or sms")
+        // A stored session's provider that authdeck does not know: titled by its name, no key, letter O.
+        let other = Provider("github")
+        #expect(other.title == "github" && other.mnemonic == nil && other.letter == "O" && !other.isStandard)
+        #expect(other.kind == .social && !other.isOfferedByAuthProxy)
+    }
+
     @Test func aCodeGoesOnlyToTheContactItsProviderNames() {
         #expect(Provider.email.accepts(.email("ada@example.com")))
         #expect(!Provider.email.accepts(.phone("+15550100001")))

@@ -49,7 +49,7 @@ enum AppFixtures {
 
     static func attempt(
         method: SignInMethod = .browser(redirectURI: "http://127.0.0.1:40123/callback"),
-        provider: String = "google", resendIn: TimeInterval? = nil
+        provider: Provider = .google, resendIn: TimeInterval? = nil
     ) -> Attempt {
         Attempt(
             id: AttemptID(1), backend: "sandbox", provider: provider, method: method, state: "st4te",

@@ -76,7 +76,7 @@ import Testing
 
     @Test func aBrowserSignInFollowsTheControllerToTheResult() {
         let (waiting, effects) = AppFixtures.run(start, AppFixtures.keys("ng"))
-        let choice = SignInChoice(provider: "google", title: "Google", backend: "sandbox")
+        let choice = SignInChoice(provider: .google, backend: "sandbox")
         #expect(effects == [.startSignIn(flow: 1, choice)])
         let reported = AppFixtures.run(waiting, AppFixtures.browserReports().map { .signIn(flow: 1, $0) }).0
         #expect(reported.flow?.prompt == .browser(url: AppFixtures.authorizeURL) && reported.flow?.promptQR == nil)
@@ -107,7 +107,7 @@ import Testing
         }
         #expect(form.error == SignInError.invalidContact.message)
         let (_, effects) = AppFixtures.run(contact, AppFixtures.keys("@example.com") + [.key(.enter)])
-        var choice = SignInChoice(provider: "email", title: "Email code", backend: "sandbox")
+        var choice = SignInChoice(provider: .email, backend: "sandbox")
         choice.contact = .email("nobody@example.com")
         #expect(effects == [.startSignIn(flow: 1, choice)])
         let coded = AppScreenSnapshotTests.codeState(24, 80, typed: "12x3456")

@@ -235,6 +235,23 @@ import Testing
         #expect(bash(["authdeck", "sandbox", "--p"]) == ["--port"])
     }
 
+    /// `login` names the providers SPEC section 6 lists, written out here, in the same order wherever it names
+    /// them: its help, its two usage errors and bash's completion of its operand (the New sign-in buttons and
+    /// letters come from the same table: ProviderRowTests).
+    @Test func loginNamesTheSameProvidersInItsHelpErrorsAndCompletion() {
+        let providers = ["google", "apple", "discord", "x", "oidc", "email", "sms"]
+        let sentence = providers.dropLast().joined(separator: ", ") + " or " + providers.last!
+        let help = runner.run(["login", "--help"])
+        #expect(help.status == 0 && help.stdout.contains("\nSign in with \(sentence), and store the session.\n"))
+        let unnamed = runner.run(["login"])
+        #expect(unnamed.status == 2 && unnamed.stderr.contains("name a provider: \(sentence)\n"), "\(unnamed.stderr)")
+        let unknown = runner.run(["login", "github"])
+        let list = providers.joined(separator: ", ")
+        #expect(unknown.status == 2 && unknown.stderr.contains("unknown provider 'github' (\(list))\n"))
+        #expect(bash(["authdeck", "login", ""]) == providers)
+        #expect(bash(["authdeck", "login", "d"]) == ["discord"])
+    }
+
     @Test func fishCompletesASubcommandsOwnOptionsAndSessionKeys() throws {
         guard Installed.has("/usr/bin/fish") else { return Installed.skip("fish") }
         let list = fish("authdeck totp list --")

@@ -19,7 +19,7 @@ public struct CodeEntryScreen: Screen {
             title: "\(form.choice.title) via \(form.choice.backend)",
             hints: [.init("Enter", "send code"), .init("Esc", "back")], state: state, into: &buffer)
         let body = AppFrame.body(rows: buffer.rows, cols: buffer.cols)
-        let isPhone = Provider(form.choice.provider).contactIsPhone
+        let isPhone = form.choice.provider.contactIsPhone
         buffer.write(
             isPhone ? "  Which phone number should the code go to?" : "  Which address should the code go to?",
             row: body.row + 1, col: 0, style: Style(attributes: .bold))

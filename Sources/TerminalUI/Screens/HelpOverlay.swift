@@ -1,3 +1,4 @@
+import AuthCore
 import Foundation
 
 /// `?`: the keys of the screen underneath, in a box over it: an aligned table of key and meaning, in two columns
@@ -28,9 +29,7 @@ public enum HelpOverlay {
                 Entry("Ctrl-C", "quit"),
             ]
         case .newSignIn, .contact:
-            return [
-                Entry("g a d x o", "Google, Apple, Discord, X, OIDC"),
-                Entry("e s", "email or SMS code"),
+            return providerEntries + [
                 Entry("←/→", "move between providers or backends"),
                 Entry("Tab/↓", "providers, backend, session key (OIDC: issuer, client id)"),
                 Entry("Shift-Tab/↑", "the field before"),
@@ -57,6 +56,23 @@ public enum HelpOverlay {
                 Entry("?", "this help"),
             ]
         }
+    }
+
+    /// New sign-in's provider keys from the table of providers, the social logins' then the codes':
+    /// `g a d x o` Google, Apple, Discord, X, OIDC and `e s` email or SMS code.
+    static var providerEntries: [Entry] {
+        let social = Provider.standard.filter { !$0.sendsCode }
+        let codes = Provider.standard.filter(\.sendsCode)
+        func keys(_ providers: [Provider]) -> String {
+            providers.compactMap(\.mnemonic).map(String.init).joined(separator: " ")
+        }
+        // "Email code", "SMS code": one "code" for both, lower case as the other lines start.
+        let kinds = codes.map { $0.title.hasSuffix(" code") ? String($0.title.dropLast(5)) : $0.title }
+        let either = kinds.joined(separator: " or ") + " code"
+        return [
+            Entry(keys(social), social.map(\.title).joined(separator: ", ")),
+            Entry(keys(codes), either.prefix(1).lowercased() + either.dropFirst()),
+        ]
     }
 
     /// The Trace screen's keys, from the table its reducer reads.

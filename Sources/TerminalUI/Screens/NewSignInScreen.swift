@@ -17,8 +17,8 @@ public struct NewSignInScreen: Screen {
         var frames: [Rect] = []
         var previousUsedCode: Bool?
         for provider in form.providers {
-            let width = Button(provider.title, mnemonic: provider.mnemonic).width
-            let usesCode = Provider(provider.name).sendsCode
+            let width = Button(label(provider), mnemonic: provider.mnemonic).width
+            let usesCode = provider.sendsCode
             let groupChanged = previousUsedCode.map { $0 != usesCode } ?? false
             if col > left && (groupChanged || col + width > body.right - 1) {
                 line += 1
@@ -30,6 +30,12 @@ public struct NewSignInScreen: Screen {
             col += width + 2
         }
         return frames
+    }
+
+    /// A button's label: the provider's title, ending in `…` when highlighting it shows more fields (OIDC's issuer
+    /// and client id).
+    static func label(_ provider: Provider) -> String {
+        provider == .oidc ? provider.title + "…" : provider.title
     }
 
     public static func backendRect(rows: Int, cols: Int) -> Rect {
@@ -68,20 +74,20 @@ public struct NewSignInScreen: Screen {
             let focused = form.focus == .providers && index == form.providerIndex
             let marked = form.focus != .providers && index == form.providerIndex
             // A provider this backend cannot do is greyed; the line under the buttons says why.
-            let refused = state.refusal(provider: provider.name, backend: form.backend) != nil
+            let refused = state.refusal(provider: provider, backend: form.backend) != nil
             var style: Style = refused ? Style(foreground: .dim) : .plain
             if marked { style.attributes.insert(.underline) }
-            Button(provider.title, mnemonic: provider.mnemonic, isFocused: focused, style: style)
+            Button(Self.label(provider), mnemonic: provider.mnemonic, isFocused: focused, style: style)
                 .draw(in: frames[index], into: &buffer)
         }
-        let greyed = form.providers.filter { state.refusal(provider: $0.name, backend: form.backend) != nil }
+        let greyed = form.providers.filter { state.refusal(provider: $0, backend: form.backend) != nil }
         // The last field's row: the session key, or OIDC's client id under the issuer.
         let fieldsEnd =
             form.showsIssuerFields
             ? Self.clientIDRect(rows: rows, cols: cols).row
             : Self.sessionKeyRect(rows: rows, cols: cols).row
         if form.error == nil, !greyed.isEmpty {
-            let current = state.refusal(provider: form.provider.name, backend: form.backend)
+            let current = state.refusal(provider: form.provider, backend: form.backend)
             let names = greyed.map(\.title).joined(separator: ", ")
             let text = current.map { "\(form.provider.title): \($0)." } ?? "Greyed on \(form.backend): \(names)."
             buffer.write("  " + text, row: fieldsEnd + 2, col: 0, style: Style(foreground: .dim), maxWidth: cols)

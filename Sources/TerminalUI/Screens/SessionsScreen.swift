@@ -101,7 +101,7 @@ public struct SessionsScreen: Screen {
                 Table.Item(
                     DisplayText.truncatedMiddle(DisplayText.sanitized(record.key), toWidth: keyWidth),
                     attributes: state.marked.contains(record.key) ? .bold : []),
-                Table.Item(ProviderChoice.letter(for: record.provider), color: .accent),
+                Table.Item(Provider(record.provider).letter, color: .accent),
                 Table.Item(record.userLabel),
                 Table.Item(DisplayText.truncatedMiddle(DisplayText.sanitized(record.backend), toWidth: backendWidth)),
                 Table.Item(status.rawValue, color: Self.color(status)),

@@ -87,7 +87,7 @@ extension AppState {
     private mutating func start(_ providerIndex: Int, _ form: NewSignInForm) -> [AppEffect] {
         var form = form
         form.providerIndex = providerIndex
-        if let reason = refusal(provider: form.provider.name, backend: form.backend) {
+        if let reason = refusal(provider: form.provider, backend: form.backend) {
             form.error = "\(form.provider.title) via \(form.backend): \(reason)."
             form.focus = .providers
             mode = .newSignIn(form)
@@ -118,9 +118,8 @@ extension AppState {
         }
         let provider = form.provider
         var choice = SignInChoice(
-            provider: provider.name, title: provider.title, backend: form.backend,
-            sessionKey: key.isEmpty ? nil : key, replace: replace,
-            useDevice: form.useDevice && !Provider(provider.name).sendsCode)
+            provider: provider, backend: form.backend, sessionKey: key.isEmpty ? nil : key, replace: replace,
+            useDevice: form.useDevice && !provider.sendsCode)
         if form.showsIssuerFields {
             choice.issuer = form.typedIssuer
             choice.clientID = form.typedClientID
@@ -150,7 +149,7 @@ extension AppState {
         switch request {
         case .escape:
             var back = NewSignInForm(providers: providers, backends: backends, defaultBackend: form.choice.backend)
-            back.providerIndex = providers.firstIndex { $0.name == form.choice.provider } ?? 0
+            back.providerIndex = providers.firstIndex(of: form.choice.provider) ?? 0
             mode = .newSignIn(back)
             return []
         case .interrupt:

@@ -61,7 +61,7 @@ public struct AppState: Equatable, Sendable {
     public var tracePathField: TextField?
     /// The number the next sign-in flow gets.
     public var nextFlowID: Int
-    public var providers: [ProviderChoice]
+    public var providers: [Provider]
     public var backends: [String]
     public var defaultBackend: String
     /// Set when the user asked to quit; the event loop ends after running the effects.
@@ -82,16 +82,16 @@ public struct AppState: Equatable, Sendable {
     /// and leaving that screen leaves authdeck (there is nothing under it).
     public var singleScreen = false
     /// Providers a backend cannot sign in with, by backend then provider, with the reason: greyed on New sign-in.
-    public var providerRefusals: [String: [String: String]] = [:]
+    public var providerRefusals: [String: [Provider: String]] = [:]
 
     /// Why `provider` cannot sign in through `backend`, or nil.
-    public func refusal(provider: String, backend: String) -> String? {
+    public func refusal(provider: Provider, backend: String) -> String? {
         providerRefusals[backend]?[provider]
     }
 
     public init(
         rows: Int, cols: Int, now: Date, utcOffsetSeconds: Int = 0,
-        providers: [ProviderChoice] = ProviderChoice.standard,
+        providers: [Provider] = Provider.standard,
         backends: [String] = ["direct"], defaultBackend: String = "direct", store: StoreStatus = .empty,
         sessions: [SessionItem] = []
     ) {

@@ -2,10 +2,7 @@ import AuthCore
 
 /// What the New sign-in screen asks the event loop to start.
 public struct SignInChoice: Equatable, Sendable {
-    /// `google`, `apple`, `discord`, `x`, `oidc`, `email` or `sms`.
-    public var provider: String
-    /// The provider's name as the button shows it.
-    public var title: String
+    public var provider: Provider
     public var backend: String
     /// The key to store the session under; nil lets authdeck make one up.
     public var sessionKey: String?
@@ -21,11 +18,10 @@ public struct SignInChoice: Equatable, Sendable {
     public var clientID: String?
 
     public init(
-        provider: String, title: String, backend: String, sessionKey: String? = nil,
+        provider: Provider, backend: String, sessionKey: String? = nil,
         contact: Contact? = nil, replace: Bool = false, useDevice: Bool = false
     ) {
         self.provider = provider
-        self.title = title
         self.backend = backend
         self.sessionKey = sessionKey
         self.contact = contact
@@ -34,5 +30,8 @@ public struct SignInChoice: Equatable, Sendable {
     }
 
     /// Whether this sign-in goes by a one-time code rather than a browser.
-    public var usesCode: Bool { Provider(provider).sendsCode }
+    public var usesCode: Bool { provider.sendsCode }
+
+    /// What the sign-in screens call the provider (`Google via sandbox`).
+    public var title: String { provider.title }
 }

@@ -9,7 +9,7 @@ public struct ContactForm: Equatable, Sendable {
 
     public init(choice: SignInChoice) {
         self.choice = choice
-        let placeholder = Provider(choice.provider).contactIsPhone ? "+44 20 7946 0000" : "you@example.com"
+        let placeholder = choice.provider.contactIsPhone ? "+44 20 7946 0000" : "you@example.com"
         field = TextField(isFocused: true, placeholder: placeholder, maxLength: 254)
         error = nil
     }
@@ -17,7 +17,7 @@ public struct ContactForm: Equatable, Sendable {
     /// The typed contact, validated the way the backend will be asked: email for `email`, E.164 for `sms`.
     public func validatedContact() -> Result<Contact, SignInError> {
         Result { () throws(SignInError) in
-            Provider(choice.provider).contactIsPhone
+            choice.provider.contactIsPhone
                 ? try Contact.validatedPhone(field.text)
                 : try Contact.validatedEmail(field.text)
         }

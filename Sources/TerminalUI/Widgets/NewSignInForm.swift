@@ -14,7 +14,7 @@ public struct NewSignInForm: Equatable, Sendable {
         case clientID
     }
 
-    public var providers: [ProviderChoice]
+    public var providers: [Provider]
     /// The provider button the arrows are on; Enter starts it.
     public var providerIndex: Int
     public var backends: [String]
@@ -32,7 +32,7 @@ public struct NewSignInForm: Equatable, Sendable {
     /// OIDC: the client id registered with that issuer; empty keeps config.json's.
     public var clientID: TextField
 
-    public init(providers: [ProviderChoice], backends: [String], defaultBackend: String) {
+    public init(providers: [Provider], backends: [String], defaultBackend: String) {
         self.providers = providers
         providerIndex = 0
         self.backends = backends.isEmpty ? [defaultBackend] : backends
@@ -47,10 +47,10 @@ public struct NewSignInForm: Equatable, Sendable {
     }
 
     public var backend: String { backends[backendIndex] }
-    public var provider: ProviderChoice { providers[providerIndex] }
+    public var provider: Provider { providers[providerIndex] }
 
     /// Whether the highlighted provider is the generic OIDC one, which shows the issuer and client id fields.
-    public var showsIssuerFields: Bool { provider.name == "oidc" }
+    public var showsIssuerFields: Bool { provider == .oidc }
 
     /// The issuer typed for OIDC, trimmed; nil when empty (config.json's is used).
     public var typedIssuer: String? {

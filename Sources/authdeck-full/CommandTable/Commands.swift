@@ -1,3 +1,4 @@
+import AuthCore
 import Sandbox
 
 /// The command table: every command of SPEC section 5, in the order `--help` lists them, with its subcommands and
@@ -19,7 +20,7 @@ enum Commands {
 
     static let login = Command(
         "login", synopsis: "login PROVIDER [options]",
-        summary: "Sign in with google, apple, discord, x, oidc, email or sms, and store the session.",
+        summary: "Sign in with \(Provider.standardNames), and store the session.",
         options: [
             .choice(
                 "backend", ["direct", "sandbox", "sandbox-turnkey", "sandbox-portal", "turnkey", "portal"],
@@ -45,7 +46,7 @@ enum Commands {
             .flag("json", "print the new session as JSON instead of its key"),
             .flag("yes", "keep a session that came without state (Portal) without asking whom it signs in"),
         ],
-        operands: .words(["google", "apple", "discord", "x", "oidc", "email", "sms"]), run: LoginCommand.run)
+        operands: .words(Provider.standard.map(\.name)), run: LoginCommand.run)
 
     static let use = Command(
         "use", synopsis: "use [--here] KEY",

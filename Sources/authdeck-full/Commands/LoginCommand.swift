@@ -15,11 +15,12 @@ enum LoginCommand {
             throw .usage("login names its new session with --session-key KEY (--session picks an existing one)")
         }
         let positionals = try arguments.positionals(atMost: 1)
-        guard let provider = positionals.first else {
-            throw .usage("name a provider: google, apple, discord, x, oidc, email or sms")
+        guard let name = positionals.first else {
+            throw .usage("name a provider: \(Provider.standardNames)")
         }
-        guard Provider(provider).isStandard else {
-            throw .usage("unknown provider '\(provider)' (google, apple, discord, x, oidc, email, sms)")
+        let provider = Provider(name)
+        guard provider.isStandard else {
+            throw .usage("unknown provider '\(name)' (\(Provider.standard.map(\.name).joined(separator: ", ")))")
         }
         if arguments.value("issuer") != nil, arguments.value("client-id") == nil {
             throw .usage("--issuer needs --client-id (config.json's client id and secret are for its own issuer)")
@@ -148,8 +149,7 @@ enum LoginCommand {
 
     /// `--contact` for email and SMS, validated and normalised; a bad one is a usage error (exit 2) before any
     /// request. Social providers take no contact.
-    static func contact(for provider: String, _ value: String?) throws(CommandFailure) -> Contact? {
-        let kind = Provider(provider)
+    static func contact(for kind: Provider, _ value: String?) throws(CommandFailure) -> Contact? {
         guard kind.sendsCode else {
             if value != nil { throw .usage("--contact is only for email and sms sign-in") }
             return nil

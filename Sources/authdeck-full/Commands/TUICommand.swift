@@ -45,8 +45,7 @@ enum TUICommand {
         let lastBackend = store.lastBackend.flatMap { setup.backendNames.contains($0) ? $0 : nil }
         var state = AppState(
             rows: terminal.rows, cols: terminal.cols, now: Date(),
-            utcOffsetSeconds: localOffset(), providers: providerChoices(setup.catalog),
-            backends: setup.backendNames,
+            utcOffsetSeconds: localOffset(), backends: setup.backendNames,
             defaultBackend: lastBackend ?? setup.configuration.defaultBackendName,
             store: status)
         let pages = TUIPageSource(store: store)
@@ -59,10 +58,10 @@ enum TUICommand {
         for backend in setup.backendNames {
             for provider in state.providers {
                 if let reason = ProviderSupport.refusal(
-                    provider: provider.name, backend: backend,
+                    provider: provider, backend: backend,
                     in: setup.configuration)
                 {
-                    state.providerRefusals[backend, default: [:]][provider.name] = reason
+                    state.providerRefusals[backend, default: [:]][provider] = reason
                 }
             }
         }
@@ -185,19 +184,6 @@ enum TUICommand {
     /// Seconds east of UTC of the local zone, for clock times on screen.
     static func localOffset() -> Int {
         TimeZone.current.secondsFromGMT()
-    }
-
-    /// The New sign-in buttons: the catalog's presets (their titles and mnemonics), then email and SMS codes.
-    static func providerChoices(_ catalog: ProviderCatalog) -> [ProviderChoice] {
-        var choices: [ProviderChoice] = catalog.providers.compactMap { preset in
-            guard let mnemonic = preset.mnemonic.first else { return nil }
-            let title = preset.name == "oidc" ? "OIDC…" : preset.title
-            return ProviderChoice(name: preset.name, title: title, mnemonic: mnemonic)
-        }
-        if choices.isEmpty { choices = Array(ProviderChoice.standard.prefix(5)) }
-        choices.append(ProviderChoice(name: "email", title: "Email code", mnemonic: "e"))
-        choices.append(ProviderChoice(name: "sms", title: "SMS code", mnemonic: "s"))
-        return choices
     }
 
     static func milliseconds(_ duration: Duration) -> String {

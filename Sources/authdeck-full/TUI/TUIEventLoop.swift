@@ -365,7 +365,7 @@ final class TUIEventLoop {
             return
         }
         let folder = store.location.directory + "/traces"
-        let provider = state.traceableFlows.first { $0.id == flow }?.choice.provider ?? "flow"
+        let provider = state.traceableFlows.first { $0.id == flow }?.choice.provider.name ?? "flow"
         let path = "\(folder)/" + Self.traceFileName(at: Date(), provider: provider)
         do throws(CommandFailure) {
             mkdir(folder, 0o700)
