@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -239,7 +240,6 @@ private final class PipeReader: @unchecked Sendable {
     }
 }
 
-/// A temporary folder for one test, removed when the test ends.
 extension CLIRunner {
     /// A runner on a passphrase store of its own in `folder` (no Secret Service, the same on every machine), with an
     /// empty config and a runtime folder: what the TUI suites start from.
@@ -253,34 +253,6 @@ extension CLIRunner {
             ])
         runner.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
         return runner
-    }
-}
-
-final class TemporaryFolder: @unchecked Sendable {
-    let path: String
-
-    init() {
-        var template = Array("/tmp/authdeck-test.XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        path = made.map { String(cString: $0) } ?? "/tmp/authdeck-test-\(UUID().uuidString)"
-        if made == nil { try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
-    /// Writes `text` to `name` in this folder and returns its path.
-    @discardableResult
-    func write(_ name: String, _ text: String) -> String {
-        let file = path + "/" + name
-        // 0600: passphrase files open to others are refused, and nothing a test writes is for other users.
-        FileManager.default.createFile(atPath: file, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
-        return file
-    }
-
-    func bytes(_ name: String) -> [UInt8]? {
-        FileManager.default.contents(atPath: path + "/" + name).map { [UInt8]($0) }
     }
 }
 

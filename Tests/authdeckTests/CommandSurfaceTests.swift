@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The command table: subcommands refuse options they do not take, every command and subcommand has a

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Where `login` listens: config.json's `listen` and `--listen` bind the receiver to exactly that port, and a port

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The Sandbox panel inside the TUI under tmux, against a running sandbox: `S` lists the faults as the admin route

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The sandbox keeps its port, signing keys and what it issued in its data folder (`$AUTHDECK_HOME/

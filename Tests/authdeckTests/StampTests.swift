@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `authdeck stamp`: X-Stamp values checked by Python's `cryptography` as Turnkey would check them.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The support tooling: per-directory sessions, doctor, completions and the man page, through the real binary.

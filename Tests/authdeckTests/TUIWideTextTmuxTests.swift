@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Text whose graphemes hold several spacing letters, as tmux shows it after ncurses drew it: nothing cut away and

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A customer's trace in the TUI's own Trace screen, on a real terminal (tmux): `authdeck trace show FILE` opens the
