@@ -1,5 +1,6 @@
 import AuthClient
 import Foundation
+import TestSupport
 import Testing
 
 /// The sign-in QR code is made at error correction level L so an authorize URL fits 120×40, and it
@@ -60,16 +61,9 @@ import Testing
             let path = NSTemporaryDirectory() + "authdeck-qr-\(UUID().uuidString.prefix(8)).pgm"
             defer { try? FileManager.default.removeItem(atPath: path) }
             try Self.pgm(code.modules, scale: 4, quietZone: 4).write(to: URL(fileURLWithPath: path))
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: zbarimg)
-            process.arguments = ["--raw", "-q", path]
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0)
-            #expect(String(decoding: data, as: UTF8.self) == text + "\n")
+            let read = try Program.run(zbarimg, ["--raw", "-q", path])
+            #expect(read.status == 0)
+            #expect(read.text == text + "\n")
         }
     }
 

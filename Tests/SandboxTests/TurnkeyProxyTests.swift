@@ -2,6 +2,7 @@ import AuthCore
 import AuthCrypto
 import Foundation
 import Sandbox
+import TestSupport
 import Testing
 
 @Suite struct TurnkeyProxyTests {
@@ -405,14 +406,7 @@ import Testing
 
     /// `oathtool --totp` (RFC 6238: SHA-1, 30 s, 6 digits) for the Unix time `time`.
     static func oathtool(base32 secret: String, at time: Int64) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/oathtool")
-        process.arguments = ["--totp", "--base32", "--now=@\(time)", secret]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let text = try Program.run("/usr/bin/oathtool", ["--totp", "--base32", "--now=@\(time)", secret]).text
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 

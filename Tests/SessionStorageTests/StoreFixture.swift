@@ -2,25 +2,18 @@ import AuthCore
 import AuthCrypto
 import Foundation
 import SecretService
+import TestSupport
 
 @testable import SessionStorage
 
 /// A store in a temporary folder, passphrase-wrapped, with no Secret Service and no kernel keyring cache, so unit
 /// tests never touch anything outside their folder.
 final class StoreFixture: @unchecked Sendable {
-    let path: String
+    let folder = TemporaryFolder(prefix: "authdeck-keyring-test")
+    var path: String { folder.path }
     var location: StoreLocation { StoreLocation(directory: path + "/home") }
     var databasePath: String { location.databasePath }
     let warnings = WarningLog()
-
-    init() {
-        var template = Array("/tmp/authdeck-keyring-test.XXXXXX".utf8CString)
-        path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
 
     func options(
         passphrase: PassphraseUnlock = .fixed("unit passphrase"), cache: Bool = false,

@@ -20,10 +20,11 @@ public enum OtherUser {
     }
 
     /// Whether a test that guards a security property can act as another user here; when it cannot, says why
-    /// (`SecurityTestPrecondition`: a skip note, a failure in CI).
-    public static func available(sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+    /// through `SecurityTestPrecondition` (a skip note, a failure in CI). `part` names the half of a test that needs
+    /// the other user, when the rest runs anyway.
+    public static func available(_ part: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
         guard let why = unavailable else { return true }
-        SecurityTestPrecondition.unavailable(why, sourceLocation: sourceLocation)
+        SecurityTestPrecondition.unavailable(part.map { "\($0): \(why)" } ?? why, sourceLocation: sourceLocation)
         return false
     }
 

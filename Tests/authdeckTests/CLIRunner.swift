@@ -241,18 +241,36 @@ private final class PipeReader: @unchecked Sendable {
 }
 
 extension CLIRunner {
-    /// A runner on a passphrase store of its own in `folder` (no Secret Service, the same on every machine), with an
-    /// empty config and a runtime folder: what the TUI suites start from.
-    static func passphraseStore(in folder: TemporaryFolder) -> CLIRunner {
-        let passphrase = folder.write("passphrase", "correct horse battery staple\n")
+    /// A runner on a passphrase store of its own in `folder` (no session bus, so no Secret Service: the same on every
+    /// machine): `passphrase` in a file, `config` written as config.json (nil: none named), a runtime folder unless
+    /// `runtime` is false, then `extra`. With the defaults, what the TUI suites start from.
+    static func passphraseStore(
+        in folder: TemporaryFolder, passphrase: String = "correct horse battery staple", config: String? = "{}",
+        runtime: Bool = true, extra: [String: String] = [:]
+    ) -> CLIRunner {
         var runner = CLIRunner(
             home: folder.path + "/home",
-            extra: [
-                "AUTHDECK_PASSPHRASE_FILE": passphrase, "XDG_RUNTIME_DIR": folder.path + "/run",
-                "AUTHDECK_CONFIG": folder.write("config.json", "{}"),
-            ])
+            extra: ["AUTHDECK_PASSPHRASE_FILE": folder.write("passphrase", passphrase + "\n")])
         runner.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
+        if let config { runner.environment["AUTHDECK_CONFIG"] = folder.write("config.json", config) }
+        if runtime { runner.environment["XDG_RUNTIME_DIR"] = folder.path + "/run" }
+        runner.environment.merge(extra) { _, new in new }
         return runner
+    }
+}
+
+extension CLIRunner {
+    /// `authdeck ARGUMENTS` (the TUI unless told otherwise) in a tmux pane whose server lives in `folder`, with this
+    /// runner's environment and `extra` over it.
+    func startTUI(
+        in folder: String, _ extra: [String: String] = [:], arguments: [String] = ["tui"], cols: Int = 100,
+        rows: Int = 30, term: String = "xterm-256color"
+    ) throws -> TmuxPane {
+        var environment = self.environment
+        environment.merge(extra) { _, new in new }
+        return try TmuxPane(
+            command: [Self.binary] + arguments, environment: environment, folder: folder, cols: cols, rows: rows,
+            term: term)
     }
 }
 

@@ -10,9 +10,7 @@ import Testing
 struct SandboxPanelTmuxTests {
     @Test func sInTheTUIOpensThePanelThatSwitchesTheRunningSandbox() throws {
         let setup = try FaultedSandbox([])
-        let pane = try TmuxPane(
-            command: [CLIRunner.binary, "tui"], environment: setup.runner.environment,
-            folder: setup.folder.path)
+        let pane = try setup.runner.startTUI(in: setup.folder.path)
         defer { pane.close() }
         try pane.waitFor("No sessions yet")
         pane.send("S")
@@ -52,9 +50,7 @@ struct SandboxPanelTmuxTests {
 
     @Test func sandboxPanelOpensTheSamePanelOnItsOwn() throws {
         let setup = try FaultedSandbox(["--fault", "id-token-wrong-aud"])
-        let pane = try TmuxPane(
-            command: [CLIRunner.binary, "sandbox", "panel"], environment: setup.runner.environment,
-            folder: setup.folder.path)
+        let pane = try setup.runner.startTUI(in: setup.folder.path, arguments: ["sandbox", "panel"])
         defer { pane.close() }
         try pane.waitFor("1 on: id-token-wrong-aud")
         #expect(pane.capture().contains("store not opened"))

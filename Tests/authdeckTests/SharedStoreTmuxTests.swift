@@ -41,17 +41,9 @@ struct SharedStoreTmuxTests {
     /// A TUI whose store opens locked: no passphrase file and no kernel-keyring cache entry.
     func lockedTUI(_ runner: CLIRunner) throws -> TmuxPane {
         #expect(runner.run(["store", "lock"]).status == 0)
-        var environment = runner.environment
-        environment["AUTHDECK_PASSPHRASE_FILE"] = nil
-        let browser = folder.write(
-            "tui-browser.sh",
-            """
-            #!/bin/sh
-            curl -s -L -o /dev/null "$1&sandbox_user=ada&sandbox_auto=approve"
-            """)
-        chmod(browser, 0o755)
-        environment["BROWSER"] = browser
-        return try TmuxPane(command: [CLIRunner.binary, "tui"], environment: environment, folder: folder.path)
+        var locked = runner
+        locked.environment["AUTHDECK_PASSPHRASE_FILE"] = nil
+        return try locked.startTUI(in: folder.path, ["BROWSER": ScriptedBrowser.path])
     }
 
     func unlock(_ pane: TmuxPane) throws {

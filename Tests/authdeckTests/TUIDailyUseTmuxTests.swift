@@ -15,51 +15,26 @@ struct TUIDailyUseTmuxTests {
     let runner: CLIRunner
 
     init() {
-        var base = CLIRunner(
-            home: folder.path + "/home",
-            extra: [
-                "XDG_RUNTIME_DIR": folder.path + "/run", "AUTHDECK_CONFIG": folder.write("config.json", "{}"),
-            ])
-        base.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
+        var base = CLIRunner.passphraseStore(in: folder)
         base.environment["AUTHDECK_PASSPHRASE_FILE"] = nil
         runner = base
-    }
-
-    func startTUI(
-        _ extra: [String: String] = [:], term: String = "xterm-256color", cols: Int = 100,
-        rows: Int = 30
-    ) throws -> TmuxPane {
-        var environment = runner.environment
-        environment.merge(extra) { _, new in new }
-        return try TmuxPane(
-            command: [CLIRunner.binary, "tui"], environment: environment, folder: folder.path,
-            cols: cols, rows: rows, term: term)
     }
 
     /// Sandboxes started by `againstSandbox`, kept running until the test (this suite instance) ends.
     private let sandboxes = SandboxHolder()
 
-    /// The environment of a TUI against a sandbox started for this test (its config; `browser` as $BROWSER).
-    func againstSandbox(_ store: CLIRunner, browser: String? = nil) throws -> [String: String] {
+    /// `store` against a sandbox started for this test (its config; `browser` as $BROWSER).
+    func againstSandbox(_ store: CLIRunner, browser: [String: String] = [:]) throws -> CLIRunner {
         let sandbox = try SandboxProcess(folder: folder, runner: store)
         sandboxes.keep(sandbox)
-        var environment = store.environment
-        environment["AUTHDECK_CONFIG"] = sandbox.configPath
-        if let browser { environment["BROWSER"] = browser }
-        return environment
+        var against = store
+        against.environment["AUTHDECK_CONFIG"] = sandbox.configPath
+        against.environment.merge(browser) { _, new in new }
+        return against
     }
 
     @Test func aFirstRunChoosesThePassphraseTwiceThenCarriesOnWithTheSignIn() throws {
-        let sandbox = try SandboxProcess(folder: folder, runner: runner)
-        let browser = folder.write(
-            "browser.sh",
-            """
-            #!/bin/sh
-            sleep 1
-            curl -s -L -o /dev/null "$1&sandbox_user=ada&sandbox_auto=approve"
-            """)
-        chmod(browser, 0o755)
-        let pane = try startTUI(["AUTHDECK_CONFIG": sandbox.configPath, "BROWSER": browser])
+        let pane = try againstSandbox(runner, browser: ScriptedBrowser.approving).startTUI(in: folder.path)
         defer { pane.close() }
         try pane.waitFor("Choose a passphrase for the new store.")
         #expect(!pane.capture().contains("store is locked"))
@@ -108,7 +83,7 @@ struct TUIDailyUseTmuxTests {
     }
 
     @Test func aDumbTerminalIsRefusedWithAUsageError() throws {
-        let pane = try startTUI(term: "dumb")
+        let pane = try runner.startTUI(in: folder.path, term: "dumb")
         defer { pane.close() }
         #expect(pane.exitStatus() == 2)
         let screen = pane.capture()
@@ -223,9 +198,7 @@ struct TUIDailyUseTmuxTests {
 
     @Test func copiesGoToTheClipboardWithOSC52() throws {
         let store = seeded()
-        let pane = try TmuxPane(
-            command: [CLIRunner.binary, "tui"], environment: store.environment,
-            folder: folder.path, cols: 100, rows: 30)
+        let pane = try store.startTUI(in: folder.path)
         defer { pane.close() }
         pane.tmuxCommand(["set", "-s", "set-clipboard", "on"])
         try pane.waitFor("5 sessions")
@@ -246,11 +219,9 @@ struct TUIDailyUseTmuxTests {
     }
 
     @Test func rRepeatsADeniedSignInAndTheTraceKeepsBothAttempts() throws {
-        var store = seeded()
-        let sandbox = try SandboxProcess(folder: folder, runner: store)
         // The first consent is denied, the second approved.
         let count = folder.path + "/browser-count"
-        let browser = folder.write(
+        let browser = folder.writeScript(
             "browser.sh",
             """
             #!/bin/sh
@@ -258,12 +229,7 @@ struct TUIDailyUseTmuxTests {
             if [ -e '\(count)' ]; then answer=approve; else answer=deny; touch '\(count)'; fi
             curl -s -L -o /dev/null "$1&sandbox_user=ada&sandbox_auto=$answer"
             """)
-        chmod(browser, 0o755)
-        store.environment["AUTHDECK_CONFIG"] = sandbox.configPath
-        store.environment["BROWSER"] = browser
-        let pane = try TmuxPane(
-            command: [CLIRunner.binary, "tui"], environment: store.environment,
-            folder: folder.path, cols: 100, rows: 30)
+        let pane = try againstSandbox(seeded(), browser: ["BROWSER": browser]).startTUI(in: folder.path)
         defer { pane.close() }
         try pane.waitFor("5 sessions")
         pane.send("n")
@@ -294,21 +260,7 @@ struct TUIDailyUseTmuxTests {
     }
 
     @Test func enterOnATraceStepShowsItsRedactedDetailsAndTheIDTokenClaims() throws {
-        var store = seeded()
-        let sandbox = try SandboxProcess(folder: folder, runner: store)
-        let browser = folder.write(
-            "browser.sh",
-            """
-            #!/bin/sh
-            sleep 1
-            curl -s -L -o /dev/null "$1&sandbox_user=ada&sandbox_auto=approve"
-            """)
-        chmod(browser, 0o755)
-        store.environment["AUTHDECK_CONFIG"] = sandbox.configPath
-        store.environment["BROWSER"] = browser
-        let pane = try TmuxPane(
-            command: [CLIRunner.binary, "tui"], environment: store.environment,
-            folder: folder.path, cols: 100, rows: 30)
+        let pane = try againstSandbox(seeded(), browser: ScriptedBrowser.approving).startTUI(in: folder.path)
         defer { pane.close() }
         try pane.waitFor("5 sessions")
         pane.send("n")
@@ -348,10 +300,8 @@ struct TUIDailyUseTmuxTests {
 
     @Test func mouseClicksPressResendAndOpenARow() throws {
         let store = seeded()
-        let environment = try againstSandbox(store)
-        let pane = try TmuxPane(
-            command: [CLIRunner.binary, "tui"], environment: environment,
-            folder: folder.path, cols: 100, rows: 30)
+        let against = try againstSandbox(store)
+        let pane = try against.startTUI(in: folder.path)
         defer { pane.close() }
         try pane.waitFor("5 sessions")
         // Row 3 of the screen is the second session; a click moves there, a second click opens it.
@@ -396,10 +346,8 @@ struct TUIDailyUseTmuxTests {
 
     @Test func theNewSignInScreenOffersTheDeviceGrant() throws {
         let store = seeded()
-        let environment = try againstSandbox(store, browser: "/bin/true")
-        let pane = try TmuxPane(
-            command: [CLIRunner.binary, "tui"], environment: environment,
-            folder: folder.path, cols: 120, rows: 40)
+        let against = try againstSandbox(store, browser: ["BROWSER": "/bin/true"])
+        let pane = try against.startTUI(in: folder.path, cols: 120, rows: 40)
         defer { pane.close() }
         try pane.waitFor("5 sessions")
         pane.send("n")
@@ -415,9 +363,7 @@ struct TUIDailyUseTmuxTests {
 
     @Test func dRunsTheDoctorFromTheTUI() throws {
         let store = seeded()
-        let pane = try TmuxPane(
-            command: [CLIRunner.binary, "tui"], environment: store.environment,
-            folder: folder.path, cols: 120, rows: 40)
+        let pane = try store.startTUI(in: folder.path, cols: 120, rows: 40)
         defer { pane.close() }
         try pane.waitFor("5 sessions")
         pane.send("D")
@@ -431,10 +377,8 @@ struct TUIDailyUseTmuxTests {
 
     @Test func theAuthorizeURLIsOneLogicalLineAtEverySize() throws {
         let store = seeded()
-        let environment = try againstSandbox(store, browser: "/bin/true")
-        let pane = try TmuxPane(
-            command: [CLIRunner.binary, "tui"], environment: environment,
-            folder: folder.path, cols: 80, rows: 24)
+        let against = try againstSandbox(store, browser: ["BROWSER": "/bin/true"])
+        let pane = try against.startTUI(in: folder.path, cols: 80, rows: 24)
         defer { pane.close() }
         try pane.waitFor("5 sessions")
         pane.send("n")
@@ -489,10 +433,8 @@ struct TUIDailyUseTmuxTests {
 
     @Test func theNextRunOpensNewSignInOnTheBackendLastUsed() throws {
         let store = seeded()
-        let environment = try againstSandbox(store, browser: "/bin/true")
-        let first = try TmuxPane(
-            command: [CLIRunner.binary, "tui"], environment: environment,
-            folder: folder.path, cols: 100, rows: 30)
+        let against = try againstSandbox(store, browser: ["BROWSER": "/bin/true"])
+        let first = try against.startTUI(in: folder.path)
         try first.waitFor("5 sessions")
         first.send("n")
         try first.waitFor("‹ sandbox ›")
@@ -507,9 +449,7 @@ struct TUIDailyUseTmuxTests {
         try first.waitForExit()
         first.close()
         mkdir(folder.path + "/second", 0o755)
-        let second = try TmuxPane(
-            command: [CLIRunner.binary, "tui"], environment: environment,
-            folder: folder.path + "/second", cols: 100, rows: 30)
+        let second = try against.startTUI(in: folder.path + "/second")
         defer { second.close() }
         try second.waitFor("5 sessions")
         second.send("n")

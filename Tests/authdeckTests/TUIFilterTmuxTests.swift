@@ -27,8 +27,7 @@ struct TUIFilterTmuxTests {
         let seed = runner.run(
             ["store", "import", "-"], stdin: Self.lines("f", 0..<3_000) { "User\($0)@example.com" })
         #expect(seed.status == 0, "\(seed.stderr)")
-        let pane = try TmuxPane(
-            command: [CLIRunner.binary, "tui"], environment: runner.environment, folder: folder.path)
+        let pane = try runner.startTUI(in: folder.path)
         defer { pane.close() }
         try pane.waitFor("3000 sessions")
         // user1, user10…19, user100…199, user1000…1999: 1,111 rows, more than the first window of 128.

@@ -29,10 +29,6 @@ struct TUIIdleTmuxTests {
         #expect(runner.run(["store", "import", "-"], stdin: lines).status == 0)
     }
 
-    func startTUI() throws -> TmuxPane {
-        try TmuxPane(command: [CLIRunner.binary, "tui"], environment: runner.environment, folder: folder.path)
-    }
-
     /// The main thread's voluntary context switches (each sleep in `poll` that ended is one) and the process's
     /// user+system CPU in clock ticks.
     static func counters(_ pid: pid_t) -> (wakeups: Int, ticks: Int)? {
@@ -52,7 +48,7 @@ struct TUIIdleTmuxTests {
 
     @Test func anIdleTUISleepsInsteadOfPolling() throws {
         seed(3)
-        let pane = try startTUI()
+        let pane = try runner.startTUI(in: folder.path)
         defer { pane.close() }
         try pane.waitFor("3 sessions")
         let pid = try #require(pane.commandPID())
@@ -76,7 +72,7 @@ struct TUIIdleTmuxTests {
 
     @Test func anOutsideLogoutShowsWithoutAKeyPress() throws {
         seed(5)
-        let pane = try startTUI()
+        let pane = try runner.startTUI(in: folder.path)
         defer { pane.close() }
         try pane.waitFor("5 sessions")
         let pid = try #require(pane.commandPID())

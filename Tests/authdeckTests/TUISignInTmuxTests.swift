@@ -17,41 +17,14 @@ struct TUISignInTmuxTests {
     let sandbox: SandboxProcess
 
     init() throws {
-        var base = CLIRunner(
-            home: folder.path + "/home",
-            extra: [
-                "AUTHDECK_PASSPHRASE_FILE": folder.write("passphrase", "correct horse battery staple\n"),
-                "XDG_RUNTIME_DIR": folder.path + "/run",
-            ])
-        base.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
+        var base = CLIRunner.passphraseStore(in: folder, config: nil)
         sandbox = try SandboxProcess(folder: folder, runner: base)
         base.environment["AUTHDECK_CONFIG"] = sandbox.configPath
         runner = base
     }
 
-    func startTUI(_ extra: [String: String] = [:], cols: Int = 100, rows: Int = 30) throws -> TmuxPane {
-        var environment = runner.environment
-        environment.merge(extra) { _, new in new }
-        return try TmuxPane(
-            command: [CLIRunner.binary, "tui"], environment: environment, folder: folder.path,
-            cols: cols, rows: rows)
-    }
-
-    /// A `$BROWSER` that approves as ada after a moment.
-    func approvingBrowser() -> String {
-        let browser = folder.write(
-            "browser.sh",
-            """
-            #!/bin/sh
-            sleep 1
-            curl -s -L -o /dev/null "$1&sandbox_user=ada&sandbox_auto=approve"
-            """)
-        chmod(browser, 0o755)
-        return browser
-    }
-
     @Test func anIssuerAndClientIDTypedOnNewSignInAreTheOnesUsed() throws {
-        let pane = try startTUI(["BROWSER": approvingBrowser()])
+        let pane = try runner.startTUI(in: folder.path, ScriptedBrowser.approving)
         defer { pane.close() }
         try pane.waitFor("No sessions yet")
         pane.send("n")
@@ -94,7 +67,8 @@ struct TUISignInTmuxTests {
         config["providers"] = providers
         let wrong = folder.path + "/wrong.json"
         try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: wrong))
-        let pane = try startTUI(["AUTHDECK_CONFIG": wrong, "BROWSER": "/bin/true"], cols: 120, rows: 40)
+        let pane = try runner.startTUI(
+            in: folder.path, ["AUTHDECK_CONFIG": wrong, "BROWSER": "/bin/true"], cols: 120, rows: 40)
         defer { pane.close() }
         try pane.waitFor("No sessions yet")
         pane.send("n")
@@ -111,7 +85,7 @@ struct TUISignInTmuxTests {
     }
 
     @Test func theQRCodeFits120x40AndZbarimgReadsItFromTheScreen() throws {
-        let pane = try startTUI(["BROWSER": "/bin/true"], cols: 120, rows: 40)
+        let pane = try runner.startTUI(in: folder.path, ["BROWSER": "/bin/true"], cols: 120, rows: 40)
         defer { pane.close() }
         try pane.waitFor("No sessions yet")
         pane.send("n")
@@ -154,7 +128,7 @@ struct TUISignInTmuxTests {
     }
 
     @Test func questionMarkOnTheTraceScreenListsItsKeys() throws {
-        let pane = try startTUI(["BROWSER": approvingBrowser()])
+        let pane = try runner.startTUI(in: folder.path, ScriptedBrowser.approving)
         defer { pane.close() }
         try pane.waitFor("No sessions yet")
         pane.send("n")

@@ -46,15 +46,9 @@ struct TUITmuxTests {
         return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? []
     }
 
-    func startTUI(_ extra: [String: String] = [:]) throws -> TmuxPane {
-        var environment = runner.environment
-        environment.merge(extra) { _, new in new }
-        return try TmuxPane(command: [CLIRunner.binary, "tui"], environment: environment, folder: folder.path)
-    }
-
     @Test func moveSelectAndSignOutWithConfirmation() throws {
         seed()
-        let pane = try startTUI()
+        let pane = try runner.startTUI(in: folder.path)
         defer { pane.close() }
         try pane.waitFor("3 sessions")
         let screen = pane.capture()
@@ -84,7 +78,8 @@ struct TUITmuxTests {
     @Test func escDuringAwaitingCallbackReturnsToTheListWithNothingStored() throws {
         let sandbox = try SandboxProcess(folder: folder, runner: runner)
         // A browser that never comes back: the screen waits until Esc.
-        let pane = try startTUI(["AUTHDECK_CONFIG": sandbox.configPath, "BROWSER": "/bin/true"])
+        let pane = try runner.startTUI(
+            in: folder.path, ["AUTHDECK_CONFIG": sandbox.configPath, "BROWSER": "/bin/true"])
         defer { pane.close() }
         try pane.waitFor("No sessions yet")
         pane.send("n")
@@ -111,15 +106,8 @@ struct TUITmuxTests {
 
     @Test func aBrowserSignInAgainstTheSandboxShowsTheWaitThenTheNewSession() throws {
         let sandbox = try SandboxProcess(folder: folder, runner: runner)
-        let browser = folder.write(
-            "browser.sh",
-            """
-            #!/bin/sh
-            sleep 1
-            curl -s -L -o /dev/null "$1&sandbox_user=ada&sandbox_auto=approve"
-            """)
-        chmod(browser, 0o755)
-        let pane = try startTUI(["AUTHDECK_CONFIG": sandbox.configPath, "BROWSER": browser])
+        let pane = try runner.startTUI(
+            in: folder.path, ScriptedBrowser.approving.merging(["AUTHDECK_CONFIG": sandbox.configPath]) { $1 })
         defer { pane.close() }
         try pane.waitFor("No sessions yet")
         pane.send("n")
@@ -143,8 +131,7 @@ struct TUITmuxTests {
     /// signs in; n stores nothing, y stores the session.
     @Test func aPortalSessionIsStoredOnlyAfterKeepInTheDialog() throws {
         let setup = try SandboxLoginSetup()
-        let pane = try TmuxPane(
-            command: [CLIRunner.binary, "tui"], environment: setup.runner.environment, folder: setup.folder.path)
+        let pane = try setup.runner.startTUI(in: setup.folder.path)
         defer { pane.close() }
         try pane.waitFor("No sessions yet")
         for answer in ["n", "y"] {
@@ -169,7 +156,7 @@ struct TUITmuxTests {
 
     @Test func anEmailCodeTypedOnScreenThenATOTPCodeSignIn() throws {
         let sandbox = try SandboxProcess(folder: folder, runner: runner)
-        let pane = try startTUI(["AUTHDECK_CONFIG": sandbox.configPath])
+        let pane = try runner.startTUI(in: folder.path, ["AUTHDECK_CONFIG": sandbox.configPath])
         defer { pane.close() }
         try pane.waitFor("No sessions yet")
         // Ada: email, code from the outbox typed into the digit boxes.
@@ -217,7 +204,7 @@ struct TUITmuxTests {
 
     @Test func aResizeStormAndATinyPaneKeepTheProgramAlive() throws {
         seed()
-        let pane = try startTUI()
+        let pane = try runner.startTUI(in: folder.path)
         defer { pane.close() }
         try pane.waitFor("3 sessions")
         for (cols, rows) in [(40, 10), (120, 40), (59, 15), (100, 30), (61, 17), (100, 30)] {

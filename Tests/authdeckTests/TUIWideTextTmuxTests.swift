@@ -19,8 +19,7 @@ struct TUIWideTextTmuxTests {
         }.joined()
         let imported = runner.run(["store", "import", "-"], stdin: lines)
         try #require(imported.status == 0, "\(imported.stderr)")
-        let pane = try TmuxPane(
-            command: [CLIRunner.binary, "tui"], environment: runner.environment, folder: folder.path)
+        let pane = try runner.startTUI(in: folder.path)
         defer { pane.close() }
         try pane.waitFor("3 sessions")
         let screen = pane.capture()

@@ -36,13 +36,9 @@ struct TraceShowTmuxTests {
         _ = folder.write("good-run.jsonl", Self.goodRun)
         _ = folder.write("broken.jsonl", Self.broken)
         // A config that cannot be read: showing a file needs none, nor a store.
-        let environment = CLIRunner(
-            home: folder.path + "/home",
-            extra: ["AUTHDECK_CONFIG": folder.write("config.json", "{not json")]
-        ).environment
-        let pane = try TmuxPane(
-            command: [CLIRunner.binary, "trace", "show", path], environment: environment,
-            folder: folder.path)
+        let unreadable = CLIRunner(
+            home: folder.path + "/home", extra: ["AUTHDECK_CONFIG": folder.write("config.json", "{not json")])
+        let pane = try unreadable.startTUI(in: folder.path, arguments: ["trace", "show", path])
         defer { pane.close() }
         try pane.waitFor("ended: Authentication failed: invalid_grant: Bad Request. (exit 4)")
         let first = pane.capture()
@@ -93,14 +89,7 @@ struct TraceShowTmuxTests {
 
     @Test func theTUIsTraceScreenOpensAFileAndEscGoesBack() throws {
         let path = folder.write("customer.jsonl", Self.trace)
-        let environment = CLIRunner(
-            home: folder.path + "/home",
-            extra: [
-                "AUTHDECK_PASSPHRASE_FILE": folder.write("passphrase", "trace screen passphrase\n"),
-                "AUTHDECK_CONFIG": folder.write("config.json", "{}"), "XDG_RUNTIME_DIR": folder.path + "/run",
-            ]
-        ).environment
-        let pane = try TmuxPane(command: [CLIRunner.binary, "tui"], environment: environment, folder: folder.path)
+        let pane = try CLIRunner.passphraseStore(in: folder).startTUI(in: folder.path)
         defer { pane.close() }
         try pane.waitFor("No sessions yet")
         // No sandbox in this config: S says so in one line.
