@@ -13,21 +13,7 @@ import Testing
 /// receiver; the attempt never hears of it, and this user's own callback still gets through.
 @Suite struct LoopbackPeerTests {
     /// Counts what reached the sign-in.
-    final class Deliveries: @unchecked Sendable {
-        private let lock = NSLock()
-        private var states: [String] = []
-        func record(_ parsed: Result<Callback, CallbackParser.Failure>) -> CallbackVerdict {
-            lock.lock()
-            defer { lock.unlock() }
-            if case .success(let callback) = parsed { states.append(callback.state ?? "") } else { states.append("?") }
-            return .accepted
-        }
-        var all: [String] {
-            lock.lock()
-            defer { lock.unlock() }
-            return states
-        }
-    }
+    typealias Deliveries = Recorded<String>
 
     /// `curl` as the given user (nil: this one); returns the HTTP status it got.
     func callback(_ url: String, asNobody: Bool, curlOptions: [String] = []) throws -> String {
@@ -126,5 +112,13 @@ import Testing
         let garbled = Self.row("0100007F:C350", "0100007F:1F90", uid: "x", inode: 11)
         #expect(LoopbackPeer.owner(inTables: [garbled], of: peer, connectedTo: Self.server) == nil)
         #expect(LoopbackPeer.owner(inTables: [], of: peer, connectedTo: Self.server) == nil)
+    }
+}
+
+extension Recorded<String> {
+    /// Notes the state of a callback that reached the sign-in ("?" for one that did not parse) and accepts it.
+    func record(_ parsed: Result<Callback, CallbackParser.Failure>) -> CallbackVerdict {
+        if case .success(let callback) = parsed { append(callback.state ?? "") } else { append("?") }
+        return .accepted
     }
 }

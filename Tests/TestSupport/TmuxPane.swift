@@ -81,6 +81,14 @@ public final class TmuxPane: @unchecked Sendable {
         throw TmuxFailure("authdeck tui did not exit")
     }
 
+    /// Presses `key` (q quits the TUI) and waits for the program to end as `waitForExit` does.
+    public func quit(
+        with key: String = "q", timeout: TimeInterval = 10, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        send(key)
+        try waitForExit(timeout: timeout, sourceLocation: sourceLocation)
+    }
+
     public func close() {
         _ = Self.tmux(["-S", socket, "kill-server"])
     }

@@ -41,6 +41,9 @@ struct CLIRunner: Sendable {
     /// The environment every run starts from: this process's, minus what would leak the user's own store in.
     var environment: [String: String]
 
+    /// The temporary folder of a runner that made its own (`passphraseStore()`), kept for as long as the runner.
+    private var ownFolder: TemporaryFolder?
+
     /// A runner whose store lives in `home`; no passphrase file, the inherited session bus.
     init(home: String, extra: [String: String] = [:]) {
         var environment = ProcessInfo.processInfo.environment
@@ -256,6 +259,20 @@ extension CLIRunner {
         if runtime { runner.environment["XDG_RUNTIME_DIR"] = folder.path + "/run" }
         runner.environment.merge(extra) { _, new in new }
         return runner
+    }
+
+    /// `passphraseStore(in:)` with the defaults, in a temporary folder of its own: `folder`.
+    static func passphraseStore() -> CLIRunner {
+        let folder = TemporaryFolder()
+        var runner = passphraseStore(in: folder)
+        runner.ownFolder = folder
+        return runner
+    }
+
+    /// The folder `passphraseStore()` made for this runner.
+    var folder: TemporaryFolder {
+        guard let ownFolder else { preconditionFailure("only a runner from passphraseStore() has a folder") }
+        return ownFolder
     }
 }
 

@@ -9,10 +9,8 @@ import Testing
 /// `authdeck login` through the auth-proxy backends end to end: the real binary, `authdeck sandbox` as a child
 /// process, a passphrase store, the scripted browser for social logins, and codes typed on standard input (a pipe,
 /// not a terminal) as the sandbox's outbox delivers them.
-@Suite(.serialized) struct ProxyLoginTests {
+@Suite(.serialized) struct ProxyLoginTests: SandboxLoginSuite {
     let setup: SandboxLoginSetup
-    var runner: CLIRunner { setup.runner }
-    var sandbox: SandboxProcess { setup.sandbox }
 
     static let doraSecret = "JBSWY3DPEHPK3PXP"
 

@@ -44,8 +44,7 @@ struct SandboxPanelTmuxTests {
         #expect(screen.split(separator: "\n").filter { $0.contains("cannot reach the sandbox") }.count == 1)
         pane.send("Escape")
         try pane.waitFor("No sessions yet")
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.quit()
     }
 
     @Test func sandboxPanelOpensTheSamePanelOnItsOwn() throws {
@@ -60,8 +59,7 @@ struct SandboxPanelTmuxTests {
         pane.send("n")
         try pane.waitFor("Switched at the sandbox: no faults on.")
         #expect(setup.runner.run(["sandbox", "faults"]).stdout == "none\n")
-        pane.send("Escape")
-        try pane.waitForExit()
+        try pane.quit(with: "Escape")
         #expect(!FileManager.default.fileExists(atPath: setup.folder.path + "/home/sessions.db"))
         // No sandbox there: one line before the terminal is taken over.
         let nothing = setup.runner.run(["sandbox", "panel", "--url", "http://127.0.0.1:9"])

@@ -115,3 +115,15 @@ struct SandboxLoginSetup {
         return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? []
     }
 }
+
+/// A suite whose every test signs in against a sandbox of its own: `setup`, made in the suite's init, and the
+/// store, runner and sandbox read through it.
+protocol SandboxLoginSuite {
+    var setup: SandboxLoginSetup { get }
+}
+
+extension SandboxLoginSuite {
+    var folder: TemporaryFolder { setup.folder }
+    var runner: CLIRunner { setup.runner }
+    var sandbox: SandboxProcess { setup.sandbox }
+}

@@ -12,10 +12,8 @@ import Testing
 @Suite(
     .serialized,
     TmuxPane.required)
-struct SharedStoreTmuxTests {
+struct SharedStoreTmuxTests: SandboxLoginSuite {
     let setup: SandboxLoginSetup
-    var folder: TemporaryFolder { setup.folder }
-    var runner: CLIRunner { setup.runner }
     static let passphrase = "correct horse battery staple"
 
     init() throws {
@@ -79,8 +77,7 @@ struct SharedStoreTmuxTests {
         // A logout elsewhere disappears from the TUI too.
         #expect(runner.run(["logout", "script-0"]).status == 0)
         try pane.waitFor("44 sessions", timeout: 5)
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.quit()
 
         #expect(sqlite3("PRAGMA integrity_check;") == "ok\n")
         let after = keys()
@@ -178,8 +175,7 @@ struct SharedStoreTmuxTests {
                 }
             }
         }
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.quit()
 
         #expect(tuiSignIns > 0)
         #expect(sqlite3("PRAGMA integrity_check;") == "ok\n")

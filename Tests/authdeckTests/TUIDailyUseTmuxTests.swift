@@ -59,8 +59,7 @@ struct TUIDailyUseTmuxTests {
         try pane.waitFor("Signed in with Google", timeout: 20)
         pane.send("Enter")
         try pane.waitFor("1 session")
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.quit()
         // The key is wrapped by the chosen passphrase: a script with it reads the token, a wrong one cannot.
         let listed = runner.run(["list", "--json"])
         let key = try #require(
@@ -188,8 +187,7 @@ struct TUIDailyUseTmuxTests {
         try pane.waitFor("Sign out of 2 marked sessions")
         pane.send("y")
         try pane.waitFor("0 of 3 match")
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.quit()
         let keys = try
             (JSONSerialization.jsonObject(with: Data(store.run(["list", "--json"]).stdout.utf8))
             as? [[String: Any]] ?? []).compactMap { $0["key"] as? String }
@@ -214,8 +212,7 @@ struct TUIDailyUseTmuxTests {
         try pane.waitFor("Copied the access token of alpha-google")
         #expect(pane.pasteBuffer() == "token-alpha-go")
         #expect(!pane.capture().contains("token-alpha-go"))  // copied, never shown
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.quit()
     }
 
     @Test func rRepeatsADeniedSignInAndTheTraceKeepsBothAttempts() throws {
@@ -255,8 +252,7 @@ struct TUIDailyUseTmuxTests {
         pane.send("Escape")
         pane.send("Enter")
         try pane.waitFor("6 sessions")
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.quit()
     }
 
     @Test func enterOnATraceStepShowsItsRedactedDetailsAndTheIDTokenClaims() throws {
@@ -289,8 +285,7 @@ struct TUIDailyUseTmuxTests {
         #expect(claims, "the ID token's claims never showed:\n\(pane.capture())")
         pane.send("Escape")
         pane.send("Escape")
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.quit()
     }
 
     /// An SGR (1006) mouse press and release at a 0-based screen position, as xterm reports a left click.
@@ -321,8 +316,7 @@ struct TUIDailyUseTmuxTests {
         try pane.waitFor("You can ask for a new code in")
         pane.send("Escape")
         try pane.waitFor("Sign-in cancelled")
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.quit()
     }
 
     @Test func makeRunPrintsTheExportLinesAnotherTerminalNeeds() throws {
@@ -357,8 +351,7 @@ struct TUIDailyUseTmuxTests {
         try pane.waitFor("On any device, go to", timeout: 20)
         pane.send("Escape")
         try pane.waitFor("Sign-in cancelled")
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.quit()
     }
 
     @Test func dRunsTheDoctorFromTheTUI() throws {
@@ -371,8 +364,7 @@ struct TUIDailyUseTmuxTests {
         let screen = pane.capture()
         #expect(screen.contains("config") && screen.contains("store"))
         pane.send("x")
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.quit()
     }
 
     @Test func theAuthorizeURLIsOneLogicalLineAtEverySize() throws {
@@ -427,8 +419,7 @@ struct TUIDailyUseTmuxTests {
             #expect(line.map { $0.count > cols } == true)
         }
         pane.send("Escape")
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.quit()
     }
 
     @Test func theNextRunOpensNewSignInOnTheBackendLastUsed() throws {
@@ -445,8 +436,7 @@ struct TUIDailyUseTmuxTests {
         first.send("g")
         try first.waitFor("Waiting for the redirect", timeout: 20)
         first.send("Escape")
-        first.send("q")
-        try first.waitForExit()
+        try first.quit()
         first.close()
         mkdir(folder.path + "/second", 0o755)
         let second = try against.startTUI(in: folder.path + "/second")
@@ -455,8 +445,7 @@ struct TUIDailyUseTmuxTests {
         second.send("n")
         try second.waitFor(String(chosen))
         second.send("Escape")
-        second.send("q")
-        try second.waitForExit()
+        try second.quit()
     }
 }
 

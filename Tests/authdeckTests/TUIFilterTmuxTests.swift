@@ -9,12 +9,8 @@ import Testing
     .serialized,
     TmuxPane.required)
 struct TUIFilterTmuxTests {
-    let folder = TemporaryFolder()
-    let runner: CLIRunner
-
-    init() {
-        runner = CLIRunner.passphraseStore(in: folder)
-    }
+    let runner = CLIRunner.passphraseStore()
+    var folder: TemporaryFolder { runner.folder }
 
     static func lines(_ prefix: String, _ range: Range<Int>, email: (Int) -> String) -> String {
         range.map { index in
@@ -70,7 +66,6 @@ struct TUIFilterTmuxTests {
         pane.send("G")
         try pane.waitFor("200/200")
         #expect(pane.capture().contains("late-99"))
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.quit()
     }
 }

@@ -13,12 +13,8 @@ import Testing
     .serialized,
     TmuxPane.required)
 struct TUIIdleTmuxTests {
-    let folder = TemporaryFolder()
-    let runner: CLIRunner
-
-    init() {
-        runner = CLIRunner.passphraseStore(in: folder)
-    }
+    let runner = CLIRunner.passphraseStore()
+    var folder: TemporaryFolder { runner.folder }
 
     /// Sessions with no expiry, so nothing on screen counts down in seconds.
     func seed(_ count: Int) {
@@ -66,8 +62,7 @@ struct TUIIdleTmuxTests {
         try pane.waitFor("Terminal too small", timeout: 5)
         pane.resize(cols: 100, rows: 30)
         try pane.waitFor("3 sessions", timeout: 5)
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.quit()
     }
 
     @Test func anOutsideLogoutShowsWithoutAKeyPress() throws {
@@ -91,7 +86,6 @@ struct TUIIdleTmuxTests {
         try pane.waitFor("5 sessions", timeout: 5)
         let after = try #require(Self.counters(pid))
         #expect(after.wakeups - before.wakeups < 60, "woke \(after.wakeups - before.wakeups) times")
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.quit()
     }
 }

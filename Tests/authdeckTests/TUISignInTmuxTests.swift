@@ -46,8 +46,7 @@ struct TUISignInTmuxTests {
         try pane.waitFor("Signed in with OIDC", timeout: 20)
         pane.send("Enter")
         try pane.waitFor("1 session")
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.quit()
         let listed = runner.run(["list", "--json"])
         let rows = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]] ?? []
         #expect(rows.count == 1)
@@ -80,8 +79,7 @@ struct TUISignInTmuxTests {
         #expect(screen.contains("on the list runs doctor"))
         pane.send("Escape")
         try pane.waitFor("Sign-in cancelled")
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.quit()
     }
 
     @Test func theQRCodeFits120x40AndZbarimgReadsItFromTheScreen() throws {
@@ -106,25 +104,20 @@ struct TUISignInTmuxTests {
             modules.append(cells.map { $0 == " " || $0 == "▀" })  // dark lower half
         }
         modules = Array(modules.prefix(width))  // an odd side leaves the last line's lower half outside the code
-        guard
-            let zbarimg = ["/usr/bin/zbarimg", "/usr/local/bin/zbarimg"].first(where: {
-                FileManager.default.isExecutableFile(atPath: $0)
-            })
-        else {
+        guard let zbarimg = QRImage.zbarimg else {
             print("TUISignInTmuxTests: skipped decoding the QR code, zbarimg (zbar-tools) is not installed")
             pane.send("Escape")
             return
         }
         let image = folder.path + "/screen-qr.pgm"
-        try Self.pgm(modules).write(to: URL(fileURLWithPath: image))
+        try QRImage.pgm(modules).write(to: URL(fileURLWithPath: image))
         let decoded = runner.run(executable: zbarimg, ["--raw", "-q", image])
         #expect(decoded.status == 0)
         #expect(
             decoded.stdout.hasPrefix(sandbox.baseURL + "/oidc/google/authorize?response_type=code"),
             "zbarimg read: \(decoded.stdout)")
         pane.send("Escape")
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.quit()
     }
 
     @Test func questionMarkOnTheTraceScreenListsItsKeys() throws {
@@ -148,28 +141,6 @@ struct TUISignInTmuxTests {
         #expect(!pane.capture().contains("older attempt"))
         pane.send("Escape")
         pane.send("Enter")
-        pane.send("q")
-        try pane.waitForExit()
-    }
-
-    /// The modules as a greyscale image, 4 pixels each, dark black, with a 4-module white margin.
-    static func pgm(_ modules: [[Bool]]) -> Data {
-        let scale = 4
-        let margin = 4
-        let rows = modules.count
-        let cols = modules.first?.count ?? 0
-        let width = (cols + 2 * margin) * scale
-        let height = (rows + 2 * margin) * scale
-        var pixels = [UInt8](repeating: 255, count: width * height)
-        for (row, line) in modules.enumerated() {
-            for (col, dark) in line.enumerated() where dark {
-                for dy in 0..<scale {
-                    for dx in 0..<scale {
-                        pixels[((row + margin) * scale + dy) * width + (col + margin) * scale + dx] = 0
-                    }
-                }
-            }
-        }
-        return Data("P5\n\(width) \(height)\n255\n".utf8) + Data(pixels)
+        try pane.quit()
     }
 }

@@ -12,12 +12,8 @@ import Testing
 @Suite(
     TmuxPane.required)
 struct TUITmuxTests {
-    let folder = TemporaryFolder()
-    let runner: CLIRunner
-
-    init() {
-        runner = CLIRunner.passphraseStore(in: folder)
-    }
+    let runner = CLIRunner.passphraseStore()
+    var folder: TemporaryFolder { runner.folder }
 
     /// Three sessions in the store, one selected, imported as JSON lines.
     func seed() {
@@ -68,8 +64,7 @@ struct TUITmuxTests {
         pane.send("y")
         try pane.waitFor("Signed out of bravo-discord")
         try pane.waitFor("2 sessions")
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.quit()
         let sessions = try listed()
         #expect(sessions.map { $0["key"] as? String } == ["alpha-google", "charlie-x"])
         #expect(sessions.allSatisfy { $0["selected"] as? Bool == false })
@@ -99,8 +94,7 @@ struct TUITmuxTests {
         pane.send("Escape")
         pane.send("Escape")
         try pane.waitFor("No sessions yet")
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.quit()
         #expect(try listed().isEmpty)
     }
 
@@ -120,8 +114,7 @@ struct TUITmuxTests {
         pane.send("t")
         try pane.waitFor("POST http://127.0.0.1:")
         pane.send("Escape")
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.quit()
         let sessions = try listed()
         #expect(sessions.count == 1)
         #expect((sessions.first?["key"] as? String)?.hasPrefix("google-ada") == true)
@@ -149,8 +142,7 @@ struct TUITmuxTests {
             pane.send("Enter")
         }
         try pane.waitFor("1 session")
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.quit()
         #expect(try setup.listed().map { $0["backend"] as? String } == ["sandbox-portal"])
     }
 
@@ -197,8 +189,7 @@ struct TUITmuxTests {
         try pane.waitFor("Signed in with Email code as dora@example.com")
         pane.send("Enter")
         try pane.waitFor("2 sessions")
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.quit()
         #expect(try listed().count == 2)
     }
 
@@ -214,7 +205,6 @@ struct TUITmuxTests {
         try pane.waitFor("Terminal too small")
         pane.resize(cols: 100, rows: 30)
         try pane.waitFor("3 sessions")
-        pane.send("C-c")
-        try pane.waitForExit()
+        try pane.quit(with: "C-c")
     }
 }

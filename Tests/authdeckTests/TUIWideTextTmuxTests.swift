@@ -45,7 +45,6 @@ struct TUIWideTextTmuxTests {
         #expect(measured.status == 0, "\(measured.stderr)\n\(screen)")
         let columns = measured.stdout.split(separator: "\n").map(String.init)
         #expect(columns.count == 4 && Set(columns).count == 1, "status columns \(columns) in:\n\(screen)")
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.quit()
     }
 }

@@ -80,8 +80,7 @@ struct TraceShowTmuxTests {
         // a expands every step: the exit step's code is there without moving to it.
         pane.send("a")
         try pane.waitFor("\"code\" : 0")
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.quit()
         // Read-only, and nothing else was touched: the file is as it was and no store was made.
         #expect(try String(contentsOfFile: path, encoding: .utf8) == Self.trace)
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/home/sessions.db"))
@@ -111,7 +110,6 @@ struct TraceShowTmuxTests {
         pane.send("Escape")
         try pane.waitFor("No sessions yet")
         #expect(!pane.capture().contains("invalid_grant"))
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.quit()
     }
 }
