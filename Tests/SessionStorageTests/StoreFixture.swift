@@ -15,6 +15,24 @@ final class StoreFixture: @unchecked Sendable {
     var databasePath: String { location.databasePath }
     let warnings = WarningLog()
 
+    /// Turns the closed store back into what schema `version` (2 or 3) left: no search index, view or triggers, and
+    /// before 3 no indexes but the key's own; `user_version` says `version`.
+    func downgrade(to version: Int) throws {
+        let raw = try SQLiteDatabase(path: databasePath, busyTimeoutMilliseconds: 1000)
+        defer { raw.close() }
+        if version < 3 {
+            for name in ["sessions_by_expiry", "sessions_by_provider", "sessions_by_user", "sessions_by_backend"] {
+                try raw.execute("DROP INDEX \(name)")
+            }
+        }
+        for trigger in ["sessions_search_insert", "sessions_search_delete", "sessions_search_update"] {
+            try raw.execute("DROP TRIGGER \(trigger)")
+        }
+        try raw.execute("DROP TABLE session_search")
+        try raw.execute("DROP VIEW session_search_text")
+        try raw.execute("PRAGMA user_version = \(version)")
+    }
+
     func options(
         passphrase: PassphraseUnlock = .fixed("unit passphrase"), cache: Bool = false,
         secretService: Bool = false

@@ -65,6 +65,24 @@ public final class TmuxPane: @unchecked Sendable {
         throw TmuxFailure("timed out waiting for \(text)")
     }
 
+    /// Sends `key`, then waits until the pane shows `text` as `waitFor` does.
+    public func press(
+        _ key: String, until text: String, timeout: TimeInterval = 10,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        send(key)
+        try waitFor(text, timeout: timeout, sourceLocation: sourceLocation)
+    }
+
+    /// Types `text`, presses Enter, then waits until the pane shows `shown` as `waitFor` does.
+    public func submit(
+        _ text: String, until shown: String, timeout: TimeInterval = 10,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        send(text)
+        try press("Enter", until: shown, timeout: timeout, sourceLocation: sourceLocation)
+    }
+
     /// Waits for the program to end and checks it left with status 0 and the terminal restored.
     public func waitForExit(timeout: TimeInterval = 10, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let deadline = Date().addingTimeInterval(timeout)

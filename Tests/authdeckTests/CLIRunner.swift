@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -288,6 +289,41 @@ extension CLIRunner {
         return try TmuxPane(
             command: [Self.binary] + arguments, environment: environment, folder: folder, cols: cols, rows: rows,
             term: term)
+    }
+}
+
+/// Sessions as `store import` takes them, for suites that start from a seeded store.
+struct SeedSession {
+    var key: String
+    var backend = "direct"
+    var provider: String
+    var email: String
+    /// Seconds from now.
+    var created: TimeInterval
+    var expires: TimeInterval
+    var selected = false
+    var accessToken: String
+
+    /// The import line: every list field set, the issuer https://issuer.example, not refreshable.
+    func line(now: Date) -> String {
+        func iso(_ offset: TimeInterval) -> String {
+            ISO8601DateFormatter().string(from: now.addingTimeInterval(offset))
+        }
+        return "{\"key\":\"\(key)\",\"backend\":\"\(backend)\",\"provider\":\"\(provider)\",\"subject\":\"s-\(key)\","
+            + "\"email\":\"\(email)\",\"phone\":null,\"issuer\":\"https://issuer.example\","
+            + "\"createdAt\":\"\(iso(created))\",\"expiresAt\":\"\(iso(expires))\",\"status\":\"active\","
+            + "\"refreshable\":false,\"selected\":\(selected),\"accessToken\":\"\(accessToken)\"}"
+    }
+
+    /// Imports `sessions` into `runner`'s store through a file in `folder` (`store import FILE`), expecting success.
+    static func importAll(
+        _ sessions: [SeedSession], into runner: CLIRunner, via folder: TemporaryFolder,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let now = Date()
+        let file = folder.write("seed.jsonl", sessions.map { $0.line(now: now) }.joined(separator: "\n") + "\n")
+        let result = runner.run(["store", "import", file])
+        #expect(result.status == 0, "import: \(result.stderr)", sourceLocation: sourceLocation)
     }
 }
 

@@ -9,9 +9,7 @@ import Testing
 /// The README's quick start as a new user tried it: the TUI unlocked by typing the passphrase on its unlock screen
 /// (no keyring, no passphrase file), scripts importing, signing in and reading tokens in another process, a
 /// sign-in in the TUI, then quit. Every session must survive, visible to every process as soon as it is stored.
-@Suite(
-    .serialized,
-    TmuxPane.required)
+@Suite(.serialized, TmuxPane.required)
 struct SharedStoreTmuxTests: SandboxLoginSuite {
     let setup: SandboxLoginSetup
     static let passphrase = "correct horse battery staple"
@@ -46,9 +44,7 @@ struct SharedStoreTmuxTests: SandboxLoginSuite {
 
     func unlock(_ pane: TmuxPane) throws {
         try pane.waitFor("Store locked")
-        pane.send(Self.passphrase)
-        pane.send("Enter")
-        try pane.waitFor("Store unlocked.", timeout: 20)
+        try pane.submit(Self.passphrase, until: "Store unlocked.", timeout: 20)
     }
 
     @Test func theTUIUnlockedAtThePromptAndScriptsShareOneStore() throws {
@@ -66,14 +62,11 @@ struct SharedStoreTmuxTests: SandboxLoginSuite {
         // The TUI sees them within a second or two.
         try pane.waitFor("44 sessions", timeout: 5)
         // A sign-in in the TUI: visible to `list` in the other process as soon as the TUI says it is stored.
-        pane.send("n")
-        try pane.waitFor("Sign in with")
-        pane.send("g")
-        try pane.waitFor("Stored as session", timeout: 20)
+        try pane.press("n", until: "Sign in with")
+        try pane.press("g", until: "Stored as session", timeout: 20)
         let stored = keys()
         #expect(stored.contains { $0.hasPrefix("google-ada") }, "list did not see the TUI's sign-in: \(stored)")
-        pane.send("Enter")
-        try pane.waitFor("45 sessions")
+        try pane.press("Enter", until: "45 sessions")
         // A logout elsewhere disappears from the TUI too.
         #expect(runner.run(["logout", "script-0"]).status == 0)
         try pane.waitFor("44 sessions", timeout: 5)
@@ -150,13 +143,10 @@ struct SharedStoreTmuxTests: SandboxLoginSuite {
         let end = Date().addingTimeInterval(TimeInterval(seconds))
         var tuiSignIns = 0
         while Date() < end {
-            pane.send("n")
-            try pane.waitFor("Sign in with")
-            pane.send("g")
-            try pane.waitFor("Stored as session", timeout: 30)
+            try pane.press("n", until: "Sign in with")
+            try pane.press("g", until: "Stored as session", timeout: 30)
             tuiSignIns += 1
-            pane.send("Enter")
-            try pane.waitFor("authdeck · Sessions")
+            try pane.press("Enter", until: "authdeck · Sessions")
         }
         var confirmed: Set<String> = ["refresh-0", "refresh-1"]
         var uncertain: Set<String> = []

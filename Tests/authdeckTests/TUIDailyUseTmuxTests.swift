@@ -7,8 +7,7 @@ import Testing
 #endif
 
 /// Under tmux, the real binary: the first run without a keyring, dumb terminals, and the daily keys.
-@Suite(
-    TmuxPane.required)
+@Suite(TmuxPane.required)
 struct TUIDailyUseTmuxTests {
     let folder = TemporaryFolder()
     /// No passphrase file and no session bus: nothing but the screen can give the store a key.
@@ -39,26 +38,18 @@ struct TUIDailyUseTmuxTests {
         try pane.waitFor("Choose a passphrase for the new store.")
         #expect(!pane.capture().contains("store is locked"))
         // Later: the list, then n asks again instead of failing with "the store is locked".
-        pane.send("Escape")
-        try pane.waitFor("No sessions yet")
-        pane.send("n")
-        try pane.waitFor("Choose a passphrase for the new store.")
-        pane.send("first-try")
-        pane.send("Enter")
-        try pane.waitFor("Repeat it")
-        pane.send("first-tyr")
-        pane.send("Enter")
-        try pane.waitFor("The two passphrases differ")
+        try pane.press("Escape", until: "No sessions yet")
+        try pane.press("n", until: "Choose a passphrase for the new store.")
+        try pane.submit("first-try", until: "Repeat it")
+        try pane.submit("first-tyr", until: "The two passphrases differ")
         pane.send("plum tree 42")
         pane.send("Enter")
         pane.send("plum tree 42")
         pane.send("Enter")
         // The unlock carries on with what asked for it: the New sign-in screen, not the list.
         try pane.waitFor("Sign in with", timeout: 20)
-        pane.send("g")
-        try pane.waitFor("Signed in with Google", timeout: 20)
-        pane.send("Enter")
-        try pane.waitFor("1 session")
+        try pane.press("g", until: "Signed in with Google", timeout: 20)
+        try pane.press("Enter", until: "1 session")
         try pane.quit()
         // The key is wrapped by the chosen passphrase: a script with it reads the token, a wrong one cannot.
         let listed = runner.run(["list", "--json"])
@@ -95,27 +86,32 @@ struct TUIDailyUseTmuxTests {
     func seeded() -> CLIRunner {
         var seededRunner = runner
         seededRunner.environment["AUTHDECK_PASSPHRASE_FILE"] = folder.write("passphrase", "correct horse\n")
-        let now = Date()
-        func iso(_ offset: TimeInterval) -> String {
-            ISO8601DateFormatter().string(from: now.addingTimeInterval(offset))
-        }
         let long = "support-repro-google-3e479fbd-0f7c-4a8e-9d51-2b6f1c0e7a93"
-        let lines = [
-            ("alpha-google", "direct", "google", iso(3600), true),
-            ("bravo-discord", "direct", "discord", iso(200), false),
-            ("charlie-x", "direct", "x", iso(-3700), false),
-            ("delta-portal", "sandbox-portal", "google", iso(900), false),
-            (long, "sandbox-turnkey", "google", iso(900), false),
+        let sessions = [
+            ("alpha-google", "direct", "google", 3600.0, true),
+            ("bravo-discord", "direct", "discord", 200, false),
+            ("charlie-x", "direct", "x", -3700, false),
+            ("delta-portal", "sandbox-portal", "google", 900, false),
+            (long, "sandbox-turnkey", "google", 900, false),
         ].map { key, backend, provider, expires, selected in
-            "{\"key\":\"\(key)\",\"backend\":\"\(backend)\",\"provider\":\"\(provider)\",\"subject\":\"s-\(key)\","
-                + "\"email\":\"\(key.prefix(5))@example.com\",\"phone\":null,\"issuer\":\"https://issuer.example\","
-                + "\"createdAt\":\"\(iso(-7200))\",\"expiresAt\":\"\(expires)\",\"status\":\"active\","
-                + "\"refreshable\":false,\"selected\":\(selected),\"accessToken\":\"token-\(key.prefix(8))\"}"
+            SeedSession(
+                key: key, backend: backend, provider: provider, email: "\(key.prefix(5))@example.com", created: -7200,
+                expires: expires, selected: selected, accessToken: "token-\(key.prefix(8))")
         }
-        let file = folder.write("seed.jsonl", lines.joined(separator: "\n") + "\n")
-        let result = seededRunner.run(["store", "import", file])
-        #expect(result.status == 0, "import: \(result.stderr)")
+        SeedSession.importAll(sessions, into: seededRunner, via: folder)
         return seededRunner
+    }
+
+    /// `store` in the TUI, once it lists its five sessions.
+    func seededTUI(_ store: CLIRunner, cols: Int = 100, rows: Int = 30) throws -> TmuxPane {
+        let pane = try store.startTUI(in: folder.path, cols: cols, rows: rows)
+        do {
+            try pane.waitFor("5 sessions")
+        } catch {
+            pane.close()
+            throw error
+        }
+        return pane
     }
 
     func selectedKey(_ runner: CLIRunner) throws -> String? {
@@ -146,47 +142,33 @@ struct TUIDailyUseTmuxTests {
         #expect(screen.contains("…") && screen.contains("7a93"))
         // A stray Enter changes nothing: it opens the details.
         pane.send("Down")
-        pane.send("Enter")
-        try pane.waitFor("Session bravo-discord")
+        try pane.press("Enter", until: "Session bravo-discord")
         try pane.waitFor("Actions")
         #expect(try selectedKey(store) == "alpha-google")
-        pane.send("u")
-        try pane.waitFor("Scripts now use bravo-discord by default (was alpha-google)")
+        try pane.press("u", until: "Scripts now use bravo-discord by default (was alpha-google)")
         #expect(try selectedKey(store) == "bravo-discord")
-        pane.send("z")
-        try pane.waitFor("Undone: scripts use alpha-google by default again.")
+        try pane.press("z", until: "Undone: scripts use alpha-google by default again.")
         #expect(try selectedKey(store) == "alpha-google")
-        pane.send("Escape")
-        try pane.waitFor("2/5")
+        try pane.press("Escape", until: "2/5")
         // Help is the key table, aligned.
-        pane.send("?")
-        try pane.waitFor("Keys")
+        try pane.press("?", until: "Keys")
         screen = pane.capture()
         #expect(screen.contains("u       default for scripts"))
         #expect(screen.contains("Enter   details and actions"))
         pane.send("Escape")
         // Filter by status, then mark both sandbox rows and sign out of them: Enter means No, y means yes.
         pane.send("/")
-        pane.send("status:expired")
-        pane.send("Enter")
-        try pane.waitFor("1 of 5 match")
+        try pane.submit("status:expired", until: "1 of 5 match")
         #expect(pane.capture().contains("charlie-x"))
         pane.send("Escape")
         pane.send("/")
-        pane.send("backend:sandbox")
-        pane.send("Enter")
-        try pane.waitFor("2 of 5 match")
+        try pane.submit("backend:sandbox", until: "2 of 5 match")
         pane.send("Space")
-        pane.send("Space")
-        try pane.waitFor("2 marked")
-        pane.send("d")
-        try pane.waitFor("Sign out of 2 marked sessions")
-        pane.send("Enter")
-        try pane.waitFor("Nothing was signed out.")
-        pane.send("d")
-        try pane.waitFor("Sign out of 2 marked sessions")
-        pane.send("y")
-        try pane.waitFor("0 of 3 match")
+        try pane.press("Space", until: "2 marked")
+        try pane.press("d", until: "Sign out of 2 marked sessions")
+        try pane.press("Enter", until: "Nothing was signed out.")
+        try pane.press("d", until: "Sign out of 2 marked sessions")
+        try pane.press("y", until: "0 of 3 match")
         try pane.quit()
         let keys = try
             (JSONSerialization.jsonObject(with: Data(store.run(["list", "--json"]).stdout.utf8))
@@ -200,16 +182,12 @@ struct TUIDailyUseTmuxTests {
         defer { pane.close() }
         pane.tmuxCommand(["set", "-s", "set-clipboard", "on"])
         try pane.waitFor("5 sessions")
-        pane.send("y")
-        try pane.waitFor("Copied the key alpha-google")
+        try pane.press("y", until: "Copied the key alpha-google")
         #expect(pane.pasteBuffer() == "alpha-google")
-        pane.send("e")
-        try pane.waitFor("Copied an export line")
+        try pane.press("e", until: "Copied an export line")
         #expect(pane.pasteBuffer() == "export AUTHDECK_SESSION=alpha-google")
-        pane.send("Enter")
-        try pane.waitFor("Session alpha-google")
-        pane.send("c")
-        try pane.waitFor("Copied the access token of alpha-google")
+        try pane.press("Enter", until: "Session alpha-google")
+        try pane.press("c", until: "Copied the access token of alpha-google")
         #expect(pane.pasteBuffer() == "token-alpha-go")
         #expect(!pane.capture().contains("token-alpha-go"))  // copied, never shown
         try pane.quit()
@@ -226,22 +204,15 @@ struct TUIDailyUseTmuxTests {
             if [ -e '\(count)' ]; then answer=approve; else answer=deny; touch '\(count)'; fi
             curl -s -L -o /dev/null "$1&sandbox_user=ada&sandbox_auto=$answer"
             """)
-        let pane = try againstSandbox(seeded(), browser: ["BROWSER": browser]).startTUI(in: folder.path)
+        let pane = try seededTUI(againstSandbox(seeded(), browser: ["BROWSER": browser]))
         defer { pane.close() }
-        try pane.waitFor("5 sessions")
-        pane.send("n")
-        try pane.waitFor("Sign in with")
-        pane.send("g")
-        try pane.waitFor("R retry", timeout: 20)
+        try pane.press("n", until: "Sign in with")
+        try pane.press("g", until: "R retry", timeout: 20)
         #expect(!pane.capture().contains("Signed in with"))
-        pane.send("R")
-        try pane.waitFor("Signed in with Google", timeout: 20)
-        pane.send("t")
-        try pane.waitFor("attempt 2 of 2")
-        pane.send("[")
-        try pane.waitFor("attempt 1 of 2")
-        pane.send("e")
-        try pane.waitFor("Trace written to")
+        try pane.press("R", until: "Signed in with Google", timeout: 20)
+        try pane.press("t", until: "attempt 2 of 2")
+        try pane.press("[", until: "attempt 1 of 2")
+        try pane.press("e", until: "Trace written to")
         let traces = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/home/traces")
         #expect(traces.count == 1)
         let name = try #require(traces.first)
@@ -250,21 +221,16 @@ struct TUIDailyUseTmuxTests {
                 of: #"^trace-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-google\.jsonl$"#,
                 options: .regularExpression) != nil, "\(name)")
         pane.send("Escape")
-        pane.send("Enter")
-        try pane.waitFor("6 sessions")
+        try pane.press("Enter", until: "6 sessions")
         try pane.quit()
     }
 
     @Test func enterOnATraceStepShowsItsRedactedDetailsAndTheIDTokenClaims() throws {
-        let pane = try againstSandbox(seeded(), browser: ScriptedBrowser.approving).startTUI(in: folder.path)
+        let pane = try seededTUI(againstSandbox(seeded(), browser: ScriptedBrowser.approving))
         defer { pane.close() }
-        try pane.waitFor("5 sessions")
-        pane.send("n")
-        try pane.waitFor("Sign in with")
-        pane.send("g")
-        try pane.waitFor("Signed in with Google", timeout: 20)
-        pane.send("t")
-        try pane.waitFor("POST http://127.0.0.1:")
+        try pane.press("n", until: "Sign in with")
+        try pane.press("g", until: "Signed in with Google", timeout: 20)
+        try pane.press("t", until: "POST http://127.0.0.1:")
         #expect(pane.capture().contains("▸"))
         // From the first step, expand each in turn until the ID token's decoded claims are on screen; every
         // token seen on the way is redacted.
@@ -294,11 +260,8 @@ struct TUIDailyUseTmuxTests {
     }
 
     @Test func mouseClicksPressResendAndOpenARow() throws {
-        let store = seeded()
-        let against = try againstSandbox(store)
-        let pane = try against.startTUI(in: folder.path)
+        let pane = try seededTUI(againstSandbox(seeded()))
         defer { pane.close() }
-        try pane.waitFor("5 sessions")
         // Row 3 of the screen is the second session; a click moves there, a second click opens it.
         pane.sendRaw(Self.click(row: 3, col: 10))
         try pane.waitFor("2/5")
@@ -306,16 +269,12 @@ struct TUIDailyUseTmuxTests {
         try pane.waitFor("Session bravo-discord")
         pane.send("Escape")
         pane.send("n")
-        pane.send("e")
-        try pane.waitFor("Which address should the code go to?")
-        pane.send("ada@example.com")
-        pane.send("Enter")
-        try pane.waitFor("A code was sent to ada@example.com.")
+        try pane.press("e", until: "Which address should the code go to?")
+        try pane.submit("ada@example.com", until: "A code was sent to ada@example.com.")
         // The Resend button (row 6, from column 10) answers a click: too early, it says when.
         pane.sendRaw(Self.click(row: 6, col: 12))
         try pane.waitFor("You can ask for a new code in")
-        pane.send("Escape")
-        try pane.waitFor("Sign-in cancelled")
+        try pane.press("Escape", until: "Sign-in cancelled")
         try pane.quit()
     }
 
@@ -339,28 +298,19 @@ struct TUIDailyUseTmuxTests {
     }
 
     @Test func theNewSignInScreenOffersTheDeviceGrant() throws {
-        let store = seeded()
-        let against = try againstSandbox(store, browser: ["BROWSER": "/bin/true"])
-        let pane = try against.startTUI(in: folder.path, cols: 120, rows: 40)
+        let pane = try seededTUI(againstSandbox(seeded(), browser: ["BROWSER": "/bin/true"]), cols: 120, rows: 40)
         defer { pane.close() }
-        try pane.waitFor("5 sessions")
         pane.send("n")
-        pane.send("m")
-        try pane.waitFor("device grant")
-        pane.send("g")
-        try pane.waitFor("On any device, go to", timeout: 20)
-        pane.send("Escape")
-        try pane.waitFor("Sign-in cancelled")
+        try pane.press("m", until: "device grant")
+        try pane.press("g", until: "On any device, go to", timeout: 20)
+        try pane.press("Escape", until: "Sign-in cancelled")
         try pane.quit()
     }
 
     @Test func dRunsTheDoctorFromTheTUI() throws {
-        let store = seeded()
-        let pane = try store.startTUI(in: folder.path, cols: 120, rows: 40)
+        let pane = try seededTUI(seeded(), cols: 120, rows: 40)
         defer { pane.close() }
-        try pane.waitFor("5 sessions")
-        pane.send("D")
-        try pane.waitFor("Any key closes this.", timeout: 60)
+        try pane.press("D", until: "Any key closes this.", timeout: 60)
         let screen = pane.capture()
         #expect(screen.contains("config") && screen.contains("store"))
         pane.send("x")
@@ -368,14 +318,10 @@ struct TUIDailyUseTmuxTests {
     }
 
     @Test func theAuthorizeURLIsOneLogicalLineAtEverySize() throws {
-        let store = seeded()
-        let against = try againstSandbox(store, browser: ["BROWSER": "/bin/true"])
-        let pane = try against.startTUI(in: folder.path, cols: 80, rows: 24)
+        let pane = try seededTUI(againstSandbox(seeded(), browser: ["BROWSER": "/bin/true"]), cols: 80, rows: 24)
         defer { pane.close() }
-        try pane.waitFor("5 sessions")
         pane.send("n")
-        pane.send("g")
-        try pane.waitFor("Waiting for the redirect", timeout: 20)
+        try pane.press("g", until: "Waiting for the redirect", timeout: 20)
         for (cols, rows) in [(80, 24), (120, 40), (100, 30)] {
             pane.resize(cols: cols, rows: rows)
             Thread.sleep(forTimeInterval: 1.2)  // a tick repaints
@@ -407,8 +353,7 @@ struct TUIDailyUseTmuxTests {
                     single?.contains("code_challenge=") == true && single.map { $0.count > cols } == true,
                     "after v: \(whole.joined(separator: "\n"))")
                 #expect(!pane.capture().contains("Scan the code"))
-                pane.send("v")
-                try pane.waitFor("Scan the code")
+                try pane.press("v", until: "Scan the code")
                 continue
             }
             let joined = pane.captureJoined().split(separator: "\n").map(String.init)
@@ -427,14 +372,12 @@ struct TUIDailyUseTmuxTests {
         let against = try againstSandbox(store, browser: ["BROWSER": "/bin/true"])
         let first = try against.startTUI(in: folder.path)
         try first.waitFor("5 sessions")
-        first.send("n")
-        try first.waitFor("‹ sandbox ›")
+        try first.press("n", until: "‹ sandbox ›")
         first.send("b")
         let screen = first.capture()
         let chosen = try #require(screen.range(of: #"‹ [a-z-]+ ›"#, options: .regularExpression).map { screen[$0] })
         #expect(chosen != "‹ sandbox ›")
-        first.send("g")
-        try first.waitFor("Waiting for the redirect", timeout: 20)
+        try first.press("g", until: "Waiting for the redirect", timeout: 20)
         first.send("Escape")
         try first.quit()
         first.close()
@@ -442,8 +385,7 @@ struct TUIDailyUseTmuxTests {
         let second = try against.startTUI(in: folder.path + "/second")
         defer { second.close() }
         try second.waitFor("5 sessions")
-        second.send("n")
-        try second.waitFor(String(chosen))
+        try second.press("n", until: String(chosen))
         second.send("Escape")
         try second.quit()
     }

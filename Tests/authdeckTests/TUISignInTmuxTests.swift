@@ -2,15 +2,10 @@ import Foundation
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Under tmux, the real binary against a real sandbox: OIDC's issuer and client id typed on
 /// New sign-in, a redirect URI no receiver gets told at once, the QR code at 120×40 read back by zbarimg, and the
 /// Trace screen's help.
-@Suite(
-    TmuxPane.required)
+@Suite(TmuxPane.required)
 struct TUISignInTmuxTests {
     let folder = TemporaryFolder()
     let runner: CLIRunner
@@ -27,25 +22,20 @@ struct TUISignInTmuxTests {
         let pane = try runner.startTUI(in: folder.path, ScriptedBrowser.approving)
         defer { pane.close() }
         try pane.waitFor("No sessions yet")
-        pane.send("n")
-        try pane.waitFor("Sign in with")
+        try pane.press("n", until: "Sign in with")
         for _ in 0..<4 { pane.send("Right") }
         for _ in 0..<3 { pane.send("Tab") }
         try pane.waitFor("Client id")
         // Plain http to another host is refused on the form, in one line, and nothing starts.
         pane.send("http://id.example.com")
         pane.send("Tab")
-        pane.send("sandbox-google")
-        pane.send("Enter")
-        try pane.waitFor("The issuer must be an https URL (http only on 127.0.0.1 or localhost).")
+        try pane.submit(
+            "sandbox-google", until: "The issuer must be an https URL (http only on 127.0.0.1 or localhost).")
         // The error put the keyboard back on the issuer field: clear it.
         for _ in 0..<"http://id.example.com".count { pane.send("BSpace") }
         // The sandbox's Google profile as the issuer: config.json's OIDC issuer is its generic one.
-        pane.send(sandbox.baseURL + "/oidc/google")
-        pane.send("Enter")
-        try pane.waitFor("Signed in with OIDC", timeout: 20)
-        pane.send("Enter")
-        try pane.waitFor("1 session")
+        try pane.submit(sandbox.baseURL + "/oidc/google", until: "Signed in with OIDC", timeout: 20)
+        try pane.press("Enter", until: "1 session")
         try pane.quit()
         let listed = runner.run(["list", "--json"])
         let rows = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]] ?? []
@@ -77,8 +67,7 @@ struct TUISignInTmuxTests {
         let screen = pane.capture()
         #expect(screen.contains("reaches none of authdeck's receivers"))
         #expect(screen.contains("on the list runs doctor"))
-        pane.send("Escape")
-        try pane.waitFor("Sign-in cancelled")
+        try pane.press("Escape", until: "Sign-in cancelled")
         try pane.quit()
     }
 
@@ -87,8 +76,7 @@ struct TUISignInTmuxTests {
         defer { pane.close() }
         try pane.waitFor("No sessions yet")
         pane.send("n")
-        pane.send("g")
-        try pane.waitFor("Scan the code")
+        try pane.press("g", until: "Scan the code")
         let screen = pane.capture()
         #expect(!screen.contains("needs a larger terminal"))
         // The code's lines: column 1 onwards, half blocks. Light modules are ink: █ both, ▀ the upper, ▄ the lower.
@@ -125,10 +113,8 @@ struct TUISignInTmuxTests {
         defer { pane.close() }
         try pane.waitFor("No sessions yet")
         pane.send("n")
-        pane.send("g")
-        try pane.waitFor("Signed in with Google", timeout: 20)
-        pane.send("t")
-        try pane.waitFor("? help")
+        try pane.press("g", until: "Signed in with Google", timeout: 20)
+        try pane.press("t", until: "? help")
         pane.send("?")
         for text in [
             "previous step", "expand or fold the step's details", "older attempt (the last 20 of this run)",
@@ -136,8 +122,7 @@ struct TUISignInTmuxTests {
         ] {
             try pane.waitFor(text)
         }
-        pane.send("x")
-        try pane.waitFor("Secrets are redacted")
+        try pane.press("x", until: "Secrets are redacted")
         #expect(!pane.capture().contains("older attempt"))
         pane.send("Escape")
         pane.send("Enter")

@@ -9,32 +9,23 @@ import Testing
 
 /// The whole program under tmux: `authdeck tui` in a 100×30 pane, keys sent with send-keys, the screen read with
 /// capture-pane. Skipped only when tmux is missing outside CI.
-@Suite(
-    TmuxPane.required)
+@Suite(TmuxPane.required)
 struct TUITmuxTests {
     let runner = CLIRunner.passphraseStore()
     var folder: TemporaryFolder { runner.folder }
 
     /// Three sessions in the store, one selected, imported as JSON lines.
     func seed() {
-        let now = Date()
-        func iso(_ offset: TimeInterval) -> String {
-            let formatter = ISO8601DateFormatter()
-            return formatter.string(from: now.addingTimeInterval(offset))
-        }
-        let lines = [
-            ("alpha-google", "google", "ada@example.com", iso(3600), true),
-            ("bravo-discord", "discord", "grace@example.com", iso(200), false),
-            ("charlie-x", "x", "hopper@example.com", iso(-60), false),
+        let sessions = [
+            ("alpha-google", "google", "ada@example.com", 3600.0, true),
+            ("bravo-discord", "discord", "grace@example.com", 200, false),
+            ("charlie-x", "x", "hopper@example.com", -60, false),
         ].map { key, provider, email, expires, selected in
-            "{\"key\":\"\(key)\",\"backend\":\"direct\",\"provider\":\"\(provider)\",\"subject\":\"s-\(key)\","
-                + "\"email\":\"\(email)\",\"phone\":null,\"issuer\":\"https://issuer.example\","
-                + "\"createdAt\":\"\(iso(-600))\",\"expiresAt\":\"\(expires)\",\"status\":\"active\","
-                + "\"refreshable\":false,\"selected\":\(selected),\"accessToken\":\"token-\(key)\"}"
+            SeedSession(
+                key: key, provider: provider, email: email, created: -600, expires: expires, selected: selected,
+                accessToken: "token-\(key)")
         }
-        let file = folder.write("seed.jsonl", lines.joined(separator: "\n") + "\n")
-        let result = runner.run(["store", "import", file])
-        #expect(result.status == 0, "import: \(result.stderr)")
+        SeedSession.importAll(sessions, into: runner, via: folder)
     }
 
     func listed() throws -> [[String: Any]] {
@@ -51,18 +42,12 @@ struct TUITmuxTests {
         #expect(screen.contains("alpha-google") && screen.contains("bravo-discord") && screen.contains("charlie-x"))
         #expect(screen.contains("expiring") && screen.contains("expired"))
         pane.send("Down")
-        pane.send("Enter")
-        try pane.waitFor("Session bravo-discord")
-        pane.send("u")
-        try pane.waitFor("Scripts now use bravo-discord by default")
-        pane.send("d")
-        try pane.waitFor("Sign out of bravo-discord?")
-        pane.send("n")
-        try pane.waitFor("Nothing was signed out")
-        pane.send("d")
-        try pane.waitFor("Sign out of bravo-discord?")
-        pane.send("y")
-        try pane.waitFor("Signed out of bravo-discord")
+        try pane.press("Enter", until: "Session bravo-discord")
+        try pane.press("u", until: "Scripts now use bravo-discord by default")
+        try pane.press("d", until: "Sign out of bravo-discord?")
+        try pane.press("n", until: "Nothing was signed out")
+        try pane.press("d", until: "Sign out of bravo-discord?")
+        try pane.press("y", until: "Signed out of bravo-discord")
         try pane.waitFor("2 sessions")
         try pane.quit()
         let sessions = try listed()
@@ -77,23 +62,20 @@ struct TUITmuxTests {
             in: folder.path, ["AUTHDECK_CONFIG": sandbox.configPath, "BROWSER": "/bin/true"])
         defer { pane.close() }
         try pane.waitFor("No sessions yet")
-        pane.send("n")
-        try pane.waitFor("Sign in with")
-        pane.send("g")
-        try pane.waitFor("Waiting for the redirect")
+        try pane.press("n", until: "Sign in with")
+        try pane.press("g", until: "Waiting for the redirect")
+        // The wait is drawn as the sign-in starts; the receivers' lines follow once the attempt has begun.
+        try pane.waitFor("loopback http://127.0.0.1:", timeout: 15)
         let waiting = pane.capture()
         #expect(waiting.contains("loopback http://127.0.0.1:"))
         #expect(waiting.contains("/oidc/google/authorize?"))
         pane.send("g")  // a second press of the same key starts nothing
-        pane.send("Escape")
-        try pane.waitFor("Sign-in cancelled; nothing was stored.")
+        try pane.press("Escape", until: "Sign-in cancelled; nothing was stored.")
         try pane.waitFor("No sessions yet")
         pane.send("n")
-        pane.send("e")
-        try pane.waitFor("Which address should the code go to?")
+        try pane.press("e", until: "Which address should the code go to?")
         pane.send("Escape")
-        pane.send("Escape")
-        try pane.waitFor("No sessions yet")
+        try pane.press("Escape", until: "No sessions yet")
         try pane.quit()
         #expect(try listed().isEmpty)
     }
@@ -105,14 +87,11 @@ struct TUITmuxTests {
         defer { pane.close() }
         try pane.waitFor("No sessions yet")
         pane.send("n")
-        pane.send("g")
-        try pane.waitFor("Waiting for the redirect from the browser")
+        try pane.press("g", until: "Waiting for the redirect from the browser")
         try pane.waitFor("Signed in with Google", timeout: 20)
-        pane.send("Enter")
-        try pane.waitFor("1 session")
+        try pane.press("Enter", until: "1 session")
         #expect(pane.capture().contains("google-ada"))
-        pane.send("t")
-        try pane.waitFor("POST http://127.0.0.1:")
+        try pane.press("t", until: "POST http://127.0.0.1:")
         pane.send("Escape")
         try pane.quit()
         let sessions = try listed()
@@ -128,17 +107,14 @@ struct TUITmuxTests {
         defer { pane.close() }
         try pane.waitFor("No sessions yet")
         for answer in ["n", "y"] {
-            pane.send("n")
-            try pane.waitFor("Backend")
+            try pane.press("n", until: "Backend")
             for _ in 0..<8 where !pane.capture().contains("‹ sandbox-portal ›") { pane.send("b") }
-            pane.send("g")
-            try pane.waitFor("Keep this session?", timeout: 20)
+            try pane.press("g", until: "Keep this session?", timeout: 20)
             // Portal names the account by its id alone when no TOTP enrolment link named it.
             let screen = pane.capture()
             #expect(screen.contains("The browser came back signed in as ") && screen.contains("sandbox-portal)."))
             #expect(try setup.listed().isEmpty)
-            pane.send(answer)
-            try pane.waitFor(answer == "y" ? "Signed in with Google" : "Sign-in cancelled")
+            try pane.press(answer, until: answer == "y" ? "Signed in with Google" : "Sign-in cancelled")
             pane.send("Enter")
         }
         try pane.waitFor("1 session")
@@ -153,42 +129,28 @@ struct TUITmuxTests {
         try pane.waitFor("No sessions yet")
         // Ada: email, code from the outbox typed into the digit boxes.
         pane.send("n")
-        pane.send("e")
-        try pane.waitFor("Which address should the code go to?")
-        pane.send("ada@example.com")
-        pane.send("Enter")
-        try pane.waitFor("A code was sent to ada@example.com.")
+        try pane.press("e", until: "Which address should the code go to?")
+        try pane.submit("ada@example.com", until: "A code was sent to ada@example.com.")
         #expect(pane.capture().contains("Resend in 0:"))
         let adaCode = try #require(sandbox.codes().last { $0.contact == "ada@example.com" }?.code)
-        pane.send(adaCode)
-        pane.send("Enter")
-        try pane.waitFor("Signed in with Email code as ada@example.com")
-        pane.send("Enter")
-        try pane.waitFor("1 session")
+        try pane.submit(adaCode, until: "Signed in with Email code as ada@example.com")
+        try pane.press("Enter", until: "1 session")
         // Dora: email code, then the TOTP screen; a wrong code keeps it with one attempt less, the right one signs in.
         pane.send("n")
-        pane.send("e")
-        try pane.waitFor("Which address should the code go to?")
-        pane.send("dora@example.com")
-        pane.send("Enter")
-        try pane.waitFor("A code was sent to dora@example.com.")
+        try pane.press("e", until: "Which address should the code go to?")
+        try pane.submit("dora@example.com", until: "A code was sent to dora@example.com.")
         let doraCode = try #require(sandbox.codes().last { $0.contact == "dora@example.com" }?.code)
-        pane.send(doraCode)
-        pane.send("Enter")
-        try pane.waitFor("needs a TOTP code")
+        try pane.submit(doraCode, until: "needs a TOTP code")
         #expect(!pane.capture().contains("JBSWY3DPEHPK3PXP"))  // the enrolment secret is never shown as text
         let secret = Base32.decode("JBSWY3DPEHPK3PXP") ?? []
         let right = TOTP.code(secret: secret, time: Int64(Date().timeIntervalSince1970))
         let wrong = String(right.map { $0 == "9" ? "0" : Character(String(($0.wholeNumberValue ?? 0) + 1)) })
-        pane.send(wrong)
-        pane.send("Enter")
-        try pane.waitFor("That code is not valid.")
+        try pane.submit(wrong, until: "That code is not valid.")
         try pane.waitFor("attempts left")
-        pane.send(TOTP.code(secret: secret, time: Int64(Date().timeIntervalSince1970)))
-        pane.send("Enter")
-        try pane.waitFor("Signed in with Email code as dora@example.com")
-        pane.send("Enter")
-        try pane.waitFor("2 sessions")
+        try pane.submit(
+            TOTP.code(secret: secret, time: Int64(Date().timeIntervalSince1970)),
+            until: "Signed in with Email code as dora@example.com")
+        try pane.press("Enter", until: "2 sessions")
         try pane.quit()
         #expect(try listed().count == 2)
     }
