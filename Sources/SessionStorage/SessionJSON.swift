@@ -35,14 +35,6 @@ public enum SessionJSON {
         return buffer.text
     }
 
-    /// Each value after its text (`,"name":`), a missing one as null.
-    private static func appendMembers(_ members: [(StaticString, String?)], to buffer: inout JSONBuffer) {
-        for (name, value) in members {
-            buffer.raw(name)
-            buffer.string(value)
-        }
-    }
-
     /// One import/export line: the list fields, then displayName, scopes, autoRefresh and the secrets that are set.
     public static func transferLine(_ session: Session, selected: Bool, now: Date) -> String {
         let entry = StoreEntry(
@@ -67,21 +59,30 @@ public enum SessionJSON {
             (",\"idToken\":", secrets.idToken), (",\"sessionJwt\":", secrets.sessionJwt),
             (",\"privateKeyHex\":", secrets.privateKeyHex),
         ]
-        appendMembers(optional.filter { $0.1 != nil }, to: &buffer)
+        for (name, value) in optional where value != nil {
+            buffer.raw(name)
+            buffer.string(value)
+        }
         if let refreshExpiresAt = secrets.refreshExpiresAt {
             buffer.raw(",\"refreshExpiresAt\":")
             buffer.date(refreshExpiresAt)
         }
         if let endpoints = secrets.endpoints {
             // Where the session is refreshed, revoked and checked: without it an imported session cannot refresh.
-            appendMembers(
-                [
-                    (",\"endpoints\":{\"clientID\":", endpoints.clientID), (",\"token\":", endpoints.token),
-                    (",\"revocation\":", endpoints.revocation), (",\"user\":", endpoints.user),
-                    (",\"clientSecretFile\":", endpoints.clientSecretFile),
-                    (",\"tokenAuthMethod\":", endpoints.tokenAuthMethod),
-                    (",\"revocationAuthMethod\":", endpoints.revocationAuthMethod),
-                ], to: &buffer)
+            buffer.raw(",\"endpoints\":{\"clientID\":")
+            buffer.string(endpoints.clientID)
+            buffer.raw(",\"token\":")
+            buffer.string(endpoints.token)
+            buffer.raw(",\"revocation\":")
+            buffer.string(endpoints.revocation)
+            buffer.raw(",\"user\":")
+            buffer.string(endpoints.user)
+            buffer.raw(",\"clientSecretFile\":")
+            buffer.string(endpoints.clientSecretFile)
+            buffer.raw(",\"tokenAuthMethod\":")
+            buffer.string(endpoints.tokenAuthMethod)
+            buffer.raw(",\"revocationAuthMethod\":")
+            buffer.string(endpoints.revocationAuthMethod)
             buffer.raw("}")
         }
         if let portal = secrets.portalClient {

@@ -1,14 +1,13 @@
-import Foundation
+import Synchronization
 
 /// What a callback on another thread saw (requests a server got, callbacks a receiver delivered), in order, read by
 /// the test once it is done.
-public final class Recorded<Element: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var elements: [Element] = []
+public final class Recorded<Element: Sendable>: Sendable {
+    private let elements = Mutex<[Element]>([])
 
     public init() {}
 
-    public func append(_ element: Element) { lock.withLock { elements.append(element) } }
+    public func append(_ element: Element) { elements.withLock { $0.append(element) } }
 
-    public var all: [Element] { lock.withLock { elements } }
+    public var all: [Element] { elements.withLock { $0 } }
 }
