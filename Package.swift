@@ -90,7 +90,8 @@ let package = Package(
         ),
 
         // What several test targets need alike: temporary folders, other programs run to their end, free ports,
-        // polling, the other-user wrapper and the security-test precondition, tmux panes. Foundation and Testing only.
+        // polling, the other-user wrapper and the security-test precondition. Foundation only, not Testing: plain
+        // `swift build` compiles it too, and the static standard library of release builds has no Testing module.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
 
         .testTarget(name: "AuthCryptoTests", dependencies: ["AuthCrypto", "TestSupport"]),

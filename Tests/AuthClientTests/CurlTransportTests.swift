@@ -222,11 +222,11 @@ import Testing
         ]
         openssl.standardError = FileHandle.nullDevice
         guard (try? openssl.run()) != nil else {
-            return SecurityTestPrecondition.unavailable("no openssl to make a certificate")
+            return try SecurityTestPrecondition.unavailable("no openssl to make a certificate")
         }
         openssl.waitUntilExit()
         guard openssl.terminationStatus == 0 else {
-            return SecurityTestPrecondition.unavailable("openssl could not make a certificate")
+            return try SecurityTestPrecondition.unavailable("openssl could not make a certificate")
         }
         let script = """
             import http.server, ssl, sys
@@ -251,7 +251,7 @@ import Testing
         let output = Pipe()
         python.standardOutput = output
         guard (try? python.run()) != nil else {
-            return SecurityTestPrecondition.unavailable("no python3 for the TLS listener")
+            return try SecurityTestPrecondition.unavailable("no python3 for the TLS listener")
         }
         defer {
             // SIGKILL: the test process's children may inherit SIGTERM ignored.

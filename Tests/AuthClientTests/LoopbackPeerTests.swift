@@ -27,9 +27,9 @@ import Testing
     /// from it makes a connection whose two sockets share both ports (127.0.0.N:P to 127.0.0.1:P). Matching on
     /// ports took whichever row came first, our own accepted socket included; the whole 4-tuple tells them apart.
     @Test func aCallbackFromAnotherUsersSocketIsRefusedWithoutReachingTheAttempt() throws {
-        guard OtherUser.available() else { return }
+        guard try OtherUser.available() else { return }
         guard access("/usr/bin/curl", X_OK) == 0 else {
-            return SecurityTestPrecondition.unavailable("curl is not installed")
+            return try SecurityTestPrecondition.unavailable("curl is not installed")
         }
         let deliveries = Deliveries()
         let receiver = try LoopbackReceiver(pages: CallbackPages()) { parsed, _ in deliveries.record(parsed) }

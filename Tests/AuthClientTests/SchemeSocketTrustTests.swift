@@ -16,7 +16,7 @@ import Testing
     var folder: String { temporary.path }
 
     @Test func aFolderPreparedByAnotherUserIsRefused() throws {
-        guard OtherUser.available() else { return }
+        guard try OtherUser.available() else { return }
         // As the /tmp/authdeck-UID fallback: the other user made it first, open to all.
         let planted = folder + "/authdeck-0"
         try #require(mkdir(planted, 0o777) == 0 && chmod(planted, 0o777) == 0)
@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func aReceiverThatCannotStartIsReported() throws {
-        guard OtherUser.available() else { return }
+        guard try OtherUser.available() else { return }
         let planted = folder + "/authdeck-0"
         try #require(mkdir(planted, 0o777) == 0 && chown(planted, Self.nobody, Self.nobody) == 0)
         let provider = try TestProvider()
@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func openURLHandsNothingToAnotherUsersListener() throws {
-        guard OtherUser.available() else { return }
+        guard try OtherUser.available() else { return }
         try #require(chmod(folder, 0o777) == 0)
         let socketPath = folder + "/callback.sock"
         let received = folder + "/received"

@@ -130,7 +130,7 @@ import Testing
         let cache = KeyCache(storeID: store.storeID)
         defer { cache.drop() }
         guard cache.read() != nil else {
-            return SecurityTestPrecondition.unavailable("the kernel keyring is not available here")
+            return try SecurityTestPrecondition.unavailable("the kernel keyring is not available here")
         }
         cache.drop()
         #expect(cache.store(try SecureRandom.bytes(32), seconds: 60))

@@ -1,5 +1,4 @@
 import Foundation
-import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -20,11 +19,11 @@ public enum OtherUser {
     }
 
     /// Whether a test that guards a security property can act as another user here; when it cannot, says why
-    /// through `SecurityTestPrecondition` (a skip note, a failure in CI). `part` names the half of a test that needs
-    /// the other user, when the rest runs anyway.
-    public static func available(_ part: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+    /// through `SecurityTestPrecondition` (a skip note, or in CI a thrown error). `part` names the half of a test that
+    /// needs the other user, when the rest runs anyway.
+    public static func available(_ part: String? = nil) throws(SecurityTestPrecondition.Unavailable) -> Bool {
         guard let why = unavailable else { return true }
-        SecurityTestPrecondition.unavailable(part.map { "\($0): \(why)" } ?? why, sourceLocation: sourceLocation)
+        try SecurityTestPrecondition.unavailable(part.map { "\($0): \(why)" } ?? why)
         return false
     }
 

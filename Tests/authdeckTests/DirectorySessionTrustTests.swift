@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func aFileOwnedByAnotherUserIsIgnoredWithAWarning() throws {
-        guard OtherUser.available() else { return }
+        guard try OtherUser.available() else { return }
         let shared = folder.path + "/shared"
         let planted = try plant("planted", in: shared)
         OtherUser.own(planted)

@@ -12,7 +12,7 @@ import Testing
     /// The kernel hands /proc/PID of a non-dumpable process to root; of a dumpable one, to the process's user. So a
     /// command run as `nobody` shows which it is through the owner of its /proc entry.
     @Test func aRunningCommandIsNotDumpableAndWritesNoCore() throws {
-        guard OtherUser.available() else { return }
+        guard try OtherUser.available() else { return }
         let folder = TemporaryFolder()
         OtherUser.own(folder.path)
         let runner = CLIRunner(home: folder.path + "/home", extra: ["HOME": folder.path])

@@ -6,21 +6,21 @@ import Testing
 #endif
 
 /// One tmux pane on a private tmux server (its own socket), running a command until closed.
-public final class TmuxPane: @unchecked Sendable {
-    public static let isAvailable: Bool = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].contains {
+final class TmuxPane: @unchecked Sendable {
+    static let isAvailable: Bool = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].contains {
         FileManager.default.isExecutableFile(atPath: $0)
     }
 
     /// The trait of every tmux suite: it runs where tmux is installed, and always in CI (where a missing tmux is a
     /// failure, not a skip).
-    public static var required: ConditionTrait {
+    static var required: ConditionTrait {
         .enabled(if: isAvailable || ProcessInfo.processInfo.environment["CI"] == "true", "tmux is not installed")
     }
 
     private let socket: String
     private let marker: String
 
-    public init(
+    init(
         command: [String], environment: [String: String], folder: String, cols: Int = 100, rows: Int = 30,
         term: String = "xterm-256color"
     ) throws {
@@ -32,25 +32,25 @@ public final class TmuxPane: @unchecked Sendable {
             + command).map(Self.quote).joined(separator: " ")
         let line = quoted + "; echo $? > " + Self.quote(marker) + "; sleep 30"
         let status = Self.tmux(["-S", socket, "new-session", "-d", "-x", "\(cols)", "-y", "\(rows)", line])
-        guard status == 0 else { throw TmuxFailure("tmux new-session failed (\(status))") }
+        guard status == 0 else { throw CLIFailure("tmux new-session failed (\(status))") }
     }
 
-    public func send(_ key: String) {
+    func send(_ key: String) {
         _ = Self.tmux(["-S", socket, "send-keys", "-t", "0", key])
         Thread.sleep(forTimeInterval: 0.15)
     }
 
-    public func resize(cols: Int, rows: Int) {
+    func resize(cols: Int, rows: Int) {
         _ = Self.tmux(["-S", socket, "resize-window", "-t", "0", "-x", "\(cols)", "-y", "\(rows)"])
         Thread.sleep(forTimeInterval: 0.1)
     }
 
-    public func capture() -> String {
+    func capture() -> String {
         Self.tmuxOutput(["-S", socket, "capture-pane", "-p", "-t", "0"])
     }
 
     /// Waits until the pane shows `text`; fails with the screen as it was.
-    public func waitFor(
+    func waitFor(
         _ text: String, timeout: TimeInterval = 10,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
@@ -62,11 +62,11 @@ public final class TmuxPane: @unchecked Sendable {
             Thread.sleep(forTimeInterval: 0.05)
         }
         Issue.record("the pane never showed “\(text)”; it showed:\n\(screen)", sourceLocation: sourceLocation)
-        throw TmuxFailure("timed out waiting for \(text)")
+        throw CLIFailure("timed out waiting for \(text)")
     }
 
     /// Sends `key`, then waits until the pane shows `text` as `waitFor` does.
-    public func press(
+    func press(
         _ key: String, until text: String, timeout: TimeInterval = 10,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
@@ -75,7 +75,7 @@ public final class TmuxPane: @unchecked Sendable {
     }
 
     /// Types `text`, presses Enter, then waits until the pane shows `shown` as `waitFor` does.
-    public func submit(
+    func submit(
         _ text: String, until shown: String, timeout: TimeInterval = 10,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
@@ -84,7 +84,7 @@ public final class TmuxPane: @unchecked Sendable {
     }
 
     /// Waits for the program to end and checks it left with status 0 and the terminal restored.
-    public func waitForExit(timeout: TimeInterval = 10, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func waitForExit(timeout: TimeInterval = 10, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if let status = try? String(contentsOfFile: marker, encoding: .utf8) {
@@ -96,23 +96,23 @@ public final class TmuxPane: @unchecked Sendable {
             Thread.sleep(forTimeInterval: 0.05)
         }
         Issue.record("authdeck tui did not exit", sourceLocation: sourceLocation)
-        throw TmuxFailure("authdeck tui did not exit")
+        throw CLIFailure("authdeck tui did not exit")
     }
 
     /// Presses `key` (q quits the TUI) and waits for the program to end as `waitForExit` does.
-    public func quit(
+    func quit(
         with key: String = "q", timeout: TimeInterval = 10, sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         send(key)
         try waitForExit(timeout: timeout, sourceLocation: sourceLocation)
     }
 
-    public func close() {
+    func close() {
         _ = Self.tmux(["-S", socket, "kill-server"])
     }
 
     /// The command's exit status once it ended, waiting up to `timeout`; nil if it is still running.
-    public func exitStatus(timeout: TimeInterval = 10) -> Int32? {
+    func exitStatus(timeout: TimeInterval = 10) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if let text = try? String(contentsOfFile: marker, encoding: .utf8), text.hasSuffix("\n") {
@@ -124,7 +124,7 @@ public final class TmuxPane: @unchecked Sendable {
     }
 
     /// The pid of the pane's command (the shell line's first child: `env`, which became the program), or nil.
-    public func commandPID() -> pid_t? {
+    func commandPID() -> pid_t? {
         guard
             let shell = pid_t(
                 Self.tmuxOutput(["-S", socket, "display-message", "-p", "-t", "0", "#{pane_pid}"])
@@ -135,22 +135,22 @@ public final class TmuxPane: @unchecked Sendable {
     }
 
     /// Runs a tmux command on this pane's server (`set -s set-clipboard on`).
-    public func tmuxCommand(_ arguments: [String]) {
+    func tmuxCommand(_ arguments: [String]) {
         _ = Self.tmux(["-S", socket] + arguments)
     }
 
     /// The screen with wrapped lines joined (`capture-pane -J`), as a mouse copy in tmux would take them.
-    public func captureJoined() -> String {
+    func captureJoined() -> String {
         Self.tmuxOutput(["-S", socket, "capture-pane", "-p", "-J", "-t", "0"])
     }
 
     /// The newest paste buffer: what an OSC 52 copy put there when `set-clipboard` is on.
-    public func pasteBuffer() -> String {
+    func pasteBuffer() -> String {
         Self.tmuxOutput(["-S", socket, "show-buffer"])
     }
 
     /// Sends raw bytes to the pane as if the terminal produced them (mouse reports, escape sequences).
-    public func sendRaw(_ hex: [UInt8]) {
+    func sendRaw(_ hex: [UInt8]) {
         _ = Self.tmux(["-S", socket, "send-keys", "-t", "0", "-H"] + hex.map { String(format: "%02x", $0) })
         Thread.sleep(forTimeInterval: 0.15)
     }
@@ -196,10 +196,4 @@ public final class TmuxPane: @unchecked Sendable {
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         return (status & 0x7f) == 0 ? (status >> 8) & 0xff : -1
     }
-}
-
-/// The pane did not start, or did not show what a test waited for.
-public struct TmuxFailure: Error, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
 }
