@@ -15,7 +15,15 @@ import Testing
         for provider: TestProvider, presenter: RecordingPresenter, stored: PersistedSessions,
         timeout: TimeInterval = 3
     ) -> (SignInController, DirectSignIn) {
-        let backend = provider.directSignIn(transport: CurlTransport(timeout: timeout))
+        let preset = ProviderPreset(
+            name: "oidc", title: "OIDC", mnemonic: "o", kind: .oidc, scopes: ["openid"], idToken: true)
+        let transport = CurlTransport(timeout: timeout)
+        let resolved = ResolvedProvider(
+            preset: preset, clientID: TestProvider.clientID, authentication: .none,
+            scopes: ["openid"], endpoints: provider.endpoints)
+        let backend = DirectSignIn(
+            provider: resolved, request: SignInRequest(provider: "oidc", backendName: "direct"),
+            transport: transport, metadata: ProviderMetadataCache(transport: transport, folder: nil))
         let controller = SignInController.recording(presenter, persist: stored.persist)
         return (controller, backend)
     }

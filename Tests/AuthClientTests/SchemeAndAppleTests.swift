@@ -13,7 +13,15 @@ import Testing
         let provider = try TestProvider()
         let presenter = RecordingPresenter()
         let stored = PersistedSessions()
-        let backend = provider.directSignIn()
+        let preset = ProviderPreset(
+            name: "oidc", title: "OIDC", mnemonic: "o", kind: .oidc, scopes: ["openid"], idToken: true)
+        let transport = CurlTransport(timeout: 5)
+        let backend = DirectSignIn(
+            provider: ResolvedProvider(
+                preset: preset, clientID: TestProvider.clientID, authentication: .none,
+                scopes: ["openid"], endpoints: provider.endpoints),
+            request: SignInRequest(provider: "oidc", backendName: "direct"), transport: transport,
+            metadata: ProviderMetadataCache(transport: transport, folder: nil))
         let controller = SignInController(
             report: presenter.report, persist: stored.persist,
             receivers: ReceiverOptions(schemeSocketPath: socket), browser: nil)

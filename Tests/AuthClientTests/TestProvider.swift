@@ -44,21 +44,6 @@ final class TestProvider: @unchecked Sendable {
         set { lock.withLock { _userinfoSubject = newValue } }
     }
 
-    /// A direct sign-in against this provider: the plain OIDC preset asking for `openid` and an ID token, the
-    /// client public unless `authentication` says otherwise.
-    func directSignIn(
-        authentication: ClientAuthentication = .none, transport: any HTTPTransport = CurlTransport(timeout: 5)
-    ) -> DirectSignIn {
-        let preset = ProviderPreset(
-            name: "oidc", title: "OIDC", mnemonic: "o", kind: .oidc, scopes: ["openid"], idToken: true)
-        let resolved = ResolvedProvider(
-            preset: preset, clientID: Self.clientID, authentication: authentication, scopes: ["openid"],
-            endpoints: endpoints)
-        return DirectSignIn(
-            provider: resolved, request: SignInRequest(provider: "oidc", backendName: "direct"),
-            transport: transport, metadata: ProviderMetadataCache(transport: transport, folder: nil))
-    }
-
     /// Registers a code the "browser" will bring back, as the authorize step would.
     func issueCode(nonce: String?, challenge: String) -> String {
         let code = "code-\(UUID().uuidString)"
