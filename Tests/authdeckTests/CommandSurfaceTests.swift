@@ -1,5 +1,4 @@
 import Foundation
-import TestSupport
 import Testing
 
 /// The command table: subcommands refuse options they do not take, every command and subcommand has a

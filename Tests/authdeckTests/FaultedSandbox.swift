@@ -1,5 +1,4 @@
 import Foundation
-import TestSupport
 import Testing
 
 /// A sign-in setup whose sandbox runs with faults: a passphrase store, the scripted browser as `$BROWSER`, and

@@ -1,5 +1,4 @@
 import Foundation
-import TestSupport
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,4 @@
 import Foundation
-import TestSupport
 import Testing
 
 /// Where `login` listens: config.json's `listen` and `--listen` bind the receiver to exactly that port, and a port

@@ -1,6 +1,5 @@
 import AuthCrypto
 import Foundation
-import TestSupport
 import Testing
 
 /// The sandbox's fault profiles through the real binary: `authdeck sandbox --fault NAME` as a child process, a login

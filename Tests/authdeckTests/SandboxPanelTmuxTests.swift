@@ -1,5 +1,4 @@
 import Foundation
-import TestSupport
 import Testing
 
 /// The Sandbox panel inside the TUI under tmux, against a running sandbox: `S` lists the faults as the admin route

@@ -1,5 +1,4 @@
 import Foundation
-import TestSupport
 import Testing
 
 /// The sandbox keeps its port, signing keys and what it issued in its data folder (`$AUTHDECK_HOME/

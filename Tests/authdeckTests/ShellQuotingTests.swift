@@ -1,5 +1,4 @@
 import Foundation
-import TestSupport
 import Testing
 
 /// `authdeck env`'s lines, evaluated by bash, zsh, dash and fish, give back every hostile token

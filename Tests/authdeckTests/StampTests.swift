@@ -1,5 +1,4 @@
 import Foundation
-import TestSupport
 import Testing
 
 /// `authdeck stamp`: X-Stamp values checked by Python's `cryptography` as Turnkey would check them.

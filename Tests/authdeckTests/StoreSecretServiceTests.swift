@@ -1,5 +1,4 @@
 import Foundation
-import TestSupport
 import Testing
 
 /// Whether the Secret Service tests can run: they need the D-Bus session of scripts/with-keyring.sh. Outside CI they

@@ -1,5 +1,4 @@
 import Foundation
-import TestSupport
 import Testing
 
 /// The support tooling: per-directory sessions, doctor, completions and the man page, through the real binary.

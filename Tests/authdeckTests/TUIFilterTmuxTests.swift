@@ -1,5 +1,4 @@
 import Foundation
-import TestSupport
 import Testing
 
 /// The `/` filter over a store of a few thousand sessions, as the user sees it: the first rows at once, the count

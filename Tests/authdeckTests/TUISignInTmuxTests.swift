@@ -1,5 +1,4 @@
 import Foundation
-import TestSupport
 import Testing
 
 /// Under tmux, the real binary against a real sandbox: OIDC's issuer and client id typed on

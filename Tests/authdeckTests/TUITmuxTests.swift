@@ -1,6 +1,5 @@
 import AuthCrypto
 import Foundation
-import TestSupport
 import Testing
 
 #if canImport(Glibc)

@@ -1,5 +1,4 @@
 import Foundation
-import TestSupport
 import Testing
 
 /// Text whose graphemes hold several spacing letters, as tmux shows it after ncurses drew it: nothing cut away and

@@ -1,6 +1,5 @@
 import AuthCrypto
 import Foundation
-import TestSupport
 import Testing
 
 /// The trace commands through the real binary, on traces that real logins wrote against a faulted sandbox:

@@ -1,5 +1,4 @@
 import Foundation
-import TestSupport
 import Testing
 
 /// A customer's trace in the TUI's own Trace screen, on a real terminal (tmux): `authdeck trace show FILE` opens the
