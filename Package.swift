@@ -89,15 +89,23 @@ let package = Package(
             linkerSettings: [.unsafeFlags(["-static-executable"])]
         ),
 
-        .testTarget(name: "AuthCryptoTests", dependencies: ["AuthCrypto"]),
-        .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthCrypto"]),
+        // What several test targets need alike: temporary folders, other programs run to their end, free ports,
+        // polling, the other-user wrapper and the security-test precondition. Foundation only, not Testing: plain
+        // `swift build` compiles it too, and the static standard library of release builds has no Testing module.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+
+        .testTarget(name: "AuthCryptoTests", dependencies: ["AuthCrypto", "TestSupport"]),
+        .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthCrypto", "TestSupport"]),
         .testTarget(
-            name: "SessionStorageTests", dependencies: ["SessionStorage", "SecretService", "AuthCore", "AuthCrypto"]),
+            name: "SessionStorageTests",
+            dependencies: ["SessionStorage", "SecretService", "AuthCore", "AuthCrypto", "TestSupport"]),
         .testTarget(
-            name: "AuthClientTests", dependencies: ["AuthClient", "AuthCore", "AuthCrypto", "LoopbackHTTP", "Sandbox"]),
-        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "AuthCore", "AuthCrypto"]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "AuthCore"], exclude: ["Snapshots"]),
-        .testTarget(name: "authdeckTests", dependencies: ["AuthCrypto"], exclude: ["Fixtures"]),
+            name: "AuthClientTests",
+            dependencies: ["AuthClient", "AuthCore", "AuthCrypto", "LoopbackHTTP", "Sandbox", "TestSupport"]),
+        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "AuthCore", "AuthCrypto", "TestSupport"]),
+        .testTarget(
+            name: "TerminalUITests", dependencies: ["TerminalUI", "AuthCore", "TestSupport"], exclude: ["Snapshots"]),
+        .testTarget(name: "authdeckTests", dependencies: ["AuthCrypto", "TestSupport"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -6,15 +6,11 @@ import AuthCore
     import Glibc
 #endif
 
-@_cdecl("LLVMFuzzerInitialize")
-public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: FuzzArguments) -> CInt {
-    writeSeedsIfAsked(callbackSeeds)
-    return 0
-}
+/// The seeds `scripts/fuzz.sh --write-seeds` keeps for this target.
+func fuzzSeeds() -> [(name: String, bytes: [UInt8])] { callbackSeeds() }
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzCallback(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let bytes = fuzzBytes(data, size)
+/// One input of libFuzzer's.
+func fuzzOne(_ bytes: [UInt8]) {
     let text = String(decoding: bytes, as: UTF8.self)
 
     // Decoding is lossless: what decodes re-encodes to text that decodes to the same pairs, in order.
@@ -38,7 +34,6 @@ public func fuzzCallback(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     if let callback = try? CallbackParser.parse(url: text) {
         checkRoundTrip(callback)
     }
-    return 0
 }
 
 /// parse → encode → parse gives the same Callback, as a form body and as a redirect URL.

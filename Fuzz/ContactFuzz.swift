@@ -9,20 +9,15 @@ private let formats: [OTPCodeFormat] =
         [false, true].compactMap { try? OTPCodeFormat(length: length, alphanumeric: $0) }
     }
 
-@_cdecl("LLVMFuzzerInitialize")
-public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: FuzzArguments) -> CInt {
-    writeSeedsIfAsked(contactSeeds)
-    return 0
-}
+/// The seeds `scripts/fuzz.sh --write-seeds` keeps for this target.
+func fuzzSeeds() -> [(name: String, bytes: [UInt8])] { contactSeeds() }
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzContact(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let bytes = fuzzBytes(data, size)
+/// One input of libFuzzer's.
+func fuzzOne(_ bytes: [UInt8]) {
     let text = String(decoding: bytes, as: UTF8.self)
     checkContact(text)
     checkCodes(text)
     checkBase32(text, bytes)
-    return 0
 }
 
 private func checkContact(_ text: String) {

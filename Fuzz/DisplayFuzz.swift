@@ -5,16 +5,12 @@
 // Input: byte 0 picks the column to write at (-3…), byte 1 the width limit; the rest is the text.
 import TerminalUI
 
-@_cdecl("LLVMFuzzerInitialize")
-public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: FuzzArguments) -> CInt {
-    writeSeedsIfAsked(displaySeeds)
-    return 0
-}
+/// The seeds `scripts/fuzz.sh --write-seeds` keeps for this target.
+func fuzzSeeds() -> [(name: String, bytes: [UInt8])] { displaySeeds() }
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzDisplay(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let bytes = fuzzBytes(data, size)
-    guard bytes.count >= 2 else { return 0 }
+/// One input of libFuzzer's.
+func fuzzOne(_ bytes: [UInt8]) {
+    guard bytes.count >= 2 else { return }
     let column = Int(bytes[0] % 16) - 3
     let limit = Int(bytes[1] % 24)
     let text = String(decoding: bytes[2...], as: UTF8.self)
@@ -43,7 +39,6 @@ public func fuzzDisplay(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     buffer.write(text, row: 0, col: 11)
     buffer.write(text, row: 2, col: 0)
     checkGrid(buffer)
-    return 0
 }
 
 private func isDrawable(_ scalar: Unicode.Scalar) -> Bool {

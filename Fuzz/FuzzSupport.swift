@@ -6,15 +6,25 @@
 /// `char ***argv` of LLVMFuzzerInitialize.
 public typealias FuzzArguments = UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?
 
+// libFuzzer's two entry points, the same for every target: each target's file defines `fuzzSeeds()` (what
+// `scripts/fuzz.sh --write-seeds` keeps) and `fuzzOne(_:)` (the checks on one input).
+
+@_cdecl("LLVMFuzzerInitialize")
+public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: FuzzArguments) -> CInt {
+    writeSeedsIfAsked(fuzzSeeds)
+    return 0
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    fuzzOne(fuzzBytes(data, size))
+    return 0
+}
+
 /// The fuzzer's input as an array; libFuzzer may pass a null pointer for the empty input.
 func fuzzBytes(_ data: UnsafePointer<UInt8>?, _ size: Int) -> [UInt8] {
     guard let data, size > 0 else { return [] }
     return Array(UnsafeBufferPointer(start: data, count: size))
-}
-
-/// The fuzzer's input as text, invalid UTF-8 replaced by U+FFFD as every Swift string has it.
-func fuzzText(_ data: UnsafePointer<UInt8>?, _ size: Int) -> String {
-    String(decoding: fuzzBytes(data, size), as: UTF8.self)
 }
 
 /// A broken invariant is as much a finding as a crash: say which one, then abort so libFuzzer keeps the input.

@@ -30,15 +30,12 @@ private let fixedToken =
     + "mNvbS9pc19yb290Ijp0cnVlfQ.DtEhU3ljbEg8L38VWAfUAqOyKAM6-Xx-F4GawxaepmXFCgfTjDxw5djxLa8ISlSApmWQxfKTUJqPP3-"
     + "Kg6NU1Q"
 
-@_cdecl("LLVMFuzzerInitialize")
-public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: FuzzArguments) -> CInt {
-    writeSeedsIfAsked(jwsSeeds)
-    return 0
-}
+/// The seeds `scripts/fuzz.sh --write-seeds` keeps for this target.
+func fuzzSeeds() -> [(name: String, bytes: [UInt8])] { jwsSeeds() }
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzJWS(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let text = String(decoding: fuzzBytes(data, size), as: UTF8.self)
+/// One input of libFuzzer's.
+func fuzzOne(_ bytes: [UInt8]) {
+    let text = String(decoding: bytes, as: UTF8.self)
     if text.hasPrefix("{") {
         checkKey(text)
         // The input as a provider's JWKS, against a token RFC 7515 signed.
@@ -49,7 +46,6 @@ public func fuzzJWS(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     } else {
         checkToken(text)
     }
-    return 0
 }
 
 private func checkToken(_ token: String) {

@@ -26,16 +26,12 @@ private let sessionKey: P256PrivateKey = {
     return key
 }()
 
-@_cdecl("LLVMFuzzerInitialize")
-public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: FuzzArguments) -> CInt {
-    writeSeedsIfAsked(responseSeeds)
-    return 0
-}
+/// The seeds `scripts/fuzz.sh --write-seeds` keeps for this target.
+func fuzzSeeds() -> [(name: String, bytes: [UInt8])] { responseSeeds() }
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzResponses(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let bytes = fuzzBytes(data, size)
-    guard bytes.count >= 2 else { return 0 }
+/// One input of libFuzzer's.
+func fuzzOne(_ bytes: [UInt8]) {
+    guard bytes.count >= 2 else { return }
     let status = statuses[Int(bytes[0]) % statuses.count]
     let type = contentTypes[Int(bytes[1]) % contentTypes.count]
     let response = IncomingResponse(
@@ -50,7 +46,6 @@ public func fuzzResponses(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             baseURL: "https://proxy.example/", configID: "cfg", transport: transport,
             totpExtension: true))
     checkPortal(PortalClient(baseURL: "https://portal.example", environmentID: "env", transport: transport))
-    return 0
 }
 
 /// Whatever a call throws is a one-line message a terminal can show: no provider text smuggles in control

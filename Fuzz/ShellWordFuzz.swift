@@ -13,15 +13,12 @@
 // Input: the bytes as UTF-8 text (invalid sequences become U+FFFD, as no Swift string can hold them).
 import AuthBase
 
-@_cdecl("LLVMFuzzerInitialize")
-public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: FuzzArguments) -> CInt {
-    writeSeedsIfAsked(shellWordSeeds)
-    return 0
-}
+/// The seeds `scripts/fuzz.sh --write-seeds` keeps for this target.
+func fuzzSeeds() -> [(name: String, bytes: [UInt8])] { shellWordSeeds() }
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzShellWord(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let text = fuzzText(data, size)
+/// One input of libFuzzer's.
+func fuzzOne(_ input: [UInt8]) {
+    let text = String(decoding: input, as: UTF8.self)
     let bytes = Array(text.utf8)
 
     let posix = ShellWord.posix(text)
@@ -34,10 +31,9 @@ public func fuzzShellWord(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 
     let typed = ShellWord.posixTyped(text)
     if Array(typed.utf8) == bytes && !bytes.isEmpty && bytes.allSatisfy(isInert) {
-        return 0  // bare, and nothing in it is special to any shell
+        return  // bare, and nothing in it is special to any shell
     }
     invariant(readPOSIX(Array(typed.utf8)) == bytes, "POSIX reads the typed \(typed.debugDescription) otherwise")
-    return 0
 }
 
 /// A POSIX word made of `'…'` runs, `\'` and `"$(printf '\ddd…')"`, read as sh reads it; nil when anything else

@@ -10,19 +10,14 @@ import Foundation
 private let passphrase = Array("correct horse battery staple".utf8)
 private let now = Date(timeIntervalSince1970: 1_700_000_000)
 
-@_cdecl("LLVMFuzzerInitialize")
-public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: FuzzArguments) -> CInt {
-    writeSeedsIfAsked(storeSeeds)
-    return 0
-}
+/// The seeds `scripts/fuzz.sh --write-seeds` keeps for this target.
+func fuzzSeeds() -> [(name: String, bytes: [UInt8])] { storeSeeds() }
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzStoreBlob(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let bytes = fuzzBytes(data, size)
+/// One input of libFuzzer's.
+func fuzzOne(_ bytes: [UInt8]) {
     checkSecretsBlob(bytes)
     if let lines = openBundle(bytes) { checkImportLines(lines) }
     checkImportLines(bytes)
-    return 0
 }
 
 /// A blob that decodes re-encodes to bytes that decode to the same secrets. (Not to the same bytes: the endpoints

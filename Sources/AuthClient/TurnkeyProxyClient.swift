@@ -271,23 +271,22 @@ public struct TurnkeyProxyClient: Sendable {
 
     /// One call. `codeSent`: the request carries a code the user typed, so 401 means that code was wrong.
     func call(_ path: String, _ body: [String: JSONValue], codeSent: Bool = false) throws(SignInError) -> JSONValue {
-        let response = try send(path, body)
-        guard (200..<300).contains(response.status) else {
-            throw TurnkeyProxyError.error(from: response, call: path, codeSent: codeSent)
-        }
-        let json = try response.json()
-        guard case .object = json else {
-            throw .network(message: "the auth proxy's \(path) answer is not a JSON object")
-        }
-        return json
+        try Self.object(try send(path, body), of: path, codeSent: codeSent)
     }
 
     /// A lookup: 404 is an answer ("nothing found"), not an error.
     func lookup(_ path: String, _ body: [String: JSONValue]) throws(SignInError) -> JSONValue? {
         let response = try send(path, body)
         if response.status == 404, (try? JSONValue.parse(response.body)) != nil { return nil }
+        return try Self.object(response, of: path, codeSent: false)
+    }
+
+    /// The JSON object a 2xx answer to `path` holds; any other answer as the error it is.
+    private static func object(
+        _ response: IncomingResponse, of path: String, codeSent: Bool
+    ) throws(SignInError) -> JSONValue {
         guard (200..<300).contains(response.status) else {
-            throw TurnkeyProxyError.error(from: response, call: path, codeSent: false)
+            throw TurnkeyProxyError.error(from: response, call: path, codeSent: codeSent)
         }
         let json = try response.json()
         guard case .object = json else {

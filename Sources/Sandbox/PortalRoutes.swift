@@ -113,12 +113,7 @@ final class PortalRoutes: Sendable {
         case "false": abstracted = false
         default: throw .badRequest("isAccountAbstracted must be true or false")
         }
-        let loginState: String
-        let verifier: String
-        do {
-            loginState = try context.randomToken()
-            verifier = try context.randomToken()
-        } catch {
+        guard let loginState = try? context.randomToken(), let verifier = try? context.randomToken() else {
             throw .server("the sandbox could not draw random bytes")
         }
         let now = context.clock.now
@@ -195,10 +190,7 @@ final class PortalRoutes: Sendable {
             throw .unauthorized("the token is unknown, expired or already used")
         }
         let endUserID = Self.endUserID(user, profile: result.profile)
-        let challengeID: String
-        do {
-            challengeID = try context.randomToken(bytes: 16)
-        } catch {
+        guard let challengeID = try? context.randomToken(bytes: 16) else {
             throw .server("the sandbox could not draw random bytes")
         }
         let seconds = context.clock.seconds

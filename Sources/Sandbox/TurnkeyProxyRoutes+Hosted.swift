@@ -61,12 +61,7 @@ extension TurnkeyProxyRoutes {
         else {
             return OIDCRoutes.errorPage(400, "redirectUri must be \(prefix)<app scheme>.")
         }
-        let loginState: String
-        let verifier: String
-        do {
-            loginState = try context.randomToken()
-            verifier = try context.randomToken()
-        } catch {
+        guard let loginState = try? context.randomToken(), let verifier = try? context.randomToken() else {
             return OIDCRoutes.errorPage(500, "The sandbox could not draw random bytes.")
         }
         let now = context.clock.now

@@ -107,10 +107,7 @@ extension TurnkeyProxyRoutes {
                     publicKey: publicKey)
             ]
         }
-        let challengeID: String
-        do {
-            challengeID = try context.randomToken(bytes: 16)
-        } catch {
+        guard let challengeID = try? context.randomToken(bytes: 16) else {
             throw .internal("the sandbox could not draw random bytes")
         }
         let seconds = context.clock.seconds

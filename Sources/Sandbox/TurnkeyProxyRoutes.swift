@@ -206,12 +206,7 @@ final class TurnkeyProxyRoutes: Sendable {
             (email != nil && user.email == email) || (phone != nil && user.phone == phone)
                 || identities.contains { $0.profile.map(user.subject(at:)) == $0.subject }
         }?.name
-        let userID: String
-        let organizationID: String
-        do {
-            userID = try context.randomID()
-            organizationID = try context.randomID()
-        } catch {
+        guard let userID = try? context.randomID(), let organizationID = try? context.randomID() else {
             throw .internal("the sandbox could not draw random bytes")
         }
         let created = ProxyAccounts.Account(

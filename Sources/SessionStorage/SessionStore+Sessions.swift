@@ -49,12 +49,8 @@ extension SessionStore {
             statement.bind(1, key)
             guard try statement.step() else { throw StoreError.noSuchSession(key) }
             return Self.entry(from: statement, selected: selected)
-        } catch let error as SQLiteError {
-            throw fail(error)
-        } catch let error as StoreError {
-            throw error
         } catch {
-            throw .storage("\(error)")
+            throw fail(any: error)
         }
     }
 
@@ -92,12 +88,8 @@ extension SessionStore {
             }
             let selected = statement.string(15)
             found = (Self.entry(from: statement, selected: selected), statement.blob(14) ?? [])
-        } catch let error as SQLiteError {
-            throw fail(error)
-        } catch let error as StoreError {
-            throw error
         } catch {
-            throw .storage("\(error)")
+            throw fail(any: error)
         }
         let secrets = try decrypt(found.blob, key: found.entry.record.key)
         return Session(record: found.entry.record, secrets: secrets)

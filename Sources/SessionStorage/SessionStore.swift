@@ -148,6 +148,15 @@ public final class SessionStore: @unchecked Sendable {
         Self.diagnose(error, path: location.databasePath, database: database)
     }
 
+    /// Whatever a store operation threw as the error it reports: SQLite's diagnosed, a StoreError as it is.
+    func fail(any error: any Error) -> StoreError {
+        switch error {
+        case let error as SQLiteError: fail(error)
+        case let error as StoreError: error
+        default: .storage("\(error)")
+        }
+    }
+
     // MARK: - Schema
 
     private static func readVersion(_ database: SQLiteDatabase) throws(SQLiteError) -> Int {

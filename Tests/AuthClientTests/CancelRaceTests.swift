@@ -124,9 +124,7 @@ final class StateReadingPresenter: Sendable {
             _ = gate.wait(timeout: .now() + 10)
             return try inner(session)
         }
-        let controller = SignInController(
-            report: presenter.report, persist: persist, receivers: ReceiverOptions(),
-            browser: nil)
+        let controller = SignInController.recording(presenter, persist: persist)
         controller.start(try sandbox.backend("google", backend: "sandbox"), timeout: 60)
         _ = try #require(presenter.waitForBegin())
         guard case .browser(let url)? = presenter.prompts.last else {

@@ -1,6 +1,7 @@
 import AuthClient
 import AuthCore
 import Foundation
+import TestSupport
 import Testing
 
 /// Client authentication at the token and revocation endpoints: which method discovery and config.json choose, and
@@ -78,26 +79,12 @@ import Testing
     /// What Python's standard library makes of the pair: `quote_plus` (application/x-www-form-urlencoded, RFC 6749
     /// Appendix B) on each part, then base64 of `id:secret`.
     static func pythonBasic(_ id: String, _ secret: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [
-            "-c",
-            """
+        let script = """
             import base64, sys, urllib.parse
             id, secret = sys.stdin.read().split("\\n")[:2]
             pair = urllib.parse.quote_plus(id, safe="~") + ":" + urllib.parse.quote_plus(secret, safe="~")
             print(base64.b64encode(pair.encode()).decode(), end="")
-            """,
-        ]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data((id + "\n" + secret + "\n").utf8))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+            """
+        return try Program.python(script, stdin: id + "\n" + secret + "\n").text
     }
 }

@@ -2,6 +2,7 @@ import AuthClient
 import AuthCore
 import Foundation
 import LoopbackHTTP
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -12,12 +13,7 @@ import Testing
 /// ssl): every behaviour the URLSession transport had, kept.
 @Suite struct CurlTransportTests {
     /// What the server saw of each request.
-    final class Seen: @unchecked Sendable {
-        private let lock = NSLock()
-        private var requests: [HTTPRequest] = []
-        func add(_ request: HTTPRequest) { lock.withLock { requests.append(request) } }
-        var all: [HTTPRequest] { lock.withLock { requests } }
-    }
+    typealias Seen = Recorded<HTTPRequest>
 
     func expectNetworkError(
         _ message: String, _ body: () throws -> IncomingResponse,
@@ -40,7 +36,7 @@ import Testing
     @Test func aRedirectIsReturnedAsItIsAndNotFollowed() throws {
         let seen = Seen()
         let server = try HTTPServer { request in
-            seen.add(request)
+            seen.append(request)
             if request.path == "/start" {
                 return HTTPResponse(
                     status: 302, headers: [("Location", "/elsewhere?code=x")], body: Array("moved".utf8))
@@ -58,7 +54,7 @@ import Testing
     @Test func headersAreLowerCasedTheUserAgentIsOursAndNoCookieIsKept() throws {
         let seen = Seen()
         let server = try HTTPServer { request in
-            seen.add(request)
+            seen.append(request)
             return HTTPResponse(
                 status: 200,
                 headers: [
@@ -83,7 +79,7 @@ import Testing
     @Test func bodiesMethodsAndHeadersArriveAsSent() throws {
         let seen = Seen()
         let server = try HTTPServer(maximumRequestBytes: 64 * 1024) { request in
-            seen.add(request)
+            seen.append(request)
             return .json(200, Array("{}".utf8))
         }
         defer { server.stop() }
@@ -226,13 +222,11 @@ import Testing
         ]
         openssl.standardError = FileHandle.nullDevice
         guard (try? openssl.run()) != nil else {
-            print("skipped: no openssl to make a certificate")
-            return
+            return try SecurityTestPrecondition.unavailable("no openssl to make a certificate")
         }
         openssl.waitUntilExit()
         guard openssl.terminationStatus == 0 else {
-            print("skipped: openssl could not make a certificate")
-            return
+            return try SecurityTestPrecondition.unavailable("openssl could not make a certificate")
         }
         let script = """
             import http.server, ssl, sys
@@ -257,8 +251,7 @@ import Testing
         let output = Pipe()
         python.standardOutput = output
         guard (try? python.run()) != nil else {
-            print("skipped: no python3 for the TLS listener")
-            return
+            return try SecurityTestPrecondition.unavailable("no python3 for the TLS listener")
         }
         defer {
             // SIGKILL: the test process's children may inherit SIGTERM ignored.

@@ -24,9 +24,7 @@ import Testing
         let backend = DirectSignIn(
             provider: resolved, request: SignInRequest(provider: "oidc", backendName: "direct"),
             transport: transport, metadata: ProviderMetadataCache(transport: transport, folder: nil))
-        let controller = SignInController(
-            report: presenter.report, persist: stored.persist, receivers: ReceiverOptions(),
-            browser: nil)
+        let controller = SignInController.recording(presenter, persist: stored.persist)
         return (controller, backend)
     }
 

@@ -2,6 +2,7 @@ import AuthClient
 import AuthCore
 import Foundation
 import LoopbackHTTP
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -12,50 +13,23 @@ import Testing
 /// receiver; the attempt never hears of it, and this user's own callback still gets through.
 @Suite struct LoopbackPeerTests {
     /// Counts what reached the sign-in.
-    final class Deliveries: @unchecked Sendable {
-        private let lock = NSLock()
-        private var states: [String] = []
-        func record(_ parsed: Result<Callback, CallbackParser.Failure>) -> CallbackVerdict {
-            lock.lock()
-            defer { lock.unlock() }
-            if case .success(let callback) = parsed { states.append(callback.state ?? "") } else { states.append("?") }
-            return .accepted
-        }
-        var all: [String] {
-            lock.lock()
-            defer { lock.unlock() }
-            return states
-        }
-    }
+    typealias Deliveries = Recorded<String>
 
     /// `curl` as the given user (nil: this one); returns the HTTP status it got.
     func callback(_ url: String, asNobody: Bool, curlOptions: [String] = []) throws -> String {
-        let process = Process()
         let curl =
             ["/usr/bin/curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "10"] + curlOptions + [url]
-        if asNobody {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups"] + curl
-        } else {
-            process.executableURL = URL(fileURLWithPath: curl[0])
-            process.arguments = Array(curl.dropFirst())
-        }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        let command = asNobody ? [OtherUser.setpriv] + OtherUser.wrap(curl) : curl
+        return try Program.run(command[0], Array(command.dropFirst()), quiet: true).text
     }
 
     /// A user who binds another loopback address with the receiver's own port and connects
     /// from it makes a connection whose two sockets share both ports (127.0.0.N:P to 127.0.0.1:P). Matching on
     /// ports took whichever row came first, our own accepted socket included; the whole 4-tuple tells them apart.
     @Test func aCallbackFromAnotherUsersSocketIsRefusedWithoutReachingTheAttempt() throws {
-        guard getuid() == 0, access("/usr/bin/setpriv", X_OK) == 0, access("/usr/bin/curl", X_OK) == 0 else {
-            print("skipped: needs root, setpriv and curl to act as another user")
-            return
+        guard try OtherUser.available() else { return }
+        guard access("/usr/bin/curl", X_OK) == 0 else {
+            return try SecurityTestPrecondition.unavailable("curl is not installed")
         }
         let deliveries = Deliveries()
         let receiver = try LoopbackReceiver(pages: CallbackPages()) { parsed, _ in deliveries.record(parsed) }
@@ -138,5 +112,13 @@ import Testing
         let garbled = Self.row("0100007F:C350", "0100007F:1F90", uid: "x", inode: 11)
         #expect(LoopbackPeer.owner(inTables: [garbled], of: peer, connectedTo: Self.server) == nil)
         #expect(LoopbackPeer.owner(inTables: [], of: peer, connectedTo: Self.server) == nil)
+    }
+}
+
+extension Recorded<String> {
+    /// Notes the state of a callback that reached the sign-in ("?" for one that did not parse) and accepts it.
+    func record(_ parsed: Result<Callback, CallbackParser.Failure>) -> CallbackVerdict {
+        if case .success(let callback) = parsed { append(callback.state ?? "") } else { append("?") }
+        return .accepted
     }
 }

@@ -10,12 +10,7 @@ import Testing
     let presenter = RecordingPresenter()
     let stored = PersistedSessions()
     let controller: SignInController
-
-    init() {
-        controller = SignInController(
-            report: presenter.report, persist: stored.persist, receivers: ReceiverOptions(),
-            browser: nil)
-    }
+    init() { controller = .recording(presenter, persist: stored.persist) }
 
     func browse(_ sandbox: TurnkeySandbox, user: String) throws {
         controller.start(try sandbox.backend("google", backend: "sandbox"), timeout: 60)
@@ -61,9 +56,7 @@ import Testing
         // Known now: the next sign-in is direct, with no code.
         let sent = sandbox.codesSent
         let again = RecordingPresenter()
-        let second = SignInController(
-            report: again.report, persist: stored.persist, receivers: ReceiverOptions(),
-            browser: nil)
+        let second = SignInController.recording(again, persist: stored.persist)
         second.start(try sandbox.backend("google", backend: "sandbox"), timeout: 60)
         _ = try #require(again.waitForBegin())
         guard case .browser(let url)? = again.prompts.last else {

@@ -12,12 +12,7 @@ import Testing
     let presenter = RecordingPresenter()
     let stored = PersistedSessions()
     let controller: SignInController
-
-    init() {
-        controller = SignInController(
-            report: presenter.report, persist: stored.persist, receivers: ReceiverOptions(),
-            browser: nil)
-    }
+    init() { controller = .recording(presenter, persist: stored.persist) }
 
     /// Starts `provider` through `sandbox-portal` and answers the attempt and the URL to open.
     func start(_ sandbox: TurnkeySandbox, _ provider: Provider = .google) throws -> (Attempt, String) {

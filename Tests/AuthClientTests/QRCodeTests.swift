@@ -1,5 +1,6 @@
 import AuthClient
 import Foundation
+import TestSupport
 import Testing
 
 /// The sign-in QR code is made at error correction level L so an authorize URL fits 120×40, and it
@@ -47,11 +48,7 @@ import Testing
     }
 
     @Test func zbarimgReadsTheCodeBack() throws {
-        guard
-            let zbarimg = ["/usr/bin/zbarimg", "/usr/local/bin/zbarimg"].first(where: {
-                FileManager.default.isExecutableFile(atPath: $0)
-            })
-        else {
+        guard let zbarimg = QRImage.zbarimg else {
             print("QRCodeTests: skipped, zbarimg (zbar-tools) is not installed")
             return
         }
@@ -59,33 +56,10 @@ import Testing
             let code = try #require(QRCode(text))
             let path = NSTemporaryDirectory() + "authdeck-qr-\(UUID().uuidString.prefix(8)).pgm"
             defer { try? FileManager.default.removeItem(atPath: path) }
-            try Self.pgm(code.modules, scale: 4, quietZone: 4).write(to: URL(fileURLWithPath: path))
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: zbarimg)
-            process.arguments = ["--raw", "-q", path]
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0)
-            #expect(String(decoding: data, as: UTF8.self) == text + "\n")
+            try QRImage.pgm(code.modules).write(to: URL(fileURLWithPath: path))
+            let read = try Program.run(zbarimg, ["--raw", "-q", path])
+            #expect(read.status == 0)
+            #expect(read.text == text + "\n")
         }
-    }
-
-    /// The modules as a binary greyscale image, dark modules black, `scale` pixels each, on a white margin.
-    static func pgm(_ modules: [[Bool]], scale: Int, quietZone: Int) -> Data {
-        let side = (modules.count + 2 * quietZone) * scale
-        var pixels = [UInt8](repeating: 255, count: side * side)
-        for (row, line) in modules.enumerated() {
-            for (col, dark) in line.enumerated() where dark {
-                for dy in 0..<scale {
-                    for dx in 0..<scale {
-                        pixels[((row + quietZone) * scale + dy) * side + (col + quietZone) * scale + dx] = 0
-                    }
-                }
-            }
-        }
-        return Data("P5\n\(side) \(side)\n255\n".utf8) + Data(pixels)
     }
 }

@@ -1,6 +1,7 @@
 import AuthClient
 import AuthCore
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -10,27 +11,12 @@ import Testing
 /// The authdeck:// socket's folder cannot be prepared by another user, `open-url` hands a URL
 /// only to a listener of the same user, and a receiver that did not start says so.
 @Suite struct SchemeSocketTrustTests {
-    static let nobody: uid_t = 65_534
-
-    var unavailable: String? {
-        if getuid() != 0 { return "not root: cannot act as another user" }
-        if access("/usr/bin/setpriv", X_OK) != 0 { return "setpriv is not installed" }
-        return nil
-    }
-
-    func makeFolder() throws -> String {
-        let folder = NSTemporaryDirectory() + "authdeck-trust-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        return folder
-    }
+    static let nobody = OtherUser.uid
+    let temporary = TemporaryFolder(prefix: "authdeck-trust")
+    var folder: String { temporary.path }
 
     @Test func aFolderPreparedByAnotherUserIsRefused() throws {
-        if let why = unavailable {
-            print("skipped: \(why)")
-            return
-        }
-        let folder = try makeFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        guard try OtherUser.available() else { return }
         // As the /tmp/authdeck-UID fallback: the other user made it first, open to all.
         let planted = folder + "/authdeck-0"
         try #require(mkdir(planted, 0o777) == 0 && chmod(planted, 0o777) == 0)
@@ -49,12 +35,7 @@ import Testing
     }
 
     @Test func aReceiverThatCannotStartIsReported() throws {
-        if let why = unavailable {
-            print("skipped: \(why)")
-            return
-        }
-        let folder = try makeFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        guard try OtherUser.available() else { return }
         let planted = folder + "/authdeck-0"
         try #require(mkdir(planted, 0o777) == 0 && chown(planted, Self.nobody, Self.nobody) == 0)
         let provider = try TestProvider()
@@ -81,12 +62,7 @@ import Testing
     }
 
     @Test func openURLHandsNothingToAnotherUsersListener() throws {
-        if let why = unavailable {
-            print("skipped: \(why)")
-            return
-        }
-        let folder = try makeFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        guard try OtherUser.available() else { return }
         try #require(chmod(folder, 0o777) == 0)
         let socketPath = folder + "/callback.sock"
         let received = folder + "/received"
@@ -109,11 +85,8 @@ import Testing
             client.sendall(b"ok\\n")
             """
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = [
-            "--reuid=65534", "--regid=65534", "--clear-groups",
-            "/usr/bin/env", "python3", "-c", listener,
-        ]
+        process.executableURL = URL(fileURLWithPath: OtherUser.setpriv)
+        process.arguments = OtherUser.wrap(["/usr/bin/env", "python3", "-c", listener])
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

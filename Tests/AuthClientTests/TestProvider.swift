@@ -216,3 +216,13 @@ final class PersistedSessions: @unchecked Sendable {
 
     var count: Int { lock.withLock { sessions.count } }
 }
+
+extension SignInController {
+    /// A controller as the flow tests drive it: it reports to `presenter` and stores through `persist`, with the
+    /// default receivers and no browser.
+    static func recording(
+        _ presenter: RecordingPresenter, persist: @escaping SignInController.Persist
+    ) -> SignInController {
+        SignInController(report: presenter.report, persist: persist, receivers: ReceiverOptions(), browser: nil)
+    }
+}

@@ -12,12 +12,7 @@ import Testing
     let presenter = RecordingPresenter()
     let stored = PersistedSessions()
     let controller: SignInController
-
-    init() {
-        controller = SignInController(
-            report: presenter.report, persist: stored.persist, receivers: ReceiverOptions(),
-            browser: nil)
-    }
+    init() { controller = .recording(presenter, persist: stored.persist) }
 
     static let proxyHeaders = [("X-Auth-Proxy-Config-ID", "sandbox-config")]
 

@@ -88,6 +88,11 @@ final class SandboxFixture: Sendable {
         try SandboxHTTP.json(port: port, "/turnkey/v1/\(path)", body, headers: Self.proxyHeaders)
     }
 
+    /// otp_login with `token` and a fresh session key, as the SDK sends it.
+    func otpLogin(_ token: String) throws -> SandboxHTTP.Reply {
+        try proxy("otp_login", try Self.otpLoginBody(verificationToken: token, key: try P256PrivateKey()))
+    }
+
     func portal(_ path: String, _ body: [String: Any], bearer: String? = nil) throws -> SandboxHTTP.Reply {
         var headers = Self.portalHeaders
         if let bearer { headers["Authorization"] = "Bearer \(bearer)" }

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -35,37 +36,14 @@ enum SandboxHTTP {
     /// Sends `raw` as is. `halfClose` shuts the sending side afterwards, as a client that gives up would, so a
     /// server waiting for more bytes learns at once that none will come.
     static func send(port: UInt16, raw: [UInt8], halfClose: Bool = false, timeout: Int = 10) throws -> Reply {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw Failure(description: "socket failed") }
+        let descriptor: Int32
+        do { descriptor = try RawTCP.connect(port: port, timeout: timeout) } catch {
+            throw Failure(description: "connect failed")
+        }
         defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
-        var receiveTimeout = timeval(tv_sec: timeout, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &receiveTimeout, socklen_t(MemoryLayout<timeval>.size))
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { throw Failure(description: "connect failed") }
-        var offset = 0
-        while offset < raw.count {
-            let written = raw[offset...].withUnsafeBytes {
-                Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-            }
-            if written <= 0 { break }
-            offset += written
-        }
+        RawTCP.send(descriptor, raw)
         if halfClose { shutdown(descriptor, Int32(SHUT_WR)) }
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 8192)
-        while true {
-            let count = recv(descriptor, &buffer, buffer.count, 0)
-            if count <= 0 { break }
-            received.append(contentsOf: buffer[0..<count])
-        }
+        let received = RawTCP.receiveAll(descriptor)
         return try parse(received)
     }
 

@@ -2,6 +2,7 @@ import AuthCore
 import AuthCrypto
 import Foundation
 import Sandbox
+import TestSupport
 import Testing
 
 @Suite struct TurnkeyProxyTests {
@@ -74,11 +75,7 @@ import Testing
         let token = try sandbox.verifiedContact("+1 555 010 0002", type: "OTP_TYPE_SMS")
         let account = try sandbox.proxy("account", ["filterType": "PHONE_NUMBER", "filterValue": "+15550100002"])
         #expect(account.string("organizationId") != nil)
-        let login = try sandbox.proxy(
-            "otp_login",
-            try SandboxFixture.otpLoginBody(
-                verificationToken: token,
-                key: try P256PrivateKey()))
+        let login = try sandbox.otpLogin(token)
         #expect(login.status == 200, "\(login.text)")
         #expect(login.string("session") != nil)
     }
@@ -89,11 +86,7 @@ import Testing
         let lookup = try sandbox.proxy("account", ["filterType": "EMAIL", "filterValue": "cleo@example.com"])
         #expect(lookup.status == 200)
         #expect(lookup.json["organizationId"] == nil)
-        let refusedLogin = try sandbox.proxy(
-            "otp_login",
-            try SandboxFixture.otpLoginBody(
-                verificationToken: token,
-                key: try P256PrivateKey()))
+        let refusedLogin = try sandbox.otpLogin(token)
         #expect(refusedLogin.status == 404)
 
         let unproven = try sandbox.proxy("signup", SandboxFixture.signupBody(["userEmail": "cleo@example.com"]))
@@ -123,11 +116,7 @@ import Testing
         let found = try sandbox.proxy("account", ["filterType": "EMAIL", "filterValue": "cleo@example.com"])
         #expect(found.string("organizationId") == organizationID)
 
-        let login = try sandbox.proxy(
-            "otp_login",
-            try SandboxFixture.otpLoginBody(
-                verificationToken: token,
-                key: try P256PrivateKey()))
+        let login = try sandbox.otpLogin(token)
         #expect(login.status == 200, "\(login.text)")
         let session = try sandbox.claims(try #require(login.string("session")))
         #expect(session["user_id"] as? String == userID)
@@ -405,14 +394,7 @@ import Testing
 
     /// `oathtool --totp` (RFC 6238: SHA-1, 30 s, 6 digits) for the Unix time `time`.
     static func oathtool(base32 secret: String, at time: Int64) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/oathtool")
-        process.arguments = ["--totp", "--base32", "--now=@\(time)", secret]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let text = try Program.run("/usr/bin/oathtool", ["--totp", "--base32", "--now=@\(time)", secret]).text
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
@@ -433,11 +415,7 @@ import Testing
         let seed = try #require(Base32.decode("JBSWY3DPEHPK3PXP"))
         func challenge() throws -> String {
             let token = try sandbox.verifiedContact("dora@example.com")
-            let login = try sandbox.proxy(
-                "otp_login",
-                try SandboxFixture.otpLoginBody(
-                    verificationToken: token,
-                    key: try P256PrivateKey()))
+            let login = try sandbox.otpLogin(token)
             return try #require(login.string("totpRequired.userJwt"))
         }
         let now = Int64(sandbox.clock.now)

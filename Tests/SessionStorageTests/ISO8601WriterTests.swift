@@ -1,5 +1,6 @@
 import Foundation
 import SessionStorage
+import TestSupport
 import Testing
 
 /// `list --json`'s dates, written by arithmetic on the calendar (no gmtime), against Python's `datetime` for the
@@ -32,22 +33,10 @@ import Testing
                 print("%04d-%02d-%02dT%02d:%02d:%02dZ" % (
                     moment.year, moment.month, moment.day, moment.hour, moment.minute, moment.second))
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", script]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
         // repr-exact decimal text of each double, so Python reads the very same value.
-        let lines = Self.instants.map { "\($0)\n" }.joined()
-        input.fileHandleForWriting.write(Data(lines.utf8))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        let expected = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        let peer = try Program.python(script, stdin: Self.instants.map { "\($0)\n" }.joined())
+        #expect(peer.status == 0)
+        let expected = peer.text.split(separator: "\n").map(String.init)
         #expect(expected.count == Self.instants.count)
         // A hand-checked anchor keeps the peer honest.
         #expect(expected.first { $0.hasPrefix("0001-01-01") } == "0001-01-01T00:00:00Z")

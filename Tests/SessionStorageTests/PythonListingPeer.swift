@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SessionStorage
@@ -57,15 +58,8 @@ enum PythonListingPeer {
             }
         }
         let filterJSON = String(decoding: try JSONSerialization.data(withJSONObject: encoded), as: UTF8.self)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", script, databasePath, String(now.timeIntervalSince1970), filterJSON]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return try JSONSerialization.jsonObject(with: data) as? [String: [String]] ?? [:]
+        let peer = try Program.python(script, [databasePath, String(now.timeIntervalSince1970), filterJSON])
+        #expect(peer.status == 0)
+        return try JSONSerialization.jsonObject(with: peer.data) as? [String: [String]] ?? [:]
     }
 }

@@ -141,17 +141,7 @@ import Testing
         let store = try seeded()
         store.close()
         // Back to what version 2 left: no indexes but the key's own, no search index, user_version 2.
-        let raw = try SQLiteDatabase(path: fixture.databasePath, busyTimeoutMilliseconds: 1000)
-        for name in ["sessions_by_expiry", "sessions_by_provider", "sessions_by_user", "sessions_by_backend"] {
-            try raw.execute("DROP INDEX \(name)")
-        }
-        for trigger in ["sessions_search_insert", "sessions_search_delete", "sessions_search_update"] {
-            try raw.execute("DROP TRIGGER \(trigger)")
-        }
-        try raw.execute("DROP TABLE session_search")
-        try raw.execute("DROP VIEW session_search_text")
-        try raw.execute("PRAGMA user_version = 2")
-        raw.close()
+        try fixture.downgrade(to: 2)
         let reopened = try fixture.open()
         #expect(try reopened.count(SessionQuery()) == 230)
         let check = try SQLiteDatabase(path: fixture.databasePath, busyTimeoutMilliseconds: 1000)

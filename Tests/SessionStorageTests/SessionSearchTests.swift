@@ -207,14 +207,7 @@ import Testing
         let store = try seeded()
         store.close()
         // Back to what version 3 left: no index, view or triggers, user_version 3.
-        let raw = try SQLiteDatabase(path: fixture.databasePath, busyTimeoutMilliseconds: 1000)
-        for trigger in ["sessions_search_insert", "sessions_search_delete", "sessions_search_update"] {
-            try raw.execute("DROP TRIGGER \(trigger)")
-        }
-        try raw.execute("DROP TABLE session_search")
-        try raw.execute("DROP VIEW session_search_text")
-        try raw.execute("PRAGMA user_version = 3")
-        raw.close()
+        try fixture.downgrade(to: 3)
         let reopened = try fixture.open()
         let check = try SQLiteDatabase(path: fixture.databasePath, busyTimeoutMilliseconds: 1000)
         defer { check.close() }

@@ -80,15 +80,23 @@ import Testing
         let entry = try locked.entry("a")
         #expect(entry.record == session.record)
         #expect(entry.refreshExpiresAt == session.secrets.refreshExpiresAt)
-        #expect(throws: StoreError.self) { try locked.session("a") }
+        Self.expectLocked(mentioning: "passphrase") { _ = try locked.session("a") }
+    }
+
+    /// `body` fails as a locked store whose reason mentions `word`.
+    static func expectLocked(
+        mentioning word: String, sourceLocation: SourceLocation = #_sourceLocation,
+        _ body: () throws -> Void
+    ) {
         do {
-            _ = try locked.session("a")
+            try body()
+            Issue.record("the store answered instead of being locked", sourceLocation: sourceLocation)
         } catch {
-            guard case .locked(let how) = error else {
-                Issue.record("expected locked, got \(error)")
+            guard case .locked(let how) = error as? StoreError else {
+                Issue.record("expected locked, got \(error)", sourceLocation: sourceLocation)
                 return
             }
-            #expect(how.contains("passphrase"))
+            #expect(how.contains(word), sourceLocation: sourceLocation)
         }
     }
 
@@ -107,16 +115,7 @@ import Testing
         let before = try #require(fixture.databaseDigest)
         let source = PassphraseUnlock.fromEnvironment(["AUTHDECK_PASSPHRASE_FILE": fixture.path + "/missing"])
         let store = try fixture.open(passphrase: source)
-        #expect(throws: StoreError.self) { try store.session("a") }
-        do {
-            _ = try store.session("a")
-        } catch {
-            guard case .locked(let how) = error else {
-                Issue.record("expected locked, got \(error)")
-                return
-            }
-            #expect(how.contains("AUTHDECK_PASSPHRASE_FILE"))
-        }
+        Self.expectLocked(mentioning: "AUTHDECK_PASSPHRASE_FILE") { _ = try store.session("a") }
         #expect(fixture.databaseDigest == before)
     }
 
@@ -153,16 +152,20 @@ import Testing
         #expect(fixture.databaseDigest == before)
     }
 
+    /// `count` sessions whose tokens are `tokenLength` characters, then the store closed.
+    func fill(_ count: Int, tokenLength: Int) throws {
+        let store = try fixture.open()
+        for index in 0..<count {
+            try store.persist(
+                StoreFixture.session("s\(index)", access: String(repeating: "t", count: tokenLength)), replace: false)
+        }
+        store.close()
+    }
+
     @Test(arguments: ["truncated", "zeroed", "garbage", "empty"])
     func aDamagedFileIsReportedByNameAndLeftAlone(_ damage: String) throws {
-        let store = try fixture.open()
-        for index in 0..<60 {
-            try store.persist(
-                StoreFixture.session("s\(index)", access: String(repeating: "t", count: 400)),
-                replace: false)
-        }
         // Closing checkpoints the WAL, so the main file holds everything and the damage cannot hide behind the WAL.
-        store.close()
+        try fill(60, tokenLength: 400)
         let original = try #require(fixture.databaseBytes)
         let damaged: [UInt8] =
             switch damage {
@@ -190,13 +193,7 @@ import Testing
     }
 
     @Test func aDamagedPageFoundOnReadIsDiagnosedAndLeftAlone() throws {
-        let store = try fixture.open()
-        for index in 0..<200 {
-            try store.persist(
-                StoreFixture.session("s\(index)", access: String(repeating: "t", count: 300)),
-                replace: false)
-        }
-        store.close()
+        try fill(200, tokenLength: 300)
         // Overwrite a page of the sessions table's rows (header intact) with junk: only a read of it notices. The
         // middle leaf, found by SQLite's dbstat, since the file also holds indexes and the search index.
         let raw = try SQLiteDatabase(path: fixture.databasePath, busyTimeoutMilliseconds: 1000)

@@ -2,24 +2,35 @@ import AuthCore
 import AuthCrypto
 import Foundation
 import SecretService
+import TestSupport
 
 @testable import SessionStorage
 
 /// A store in a temporary folder, passphrase-wrapped, with no Secret Service and no kernel keyring cache, so unit
 /// tests never touch anything outside their folder.
 final class StoreFixture: @unchecked Sendable {
-    let path: String
+    let folder = TemporaryFolder(prefix: "authdeck-keyring-test")
+    var path: String { folder.path }
     var location: StoreLocation { StoreLocation(directory: path + "/home") }
     var databasePath: String { location.databasePath }
     let warnings = WarningLog()
 
-    init() {
-        var template = Array("/tmp/authdeck-keyring-test.XXXXXX".utf8CString)
-        path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
+    /// Turns the closed store back into what schema `version` (2 or 3) left: no search index, view or triggers, and
+    /// before 3 no indexes but the key's own; `user_version` says `version`.
+    func downgrade(to version: Int) throws {
+        let raw = try SQLiteDatabase(path: databasePath, busyTimeoutMilliseconds: 1000)
+        defer { raw.close() }
+        if version < 3 {
+            for name in ["sessions_by_expiry", "sessions_by_provider", "sessions_by_user", "sessions_by_backend"] {
+                try raw.execute("DROP INDEX \(name)")
+            }
+        }
+        for trigger in ["sessions_search_insert", "sessions_search_delete", "sessions_search_update"] {
+            try raw.execute("DROP TRIGGER \(trigger)")
+        }
+        try raw.execute("DROP TABLE session_search")
+        try raw.execute("DROP VIEW session_search_text")
+        try raw.execute("PRAGMA user_version = \(version)")
     }
 
     func options(

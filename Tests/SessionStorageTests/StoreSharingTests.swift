@@ -1,6 +1,7 @@
 import AuthCore
 import AuthCrypto
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SessionStorage
@@ -129,8 +130,7 @@ import Testing
         let cache = KeyCache(storeID: store.storeID)
         defer { cache.drop() }
         guard cache.read() != nil else {
-            print("skipped: the kernel keyring is not available here")
-            return
+            return try SecurityTestPrecondition.unavailable("the kernel keyring is not available here")
         }
         cache.drop()
         #expect(cache.store(try SecureRandom.bytes(32), seconds: 60))
@@ -175,18 +175,10 @@ import Testing
         #expect(
             try store.persistGenerated(Self.signedIn(key, backend: "sandbox-turnkey", token: "two")).key
                 == key + "-2")
-        #expect(
-            try store.persistGenerated(
-                Self.signedIn(
-                    key, backend: "sandbox", issuer: "https://other.example",
-                    token: "three")
-            ).key == key + "-3")
-        #expect(
-            try store.persistGenerated(
-                Self.signedIn(
-                    key, backend: "sandbox", subject: "1002",
-                    token: "four")
-            ).key == key + "-4")
+        let otherIssuer = Self.signedIn(key, backend: "sandbox", issuer: "https://other.example", token: "three")
+        #expect(try store.persistGenerated(otherIssuer).key == key + "-3")
+        let otherSubject = Self.signedIn(key, backend: "sandbox", subject: "1002", token: "four")
+        #expect(try store.persistGenerated(otherSubject).key == key + "-4")
         // A re-login of the second one replaces it, wherever it went.
         #expect(
             try store.persistGenerated(Self.signedIn(key, backend: "sandbox-turnkey", token: "five")).key

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import TerminalUI
@@ -53,20 +54,9 @@ import Testing
                 widths = [libc.wcwidth(ctypes.c_wchar(c)) for c in line]
                 print(-1 if -1 in widths else sum(widths))
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", script]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(texts.joined(separator: "\n").utf8))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        let glibc = String(decoding: data, as: UTF8.self).split(separator: "\n").map { Int($0) }
+        let peer = try Program.python(script, stdin: texts.joined(separator: "\n"))
+        #expect(peer.status == 0)
+        let glibc = peer.text.split(separator: "\n").map { Int($0) }
         try #require(glibc.count == texts.count)
         // Hand-checked anchors keep the peer honest: क, virama, ष, vowel sign i.
         #expect(glibc[0] == 3)

@@ -253,9 +253,7 @@ import Testing
         let piped = start(log: fifo)
         #expect(piped.status == 1 && !piped.timedOut, "stderr: \(piped.stderr)")
         #expect(piped.stderr.hasPrefix("authdeck agent: cannot "), "stderr: \(piped.stderr)")
-        if let why = OtherUser.unavailable {
-            print("skipped the other user's log: \(why)")
-        } else {
+        if try OtherUser.available("the other user's log") {
             let theirs = folder.write("theirs.log", "")
             OtherUser.own(theirs)
             let refused = start(log: theirs)

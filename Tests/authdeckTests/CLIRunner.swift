@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -39,6 +40,9 @@ struct CLIRunner: Sendable {
 
     /// The environment every run starts from: this process's, minus what would leak the user's own store in.
     var environment: [String: String]
+
+    /// The temporary folder of a runner that made its own (`passphraseStore()`), kept for as long as the runner.
+    private var ownFolder: TemporaryFolder?
 
     /// A runner whose store lives in `home`; no passphrase file, the inherited session bus.
     init(home: String, extra: [String: String] = [:]) {
@@ -239,48 +243,86 @@ private final class PipeReader: @unchecked Sendable {
     }
 }
 
-/// A temporary folder for one test, removed when the test ends.
 extension CLIRunner {
-    /// A runner on a passphrase store of its own in `folder` (no Secret Service, the same on every machine), with an
-    /// empty config and a runtime folder: what the TUI suites start from.
-    static func passphraseStore(in folder: TemporaryFolder) -> CLIRunner {
-        let passphrase = folder.write("passphrase", "correct horse battery staple\n")
+    /// A runner on a passphrase store of its own in `folder` (no session bus, so no Secret Service: the same on every
+    /// machine): `passphrase` in a file, `config` written as config.json (nil: none named), a runtime folder unless
+    /// `runtime` is false, then `extra`. With the defaults, what the TUI suites start from.
+    static func passphraseStore(
+        in folder: TemporaryFolder, passphrase: String = "correct horse battery staple", config: String? = "{}",
+        runtime: Bool = true, extra: [String: String] = [:]
+    ) -> CLIRunner {
         var runner = CLIRunner(
             home: folder.path + "/home",
-            extra: [
-                "AUTHDECK_PASSPHRASE_FILE": passphrase, "XDG_RUNTIME_DIR": folder.path + "/run",
-                "AUTHDECK_CONFIG": folder.write("config.json", "{}"),
-            ])
+            extra: ["AUTHDECK_PASSPHRASE_FILE": folder.write("passphrase", passphrase + "\n")])
         runner.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
+        if let config { runner.environment["AUTHDECK_CONFIG"] = folder.write("config.json", config) }
+        if runtime { runner.environment["XDG_RUNTIME_DIR"] = folder.path + "/run" }
+        runner.environment.merge(extra) { _, new in new }
         return runner
+    }
+
+    /// `passphraseStore(in:)` with the defaults, in a temporary folder of its own: `folder`.
+    static func passphraseStore() -> CLIRunner {
+        let folder = TemporaryFolder()
+        var runner = passphraseStore(in: folder)
+        runner.ownFolder = folder
+        return runner
+    }
+
+    /// The folder `passphraseStore()` made for this runner.
+    var folder: TemporaryFolder {
+        guard let ownFolder else { preconditionFailure("only a runner from passphraseStore() has a folder") }
+        return ownFolder
     }
 }
 
-final class TemporaryFolder: @unchecked Sendable {
-    let path: String
+extension CLIRunner {
+    /// `authdeck ARGUMENTS` (the TUI unless told otherwise) in a tmux pane whose server lives in `folder`, with this
+    /// runner's environment and `extra` over it.
+    func startTUI(
+        in folder: String, _ extra: [String: String] = [:], arguments: [String] = ["tui"], cols: Int = 100,
+        rows: Int = 30, term: String = "xterm-256color"
+    ) throws -> TmuxPane {
+        var environment = self.environment
+        environment.merge(extra) { _, new in new }
+        return try TmuxPane(
+            command: [Self.binary] + arguments, environment: environment, folder: folder, cols: cols, rows: rows,
+            term: term)
+    }
+}
 
-    init() {
-        var template = Array("/tmp/authdeck-test.XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        path = made.map { String(cString: $0) } ?? "/tmp/authdeck-test-\(UUID().uuidString)"
-        if made == nil { try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+/// Sessions as `store import` takes them, for suites that start from a seeded store.
+struct SeedSession {
+    var key: String
+    var backend = "direct"
+    var provider: String
+    var email: String
+    /// Seconds from now.
+    var created: TimeInterval
+    var expires: TimeInterval
+    var selected = false
+    var accessToken: String
+
+    /// The import line: every list field set, the issuer https://issuer.example, not refreshable.
+    func line(now: Date) -> String {
+        func iso(_ offset: TimeInterval) -> String {
+            ISO8601DateFormatter().string(from: now.addingTimeInterval(offset))
+        }
+        return "{\"key\":\"\(key)\",\"backend\":\"\(backend)\",\"provider\":\"\(provider)\",\"subject\":\"s-\(key)\","
+            + "\"email\":\"\(email)\",\"phone\":null,\"issuer\":\"https://issuer.example\","
+            + "\"createdAt\":\"\(iso(created))\",\"expiresAt\":\"\(iso(expires))\",\"status\":\"active\","
+            + "\"refreshable\":false,\"selected\":\(selected),\"accessToken\":\"\(accessToken)\"}"
     }
 
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
-    /// Writes `text` to `name` in this folder and returns its path.
-    @discardableResult
-    func write(_ name: String, _ text: String) -> String {
-        let file = path + "/" + name
-        // 0600: passphrase files open to others are refused, and nothing a test writes is for other users.
-        FileManager.default.createFile(atPath: file, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
-        return file
-    }
-
-    func bytes(_ name: String) -> [UInt8]? {
-        FileManager.default.contents(atPath: path + "/" + name).map { [UInt8]($0) }
+    /// Imports `sessions` into `runner`'s store through a file in `folder` (`store import FILE`), expecting success.
+    static func importAll(
+        _ sessions: [SeedSession], into runner: CLIRunner, via folder: TemporaryFolder,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let now = Date()
+        let file = folder.write("seed.jsonl", sessions.map { $0.line(now: now) }.joined(separator: "\n") + "\n")
+        let result = runner.run(["store", "import", file])
+        #expect(result.status == 0, "import: \(result.stderr)", sourceLocation: sourceLocation)
     }
 }
 

@@ -9,11 +9,7 @@ import Testing
     let runner: CLIRunner
 
     init() {
-        let passphrase = folder.write("passphrase", "surface passphrase\n")
-        var runner = CLIRunner(home: folder.path + "/home", extra: ["AUTHDECK_PASSPHRASE_FILE": passphrase])
-        runner.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
-        runner.environment["AUTHDECK_CONFIG"] = folder.write("config.json", "{}")
-        self.runner = runner
+        runner = CLIRunner.passphraseStore(in: folder, passphrase: "surface passphrase", runtime: false)
     }
 
     /// Hand-written: every command and subcommand with options it must list (besides the global ones).

@@ -12,11 +12,7 @@ import Testing
     let runner: CLIRunner
 
     init() {
-        let passphrase = folder.write("passphrase", "trust passphrase\n")
-        var runner = CLIRunner(home: folder.path + "/home", extra: ["AUTHDECK_PASSPHRASE_FILE": passphrase])
-        runner.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
-        runner.environment["AUTHDECK_CONFIG"] = folder.write("config.json", "{}")
-        self.runner = runner
+        runner = CLIRunner.passphraseStore(in: folder, passphrase: "trust passphrase", runtime: false)
         let lines = ["mine", "planted"].map { key in
             #"{"key":"\#(key)","backend":"direct","provider":"google","subject":"s-\#(key)","#
                 + #""issuer":"https://accounts.google.com","accessToken":"token-of-\#(key)","#
@@ -40,10 +36,7 @@ import Testing
     }
 
     @Test func aFileOwnedByAnotherUserIsIgnoredWithAWarning() throws {
-        if let why = OtherUser.unavailable {
-            print("skipped: \(why)")
-            return
-        }
+        guard try OtherUser.available() else { return }
         let shared = folder.path + "/shared"
         let planted = try plant("planted", in: shared)
         OtherUser.own(planted)

@@ -4,22 +4,14 @@ import Testing
 /// A sign-in setup whose sandbox runs with faults: a passphrase store, the scripted browser as `$BROWSER`, and
 /// `authdeck sandbox --fault …` as a child process. Every login writes its trace next to the store.
 struct FaultedSandbox {
-    let folder = TemporaryFolder()
+    let folder: TemporaryFolder
     let runner: CLIRunner
     let sandbox: SandboxProcess
 
     init(_ sandboxArguments: [String]) throws {
-        let passphrase = folder.write("passphrase", "faulted sandbox passphrase\n")
-        var base = CLIRunner(
-            home: folder.path + "/home",
-            extra: [
-                "AUTHDECK_PASSPHRASE_FILE": passphrase, "BROWSER": ScriptedBrowser.path,
-                "SCRIPTED_BROWSER_LOG": folder.path + "/browser.log", "XDG_RUNTIME_DIR": folder.path + "/run",
-            ])
-        base.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
-        sandbox = try SandboxProcess(folder: folder, runner: base, extraArguments: sandboxArguments)
-        base.environment["AUTHDECK_CONFIG"] = sandbox.configPath
-        runner = base
+        let setup = try SandboxLoginSetup(
+            sandboxArguments: sandboxArguments, passphrase: "faulted sandbox passphrase", schemeHandler: false)
+        (folder, runner, sandbox) = (setup.folder, setup.runner, setup.sandbox)
     }
 
     var tracePath: String { folder.path + "/trace.jsonl" }

@@ -63,14 +63,7 @@ final class HostileProvider: @unchecked Sendable {
     let provider: HostileProvider
 
     init() throws {
-        let passphrase = folder.write("passphrase", "correct horse battery staple\n")
-        var base = CLIRunner(
-            home: folder.path + "/home",
-            extra: [
-                "AUTHDECK_PASSPHRASE_FILE": passphrase, "XDG_RUNTIME_DIR": folder.path + "/run",
-                "BROWSER": folder.path + "/browser",
-            ])
-        base.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
+        let base = CLIRunner.passphraseStore(in: folder, config: nil, extra: ["BROWSER": folder.path + "/browser"])
         runner = base
         provider = try HostileProvider(folder: folder, runner: base)
         // A browser that only notes what it was asked to open.
@@ -197,13 +190,7 @@ final class HostileProvider: @unchecked Sendable {
     let provider: HostileProvider
 
     init() throws {
-        let passphrase = folder.write("passphrase", "correct horse battery staple\n")
-        var base = CLIRunner(
-            home: folder.path + "/home",
-            extra: [
-                "AUTHDECK_PASSPHRASE_FILE": passphrase, "XDG_RUNTIME_DIR": folder.path + "/run", "BROWSER": "/bin/true",
-            ])
-        base.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
+        let base = CLIRunner.passphraseStore(in: folder, config: nil, extra: ["BROWSER": "/bin/true"])
         runner = base
         provider = try HostileProvider(folder: folder, runner: base)
     }

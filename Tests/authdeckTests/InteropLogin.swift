@@ -13,18 +13,14 @@ struct InteropLogin {
     let browserLog: String
 
     init() {
-        let passphrase = folder.write("passphrase", "correct horse battery staple\n")
         configPath = folder.path + "/config.json"
         browserLog = folder.path + "/browser.log"
-        var base = CLIRunner(
-            home: folder.path + "/home",
+        runner = CLIRunner.passphraseStore(
+            in: folder, config: nil,
             extra: [
-                "AUTHDECK_PASSPHRASE_FILE": passphrase, "AUTHDECK_CONFIG": configPath,
+                "AUTHDECK_CONFIG": configPath, "INTEROP_BROWSER_LOG": browserLog,
                 "BROWSER": CLIRunner.repositoryRoot + "/Tests/Interop/interop-browser.py",
-                "INTEROP_BROWSER_LOG": browserLog, "XDG_RUNTIME_DIR": folder.path + "/run",
             ])
-        base.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
-        runner = base
     }
 
     /// Writes config.json with `oidc` set to these fields.

@@ -82,8 +82,7 @@ import Testing
             "{\"key\":\"lazy-1\",\"provider\":\"google\",\"accessToken\":\"AT-1\"}\n"
             + "{\"key\":\"lazy-2\",\"provider\":\"google\",\"accessToken\":\"AT-2\"}\n"
         #expect(runner.run(["store", "import", "-"], stdin: lines).status == 0)
-        let pane = try TmuxPane(
-            command: [CLIRunner.binary, "tui"], environment: runner.environment, folder: folder.path)
+        let pane = try runner.startTUI(in: folder.path)
         defer { pane.close() }
         try pane.waitFor("2 sessions")
         let pid = try #require(pane.commandPID())

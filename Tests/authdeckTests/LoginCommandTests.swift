@@ -7,10 +7,8 @@ import Testing
 
 /// `authdeck login` end to end: the real binary, the real sandbox on 127.0.0.1, a real store (passphrase), and a
 /// scripted browser as `$BROWSER` that approves at the sandbox and follows the redirect to the loopback receiver.
-@Suite(.serialized) struct LoginCommandTests {
+@Suite(.serialized) struct LoginCommandTests: SandboxLoginSuite {
     let setup: SandboxLoginSetup
-    var runner: CLIRunner { setup.runner }
-    var sandbox: SandboxProcess { setup.sandbox }
 
     init() throws {
         setup = try SandboxLoginSetup()

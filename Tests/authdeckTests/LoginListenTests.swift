@@ -3,7 +3,7 @@ import Testing
 
 /// Where `login` listens: config.json's `listen` and `--listen` bind the receiver to exactly that port, and a port
 /// already in use is an error naming it before any browser opens. The real binary, the sandbox, a scripted browser.
-@Suite(.serialized) struct LoginListenTests {
+@Suite(.serialized) struct LoginListenTests: SandboxLoginSuite {
     let setup: SandboxLoginSetup
 
     init() throws {

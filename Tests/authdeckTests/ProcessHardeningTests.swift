@@ -11,10 +11,7 @@ import Testing
     /// The kernel hands /proc/PID of a non-dumpable process to root; of a dumpable one, to the process's user. So a
     /// command run as `nobody` shows which it is through the owner of its /proc entry.
     @Test func aRunningCommandIsNotDumpableAndWritesNoCore() throws {
-        if let why = OtherUser.unavailable {
-            print("skipped: \(why)")
-            return
-        }
+        guard try OtherUser.available() else { return }
         let folder = TemporaryFolder()
         OtherUser.own(folder.path)
         let runner = CLIRunner(home: folder.path + "/home", extra: ["HOME": folder.path])

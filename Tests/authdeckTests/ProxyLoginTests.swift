@@ -9,10 +9,8 @@ import Testing
 /// `authdeck login` through the auth-proxy backends end to end: the real binary, `authdeck sandbox` as a child
 /// process, a passphrase store, the scripted browser for social logins, and codes typed on standard input (a pipe,
 /// not a terminal) as the sandbox's outbox delivers them.
-@Suite(.serialized) struct ProxyLoginTests {
+@Suite(.serialized) struct ProxyLoginTests: SandboxLoginSuite {
     let setup: SandboxLoginSetup
-    var runner: CLIRunner { setup.runner }
-    var sandbox: SandboxProcess { setup.sandbox }
 
     static let doraSecret = "JBSWY3DPEHPK3PXP"
 
@@ -35,6 +33,13 @@ import Testing
     func code(_ run: LiveLogin) throws -> String {
         #expect(run.wait { run.stderr.contains("A code was sent to") })
         return try #require(sandbox.codes().last?.code)
+    }
+
+    /// A login that asks for a code, given the code the sandbox sent; what it printed once it ended.
+    func signInWithCode(_ arguments: [String]) throws -> CLIRunner.Result {
+        let run = try live(arguments)
+        run.send(try code(run))
+        return run.finish()
     }
 
     static func wrong(_ code: String) -> String {
@@ -83,26 +88,20 @@ import Testing
     // MARK: - Email and SMS codes
 
     @Test func anEmailCodeLogsAnExistingUserIn() throws {
-        let run = try live(["email", "--contact", " ada@EXAMPLE.com "])
-        run.send(try code(run))
-        let result = run.finish()
+        let result = try signInWithCode(["email", "--contact", " ada@EXAMPLE.com "])
         #expect(result.stderr.contains("A code was sent to ada@example.com"))
         #expect(result.stderr.contains("Signed in with email as ada@example.com"))
         try expectStored(result, backend: "sandbox", provider: "email")
     }
 
     @Test func anSMSCodeThroughTheTurnkeyBackend() throws {
-        let run = try live(["sms", "--contact", "+1 (555) 010-0002", "--backend", "sandbox-turnkey"])
-        run.send(try code(run))
-        let result = run.finish()
+        let result = try signInWithCode(["sms", "--contact", "+1 (555) 010-0002", "--backend", "sandbox-turnkey"])
         #expect(result.stderr.contains("A code was sent to +15550100002"))
         try expectStored(result, backend: "sandbox-turnkey", provider: "sms")
     }
 
     @Test func aNewUserSignsUpAndIsToldSo() throws {
-        let run = try live(["email", "--contact", "cleo@example.com"])
-        run.send(try code(run))
-        let result = run.finish()
+        let result = try signInWithCode(["email", "--contact", "cleo@example.com"])
         #expect(result.stderr.contains("Account created and signed in"))
         try expectStored(result, backend: "sandbox", provider: "email")
     }

@@ -3,9 +3,8 @@ import Testing
 
 /// A real backend that reaches the sandbox, a sandbox backend that is not on this
 /// machine, and plain http to another host are errors, not sessions.
-@Suite(.serialized) struct SandboxMisuseTests {
+@Suite(.serialized) struct SandboxMisuseTests: SandboxLoginSuite {
     let setup: SandboxLoginSetup
-    var runner: CLIRunner { setup.runner }
 
     init() throws {
         setup = try SandboxLoginSetup()

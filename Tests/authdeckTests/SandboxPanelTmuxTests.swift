@@ -4,67 +4,52 @@ import Testing
 /// The Sandbox panel inside the TUI under tmux, against a running sandbox: `S` lists the faults as the admin route
 /// says, Space switches one at the sandbox (seen through `sandbox faults` and a login that fails), `n` switches all
 /// off, a stopped sandbox is one line. `authdeck sandbox panel` opens the same panel on its own.
-@Suite(
-    TmuxPane.required)
+@Suite(TmuxPane.required)
 struct SandboxPanelTmuxTests {
     @Test func sInTheTUIOpensThePanelThatSwitchesTheRunningSandbox() throws {
         let setup = try FaultedSandbox([])
-        let pane = try TmuxPane(
-            command: [CLIRunner.binary, "tui"], environment: setup.runner.environment,
-            folder: setup.folder.path)
+        let pane = try setup.runner.startTUI(in: setup.folder.path)
         defer { pane.close() }
         try pane.waitFor("No sessions yet")
-        pane.send("S")
-        try pane.waitFor("no faults on")
+        try pane.press("S", until: "no faults on")
         let listed = pane.capture()
         #expect(listed.contains("authdeck · Sandbox · " + setup.sandbox.baseURL))
         #expect(listed.contains("[ ] token-5xx-html"))
         #expect(listed.contains("[ ] code-reused"))
         for _ in 0..<3 { pane.send("Down") }
-        pane.send("Space")
-        try pane.waitFor("Switched at the sandbox: code-reused.")
+        try pane.press("Space", until: "Switched at the sandbox: code-reused.")
         #expect(pane.capture().contains("[x] code-reused"))
         #expect(setup.runner.run(["sandbox", "faults"]).stdout == "code-reused\n")
         let refused = setup.login(["google"])
         #expect(refused.status == 4, "stderr: \(refused.stderr)")
-        pane.send("n")
-        try pane.waitFor("Switched at the sandbox: no faults on.")
+        try pane.press("n", until: "Switched at the sandbox: no faults on.")
         #expect(setup.runner.run(["sandbox", "faults"]).stdout == "none\n")
         // Another process switches a fault: r reads the sandbox again.
         #expect(setup.runner.run(["sandbox", "faults", "slow-provider"]).status == 0)
-        pane.send("r")
-        try pane.waitFor("Read the sandbox again: slow-provider.")
+        try pane.press("r", until: "Read the sandbox again: slow-provider.")
         #expect(pane.capture().contains("[x] slow-provider"))
         // The sandbox stops: the next request is one line, the boxes stay as it last said.
         setup.sandbox.process.terminate()
         setup.sandbox.process.waitUntilExit()
-        pane.send("Space")
-        try pane.waitFor("cannot reach the sandbox")
+        try pane.press("Space", until: "cannot reach the sandbox")
         let screen = pane.capture()
         #expect(screen.contains("[x] slow-provider"))
         #expect(screen.split(separator: "\n").filter { $0.contains("cannot reach the sandbox") }.count == 1)
-        pane.send("Escape")
-        try pane.waitFor("No sessions yet")
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.press("Escape", until: "No sessions yet")
+        try pane.quit()
     }
 
     @Test func sandboxPanelOpensTheSamePanelOnItsOwn() throws {
         let setup = try FaultedSandbox(["--fault", "id-token-wrong-aud"])
-        let pane = try TmuxPane(
-            command: [CLIRunner.binary, "sandbox", "panel"], environment: setup.runner.environment,
-            folder: setup.folder.path)
+        let pane = try setup.runner.startTUI(in: setup.folder.path, arguments: ["sandbox", "panel"])
         defer { pane.close() }
         try pane.waitFor("1 on: id-token-wrong-aud")
         #expect(pane.capture().contains("store not opened"))
-        pane.send("?")
-        try pane.waitFor("switch the fault on or off")
+        try pane.press("?", until: "switch the fault on or off")
         pane.send("x")
-        pane.send("n")
-        try pane.waitFor("Switched at the sandbox: no faults on.")
+        try pane.press("n", until: "Switched at the sandbox: no faults on.")
         #expect(setup.runner.run(["sandbox", "faults"]).stdout == "none\n")
-        pane.send("Escape")
-        try pane.waitForExit()
+        try pane.quit(with: "Escape")
         #expect(!FileManager.default.fileExists(atPath: setup.folder.path + "/home/sessions.db"))
         // No sandbox there: one line before the terminal is taken over.
         let nothing = setup.runner.run(["sandbox", "panel", "--url", "http://127.0.0.1:9"])

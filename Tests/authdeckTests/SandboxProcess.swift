@@ -82,6 +82,10 @@ enum ScriptedBrowser {
     static var path: String {
         CLIRunner.repositoryRoot + "/Tests/authdeckTests/Fixtures/scripted-browser.py"
     }
+
+    /// The environment of a `$BROWSER` that approves at the sandbox as ada a second after it opens (the screen
+    /// shows the wait first), as the TUI suites want it.
+    static let approving = ["BROWSER": path, "SCRIPTED_BROWSER_DELAY": "1"]
 }
 
 /// What every sign-in test starts from: a passphrase store (no Secret Service: these suites are about sign-in), the
@@ -91,18 +95,15 @@ struct SandboxLoginSetup {
     let runner: CLIRunner
     let sandbox: SandboxProcess
 
-    init() throws {
-        let passphrase = folder.write("passphrase", "correct horse battery staple\n")
-        var base = CLIRunner(
-            home: folder.path + "/home",
-            extra: [
-                "AUTHDECK_PASSPHRASE_FILE": passphrase, "BROWSER": ScriptedBrowser.path,
-                "SCRIPTED_BROWSER_LOG": folder.path + "/browser.log", "XDG_RUNTIME_DIR": folder.path + "/run",
-                // An authdeck:// redirect (Portal's allow-listed URL) goes where the desktop's URL handler sends it.
-                "SCRIPTED_BROWSER_AUTHDECK": CLIRunner.binary,
-            ])
-        base.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
-        sandbox = try SandboxProcess(folder: folder, runner: base)
+    /// `sandboxArguments` go to `authdeck sandbox`; `schemeHandler` false leaves authdeck:// redirects unhandled.
+    init(
+        sandboxArguments: [String] = [], passphrase: String = "correct horse battery staple", schemeHandler: Bool = true
+    ) throws {
+        var browser = ["BROWSER": ScriptedBrowser.path, "SCRIPTED_BROWSER_LOG": folder.path + "/browser.log"]
+        // An authdeck:// redirect (Portal's allow-listed URL) goes where the desktop's URL handler sends it.
+        if schemeHandler { browser["SCRIPTED_BROWSER_AUTHDECK"] = CLIRunner.binary }
+        var base = CLIRunner.passphraseStore(in: folder, passphrase: passphrase, config: nil, extra: browser)
+        sandbox = try SandboxProcess(folder: folder, runner: base, extraArguments: sandboxArguments)
         base.environment["AUTHDECK_CONFIG"] = sandbox.configPath
         runner = base
     }
@@ -112,4 +113,16 @@ struct SandboxLoginSetup {
         let result = runner.run(["list", "--json"])
         return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? []
     }
+}
+
+/// A suite whose every test signs in against a sandbox of its own: `setup`, made in the suite's init, and the
+/// store, runner and sandbox read through it.
+protocol SandboxLoginSuite {
+    var setup: SandboxLoginSetup { get }
+}
+
+extension SandboxLoginSuite {
+    var folder: TemporaryFolder { setup.folder }
+    var runner: CLIRunner { setup.runner }
+    var sandbox: SandboxProcess { setup.sandbox }
 }

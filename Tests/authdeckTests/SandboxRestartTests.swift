@@ -9,15 +9,9 @@ import Testing
     let runner: CLIRunner
 
     init() {
-        var base = CLIRunner(
-            home: folder.path + "/home",
-            extra: [
-                "AUTHDECK_PASSPHRASE_FILE": folder.write("passphrase", "correct horse battery staple\n"),
-                "BROWSER": ScriptedBrowser.path, "SCRIPTED_BROWSER_LOG": folder.path + "/browser.log",
-                "XDG_RUNTIME_DIR": folder.path + "/run",
-            ])
-        base.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
-        runner = base
+        runner = CLIRunner.passphraseStore(
+            in: folder, config: nil,
+            extra: ["BROWSER": ScriptedBrowser.path, "SCRIPTED_BROWSER_LOG": folder.path + "/browser.log"])
     }
 
     @Test func aSessionFromBeforeARestartStillRefreshes() throws {

@@ -8,13 +8,9 @@ import Testing
 /// The README's quick start as a new user tried it: the TUI unlocked by typing the passphrase on its unlock screen
 /// (no keyring, no passphrase file), scripts importing, signing in and reading tokens in another process, a
 /// sign-in in the TUI, then quit. Every session must survive, visible to every process as soon as it is stored.
-@Suite(
-    .serialized,
-    TmuxPane.required)
-struct SharedStoreTmuxTests {
+@Suite(.serialized, TmuxPane.required)
+struct SharedStoreTmuxTests: SandboxLoginSuite {
     let setup: SandboxLoginSetup
-    var folder: TemporaryFolder { setup.folder }
-    var runner: CLIRunner { setup.runner }
     static let passphrase = "correct horse battery staple"
 
     init() throws {
@@ -40,24 +36,14 @@ struct SharedStoreTmuxTests {
     /// A TUI whose store opens locked: no passphrase file and no kernel-keyring cache entry.
     func lockedTUI(_ runner: CLIRunner) throws -> TmuxPane {
         #expect(runner.run(["store", "lock"]).status == 0)
-        var environment = runner.environment
-        environment["AUTHDECK_PASSPHRASE_FILE"] = nil
-        let browser = folder.write(
-            "tui-browser.sh",
-            """
-            #!/bin/sh
-            curl -s -L -o /dev/null "$1&sandbox_user=ada&sandbox_auto=approve"
-            """)
-        chmod(browser, 0o755)
-        environment["BROWSER"] = browser
-        return try TmuxPane(command: [CLIRunner.binary, "tui"], environment: environment, folder: folder.path)
+        var locked = runner
+        locked.environment["AUTHDECK_PASSPHRASE_FILE"] = nil
+        return try locked.startTUI(in: folder.path, ["BROWSER": ScriptedBrowser.path])
     }
 
     func unlock(_ pane: TmuxPane) throws {
         try pane.waitFor("Store locked")
-        pane.send(Self.passphrase)
-        pane.send("Enter")
-        try pane.waitFor("Store unlocked.", timeout: 20)
+        try pane.submit(Self.passphrase, until: "Store unlocked.", timeout: 20)
     }
 
     @Test func theTUIUnlockedAtThePromptAndScriptsShareOneStore() throws {
@@ -75,19 +61,15 @@ struct SharedStoreTmuxTests {
         // The TUI sees them within a second or two.
         try pane.waitFor("44 sessions", timeout: 5)
         // A sign-in in the TUI: visible to `list` in the other process as soon as the TUI says it is stored.
-        pane.send("n")
-        try pane.waitFor("Sign in with")
-        pane.send("g")
-        try pane.waitFor("Stored as session", timeout: 20)
+        try pane.press("n", until: "Sign in with")
+        try pane.press("g", until: "Stored as session", timeout: 20)
         let stored = keys()
         #expect(stored.contains { $0.hasPrefix("google-ada") }, "list did not see the TUI's sign-in: \(stored)")
-        pane.send("Enter")
-        try pane.waitFor("45 sessions")
+        try pane.press("Enter", until: "45 sessions")
         // A logout elsewhere disappears from the TUI too.
         #expect(runner.run(["logout", "script-0"]).status == 0)
         try pane.waitFor("44 sessions", timeout: 5)
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.quit()
 
         #expect(sqlite3("PRAGMA integrity_check;") == "ok\n")
         let after = keys()
@@ -160,13 +142,10 @@ struct SharedStoreTmuxTests {
         let end = Date().addingTimeInterval(TimeInterval(seconds))
         var tuiSignIns = 0
         while Date() < end {
-            pane.send("n")
-            try pane.waitFor("Sign in with")
-            pane.send("g")
-            try pane.waitFor("Stored as session", timeout: 30)
+            try pane.press("n", until: "Sign in with")
+            try pane.press("g", until: "Stored as session", timeout: 30)
             tuiSignIns += 1
-            pane.send("Enter")
-            try pane.waitFor("authdeck · Sessions")
+            try pane.press("Enter", until: "authdeck · Sessions")
         }
         var confirmed: Set<String> = ["refresh-0", "refresh-1"]
         var uncertain: Set<String> = []
@@ -185,8 +164,7 @@ struct SharedStoreTmuxTests {
                 }
             }
         }
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.quit()
 
         #expect(tuiSignIns > 0)
         #expect(sqlite3("PRAGMA integrity_check;") == "ok\n")

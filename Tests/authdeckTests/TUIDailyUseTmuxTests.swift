@@ -6,85 +6,50 @@ import Testing
 #endif
 
 /// Under tmux, the real binary: the first run without a keyring, dumb terminals, and the daily keys.
-@Suite(
-    TmuxPane.required)
+@Suite(TmuxPane.required)
 struct TUIDailyUseTmuxTests {
     let folder = TemporaryFolder()
     /// No passphrase file and no session bus: nothing but the screen can give the store a key.
     let runner: CLIRunner
 
     init() {
-        var base = CLIRunner(
-            home: folder.path + "/home",
-            extra: [
-                "XDG_RUNTIME_DIR": folder.path + "/run", "AUTHDECK_CONFIG": folder.write("config.json", "{}"),
-            ])
-        base.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
+        var base = CLIRunner.passphraseStore(in: folder)
         base.environment["AUTHDECK_PASSPHRASE_FILE"] = nil
         runner = base
-    }
-
-    func startTUI(
-        _ extra: [String: String] = [:], term: String = "xterm-256color", cols: Int = 100,
-        rows: Int = 30
-    ) throws -> TmuxPane {
-        var environment = runner.environment
-        environment.merge(extra) { _, new in new }
-        return try TmuxPane(
-            command: [CLIRunner.binary, "tui"], environment: environment, folder: folder.path,
-            cols: cols, rows: rows, term: term)
     }
 
     /// Sandboxes started by `againstSandbox`, kept running until the test (this suite instance) ends.
     private let sandboxes = SandboxHolder()
 
-    /// The environment of a TUI against a sandbox started for this test (its config; `browser` as $BROWSER).
-    func againstSandbox(_ store: CLIRunner, browser: String? = nil) throws -> [String: String] {
+    /// `store` against a sandbox started for this test (its config; `browser` as $BROWSER).
+    func againstSandbox(_ store: CLIRunner, browser: [String: String] = [:]) throws -> CLIRunner {
         let sandbox = try SandboxProcess(folder: folder, runner: store)
         sandboxes.keep(sandbox)
-        var environment = store.environment
-        environment["AUTHDECK_CONFIG"] = sandbox.configPath
-        if let browser { environment["BROWSER"] = browser }
-        return environment
+        var against = store
+        against.environment["AUTHDECK_CONFIG"] = sandbox.configPath
+        against.environment.merge(browser) { _, new in new }
+        return against
     }
 
     @Test func aFirstRunChoosesThePassphraseTwiceThenCarriesOnWithTheSignIn() throws {
-        let sandbox = try SandboxProcess(folder: folder, runner: runner)
-        let browser = folder.write(
-            "browser.sh",
-            """
-            #!/bin/sh
-            sleep 1
-            curl -s -L -o /dev/null "$1&sandbox_user=ada&sandbox_auto=approve"
-            """)
-        chmod(browser, 0o755)
-        let pane = try startTUI(["AUTHDECK_CONFIG": sandbox.configPath, "BROWSER": browser])
+        let pane = try againstSandbox(runner, browser: ScriptedBrowser.approving).startTUI(in: folder.path)
         defer { pane.close() }
         try pane.waitFor("Choose a passphrase for the new store.")
         #expect(!pane.capture().contains("store is locked"))
         // Later: the list, then n asks again instead of failing with "the store is locked".
-        pane.send("Escape")
-        try pane.waitFor("No sessions yet")
-        pane.send("n")
-        try pane.waitFor("Choose a passphrase for the new store.")
-        pane.send("first-try")
-        pane.send("Enter")
-        try pane.waitFor("Repeat it")
-        pane.send("first-tyr")
-        pane.send("Enter")
-        try pane.waitFor("The two passphrases differ")
+        try pane.press("Escape", until: "No sessions yet")
+        try pane.press("n", until: "Choose a passphrase for the new store.")
+        try pane.submit("first-try", until: "Repeat it")
+        try pane.submit("first-tyr", until: "The two passphrases differ")
         pane.send("plum tree 42")
         pane.send("Enter")
         pane.send("plum tree 42")
         pane.send("Enter")
         // The unlock carries on with what asked for it: the New sign-in screen, not the list.
         try pane.waitFor("Sign in with", timeout: 20)
-        pane.send("g")
-        try pane.waitFor("Signed in with Google", timeout: 20)
-        pane.send("Enter")
-        try pane.waitFor("1 session")
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.press("g", until: "Signed in with Google", timeout: 20)
+        try pane.press("Enter", until: "1 session")
+        try pane.quit()
         // The key is wrapped by the chosen passphrase: a script with it reads the token, a wrong one cannot.
         let listed = runner.run(["list", "--json"])
         let key = try #require(
@@ -107,7 +72,7 @@ struct TUIDailyUseTmuxTests {
     }
 
     @Test func aDumbTerminalIsRefusedWithAUsageError() throws {
-        let pane = try startTUI(term: "dumb")
+        let pane = try runner.startTUI(in: folder.path, term: "dumb")
         defer { pane.close() }
         #expect(pane.exitStatus() == 2)
         let screen = pane.capture()
@@ -120,27 +85,32 @@ struct TUIDailyUseTmuxTests {
     func seeded() -> CLIRunner {
         var seededRunner = runner
         seededRunner.environment["AUTHDECK_PASSPHRASE_FILE"] = folder.write("passphrase", "correct horse\n")
-        let now = Date()
-        func iso(_ offset: TimeInterval) -> String {
-            ISO8601DateFormatter().string(from: now.addingTimeInterval(offset))
-        }
         let long = "support-repro-google-3e479fbd-0f7c-4a8e-9d51-2b6f1c0e7a93"
-        let lines = [
-            ("alpha-google", "direct", "google", iso(3600), true),
-            ("bravo-discord", "direct", "discord", iso(200), false),
-            ("charlie-x", "direct", "x", iso(-3700), false),
-            ("delta-portal", "sandbox-portal", "google", iso(900), false),
-            (long, "sandbox-turnkey", "google", iso(900), false),
+        let sessions = [
+            ("alpha-google", "direct", "google", 3600.0, true),
+            ("bravo-discord", "direct", "discord", 200, false),
+            ("charlie-x", "direct", "x", -3700, false),
+            ("delta-portal", "sandbox-portal", "google", 900, false),
+            (long, "sandbox-turnkey", "google", 900, false),
         ].map { key, backend, provider, expires, selected in
-            "{\"key\":\"\(key)\",\"backend\":\"\(backend)\",\"provider\":\"\(provider)\",\"subject\":\"s-\(key)\","
-                + "\"email\":\"\(key.prefix(5))@example.com\",\"phone\":null,\"issuer\":\"https://issuer.example\","
-                + "\"createdAt\":\"\(iso(-7200))\",\"expiresAt\":\"\(expires)\",\"status\":\"active\","
-                + "\"refreshable\":false,\"selected\":\(selected),\"accessToken\":\"token-\(key.prefix(8))\"}"
+            SeedSession(
+                key: key, backend: backend, provider: provider, email: "\(key.prefix(5))@example.com", created: -7200,
+                expires: expires, selected: selected, accessToken: "token-\(key.prefix(8))")
         }
-        let file = folder.write("seed.jsonl", lines.joined(separator: "\n") + "\n")
-        let result = seededRunner.run(["store", "import", file])
-        #expect(result.status == 0, "import: \(result.stderr)")
+        SeedSession.importAll(sessions, into: seededRunner, via: folder)
         return seededRunner
+    }
+
+    /// `store` in the TUI, once it lists its five sessions.
+    func seededTUI(_ store: CLIRunner, cols: Int = 100, rows: Int = 30) throws -> TmuxPane {
+        let pane = try store.startTUI(in: folder.path, cols: cols, rows: rows)
+        do {
+            try pane.waitFor("5 sessions")
+        } catch {
+            pane.close()
+            throw error
+        }
+        return pane
     }
 
     func selectedKey(_ runner: CLIRunner) throws -> String? {
@@ -171,49 +141,34 @@ struct TUIDailyUseTmuxTests {
         #expect(screen.contains("…") && screen.contains("7a93"))
         // A stray Enter changes nothing: it opens the details.
         pane.send("Down")
-        pane.send("Enter")
-        try pane.waitFor("Session bravo-discord")
+        try pane.press("Enter", until: "Session bravo-discord")
         try pane.waitFor("Actions")
         #expect(try selectedKey(store) == "alpha-google")
-        pane.send("u")
-        try pane.waitFor("Scripts now use bravo-discord by default (was alpha-google)")
+        try pane.press("u", until: "Scripts now use bravo-discord by default (was alpha-google)")
         #expect(try selectedKey(store) == "bravo-discord")
-        pane.send("z")
-        try pane.waitFor("Undone: scripts use alpha-google by default again.")
+        try pane.press("z", until: "Undone: scripts use alpha-google by default again.")
         #expect(try selectedKey(store) == "alpha-google")
-        pane.send("Escape")
-        try pane.waitFor("2/5")
+        try pane.press("Escape", until: "2/5")
         // Help is the key table, aligned.
-        pane.send("?")
-        try pane.waitFor("Keys")
+        try pane.press("?", until: "Keys")
         screen = pane.capture()
         #expect(screen.contains("u       default for scripts"))
         #expect(screen.contains("Enter   details and actions"))
         pane.send("Escape")
         // Filter by status, then mark both sandbox rows and sign out of them: Enter means No, y means yes.
         pane.send("/")
-        pane.send("status:expired")
-        pane.send("Enter")
-        try pane.waitFor("1 of 5 match")
+        try pane.submit("status:expired", until: "1 of 5 match")
         #expect(pane.capture().contains("charlie-x"))
         pane.send("Escape")
         pane.send("/")
-        pane.send("backend:sandbox")
-        pane.send("Enter")
-        try pane.waitFor("2 of 5 match")
+        try pane.submit("backend:sandbox", until: "2 of 5 match")
         pane.send("Space")
-        pane.send("Space")
-        try pane.waitFor("2 marked")
-        pane.send("d")
-        try pane.waitFor("Sign out of 2 marked sessions")
-        pane.send("Enter")
-        try pane.waitFor("Nothing was signed out.")
-        pane.send("d")
-        try pane.waitFor("Sign out of 2 marked sessions")
-        pane.send("y")
-        try pane.waitFor("0 of 3 match")
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.press("Space", until: "2 marked")
+        try pane.press("d", until: "Sign out of 2 marked sessions")
+        try pane.press("Enter", until: "Nothing was signed out.")
+        try pane.press("d", until: "Sign out of 2 marked sessions")
+        try pane.press("y", until: "0 of 3 match")
+        try pane.quit()
         let keys = try
             (JSONSerialization.jsonObject(with: Data(store.run(["list", "--json"]).stdout.utf8))
             as? [[String: Any]] ?? []).compactMap { $0["key"] as? String }
@@ -222,34 +177,25 @@ struct TUIDailyUseTmuxTests {
 
     @Test func copiesGoToTheClipboardWithOSC52() throws {
         let store = seeded()
-        let pane = try TmuxPane(
-            command: [CLIRunner.binary, "tui"], environment: store.environment,
-            folder: folder.path, cols: 100, rows: 30)
+        let pane = try store.startTUI(in: folder.path)
         defer { pane.close() }
         pane.tmuxCommand(["set", "-s", "set-clipboard", "on"])
         try pane.waitFor("5 sessions")
-        pane.send("y")
-        try pane.waitFor("Copied the key alpha-google")
+        try pane.press("y", until: "Copied the key alpha-google")
         #expect(pane.pasteBuffer() == "alpha-google")
-        pane.send("e")
-        try pane.waitFor("Copied an export line")
+        try pane.press("e", until: "Copied an export line")
         #expect(pane.pasteBuffer() == "export AUTHDECK_SESSION=alpha-google")
-        pane.send("Enter")
-        try pane.waitFor("Session alpha-google")
-        pane.send("c")
-        try pane.waitFor("Copied the access token of alpha-google")
+        try pane.press("Enter", until: "Session alpha-google")
+        try pane.press("c", until: "Copied the access token of alpha-google")
         #expect(pane.pasteBuffer() == "token-alpha-go")
         #expect(!pane.capture().contains("token-alpha-go"))  // copied, never shown
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.quit()
     }
 
     @Test func rRepeatsADeniedSignInAndTheTraceKeepsBothAttempts() throws {
-        var store = seeded()
-        let sandbox = try SandboxProcess(folder: folder, runner: store)
         // The first consent is denied, the second approved.
         let count = folder.path + "/browser-count"
-        let browser = folder.write(
+        let browser = folder.writeScript(
             "browser.sh",
             """
             #!/bin/sh
@@ -257,27 +203,15 @@ struct TUIDailyUseTmuxTests {
             if [ -e '\(count)' ]; then answer=approve; else answer=deny; touch '\(count)'; fi
             curl -s -L -o /dev/null "$1&sandbox_user=ada&sandbox_auto=$answer"
             """)
-        chmod(browser, 0o755)
-        store.environment["AUTHDECK_CONFIG"] = sandbox.configPath
-        store.environment["BROWSER"] = browser
-        let pane = try TmuxPane(
-            command: [CLIRunner.binary, "tui"], environment: store.environment,
-            folder: folder.path, cols: 100, rows: 30)
+        let pane = try seededTUI(againstSandbox(seeded(), browser: ["BROWSER": browser]))
         defer { pane.close() }
-        try pane.waitFor("5 sessions")
-        pane.send("n")
-        try pane.waitFor("Sign in with")
-        pane.send("g")
-        try pane.waitFor("R retry", timeout: 20)
+        try pane.press("n", until: "Sign in with")
+        try pane.press("g", until: "R retry", timeout: 20)
         #expect(!pane.capture().contains("Signed in with"))
-        pane.send("R")
-        try pane.waitFor("Signed in with Google", timeout: 20)
-        pane.send("t")
-        try pane.waitFor("attempt 2 of 2")
-        pane.send("[")
-        try pane.waitFor("attempt 1 of 2")
-        pane.send("e")
-        try pane.waitFor("Trace written to")
+        try pane.press("R", until: "Signed in with Google", timeout: 20)
+        try pane.press("t", until: "attempt 2 of 2")
+        try pane.press("[", until: "attempt 1 of 2")
+        try pane.press("e", until: "Trace written to")
         let traces = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/home/traces")
         #expect(traces.count == 1)
         let name = try #require(traces.first)
@@ -286,36 +220,16 @@ struct TUIDailyUseTmuxTests {
                 of: #"^trace-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-google\.jsonl$"#,
                 options: .regularExpression) != nil, "\(name)")
         pane.send("Escape")
-        pane.send("Enter")
-        try pane.waitFor("6 sessions")
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.press("Enter", until: "6 sessions")
+        try pane.quit()
     }
 
     @Test func enterOnATraceStepShowsItsRedactedDetailsAndTheIDTokenClaims() throws {
-        var store = seeded()
-        let sandbox = try SandboxProcess(folder: folder, runner: store)
-        let browser = folder.write(
-            "browser.sh",
-            """
-            #!/bin/sh
-            sleep 1
-            curl -s -L -o /dev/null "$1&sandbox_user=ada&sandbox_auto=approve"
-            """)
-        chmod(browser, 0o755)
-        store.environment["AUTHDECK_CONFIG"] = sandbox.configPath
-        store.environment["BROWSER"] = browser
-        let pane = try TmuxPane(
-            command: [CLIRunner.binary, "tui"], environment: store.environment,
-            folder: folder.path, cols: 100, rows: 30)
+        let pane = try seededTUI(againstSandbox(seeded(), browser: ScriptedBrowser.approving))
         defer { pane.close() }
-        try pane.waitFor("5 sessions")
-        pane.send("n")
-        try pane.waitFor("Sign in with")
-        pane.send("g")
-        try pane.waitFor("Signed in with Google", timeout: 20)
-        pane.send("t")
-        try pane.waitFor("POST http://127.0.0.1:")
+        try pane.press("n", until: "Sign in with")
+        try pane.press("g", until: "Signed in with Google", timeout: 20)
+        try pane.press("t", until: "POST http://127.0.0.1:")
         #expect(pane.capture().contains("▸"))
         // From the first step, expand each in turn until the ID token's decoded claims are on screen; every
         // token seen on the way is redacted.
@@ -336,8 +250,7 @@ struct TUIDailyUseTmuxTests {
         #expect(claims, "the ID token's claims never showed:\n\(pane.capture())")
         pane.send("Escape")
         pane.send("Escape")
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.quit()
     }
 
     /// An SGR (1006) mouse press and release at a 0-based screen position, as xterm reports a left click.
@@ -346,13 +259,8 @@ struct TUIDailyUseTmuxTests {
     }
 
     @Test func mouseClicksPressResendAndOpenARow() throws {
-        let store = seeded()
-        let environment = try againstSandbox(store)
-        let pane = try TmuxPane(
-            command: [CLIRunner.binary, "tui"], environment: environment,
-            folder: folder.path, cols: 100, rows: 30)
+        let pane = try seededTUI(againstSandbox(seeded()))
         defer { pane.close() }
-        try pane.waitFor("5 sessions")
         // Row 3 of the screen is the second session; a click moves there, a second click opens it.
         pane.sendRaw(Self.click(row: 3, col: 10))
         try pane.waitFor("2/5")
@@ -360,18 +268,13 @@ struct TUIDailyUseTmuxTests {
         try pane.waitFor("Session bravo-discord")
         pane.send("Escape")
         pane.send("n")
-        pane.send("e")
-        try pane.waitFor("Which address should the code go to?")
-        pane.send("ada@example.com")
-        pane.send("Enter")
-        try pane.waitFor("A code was sent to ada@example.com.")
+        try pane.press("e", until: "Which address should the code go to?")
+        try pane.submit("ada@example.com", until: "A code was sent to ada@example.com.")
         // The Resend button (row 6, from column 10) answers a click: too early, it says when.
         pane.sendRaw(Self.click(row: 6, col: 12))
         try pane.waitFor("You can ask for a new code in")
-        pane.send("Escape")
-        try pane.waitFor("Sign-in cancelled")
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.press("Escape", until: "Sign-in cancelled")
+        try pane.quit()
     }
 
     @Test func makeRunPrintsTheExportLinesAnotherTerminalNeeds() throws {
@@ -394,51 +297,30 @@ struct TUIDailyUseTmuxTests {
     }
 
     @Test func theNewSignInScreenOffersTheDeviceGrant() throws {
-        let store = seeded()
-        let environment = try againstSandbox(store, browser: "/bin/true")
-        let pane = try TmuxPane(
-            command: [CLIRunner.binary, "tui"], environment: environment,
-            folder: folder.path, cols: 120, rows: 40)
+        let pane = try seededTUI(againstSandbox(seeded(), browser: ["BROWSER": "/bin/true"]), cols: 120, rows: 40)
         defer { pane.close() }
-        try pane.waitFor("5 sessions")
         pane.send("n")
-        pane.send("m")
-        try pane.waitFor("device grant")
-        pane.send("g")
-        try pane.waitFor("On any device, go to", timeout: 20)
-        pane.send("Escape")
-        try pane.waitFor("Sign-in cancelled")
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.press("m", until: "device grant")
+        try pane.press("g", until: "On any device, go to", timeout: 20)
+        try pane.press("Escape", until: "Sign-in cancelled")
+        try pane.quit()
     }
 
     @Test func dRunsTheDoctorFromTheTUI() throws {
-        let store = seeded()
-        let pane = try TmuxPane(
-            command: [CLIRunner.binary, "tui"], environment: store.environment,
-            folder: folder.path, cols: 120, rows: 40)
+        let pane = try seededTUI(seeded(), cols: 120, rows: 40)
         defer { pane.close() }
-        try pane.waitFor("5 sessions")
-        pane.send("D")
-        try pane.waitFor("Any key closes this.", timeout: 60)
+        try pane.press("D", until: "Any key closes this.", timeout: 60)
         let screen = pane.capture()
         #expect(screen.contains("config") && screen.contains("store"))
         pane.send("x")
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.quit()
     }
 
     @Test func theAuthorizeURLIsOneLogicalLineAtEverySize() throws {
-        let store = seeded()
-        let environment = try againstSandbox(store, browser: "/bin/true")
-        let pane = try TmuxPane(
-            command: [CLIRunner.binary, "tui"], environment: environment,
-            folder: folder.path, cols: 80, rows: 24)
+        let pane = try seededTUI(againstSandbox(seeded(), browser: ["BROWSER": "/bin/true"]), cols: 80, rows: 24)
         defer { pane.close() }
-        try pane.waitFor("5 sessions")
         pane.send("n")
-        pane.send("g")
-        try pane.waitFor("Waiting for the redirect", timeout: 20)
+        try pane.press("g", until: "Waiting for the redirect", timeout: 20)
         for (cols, rows) in [(80, 24), (120, 40), (100, 30)] {
             pane.resize(cols: cols, rows: rows)
             Thread.sleep(forTimeInterval: 1.2)  // a tick repaints
@@ -470,8 +352,7 @@ struct TUIDailyUseTmuxTests {
                     single?.contains("code_challenge=") == true && single.map { $0.count > cols } == true,
                     "after v: \(whole.joined(separator: "\n"))")
                 #expect(!pane.capture().contains("Scan the code"))
-                pane.send("v")
-                try pane.waitFor("Scan the code")
+                try pane.press("v", until: "Scan the code")
                 continue
             }
             let joined = pane.captureJoined().split(separator: "\n").map(String.init)
@@ -482,40 +363,30 @@ struct TUIDailyUseTmuxTests {
             #expect(line.map { $0.count > cols } == true)
         }
         pane.send("Escape")
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.quit()
     }
 
     @Test func theNextRunOpensNewSignInOnTheBackendLastUsed() throws {
         let store = seeded()
-        let environment = try againstSandbox(store, browser: "/bin/true")
-        let first = try TmuxPane(
-            command: [CLIRunner.binary, "tui"], environment: environment,
-            folder: folder.path, cols: 100, rows: 30)
+        let against = try againstSandbox(store, browser: ["BROWSER": "/bin/true"])
+        let first = try against.startTUI(in: folder.path)
         try first.waitFor("5 sessions")
-        first.send("n")
-        try first.waitFor("‹ sandbox ›")
+        try first.press("n", until: "‹ sandbox ›")
         first.send("b")
         let screen = first.capture()
         let chosen = try #require(screen.range(of: #"‹ [a-z-]+ ›"#, options: .regularExpression).map { screen[$0] })
         #expect(chosen != "‹ sandbox ›")
-        first.send("g")
-        try first.waitFor("Waiting for the redirect", timeout: 20)
+        try first.press("g", until: "Waiting for the redirect", timeout: 20)
         first.send("Escape")
-        first.send("q")
-        try first.waitForExit()
+        try first.quit()
         first.close()
         mkdir(folder.path + "/second", 0o755)
-        let second = try TmuxPane(
-            command: [CLIRunner.binary, "tui"], environment: environment,
-            folder: folder.path + "/second", cols: 100, rows: 30)
+        let second = try against.startTUI(in: folder.path + "/second")
         defer { second.close() }
         try second.waitFor("5 sessions")
-        second.send("n")
-        try second.waitFor(String(chosen))
+        try second.press("n", until: String(chosen))
         second.send("Escape")
-        second.send("q")
-        try second.waitForExit()
+        try second.quit()
     }
 }
 

@@ -4,16 +4,10 @@ import Testing
 /// The `/` filter over a store of a few thousand sessions, as the user sees it: the first rows at once, the count
 /// once typing stops (worked out off the loop's thread), and sessions another process imports while the TUI is
 /// open found by the filter (the store's triggers keep its search index in step) and counted.
-@Suite(
-    .serialized,
-    TmuxPane.required)
+@Suite(.serialized, TmuxPane.required)
 struct TUIFilterTmuxTests {
-    let folder = TemporaryFolder()
-    let runner: CLIRunner
-
-    init() {
-        runner = CLIRunner.passphraseStore(in: folder)
-    }
+    let runner = CLIRunner.passphraseStore()
+    var folder: TemporaryFolder { runner.folder }
 
     static func lines(_ prefix: String, _ range: Range<Int>, email: (Int) -> String) -> String {
         range.map { index in
@@ -26,14 +20,12 @@ struct TUIFilterTmuxTests {
         let seed = runner.run(
             ["store", "import", "-"], stdin: Self.lines("f", 0..<3_000) { "User\($0)@example.com" })
         #expect(seed.status == 0, "\(seed.stderr)")
-        let pane = try TmuxPane(
-            command: [CLIRunner.binary, "tui"], environment: runner.environment, folder: folder.path)
+        let pane = try runner.startTUI(in: folder.path)
         defer { pane.close() }
         try pane.waitFor("3000 sessions")
         // user1, user10…19, user100…199, user1000…1999: 1,111 rows, more than the first window of 128.
         pane.send("/")
-        pane.send("user1")
-        try pane.waitFor("1111 of 3000 match “user1”", timeout: 10)
+        try pane.press("user1", until: "1111 of 3000 match “user1”", timeout: 10)
         #expect(!pane.capture().contains("counting"))
         // One letter in every row (example): the first rows in order, then the count.
         pane.send("BSpace")
@@ -41,17 +33,14 @@ struct TUIFilterTmuxTests {
         pane.send("BSpace")
         pane.send("BSpace")
         pane.send("BSpace")
-        pane.send("x")
-        try pane.waitFor("3000 of 3000 match “x”", timeout: 10)
+        try pane.press("x", until: "3000 of 3000 match “x”", timeout: 10)
         // A word in no row: nothing, and the count says so.
         pane.send("BSpace")
-        pane.send("qq")
-        try pane.waitFor("0 of 3000 match “qq”", timeout: 10)
+        try pane.press("qq", until: "0 of 3000 match “qq”", timeout: 10)
         // Another process imports 200 sessions while the filter "user1" is on: all 200 match it.
         pane.send("BSpace")
         pane.send("BSpace")
-        pane.send("user1")
-        try pane.waitFor("1111 of 3000 match “user1”", timeout: 10)
+        try pane.press("user1", until: "1111 of 3000 match “user1”", timeout: 10)
         pane.send("Enter")
         let late = runner.run(
             ["store", "import", "-"], stdin: Self.lines("late", 0..<200) { "user1late\($0)@elsewhere.example" })
@@ -64,13 +53,10 @@ struct TUIFilterTmuxTests {
         pane.send("BSpace")
         pane.send("BSpace")
         pane.send("BSpace")
-        pane.send("elsewhere")
-        try pane.waitFor("200 of 3200 match “elsewhere”", timeout: 10)
+        try pane.press("elsewhere", until: "200 of 3200 match “elsewhere”", timeout: 10)
         pane.send("Enter")
-        pane.send("G")
-        try pane.waitFor("200/200")
+        try pane.press("G", until: "200/200")
         #expect(pane.capture().contains("late-99"))
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.quit()
     }
 }

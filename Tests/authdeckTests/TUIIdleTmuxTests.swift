@@ -8,16 +8,10 @@ import Testing
 /// The TUI's event loop sleeps in `poll` until something happens: an idle TUI wakes (next to) never and spends
 /// (next to) no CPU, and another process's change still shows without a key press because the store watch wakes
 /// the loop. Counts come from /proc with generous bounds; nothing here times anything.
-@Suite(
-    .serialized,
-    TmuxPane.required)
+@Suite(.serialized, TmuxPane.required)
 struct TUIIdleTmuxTests {
-    let folder = TemporaryFolder()
-    let runner: CLIRunner
-
-    init() {
-        runner = CLIRunner.passphraseStore(in: folder)
-    }
+    let runner = CLIRunner.passphraseStore()
+    var folder: TemporaryFolder { runner.folder }
 
     /// Sessions with no expiry, so nothing on screen counts down in seconds.
     func seed(_ count: Int) {
@@ -28,8 +22,17 @@ struct TUIIdleTmuxTests {
         #expect(runner.run(["store", "import", "-"], stdin: lines).status == 0)
     }
 
-    func startTUI() throws -> TmuxPane {
-        try TmuxPane(command: [CLIRunner.binary, "tui"], environment: runner.environment, folder: folder.path)
+    /// The TUI on `count` seeded sessions once it shows them all, and the pid of its process.
+    func idleTUI(on count: Int) throws -> (TmuxPane, pid_t) {
+        seed(count)
+        let pane = try runner.startTUI(in: folder.path)
+        do {
+            try pane.waitFor("\(count) sessions")
+            return (pane, try #require(pane.commandPID()))
+        } catch {
+            pane.close()
+            throw error
+        }
     }
 
     /// The main thread's voluntary context switches (each sleep in `poll` that ended is one) and the process's
@@ -50,11 +53,8 @@ struct TUIIdleTmuxTests {
     }
 
     @Test func anIdleTUISleepsInsteadOfPolling() throws {
-        seed(3)
-        let pane = try startTUI()
+        let (pane, pid) = try idleTUI(on: 3)
         defer { pane.close() }
-        try pane.waitFor("3 sessions")
-        let pid = try #require(pane.commandPID())
         // Let the first frame's work settle, then watch for four seconds with no key and no change.
         Thread.sleep(forTimeInterval: 1)
         let before = try #require(Self.counters(pid))
@@ -69,16 +69,12 @@ struct TUIIdleTmuxTests {
         try pane.waitFor("Terminal too small", timeout: 5)
         pane.resize(cols: 100, rows: 30)
         try pane.waitFor("3 sessions", timeout: 5)
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.quit()
     }
 
     @Test func anOutsideLogoutShowsWithoutAKeyPress() throws {
-        seed(5)
-        let pane = try startTUI()
+        let (pane, pid) = try idleTUI(on: 5)
         defer { pane.close() }
-        try pane.waitFor("5 sessions")
-        let pid = try #require(pane.commandPID())
         let before = try #require(Self.counters(pid))
         #expect(runner.run(["logout", "idle-3"]).status == 0)
         try pane.waitFor("4 sessions", timeout: 5)
@@ -94,7 +90,6 @@ struct TUIIdleTmuxTests {
         try pane.waitFor("5 sessions", timeout: 5)
         let after = try #require(Self.counters(pid))
         #expect(after.wakeups - before.wakeups < 60, "woke \(after.wakeups - before.wakeups) times")
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.quit()
     }
 }

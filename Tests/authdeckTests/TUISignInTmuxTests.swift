@@ -1,79 +1,41 @@
 import Foundation
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Under tmux, the real binary against a real sandbox: OIDC's issuer and client id typed on
 /// New sign-in, a redirect URI no receiver gets told at once, the QR code at 120×40 read back by zbarimg, and the
 /// Trace screen's help.
-@Suite(
-    TmuxPane.required)
+@Suite(TmuxPane.required)
 struct TUISignInTmuxTests {
     let folder = TemporaryFolder()
     let runner: CLIRunner
     let sandbox: SandboxProcess
 
     init() throws {
-        var base = CLIRunner(
-            home: folder.path + "/home",
-            extra: [
-                "AUTHDECK_PASSPHRASE_FILE": folder.write("passphrase", "correct horse battery staple\n"),
-                "XDG_RUNTIME_DIR": folder.path + "/run",
-            ])
-        base.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
+        var base = CLIRunner.passphraseStore(in: folder, config: nil)
         sandbox = try SandboxProcess(folder: folder, runner: base)
         base.environment["AUTHDECK_CONFIG"] = sandbox.configPath
         runner = base
     }
 
-    func startTUI(_ extra: [String: String] = [:], cols: Int = 100, rows: Int = 30) throws -> TmuxPane {
-        var environment = runner.environment
-        environment.merge(extra) { _, new in new }
-        return try TmuxPane(
-            command: [CLIRunner.binary, "tui"], environment: environment, folder: folder.path,
-            cols: cols, rows: rows)
-    }
-
-    /// A `$BROWSER` that approves as ada after a moment.
-    func approvingBrowser() -> String {
-        let browser = folder.write(
-            "browser.sh",
-            """
-            #!/bin/sh
-            sleep 1
-            curl -s -L -o /dev/null "$1&sandbox_user=ada&sandbox_auto=approve"
-            """)
-        chmod(browser, 0o755)
-        return browser
-    }
-
     @Test func anIssuerAndClientIDTypedOnNewSignInAreTheOnesUsed() throws {
-        let pane = try startTUI(["BROWSER": approvingBrowser()])
+        let pane = try runner.startTUI(in: folder.path, ScriptedBrowser.approving)
         defer { pane.close() }
         try pane.waitFor("No sessions yet")
-        pane.send("n")
-        try pane.waitFor("Sign in with")
+        try pane.press("n", until: "Sign in with")
         for _ in 0..<4 { pane.send("Right") }
         for _ in 0..<3 { pane.send("Tab") }
         try pane.waitFor("Client id")
         // Plain http to another host is refused on the form, in one line, and nothing starts.
         pane.send("http://id.example.com")
         pane.send("Tab")
-        pane.send("sandbox-google")
-        pane.send("Enter")
-        try pane.waitFor("The issuer must be an https URL (http only on 127.0.0.1 or localhost).")
+        try pane.submit(
+            "sandbox-google", until: "The issuer must be an https URL (http only on 127.0.0.1 or localhost).")
         // The error put the keyboard back on the issuer field: clear it.
         for _ in 0..<"http://id.example.com".count { pane.send("BSpace") }
         // The sandbox's Google profile as the issuer: config.json's OIDC issuer is its generic one.
-        pane.send(sandbox.baseURL + "/oidc/google")
-        pane.send("Enter")
-        try pane.waitFor("Signed in with OIDC", timeout: 20)
-        pane.send("Enter")
-        try pane.waitFor("1 session")
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.submit(sandbox.baseURL + "/oidc/google", until: "Signed in with OIDC", timeout: 20)
+        try pane.press("Enter", until: "1 session")
+        try pane.quit()
         let listed = runner.run(["list", "--json"])
         let rows = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]] ?? []
         #expect(rows.count == 1)
@@ -93,7 +55,8 @@ struct TUISignInTmuxTests {
         config["providers"] = providers
         let wrong = folder.path + "/wrong.json"
         try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: wrong))
-        let pane = try startTUI(["AUTHDECK_CONFIG": wrong, "BROWSER": "/bin/true"], cols: 120, rows: 40)
+        let pane = try runner.startTUI(
+            in: folder.path, ["AUTHDECK_CONFIG": wrong, "BROWSER": "/bin/true"], cols: 120, rows: 40)
         defer { pane.close() }
         try pane.waitFor("No sessions yet")
         pane.send("n")
@@ -103,19 +66,16 @@ struct TUISignInTmuxTests {
         let screen = pane.capture()
         #expect(screen.contains("reaches none of authdeck's receivers"))
         #expect(screen.contains("on the list runs doctor"))
-        pane.send("Escape")
-        try pane.waitFor("Sign-in cancelled")
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.press("Escape", until: "Sign-in cancelled")
+        try pane.quit()
     }
 
     @Test func theQRCodeFits120x40AndZbarimgReadsItFromTheScreen() throws {
-        let pane = try startTUI(["BROWSER": "/bin/true"], cols: 120, rows: 40)
+        let pane = try runner.startTUI(in: folder.path, ["BROWSER": "/bin/true"], cols: 120, rows: 40)
         defer { pane.close() }
         try pane.waitFor("No sessions yet")
         pane.send("n")
-        pane.send("g")
-        try pane.waitFor("Scan the code")
+        try pane.press("g", until: "Scan the code")
         let screen = pane.capture()
         #expect(!screen.contains("needs a larger terminal"))
         // The code's lines: column 1 onwards, half blocks. Light modules are ink: █ both, ▀ the upper, ▄ the lower.
@@ -131,36 +91,29 @@ struct TUISignInTmuxTests {
             modules.append(cells.map { $0 == " " || $0 == "▀" })  // dark lower half
         }
         modules = Array(modules.prefix(width))  // an odd side leaves the last line's lower half outside the code
-        guard
-            let zbarimg = ["/usr/bin/zbarimg", "/usr/local/bin/zbarimg"].first(where: {
-                FileManager.default.isExecutableFile(atPath: $0)
-            })
-        else {
+        guard let zbarimg = QRImage.zbarimg else {
             print("TUISignInTmuxTests: skipped decoding the QR code, zbarimg (zbar-tools) is not installed")
             pane.send("Escape")
             return
         }
         let image = folder.path + "/screen-qr.pgm"
-        try Self.pgm(modules).write(to: URL(fileURLWithPath: image))
+        try QRImage.pgm(modules).write(to: URL(fileURLWithPath: image))
         let decoded = runner.run(executable: zbarimg, ["--raw", "-q", image])
         #expect(decoded.status == 0)
         #expect(
             decoded.stdout.hasPrefix(sandbox.baseURL + "/oidc/google/authorize?response_type=code"),
             "zbarimg read: \(decoded.stdout)")
         pane.send("Escape")
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.quit()
     }
 
     @Test func questionMarkOnTheTraceScreenListsItsKeys() throws {
-        let pane = try startTUI(["BROWSER": approvingBrowser()])
+        let pane = try runner.startTUI(in: folder.path, ScriptedBrowser.approving)
         defer { pane.close() }
         try pane.waitFor("No sessions yet")
         pane.send("n")
-        pane.send("g")
-        try pane.waitFor("Signed in with Google", timeout: 20)
-        pane.send("t")
-        try pane.waitFor("? help")
+        try pane.press("g", until: "Signed in with Google", timeout: 20)
+        try pane.press("t", until: "? help")
         pane.send("?")
         for text in [
             "previous step", "expand or fold the step's details", "older attempt (the last 20 of this run)",
@@ -168,33 +121,10 @@ struct TUISignInTmuxTests {
         ] {
             try pane.waitFor(text)
         }
-        pane.send("x")
-        try pane.waitFor("Secrets are redacted")
+        try pane.press("x", until: "Secrets are redacted")
         #expect(!pane.capture().contains("older attempt"))
         pane.send("Escape")
         pane.send("Enter")
-        pane.send("q")
-        try pane.waitForExit()
-    }
-
-    /// The modules as a greyscale image, 4 pixels each, dark black, with a 4-module white margin.
-    static func pgm(_ modules: [[Bool]]) -> Data {
-        let scale = 4
-        let margin = 4
-        let rows = modules.count
-        let cols = modules.first?.count ?? 0
-        let width = (cols + 2 * margin) * scale
-        let height = (rows + 2 * margin) * scale
-        var pixels = [UInt8](repeating: 255, count: width * height)
-        for (row, line) in modules.enumerated() {
-            for (col, dark) in line.enumerated() where dark {
-                for dy in 0..<scale {
-                    for dx in 0..<scale {
-                        pixels[((row + margin) * scale + dy) * width + (col + margin) * scale + dx] = 0
-                    }
-                }
-            }
-        }
-        return Data("P5\n\(width) \(height)\n255\n".utf8) + Data(pixels)
+        try pane.quit()
     }
 }

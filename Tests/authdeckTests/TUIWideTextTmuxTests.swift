@@ -18,8 +18,7 @@ struct TUIWideTextTmuxTests {
         }.joined()
         let imported = runner.run(["store", "import", "-"], stdin: lines)
         try #require(imported.status == 0, "\(imported.stderr)")
-        let pane = try TmuxPane(
-            command: [CLIRunner.binary, "tui"], environment: runner.environment, folder: folder.path)
+        let pane = try runner.startTUI(in: folder.path)
         defer { pane.close() }
         try pane.waitFor("3 sessions")
         let screen = pane.capture()
@@ -45,7 +44,6 @@ struct TUIWideTextTmuxTests {
         #expect(measured.status == 0, "\(measured.stderr)\n\(screen)")
         let columns = measured.stdout.split(separator: "\n").map(String.init)
         #expect(columns.count == 4 && Set(columns).count == 1, "status columns \(columns) in:\n\(screen)")
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.quit()
     }
 }

@@ -203,8 +203,7 @@ import Testing
             folder: folder.path)
         defer { pane.close() }
         try pane.waitFor("ready")
-        pane.send("C-c")
-        try pane.waitFor("ints=")
+        try pane.press("C-c", until: "ints=")
         #expect(pane.capture().contains("ints=1"), "screen: \(pane.capture())")
     }
 

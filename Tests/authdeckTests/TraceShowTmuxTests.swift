@@ -3,8 +3,7 @@ import Testing
 
 /// A customer's trace in the TUI's own Trace screen, on a real terminal (tmux): `authdeck trace show FILE` opens the
 /// TUI on it without the store or the config, and `o` on the Trace screen opens files, damaged ones told in one line.
-@Suite(
-    TmuxPane.required)
+@Suite(TmuxPane.required)
 struct TraceShowTmuxTests {
     let folder = TemporaryFolder()
 
@@ -35,13 +34,9 @@ struct TraceShowTmuxTests {
         _ = folder.write("good-run.jsonl", Self.goodRun)
         _ = folder.write("broken.jsonl", Self.broken)
         // A config that cannot be read: showing a file needs none, nor a store.
-        let environment = CLIRunner(
-            home: folder.path + "/home",
-            extra: ["AUTHDECK_CONFIG": folder.write("config.json", "{not json")]
-        ).environment
-        let pane = try TmuxPane(
-            command: [CLIRunner.binary, "trace", "show", path], environment: environment,
-            folder: folder.path)
+        let unreadable = CLIRunner(
+            home: folder.path + "/home", extra: ["AUTHDECK_CONFIG": folder.write("config.json", "{not json")])
+        let pane = try unreadable.startTUI(in: folder.path, arguments: ["trace", "show", path])
         defer { pane.close() }
         try pane.waitFor("ended: Authentication failed: invalid_grant: Bad Request. (exit 4)")
         let first = pane.capture()
@@ -57,34 +52,24 @@ struct TraceShowTmuxTests {
         pane.send("k")
         pane.send("Down")
         pane.send("Down")
-        pane.send("Enter")
-        try pane.waitFor("\"error_description\" : \"Bad Request\"")
+        try pane.press("Enter", until: "\"error_description\" : \"Bad Request\"")
         #expect(pane.capture().contains("\"status\" : 400"))
         pane.send("End")
         pane.send("Home")
         pane.send("PageDown")
         // o asks for a path, starting in the file's folder; a damaged file is one line naming the line.
-        pane.send("o")
-        try pane.waitFor("Trace file to open")
+        try pane.press("o", until: "Trace file to open")
         #expect(pane.capture().contains("Esc cancels): " + folder.path + "/"))
-        pane.send("broken.jsonl")
-        pane.send("Enter")
-        try pane.waitFor("broken.jsonl line 2 is not a trace step")
+        try pane.submit("broken.jsonl", until: "broken.jsonl line 2 is not a trace step")
         #expect(pane.capture().contains("ended: Authentication failed: invalid_grant"))
         pane.send("o")
-        pane.send("missing.jsonl")
-        pane.send("Enter")
-        try pane.waitFor("cannot read the trace " + folder.path + "/missing.jsonl")
+        try pane.submit("missing.jsonl", until: "cannot read the trace " + folder.path + "/missing.jsonl")
         pane.send("o")
-        pane.send("good-run.jsonl")
-        pane.send("Enter")
-        try pane.waitFor("ended: signed in (exit 0)")
+        try pane.submit("good-run.jsonl", until: "ended: signed in (exit 0)")
         #expect(pane.capture().contains("stored session google-ada"))
         // a expands every step: the exit step's code is there without moving to it.
-        pane.send("a")
-        try pane.waitFor("\"code\" : 0")
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.press("a", until: "\"code\" : 0")
+        try pane.quit()
         // Read-only, and nothing else was touched: the file is as it was and no store was made.
         #expect(try String(contentsOfFile: path, encoding: .utf8) == Self.trace)
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/home/sessions.db"))
@@ -92,36 +77,21 @@ struct TraceShowTmuxTests {
 
     @Test func theTUIsTraceScreenOpensAFileAndEscGoesBack() throws {
         let path = folder.write("customer.jsonl", Self.trace)
-        let environment = CLIRunner(
-            home: folder.path + "/home",
-            extra: [
-                "AUTHDECK_PASSPHRASE_FILE": folder.write("passphrase", "trace screen passphrase\n"),
-                "AUTHDECK_CONFIG": folder.write("config.json", "{}"), "XDG_RUNTIME_DIR": folder.path + "/run",
-            ]
-        ).environment
-        let pane = try TmuxPane(command: [CLIRunner.binary, "tui"], environment: environment, folder: folder.path)
+        let pane = try CLIRunner.passphraseStore(in: folder).startTUI(in: folder.path)
         defer { pane.close() }
         try pane.waitFor("No sessions yet")
         // No sandbox in this config: S says so in one line.
-        pane.send("S")
-        try pane.waitFor("No sandbox is configured")
-        pane.send("t")
-        try pane.waitFor("o opens a trace file")
-        pane.send("o")
-        try pane.waitFor("Trace file to open")
-        pane.send(path)
-        pane.send("Enter")
-        try pane.waitFor("ended: Authentication failed: invalid_grant: Bad Request. (exit 4)")
+        try pane.press("S", until: "No sandbox is configured")
+        try pane.press("t", until: "o opens a trace file")
+        try pane.press("o", until: "Trace file to open")
+        try pane.submit(path, until: "ended: Authentication failed: invalid_grant: Bad Request. (exit 4)")
         pane.send("Down")
         pane.send("Down")
         pane.send("Down")
         pane.send("Down")
-        pane.send("Enter")
-        try pane.waitFor("\"error_description\" : \"Bad Request\"")
-        pane.send("Escape")
-        try pane.waitFor("No sessions yet")
+        try pane.press("Enter", until: "\"error_description\" : \"Bad Request\"")
+        try pane.press("Escape", until: "No sessions yet")
         #expect(!pane.capture().contains("invalid_grant"))
-        pane.send("q")
-        try pane.waitForExit()
+        try pane.quit()
     }
 }

@@ -64,16 +64,8 @@ public struct ScreenBuffer: Hashable, Sendable {
 
     /// Blanks a rectangle (clipped to the screen) in the given style, for dialogs and selection bars.
     public mutating func fill(_ rect: Rect, style: Style = .plain) {
-        let top = max(0, rect.row)
-        let bottom = min(rows, rect.bottom)
-        let left = max(0, rect.col)
-        let right = min(cols, rect.right)
-        guard top < bottom && left < right else { return }
-        for row in top..<bottom {
-            for col in left..<right {
-                put(.blank(style), row: row, col: col)
-            }
-        }
+        guard let area = onScreen(rect) else { return }
+        for row in area.rows { for col in area.cols { put(.blank(style), row: row, col: col) } }
     }
 
     /// Writes one line of text starting at `row`, `col`, using at most `maxWidth` columns (and never past the
@@ -121,16 +113,18 @@ public struct ScreenBuffer: Hashable, Sendable {
 
     /// Changes the look of cells without touching their text, for a selection bar over text already drawn.
     public mutating func restyle(_ rect: Rect, _ change: (inout Style) -> Void) {
+        guard let area = onScreen(rect) else { return }
+        for row in area.rows { for col in area.cols { change(&cells[row * cols + col].style) } }
+    }
+
+    /// The rows and columns of `rect` that lie on the screen; nil when none does.
+    private func onScreen(_ rect: Rect) -> (rows: Range<Int>, cols: Range<Int>)? {
         let top = max(0, rect.row)
         let bottom = min(rows, rect.bottom)
         let left = max(0, rect.col)
         let right = min(cols, rect.right)
-        guard top < bottom && left < right else { return }
-        for row in top..<bottom {
-            for col in left..<right {
-                change(&cells[row * cols + col].style)
-            }
-        }
+        guard top < bottom && left < right else { return nil }
+        return (top..<bottom, left..<right)
     }
 
     // MARK: - Reading back

@@ -98,24 +98,9 @@ public struct CodeEntryScreen: Screen {
         button.draw(in: Rect(row: resend.row, col: resend.col, rows: 1, cols: body.cols - 12), into: &buffer)
 
         var status = ScreenLines()
-        switch progress {
-        case .waiting:
-            status.add(
-                "  Type the \(flow.codeField.length)-character code and press Enter.",
-                Style(foreground: .dim))
-        case .verifying: status.add("  Checking the code…", Style(attributes: .bold))
-        case .confirming: status.add("  Keep this session? y keeps it, n discards it.", Style(attributes: .bold))
-        case .persisting: status.add("  Saving the session to the store…", Style(attributes: .bold))
-        case .storageFailed:
-            status.add(
-                "  The session could not be saved. Enter retries the save; Esc gives up.",
-                Style(foreground: .error))
-        case .cancelling:
-            status.add(
-                "  Cancelling: waiting for the request that is out, so nothing it issues is kept…",
-                Style(attributes: .bold))
-        }
-        if let notice = flow.notice { status.add("  " + notice, Style(foreground: .error)) }
+        status.addCodeProgress(
+            progress, waiting: "  Type the \(flow.codeField.length)-character code and press Enter.",
+            notice: flow.notice)
         if flow.codeAttemptsLeft == 0 {
             status.add(
                 "  This code cannot be used any more: Tab sends a new one, or Esc and R start a new sign-in.",

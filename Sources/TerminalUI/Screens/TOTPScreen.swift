@@ -41,24 +41,8 @@ public struct TOTPScreen: Screen {
             attempts, row: body.row + 3, col: 12 + field.width,
             style: Style(foreground: challenge.attemptsLeft <= 2 ? .expiring : .dim))
         var lines = ScreenLines()
-        switch progress {
-        case .waiting:
-            lines.add(
-                "  Type the 6 digits your authenticator app shows and press Enter.",
-                Style(foreground: .dim))
-        case .verifying: lines.add("  Checking the code…", Style(attributes: .bold))
-        case .confirming: lines.add("  Keep this session? y keeps it, n discards it.", Style(attributes: .bold))
-        case .persisting: lines.add("  Saving the session to the store…", Style(attributes: .bold))
-        case .storageFailed:
-            lines.add(
-                "  The session could not be saved. Enter retries the save; Esc gives up.",
-                Style(foreground: .error))
-        case .cancelling:
-            lines.add(
-                "  Cancelling: waiting for the request that is out, so nothing it issues is kept…",
-                Style(attributes: .bold))
-        }
-        if let notice = flow.notice { lines.add("  " + notice, Style(foreground: .error)) }
+        lines.addCodeProgress(
+            progress, waiting: "  Type the 6 digits your authenticator app shows and press Enter.", notice: flow.notice)
         if flow.offersTestAccountCode && progress == .waiting {
             lines.add(
                 "  A test-account seed is stored for this user: press u to use its current code.",

@@ -2,12 +2,14 @@
 """A scripted browser for tests, given to authdeck as $BROWSER: it opens the URL it receives as its last
 argument with the sandbox's scripted approval added, follows redirects to authdeck's loopback receiver, and
 submits form_post pages (Apple's shape) as a browser would. A redirect to authdeck:// is handed to
-`$SCRIPTED_BROWSER_AUTHDECK open-url URL`, as the desktop's URL handler would. It logs what it did to
+`$SCRIPTED_BROWSER_AUTHDECK open-url URL`, as the desktop's URL handler would. It waits
+$SCRIPTED_BROWSER_DELAY seconds first (none by default), as a person would, and logs what it did to
 $SCRIPTED_BROWSER_LOG."""
 import html.parser
 import os
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -57,6 +59,7 @@ def fetch(request):
 
 
 def main():
+    time.sleep(float(os.environ.get("SCRIPTED_BROWSER_DELAY", "0")))
     url = sys.argv[-1]
     user = os.environ.get("SANDBOX_USER", "ada")
     decision = os.environ.get("SANDBOX_DECISION", "approve")

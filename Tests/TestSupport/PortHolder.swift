@@ -5,11 +5,11 @@ import Foundation
 #endif
 
 /// Another program's listener on a 127.0.0.1 port, for the tests of a port already in use (0: any free one).
-final class PortHolder: @unchecked Sendable {
+public final class PortHolder: @unchecked Sendable {
     private var descriptor: Int32
-    let port: UInt16
+    public let port: UInt16
 
-    init(port requested: UInt16) throws {
+    public init(port requested: UInt16) throws {
         let socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -22,7 +22,7 @@ final class PortHolder: @unchecked Sendable {
         }
         guard bound == 0, listen(socketDescriptor, 4) == 0 else {
             Glibc.close(socketDescriptor)
-            throw CLIFailure("cannot hold port \(requested)")
+            throw PortTaken(port: requested)
         }
         var actual = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -33,10 +33,23 @@ final class PortHolder: @unchecked Sendable {
         port = UInt16(bigEndian: actual.sin_port)
     }
 
-    func close() {
+    public func close() {
         if descriptor >= 0 { Glibc.close(descriptor) }
         descriptor = -1
     }
 
     deinit { close() }
+
+    /// A 127.0.0.1 port no one listened on a moment ago (bound to port 0, then let go).
+    public static func freePort() throws -> UInt16 {
+        let holder = try PortHolder(port: 0)
+        defer { holder.close() }
+        return holder.port
+    }
+}
+
+/// The port could not be bound: another program holds it.
+public struct PortTaken: Error, CustomStringConvertible {
+    public let port: UInt16
+    public var description: String { "cannot hold port \(port)" }
 }
