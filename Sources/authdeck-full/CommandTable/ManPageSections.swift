@@ -3,7 +3,8 @@
 /// the table has and the page lacks gets the summary as its prose, and the table's order wins.
 enum ManPageSections {
     /// The line that starts each generated option list, so a rewrite finds where the prose ends.
-    static let optionsMarker = #".\" options: generated from Sources/authdeck-full/CommandTable/Commands.swift (make completions)"#
+    static let optionsMarker =
+        #".\" options: generated from "# + "Sources/authdeck-full/CommandTable/Commands.swift (make completions)"
 
     static func rewrite(_ page: String) throws(CommandFailure) -> String {
         var lines = page.components(separatedBy: "\n")
