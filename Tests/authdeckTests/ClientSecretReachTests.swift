@@ -62,7 +62,9 @@ import Testing
         #expect(requests(carrying: canary).isEmpty, "the canary file reached the listener")
     }
 
-    @Test func anImportedSessionTakesTheConfiguredSecretOnlyToTheConfiguredIssuer() throws {
+    /// A config.json whose `oidc` client has a secret (in a file) at an issuer on the provider: the issuer, the
+    /// secret and the config's path.
+    func configuredClient() -> (issuer: String, secret: String, config: String) {
         let configured = provider.baseURL + "/config-host"
         let secret = "configured-" + UUID().uuidString
         let secretFile = folder.write("client-secret", secret + "\n")
@@ -70,6 +72,11 @@ import Testing
             "config.json",
             #"{"providers":{"oidc":{"issuer":"\#(configured)","clientID":"authdeck-test","#
                 + #""clientSecretFile":"\#(secretFile)","tokenEndpointAuthMethod":"client_secret_post"}}}"#)
+        return (configured, secret, config)
+    }
+
+    @Test func anImportedSessionTakesTheConfiguredSecretOnlyToTheConfiguredIssuer() throws {
+        let (configured, secret, config) = configuredClient()
         let hostile = provider.baseURL + "/hostile/token"
         // One claims the configured issuer but stores a hostile token endpoint; one names another issuer.
         let lines = [
@@ -87,13 +94,7 @@ import Testing
     /// The agent refreshes with the config.json its own `--config` names, as `token --config` does: the imported
     /// session's configured client reaches the configured issuer through the agent too.
     @Test func theAgentRefreshesWithTheConfigItWasStartedWith() throws {
-        let configured = provider.baseURL + "/config-host"
-        let secret = "configured-" + UUID().uuidString
-        let secretFile = folder.write("client-secret", secret + "\n")
-        let config = folder.write(
-            "config.json",
-            #"{"providers":{"oidc":{"issuer":"\#(configured)","clientID":"authdeck-test","#
-                + #""clientSecretFile":"\#(secretFile)","tokenEndpointAuthMethod":"client_secret_post"}}}"#)
+        let (configured, secret, config) = configuredClient()
         let imported = runner.run(
             ["store", "import", "-"], stdin: line("same", issuer: configured, token: configured + "/token") + "\n")
         try #require(imported.status == 0, "stderr: \(imported.stderr)")

@@ -434,15 +434,13 @@ final class TUIEventLoop {
         }
         let store = self.store
         let inbox = self.inbox
-        let current = CurrentEndpoints.lookup(
-            configuration: setup.configuration, catalog: setup.catalog,
-            environment: setup.environment)
+        let refresher = sessionRefresher
         background.async {
             do throws(StoreError) {
                 guard let opened = try store.store(create: false) else { throw StoreError.noSuchSession(key) }
                 let session = try opened.session(key)
                 do throws(SignInError) {
-                    try SessionRefresher(transport: CurlTransport(), currentProvider: current).revoke(session)
+                    try refresher.revoke(session)
                 } catch {
                     inbox.post(.storeFailed("Revoking \(key) failed, so it was kept: \(error.message)"))
                     return
@@ -455,12 +453,18 @@ final class TUIEventLoop {
         }
     }
 
+    /// Refreshes and revokes stored sessions, an imported one with today's config.json client for its issuer.
+    private var sessionRefresher: SessionRefresher {
+        SessionRefresher(
+            transport: CurlTransport(),
+            currentProvider: CurrentEndpoints.lookup(
+                configuration: setup.configuration, catalog: setup.catalog, environment: setup.environment))
+    }
+
     private func refresh(_ key: String, ifExpiringWithin window: TimeInterval?) {
         let store = self.store
         let inbox = self.inbox
-        let current = CurrentEndpoints.lookup(
-            configuration: setup.configuration, catalog: setup.catalog,
-            environment: setup.environment)
+        let refresher = sessionRefresher
         background.async {
             do throws(StoreError) {
                 guard let opened = try store.store(create: false) else { throw StoreError.noSuchSession(key) }
@@ -468,7 +472,7 @@ final class TUIEventLoop {
                 do throws(CommandFailure) {
                     _ = try SessionCommands.refresh(
                         key, store: opened,
-                        refresher: SessionRefresher(transport: CurlTransport(), currentProvider: current),
+                        refresher: refresher,
                         ifExpiringWithin: window)
                 } catch {
                     inbox.post(.refreshFinished(key: key, error: error.message))
