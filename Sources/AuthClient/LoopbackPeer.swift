@@ -24,7 +24,16 @@ public enum LoopbackPeer {
         of peer: TCPEndpoint, connectedTo local: TCPEndpoint,
         tables: [String] = ["/proc/net/tcp", "/proc/net/tcp6"]
     ) -> uid_t? {
-        owner(inTables: tables.compactMap(read), of: peer, connectedTo: local)
+        // Each read walks the kernel's whole established-socket hash (milliseconds of CPU), so a later table is read
+        // only while the earlier ones hold no row for the connection. The kernel keeps one socket per 4-tuple, so
+        // a row found in /proc/net/tcp cannot be matched again in tcp6; several rows in one table still refuse.
+        var read: [String] = []
+        for table in tables {
+            guard let text = Self.read(table) else { continue }
+            read.append(text)
+            if rows(text).contains(where: { $0.local == peer && $0.remote == local }) { break }
+        }
+        return owner(inTables: read, of: peer, connectedTo: local)
     }
 
     /// The same, in the text of the tables (`sl local_address rem_address st … uid timeout inode …`, addresses as
