@@ -27,13 +27,13 @@ public enum LoopbackPeer {
         // Each read walks the kernel's whole established-socket hash (milliseconds of CPU), so a later table is read
         // only while the earlier ones hold no row for the connection. The kernel keeps one socket per 4-tuple, so
         // a row found in /proc/net/tcp cannot be matched again in tcp6; several rows in one table still refuse.
-        var read: [String] = []
+        var found: [Row] = []
         for table in tables {
             guard let text = Self.read(table) else { continue }
-            read.append(text)
-            if rows(text).contains(where: { $0.local == peer && $0.remote == local }) { break }
+            found += rows(text).filter { $0.local == peer && $0.remote == local }
+            if !found.isEmpty { break }
         }
-        return owner(inTables: read, of: peer, connectedTo: local)
+        return owner(of: found)
     }
 
     /// The same, in the text of the tables (`sl local_address rem_address st … uid timeout inode …`, addresses as
@@ -42,8 +42,13 @@ public enum LoopbackPeer {
     public static func owner(inTables tables: [String], of peer: TCPEndpoint, connectedTo local: TCPEndpoint)
         -> uid_t?
     {
-        let matches = Set(tables.flatMap(rows).filter { $0.local == peer && $0.remote == local })
-        guard matches.count == 1, let only = matches.first else { return nil }
+        owner(of: tables.flatMap(rows).filter { $0.local == peer && $0.remote == local })
+    }
+
+    /// The owner of the one socket among `matches` (a row listed twice counts once); nil for none or several.
+    private static func owner(of matches: [Row]) -> uid_t? {
+        let distinct = Set(matches)
+        guard distinct.count == 1, let only = distinct.first else { return nil }
         return only.uid
     }
 

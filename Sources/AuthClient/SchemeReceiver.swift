@@ -33,14 +33,9 @@ public final class SchemeReceiver: Sendable {
         guard socketPath.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
             throw .unavailable(reason: "the callback socket path is too long")
         }
-        // A socket left by a crashed instance is replaced; a live one means another sign-in is waiting. One that
-        // has just ended (a cancel, then R) lets go within moments: it gets two seconds to do so.
-        let patience = Date().addingTimeInterval(2)
-        while SchemeReceiver.isListening(socketPath) {
-            guard Date() < patience else {
-                throw .unavailable(reason: "another authdeck sign-in is already waiting for authdeck:// callbacks")
-            }
-            usleep(50_000)
+        // A socket left by a crashed instance is replaced; a live one means another sign-in is waiting.
+        if SchemeReceiver.isListening(socketPath) {
+            throw .unavailable(reason: "another authdeck sign-in is already waiting for authdeck:// callbacks")
         }
         unlink(socketPath)
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)

@@ -495,16 +495,15 @@ public final class SignInController: @unchecked Sendable {
         stopReceivers()
     }
 
-    /// Receivers stop off the queue (a receiver thread may be inside `deliver`, waiting on this very queue). The
-    /// loopback receiver stops a moment later, so the browser still gets the page that says what happened; the
-    /// authdeck:// socket at once (`open-url` has had its answer), so a sign-in started right after this one
-    /// finds it free.
+    /// The authdeck:// socket closes here, before the result is reported, so a sign-in started on that report
+    /// finds it free (its stop only closes and unlinks; it never waits for the receiver's thread, which may be
+    /// inside `deliver` waiting on this very queue). The loopback receiver stops off the queue a moment later, so
+    /// the browser still gets the page that says what happened.
     private func stopReceivers() {
         let loopback = self.loopback
-        let scheme = self.scheme
+        scheme?.stop()
         self.loopback = nil
         self.scheme = nil
-        work.async { scheme?.stop() }
         work.asyncAfter(deadline: .now() + .milliseconds(500)) { loopback?.stop() }
     }
 }

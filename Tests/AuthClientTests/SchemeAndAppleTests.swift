@@ -6,6 +6,38 @@ import Testing
 
 /// The custom-scheme receiver end to end over its Unix socket, and Apple's ES256 client-secret JWT.
 @Suite struct SchemeAndAppleTests {
+    /// A sign-in started as soon as the last one reports its end (the TUI's `R` after a cancel) gets the
+    /// authdeck:// socket: the ended attempt let go of it before it reported.
+    @Test func theNextSignInGetsTheSchemeSocketTheEndedOneHeld() throws {
+        let folder = NSTemporaryDirectory() + "authdeck-scheme-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let socket = folder + "/authdeck/callback.sock"
+        let provider = try TestProvider()
+        let transport = CurlTransport(timeout: 5)
+        func backend() -> DirectSignIn {
+            DirectSignIn(
+                provider: ResolvedProvider(
+                    preset: ProviderPreset(name: "oidc", kind: .oidc, scopes: ["openid"], idToken: true),
+                    clientID: TestProvider.clientID, authentication: .none, scopes: ["openid"],
+                    endpoints: provider.endpoints),
+                request: SignInRequest(provider: "oidc", backendName: "direct"), transport: transport,
+                metadata: ProviderMetadataCache(transport: transport, folder: nil))
+        }
+        for round in 0..<3 {
+            let presenter = RecordingPresenter()
+            let controller = SignInController(
+                report: presenter.report, persist: PersistedSessions().persist,
+                receivers: ReceiverOptions(schemeSocketPath: socket), browser: nil)
+            controller.start(backend(), timeout: 60)
+            _ = try #require(presenter.waitForBegin())
+            #expect(
+                presenter.receivers.contains { $0.hasPrefix("authdeck:// (") }, "round \(round): \(presenter.receivers)"
+            )
+            controller.cancel()
+            _ = presenter.waitForEnd()
+        }
+    }
+
     @Test func anAuthdeckSchemeRedirectHandedOverCompletesTheFlow() throws {
         let folder = NSTemporaryDirectory() + "authdeck-scheme-\(UUID().uuidString.prefix(8))"
         defer { try? FileManager.default.removeItem(atPath: folder) }
