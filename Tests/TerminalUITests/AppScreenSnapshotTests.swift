@@ -12,6 +12,13 @@ import Testing
         let name: String
         let make: @Sendable (_ rows: Int, _ cols: Int) -> AppState
         var testDescription: String { name }
+
+        /// The sessions screen with its fixtures after `keys` are typed.
+        static func afterKeys(_ name: String, _ keys: String) -> Case {
+            Case(name: name) { rows, cols in
+                AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys(keys)).0
+            }
+        }
     }
 
     static let cases: [Case] = [
@@ -19,21 +26,11 @@ import Testing
         Case(name: "sessions-empty") { rows, cols in
             AppFixtures.state(rows: rows, cols: cols, sessions: [], store: .empty)
         },
-        Case(name: "sessions-filter") { rows, cols in
-            AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("/ada")).0
-        },
-        Case(name: "sessions-sorted-by-expiry") { rows, cols in
-            AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("s")).0
-        },
-        Case(name: "sessions-help") { rows, cols in
-            AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("?")).0
-        },
-        Case(name: "sessions-confirm-sign-out") { rows, cols in
-            AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("jd")).0
-        },
-        Case(name: "sessions-confirm-revoke") { rows, cols in
-            AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("jR")).0
-        },
+        Case.afterKeys("sessions-filter", "/ada"),
+        Case.afterKeys("sessions-sorted-by-expiry", "s"),
+        Case.afterKeys("sessions-help", "?"),
+        Case.afterKeys("sessions-confirm-sign-out", "jd"),
+        Case.afterKeys("sessions-confirm-revoke", "jR"),
         Case(name: "sessions-refresh-failed") { rows, cols in
             AppFixtures.run(
                 AppFixtures.state(rows: rows, cols: cols),
@@ -70,9 +67,7 @@ import Testing
             state.directorySession = "ops-oidc"
             return AppFixtures.run(state, AppFixtures.keys(" j j")).0
         },
-        Case(name: "sessions-filter-status") { rows, cols in
-            AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("/status:exp")).0
-        },
+        Case.afterKeys("sessions-filter-status", "/status:exp"),
         Case(name: "unlock-new-store") { rows, cols in
             AppFixtures.state(
                 rows: rows, cols: cols, sessions: [],
@@ -84,12 +79,8 @@ import Testing
                 store: .needsPassphrase("No keyring is reachable."))
             return AppFixtures.run(new, AppFixtures.keys("secret") + [.key(.enter)] + AppFixtures.keys("sec")).0
         },
-        Case(name: "new-sign-in-device") { rows, cols in
-            AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("nm")).0
-        },
-        Case(name: "new-sign-in") { rows, cols in
-            AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("n")).0
-        },
+        Case.afterKeys("new-sign-in-device", "nm"),
+        Case.afterKeys("new-sign-in", "n"),
         Case(name: "new-sign-in-greyed") { rows, cols in
             // The direct backend cannot send codes: Email and SMS are greyed, and pressing s says why.
             AppFixtures.run(
@@ -113,9 +104,7 @@ import Testing
                     + [.key(.enter)]
             ).0
         },
-        Case(name: "contact") { rows, cols in
-            AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("neada@")).0
-        },
+        Case.afterKeys("contact", "neada@"),
         Case(name: "contact-invalid") { rows, cols in
             AppFixtures.run(
                 AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("nsnot a phone") + [.key(.enter)]
@@ -321,9 +310,7 @@ import Testing
                     + AppFixtures.keys("j") + [.key(.enter)]
             ).0
         },
-        Case(name: "trace-none-yet") { rows, cols in
-            AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("t")).0
-        },
+        Case.afterKeys("trace-none-yet", "t"),
     ]
 
     /// The TUI's Trace screen (`t`) with a customer's file opened over it, then `events`.
