@@ -298,18 +298,17 @@ def token_peers(base, stores):
         note=f"{a_cpu / true_cpu:.1f}x the floor's CPU")
     row("token, store of 100,000, key cached, p50", ms(median["authdeck-100k"]), "<= 3 ms",
         met=verdict(median["authdeck-100k"] <= 0.003))
-    if "secret-tool" in median:
-        s = median["secret-tool"]
-        row("  beside secret-tool lookup (same keyring), p50", f"1/{s / a:.1f}", "<= 1/5",
-            peer=f"secret-tool {ms(s)}", met=verdict(a * 5 <= s))
-    else:
-        row("  beside secret-tool lookup", "n/a", "<= 1/5", "no session bus or secret-tool")
-    if "python-keyring" in median:
-        p = median["python-keyring"]
-        row("  beside Python keyring.get_password, p50", f"1/{p / a:.0f}", "<= 1/50",
-            peer=f"python3-keyring {ms(p)}", met=verdict(a * 50 <= p))
-    else:
-        row("  beside Python keyring", "n/a", "<= 1/50", "no session bus or python3-keyring")
+    # Each keyring peer beside authdeck: its key in `median`, its label, the row's name and the target ratio.
+    for name, label, what, floor, digits in [
+        ("secret-tool", "secret-tool", "secret-tool lookup (same keyring)", 5, 1),
+        ("python-keyring", "python3-keyring", "Python keyring.get_password", 50, 0),
+    ]:
+        if name in median:
+            peer = median[name]
+            row(f"  beside {what}, p50", f"1/{peer / a:.{digits}f}", f"<= 1/{floor}",
+                peer=f"{label} {ms(peer)}", met=verdict(a * floor <= peer))
+        else:
+            row(f"  beside {what.split(' (')[0]}", "n/a", f"<= 1/{floor}", f"no session bus or {label}")
     if "gh" in median:
         g = median["gh"]
         row("  beside gh auth token (hosts file), p50", f"1/{g / a:.1f}", "-", peer=f"gh {ms(g)}")

@@ -42,19 +42,10 @@ import Testing
             sort: SessionSort, filter: String, at date: Date, after key: String?, skip: Int,
             limit: Int
         ) -> [SessionItem]? {
-            lock.withLock {
-                let all = listed(filter)
-                var start = 0
-                if let key {
-                    guard let index = all.firstIndex(of: key) else { return nil }
-                    start = index + 1
-                } else {
-                    offsetReads += 1
-                }
-                let rows = all.dropFirst(start + skip).prefix(limit).map { self.item(for: $0) }
-                rowsRead += rows.count
-                largestRead = max(largestRead, limit)
-                return rows
+            page(filter, from: key, limit: limit) { all in
+                guard let key else { return all.dropFirst(skip) }
+                guard let index = all.firstIndex(of: key) else { return nil }
+                return all.dropFirst(index + 1 + skip)
             }
         }
 
@@ -62,16 +53,24 @@ import Testing
             sort: SessionSort, filter: String, at date: Date, before key: String?, skip: Int,
             limit: Int
         ) -> [SessionItem]? {
+            page(filter, from: key, limit: limit, last: true) { all in
+                guard let key else { return all.prefix(max(0, all.count - skip)) }
+                guard let index = all.firstIndex(of: key) else { return nil }
+                return all.prefix(max(0, index - skip))
+            }
+        }
+
+        /// The first (or `last`) `limit` keys of what `window` leaves of the listed keys, counted as read; a read
+        /// without a key to start from counts as an offset read.
+        private func page(
+            _ filter: String, from key: String?, limit: Int, last: Bool = false,
+            window: ([String]) -> ArraySlice<String>?
+        ) -> [SessionItem]? {
             lock.withLock {
                 let all = listed(filter)
-                var end = all.count
-                if let key {
-                    guard let index = all.firstIndex(of: key) else { return nil }
-                    end = index
-                } else {
-                    offsetReads += 1
-                }
-                let rows = all.prefix(max(0, end - skip)).suffix(limit).map { self.item(for: $0) }
+                guard let kept = window(all) else { return nil }
+                if key == nil { offsetReads += 1 }
+                let rows = (last ? kept.suffix(limit) : kept.prefix(limit)).map { self.item(for: $0) }
                 rowsRead += rows.count
                 largestRead = max(largestRead, limit)
                 return rows
