@@ -32,8 +32,9 @@ public final class SandboxFaults: Sendable {
     }
 
     private let state: Mutex<Selection>
-    /// `rotated-signing-key`'s keys, by algorithm: made on first use, never published in the JWKS.
-    private let rotatedKeys = Mutex<[String: JWK]>([:])
+    /// Keys the faults sign with, by purpose and algorithm, made on first use: `rotated` ones are never published,
+    /// `rotation` ones are the JWKS of `signing-key-rotation`, `extra` ones stand beside the real key.
+    private let faultKeys = Mutex<[String: JWK]>([:])
 
     public init(_ selection: Selection = Selection()) {
         state = Mutex(selection)
@@ -51,17 +52,29 @@ public final class SandboxFaults: Sendable {
 
     /// A signing key for `algorithm` whose `kid` no JWKS of this sandbox lists.
     func rotatedKey(algorithm: String) throws(CryptoError) -> JWK? {
-        if let key = rotatedKeys.withLock({ $0[algorithm] }) { return key }
-        let tag = Hex.encode(try SecureRandom.bytes(4))
-        let key =
-            algorithm == "RS256"
-            ? try JWK.generateRS256(keyID: "rotated-rs256-\(tag)")
-            : try JWK.generateES256(keyID: "rotated-es256-\(tag)")
-        return rotatedKeys.withLock { keys in
-            if let first = keys[algorithm] { return first }
-            keys[algorithm] = key
+        try key("rotated", algorithm: algorithm)
+    }
+
+    /// The one key for `purpose` and `algorithm`, its `kid` "PURPOSE-ALG-RANDOM".
+    func key(_ purpose: String, algorithm: String) throws(CryptoError) -> JWK {
+        let name = purpose + "-" + algorithm
+        if let key = faultKeys.withLock({ $0[name] }) { return key }
+        let label = "\(purpose)-\(algorithm.lowercased())-" + Hex.encode(try SecureRandom.bytes(4))
+        let key = algorithm == "RS256" ? try JWK.generateRS256(keyID: label) : try JWK.generateES256(keyID: label)
+        return faultKeys.withLock { keys in
+            if let first = keys[name] { return first }
+            keys[name] = key
             return key
         }
+    }
+
+    /// The same key without a `kid`, so what it signs names none and a JWKS entry made from it has none.
+    static func withoutKeyID(_ key: JWK) throws(CryptoError) -> JWK {
+        guard var object = JSONText.object(Array(try key.privateJSON().utf8)) else {
+            throw .malformedInput("private JWK is not a JSON object")
+        }
+        object["kid"] = nil
+        return try JWK(json: String(decoding: JSONText.encode(object), as: UTF8.self))
     }
 
     // MARK: - Parsing
@@ -130,7 +143,8 @@ public final class SandboxFaults: Sendable {
 
     /// `--fault list`: every fault, one a line, name and what it does.
     public static var listing: String {
-        SandboxFault.allCases.map { $0.rawValue.padding(toLength: 24, withPad: " ", startingAt: 0) + $0.summary }
+        let width = max(24, (SandboxFault.allCases.map(\.rawValue.count).max() ?? 0) + 2)
+        return SandboxFault.allCases.map { $0.rawValue.padding(toLength: width, withPad: " ", startingAt: 0) + $0.summary }
             .joined(separator: "\n") + "\n"
     }
 }
