@@ -172,29 +172,21 @@ struct SandboxFaultFilter: Sendable {
     private func jwksFault(profile: OIDCProfile, on: Set<SandboxFault>) -> HTTPResponse? {
         let algorithm = profile.signingAlgorithm
         let real = algorithm == "RS256" ? context.keys.rs256 : context.keys.es256
-        let published: [(JWK, String)]
         do {
+            let document: String
             if on.contains(.signingKeyRotation) {
-                published = [
-                    (try faults.key("rotation", algorithm: "ES256"), "ES256"),
-                    (try faults.key("rotation", algorithm: "RS256"), "RS256"),
-                ]
+                document = try faults.rotationJWKS()
             } else if on.contains(.kidAbsentSingleKey) {
-                published = [(try SandboxFaults.withoutKeyID(real), algorithm)]
+                document = try SandboxFaults.jwks([(try SandboxFaults.withoutKeyID(real), algorithm)])
             } else if on.contains(.kidAbsentSeveralKeys) {
                 let extra = try SandboxFaults.withoutKeyID(try faults.key("extra", algorithm: algorithm))
-                published = [(extra, algorithm), (try SandboxFaults.withoutKeyID(real), algorithm)]
+                document = try SandboxFaults.jwks([
+                    (extra, algorithm), (try SandboxFaults.withoutKeyID(real), algorithm),
+                ])
             } else {
                 return nil
             }
-            var keys: [Any] = []
-            for (key, keyAlgorithm) in published {
-                guard var object = JSONText.object(Array(try key.publicJSON().utf8)) else { return nil }
-                object["alg"] = keyAlgorithm
-                object["use"] = "sig"
-                keys.append(object)
-            }
-            return .json(200, object: ["keys": keys])
+            return .json(200, Array(document.utf8))
         } catch {
             return OAuthError.serverError("the sandbox could not make the faulted JWKS").response
         }
@@ -211,7 +203,8 @@ struct SandboxFaultFilter: Sendable {
 
     /// UserInfo naming another subject than the ID token did.
     private func userInfoFault(_ response: HTTPResponse) -> HTTPResponse {
-        guard response.status == 200, var claims = JSONText.object(response.body), let subject = claims["sub"] as? String
+        guard response.status == 200, var claims = JSONText.object(response.body),
+            let subject = claims["sub"] as? String
         else { return response }
         claims["sub"] = "another-" + subject
         return .json(200, object: claims)
@@ -245,7 +238,8 @@ struct SandboxFaultFilter: Sendable {
         if response.status == 200 {
             let page = String(decoding: response.body, as: UTF8.self)
             let field = HTML.hidden("iss", current)
-            changed.body = Array(page.replacingOccurrences(of: field, with: issuer.map { HTML.hidden("iss", $0) } ?? "").utf8)
+            changed.body = Array(
+                page.replacingOccurrences(of: field, with: issuer.map { HTML.hidden("iss", $0) } ?? "").utf8)
         }
         return changed
     }

@@ -68,6 +68,36 @@ public final class SandboxFaults: Sendable {
         }
     }
 
+    /// `{"keys":[…]}`: the public halves of `keys`, each with its algorithm and `"use":"sig"`.
+    static func jwks(_ keys: [(JWK, String)]) throws(CryptoError) -> String {
+        var published: [Any] = []
+        for (key, algorithm) in keys {
+            guard var object = JSONText.object(Array(try key.publicJSON().utf8)) else {
+                throw .malformedInput("public JWK is not a JSON object")
+            }
+            object["alg"] = algorithm
+            object["use"] = "sig"
+            published.append(object)
+        }
+        return String(decoding: JSONText.encode(["keys": published]), as: UTF8.self)
+    }
+
+    /// The JWKS `signing-key-rotation` publishes: a new ES256 and a new RS256 key.
+    func rotationJWKS() throws(CryptoError) -> String {
+        try Self.jwks([
+            (try key("rotation", algorithm: "ES256"), "ES256"), (try key("rotation", algorithm: "RS256"), "RS256"),
+        ])
+    }
+
+    /// The claims of a token signed by `signing-key-rotation`'s keys while it is on: the sandbox's own relying party
+    /// (the proxy taking an oidcToken) follows the rotation as every client must. Nil otherwise.
+    func claimsSignedByRotatedKeys(_ token: String) -> [String: Any]? {
+        guard isOn(.signingKeyRotation), token.utf8.count <= 8192, let jwks = try? rotationJWKS(),
+            let verified = try? JWS.verify(token, jwks: jwks)
+        else { return nil }
+        return JSONText.object(verified.payload)
+    }
+
     /// The same key without a `kid`, so what it signs names none and a JWKS entry made from it has none.
     static func withoutKeyID(_ key: JWK) throws(CryptoError) -> JWK {
         guard var object = JSONText.object(Array(try key.privateJSON().utf8)) else {
@@ -144,7 +174,9 @@ public final class SandboxFaults: Sendable {
     /// `--fault list`: every fault, one a line, name and what it does.
     public static var listing: String {
         let width = max(24, (SandboxFault.allCases.map(\.rawValue.count).max() ?? 0) + 2)
-        return SandboxFault.allCases.map { $0.rawValue.padding(toLength: width, withPad: " ", startingAt: 0) + $0.summary }
-            .joined(separator: "\n") + "\n"
+        return SandboxFault.allCases.map {
+            $0.rawValue.padding(toLength: width, withPad: " ", startingAt: 0) + $0.summary
+        }
+        .joined(separator: "\n") + "\n"
     }
 }

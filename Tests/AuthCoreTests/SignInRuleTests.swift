@@ -208,11 +208,16 @@ import Testing
     @Test func theIssuersOwnResponseIsTaken() throws {
         // RFC 9207 section 2's example response, with this attempt's state.
         var m = machine(requires: true)
-        let callback = try redirect("code=x1848ZT64p4IirMPT0R-X3141MFPTuBX-VFL_cvaplMH58&state=\(Fixture.state)"
-            + "&iss=https%3A%2F%2Fserver.example.com")
+        let callback = try redirect(
+            "code=x1848ZT64p4IirMPT0R-X3141MFPTuBX-VFL_cvaplMH58&state=\(Fixture.state)"
+                + "&iss=https%3A%2F%2Fserver.example.com")
         #expect(callback.issuer == Self.issuer)
-        #expect(m.callbackReceived(callback, now: t0) == .exchange(AttemptID(1), .authorizationCode(
-            "x1848ZT64p4IirMPT0R-X3141MFPTuBX-VFL_cvaplMH58")))
+        #expect(
+            m.callbackReceived(callback, now: t0)
+                == .exchange(
+                    AttemptID(1),
+                    .authorizationCode(
+                        "x1848ZT64p4IirMPT0R-X3141MFPTuBX-VFL_cvaplMH58")))
     }
 
     @Test func anotherIssuerEndsTheAttempt() throws {
@@ -227,7 +232,9 @@ import Testing
 
     @Test func anErrorResponseIsCheckedToo() throws {
         var m = machine(requires: false)
-        let query = FormEncoding.encode([("error", "access_denied"), ("state", Fixture.state), ("iss", "https://a.example")])
+        let query = FormEncoding.encode([
+            ("error", "access_denied"), ("state", Fixture.state), ("iss", "https://a.example"),
+        ])
         #expect(
             m.callbackReceived(try redirect(query), now: t0)
                 == .fail(AttemptID(1), .issuerMismatch(received: "https://a.example", expected: Self.issuer)))
@@ -236,7 +243,9 @@ import Testing
     @Test func aMissingIssuerMattersOnlyWhenPromised() throws {
         var promised = machine(requires: true)
         let missing = SignInError.issuerMismatch(received: nil, expected: Self.issuer)
-        #expect(promised.callbackReceived(try redirect("code=c&state=\(Fixture.state)"), now: t0) == .fail(AttemptID(1), missing))
+        #expect(
+            promised.callbackReceived(try redirect("code=c&state=\(Fixture.state)"), now: t0)
+                == .fail(AttemptID(1), missing))
         #expect(missing.message.contains("carried no iss"))
         var unpromised = machine(requires: false)
         #expect(
@@ -253,6 +262,8 @@ import Testing
     @Test func aWrongStateIsStillOnlyAStrayRedirect() throws {
         // A response for another attempt changes nothing, whatever its iss: the right one may still come.
         var m = machine(requires: true)
-        #expect(m.callbackReceived(try redirect("code=c&state=other&iss=https%3A%2F%2Fa"), now: t0) == .reject(.stateMismatch))
+        #expect(
+            m.callbackReceived(try redirect("code=c&state=other&iss=https%3A%2F%2Fa"), now: t0)
+                == .reject(.stateMismatch))
     }
 }
