@@ -355,6 +355,21 @@ import Testing
         #expect(setup.listed().count == 2)
     }
 
+    /// A refresh verifies its new ID token the same way: a rotated key is fetched and taken; a key the JWKS never
+    /// lists, even after that one fetch, ends the refresh refused with the session kept as it was.
+    @Test func aRefreshFollowsARotatedKeyAndRefusesAnUnknownOne() throws {
+        let setup = try FaultedSandbox([])
+        #expect(setup.login(["google", "--session-key", "r"]).status == 0)
+        #expect(setup.runner.run(["sandbox", "faults", "signing-key-rotation"]).status == 0)
+        let rotated = setup.runner.run(["refresh", "r"])
+        #expect(rotated.status == 0, "stderr: \(rotated.stderr)")
+        #expect(setup.runner.run(["sandbox", "faults", "rotated-signing-key"]).status == 0)
+        let unknown = setup.runner.run(["refresh", "r"])
+        #expect(unknown.status == 4, "stderr: \(unknown.stderr)")
+        #expect(unknown.stderr.contains("kid"), "stderr: \(unknown.stderr)")
+        #expect(setup.listed().count == 1)
+    }
+
     // MARK: - ID tokens
 
     @Test func anIDTokenFromTheFutureIsRefused() throws {
