@@ -123,7 +123,7 @@ _authdeck() {
             case "$prev" in
                 --port|--token-lifetime|--device-interval|--delay-ms) return ;;
                 --users|--outbox|--config-out) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-                --fault) COMPREPLY=($(compgen -W "list token-5xx-html slow-provider code-expired code-reused access-denied access-denied-no-state id-token-future-iat id-token-wrong-aud id-token-wrong-iss id-token-wrong-nonce rotated-signing-key no-email-claim device-slow-down device-expired otp-rate-limit otp-expired totp-lockout redirect-unreachable" -f -- "$cur")); return ;;
+                --fault) COMPREPLY=($(compgen -W "list token-5xx-html slow-provider code-expired code-reused access-denied access-denied-no-state authorization-response-mixup authorization-response-no-iss discovery-wrong-issuer id-token-future-iat id-token-wrong-aud id-token-wrong-iss id-token-wrong-nonce id-token-bad-signature id-token-alg-none id-token-no-iat id-token-no-sub id-token-kid-absent-single-jwks id-token-kid-absent-multiple-jwks rotated-signing-key signing-key-rotation no-email-claim userinfo-wrong-sub device-slow-down device-expired otp-rate-limit otp-expired totp-lockout redirect-unreachable" -f -- "$cur")); return ;;
             esac
             options="--port --users --outbox --config-out --token-lifetime --device-interval --fault --delay-ms"
             subcommands="faults panel approve" ;;
@@ -132,7 +132,7 @@ _authdeck() {
                 --delay-ms|--url) return ;;
             esac
             options="--delay-ms --url --json"
-            operands="none list token-5xx-html slow-provider code-expired code-reused access-denied access-denied-no-state id-token-future-iat id-token-wrong-aud id-token-wrong-iss id-token-wrong-nonce rotated-signing-key no-email-claim device-slow-down device-expired otp-rate-limit otp-expired totp-lockout redirect-unreachable" ;;
+            operands="none list token-5xx-html slow-provider code-expired code-reused access-denied access-denied-no-state authorization-response-mixup authorization-response-no-iss discovery-wrong-issuer id-token-future-iat id-token-wrong-aud id-token-wrong-iss id-token-wrong-nonce id-token-bad-signature id-token-alg-none id-token-no-iat id-token-no-sub id-token-kid-absent-single-jwks id-token-kid-absent-multiple-jwks rotated-signing-key signing-key-rotation no-email-claim userinfo-wrong-sub device-slow-down device-expired otp-rate-limit otp-expired totp-lockout redirect-unreachable" ;;
         "sandbox panel")
             case "$prev" in
                 --url) return ;;

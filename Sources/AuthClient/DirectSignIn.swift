@@ -88,9 +88,14 @@ public final class DirectSignIn: SignInBackend, Sendable {
             // The device grant carries no nonce (RFC 8628 has no authorize request to put it in).
             let wantsNonce = provider.preset.idToken && method != .device
             let nonce = wantsNonce ? AttemptSecrets.nonce(randomBytes: try SecureRandom.bytes(16)) : nil
-            return Attempt(
+            var attempt = Attempt(
                 id: id, backend: provider.backendName, provider: provider.preset.provider, method: method,
                 state: state, codeVerifier: pkce.verifier, nonce: nonce, deadline: deadline)
+            // RFC 9207: the redirect's `iss`, when it has one (or always, when discovery says so), must name the
+            // issuer the request goes to; the state machine checks it for every receiver alike.
+            attempt.expectedIssuer = provider.endpoints.issuer
+            attempt.requiresIssuer = provider.endpoints.issuerInAuthorizationResponse == true
+            return attempt
         } catch {
             throw .unavailable(reason: error.description)
         }

@@ -15,6 +15,9 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
     public var tokenAuthMethods: [String]?
     /// `revocation_endpoint_auth_methods_supported`; nil when the provider does not say.
     public var revocationAuthMethods: [String]?
+    /// `authorization_response_iss_parameter_supported` (RFC 9207 3): every authorization response carries `iss`,
+    /// so one without it is refused.
+    public var issuerInAuthorizationResponse: Bool?
 
     public init(
         issuer: String, authorization: String, token: String, jwks: String? = nil, userinfo: String? = nil,
@@ -46,7 +49,7 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
         else {
             throw .unavailable(reason: "the discovery document lacks the authorization or token endpoint")
         }
-        return ProviderEndpoints(
+        var endpoints = ProviderEndpoints(
             issuer: issuer, authorization: authorization, token: token,
             jwks: document["jwks_uri"]?.string, userinfo: document["userinfo_endpoint"]?.string,
             revocation: document["revocation_endpoint"]?.string,
@@ -54,6 +57,9 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
             tokenAuthMethods: strings(document["token_endpoint_auth_methods_supported"]),
             revocationAuthMethods:
                 strings(document["revocation_endpoint_auth_methods_supported"]))
+        endpoints.issuerInAuthorizationResponse =
+            document["authorization_response_iss_parameter_supported"] == .bool(true)
+        return endpoints
     }
 
     /// Fills what OIDC discovery left out from RFC 8414 authorization server metadata of the same issuer: the
@@ -72,6 +78,9 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
         }
         if result.tokenAuthMethods == nil {
             result.tokenAuthMethods = Self.strings(metadata["token_endpoint_auth_methods_supported"])
+        }
+        if metadata["authorization_response_iss_parameter_supported"] == .bool(true) {
+            result.issuerInAuthorizationResponse = true
         }
         return result
     }

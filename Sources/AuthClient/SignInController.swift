@@ -335,6 +335,9 @@ public final class SignInController: @unchecked Sendable {
     ) {
         var details: [String: JSONValue] = ["source": .string(source)]
         if let refusal { details["code"] = .string(refusal.code) }
+        if case .success(let callback) = parsed, let issuer = callback.issuer {
+            details["iss"] = .string(SignInError.printable(issuer))
+        }
         if case .success(let callback) = parsed, let error = callback.error {
             details["error"] = .string(SignInError.printable(error))
             details["error_description"] =

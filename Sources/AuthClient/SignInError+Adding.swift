@@ -10,8 +10,8 @@ extension SignInError {
             return .authenticationFailed(providerError: providerError + "; " + note)
         case .unavailable(let reason): return .unavailable(reason: reason + "; " + note)
         case .network(let message): return .network(message: message + "; " + note)
-        case .closed, .signInInProgress, .callbackIncomplete, .stateMismatch, .authMethodUnavailable, .unauthorized,
-            .rateLimited, .sessionStorageFailure, .timedOut, .invalidContact, .invalidCode:
+        case .closed, .signInInProgress, .callbackIncomplete, .stateMismatch, .issuerMismatch, .authMethodUnavailable,
+            .unauthorized, .rateLimited, .sessionStorageFailure, .timedOut, .invalidContact, .invalidCode:
             return .authenticationFailed(providerError: message.trimmingSuffix(".") + "; " + note)
         }
     }

@@ -45,6 +45,12 @@ public struct Attempt: Equatable, Sendable {
     public var confirmsStatelessSession = false
     /// Set by the machine when it took a redirect without `state` for an attempt that `confirmsStatelessSession`.
     public internal(set) var awaitsIdentityConfirmation = false
+    /// The issuer the authorization request went to: a redirect's `iss` must be exactly this (RFC 9207 2.4).
+    /// Nil for backends whose redirect does not come from an OAuth authorization server.
+    public var expectedIssuer: String?
+    /// The issuer's discovery says `authorization_response_iss_parameter_supported`: a redirect without `iss`
+    /// is then refused as coming from another issuer (RFC 9207 2.4).
+    public var requiresIssuer = false
 
     public init(
         id: AttemptID, backend: String, provider: Provider, method: SignInMethod, state: String,
@@ -124,10 +130,12 @@ public struct Callback: Equatable, Sendable {
     public var idToken: String?
     /// Portal's one-time `token` parameter.
     public var token: String?
+    /// The authorization server's issuer identifier (RFC 9207 `iss`), on success and error responses alike.
+    public var issuer: String?
 
     public init(
         code: String? = nil, state: String? = nil, error: String? = nil, errorDescription: String? = nil,
-        idToken: String? = nil, token: String? = nil
+        idToken: String? = nil, token: String? = nil, issuer: String? = nil
     ) {
         self.code = code
         self.state = state
@@ -135,6 +143,7 @@ public struct Callback: Equatable, Sendable {
         self.errorDescription = errorDescription
         self.idToken = idToken
         self.token = token
+        self.issuer = issuer
     }
 }
 

@@ -59,7 +59,9 @@ public enum CallbackParser {
         return try callback(from: pairs)
     }
 
-    private static let known: Set<String> = ["code", "state", "error", "error_description", "id_token", "token"]
+    private static let known: Set<String> = [
+        "code", "state", "error", "error_description", "id_token", "token", "iss",
+    ]
 
     private static func callback(from pairs: [(String, String)]) throws(Failure) -> Callback {
         var seen: [String: String] = [:]
@@ -70,6 +72,7 @@ public enum CallbackParser {
         }
         return Callback(
             code: seen["code"], state: seen["state"], error: seen["error"],
-            errorDescription: seen["error_description"], idToken: seen["id_token"], token: seen["token"])
+            errorDescription: seen["error_description"], idToken: seen["id_token"], token: seen["token"],
+            issuer: seen["iss"])
     }
 }

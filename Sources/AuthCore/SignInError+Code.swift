@@ -11,6 +11,7 @@ extension SignInError {
             return Self.statusClass(reason, after: Self.providerAnsweredHTTP) ?? "unavailable"
         case .callbackIncomplete: return "callback_incomplete"
         case .stateMismatch: return "state_mismatch"
+        case .issuerMismatch: return "issuer_mismatch"
         case .authMethodUnavailable: return "method_unavailable"
         case .authenticationFailed(let providerError):
             return Self.providerCode(in: providerError) ?? "authentication_failed"

@@ -11,6 +11,9 @@ public enum SignInError: Error, Equatable, Sendable, CustomStringConvertible {
     case callbackIncomplete
     /// A callback's `state` did not match the attempt's.
     case stateMismatch
+    /// The authorization response came from another issuer than the request went to (RFC 9207 `iss` another, or
+    /// missing where the issuer always sends it): a mix-up. `received` is nil when `iss` was missing.
+    case issuerMismatch(received: String?, expected: String)
     /// The backend does not offer this sign-in method.
     case authMethodUnavailable(method: String)
     /// The provider or backend refused the sign-in; its own description rides along.
@@ -42,6 +45,12 @@ public enum SignInError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unavailable(let reason): return "Sign-in unavailable: \(reason)."
         case .callbackIncomplete: return "The browser returned no sign-in result for this attempt."
         case .stateMismatch: return "Refused a callback whose state does not match this sign-in."
+        case .issuerMismatch(let received?, let expected):
+            return "The response came from another issuer: its iss is \(Self.printable(received)), "
+                + "not \(expected); nothing was stored."
+        case .issuerMismatch(nil, let expected):
+            return "The response came from another issuer: it carried no iss, which \(expected) always sends "
+                + "(RFC 9207); nothing was stored."
         case .authMethodUnavailable(let method): return "\(method) sign-in is not enabled for this backend."
         case .authenticationFailed(let providerError): return "Authentication failed: \(providerError)."
         case .invalidIdToken(let reason): return "Refused the ID token: \(reason)."

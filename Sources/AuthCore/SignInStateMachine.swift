@@ -107,7 +107,7 @@ public struct SignInStateMachine: Sendable {
                     note: "the redirect came without state")
                 guard fromOwnUser else { return .reject(answer) }
                 guard case .waiting = progress else { return .none }  // the exchange already runs
-                return end(attempt, answer)
+                return end(attempt, Self.issuerRefusal(callback, attempt) ?? answer)
             }
             var taken = attempt
             if let received = callback.state {
@@ -126,6 +126,9 @@ public struct SignInStateMachine: Sendable {
             }
             // The redirect was used and the attempt now waits for a code (a new account's verification).
             if case .oneTimeCode = attempt.method { return .none }
+            // RFC 9207: checked before the answer is looked at, errors included, so a mixed-up response ends the
+            // attempt with nothing sent to any token endpoint.
+            if let refusal = Self.issuerRefusal(callback, attempt) { return end(attempt, refusal) }
             if let error = callback.error {
                 return end(attempt, .providerAnswered(error, description: callback.errorDescription))
             }
@@ -154,6 +157,17 @@ public struct SignInStateMachine: Sendable {
             }
             return .none
         }
+    }
+
+    /// Why a redirect cannot be from the issuer the request went to (RFC 9207 2.4): its `iss` is another, or it has
+    /// none although the issuer's discovery says it always sends one. Nil when it may be taken.
+    static func issuerRefusal(_ callback: Callback, _ attempt: Attempt) -> SignInError? {
+        guard let expected = attempt.expectedIssuer else { return nil }
+        guard let received = callback.issuer else {
+            return attempt.requiresIssuer ? .issuerMismatch(received: nil, expected: expected) : nil
+        }
+        // Simple string comparison, as RFC 9207 2.4 says: no normalisation of case, slashes or escapes.
+        return received == expected ? nil : .issuerMismatch(received: received, expected: expected)
     }
 
     /// The backend confirmed it sent the one-time code (or resent it).

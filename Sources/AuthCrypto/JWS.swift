@@ -119,8 +119,8 @@ public enum JWS {
             keyID: token.keyID)
     }
 
-    /// Picks the key by `kid` from a JWKS JSON document ({"keys":[...]}); without kid, tries keys of a matching
-    /// kty. Throws CryptoError.invalidKey("no key with kid …") when no key matches (callers refetch the JWKS
+    /// Picks the key by `kid` from a JWKS JSON document ({"keys":[...]}); without kid, the one key that fits the
+    /// algorithm (several such keys are refused as ambiguous). Throws CryptoError.invalidKey("no key with kid …") when no key matches (callers refetch the JWKS
     /// once on that).
     public static func verify(_ compact: String, jwks: String) throws(CryptoError) -> VerifiedJWS {
         let token = try Token(compact)
@@ -132,6 +132,12 @@ public enum JWS {
         guard !candidates.isEmpty else {
             let label = token.keyID.map(printable) ?? "(none)"
             throw .invalidKey("no key with kid \(label) for \(token.algorithm.rawValue)")
+        }
+        // OpenID Connect Core 10.1: with several keys a signer must name its `kid`. Trying each key would also find
+        // the signer, but a token that does not say which key signed it is refused rather than guessed at.
+        guard token.keyID != nil || candidates.count == 1 else {
+            throw .invalidKey(
+                "the token names no kid and the JWKS has \(candidates.count) keys for \(token.algorithm.rawValue)")
         }
         var lastError = CryptoError.invalidSignature
         for candidate in candidates {

@@ -8,6 +8,8 @@ struct AuthorizationReply {
     let state: String?
     /// `query` or `form_post`.
     let mode: String
+    /// The profile's issuer identifier, sent as `iss` with every answer, success or error (RFC 9207 2).
+    let issuer: String
 
     func success(code: String) -> HTTPResponse {
         send([("code", code)])
@@ -20,6 +22,7 @@ struct AuthorizationReply {
     private func send(_ parameters: [(String, String)]) -> HTTPResponse {
         var all = parameters
         if let state { all.append(("state", state)) }
+        all.append(("iss", issuer))
         if mode == "form_post" {
             // Apple's form_post: the browser posts the response to the redirect URI by itself.
             let fields = all.map { HTML.hidden($0.0, $0.1) }.joined(separator: "\n")
@@ -63,7 +66,8 @@ extension OIDCRoutes {
         guard mode == "query" || mode == "form_post" else {
             return Self.errorPage(400, "response_mode must be query or form_post.")
         }
-        let reply = AuthorizationReply(redirectURI: redirectURI, state: query["state"], mode: mode)
+        let reply = AuthorizationReply(
+            redirectURI: redirectURI, state: query["state"], mode: mode, issuer: context.issuer(profile))
 
         guard query["response_type"] == "code" else {
             return reply.error("unsupported_response_type", "only response_type=code is supported")

@@ -89,6 +89,8 @@ final class OIDCRoutes: Sendable {
             "code_challenge_methods_supported": ["S256"],
             "token_endpoint_auth_methods_supported": ["none", "client_secret_post", "client_secret_basic"],
             "scopes_supported": profile.defaultScopes,
+            // RFC 9207 3: every authorization response carries `iss`, so a client may refuse one without it.
+            "authorization_response_iss_parameter_supported": true,
         ]
         if profile.issuesIDToken {
             document["userinfo_endpoint"] = endpoint(profile, profile.userEndpointPath)

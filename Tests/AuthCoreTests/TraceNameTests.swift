@@ -13,12 +13,13 @@ import Testing
             .invalidIdToken(reason: "wrong audience"), .unauthorized, .rateLimited,
             .sessionStorageFailure(message: "disk full"), .timedOut, .invalidContact, .invalidCode,
             .network(message: "connection refused"),
+            .issuerMismatch(received: "https://attacker.example", expected: "https://server.example.com"),
         ]
         func listed(_ error: SignInError) -> Bool {
             switch error {
             case .closed, .signInInProgress, .unavailable, .callbackIncomplete, .stateMismatch, .authMethodUnavailable,
                 .authenticationFailed, .invalidIdToken, .unauthorized, .rateLimited, .sessionStorageFailure, .timedOut,
-                .invalidContact, .invalidCode, .network:
+                .invalidContact, .invalidCode, .network, .issuerMismatch:
                 return true
             }
         }
@@ -26,7 +27,7 @@ import Testing
     }()
 
     @Test func everyErrorCaseHasADistinctNonEmptyCode() {
-        #expect(Self.oneOfEach.count == 15)
+        #expect(Self.oneOfEach.count == 16)
         let codes = Self.oneOfEach.map(\.code)
         #expect(Set(codes).count == codes.count, "\(codes)")
         for code in codes {

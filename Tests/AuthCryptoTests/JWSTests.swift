@@ -189,6 +189,19 @@ struct JWSTests {
         }
     }
 
+    /// The OpenID relying-party test "kid absent, several keys in the JWKS": the RFC 7515 A.2 token names no kid,
+    /// and with two RSA keys published it is refused as ambiguous (not tried against each), while the same key
+    /// alone, or beside keys of another type, verifies it.
+    @Test func jwksWithoutKidAndSeveralFittingKeysIsRefused() throws {
+        let other = try JWK.generateRS256(keyID: "other").publicJSON()
+        let two = #"{"keys":[\#(other),\#(V.rsaPublicJWK)]}"#
+        #expect(throws: CryptoError.invalidKey("the token names no kid and the JWKS has 2 keys for RS256")) {
+            try JWS.verify(V.rs256Token, jwks: two)
+        }
+        #expect(!CryptoError.invalidKey("the token names no kid and the JWKS has 2 keys for RS256").isUnknownKeyID)
+        #expect(try JWS.verify(V.rs256Token, jwks: #"{"keys":[\#(V.rsaPublicJWK),\#(V.ecPublicJWK)]}"#).keyID == nil)
+    }
+
     @Test func jwksKeyPinnedToAnotherAlgorithmIsSkipped() throws {
         let pinned = #"{"keys":[{"kty":"RSA","alg":"RS512","n":"\#(V.rsaModulus)","e":"AQAB"}]}"#
         #expect(throws: CryptoError.self) { try JWS.verify(V.rs256Token, jwks: pinned) }

@@ -18,6 +18,8 @@ USER = os.environ.get("INTEROP_USER", "alice")
 PASSWORD = os.environ.get("INTEROP_PASSWORD", "alice-password-1")
 DECISION = os.environ.get("INTEROP_DECISION", "approve")
 LOG = os.environ.get("INTEROP_BROWSER_LOG")
+# The `iss` to put in the authorization response on its way to authdeck ("-": none), as a mix-up would.
+REWRITE_ISS = os.environ.get("INTEROP_REWRITE_ISS")
 
 
 def log(text):
@@ -76,11 +78,28 @@ class Browser:
     def follow(self, url, limit=10):
         """GETs until a page that is not a redirect, or authdeck's loopback (which ends the browser's part)."""
         for _ in range(limit):
+            url = authorization_response(url)
             status, location, body = self.send("GET", url)
             if not location or not (300 <= status < 400):
                 return url, status, body
             url = location
         raise SystemExit("too many redirects")
+
+
+def authorization_response(url):
+    """The redirect that carries the server's answer (code or error) to authdeck: logs the `iss` values the server
+    put in it, and with INTEROP_REWRITE_ISS set replaces them, as a mixed-up or tampered response would."""
+    parts = urllib.parse.urlsplit(url)
+    pairs = urllib.parse.parse_qsl(parts.query, keep_blank_values=True)
+    if not any(name in ("code", "error") for name, _ in pairs):
+        return url
+    log("iss " + json.dumps([value for name, value in pairs if name == "iss"]))
+    if REWRITE_ISS is None:
+        return url
+    pairs = [(name, value) for name, value in pairs if name != "iss"]
+    if REWRITE_ISS != "-":
+        pairs.append(("iss", REWRITE_ISS))
+    return urllib.parse.urlunsplit(parts._replace(query=urllib.parse.urlencode(pairs)))
 
 
 def glewlwyd(browser, url):

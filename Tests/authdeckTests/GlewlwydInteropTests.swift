@@ -64,6 +64,47 @@ extension InteropTests {
             #expect(try setup.session("g") != nil)
         }
 
+        /// RFC 9207 with glewlwyd's `oauth-as-iss-id`: its redirect carries `iss` (seen by the browser on the way),
+        /// which authdeck checks and takes; the same redirect with another issuer's `iss`, as a mix-up brings it,
+        /// ends the sign-in (exit 4) before any token request, with nothing stored. glewlwyd's discovery does not
+        /// promise `iss` (no `authorization_response_iss_parameter_supported`), so a redirect stripped of it is
+        /// still taken: the rule is "checked whenever present, required only when promised".
+        @Test func theRedirectsIssuerIsCheckedAndAMixUpIsRefused() throws {
+            try configurePublic()
+            let tracePath = setup.folder.path + "/trace.jsonl"
+            let signedIn = setup.login(["--session-key", "iss", "--trace", tracePath])
+            #expect(signedIn.status == 0, "stderr: \(signedIn.stderr)\nbrowser: \(setup.browserSteps)")
+            #expect(setup.browserSteps.contains("iss [\"\(info.issuer)\"]"), "browser: \(setup.browserSteps)")
+            #expect(server.userinfo(userinfo, token: setup.token("iss")).status == 200)
+            let receiver = setup.trace(tracePath).steps.first { $0["kind"] as? String == "receiver" }
+            #expect((receiver?["details"] as? [String: Any])?["iss"] as? String == info.issuer)
+            #expect(setup.runner.run(["logout", "iss"]).status == 0)
+
+            let mixUpTrace = setup.folder.path + "/mixup.jsonl"
+            let mixedUp = setup.login(
+                ["--session-key", "mixup", "--trace", mixUpTrace],
+                environment: ["INTEROP_REWRITE_ISS": "https://attacker.example/as"])
+            #expect(mixedUp.status == 4, "stderr: \(mixedUp.stderr)\nbrowser: \(setup.browserSteps)")
+            #expect(mixedUp.stderr.contains("The response came from another issuer"), "stderr: \(mixedUp.stderr)")
+            #expect(mixedUp.stderr.contains("https://attacker.example/as"))
+            #expect(try setup.listed().isEmpty)
+            let steps = setup.trace(mixUpTrace).steps
+            #expect(steps.contains { $0["kind"] as? String == "receiver" })
+            #expect(!steps.contains { ($0["summary"] as? String)?.hasSuffix("/token") == true })
+
+            let discovery = setup.runner.run(
+                executable: "/usr/bin/python3",
+                [
+                    "-c", "import urllib.request,sys; print(urllib.request.urlopen(sys.argv[1]).read().decode())",
+                    info.issuer + "/.well-known/openid-configuration",
+                ]
+            ).stdout
+            #expect(discovery.contains("\"issuer\""))
+            #expect(!discovery.contains("authorization_response_iss_parameter_supported"))
+            let stripped = setup.login(["--session-key", "stripped"], environment: ["INTEROP_REWRITE_ISS": "-"])
+            #expect(stripped.status == 0, "stderr: \(stripped.stderr)\nbrowser: \(setup.browserSteps)")
+        }
+
         @Test func confidentialClientWithBasicThenRevokedForGood() throws {
             let secret = setup.secretFile(info.clientSecret)
             try setup.configure([

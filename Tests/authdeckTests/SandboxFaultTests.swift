@@ -9,9 +9,12 @@ import Testing
     /// Every fault `--fault list` must name, written out here rather than taken from the code.
     static let expectedFaults = [
         "token-5xx-html", "slow-provider", "code-expired", "code-reused", "access-denied", "access-denied-no-state",
+        "authorization-response-mixup", "authorization-response-no-iss", "discovery-wrong-issuer",
         "id-token-future-iat", "id-token-wrong-aud", "id-token-wrong-iss", "id-token-wrong-nonce",
-        "rotated-signing-key", "no-email-claim", "device-slow-down", "device-expired", "otp-rate-limit",
-        "otp-expired", "totp-lockout", "redirect-unreachable",
+        "id-token-bad-signature", "id-token-alg-none", "id-token-no-iat", "id-token-no-sub",
+        "id-token-kid-absent-single-jwks", "id-token-kid-absent-multiple-jwks", "rotated-signing-key",
+        "signing-key-rotation", "no-email-claim", "userinfo-wrong-sub", "device-slow-down", "device-expired",
+        "otp-rate-limit", "otp-expired", "totp-lockout", "redirect-unreachable",
     ]
 
     /// The failure as the user saw it: exit code, the words on stderr, the trace's result step saying the same as
@@ -244,6 +247,127 @@ import Testing
         let log = (try? String(contentsOfFile: setup.folder.path + "/browser.log", encoding: .utf8)) ?? ""
         #expect(log.contains("open "))
         #expect(!log.contains("done 200"))
+    }
+
+    // MARK: - The authorization response's issuer (RFC 9207)
+
+    /// The sandbox sends `iss` in every authorization response and promises it in discovery; google answers with a
+    /// redirect, apple with a form_post page, and both are checked the same way.
+    @Test(arguments: ["google", "apple"])
+    func aResponseFromAnotherIssuerEndsTheSignIn(_ provider: String) throws {
+        let setup = try FaultedSandbox(["--fault", "authorization-response-mixup"])
+        let result = setup.login([provider])
+        // The mix-up names the sandbox's generic profile, another issuer of the same sandbox.
+        let other = setup.sandbox.baseURL + "/oidc/generic"
+        expectFailed(setup, result, exit: 4, saying: ["The response came from another issuer", other])
+        let steps = setup.trace()
+        let receiver = try #require(steps.first { $0["kind"] as? String == "receiver" })
+        #expect(TraceFile.details(receiver)["iss"] as? String == other)
+        #expect(TraceFile.responses(steps, to: "/oidc/\(provider)/token").isEmpty)
+    }
+
+    @Test func anErrorResponseFromAnotherIssuerIsTheMixUpNotTheError() throws {
+        let setup = try FaultedSandbox(["--fault", "access-denied,authorization-response-mixup"])
+        let result = setup.login(["google"])
+        expectFailed(setup, result, exit: 4, saying: ["The response came from another issuer"])
+        #expect(!result.stderr.contains("denied"))
+    }
+
+    @Test func aResponseWithoutTheIssuerItsDiscoveryPromisesIsRefused() throws {
+        // Discovery is what promises `iss`: the sign-in names the issuer, so its endpoints come from discovery (the
+        // sandbox's config.json names them, and says nothing of `iss`).
+        let setup = try FaultedSandbox(["--fault", "authorization-response-no-iss"])
+        expectFailed(
+            setup, setup.login(Self.discovered(setup)), exit: 4,
+            saying: ["The response came from another issuer", "carried no iss"])
+    }
+
+    /// A sign-in at the sandbox's generic profile named by its issuer, so every endpoint comes from its discovery.
+    static func discovered(_ setup: FaultedSandbox) -> [String] {
+        ["oidc", "--issuer", setup.sandbox.baseURL + "/oidc/generic", "--client-id", "sandbox-oidc"]
+    }
+
+    @Test func theSandboxsOwnIssuerIsTaken() throws {
+        let setup = try FaultedSandbox([])
+        let result = setup.login(Self.discovered(setup))
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let steps = setup.trace()
+        #expect(!TraceFile.responses(steps, to: "/oidc/generic/.well-known/openid-configuration").isEmpty)
+        let receiver = try #require(steps.first { $0["kind"] as? String == "receiver" })
+        #expect(TraceFile.details(receiver)["iss"] as? String == setup.sandbox.baseURL + "/oidc/generic")
+    }
+
+    // MARK: - OpenID relying-party certification cases
+
+    /// Each fault is one case of the OpenID Foundation's relying-party tests (Basic and Config RP), with the verdict
+    /// its published description gives: the ID token (or the provider configuration, or the UserInfo answer)
+    /// refused, exit 4 (exit 1 for a provider configuration refused before any sign-in starts), nothing stored.
+    @Test(arguments: [
+        ("id-token-bad-signature", "google", ["Refused the ID token", "signature"]),  // rp-id_token-bad-sig-rs256
+        ("id-token-bad-signature", "apple", ["Refused the ID token", "signature"]),  // rp-id_token-bad-sig-es256
+        ("id-token-alg-none", "google", ["Refused the ID token", "none"]),  // rp-id_token-sig-none, see README
+        ("id-token-no-iat", "google", ["Refused the ID token", "issue time"]),  // rp-id_token-iat
+        ("id-token-no-sub", "google", ["Refused the ID token", "subject"]),  // rp-id_token-sub
+        ("id-token-kid-absent-multiple-jwks", "google", ["Refused the ID token", "kid"]),
+        ("userinfo-wrong-sub", "google", ["Refused the ID token", "another subject"]),  // rp-userinfo-bad-sub-claim
+    ])
+    func aCertificationCaseIsRefused(_ fault: String, _ provider: String, _ words: [String]) throws {
+        let setup = try FaultedSandbox(["--fault", fault])
+        expectFailed(setup, setup.login([provider]), exit: 4, saying: words)
+    }
+
+    @Test func aDiscoveryDocumentNamingAnotherIssuerIsRefused() throws {
+        // rp-discovery-issuer-not-matching-config: the configuration is refused before a browser opens.
+        let setup = try FaultedSandbox(["--fault", "discovery-wrong-issuer"])
+        let result = setup.login(Self.discovered(setup))
+        #expect(result.status == 1, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("the discovery document names another issuer"), "stderr: \(result.stderr)")
+        #expect(!TraceFile.kinds(setup.trace()).contains("authorize"))
+        #expect(setup.listed().isEmpty)
+    }
+
+    @Test func anIDTokenWithoutKidIsVerifiedByTheOnlyKeyInTheJWKS() throws {
+        // rp-id_token-kid-absent-single-jwks: accepted, with the single key published.
+        let setup = try FaultedSandbox(["--fault", "id-token-kid-absent-single-jwks"])
+        let result = setup.login(["google"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let step = try #require(setup.trace().last { $0["kind"] as? String == "id_token" })
+        #expect((TraceFile.details(step)["header"] as? [String: Any])?["kid"] == nil)
+        #expect(setup.listed().count == 1)
+    }
+
+    @Test func aRotatedSigningKeyIsFetchedOnceAndTaken() throws {
+        // rp-key-rotation-op-sign-key: the first sign-in caches the JWKS; the provider then rotates its key, and the
+        // next sign-in fetches the JWKS again (once) for the new kid instead of refusing until the cache expires.
+        let setup = try FaultedSandbox([])
+        let first = setup.login(["google", "--session-key", "before"])
+        #expect(first.status == 0, "stderr: \(first.stderr)")
+        #expect(TraceFile.responses(setup.trace(), to: "/oidc/google/jwks").count == 1)
+        #expect(setup.runner.run(["sandbox", "faults", "signing-key-rotation"]).status == 0)
+        try? FileManager.default.removeItem(atPath: setup.tracePath)
+        let second = setup.login(["google", "--session-key", "after"])
+        #expect(second.status == 0, "stderr: \(second.stderr) trace: \(setup.trace().map { $0["summary"] ?? "" })")
+        let steps = setup.trace()
+        #expect(TraceFile.responses(steps, to: "/oidc/google/jwks").count == 1)
+        let step = try #require(steps.last { $0["kind"] as? String == "id_token" })
+        let kid = (TraceFile.details(step)["header"] as? [String: Any])?["kid"] as? String
+        #expect(kid?.hasPrefix("rotation-rs256-") == true, "kid: \(kid ?? "none")")
+        #expect(setup.listed().count == 2)
+    }
+
+    /// A refresh verifies its new ID token the same way: a rotated key is fetched and taken; a key the JWKS never
+    /// lists, even after that one fetch, ends the refresh refused with the session kept as it was.
+    @Test func aRefreshFollowsARotatedKeyAndRefusesAnUnknownOne() throws {
+        let setup = try FaultedSandbox([])
+        #expect(setup.login(["google", "--session-key", "r"]).status == 0)
+        #expect(setup.runner.run(["sandbox", "faults", "signing-key-rotation"]).status == 0)
+        let rotated = setup.runner.run(["refresh", "r"])
+        #expect(rotated.status == 0, "stderr: \(rotated.stderr)")
+        #expect(setup.runner.run(["sandbox", "faults", "rotated-signing-key"]).status == 0)
+        let unknown = setup.runner.run(["refresh", "r"])
+        #expect(unknown.status == 4, "stderr: \(unknown.stderr)")
+        #expect(unknown.stderr.contains("kid"), "stderr: \(unknown.stderr)")
+        #expect(setup.listed().count == 1)
     }
 
     // MARK: - ID tokens

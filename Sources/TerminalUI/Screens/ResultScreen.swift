@@ -65,6 +65,8 @@ public struct ResultScreen: Screen {
             return "Check config.json for this provider and backend (authdeck doctor helps)."
         case .stateMismatch, .callbackIncomplete:
             return "The redirect did not belong to this sign-in; start again and use the newest link."
+        case .issuerMismatch:
+            return "Another issuer answered this sign-in (a mix-up); sign in again from the provider's own page."
         case .authenticationFailed, .unauthorized, .invalidIdToken:
             return "The provider or backend refused; check the client id, redirect URI and the account."
         case .rateLimited: return "Wait a minute before trying again."

@@ -140,6 +140,8 @@ def configure(folder, base, server):
         "introspection-revocation-allow-target-client": True, "jwks-show": True, "secret-type": "public",
         "address-claim": {"type": "no", "mandatory": False},
         "session-management-allowed": False, "request-parameter-allow": False,
+        # RFC 9207: `iss` in every authorization response, which authdeck checks against the issuer.
+        "oauth-as-iss-id": True,
     }
     api.must("POST", "/mod/plugin/", {"module": "oidc", "name": "oidc", "display_name": "OpenID Connect",
                                       "enabled": True, "parameters": parameters})
