@@ -23,7 +23,7 @@ _authdeck() {
     cur="${COMP_WORDS[COMP_CWORD]}"
     prev="${COMP_WORDS[COMP_CWORD-1]}"
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "tui list login use token exec env git-credential agent stamp refresh logout status open-url totp sandbox store trace doctor --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "tui list login use token exec env git-credential agent stamp dpop-proof refresh logout status open-url totp sandbox store trace doctor --help --version" -- "$cur"))
         return
     fi
     # The command, then the subcommand: the first word after it that is not an option.
@@ -52,7 +52,7 @@ _authdeck() {
                 --session-key|--issuer|--client-id|--scope|--contact|--listen|--timeout) return ;;
                 --client-secret-file|--trace) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             esac
-            options="--backend --session-key --replace --issuer --client-id --client-secret-file --scope --contact --no-browser --device --listen --timeout --trace --json --yes"
+            options="--backend --session-key --replace --issuer --client-id --client-secret-file --scope --dpop --contact --no-browser --device --listen --timeout --trace --json --yes"
             operands="google apple discord x oidc email sms" ;;
         "use")
             options="--here"
@@ -94,6 +94,12 @@ _authdeck() {
                 --body) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             esac
             options="--body --header"
+            sessions=1 ;;
+        "dpop-proof")
+            case "$prev" in
+                --method|--url|--nonce) return ;;
+            esac
+            options="--method --url --nonce"
             sessions=1 ;;
         "refresh")
             options="--all"

@@ -78,7 +78,9 @@ public struct DPoPKey: Sendable {
                 throw .malformedInput("DPoP claim \(name) is not valid UTF-8")
             }
         }
-        guard let dumped = json_dumps(object, Int(JSON_COMPACT)) else { throw .malformedInput("DPoP claims could not be written") }
+        guard let dumped = json_dumps(object, Int(JSON_COMPACT)) else {
+            throw .malformedInput("DPoP claims could not be written")
+        }
         defer { free(dumped) }
         return Array(String(cString: dumped).utf8)
     }

@@ -44,7 +44,7 @@ enum StatusReport {
             text += "\"status\":\(SessionJSON.quoted(record.status(at: now).rawValue)),"
             text += "\"expiresAt\":\(SessionJSON.quoted(record.expiresAt.map(SessionJSON.iso8601))),"
             text += "\"refreshable\":\(record.refreshable),"
-            if let tokenType { text += "\"tokenType\":\(SessionJSON.quoted(tokenType)),"}
+            if let tokenType { text += "\"tokenType\":\(SessionJSON.quoted(tokenType))," }
             text += "\"refreshExpiresAt\":\(SessionJSON.quoted(entry.refreshExpiresAt.map(SessionJSON.iso8601))),"
             text += "\"serverChecked\":\(server != nil),\"server\":\(SessionJSON.quoted(server))}"
         } else {
