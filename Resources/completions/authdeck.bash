@@ -129,7 +129,7 @@ _authdeck() {
             case "$prev" in
                 --port|--token-lifetime|--device-interval|--delay-ms) return ;;
                 --users|--outbox|--config-out) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-                --fault) COMPREPLY=($(compgen -W "list token-5xx-html slow-provider code-expired code-reused access-denied access-denied-no-state id-token-future-iat id-token-wrong-aud id-token-wrong-iss id-token-wrong-nonce rotated-signing-key no-email-claim device-slow-down device-expired otp-rate-limit otp-expired totp-lockout redirect-unreachable" -f -- "$cur")); return ;;
+                --fault) COMPREPLY=($(compgen -W "list token-5xx-html slow-provider code-expired code-reused access-denied access-denied-no-state id-token-future-iat id-token-wrong-aud id-token-wrong-iss id-token-wrong-nonce rotated-signing-key no-email-claim device-slow-down device-expired otp-rate-limit otp-expired totp-lockout redirect-unreachable dpop-nonce" -f -- "$cur")); return ;;
             esac
             options="--port --users --outbox --config-out --token-lifetime --device-interval --fault --delay-ms"
             subcommands="faults panel approve" ;;
@@ -138,7 +138,7 @@ _authdeck() {
                 --delay-ms|--url) return ;;
             esac
             options="--delay-ms --url --json"
-            operands="none list token-5xx-html slow-provider code-expired code-reused access-denied access-denied-no-state id-token-future-iat id-token-wrong-aud id-token-wrong-iss id-token-wrong-nonce rotated-signing-key no-email-claim device-slow-down device-expired otp-rate-limit otp-expired totp-lockout redirect-unreachable" ;;
+            operands="none list token-5xx-html slow-provider code-expired code-reused access-denied access-denied-no-state id-token-future-iat id-token-wrong-aud id-token-wrong-iss id-token-wrong-nonce rotated-signing-key no-email-claim device-slow-down device-expired otp-rate-limit otp-expired totp-lockout redirect-unreachable dpop-nonce" ;;
         "sandbox panel")
             case "$prev" in
                 --url) return ;;

@@ -33,6 +33,15 @@ extension HTTPRequest {
         return JSONText.object(body)
     }
 
+    /// The token of an `Authorization: DPoP …` header (RFC 9449 7.1).
+    var dpopToken: String? {
+        guard let value = headers["authorization"] else { return nil }
+        let parts = value.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "dpop" else { return nil }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : token
+    }
+
     /// The token of an `Authorization: Bearer …` header.
     var bearerToken: String? {
         guard let value = headers["authorization"] else { return nil }

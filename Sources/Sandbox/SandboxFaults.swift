@@ -32,6 +32,8 @@ public final class SandboxFaults: Sendable {
     }
 
     private let state: Mutex<Selection>
+    /// `dpop-nonce`'s nonce: drawn on first use, the same for the sandbox's run.
+    private let nonce = Mutex<String?>(nil)
     /// `rotated-signing-key`'s keys, by algorithm: made on first use, never published in the JWKS.
     private let rotatedKeys = Mutex<[String: JWK]>([:])
 
@@ -47,6 +49,16 @@ public final class SandboxFaults: Sendable {
 
     public func isOn(_ fault: SandboxFault) -> Bool {
         state.withLock { $0.faults.contains(fault) }
+    }
+
+    /// The nonce `dpop-nonce` asks DPoP proofs to carry.
+    func dpopNonce() throws(CryptoError) -> String {
+        let drawn = Base64URL.encode(try SecureRandom.bytes(16))
+        return nonce.withLock { current in
+            if let current { return current }
+            current = drawn
+            return drawn
+        }
     }
 
     /// A signing key for `algorithm` whose `kid` no JWKS of this sandbox lists.

@@ -11,7 +11,7 @@ import Testing
         "token-5xx-html", "slow-provider", "code-expired", "code-reused", "access-denied", "access-denied-no-state",
         "id-token-future-iat", "id-token-wrong-aud", "id-token-wrong-iss", "id-token-wrong-nonce",
         "rotated-signing-key", "no-email-claim", "device-slow-down", "device-expired", "otp-rate-limit",
-        "otp-expired", "totp-lockout", "redirect-unreachable",
+        "otp-expired", "totp-lockout", "redirect-unreachable", "dpop-nonce",
     ]
 
     /// The failure as the user saw it: exit code, the words on stderr, the trace's result step saying the same as
