@@ -27,11 +27,16 @@ import Testing
         let runner = CLIRunner(
             home: folder.path + "/home",
             extra: ["AUTHDECK_PASSPHRASE_FILE": passphrase, "DBUS_SESSION_BUS_ADDRESS": ""])
-        let bound = TokenDeliveryTests.line("dp", token: token).replacingOccurrences(
-            of: "}\n", with: ",\"dpopKeyHex\":\"\(StampTests.privateHex)\",\"tokenType\":\"DPoP\"}\n")
+        let bound = Self.boundLine("dp", token: token)
         let lines = bound + TokenDeliveryTests.line("plain", token: "AT-plain")
         #expect(runner.run(["store", "import", "-"], stdin: lines).status == 0)
         return runner
+    }
+
+    /// An import line for a DPoP session holding RFC 6979's key, with `token` as its access token.
+    static func boundLine(_ key: String, token: String) -> String {
+        TokenDeliveryTests.line(key, token: token).replacingOccurrences(
+            of: "}\n", with: ",\"dpopKeyHex\":\"\(StampTests.privateHex)\",\"tokenType\":\"DPoP\"}\n")
     }
 
     func check(_ proof: String, token: String, method: String, url: String) -> String {
