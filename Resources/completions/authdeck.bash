@@ -23,7 +23,7 @@ _authdeck() {
     cur="${COMP_WORDS[COMP_CWORD]}"
     prev="${COMP_WORDS[COMP_CWORD-1]}"
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "tui list login use token exec env git-credential agent stamp refresh logout status open-url totp sandbox store trace doctor --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "tui list login use token exec env git-credential agent stamp dpop-proof refresh logout status open-url totp sandbox store trace doctor --help --version" -- "$cur"))
         return
     fi
     # The command, then the subcommand: the first word after it that is not an option.
@@ -52,7 +52,7 @@ _authdeck() {
                 --session-key|--issuer|--client-id|--scope|--contact|--listen|--timeout) return ;;
                 --client-secret-file|--trace) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             esac
-            options="--backend --session-key --replace --issuer --client-id --client-secret-file --scope --contact --no-browser --device --listen --timeout --trace --json --yes"
+            options="--backend --session-key --replace --issuer --client-id --client-secret-file --scope --dpop --contact --no-browser --device --listen --timeout --trace --json --yes"
             operands="google apple discord x oidc email sms" ;;
         "use")
             options="--here"
@@ -95,6 +95,12 @@ _authdeck() {
             esac
             options="--body --header"
             sessions=1 ;;
+        "dpop-proof")
+            case "$prev" in
+                --method|--url|--nonce) return ;;
+            esac
+            options="--method --url --nonce"
+            sessions=1 ;;
         "refresh")
             options="--all"
             sessions=1 ;;
@@ -123,7 +129,7 @@ _authdeck() {
             case "$prev" in
                 --port|--token-lifetime|--device-interval|--delay-ms) return ;;
                 --users|--outbox|--config-out) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-                --fault) COMPREPLY=($(compgen -W "list token-5xx-html slow-provider code-expired code-reused access-denied access-denied-no-state authorization-response-mixup authorization-response-no-iss discovery-wrong-issuer id-token-future-iat id-token-wrong-aud id-token-wrong-iss id-token-wrong-nonce id-token-bad-signature id-token-alg-none id-token-no-iat id-token-no-sub id-token-kid-absent-single-jwks id-token-kid-absent-multiple-jwks rotated-signing-key signing-key-rotation no-email-claim userinfo-wrong-sub device-slow-down device-expired otp-rate-limit otp-expired totp-lockout redirect-unreachable" -f -- "$cur")); return ;;
+                --fault) COMPREPLY=($(compgen -W "list token-5xx-html slow-provider code-expired code-reused access-denied access-denied-no-state authorization-response-mixup authorization-response-no-iss discovery-wrong-issuer id-token-future-iat id-token-wrong-aud id-token-wrong-iss id-token-wrong-nonce id-token-bad-signature id-token-alg-none id-token-no-iat id-token-no-sub id-token-kid-absent-single-jwks id-token-kid-absent-multiple-jwks rotated-signing-key signing-key-rotation no-email-claim userinfo-wrong-sub device-slow-down device-expired otp-rate-limit otp-expired totp-lockout redirect-unreachable dpop-nonce" -f -- "$cur")); return ;;
             esac
             options="--port --users --outbox --config-out --token-lifetime --device-interval --fault --delay-ms"
             subcommands="faults panel approve" ;;
@@ -132,7 +138,7 @@ _authdeck() {
                 --delay-ms|--url) return ;;
             esac
             options="--delay-ms --url --json"
-            operands="none list token-5xx-html slow-provider code-expired code-reused access-denied access-denied-no-state authorization-response-mixup authorization-response-no-iss discovery-wrong-issuer id-token-future-iat id-token-wrong-aud id-token-wrong-iss id-token-wrong-nonce id-token-bad-signature id-token-alg-none id-token-no-iat id-token-no-sub id-token-kid-absent-single-jwks id-token-kid-absent-multiple-jwks rotated-signing-key signing-key-rotation no-email-claim userinfo-wrong-sub device-slow-down device-expired otp-rate-limit otp-expired totp-lockout redirect-unreachable" ;;
+            operands="none list token-5xx-html slow-provider code-expired code-reused access-denied access-denied-no-state authorization-response-mixup authorization-response-no-iss discovery-wrong-issuer id-token-future-iat id-token-wrong-aud id-token-wrong-iss id-token-wrong-nonce id-token-bad-signature id-token-alg-none id-token-no-iat id-token-no-sub id-token-kid-absent-single-jwks id-token-kid-absent-multiple-jwks rotated-signing-key signing-key-rotation no-email-claim userinfo-wrong-sub device-slow-down device-expired otp-rate-limit otp-expired totp-lockout redirect-unreachable dpop-nonce" ;;
         "sandbox panel")
             case "$prev" in
                 --url) return ;;

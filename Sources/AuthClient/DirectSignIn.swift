@@ -20,6 +20,9 @@ public struct ResolvedProvider: Sendable {
     public var clientSecretFile: String?
     /// How the client authenticates at the revocation endpoint; nil means as at the token endpoint.
     public var revocationAuthentication: ClientAuthentication?
+    /// DPoP (RFC 9449): a key made for the session, its thumbprint on the authorization request, proofs on every
+    /// token, refresh, revocation and UserInfo request.
+    public var dpop = false
 
     public init(
         preset: ProviderPreset, clientID: String, authentication: ClientAuthentication, scopes: [String],
@@ -47,6 +50,8 @@ public final class DirectSignIn: SignInBackend, Sendable {
     private let metadata: ProviderMetadataCache
     private let clock: @Sendable () -> Date
     private let device = Mutex<DeviceAuthorization?>(nil)
+    /// The session's DPoP prover, made with the attempt when the provider uses DPoP.
+    private let dpop = Mutex<DPoPProver?>(nil)
 
     public init(
         provider: ResolvedProvider, request: SignInRequest, transport: HTTPTransport,
@@ -60,7 +65,10 @@ public final class DirectSignIn: SignInBackend, Sendable {
     }
 
     private var oauth: OAuthClient {
-        OAuthClient(transport: transport, clientID: provider.clientID, authentication: provider.authentication)
+        var client = OAuthClient(
+            transport: transport, clientID: provider.clientID, authentication: provider.authentication)
+        client.dpop = dpop.withLock { $0 }
+        return client
     }
 
     public var waitsForRedirect: Bool { !request.useDevice }
@@ -88,6 +96,10 @@ public final class DirectSignIn: SignInBackend, Sendable {
             // The device grant carries no nonce (RFC 8628 has no authorize request to put it in).
             let wantsNonce = provider.preset.idToken && method != .device
             let nonce = wantsNonce ? AttemptSecrets.nonce(randomBytes: try SecureRandom.bytes(16)) : nil
+            if provider.dpop {
+                let prover = DPoPProver(key: try DPoPKey(), clock: clock)
+                dpop.withLock { $0 = prover }
+            }
             var attempt = Attempt(
                 id: id, backend: provider.backendName, provider: provider.preset.provider, method: method,
                 state: state, codeVerifier: pkce.verifier, nonce: nonce, deadline: deadline)
@@ -108,7 +120,7 @@ public final class DirectSignIn: SignInBackend, Sendable {
                 endpoint: provider.endpoints.authorization, clientID: provider.clientID, redirectURI: redirectURI,
                 scopes: provider.scopes, state: attempt.state, codeChallenge: PKCE.challenge(for: attempt.codeVerifier),
                 nonce: attempt.nonce, responseMode: provider.preset.responseMode,
-                extraParameters: provider.extraAuthorizeParameters)
+                extraParameters: provider.extraAuthorizeParameters + dpopParameters)
             return .browser(url: try authorize.url())
         case .device:
             guard let endpoint = provider.endpoints.deviceAuthorization else {
@@ -120,6 +132,11 @@ public final class DirectSignIn: SignInBackend, Sendable {
         case .oneTimeCode:
             throw .authMethodUnavailable(method: "one-time code")
         }
+    }
+
+    /// `dpop_jkt` (RFC 9449 section 10): the authorization code is bound to the session's key too.
+    private var dpopParameters: [(String, String)] {
+        dpop.withLock { $0 }.map { [("dpop_jkt", $0.thumbprint)] } ?? []
     }
 
     public func exchange(_ attempt: Attempt, _ grant: Grant) throws(SignInError) -> BackendAnswer {
@@ -168,6 +185,8 @@ public final class DirectSignIn: SignInBackend, Sendable {
     /// same (OIDC Core 5.3.2); without an ID token (the device grant, plain OAuth) from UserInfo or the user endpoint.
     private func makeSession(from tokens: TokenResponse, attempt: Attempt) throws(SignInError) -> IssuedSession {
         let now = clock()
+        let prover = dpop.withLock { $0 }
+        if prover != nil { try DPoPProver.checkBound(tokens) }
         var subject: String
         var email: String?
         var name: String?
@@ -194,7 +213,7 @@ public final class DirectSignIn: SignInBackend, Sendable {
                 do {
                     found = try UserEndpoint.identity(
                         provider: provider.preset.name, accessToken: tokens.accessToken,
-                        endpoint: endpoint, transport: transport)
+                        endpoint: endpoint, transport: transport, dpop: prover)
                 } catch {
                     found = nil
                 }
@@ -214,7 +233,7 @@ public final class DirectSignIn: SignInBackend, Sendable {
             do {
                 identity = try UserEndpoint.identity(
                     provider: provider.preset.name, accessToken: tokens.accessToken,
-                    endpoint: provider.endpoints.userinfo, transport: transport)
+                    endpoint: provider.endpoints.userinfo, transport: transport, dpop: prover)
             } catch {
                 let origin = provider.preset.idToken ? "the provider sent no ID token and " : ""
                 throw .authenticationFailed(
@@ -242,9 +261,14 @@ public final class DirectSignIn: SignInBackend, Sendable {
             clientSecretFileFromSignIn: provider.clientSecretFile == nil ? nil : true,
             tokenAuthMethod: provider.authentication.method.rawValue,
             revocationAuthMethod: provider.revocationAuthentication?.method.rawValue)
-        let secrets = SessionSecrets(
+        var secrets = SessionSecrets(
             accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
             idToken: tokens.idToken, endpoints: endpoints)
+        if let prover {
+            secrets.dpopKeyHex = Hex.encode(prover.key.privateKey.rawRepresentation)
+            secrets.dpopNonce = prover.nonce
+            secrets.tokenType = "DPoP"
+        }
         return IssuedSession(session: Session(record: record, secrets: secrets), kind: .login)
     }
 
@@ -256,9 +280,10 @@ public final class DirectSignIn: SignInBackend, Sendable {
                 "the provider has no revocation endpoint, so the tokens it issued stay valid "
                     + "until they expire")
         }
-        let client = OAuthClient(
+        var client = OAuthClient(
             transport: transport, clientID: provider.clientID,
             authentication: provider.revocationAuthentication ?? provider.authentication)
+        client.dpop = dpop.withLock { $0 }
         do throws(SignInError) {
             if let refresh = tokens.refreshToken {
                 try client.revoke(refresh, hint: "refresh_token", endpoint: endpoint)
@@ -282,15 +307,10 @@ public enum UserEndpoint {
 
     public static func identity(
         provider: String, accessToken: String, endpoint: String?,
-        transport: HTTPTransport
+        transport: HTTPTransport, dpop: DPoPProver? = nil
     ) throws(SignInError) -> Identity {
         guard let endpoint else { throw .unavailable(reason: "\(provider) has no user endpoint configured") }
-        let response = try transport.send(
-            OutgoingRequest(
-                url: endpoint,
-                headers: [
-                    ("Authorization", "Bearer " + accessToken), ("Accept", "application/json"),
-                ]))
+        let response = try send(OutgoingRequest(url: endpoint), accessToken: accessToken, dpop: dpop, via: transport)
         if response.status == 401 || response.status == 403 { throw .unauthorized }
         guard response.status == 200 else { throw OAuthErrorResponse.error(from: response, endpoint: endpoint) }
         let json = try response.json()
@@ -301,5 +321,18 @@ public enum UserEndpoint {
         }
         let name = user["global_name"]?.string ?? user["name"]?.string ?? user["username"]?.string
         return Identity(subject: subject, email: user["email"]?.string, name: name)
+    }
+
+    /// A resource request with the access token: `Bearer`, or with DPoP `DPoP` and a proof bound to the token by
+    /// `ath` (RFC 9449 section 7.1), retried once when the server demands a nonce.
+    static func send(
+        _ request: OutgoingRequest, accessToken: String, dpop: DPoPProver?, via transport: HTTPTransport
+    ) throws(SignInError) -> IncomingResponse {
+        var request = request
+        request.headers += [
+            ("Authorization", (dpop == nil ? "Bearer " : "DPoP ") + accessToken), ("Accept", "application/json"),
+        ]
+        guard let dpop else { return try transport.send(request) }
+        return try dpop.send(request, accessToken: accessToken, via: transport)
     }
 }

@@ -274,6 +274,14 @@ public final class FlowTrace: Sendable {
         return ["header": header, "claims": claims]
     }
 
+    /// A DPoP proof's header and claims, decoded; its signature is left out (the key's public half is in the header).
+    public static func decodedProof(_ proof: String) -> [String: JSONValue] {
+        guard let parts = try? JWS.decodeUnverified(proof) else { return ["error": .string("not a JWS")] }
+        let header = (try? JSONValue.parse(parts.header)) ?? .null
+        let claims = (try? JSONValue.parse(parts.payload)) ?? .null
+        return ["header": header, "claims": claims]
+    }
+
     static func timestamp(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
@@ -300,12 +308,15 @@ public struct TracingTransport: HTTPTransport {
         details["headers"] = .object(
             Dictionary(
                 request.headers.map { name, value in
-                    (
-                        name,
-                        name.lowercased() == "authorization"
-                            ? .string(value.split(separator: " ").first.map { "\($0) [redacted]" } ?? "[redacted]")
-                            : .string(value)
-                    )
+                    switch name.lowercased() {
+                    case "authorization":
+                        return (
+                            name,
+                            .string(value.split(separator: " ").first.map { "\($0) [redacted]" } ?? "[redacted]")
+                        )
+                    case "dpop": return (name, .object(FlowTrace.decodedProof(value)))
+                    default: return (name, .string(value))
+                    }
                 }, uniquingKeysWith: { _, last in last }))
         if !request.body.isEmpty { details["body"] = Self.redactedBody(request.body, contentType: request.headers) }
         trace.record(.request, "\(request.method) \(base)", details)
@@ -316,6 +327,7 @@ public struct TracingTransport: HTTPTransport {
                 "url": .string(base),
             ]
             if let contentType = response.headers["content-type"] { answer["contentType"] = .string(contentType) }
+            if let nonce = response.headers["dpop-nonce"] { answer["dpopNonce"] = .string(nonce) }
             if let json = try? JSONValue.parse(response.body) {
                 trace.learnSecrets(in: json)
                 answer["body"] = FlowTrace.redactedJSON(json)
@@ -348,6 +360,8 @@ public struct TracingTransport: HTTPTransport {
         {
             trace.learnSecrets(in: pairs)
         }
+        // A DPoP proof is shown decoded, never whole: its signature stays out of the trace.
+        for (name, value) in request.headers where name.lowercased() == "dpop" { trace.learnSecret(value) }
         for (name, value) in request.headers where name.lowercased() == "authorization" {
             let parts = value.split(separator: " ", maxSplits: 1)
             guard parts.count == 2 else {

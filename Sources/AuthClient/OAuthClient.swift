@@ -34,6 +34,8 @@ public struct OAuthClient: Sendable {
     public let transport: HTTPTransport
     public let clientID: String
     public let authentication: ClientAuthentication
+    /// With DPoP, every request carries a proof of the session's key and answers a nonce demand once.
+    public var dpop: DPoPProver?
 
     public init(transport: HTTPTransport, clientID: String, authentication: ClientAuthentication) {
         self.transport = transport
@@ -62,7 +64,9 @@ public struct OAuthClient: Sendable {
     }
 
     private func post(_ endpoint: String, _ pairs: [(String, String)]) throws(SignInError) -> IncomingResponse {
-        try transport.send(.form(endpoint, pairs, headers: clientHeaders))
+        let request = OutgoingRequest.form(endpoint, pairs, headers: clientHeaders)
+        if let dpop { return try dpop.send(request, via: transport) }
+        return try transport.send(request)
     }
 
     /// Authorization code + PKCE (RFC 6749 4.1.3, RFC 7636 4.5).

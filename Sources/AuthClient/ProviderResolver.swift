@@ -8,14 +8,18 @@ public struct ProviderOverrides: Equatable, Sendable {
     public var clientID: String?
     public var clientSecretFile: String?
     public var scopes: [String]?
+    /// `--dpop`: DPoP-bound tokens for this sign-in whatever config.json says.
+    public var dpop: Bool?
 
     public init(
-        issuer: String? = nil, clientID: String? = nil, clientSecretFile: String? = nil, scopes: [String]? = nil
+        issuer: String? = nil, clientID: String? = nil, clientSecretFile: String? = nil, scopes: [String]? = nil,
+        dpop: Bool? = nil
     ) {
         self.issuer = issuer
         self.clientID = clientID
         self.clientSecretFile = clientSecretFile
         self.scopes = scopes
+        self.dpop = dpop
     }
 }
 
@@ -100,6 +104,7 @@ public struct ProviderResolver: Sendable {
             scopes: settings.scopes ?? preset.scopes, endpoints: endpoints,
             registeredRedirectURI: settings.redirectURI, backendName: backendName)
         resolved.clientSecretFile = settings.clientSecretFile
+        resolved.dpop = overrides.dpop ?? settings.dpop ?? false
         resolved.revocationAuthentication = try revocationAuthentication(
             authentication, preset: preset, settings: settings, endpoints: endpoints)
         return resolved

@@ -121,10 +121,20 @@ public struct SessionRefresher: Sendable {
                 reason: "session '\(session.record.key)' does not say where to refresh it; sign in again")
         }
         let configured = current(session)
-        let (oauth, endpoint) = try client(endpoints, configured: configured)
+        var (oauth, endpoint) = try client(endpoints, configured: configured)
+        let prover = try DPoPProver(session: session.secrets, clock: clock)
+        oauth.dpop = prover
         let tokens = try oauth.refresh(refreshToken, endpoint: endpoint ?? endpoints.token)
         let now = clock()
         var refreshed = session
+        if let prover {
+            do throws(SignInError) {
+                try DPoPProver.checkBound(tokens)
+            } catch {
+                throw error.adding("the session was kept as it was")
+            }
+            refreshed.secrets.dpopNonce = prover.nonce
+        }
         refreshed.secrets.accessToken = tokens.accessToken
         if let rotated = tokens.refreshToken { refreshed.secrets.refreshToken = rotated }
         if let idToken = tokens.idToken,
@@ -165,7 +175,8 @@ public struct SessionRefresher: Sendable {
         guard let endpoints = session.secrets.endpoints else {
             throw .unavailable(reason: "the provider of session '\(session.record.key)' has no revocation endpoint")
         }
-        let (oauth, endpoint) = try client(endpoints, configured: current(session), revocation: true)
+        var (oauth, endpoint) = try client(endpoints, configured: current(session), revocation: true)
+        oauth.dpop = try DPoPProver(session: session.secrets, clock: clock)
         guard let revocation = endpoint else {
             throw .unavailable(reason: "the provider of session '\(session.record.key)' has no revocation endpoint")
         }
@@ -182,12 +193,9 @@ public struct SessionRefresher: Sendable {
         guard let token = session.secrets.bearer,
             let endpoint = session.secrets.endpoints?.user ?? current(session)?.endpoints.userinfo
         else { return .unknown }
-        let response = try transport.send(
-            OutgoingRequest(
-                url: endpoint,
-                headers: [
-                    ("Authorization", "Bearer " + token), ("Accept", "application/json"),
-                ]))
+        let prover = session.secrets.isDPoPBound ? try DPoPProver(session: session.secrets, clock: clock) : nil
+        let response = try UserEndpoint.send(
+            OutgoingRequest(url: endpoint), accessToken: token, dpop: prover, via: transport)
         if (200..<300).contains(response.status) { return .valid }
         if response.status == 401 || response.status == 403 { return .refused(response.status) }
         throw OAuthErrorResponse.error(from: response, endpoint: endpoint)

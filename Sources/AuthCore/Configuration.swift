@@ -78,6 +78,8 @@ public struct ProviderConfiguration: Equatable, Sendable, Codable {
     /// How the client authenticates at the token and revocation endpoints: `client_secret_basic`,
     /// `client_secret_post` or `none`; unset, discovery and the presence of a secret decide.
     public var tokenEndpointAuthMethod: String?
+    /// DPoP (RFC 9449): tokens bound to a key made for each session, a proof on every request made with them.
+    public var dpop: Bool?
 
     public init(
         clientID: String? = nil, clientSecretFile: String? = nil, issuer: String? = nil,
@@ -106,7 +108,7 @@ public struct ProviderConfiguration: Equatable, Sendable, Codable {
     /// This configuration with every field `other` sets taking precedence.
     public func overridden(by other: ProviderConfiguration?) -> ProviderConfiguration {
         guard let other else { return self }
-        return ProviderConfiguration(
+        var merged = ProviderConfiguration(
             clientID: other.clientID ?? clientID, clientSecretFile: other.clientSecretFile ?? clientSecretFile,
             issuer: other.issuer ?? issuer, scopes: other.scopes ?? scopes,
             redirectURI: other.redirectURI ?? redirectURI,
@@ -117,6 +119,8 @@ public struct ProviderConfiguration: Equatable, Sendable, Codable {
             jwksURI: other.jwksURI ?? jwksURI, teamID: other.teamID ?? teamID, keyID: other.keyID ?? keyID,
             privateKeyFile: other.privateKeyFile ?? privateKeyFile,
             tokenEndpointAuthMethod: other.tokenEndpointAuthMethod ?? tokenEndpointAuthMethod)
+        merged.dpop = other.dpop ?? dpop
+        return merged
     }
 }
 

@@ -88,6 +88,13 @@ public struct SessionSecrets: Sendable, Equatable, Codable, CustomStringConverti
     public var endpoints: SessionEndpoints?
     /// portal: the client's id and account abstraction, as the sign-in answered them.
     public var portalClient: PortalClientInfo?
+    /// DPoP (RFC 9449): the session's P-256 private key as 64 hex characters, made at sign-in; its tokens are bound
+    /// to it. Nil for a session signed in without DPoP.
+    public var dpopKeyHex: String?
+    /// The last `DPoP-Nonce` the session's server asked for, put in the next proof (RFC 9449 section 8).
+    public var dpopNonce: String?
+    /// The access token's type as the token endpoint named it (`DPoP`, `Bearer`); nil means Bearer.
+    public var tokenType: String?
 
     public init(
         accessToken: String? = nil, refreshToken: String? = nil, idToken: String? = nil,
@@ -105,6 +112,9 @@ public struct SessionSecrets: Sendable, Equatable, Codable, CustomStringConverti
 
     /// The bearer credential `authdeck token` prints: the access token, else the session JWT.
     public var bearer: String? { accessToken ?? sessionJwt }
+
+    /// Whether the access token is DPoP-bound: every request with it needs a proof from `dpopKeyHex`.
+    public var isDPoPBound: Bool { tokenType?.caseInsensitiveCompare("DPoP") == .orderedSame && dpopKeyHex != nil }
 
     public var description: String { "SessionSecrets(redacted)" }
     public var debugDescription: String { description }

@@ -49,9 +49,11 @@ public enum JWS {
         }
     }
 
-    /// Compact JWS with protected header {"alg","kid"?,"typ"?}. alg "ES256" or "RS256" (or ES384, RS384, RS512).
+    /// Compact JWS with protected header {"alg","kid"?,"typ"?,"jwk"?}. alg "ES256" or "RS256" (or ES384, RS384,
+    /// RS512). `publicJWK` (a JSON object holding only public members) goes into the header as `jwk`, as DPoP proofs
+    /// carry their key (RFC 9449 4.2).
     public static func sign(
-        payload: [UInt8], key: JWK, algorithm: String, type: String? = "JWT"
+        payload: [UInt8], key: JWK, algorithm: String, type: String? = "JWT", publicJWK: String? = nil
     ) throws(CryptoError) -> String {
         guard let chosen = Algorithm(rawValue: algorithm) else {
             throw .invalidKey("unsupported JWS algorithm \(printable(algorithm))")
@@ -68,6 +70,11 @@ public enum JWS {
         }
         if let type {
             guard cjose_header_set(header, "typ", type, &error) else { throw cjoseFailure("JWS header", error) }
+        }
+        if let publicJWK {
+            guard cjose_header_set_raw(header, "jwk", publicJWK, &error) else {
+                throw cjoseFailure("JWS header", error)
+            }
         }
         return try key.withKey { (jwk) throws(CryptoError) -> String in
             // cjose refuses a NULL payload pointer even for an empty payload.

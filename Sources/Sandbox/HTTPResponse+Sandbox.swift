@@ -33,11 +33,17 @@ extension HTTPRequest {
         return JSONText.object(body)
     }
 
+    /// The token of an `Authorization: DPoP …` header (RFC 9449 7.1).
+    var dpopToken: String? { credentials(scheme: "dpop") }
+
     /// The token of an `Authorization: Bearer …` header.
-    var bearerToken: String? {
+    var bearerToken: String? { credentials(scheme: "bearer") }
+
+    /// The credentials of the `Authorization` header when its scheme is `scheme` (lower-case).
+    private func credentials(scheme: String) -> String? {
         guard let value = headers["authorization"] else { return nil }
         let parts = value.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        guard parts.count == 2, parts[0].lowercased() == scheme else { return nil }
         let token = parts[1].trimmingCharacters(in: .whitespaces)
         return token.isEmpty ? nil : token
     }

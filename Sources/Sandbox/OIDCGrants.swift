@@ -14,6 +14,9 @@ struct OIDCGrants {
         let scope: String
         let userName: String
         let issuedAt: Double
+        /// `dpop_jkt` of the authorization request: the code is redeemed only with a proof of that key
+        /// (RFC 9449 section 10).
+        var dpopJKT: String? = nil
     }
 
     /// Who a token was issued to. Tokens of one grant share `grantID`, so revoking a refresh token (or replaying
@@ -26,6 +29,8 @@ struct OIDCGrants {
         let grantID: String
         /// Nil for refresh tokens, which live until used or revoked.
         let expiresAt: Double?
+        /// The thumbprint of the DPoP key the token is bound to (RFC 9449 section 6), nil for a bearer token.
+        var jkt: String? = nil
     }
 
     struct Device {
@@ -78,6 +83,8 @@ struct OIDCGrants {
     private var refreshTokens: [String: Token] = [:]
     private var rotatedRefreshTokens: [String: String] = [:]
     private var devices: [String: Device] = [:]
+    /// The `jti` of every DPoP proof seen while the sandbox runs.
+    private var spentProofs: Set<String> = []
     private var deviceCodeByUserCode: [String: String] = [:]
 
     // MARK: - Codes
@@ -113,8 +120,13 @@ struct OIDCGrants {
             refreshTokens[refreshToken] = Token(
                 profile: token.profile, clientID: token.clientID,
                 userName: token.userName, scope: token.scope,
-                grantID: token.grantID, expiresAt: nil)
+                grantID: token.grantID, expiresAt: nil, jkt: token.jkt)
         }
+    }
+
+    /// Whether a DPoP proof's `jti` is new (RFC 9449 11.1: a proof is used once); it is spent by this call.
+    mutating func spendProof(jti: String) -> Bool {
+        spentProofs.insert(jti).inserted
     }
 
     /// The access token's grant while it is valid.
@@ -231,6 +243,7 @@ struct OIDCGrants {
                 "userName": token.userName, "scope": token.scope, "grantID": token.grantID,
             ]
             if let expiresAt = token.expiresAt { object["expiresAt"] = expiresAt }
+            if let jkt = token.jkt { object["jkt"] = jkt }
             return object
         }
         return [
@@ -251,7 +264,7 @@ struct OIDCGrants {
             else { return nil }
             return Token(
                 profile: profile, clientID: clientID, userName: userName, scope: scope, grantID: grantID,
-                expiresAt: (object["expiresAt"] as? NSNumber)?.doubleValue)
+                expiresAt: (object["expiresAt"] as? NSNumber)?.doubleValue, jkt: object["jkt"] as? String)
         }
         accessTokens = (saved["accessTokens"] as? [String: Any])?.compactMapValues(decode) ?? [:]
         refreshTokens = (saved["refreshTokens"] as? [String: Any])?.compactMapValues(decode) ?? [:]

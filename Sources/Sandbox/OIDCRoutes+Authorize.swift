@@ -118,7 +118,7 @@ extension OIDCRoutes {
             let value = OIDCGrants.Code(
                 profile: profile, clientID: clientID, redirectURI: redirectURI,
                 challenge: challenge, nonce: query["nonce"], scope: scope,
-                userName: user.name, issuedAt: now)
+                userName: user.name, issuedAt: now, dpopJKT: query["dpop_jkt"])
             grants.withLock { $0.add(code: code, value, now: now) }
             return reply.success(code: code)
         default:

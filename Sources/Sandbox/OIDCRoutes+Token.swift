@@ -17,14 +17,15 @@ extension OIDCRoutes {
                 throw .invalidRequest("send an application/x-www-form-urlencoded body")
             }
             let clientID = try authenticateClient(request, form: form, profile: profile)
+            let jkt = try dpopKey(request, url: endpoint(profile, "/token"))
             let answer: [String: Any]
             switch form["grant_type"] {
             case "authorization_code":
-                answer = try authorizationCodeGrant(form, profile: profile, clientID: clientID)
+                answer = try authorizationCodeGrant(form, profile: profile, clientID: clientID, jkt: jkt)
             case "refresh_token":
-                answer = try refreshGrant(form, profile: profile, clientID: clientID)
+                answer = try refreshGrant(form, profile: profile, clientID: clientID, jkt: jkt)
             case Self.deviceGrantType where profile.supportsDeviceGrant:
-                answer = try deviceGrant(form, profile: profile, clientID: clientID)
+                answer = try deviceGrant(form, profile: profile, clientID: clientID, jkt: jkt)
             case nil:
                 throw .invalidRequest("grant_type is required")
             case .some:
@@ -69,11 +70,23 @@ extension OIDCRoutes {
         return clientID
     }
 
+    /// The thumbprint of the key of the request's DPoP proof, checked (RFC 9449 4.3) and spent; nil without one.
+    func dpopKey(_ request: HTTPRequest, url: String, accessToken: String? = nil) throws(OAuthError) -> String? {
+        guard
+            let proof = try DPoPProofCheck.verify(
+                request, url: url, accessToken: accessToken, now: Int64(context.clock.seconds))
+        else { return nil }
+        guard grants.withLock({ $0.spendProof(jti: proof.jti) }) else {
+            throw DPoPProofCheck.invalid("the DPoP proof's jti was used before")
+        }
+        return proof.jkt
+    }
+
     // MARK: - Grants
 
     private func authorizationCodeGrant(
         _ form: [String: String], profile: OIDCProfile,
-        clientID: String
+        clientID: String, jkt: String?
     ) throws(OAuthError) -> [String: Any] {
         guard let code = form["code"], !code.isEmpty else { throw .invalidRequest("code is required") }
         guard let redirectURI = form["redirect_uri"] else { throw .invalidRequest("redirect_uri is required") }
@@ -83,11 +96,14 @@ extension OIDCRoutes {
         let redeemed = try redeem(
             code: code, profile: profile, clientID: clientID, redirectURI: redirectURI,
             verifier: verifier)
+        if let bound = redeemed.value.dpopJKT, bound != jkt {
+            throw .invalidGrant("the DPoP proof's key is not the one dpop_jkt named in the authorization request")
+        }
         let grantID = try random()
         grants.withLock { $0.link(code: code, to: grantID) }
         return try issueTokens(
             profile: profile, clientID: clientID, user: redeemed.user, scope: redeemed.value.scope,
-            nonce: redeemed.value.nonce, grantID: grantID)
+            nonce: redeemed.value.nonce, grantID: grantID, jkt: jkt)
     }
 
     /// Redeems a code once: it is gone after this call whether or not the checks pass, and a second redemption
@@ -124,7 +140,7 @@ extension OIDCRoutes {
 
     private func refreshGrant(
         _ form: [String: String], profile: OIDCProfile,
-        clientID: String
+        clientID: String, jkt: String?
     ) throws(OAuthError) -> [String: Any] {
         guard let refreshToken = form["refresh_token"], !refreshToken.isEmpty else {
             throw .invalidRequest("refresh_token is required")
@@ -141,6 +157,10 @@ extension OIDCRoutes {
         case .replayed: throw .invalidGrant("the refresh token was already used; the grant is revoked")
         case .unknown: throw .invalidGrant("the refresh token is unknown or revoked")
         }
+        // RFC 9449 section 5: a public client's refresh token is bound to the key it was issued with.
+        if let bound = found.jkt, bound != jkt {
+            throw .invalidGrant("the refresh token is bound to a DPoP key this request did not prove")
+        }
         var scope = found.scope
         if let asked = form["scope"] {
             let granted = Set(found.scope.split(separator: " "))
@@ -152,12 +172,12 @@ extension OIDCRoutes {
         guard let user = context.user(named: found.userName) else { throw .invalidGrant("the user is gone") }
         return try issueTokens(
             profile: profile, clientID: clientID, user: user, scope: scope, nonce: nil,
-            grantID: found.grantID)
+            grantID: found.grantID, jkt: jkt)
     }
 
     private func deviceGrant(
         _ form: [String: String], profile: OIDCProfile,
-        clientID: String
+        clientID: String, jkt: String?
     ) throws(OAuthError) -> [String: Any] {
         guard let deviceCode = form["device_code"], !deviceCode.isEmpty else {
             throw .invalidRequest("device_code is required")
@@ -168,7 +188,7 @@ extension OIDCRoutes {
             guard let user = context.user(named: userName) else { throw .invalidGrant("the user is gone") }
             return try issueTokens(
                 profile: profile, clientID: clientID, user: user, scope: device.scope, nonce: nil,
-                grantID: try random())
+                grantID: try random(), jkt: jkt)
         case .pending: throw .device("authorization_pending", "the user has not answered yet")
         case .slowDown: throw .device("slow_down", "polling too fast; wait 5 more seconds between polls")
         case .denied: throw .device("access_denied", "the user denied the request")
@@ -184,7 +204,7 @@ extension OIDCRoutes {
     /// generic when `openid` was asked for.
     private func issueTokens(
         profile: OIDCProfile, clientID: String, user: SandboxUser, scope: String,
-        nonce: String?, grantID: String
+        nonce: String?, grantID: String, jkt: String?
     ) throws(OAuthError) -> [String: Any] {
         let accessToken = try random()
         let refreshToken = try random()
@@ -192,13 +212,13 @@ extension OIDCRoutes {
         let lifetime = context.configuration.tokenLifetime
         let token = OIDCGrants.Token(
             profile: profile, clientID: clientID, userName: user.name, scope: scope,
-            grantID: grantID, expiresAt: now + Double(lifetime))
+            grantID: grantID, expiresAt: now + Double(lifetime), jkt: jkt)
         grants.withLock {
             $0.add(accessToken: accessToken, refreshToken: refreshToken, token)
             keep($0)
         }
         var answer: [String: Any] = [
-            "access_token": accessToken, "token_type": "Bearer", "expires_in": lifetime,
+            "access_token": accessToken, "token_type": jkt == nil ? "Bearer" : "DPoP", "expires_in": lifetime,
             "refresh_token": refreshToken, "scope": scope,
         ]
         let wantsIDToken = profile == .apple || scope.split(separator: " ").contains("openid")

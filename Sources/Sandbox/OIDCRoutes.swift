@@ -87,6 +87,7 @@ final class OIDCRoutes: Sendable {
             "response_modes_supported": ["query", "form_post"],
             "grant_types_supported": grantTypes,
             "code_challenge_methods_supported": ["S256"],
+            "dpop_signing_alg_values_supported": ["ES256", "ES384", "RS256"],
             "token_endpoint_auth_methods_supported": ["none", "client_secret_post", "client_secret_basic"],
             "scopes_supported": profile.defaultScopes,
             // RFC 9207 3: every authorization response carries `iss`, so a client may refuse one without it.
@@ -145,10 +146,23 @@ final class OIDCRoutes: Sendable {
 
     private func user(_ request: HTTPRequest, profile: OIDCProfile) -> HTTPResponse {
         let now = context.clock.now
-        guard let token = request.bearerToken, let grant = grants.withLock({ $0.access(token, now: now) }),
+        let token = request.bearerToken ?? request.dpopToken
+        guard let token, let grant = grants.withLock({ $0.access(token, now: now) }),
             grant.profile == profile, let user = context.user(named: grant.userName)
         else {
             return Self.unauthorized(profile)
+        }
+        // RFC 9449 7.1: a bound token comes with the DPoP scheme and a proof of its key for this request and token.
+        if let bound = grant.jkt {
+            let proven: String?
+            do throws(OAuthError) {
+                proven = try dpopKey(request, url: endpoint(profile, profile.userEndpointPath), accessToken: token)
+            } catch {
+                return Self.dpopRefused(error.description)
+            }
+            guard request.dpopToken != nil, proven == bound else {
+                return Self.dpopRefused("the token is bound to a DPoP key: present it as DPoP with a proof of that key")
+            }
         }
         let subject = user.subject(at: profile)
         switch profile {
@@ -195,6 +209,13 @@ final class OIDCRoutes: Sendable {
                 ])
         }
         answer.headers.append(("WWW-Authenticate", "Bearer error=\"invalid_token\""))
+        return answer
+    }
+
+    /// RFC 9449 7.1: a DPoP-bound token refused, with the DPoP challenge.
+    private static func dpopRefused(_ description: String) -> HTTPResponse {
+        var answer = HTTPResponse.json(401, object: ["error": "invalid_token", "error_description": description])
+        answer.headers.append(("WWW-Authenticate", "DPoP error=\"invalid_token\", algs=\"ES256 ES384 RS256\""))
         return answer
     }
 

@@ -64,6 +64,9 @@ public enum SandboxFault: String, CaseIterable, Sendable, Comparable {
     /// The authorization endpoint redirects to a loopback port no receiver listens on (a redirect URI registered
     /// with a fixed port that the client does not use).
     case redirectUnreachable = "redirect-unreachable"
+    /// DPoP proofs must carry the sandbox's nonce (RFC 9449 section 8 and 9): the token endpoint answers 400
+    /// `use_dpop_nonce`, the user endpoint 401 with a DPoP challenge, each with the nonce in `DPoP-Nonce`.
+    case dpopNonce = "dpop-nonce"
 
     /// What the fault does, one line for `--fault list` and the admin route.
     public var summary: String {
@@ -97,6 +100,7 @@ public enum SandboxFault: String, CaseIterable, Sendable, Comparable {
         case .otpExpired: return "otp_verify refuses the code as expired"
         case .totpLockout: return "totp_verify refuses every code: too many attempts, account locked"
         case .redirectUnreachable: return "authorize redirects to a loopback port no receiver listens on"
+        case .dpopNonce: return "DPoP proofs need the sandbox's nonce: use_dpop_nonce at token and user endpoints"
         }
     }
 

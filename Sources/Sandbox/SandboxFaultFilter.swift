@@ -32,6 +32,7 @@ struct SandboxFaultFilter: Sendable {
             switch endpoint {
             case "/token":
                 if let early = tokenFault(request, on: on) { return early }
+                if on.contains(.dpopNonce), let demand = nonceDemand(request, atResource: false) { return demand }
                 return idTokenFaults(route(request), profile: profile, on: on)
             case "/authorize":
                 return issuerFaults(authorizeFaults(request, on: on, route: route), profile: profile, on: on)
@@ -39,8 +40,10 @@ struct SandboxFaultFilter: Sendable {
                 return jwksFault(profile: profile, on: on) ?? route(request)
             case "/.well-known/openid-configuration", "/.well-known/oauth-authorization-server":
                 return discoveryFault(route(request), on: on)
-            case profile.userEndpointPath where on.contains(.userInfoWrongSubject):
-                return userInfoFault(route(request))
+            case profile.userEndpointPath:
+                if on.contains(.dpopNonce), let demand = nonceDemand(request, atResource: true) { return demand }
+                if on.contains(.userInfoWrongSubject) { return userInfoFault(route(request)) }
+                return route(request)
             default:
                 return route(request)
             }
@@ -92,6 +95,21 @@ struct SandboxFaultFilter: Sendable {
             }
         }
         return nil
+    }
+
+    /// A DPoP proof without the sandbox's nonce, answered as RFC 9449 asks for it: 400 `use_dpop_nonce` at the token
+    /// endpoint (8), 401 with `WWW-Authenticate: DPoP error="use_dpop_nonce"` at a resource (9), the nonce in
+    /// `DPoP-Nonce`. Nil when the request has no proof or its proof carries the nonce (the route checks the rest).
+    private func nonceDemand(_ request: HTTPRequest, atResource: Bool) -> HTTPResponse? {
+        guard let proof = request.headers["dpop"], let nonce = try? faults.dpopNonce() else { return nil }
+        let claims = (try? JWS.decodeUnverified(proof)).flatMap { JSONText.object($0.payload) }
+        guard claims?["nonce"] as? String != nonce else { return nil }
+        var answer = HTTPResponse.json(
+            atResource ? 401 : 400,
+            object: ["error": "use_dpop_nonce", "error_description": "the DPoP proof must carry the server's nonce"])
+        answer.headers.append(("DPoP-Nonce", nonce))
+        if atResource { answer.headers.append(("WWW-Authenticate", "DPoP error=\"use_dpop_nonce\"")) }
+        return answer
     }
 
     /// The route's token answer with its ID token re-issued to carry the claim faults.

@@ -35,6 +35,8 @@ public final class SandboxFaults: Sendable {
     /// Keys the faults sign with, by purpose and algorithm, made on first use: `rotated` ones are never published,
     /// `rotation` ones are the JWKS of `signing-key-rotation`, `extra` ones stand beside the real key.
     private let faultKeys = Mutex<[String: JWK]>([:])
+    /// `dpop-nonce`'s nonce: drawn on first use, the same for the sandbox's run.
+    private let nonce = Mutex<String?>(nil)
 
     public init(_ selection: Selection = Selection()) {
         state = Mutex(selection)
@@ -48,6 +50,16 @@ public final class SandboxFaults: Sendable {
 
     public func isOn(_ fault: SandboxFault) -> Bool {
         state.withLock { $0.faults.contains(fault) }
+    }
+
+    /// The nonce `dpop-nonce` asks DPoP proofs to carry.
+    func dpopNonce() throws(CryptoError) -> String {
+        let drawn = Base64URL.encode(try SecureRandom.bytes(16))
+        return nonce.withLock { current in
+            if let current { return current }
+            current = drawn
+            return drawn
+        }
     }
 
     /// A signing key for `algorithm` whose `kid` no JWKS of this sandbox lists.

@@ -27,6 +27,9 @@ enum SecretsCodec {
         // Endpoints are read only when refreshing or revoking, so JSON here costs `token` nothing.
         if let value = secrets.endpoints { append(.endpoints, endpointsJSON(value)) }
         if let value = secrets.portalClient { append(.portalClient, portalClientJSON(value)) }
+        if let value = secrets.dpopKeyHex { append(.dpopKeyHex, Array(value.utf8)) }
+        if let value = secrets.dpopNonce { append(.dpopNonce, Array(value.utf8)) }
+        if let value = secrets.tokenType { append(.tokenType, Array(value.utf8)) }
         return output
     }
 
@@ -92,6 +95,9 @@ enum SecretsCodec {
                 secrets.endpoints = try? JSONDecoder().decode(SessionEndpoints.self, from: Data(field))
             case .portalClient:
                 secrets.portalClient = try? JSONDecoder().decode(PortalClientInfo.self, from: Data(field))
+            case .dpopKeyHex: secrets.dpopKeyHex = String(decoding: field, as: UTF8.self)
+            case .dpopNonce: secrets.dpopNonce = String(decoding: field, as: UTF8.self)
+            case .tokenType: secrets.tokenType = String(decoding: field, as: UTF8.self)
             case nil:
                 break  // A field from a later version: kept in the blob, not understood here.
             }

@@ -57,7 +57,8 @@ public enum SessionJSON {
         let optional: [(StaticString, String?)] = [
             (",\"accessToken\":", secrets.accessToken), (",\"refreshToken\":", secrets.refreshToken),
             (",\"idToken\":", secrets.idToken), (",\"sessionJwt\":", secrets.sessionJwt),
-            (",\"privateKeyHex\":", secrets.privateKeyHex),
+            (",\"privateKeyHex\":", secrets.privateKeyHex), (",\"dpopKeyHex\":", secrets.dpopKeyHex),
+            (",\"dpopNonce\":", secrets.dpopNonce), (",\"tokenType\":", secrets.tokenType),
         ]
         for (name, value) in optional where value != nil {
             buffer.raw(name)
@@ -251,6 +252,12 @@ public enum SessionJSON {
             privateKeyHex: try string("privateKeyHex"), refreshExpiresAt: try date("refreshExpiresAt"),
             endpoints: try endpoints(object.member("endpoints"), number: number))
         secrets.portalClient = try portalClient(object.member("portalClient"), number: number)
+        secrets.dpopKeyHex = try string("dpopKeyHex")
+        secrets.dpopNonce = try string("dpopNonce")
+        secrets.tokenType = try string("tokenType")
+        if let key = secrets.dpopKeyHex, key.utf8.count != 64 || Hex.decode(key) == nil {
+            throw .invalidInput("line \(number): 'dpopKeyHex' must be 64 hex characters")
+        }
         guard secrets.bearer != nil || secrets.idToken != nil else {
             throw .invalidInput("line \(number): needs accessToken, sessionJwt or idToken")
         }

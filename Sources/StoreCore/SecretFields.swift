@@ -14,6 +14,9 @@ package enum SecretFields {
         case refreshExpiresAt
         case endpoints
         case portalClient
+        case dpopKeyHex
+        case dpopNonce
+        case tokenType
     }
 
     /// Calls `visit` with each field's raw tag and bytes, in order; returns false (having stopped) when the bytes are

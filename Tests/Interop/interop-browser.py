@@ -151,7 +151,7 @@ def main():
     url = sys.argv[-1]
     try:
         browser = Browser()
-        if "/api/oidc/" in url:
+        if "/api/oidc" in url:
             glewlwyd(browser, url)
         else:
             django(browser, url)

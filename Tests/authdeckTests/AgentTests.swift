@@ -114,6 +114,27 @@ import Testing
         #expect(!text.contains("secret"), "the log holds no token")
     }
 
+    @Test func servesDPoPProofsWithTheKeyKeptAtTheAgent() throws {
+        guard Installed.pythonHasCryptography() else { return Installed.skip("python3-cryptography") }
+        let checker = DPoPProofTests()
+        let token = try checker.boundToken()
+        let runner = storeRunner()
+        let lines =
+            DPoPProofTests.boundLine("bound", token: token) + TokenDeliveryTests.line("work", token: "AT-work-secret")
+        #expect(runner.run(["store", "import", "-"], stdin: lines).status == 0)
+        let agent = try startAgent(runner, ["--allow", "bound,work"])
+        defer { stop(agent) }
+        let url = "https://api.example.com/items/7"
+        let answer = client().run(["dpop-proof", "bound", "--method", "PUT", "--url", url])
+        #expect(answer.status == 0, "stderr: \(answer.stderr)")
+        let proof = answer.stdout.trimmingCharacters(in: .newlines)
+        #expect(checker.check(proof, token: token, method: "PUT", url: url) == "ok\n")
+        #expect(log.contains("session 'bound'") && log.contains("DPoP proof for PUT handed out"))
+        #expect(!log.contains(proof) && !log.contains(token))
+        let unbound = client().run(["dpop-proof", "work", "--method", "GET", "--url", url])
+        #expect(unbound.status == 1 && unbound.stderr.contains("has no DPoP key"), "stderr: \(unbound.stderr)")
+    }
+
     @Test func theAgentWinsOverALocalStore() throws {
         let agent = try startAgent(seeded(), ["--allow", "work"])
         defer { stop(agent) }

@@ -16,12 +16,13 @@ import Testing
     static let expectedOptions: [String: Set<String>] = [
         "tui": [], "list": ["json"], "use": ["here"], "open-url": [], "doctor": ["json"],
         "login": [
-            "backend", "session-key", "replace", "issuer", "client-id", "client-secret-file", "scope",
+            "backend", "session-key", "replace", "issuer", "client-id", "client-secret-file", "scope", "dpop",
             "contact", "no-browser", "device", "listen", "timeout", "trace", "json",
         ],
         "token": ["id-token", "json", "min-valid", "format"], "exec": ["env", "min-valid"],
         "env": ["shell", "env", "min-valid"], "git-credential": ["host", "username", "min-valid"],
         "agent": ["allow", "socket", "confirm", "log"], "stamp": ["body", "header"], "refresh": ["all"],
+        "dpop-proof": ["method", "url", "nonce"],
         "logout": ["all", "expired", "revoke", "yes"], "status": ["json"],
         "totp": [], "totp add": ["secret", "uri", "replace"], "totp list": ["json"], "totp rm": [], "totp code": [],
         "sandbox": ["port", "users", "outbox", "config-out", "token-lifetime", "device-interval", "fault", "delay-ms"],

@@ -166,6 +166,81 @@ extension InteropTests {
             #expect(answer.body["sub"] as? String == session["subject"] as? String)
         }
 
+        /// glewlwyd's DPoP plugin instance demands a nonce in every proof: the sign-in answers its 400
+        /// `use_dpop_nonce` with one retry, the token it issues is bound (`cnf.jkt`) to the session's key, its
+        /// UserInfo takes a proof printed by `dpop-proof` (after its own 401 nonce demand), and refresh and
+        /// revocation go through with proofs too. Python's `cryptography` checks the proof on its own terms.
+        @Test func dpopSignInWithMandatoryNonceUserInfoRefreshAndRevoke() throws {
+            let issuer = try #require(info.dpopIssuer)
+            let dpopUserinfo = issuer + "/userinfo"
+            try setup.configure([
+                "issuer": issuer, "clientID": info.confidentialClient,
+                "clientSecretFile": setup.secretFile(info.clientSecret), "redirectURI": info.redirectURI,
+                "scopes": ["openid"], "dpop": true,
+            ])
+            let tracePath = setup.folder.path + "/trace.jsonl"
+            let result = setup.login(["--session-key", "dp", "--trace", tracePath])
+            #expect(result.status == 0, "stderr: \(result.stderr)\nbrowser: \(setup.browserSteps)")
+            let status = setup.runner.run(["status", "dp"])
+            #expect(status.stdout.contains("token type:     DPoP"), "status: \(status.stdout)")
+
+            // The token endpoint asked for a nonce once, and the retry carried it.
+            let trace = setup.trace(tracePath)
+            let answers = trace.steps.filter { $0["kind"] as? String == "response" }
+            let demand = answers.first { ($0["details"] as? [String: Any])?["status"] as? Double == 400 }
+            let demandBody = (demand?["details"] as? [String: Any])?["body"] as? [String: Any]
+            #expect(demandBody?["error"] as? String == "use_dpop_nonce", "trace: \(trace.text.prefix(3000))")
+            let proofs = InteropLogin.proofClaims(in: trace.steps)
+            #expect(proofs.count >= 2 && proofs[0]["nonce"] == nil && proofs[1]["nonce"] != nil)
+            // The trace shows each proof decoded and never whole (no signature), nor the key's private part.
+            #expect(!trace.text.contains("\"d\":"))
+            #expect(Self.dpopHeaders(in: trace.steps).isEmpty)
+
+            let token = setup.token("dp")
+            func proof(_ arguments: [String] = []) -> String {
+                let run = setup.runner.run(["dpop-proof", "dp", "--method", "GET", "--url", dpopUserinfo] + arguments)
+                #expect(run.status == 0, "stderr: \(run.stderr)")
+                return run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            let first = proof()
+            let check = setup.runner.run(
+                executable: "/usr/bin/python3",
+                [CLIRunner.repositoryRoot + "/Tests/Interop/dpop-check.py", "GET", dpopUserinfo],
+                stdin: token + "\n" + first)
+            #expect(check.stdout == "ok\n", "python: \(check.stdout)\(check.stderr)")
+
+            // The proof carries the nonce the token endpoint last sent, which glewlwyd's UserInfo takes too.
+            let answered = server.userinfo(dpopUserinfo, token: token, proof: first)
+            #expect(answered.status == 200, "challenge: \(answered.challenge)")
+            #expect(answered.body["sub"] as? String == (try setup.session("dp"))?["subject"] as? String)
+            // A Bearer presentation of the bound token is refused.
+            #expect(server.userinfo(dpopUserinfo, token: token).status != 200)
+
+            let refreshed = setup.runner.run(["refresh", "dp"])
+            #expect(refreshed.status == 0, "stderr: \(refreshed.stderr)")
+            let newToken = setup.token("dp")
+            #expect(newToken != token)
+            // A stale nonce: UserInfo answers 401 naming use_dpop_nonce with its own, and `--nonce` takes that one.
+            let demanded = server.userinfo(dpopUserinfo, token: newToken, proof: proof(["--nonce", "stale-nonce"]))
+            #expect(demanded.status == 401 && demanded.challenge.contains("use_dpop_nonce") && !demanded.nonce.isEmpty)
+            let afterRefresh = server.userinfo(
+                dpopUserinfo, token: newToken, proof: proof(["--nonce", demanded.nonce]))
+            #expect(afterRefresh.status == 200, "challenge: \(afterRefresh.challenge)")
+
+            let lastProof = proof()
+            let revoke = setup.runner.run(["logout", "dp", "--revoke"])
+            #expect(revoke.status == 0, "stderr: \(revoke.stderr)")
+            #expect(try setup.session("dp") == nil)
+            // Revoked: refused for the token itself, before any nonce is asked for.
+            let revoked = server.userinfo(dpopUserinfo, token: newToken, proof: lastProof)
+            #expect(revoked.status == 401 && !revoked.challenge.contains("use_dpop_nonce"))
+        }
+
+        /// The `DPoP` header values a trace's requests show as text: none, since each proof is shown decoded.
+        static func dpopHeaders(in steps: [[String: Any]]) -> [String] {
+            steps.compactMap { (($0["details"] as? [String: Any])?["headers"] as? [String: Any])?["DPoP"] as? String }
+        }
+
         @Test func fixedPortInUseIsNamedBeforeTheBrowserOpensAndDoctorAgrees() throws {
             try configurePublic()
             let doctor = setup.runner.run(["doctor", "--json"])

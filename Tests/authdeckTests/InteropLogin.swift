@@ -68,6 +68,14 @@ struct InteropLogin {
         return (text, steps)
     }
 
+    /// The claims of every DPoP proof the trace's requests carried, in order (shown decoded, by header name).
+    static func proofClaims(in steps: [[String: Any]]) -> [[String: Any]] {
+        steps.compactMap { step in
+            let headers = (step["details"] as? [String: Any])?["headers"] as? [String: Any]
+            return (headers?["DPoP"] as? [String: Any])?["claims"] as? [String: Any]
+        }
+    }
+
     /// The string values of members called `name` anywhere in the trace steps.
     static func values(named name: String, in steps: [[String: Any]]) -> [String] {
         var found: [String] = []

@@ -25,6 +25,8 @@ final class InteropServer: @unchecked Sendable {
         /// glewlwyd only: a confidential client whose secret form-encoding changes.
         let oddClient: String?
         let oddSecret: String?
+        /// glewlwyd only: the issuer of its plugin instance that binds tokens with DPoP and demands nonces.
+        let dpopIssuer: String?
     }
 
     /// The two servers and how each is started.
@@ -123,6 +125,20 @@ final class InteropServer: @unchecked Sendable {
             lines.count > 1
             ? (try? JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any]) ?? [:] : [:]
         return (status, body ?? [:])
+    }
+
+    /// Asks a UserInfo endpoint about a DPoP-bound token with a proof (both on standard input, never in arguments):
+    /// the HTTP status, the JSON body, and the `DPoP-Nonce` and `WWW-Authenticate` the server answered.
+    func userinfo(
+        _ endpoint: String, token: String, proof: String
+    ) -> (status: Int, body: [String: Any], nonce: String, challenge: String) {
+        let result = CLIRunner(home: folder.path).run(
+            executable: "/usr/bin/python3", [CLIRunner.repositoryRoot + "/Tests/Interop/userinfo.py", endpoint],
+            stdin: token + "\n" + proof)
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        func line(_ index: Int) -> String { index < lines.count ? lines[index] : "" }
+        let body = (try? JSONSerialization.jsonObject(with: Data(line(1).utf8)) as? [String: Any]) ?? [:]
+        return (Int(line(0)) ?? -1, body ?? [:], line(2), line(3))
     }
 
     deinit {

@@ -14,7 +14,7 @@ import Testing
         "id-token-bad-signature", "id-token-alg-none", "id-token-no-iat", "id-token-no-sub",
         "id-token-kid-absent-single-jwks", "id-token-kid-absent-multiple-jwks", "rotated-signing-key",
         "signing-key-rotation", "no-email-claim", "userinfo-wrong-sub", "device-slow-down", "device-expired",
-        "otp-rate-limit", "otp-expired", "totp-lockout", "redirect-unreachable",
+        "otp-rate-limit", "otp-expired", "totp-lockout", "redirect-unreachable", "dpop-nonce",
     ]
 
     /// The failure as the user saw it: exit code, the words on stderr, the trace's result step saying the same as

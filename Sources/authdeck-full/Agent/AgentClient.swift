@@ -11,6 +11,24 @@ struct AgentClient {
     static let answerTimeoutSeconds = 120
 
     func token(_ requirement: TokenRequirement) throws(CommandFailure) -> IssuedToken {
+        let line = try exchange(AgentMessage.request(requirement, origin: Self.hostName()))
+        switch AgentMessage.parseAnswer(line) {
+        case .success(let issued): return issued
+        case .failure(let failure): throw failure
+        }
+    }
+
+    /// A DPoP proof the agent makes with the session's key (which stays with the agent).
+    func proof(_ requirement: TokenRequirement, _ request: ProofRequest) throws(CommandFailure) -> String {
+        let line = try exchange(AgentMessage.request(requirement, request, origin: Self.hostName()))
+        switch AgentMessage.parseProofAnswer(line) {
+        case .success(let proof): return proof
+        case .failure(let failure): throw failure
+        }
+    }
+
+    /// Sends one request line and reads the answer line.
+    private func exchange(_ request: [UInt8]) throws(CommandFailure) -> [UInt8] {
         let socket: UnixSocket
         do throws(UnixSocket.Failure) {
             socket = try UnixSocket.connect(path, timeoutSeconds: Self.answerTimeoutSeconds)
@@ -22,14 +40,11 @@ struct AgentClient {
         }
         defer { socket.close() }
         // Read even when the request could not be sent: a busy agent answers before it closes, unasked.
-        socket.write(AgentMessage.request(requirement, origin: Self.hostName()))
+        socket.write(request)
         guard let line = socket.readLine() else {
             throw CommandFailure(.store, "the agent at \(path) closed the connection without an answer")
         }
-        switch AgentMessage.parseAnswer(line) {
-        case .success(let issued): return issued
-        case .failure(let failure): throw failure
-        }
+        return line
     }
 
     static func hostName() -> String {

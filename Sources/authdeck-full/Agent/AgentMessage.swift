@@ -14,12 +14,33 @@ enum AgentMessage {
         return Array(text.utf8)
     }
 
-    /// A request as the agent reads it, or a message for a malformed one.
-    static func parseRequest(_ line: [UInt8]) -> Result<(TokenRequirement, origin: String), CommandFailure> {
+    /// A request for a DPoP proof (`dpop-proof` through the agent): the token request's fields and the proof's.
+    static func request(_ requirement: TokenRequirement, _ proof: ProofRequest, origin: String) -> [UInt8] {
+        let text =
+            "{\"op\":\"dpop-proof\",\"session\":\(SessionJSON.quoted(requirement.key)),"
+            + "\"method\":\(SessionJSON.quoted(proof.method)),\"url\":\(SessionJSON.quoted(proof.url)),"
+            + "\"nonce\":\(SessionJSON.quoted(proof.nonce)),\"origin\":\(SessionJSON.quoted(origin))}\n"
+        return Array(text.utf8)
+    }
+
+    /// A request as the agent reads it (with the proof asked for, for a DPoP proof request), or a message for a
+    /// malformed one.
+    static func parseRequest(
+        _ line: [UInt8]
+    ) -> Result<(TokenRequirement, origin: String, proof: ProofRequest?), CommandFailure> {
         guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
-            object["op"] as? String == "token"
+            let op = object["op"] as? String, op == "token" || op == "dpop-proof"
         else {
             return .failure(.usage("not a token request"))
+        }
+        var proof: ProofRequest?
+        if op == "dpop-proof" {
+            guard let method = object["method"] as? String, let url = object["url"] as? String else {
+                return .failure(.usage("a dpop-proof request needs method and url"))
+            }
+            let asked = ProofRequest(method: method, url: url, nonce: object["nonce"] as? String)
+            if let problem = asked.problem { return .failure(.usage(problem)) }
+            proof = asked
         }
         var requirement = TokenRequirement()
         if let key = object["session"], !(key is NSNull) {
@@ -48,13 +69,17 @@ enum AgentMessage {
                                 || "-._".unicodeScalars.contains($0))
                     }.prefix(64).map(Character.init))
             }.flatMap { $0.isEmpty ? nil : $0 } ?? "?"
-        return .success((requirement, origin))
+        return .success((requirement, origin, proof))
     }
 
     static func answer(_ issued: IssuedToken) -> [UInt8] {
         Array(
             ("{\"ok\":true,\"key\":\(SessionJSON.quoted(issued.key)),\"token\":\(SessionJSON.quoted(issued.token)),"
                 + "\"expiresAt\":\(SessionJSON.quoted(issued.expiresAt.map(SessionJSON.iso8601)))}\n").utf8)
+    }
+
+    static func answer(proof: String, key: String) -> [UInt8] {
+        Array(("{\"ok\":true,\"key\":\(SessionJSON.quoted(key)),\"proof\":\(SessionJSON.quoted(proof))}\n").utf8)
     }
 
     static func answer(_ failure: CommandFailure) -> [UInt8] {
@@ -65,6 +90,32 @@ enum AgentMessage {
 
     /// The token in an answer, or the failure it reports.
     static func parseAnswer(_ line: [UInt8]) -> Result<IssuedToken, CommandFailure> {
+        let object: [String: Any]
+        switch answered(line) {
+        case .success(let found): object = found
+        case .failure(let failure): return .failure(failure)
+        }
+        guard let key = object["key"] as? String, let token = object["token"] as? String else {
+            return .failure(CommandFailure(.failed, "the agent's answer holds no token"))
+        }
+        let expiresAt = (object["expiresAt"] as? String).flatMap { SessionJSON.parseISO8601($0) }
+        return .success(IssuedToken(key: key, token: token, expiresAt: expiresAt))
+    }
+
+    /// The proof in an answer, or the failure it reports.
+    static func parseProofAnswer(_ line: [UInt8]) -> Result<String, CommandFailure> {
+        switch answered(line) {
+        case .success(let object):
+            guard let proof = object["proof"] as? String else {
+                return .failure(CommandFailure(.failed, "the agent's answer holds no DPoP proof"))
+            }
+            return .success(proof)
+        case .failure(let failure): return .failure(failure)
+        }
+    }
+
+    /// An answer's object when it says ok, else the failure it reports.
+    private static func answered(_ line: [UInt8]) -> Result<[String: Any], CommandFailure> {
         guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
             let ok = object["ok"] as? Bool
         else {
@@ -74,10 +125,6 @@ enum AgentMessage {
             let code = (object["exit"] as? Int).flatMap { ExitCode(rawValue: Int32($0)) } ?? .failed
             return .failure(CommandFailure(code, "agent: " + (object["error"] as? String ?? "refused")))
         }
-        guard let key = object["key"] as? String, let token = object["token"] as? String else {
-            return .failure(CommandFailure(.failed, "the agent's answer holds no token"))
-        }
-        let expiresAt = (object["expiresAt"] as? String).flatMap { SessionJSON.parseISO8601($0) }
-        return .success(IssuedToken(key: key, token: token, expiresAt: expiresAt))
+        return .success(object)
     }
 }

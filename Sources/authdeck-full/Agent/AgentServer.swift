@@ -93,13 +93,13 @@ final class AgentServer: Sendable {
         case .failure(let failure):
             log.record("\(place) pid \(pid): refused, \(failure.message)")
             answer = AgentMessage.answer(failure)
-        case .success(let (requirement, origin)):
-            answer = respond(requirement, who: "\(place) pid \(pid) origin \(origin)")
+        case .success(let (requirement, origin, proof)):
+            answer = respond(requirement, proof: proof, who: "\(place) pid \(pid) origin \(origin)")
         }
         connection.write(answer)
     }
 
-    private func respond(_ requirement: TokenRequirement, who: String) -> [UInt8] {
+    private func respond(_ requirement: TokenRequirement, proof: ProofRequest?, who: String) -> [UInt8] {
         var requirement = requirement
         do throws(CommandFailure) {
             let key = try StoreCommands.attempt { () throws(StoreError) in try store.resolveKey(requirement.key) }
@@ -108,10 +108,16 @@ final class AgentServer: Sendable {
                 log.record("session '\(key)' for \(who): refused, not on the allow-list")
                 throw CommandFailure(.authenticationFailed, "session '\(key)' is not on this agent's allow-list")
             }
-            let question = "authdeck agent: allow \(who) the token of '\(key)'? [y/N] "
+            let what = proof == nil ? "the token" : "a DPoP proof"
+            let question = "authdeck agent: allow \(who) \(what) of '\(key)'? [y/N] "
             if confirm && !prompt.withLock({ _ in Confirmation.ask(question) }) {
                 log.record("session '\(key)' for \(who): refused at the prompt")
                 throw CommandFailure(.authenticationFailed, "the agent's operator refused the request")
+            }
+            if let proof {
+                let made = try DPoPProofCommand.make(proof, requirement, store: store, config: config)
+                log.record("session '\(key)' for \(who): DPoP proof for \(proof.method) handed out")
+                return AgentMessage.answer(proof: made, key: key)
             }
             let issued = try TokenSource.issue(requirement, store: store, config: config)
             log.record("session '\(key)' for \(who): token handed out")

@@ -6,7 +6,8 @@ import Sandbox
 /// lists come from it (`make completions` regenerates Resources/completions and Resources/authdeck.1).
 enum Commands {
     static let all: [Command] = [
-        tui, list, login, use, token, exec, env, gitCredential, agent, stamp, refresh, logout, status, openURL, totp,
+        tui, list, login, use, token, exec, env, gitCredential, agent, stamp, dpopProof, refresh, logout, status,
+        openURL, totp,
         sandbox, store, trace, doctor,
     ]
 
@@ -35,6 +36,7 @@ enum Commands {
             .value("client-id", "ID", "OAuth client id"),
             .file("client-secret-file", "file holding the client secret"),
             .value("scope", "SCOPES", "scopes, space-separated"),
+            .flag("dpop", "DPoP-bound tokens (RFC 9449): a key per session, a proof with every request"),
             .value("contact", "ADDRESS", "email address or phone number (email, sms)"),
             .flag("no-browser", "print the URL and wait for the pasted redirect"),
             .flag("device", "use the device authorization grant"),
@@ -121,6 +123,16 @@ enum Commands {
             .flag("header", "print the whole header line (X-Stamp: …) instead of the value"),
         ],
         operands: .sessions, run: StampCommand.run)
+
+    static let dpopProof = Command(
+        "dpop-proof", synopsis: "dpop-proof [KEY] --method METHOD --url URL [--nonce N]",
+        summary: "Print a DPoP proof for one request with the session's token (its DPoP header value).",
+        options: [
+            .value("method", "METHOD", "the request's HTTP method (GET, POST…)"),
+            .value("url", "URL", "the request's URL (query and fragment are left out of the proof)"),
+            .value("nonce", "N", "the DPoP-Nonce the server answered, to put in the proof"),
+        ],
+        operands: .sessions, run: DPoPProofCommand.run)
 
     static let refresh = Command(
         "refresh", synopsis: "refresh [KEY|--all]", summary: "Refresh sessions now.",

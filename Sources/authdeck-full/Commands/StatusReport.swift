@@ -7,7 +7,7 @@ import SessionStorage
 enum StatusReport {
     static func text(
         entry: StoreEntry?, location: StoreLocation, source: MasterKeySource?, unlocked: Bool,
-        now: Date, server: String? = nil
+        now: Date, server: String? = nil, tokenType: String? = nil
     ) -> String {
         var text = "store:          \(location.databasePath)\n"
         text += "master key:     \(source?.rawValue ?? "not created yet")\n"
@@ -18,6 +18,7 @@ enum StatusReport {
         text += "user:           \(record.userLabel)\n"
         text += "provider:       \(record.provider) via \(record.backend)\n"
         text += "status:         \(record.status(at: now).rawValue)\n"
+        if let tokenType { text += "token type:     \(tokenType)\n" }
         text += "access expires: \(describe(record.expiresAt, now: now))\n"
         text += "refresh token:  "
         if record.refreshable {
@@ -33,7 +34,7 @@ enum StatusReport {
 
     static func json(
         entry: StoreEntry?, location: StoreLocation, source: MasterKeySource?, unlocked: Bool,
-        now: Date, server: String? = nil
+        now: Date, server: String? = nil, tokenType: String? = nil
     ) -> String {
         var text = "{\"store\":{\"path\":\(SessionJSON.quoted(location.databasePath)),"
         text += "\"keySource\":\(SessionJSON.quoted(source?.rawValue)),\"unlocked\":\(unlocked)},\"session\":"
@@ -43,6 +44,7 @@ enum StatusReport {
             text += "\"status\":\(SessionJSON.quoted(record.status(at: now).rawValue)),"
             text += "\"expiresAt\":\(SessionJSON.quoted(record.expiresAt.map(SessionJSON.iso8601))),"
             text += "\"refreshable\":\(record.refreshable),"
+            if let tokenType { text += "\"tokenType\":\(SessionJSON.quoted(tokenType))," }
             text += "\"refreshExpiresAt\":\(SessionJSON.quoted(entry.refreshExpiresAt.map(SessionJSON.iso8601))),"
             text += "\"serverChecked\":\(server != nil),\"server\":\(SessionJSON.quoted(server))}"
         } else {

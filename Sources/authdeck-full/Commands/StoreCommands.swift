@@ -124,17 +124,19 @@ enum StoreCommands {
         }
         let server = serverCheck(entry, store: store, global: global)
         let unlocked = store?.isUnlockedInCache ?? false
+        // The token type is sealed with the secrets: shown when they can be read now and name one (DPoP).
+        let tokenType = entry.flatMap { entry in try? store?.session(entry.record.key) }?.secrets.tokenType
         let now = Date()
         if arguments.has("json") {
             Output.out(
                 StatusReport.json(
                     entry: entry, location: location(), source: source, unlocked: unlocked,
-                    now: now, server: server))
+                    now: now, server: server, tokenType: tokenType))
         } else {
             Output.out(
                 StatusReport.text(
                     entry: entry, location: location(), source: source, unlocked: unlocked,
-                    now: now, server: server))
+                    now: now, server: server, tokenType: tokenType))
         }
         return .done
     }

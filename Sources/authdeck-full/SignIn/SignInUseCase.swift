@@ -17,10 +17,13 @@ struct SignInInput: Sendable {
     var listenPort: UInt16?
     /// Whether the sign-in page opens in `$BROWSER` (false for `--no-browser`: the URL is only shown).
     var opensBrowser = true
+    /// `--dpop`: DPoP-bound tokens whatever config.json says; nil leaves it to config.json.
+    var dpop: Bool?
 
     var overrides: ProviderOverrides {
         ProviderOverrides(
-            issuer: issuer, clientID: clientID, clientSecretFile: clientSecretFile, scopes: request.scopes)
+            issuer: issuer, clientID: clientID, clientSecretFile: clientSecretFile, scopes: request.scopes,
+            dpop: dpop)
     }
 }
 

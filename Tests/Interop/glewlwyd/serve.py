@@ -4,7 +4,8 @@
                           127.0.0.1 until SIGTERM or the end of its standard input, and stops it then.
 
 Its own SQLite database in FOLDER, built from the package's schema; configured through its admin API as an operator
-would: an OpenID Connect plugin instance, a user, a public, a confidential and a device client.
+would: an OpenID Connect plugin instance, a second one that binds tokens with DPoP and demands a nonce in every proof
+(the same clients work with both), a user, a public, a confidential and a device client.
 """
 import http.cookiejar
 import json
@@ -145,6 +146,15 @@ def configure(folder, base, server):
     }
     api.must("POST", "/mod/plugin/", {"module": "oidc", "name": "oidc", "display_name": "OpenID Connect",
                                       "enabled": True, "parameters": parameters})
+    # DPoP (glewlwyd docs/OIDC.md, its plugin's oauth-dpop-* settings): proofs checked at /token and /userinfo, a
+    # nonce required in each one (400 use_dpop_nonce at /token, 401 with WWW-Authenticate at /userinfo), and a
+    # fresh nonce after every two proofs, so a client must take the nonce of each answer.
+    dpop_parameters = dict(parameters, **{
+        "iss": base + "/api/oidcdpop", "oauth-dpop-allowed": True, "oauth-dpop-iat-duration": 60,
+        "oauth-dpop-nonce-mandatory": True, "oauth-dpop-nonce-counter": 2,
+    })
+    api.must("POST", "/mod/plugin/", {"module": "oidc", "name": "oidcdpop", "display_name": "OpenID Connect DPoP",
+                                      "enabled": True, "parameters": dpop_parameters})
     api.must("POST", "/user/", {"username": "alice", "name": "Alice Example", "email": "alice@example.org",
                                 "password": "alice-password-1", "scope": ["openid", "g_profile"], "enabled": True})
     redirect_port = free_port()
@@ -172,7 +182,7 @@ def configure(folder, base, server):
         "user": "alice", "password": "alice-password-1", "email": "alice@example.org", "name": "Alice Example",
         "subject": None, "publicClient": "authdeck-public", "confidentialClient": "authdeck-confidential",
         "clientSecret": secret, "deviceClient": "authdeck-public",
-        "oddClient": "authdeck-odd", "oddSecret": odd_secret,
+        "oddClient": "authdeck-odd", "oddSecret": odd_secret, "dpopIssuer": base + "/api/oidcdpop",
     }), flush=True)
 
 
