@@ -15,6 +15,10 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
     public var tokenAuthMethods: [String]?
     /// `revocation_endpoint_auth_methods_supported`; nil when the provider does not say.
     public var revocationAuthMethods: [String]?
+    /// `pushed_authorization_request_endpoint` (RFC 9126 section 5).
+    public var pushedAuthorizationRequest: String?
+    /// `require_pushed_authorization_requests`: the provider takes authorization requests only through PAR.
+    public var requiresPushedAuthorizationRequests: Bool?
 
     public init(
         issuer: String, authorization: String, token: String, jwks: String? = nil, userinfo: String? = nil,
@@ -46,7 +50,7 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
         else {
             throw .unavailable(reason: "the discovery document lacks the authorization or token endpoint")
         }
-        return ProviderEndpoints(
+        var found = ProviderEndpoints(
             issuer: issuer, authorization: authorization, token: token,
             jwks: document["jwks_uri"]?.string, userinfo: document["userinfo_endpoint"]?.string,
             revocation: document["revocation_endpoint"]?.string,
@@ -54,6 +58,11 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
             tokenAuthMethods: strings(document["token_endpoint_auth_methods_supported"]),
             revocationAuthMethods:
                 strings(document["revocation_endpoint_auth_methods_supported"]))
+        found.pushedAuthorizationRequest = document["pushed_authorization_request_endpoint"]?.string
+        if case .bool(let required)? = document["require_pushed_authorization_requests"] {
+            found.requiresPushedAuthorizationRequests = required
+        }
+        return found
     }
 
     /// Fills what OIDC discovery left out from RFC 8414 authorization server metadata of the same issuer: the
@@ -72,6 +81,12 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
         }
         if result.tokenAuthMethods == nil {
             result.tokenAuthMethods = Self.strings(metadata["token_endpoint_auth_methods_supported"])
+        }
+        if result.pushedAuthorizationRequest == nil {
+            result.pushedAuthorizationRequest = metadata["pushed_authorization_request_endpoint"]?.string
+            if case .bool(let required)? = metadata["require_pushed_authorization_requests"] {
+                result.requiresPushedAuthorizationRequests = required
+            }
         }
         return result
     }

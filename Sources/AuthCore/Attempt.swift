@@ -124,10 +124,12 @@ public struct Callback: Equatable, Sendable {
     public var idToken: String?
     /// Portal's one-time `token` parameter.
     public var token: String?
+    /// A JWT-secured authorization response (JARM's `response`): its parameters count only once verified.
+    public var response: String?
 
     public init(
         code: String? = nil, state: String? = nil, error: String? = nil, errorDescription: String? = nil,
-        idToken: String? = nil, token: String? = nil
+        idToken: String? = nil, token: String? = nil, response: String? = nil
     ) {
         self.code = code
         self.state = state
@@ -135,6 +137,7 @@ public struct Callback: Equatable, Sendable {
         self.errorDescription = errorDescription
         self.idToken = idToken
         self.token = token
+        self.response = response
     }
 }
 

@@ -59,7 +59,14 @@ public enum CallbackParser {
         return try callback(from: pairs)
     }
 
-    private static let known: Set<String> = ["code", "state", "error", "error_description", "id_token", "token"]
+    private static let known: Set<String> = [
+        "code", "state", "error", "error_description", "id_token", "token", "response",
+    ]
+
+    /// Parameters that arrived some other way: a verified JWT-secured response's claims, as strings.
+    public static func parse(pairs: [(String, String)]) throws(Failure) -> Callback {
+        try callback(from: pairs)
+    }
 
     private static func callback(from pairs: [(String, String)]) throws(Failure) -> Callback {
         var seen: [String: String] = [:]
@@ -70,6 +77,7 @@ public enum CallbackParser {
         }
         return Callback(
             code: seen["code"], state: seen["state"], error: seen["error"],
-            errorDescription: seen["error_description"], idToken: seen["id_token"], token: seen["token"])
+            errorDescription: seen["error_description"], idToken: seen["id_token"], token: seen["token"],
+            response: seen["response"])
     }
 }

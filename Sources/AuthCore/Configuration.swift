@@ -78,6 +78,14 @@ public struct ProviderConfiguration: Equatable, Sendable, Codable {
     /// How the client authenticates at the token and revocation endpoints: `client_secret_basic`,
     /// `client_secret_post` or `none`; unset, discovery and the presence of a secret decide.
     public var tokenEndpointAuthMethod: String?
+    /// Push the authorization request to discovery's `pushed_authorization_request_endpoint` first (RFC 9126).
+    public var pushedAuthorizationRequests: Bool?
+    /// `signed`: the authorization parameters go in a request object signed with `privateKeyFile` (RFC 9101).
+    public var requestObject: String?
+    /// How the provider returns the authorization response: `query` (the default), `form_post` or `jwt` (JARM).
+    public var responseMode: String?
+    /// The JWS algorithm `privateKeyFile` signs with when the key allows several (`PS256` for an RSA key).
+    public var signingAlg: String?
 
     public init(
         clientID: String? = nil, clientSecretFile: String? = nil, issuer: String? = nil,
@@ -106,7 +114,7 @@ public struct ProviderConfiguration: Equatable, Sendable, Codable {
     /// This configuration with every field `other` sets taking precedence.
     public func overridden(by other: ProviderConfiguration?) -> ProviderConfiguration {
         guard let other else { return self }
-        return ProviderConfiguration(
+        var merged = ProviderConfiguration(
             clientID: other.clientID ?? clientID, clientSecretFile: other.clientSecretFile ?? clientSecretFile,
             issuer: other.issuer ?? issuer, scopes: other.scopes ?? scopes,
             redirectURI: other.redirectURI ?? redirectURI,
@@ -117,6 +125,11 @@ public struct ProviderConfiguration: Equatable, Sendable, Codable {
             jwksURI: other.jwksURI ?? jwksURI, teamID: other.teamID ?? teamID, keyID: other.keyID ?? keyID,
             privateKeyFile: other.privateKeyFile ?? privateKeyFile,
             tokenEndpointAuthMethod: other.tokenEndpointAuthMethod ?? tokenEndpointAuthMethod)
+        merged.pushedAuthorizationRequests = other.pushedAuthorizationRequests ?? pushedAuthorizationRequests
+        merged.requestObject = other.requestObject ?? requestObject
+        merged.responseMode = other.responseMode ?? responseMode
+        merged.signingAlg = other.signingAlg ?? signingAlg
+        return merged
     }
 }
 

@@ -8,6 +8,7 @@ authdeck's loopback receiver as a browser would. Every step is appended to INTER
 import html.parser
 import http.cookiejar
 import json
+import re
 import os
 import sys
 import urllib.error
@@ -17,6 +18,9 @@ import urllib.request
 USER = os.environ.get("INTEROP_USER", "alice")
 PASSWORD = os.environ.get("INTEROP_PASSWORD", "alice-password-1")
 DECISION = os.environ.get("INTEROP_DECISION", "approve")
+# When set, the signature of a JWT-secured response (`response=`) is changed on its way to authdeck, as an attacker
+# in the browser would, so the refusal can be seen.
+CORRUPT_RESPONSE = os.environ.get("INTEROP_CORRUPT_RESPONSE") == "1"
 LOG = os.environ.get("INTEROP_BROWSER_LOG")
 
 
@@ -76,11 +80,31 @@ class Browser:
     def follow(self, url, limit=10):
         """GETs until a page that is not a redirect, or authdeck's loopback (which ends the browser's part)."""
         for _ in range(limit):
+            if CORRUPT_RESPONSE:
+                url = corrupted(url)
             status, location, body = self.send("GET", url)
             if not location or not (300 <= status < 400):
                 return url, status, body
             url = location
         raise SystemExit("too many redirects")
+
+
+def corrupted(url):
+    """The URL with one character in the middle of its `response` JWT's signature changed."""
+    parts = urllib.parse.urlsplit(url)
+    pairs = urllib.parse.parse_qsl(parts.query, keep_blank_values=True)
+    if not any(name == "response" for name, _ in pairs):
+        return url
+    changed = []
+    for name, value in pairs:
+        if name == "response" and value.count(".") == 2:
+            head, signature = value.rsplit(".", 1)
+            middle = len(signature) // 2
+            swapped = "B" if signature[middle] == "A" else "A"
+            value = head + "." + signature[:middle] + swapped + signature[middle + 1:]
+            log("corrupted the response signature")
+        changed.append((name, value))
+    return urllib.parse.urlunsplit(parts._replace(query=urllib.parse.urlencode(changed)))
 
 
 def glewlwyd(browser, url):
@@ -132,7 +156,7 @@ def main():
     url = sys.argv[-1]
     try:
         browser = Browser()
-        if "/api/oidc/" in url:
+        if re.search(r"/api/oidc[a-z]*/", url):
             glewlwyd(browser, url)
         else:
             django(browser, url)

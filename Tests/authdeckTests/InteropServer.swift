@@ -25,6 +25,12 @@ final class InteropServer: @unchecked Sendable {
         /// glewlwyd only: a confidential client whose secret form-encoding changes.
         let oddClient: String?
         let oddSecret: String?
+        /// glewlwyd only: the instance that allows PAR, JAR and JARM, the one that requires PAR, and the client
+        /// whose request objects it checks with the public half of `jarKeyFile`.
+        let fapiIssuer: String?
+        let parRequiredIssuer: String?
+        let jarClient: String?
+        let jarKeyFile: String?
     }
 
     /// The two servers and how each is started.

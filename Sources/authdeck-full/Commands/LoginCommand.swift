@@ -39,7 +39,7 @@ enum LoginCommand {
         // The contact is checked before anything else happens: a typo never reaches the proxy (SPEC 3.3).
         let contact = try contact(for: provider, arguments.value("contact"))
         let noBrowser = arguments.has("no-browser")
-        let input = SignInInput(
+        var input = SignInInput(
             request: SignInRequest(
                 provider: provider, backendName: arguments.value("backend") ?? setup.configuration.defaultBackendName,
                 sessionKey: arguments.value("session-key"), replace: arguments.has("replace"),
@@ -48,6 +48,8 @@ enum LoginCommand {
             issuer: arguments.value("issuer"), clientID: arguments.value("client-id"),
             clientSecretFile: arguments.value("client-secret-file"), listenPort: receiverPort,
             opensBrowser: !noBrowser)
+        if arguments.has("par") { input.pushedAuthorizationRequests = true }
+        if arguments.has("request-object") { input.requestObject = "signed" }
         if let key = input.request.sessionKey, let problem = SessionKeyRule.problem(key) {
             throw .usage("--session-key: \(problem)")
         }

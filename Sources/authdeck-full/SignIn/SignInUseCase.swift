@@ -17,10 +17,16 @@ struct SignInInput: Sendable {
     var listenPort: UInt16?
     /// Whether the sign-in page opens in `$BROWSER` (false for `--no-browser`: the URL is only shown).
     var opensBrowser = true
+    /// `--par` and `--request-object`: nil leaves config.json's `pushedAuthorizationRequests` and `requestObject`.
+    var pushedAuthorizationRequests: Bool?
+    var requestObject: String?
 
     var overrides: ProviderOverrides {
-        ProviderOverrides(
+        var overrides = ProviderOverrides(
             issuer: issuer, clientID: clientID, clientSecretFile: clientSecretFile, scopes: request.scopes)
+        overrides.pushedAuthorizationRequests = pushedAuthorizationRequests
+        overrides.requestObject = requestObject
+        return overrides
     }
 }
 
