@@ -89,7 +89,9 @@ public struct RequestObjectSigner: Sendable {
 
     /// The signing key from config.json's `privateKeyFile`: an owner-only, unencrypted PEM P-256 key (ES256).
     /// Kept to one function so the client-authentication key reading (RSA and PS256 too) can take its place.
-    public static func load(file: String, keyID: String?, signingAlg: String?) throws(SignInError) -> RequestObjectSigner {
+    public static func load(file: String, keyID: String?, signingAlg: String?) throws(SignInError)
+        -> RequestObjectSigner
+    {
         let path = (file as NSString).expandingTildeInPath
         var info = stat()
         guard stat(path, &info) == 0, let data = FileManager.default.contents(atPath: path),

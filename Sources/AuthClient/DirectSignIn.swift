@@ -125,7 +125,9 @@ public final class DirectSignIn: SignInBackend, Sendable {
                 $0 = (clock().addingTimeInterval(TimeInterval(pushed.expiresIn)), pushed.expiresIn)
             }
             return .browser(
-                url: try authorize.url(parameters: [("client_id", provider.clientID), ("request_uri", pushed.requestURI)]))
+                url: try authorize.url(parameters: [
+                    ("client_id", provider.clientID), ("request_uri", pushed.requestURI),
+                ]))
         case .device:
             guard let endpoint = provider.endpoints.deviceAuthorization else {
                 throw .authMethodUnavailable(method: "\(provider.preset.title) device")
@@ -179,7 +181,8 @@ public final class DirectSignIn: SignInBackend, Sendable {
             return callback
         }
         var noted = callback
-        let note = "the pushed authorization request expired after \(pushed.lifetime) s; sign in again and open the "
+        let note =
+            "the pushed authorization request expired after \(pushed.lifetime) s; sign in again and open the "
             + "link sooner"
         noted.errorDescription = callback.errorDescription.map { $0 + " (" + note + ")" } ?? note
         return noted

@@ -9,7 +9,8 @@ extension ProviderMetadataCache {
     ) throws(SignInError) -> [(String, String)] {
         func check(refresh: Bool) throws(SignInError) -> Result<[(String, String)], IDTokenFailure> {
             let document = try jwks(jwksURL, refresh: refresh, now: now)
-            return Result { () throws(IDTokenFailure) in try verifier.parameters(of: response, jwks: document, now: now) }
+            return Result { () throws(IDTokenFailure) in try verifier.parameters(of: response, jwks: document, now: now)
+            }
         }
         var result = try check(refresh: false)
         if case .failure(.unknownKeyID) = result { result = try check(refresh: true) }

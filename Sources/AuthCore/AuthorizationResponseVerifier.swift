@@ -19,18 +19,7 @@ public struct AuthorizationResponseVerifier: Sendable {
 
     /// - Throws: `unknownKeyID` (the caller refetches the JWKS once) or `invalid(reason)`.
     public func parameters(of response: String, jwks: String, now: Date) throws(IDTokenFailure) -> [(String, String)] {
-        let verified: VerifiedJWS
-        do {
-            verified = try JWS.verify(response, jwks: jwks)
-        } catch {
-            throw error.isUnknownKeyID ? .unknownKeyID : .invalid("signature: \(error.description)")
-        }
-        guard IDTokenVerifier.algorithms.contains(verified.algorithm) else {
-            throw .invalid("algorithm \(verified.algorithm) is not accepted")
-        }
-        guard case .object(let claims)? = try? JSONValue.parse(verified.payload) else {
-            throw .invalid("the payload is not a JSON object")
-        }
+        let claims = try IDTokenVerifier.signedClaims(response, jwks: jwks)
         guard case .string(let iss)? = claims["iss"], iss == issuer else { throw .invalid("wrong issuer") }
         let audiences: [String]
         switch claims["aud"] {

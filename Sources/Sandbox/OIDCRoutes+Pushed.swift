@@ -66,8 +66,9 @@ extension OIDCRoutes {
 
     /// The authorization request's parameters: pushed ones by `request_uri` (for the client that pushed them, before
     /// they expire), a request object's own claims (RFC 9101 section 5: nothing outside it counts), or the query.
-    func authorizationParameters(_ query: [String: String], profile: OIDCProfile) -> Result<[String: String], AuthorizationRefusal>
-    {
+    func authorizationParameters(_ query: [String: String], profile: OIDCProfile) -> Result<
+        [String: String], AuthorizationRefusal
+    > {
         if let requestURI = query["request_uri"] {
             let now = context.clock.now
             guard let pushed = pushedRequests.withLock({ $0[requestURI] }) else {
@@ -112,7 +113,8 @@ extension OIDCRoutes {
             throw OAuthError(
                 status: 400, code: "invalid_request_object", description: "the client has no registered key")
         }
-        guard let verified = try? JWS.verify(object, jwks: jwks), ["ES256", "RS256", "PS256"].contains(verified.algorithm),
+        guard let verified = try? JWS.verify(object, jwks: jwks),
+            ["ES256", "RS256", "PS256"].contains(verified.algorithm),
             let claims = JSONText.object(verified.payload)
         else {
             throw OAuthError(status: 400, code: "invalid_request_object", description: "the signature does not verify")

@@ -31,7 +31,8 @@ import Testing
 
     @Test func aGoodResponseGivesItsParametersOnly() throws {
         let pairs = try verifier.parameters(of: try response(), jwks: jwks, now: now)
-        #expect(Dictionary(pairs, uniquingKeysWith: { $1 }) == ["code": "the-code", "state": "the-state", "iss": issuer])
+        #expect(
+            Dictionary(pairs, uniquingKeysWith: { $1 }) == ["code": "the-code", "state": "the-state", "iss": issuer])
     }
 
     @Test func eachBrokenRuleIsRefused() throws {

@@ -49,7 +49,8 @@ import Testing
     @Test func aRequestObjectByValueIsTheRequest() throws {
         let object = try requestObject()
         let reply = try sandbox.get(
-            "/oidc/generic/authorize?" + FormEncoding.encode([("client_id", "test-client"), ("request", object)] + scripted))
+            "/oidc/generic/authorize?"
+                + FormEncoding.encode([("client_id", "test-client"), ("request", object)] + scripted))
         #expect(reply.status == 302, "\(reply.text)")
         #expect(reply.locationQuery["code"] != nil && reply.locationQuery["state"] == "state-9")
     }
@@ -80,7 +81,9 @@ import Testing
         let requestURI = try #require(pushed.string("request_uri"))
         #expect(requestURI.hasPrefix("urn:ietf:params:oauth:request_uri:"))
         #expect(pushed.json["expires_in"] as? Int == 90)
-        let target = "/oidc/generic/authorize?" + FormEncoding.encode([("client_id", "test-client"), ("request_uri", requestURI)] + scripted)
+        let target =
+            "/oidc/generic/authorize?"
+            + FormEncoding.encode([("client_id", "test-client"), ("request_uri", requestURI)] + scripted)
         let otherClient = target.replacingOccurrences(of: "client_id=test-client", with: "client_id=other-client")
         #expect(try sandbox.get(otherClient).status == 400)
         let reply = try sandbox.get(target)
@@ -90,12 +93,14 @@ import Testing
         let late = try #require(try sandbox.form("/oidc/generic/par", parameters).string("request_uri"))
         sandbox.clock.advance(by: 91)
         let expired = try sandbox.get(
-            "/oidc/generic/authorize?" + FormEncoding.encode([("client_id", "test-client"), ("request_uri", late)] + scripted))
+            "/oidc/generic/authorize?"
+                + FormEncoding.encode([("client_id", "test-client"), ("request_uri", late)] + scripted))
         #expect(expired.status == 400 && expired.text.contains("expired"))
     }
 
     @Test func thePushEndpointTakesARequestObjectButNoRequestURI() throws {
-        let pushed = try sandbox.form("/oidc/generic/par", [("client_id", "test-client"), ("request", try requestObject())])
+        let pushed = try sandbox.form(
+            "/oidc/generic/par", [("client_id", "test-client"), ("request", try requestObject())])
         #expect(pushed.status == 201, "\(pushed.text)")
         let nested = try sandbox.form("/oidc/generic/par", parameters + [("request_uri", "urn:x")])
         #expect(nested.status == 400 && nested.string("error") == "invalid_request")

@@ -64,11 +64,12 @@ import Testing
         #expect(try authorizeParameters(trace.steps)["response_mode"] as? String == "form_post")
     }
 
-    @Test(arguments: [
-        (["responseMode": "fragment"], "responseMode 'fragment' is not one of query, form_post, jwt"),
-        (["requestObject": "signed"], "requestObject signed needs privateKeyFile"),
-        (["requestObject": "unsigned"], "requestObject 'unsigned' is not signed"),
-    ] as [([String: String], String)])
+    @Test(
+        arguments: [
+            (["responseMode": "fragment"], "responseMode 'fragment' is not one of query, form_post, jwt"),
+            (["requestObject": "signed"], "requestObject signed needs privateKeyFile"),
+            (["requestObject": "unsigned"], "requestObject 'unsigned' is not signed"),
+        ] as [([String: String], String)])
     func settingsAuthdeckCannotHonourAreOneLineAndSendNothing(_ fields: [String: String], _ message: String) throws {
         try configureOIDC(fields)
         let result = runner.run(["login", "oidc"], stdin: "", timeout: 30)

@@ -222,7 +222,8 @@ extension InteropTests {
             let issuer = try #require(info.fapiIssuer)
             let other = setup.folder.path + "/other.key"
             let made = try Program.run(
-                "/usr/bin/openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", other])
+                "/usr/bin/openssl",
+                ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", other])
             #expect(made.status == 0)
             chmod(other, 0o600)
             try configureSigned(issuer: issuer, ["privateKeyFile": other, "requestObject": "signed"])
