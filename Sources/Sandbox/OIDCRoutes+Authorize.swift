@@ -53,7 +53,7 @@ extension OIDCRoutes {
         let query: [String: String]
         switch authorizationParameters(outer, profile: profile) {
         case .success(let parameters): query = parameters
-        case .failure(let refusal): return Self.errorPage(400, refusal.problem)
+        case .failure(let refusal): return refusal.redirect ?? Self.errorPage(400, refusal.problem)
         }
         guard let clientID = query["client_id"], !clientID.isEmpty else {
             return Self.errorPage(400, "The request has no client_id.")

@@ -14,6 +14,8 @@ struct PushedRequest: Sendable {
 /// Why an authorization request is refused before its redirect URI can be trusted: shown as a page.
 struct AuthorizationRefusal: Error {
     let problem: String
+    /// An error response sent to the client instead, where its redirect URI is already known to be good.
+    var redirect: HTTPResponse?
 }
 
 extension OIDCRoutes {
@@ -75,7 +77,14 @@ extension OIDCRoutes {
                 return .failure(AuthorizationRefusal(problem: "The request_uri is unknown or was used already."))
             }
             guard pushed.expires > now else {
-                return .failure(AuthorizationRefusal(problem: "The request_uri has expired; sign in again."))
+                // The pushed redirect URI was checked when it was pushed, so the client hears why (RFC 9101 7).
+                let reply = AuthorizationReply(
+                    redirectURI: pushed.parameters["redirect_uri"] ?? "", state: pushed.parameters["state"],
+                    mode: "query")
+                return .failure(
+                    AuthorizationRefusal(
+                        problem: "The request_uri has expired; sign in again.",
+                        redirect: reply.error("invalid_request_uri", "the request_uri has expired")))
             }
             guard query["client_id"] == pushed.clientID else {
                 return .failure(AuthorizationRefusal(problem: "The request_uri belongs to another client."))
