@@ -52,7 +52,7 @@ _authdeck() {
                 --session-key|--issuer|--client-id|--scope|--contact|--listen|--timeout) return ;;
                 --client-secret-file|--trace) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             esac
-            options="--backend --session-key --replace --issuer --client-id --client-secret-file --scope --dpop --contact --no-browser --device --listen --timeout --trace --json --yes"
+            options="--backend --session-key --replace --issuer --client-id --client-secret-file --scope --dpop --contact --no-browser --device --par --request-object --listen --timeout --trace --json --yes"
             operands="google apple discord x oidc email sms" ;;
         "use")
             options="--here"

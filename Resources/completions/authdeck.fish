@@ -68,6 +68,8 @@ complete -c authdeck -n '__authdeck_in "login"' -l dpop -d 'DPoP-bound tokens (R
 complete -c authdeck -n '__authdeck_in "login"' -l contact -x -d 'email address or phone number (email, sms)'
 complete -c authdeck -n '__authdeck_in "login"' -l no-browser -d 'print the URL and wait for the pasted redirect'
 complete -c authdeck -n '__authdeck_in "login"' -l device -d 'use the device authorization grant'
+complete -c authdeck -n '__authdeck_in "login"' -l par -d 'push the authorization request first (PAR), as pushedAuthorizationRequests: true'
+complete -c authdeck -n '__authdeck_in "login"' -l request-object -d 'send the authorization request as a request object signed with privateKeyFile (JAR)'
 complete -c authdeck -n '__authdeck_in "login"' -l listen -x -d 'loopback receiver address, 127.0.0.1:PORT (a redirectURI port must match)'
 complete -c authdeck -n '__authdeck_in "login"' -l timeout -x -d 'seconds to wait (default 300)'
 complete -c authdeck -n '__authdeck_in "login"' -l trace -r -F -d 'write a JSON trace of every protocol step to this file'

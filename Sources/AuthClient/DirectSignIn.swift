@@ -23,6 +23,8 @@ public struct ResolvedProvider: Sendable {
     /// DPoP (RFC 9449): a key made for the session, its thumbprint on the authorization request, proofs on every
     /// token, refresh, revocation and UserInfo request.
     public var dpop = false
+    /// PAR, JAR and the response mode of the authorization request.
+    public var shape = AuthorizationShape()
 
     public init(
         preset: ProviderPreset, clientID: String, authentication: ClientAuthentication, scopes: [String],
@@ -52,6 +54,8 @@ public final class DirectSignIn: SignInBackend, Sendable {
     private let device = Mutex<DeviceAuthorization?>(nil)
     /// The session's DPoP prover, made with the attempt when the provider uses DPoP.
     private let dpop = Mutex<DPoPProver?>(nil)
+    /// When the pushed request's `request_uri` stops being good, and for how long it was (RFC 9126 2.2).
+    private let pushedExpiry = Mutex<(at: Date, lifetime: Int)?>(nil)
 
     public init(
         provider: ResolvedProvider, request: SignInRequest, transport: HTTPTransport,
@@ -116,12 +120,31 @@ public final class DirectSignIn: SignInBackend, Sendable {
     public func begin(_ attempt: Attempt) throws(SignInError) -> AttemptPrompt {
         switch attempt.method {
         case .browser(let redirectURI):
-            let authorize = AuthorizationRequest(
+            let shape = provider.shape
+            var authorize = AuthorizationRequest(
                 endpoint: provider.endpoints.authorization, clientID: provider.clientID, redirectURI: redirectURI,
                 scopes: provider.scopes, state: attempt.state, codeChallenge: PKCE.challenge(for: attempt.codeVerifier),
                 nonce: attempt.nonce, responseMode: provider.preset.responseMode,
                 extraParameters: provider.extraAuthorizeParameters + dpopParameters)
-            return .browser(url: try authorize.url())
+            if shape.responseMode != .query { authorize.responseMode = shape.responseMode.rawValue }
+            let object = try shape.requestObject?.sign(
+                authorize.parameters, clientID: provider.clientID, issuer: provider.endpoints.issuer, now: clock())
+            guard shape.pushed else {
+                return .browser(url: try authorize.url(parameters: shape.frontChannel(authorize, signed: object)))
+            }
+            guard let endpoint = provider.endpoints.pushedAuthorizationRequest else {
+                throw .unavailable(reason: "the provider names no pushed_authorization_request_endpoint")
+            }
+            let pushed = try oauth.pushAuthorization(
+                object.map { [("client_id", provider.clientID), ("request", $0)] } ?? authorize.parameters,
+                endpoint: endpoint)
+            pushedExpiry.withLock {
+                $0 = (clock().addingTimeInterval(TimeInterval(pushed.expiresIn)), pushed.expiresIn)
+            }
+            return .browser(
+                url: try authorize.url(parameters: [
+                    ("client_id", provider.clientID), ("request_uri", pushed.requestURI),
+                ]))
         case .device:
             guard let endpoint = provider.endpoints.deviceAuthorization else {
                 throw .authMethodUnavailable(method: "\(provider.preset.title) device")
@@ -151,6 +174,40 @@ public final class DirectSignIn: SignInBackend, Sendable {
             // A direct sign-in always exchanges a code: tokens in the redirect would skip PKCE.
             throw .callbackIncomplete
         }
+    }
+
+    /// A JWT-secured response (`responseMode: jwt`) verified against the issuer's JWKS and unpacked into the
+    /// parameters the callback checks read; a plain redirect as it came. A provider's error that arrives after the
+    /// pushed request's `request_uri` ran out says so.
+    public func responseParameters(_ callback: Callback) throws(SignInError) -> Callback {
+        guard provider.shape.responseMode == .jwt else { return noteExpiredPush(callback) }
+        guard let response = callback.response else {
+            // An error the provider could not sign (an unknown client) carries no code: it ends the attempt anyway.
+            if callback.error != nil, callback.code == nil { return noteExpiredPush(callback) }
+            throw .authenticationFailed(providerError: "the redirect carried no signed response (responseMode jwt)")
+        }
+        guard let jwksURL = provider.endpoints.jwks else {
+            throw .authenticationFailed(providerError: "the provider has no JWKS to check its signed response")
+        }
+        let verifier = AuthorizationResponseVerifier(issuer: provider.endpoints.issuer, clientID: provider.clientID)
+        let pairs = try metadata.verifyResponse(response, with: verifier, jwksURL: jwksURL, now: clock())
+        do {
+            return noteExpiredPush(try CallbackParser.parse(pairs: pairs))
+        } catch {
+            throw .authenticationFailed(providerError: "the signed response: \(error.description)")
+        }
+    }
+
+    private func noteExpiredPush(_ callback: Callback) -> Callback {
+        guard callback.error != nil, let pushed = pushedExpiry.withLock({ $0 }), clock() >= pushed.at else {
+            return callback
+        }
+        var noted = callback
+        let note =
+            "the pushed authorization request expired after \(pushed.lifetime) s; sign in again and open the "
+            + "link sooner"
+        noted.errorDescription = callback.errorDescription.map { $0 + " (" + note + ")" } ?? note
+        return noted
     }
 
     /// RFC 7009 at the provider's revocation endpoint, when it has one; a failure leaves nothing to do.

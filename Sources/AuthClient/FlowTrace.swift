@@ -176,8 +176,13 @@ public final class FlowTrace: Sendable {
 
     // MARK: - Redaction
 
+    /// Signed JWTs that travel as parameters (a request object, a JARM response): shown decoded, never with their
+    /// signature, their secret claims redacted.
+    public static let signedNames: Set<String> = ["request", "response"]
+
     public static func redactedValue(_ name: String, _ value: String) -> JSONValue {
         if secretNames.contains(name) { return .string("[redacted \(value.count) chars]") }
+        if signedNames.contains(name) { return .object(decodedIDToken(value)) }
         if bindingNames.contains(name) { return .string(String(value.prefix(4)) + "…") }
         return .string(value)
     }

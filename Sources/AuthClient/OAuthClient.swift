@@ -100,6 +100,26 @@ public struct OAuthClient: Sendable {
         }
     }
 
+    /// Pushed authorization request (RFC 9126 section 2): the parameters (or the request object) with the client's
+    /// authentication, as at the token endpoint; the answer is the `request_uri` the browser carries instead.
+    public func pushAuthorization(_ parameters: [(String, String)], endpoint: String) throws(SignInError)
+        -> PushedAuthorization
+    {
+        let own = clientPairs
+        let pairs = parameters.filter { name, _ in !own.contains { $0.0 == name } } + own
+        let response = try post(endpoint, pairs)
+        guard (200..<300).contains(response.status) else {
+            throw OAuthErrorResponse.error(from: response, endpoint: endpoint)
+        }
+        let json = try response.json()
+        guard let requestURI = json["request_uri"]?.string, !requestURI.isEmpty,
+            let expiresIn = json["expires_in"]?.integer, expiresIn > 0
+        else {
+            throw .unavailable(reason: "the pushed authorization answer lacks request_uri or expires_in")
+        }
+        return PushedAuthorization(requestURI: requestURI, expiresIn: expiresIn)
+    }
+
     /// Device authorization request (RFC 8628 3.1).
     public func startDeviceAuthorization(scopes: [String], endpoint: String) throws(SignInError) -> DeviceAuthorization
     {

@@ -18,6 +18,10 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
     /// `authorization_response_iss_parameter_supported` (RFC 9207 3): every authorization response carries `iss`,
     /// so one without it is refused.
     public var issuerInAuthorizationResponse: Bool?
+    /// `pushed_authorization_request_endpoint` (RFC 9126 section 5).
+    public var pushedAuthorizationRequest: String?
+    /// `require_pushed_authorization_requests`: the provider takes authorization requests only through PAR.
+    public var requiresPushedAuthorizationRequests: Bool?
 
     public init(
         issuer: String, authorization: String, token: String, jwks: String? = nil, userinfo: String? = nil,
@@ -59,6 +63,10 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
                 strings(document["revocation_endpoint_auth_methods_supported"]))
         endpoints.issuerInAuthorizationResponse =
             document["authorization_response_iss_parameter_supported"] == .bool(true)
+        endpoints.pushedAuthorizationRequest = document["pushed_authorization_request_endpoint"]?.string
+        if case .bool(let required)? = document["require_pushed_authorization_requests"] {
+            endpoints.requiresPushedAuthorizationRequests = required
+        }
         return endpoints
     }
 
@@ -81,6 +89,12 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
         }
         if metadata["authorization_response_iss_parameter_supported"] == .bool(true) {
             result.issuerInAuthorizationResponse = true
+        }
+        if result.pushedAuthorizationRequest == nil {
+            result.pushedAuthorizationRequest = metadata["pushed_authorization_request_endpoint"]?.string
+            if case .bool(let required)? = metadata["require_pushed_authorization_requests"] {
+                result.requiresPushedAuthorizationRequests = required
+            }
         }
         return result
     }

@@ -10,6 +10,10 @@ public struct ProviderOverrides: Equatable, Sendable {
     public var scopes: [String]?
     /// `--dpop`: DPoP-bound tokens for this sign-in whatever config.json says.
     public var dpop: Bool?
+    /// `--par`: push the authorization request first.
+    public var pushedAuthorizationRequests: Bool?
+    /// `--request-object`: `signed`.
+    public var requestObject: String?
 
     public init(
         issuer: String? = nil, clientID: String? = nil, clientSecretFile: String? = nil, scopes: [String]? = nil,
@@ -107,7 +111,41 @@ public struct ProviderResolver: Sendable {
         resolved.dpop = overrides.dpop ?? settings.dpop ?? false
         resolved.revocationAuthentication = try revocationAuthentication(
             authentication, preset: preset, settings: settings, endpoints: endpoints)
+        resolved.shape = try shape(settings: settings, overrides: overrides, endpoints: endpoints)
         return resolved
+    }
+
+    /// PAR when asked for or when discovery requires it; JAR with the client's key; the response mode. Every
+    /// setting the provider cannot honour is one line here, before anything is sent.
+    private func shape(
+        settings: ProviderConfiguration, overrides: ProviderOverrides, endpoints: ProviderEndpoints
+    ) throws(SignInError) -> AuthorizationShape {
+        var shape = AuthorizationShape()
+        let asked = overrides.pushedAuthorizationRequests ?? settings.pushedAuthorizationRequests ?? false
+        shape.pushed = asked || endpoints.requiresPushedAuthorizationRequests == true
+        if shape.pushed, endpoints.pushedAuthorizationRequest == nil {
+            throw .unavailable(
+                reason: "pushedAuthorizationRequests is on but \(endpoints.issuer) names no "
+                    + "pushed_authorization_request_endpoint in its discovery; turn it off or drop --par")
+        }
+        switch overrides.requestObject ?? settings.requestObject {
+        case nil: break
+        case "signed"?:
+            guard let file = settings.privateKeyFile else {
+                throw .unavailable(reason: "requestObject signed needs privateKeyFile (an owner-only PEM key)")
+            }
+            shape.requestObject = try RequestObjectSigner.load(
+                file: file, keyID: settings.keyID, signingAlg: settings.signingAlg)
+        case .some(let other):
+            throw .unavailable(reason: "requestObject '\(OAuthErrorResponse.printable(other))' is not signed")
+        }
+        if let mode = settings.responseMode {
+            shape.responseMode = try AuthorizationShape.ResponseMode.parse(mode)
+            if shape.responseMode == .jwt, endpoints.jwks == nil {
+                throw .unavailable(reason: "responseMode jwt needs the provider's JWKS (jwks_uri) to check responses")
+            }
+        }
+        return shape
     }
 
     private func endpoints(

@@ -55,6 +55,10 @@ public final class SandboxAccountSignIn: SignInBackend, Sendable {
 
     public func revoke(_ issued: IssuedSession) { inner.revoke(issued) }
 
+    public func responseParameters(_ callback: Callback) throws(SignInError) -> Callback {
+        try inner.responseParameters(callback)
+    }
+
     public func resendCode(_ attempt: Attempt) throws(SignInError) -> String {
         guard let contact = newAccount.withLock({ $0.contact }) else {
             throw .authMethodUnavailable(method: "one-time code")

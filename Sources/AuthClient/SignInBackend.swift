@@ -24,6 +24,9 @@ public protocol SignInBackend: AnyObject, Sendable {
     func resendCode(_ attempt: Attempt) throws(SignInError) -> String
     /// Best effort: revokes a session this attempt issued but will not store (the user cancelled meanwhile).
     func revoke(_ issued: IssuedSession)
+    /// The redirect's parameters as the callback checks read them (a JWT-secured response verified and unpacked);
+    /// runs on the receiver's thread, before the state machine sees the redirect. A throw ends the attempt.
+    func responseParameters(_ callback: Callback) throws(SignInError) -> Callback
 }
 
 extension SignInBackend {
@@ -47,4 +50,6 @@ extension SignInBackend {
 
     /// Backends whose contract has no revocation (the auth proxies) cannot take a session back.
     public func revoke(_ issued: IssuedSession) {}
+
+    public func responseParameters(_ callback: Callback) throws(SignInError) -> Callback { callback }
 }

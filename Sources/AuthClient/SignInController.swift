@@ -281,9 +281,10 @@ public final class SignInController: @unchecked Sendable {
         return try backend.makeAttempt(id: id, method: method, deadline: clock().addingTimeInterval(timeout))
     }
 
-    private func deliver(_ parsed: Result<Callback, CallbackParser.Failure>, source: String) -> CallbackVerdict {
+    private func deliver(_ received: Result<Callback, CallbackParser.Failure>, source: String) -> CallbackVerdict {
         // Runs on a receiver's thread; the machine is only touched on the queue.
         dispatchPrecondition(condition: .notOnQueue(queue))  // a report callback pasting would wait for itself
+        let (parsed, unpackFailure) = unpacked(received, by: queue.sync { backend })
         var endedAttempt = false
         let verdict: CallbackVerdict = queue.sync {
             switch parsed {
@@ -295,7 +296,17 @@ public final class SignInController: @unchecked Sendable {
                 for secret in [callback.code, callback.idToken, callback.token] { trace?.learnSecret(secret) }
                 // Every receiver serves the user's own processes only: the loopback receiver refuses other users'
                 // sockets (LoopbackPeer) and the scheme socket checks SO_PEERCRED, before anything reaches here.
-                let action = machine.callbackReceived(callback, now: clock(), fromOwnUser: true)
+                let action: SignInStateMachine.Action
+                if let unpackFailure {
+                    // A signed response that fails its checks ends the attempt waiting for it, as a bad ID token does.
+                    if case .awaitingCallback(let attempt, .waiting) = machine.state {
+                        action = machine.requestFailed(attempt.id, unpackFailure)
+                    } else {
+                        action = .reject(unpackFailure)  // the exchange already runs: this one changes nothing
+                    }
+                } else {
+                    action = machine.callbackReceived(callback, now: clock(), fromOwnUser: true)
+                }
                 let verdict: CallbackVerdict
                 var refusal: SignInError?
                 switch action {
@@ -325,6 +336,23 @@ public final class SignInController: @unchecked Sendable {
             queue.async { self.report(.callbackArrived(source: source, refusal: refusal)) }
         }
         return verdict
+    }
+
+    /// The redirect's parameters as the backend reads them (a JWT-secured response verified off the queue, since
+    /// it may fetch the JWKS), with the response decoded into the trace without its signature.
+    private func unpacked(
+        _ received: Result<Callback, CallbackParser.Failure>, by backend: SignInBackend?
+    ) -> (Result<Callback, CallbackParser.Failure>, SignInError?) {
+        guard case .success(let callback) = received, let backend else { return (received, nil) }
+        if let response = callback.response {
+            trace?.learnSecret(response)
+            trace?.record(.receiver, "signed response (JARM)", FlowTrace.decodedIDToken(response))
+        }
+        do throws(SignInError) {
+            return (.success(try backend.responseParameters(callback)), nil)
+        } catch {
+            return (received, error)
+        }
     }
 
     /// The trace's receiver step, with the provider's `error` and `error_description` as they came (printable), and

@@ -132,10 +132,12 @@ public struct Callback: Equatable, Sendable {
     public var token: String?
     /// The authorization server's issuer identifier (RFC 9207 `iss`), on success and error responses alike.
     public var issuer: String?
+    /// A JWT-secured authorization response (JARM's `response`): its parameters count only once verified.
+    public var response: String?
 
     public init(
         code: String? = nil, state: String? = nil, error: String? = nil, errorDescription: String? = nil,
-        idToken: String? = nil, token: String? = nil, issuer: String? = nil
+        idToken: String? = nil, token: String? = nil, issuer: String? = nil, response: String? = nil
     ) {
         self.code = code
         self.state = state
@@ -144,6 +146,7 @@ public struct Callback: Equatable, Sendable {
         self.idToken = idToken
         self.token = token
         self.issuer = issuer
+        self.response = response
     }
 }
 

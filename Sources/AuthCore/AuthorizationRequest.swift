@@ -48,6 +48,11 @@ public struct AuthorizationRequest: Equatable, Sendable {
     /// The endpoint with the parameters appended; an endpoint that already has a query keeps it.
     /// Throws `unavailable` when the endpoint is not an absolute http(s) URL.
     public func url() throws(SignInError) -> String {
+        try url(parameters: parameters)
+    }
+
+    /// The endpoint with other parameters than these (a request object's or a pushed request's few).
+    public func url(parameters: [(String, String)]) throws(SignInError) -> String {
         guard let parsed = URLComponents(string: endpoint), parsed.scheme == "https" || parsed.scheme == "http",
             let host = parsed.host, !host.isEmpty, parsed.fragment == nil
         else {

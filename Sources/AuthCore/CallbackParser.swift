@@ -60,8 +60,13 @@ public enum CallbackParser {
     }
 
     private static let known: Set<String> = [
-        "code", "state", "error", "error_description", "id_token", "token", "iss",
+        "code", "state", "error", "error_description", "id_token", "token", "iss", "response",
     ]
+
+    /// Parameters that arrived some other way: a verified JWT-secured response's claims, as strings.
+    public static func parse(pairs: [(String, String)]) throws(Failure) -> Callback {
+        try callback(from: pairs)
+    }
 
     private static func callback(from pairs: [(String, String)]) throws(Failure) -> Callback {
         var seen: [String: String] = [:]
@@ -73,6 +78,6 @@ public enum CallbackParser {
         return Callback(
             code: seen["code"], state: seen["state"], error: seen["error"],
             errorDescription: seen["error_description"], idToken: seen["id_token"], token: seen["token"],
-            issuer: seen["iss"])
+            issuer: seen["iss"], response: seen["response"])
     }
 }

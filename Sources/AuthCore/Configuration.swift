@@ -80,6 +80,14 @@ public struct ProviderConfiguration: Equatable, Sendable, Codable {
     public var tokenEndpointAuthMethod: String?
     /// DPoP (RFC 9449): tokens bound to a key made for each session, a proof on every request made with them.
     public var dpop: Bool?
+    /// Push the authorization request to discovery's `pushed_authorization_request_endpoint` first (RFC 9126).
+    public var pushedAuthorizationRequests: Bool?
+    /// `signed`: the authorization parameters go in a request object signed with `privateKeyFile` (RFC 9101).
+    public var requestObject: String?
+    /// How the provider returns the authorization response: `query` (the default), `form_post` or `jwt` (JARM).
+    public var responseMode: String?
+    /// The JWS algorithm `privateKeyFile` signs with when the key allows several (`PS256` for an RSA key).
+    public var signingAlg: String?
 
     public init(
         clientID: String? = nil, clientSecretFile: String? = nil, issuer: String? = nil,
@@ -120,6 +128,10 @@ public struct ProviderConfiguration: Equatable, Sendable, Codable {
             privateKeyFile: other.privateKeyFile ?? privateKeyFile,
             tokenEndpointAuthMethod: other.tokenEndpointAuthMethod ?? tokenEndpointAuthMethod)
         merged.dpop = other.dpop ?? dpop
+        merged.pushedAuthorizationRequests = other.pushedAuthorizationRequests ?? pushedAuthorizationRequests
+        merged.requestObject = other.requestObject ?? requestObject
+        merged.responseMode = other.responseMode ?? responseMode
+        merged.signingAlg = other.signingAlg ?? signingAlg
         return merged
     }
 }

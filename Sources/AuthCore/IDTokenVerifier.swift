@@ -34,18 +34,7 @@ public struct IDTokenVerifier: Sendable {
     /// - Throws: `invalidIdToken(reason)`; `unknownKeyID` is reported through `isUnknownKeyID` on the error so
     ///   the caller can refetch the JWKS once and try again.
     public func verify(_ idToken: String, jwks: String, now: Date) throws(IDTokenFailure) -> IDTokenClaims {
-        let verified: VerifiedJWS
-        do {
-            verified = try JWS.verify(idToken, jwks: jwks)
-        } catch {
-            throw error.isUnknownKeyID ? .unknownKeyID : .invalid("signature: \(error.description)")
-        }
-        guard Self.algorithms.contains(verified.algorithm) else {
-            throw .invalid("algorithm \(verified.algorithm) is not accepted")
-        }
-        guard case .object(let claims)? = try? JSONValue.parse(verified.payload) else {
-            throw .invalid("the payload is not a JSON object")
-        }
+        let claims = try Self.signedClaims(idToken, jwks: jwks)
         guard case .string(let iss)? = claims["iss"], iss == issuer else { throw .invalid("wrong issuer") }
         guard case .string(let sub)? = claims["sub"], !sub.isEmpty else { throw .invalid("no subject") }
         let audiences: [String]
@@ -80,6 +69,26 @@ public struct IDTokenVerifier: Sendable {
             issuer: iss, subject: sub, audiences: audiences, expiresAt: expiresAt, issuedAt: issuedAt,
             nonce: tokenNonce, email: claims["email"]?.string, name: claims["name"]?.string,
             all: claims)
+    }
+}
+
+extension IDTokenVerifier {
+    /// The claims of a JWT signed by one of the issuer's keys with an accepted algorithm: the signature check ID
+    /// tokens and JWT-secured authorization responses share.
+    public static func signedClaims(_ jwt: String, jwks: String) throws(IDTokenFailure) -> [String: JSONValue] {
+        let verified: VerifiedJWS
+        do {
+            verified = try JWS.verify(jwt, jwks: jwks)
+        } catch {
+            throw error.isUnknownKeyID ? .unknownKeyID : .invalid("signature: \(error.description)")
+        }
+        guard algorithms.contains(verified.algorithm) else {
+            throw .invalid("algorithm \(verified.algorithm) is not accepted")
+        }
+        guard case .object(let claims)? = try? JSONValue.parse(verified.payload) else {
+            throw .invalid("the payload is not a JSON object")
+        }
+        return claims
     }
 }
 

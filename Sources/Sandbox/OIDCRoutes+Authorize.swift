@@ -6,10 +6,12 @@ import LoopbackHTTP
 struct AuthorizationReply {
     let redirectURI: String
     let state: String?
-    /// `query` or `form_post`.
+    /// `query`, `form_post`, or `jwt` / `query.jwt` (JARM: the parameters in one signed `response`).
     let mode: String
     /// The profile's issuer identifier, sent as `iss` with every answer, success or error (RFC 9207 2).
     let issuer: String
+    /// Signs a JARM response's parameters.
+    var sign: @Sendable ([(String, String)]) -> String? = { _ in nil }
 
     func success(code: String) -> HTTPResponse {
         send([("code", code)])
@@ -23,6 +25,10 @@ struct AuthorizationReply {
         var all = parameters
         if let state { all.append(("state", state)) }
         all.append(("iss", issuer))
+        if mode == "jwt" || mode == "query.jwt" {
+            guard let signed = sign(all) else { return OIDCRoutes.errorPage(500, "The response could not be signed.") }
+            all = [("response", signed)]
+        }
         if mode == "form_post" {
             // Apple's form_post: the browser posts the response to the redirect URI by itself.
             let fields = all.map { HTML.hidden($0.0, $0.1) }.joined(separator: "\n")
@@ -44,8 +50,13 @@ extension OIDCRoutes {
     /// The authorization endpoint. A bad client or redirect URI is shown as a page and never redirected to
     /// (RFC 6749 4.1.2.1); every later problem goes back to the client as an error response.
     func authorize(_ request: HTTPRequest, profile: OIDCProfile) -> HTTPResponse {
-        guard let query = request.queryParameters else {
+        guard let outer = request.queryParameters else {
             return Self.errorPage(400, "The authorization request has a broken escape.")
+        }
+        let query: [String: String]
+        switch authorizationParameters(outer, profile: profile) {
+        case .success(let parameters): query = parameters
+        case .failure(let refusal): return refusal.redirect ?? Self.errorPage(400, refusal.problem)
         }
         guard let clientID = query["client_id"], !clientID.isEmpty else {
             return Self.errorPage(400, "The request has no client_id.")
@@ -63,11 +74,12 @@ extension OIDCRoutes {
                     + "authdeck://… and configured URIs are allowed.")
         }
         let mode = query["response_mode"] ?? profile.defaultResponseMode
-        guard mode == "query" || mode == "form_post" else {
-            return Self.errorPage(400, "response_mode must be query or form_post.")
+        guard ["query", "form_post", "jwt", "query.jwt"].contains(mode) else {
+            return Self.errorPage(400, "response_mode must be query, form_post, jwt or query.jwt.")
         }
-        let reply = AuthorizationReply(
+        var reply = AuthorizationReply(
             redirectURI: redirectURI, state: query["state"], mode: mode, issuer: context.issuer(profile))
+        reply.sign = { [self] in signedResponse($0, clientID: clientID, profile: profile) }
 
         guard query["response_type"] == "code" else {
             return reply.error("unsupported_response_type", "only response_type=code is supported")
@@ -94,13 +106,16 @@ extension OIDCRoutes {
             }
             action = form["action"]
             userName = form["user"]
-        } else if let scripted = query["sandbox_auto"] {
+        } else if let scripted = query["sandbox_auto"] ?? outer["sandbox_auto"] {
+            // The scripted answer stands for the user's click, so it may come in the browser's own URL beside a
+            // request_uri or request object, whose parameters are otherwise the only ones that count.
             action = scripted
-            userName = query["sandbox_user"]
+            userName = query["sandbox_user"] ?? outer["sandbox_user"]
         } else {
             return consentPage(request, profile: profile, clientID: clientID, redirectURI: redirectURI, scope: scope)
         }
 
+        if action == "deny" || action == "approve" { consumePushed(outer) }
         switch action {
         case "deny":
             return reply.error("access_denied", "the user denied the request")

@@ -42,7 +42,7 @@ extension OIDCRoutes {
     /// The client id from the body or from Basic authentication (never both disagreeing). Secrets are not
     /// checked (the sandbox registers public clients) except Apple's, whose client secret must at least be an
     /// ES256 JWT naming the client, as Apple's is.
-    private func authenticateClient(
+    func authenticateClient(
         _ request: HTTPRequest, form: [String: String],
         profile: OIDCProfile
     ) throws(OAuthError) -> String {

@@ -11,6 +11,8 @@ import Synchronization
 final class OIDCRoutes: Sendable {
     let context: SandboxContext
     let grants: Mutex<OIDCGrants>
+    /// Pushed authorization requests by `request_uri` (RFC 9126), kept in memory only: they live for seconds.
+    let pushedRequests = Mutex<[String: PushedRequest]>([:])
 
     static let deviceGrantType = "urn:ietf:params:oauth:grant-type:device_code"
 
@@ -35,6 +37,8 @@ final class OIDCRoutes: Sendable {
             return only(["GET", "HEAD", "POST"], request) { authorize(request, profile: profile) }
         case "/token":
             return only(["POST"], request) { token(request, profile: profile) }
+        case "/par":
+            return only(["POST"], request) { pushAuthorization(request, profile: profile) }
         case "/jwks":
             return only(["GET", "HEAD"], request) { .json(200, Array(context.keys.jwksJSON.utf8)) }
         case "/revoke":
@@ -84,7 +88,11 @@ final class OIDCRoutes: Sendable {
             "jwks_uri": endpoint(profile, "/jwks"),
             "revocation_endpoint": endpoint(profile, "/revoke"),
             "response_types_supported": ["code"],
-            "response_modes_supported": ["query", "form_post"],
+            "response_modes_supported": ["query", "form_post", "jwt", "query.jwt"],
+            "pushed_authorization_request_endpoint": endpoint(profile, "/par"),
+            "request_parameter_supported": true,
+            "request_object_signing_alg_values_supported": ["ES256", "RS256", "PS256"],
+            "authorization_signing_alg_values_supported": [profile.signingAlgorithm],
             "grant_types_supported": grantTypes,
             "code_challenge_methods_supported": ["S256"],
             "dpop_signing_alg_values_supported": ["ES256", "ES384", "RS256"],

@@ -8,6 +8,7 @@ authdeck's loopback receiver as a browser would. Every step is appended to INTER
 import html.parser
 import http.cookiejar
 import json
+import re
 import os
 import sys
 import urllib.error
@@ -17,6 +18,9 @@ import urllib.request
 USER = os.environ.get("INTEROP_USER", "alice")
 PASSWORD = os.environ.get("INTEROP_PASSWORD", "alice-password-1")
 DECISION = os.environ.get("INTEROP_DECISION", "approve")
+# When set, the signature of a JWT-secured response (`response=`) is changed on its way to authdeck, as an attacker
+# in the browser would, so the refusal can be seen.
+CORRUPT_RESPONSE = os.environ.get("INTEROP_CORRUPT_RESPONSE") == "1"
 LOG = os.environ.get("INTEROP_BROWSER_LOG")
 # The `iss` to put in the authorization response on its way to authdeck ("-": none), as a mix-up would.
 REWRITE_ISS = os.environ.get("INTEROP_REWRITE_ISS")
@@ -79,6 +83,8 @@ class Browser:
         """GETs until a page that is not a redirect, or authdeck's loopback (which ends the browser's part)."""
         for _ in range(limit):
             url = authorization_response(url)
+            if CORRUPT_RESPONSE:
+                url = corrupted(url)
             status, location, body = self.send("GET", url)
             if not location or not (300 <= status < 400):
                 return url, status, body
@@ -100,6 +106,22 @@ def authorization_response(url):
     if REWRITE_ISS != "-":
         pairs.append(("iss", REWRITE_ISS))
     return urllib.parse.urlunsplit(parts._replace(query=urllib.parse.urlencode(pairs)))
+def corrupted(url):
+    """The URL with one character in the middle of its `response` JWT's signature changed."""
+    parts = urllib.parse.urlsplit(url)
+    pairs = urllib.parse.parse_qsl(parts.query, keep_blank_values=True)
+    if not any(name == "response" for name, _ in pairs):
+        return url
+    changed = []
+    for name, value in pairs:
+        if name == "response" and value.count(".") == 2:
+            head, signature = value.rsplit(".", 1)
+            middle = len(signature) // 2
+            swapped = "B" if signature[middle] == "A" else "A"
+            value = head + "." + signature[:middle] + swapped + signature[middle + 1:]
+            log("corrupted the response signature")
+        changed.append((name, value))
+    return urllib.parse.urlunsplit(parts._replace(query=urllib.parse.urlencode(changed)))
 
 
 def glewlwyd(browser, url):

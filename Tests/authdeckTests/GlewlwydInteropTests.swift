@@ -241,6 +241,136 @@ extension InteropTests {
             steps.compactMap { (($0["details"] as? [String: Any])?["headers"] as? [String: Any])?["DPoP"] as? String }
         }
 
+        /// A sign-in at one of the other instances, the session stored under `key`: its access token is accepted by
+        /// that instance's UserInfo and it refreshes there.
+        func signsIn(_ key: String, issuer: String, _ arguments: [String] = [], trace: String? = nil) throws {
+            let extra = trace.map { ["--trace", $0] } ?? []
+            let result = setup.login(["--session-key", key] + arguments + extra)
+            #expect(result.status == 0, "stderr: \(result.stderr)\nbrowser: \(setup.browserSteps)")
+            let session = try #require(try setup.session(key))
+            #expect(session["issuer"] as? String == issuer)
+            let answer = server.userinfo(issuer + "/userinfo", token: setup.token(key))
+            #expect(answer.status == 200)
+            #expect(answer.body["sub"] as? String == session["subject"] as? String)
+            let refreshed = setup.runner.run(["refresh", key])
+            #expect(refreshed.status == 0, "stderr: \(refreshed.stderr)")
+            #expect(server.userinfo(issuer + "/userinfo", token: setup.token(key)).status == 200)
+        }
+
+        @Test func pushedAuthorizationRequestSendsTheBrowserOnlyTheRequestURI() throws {
+            let issuer = try #require(info.fapiIssuer)
+            try configurePublic(["issuer": issuer])
+            let tracePath = setup.folder.path + "/trace.jsonl"
+            try signsIn("par", issuer: issuer, ["--par"], trace: tracePath)
+            // glewlwyd answered the push with its request_uri, and the browser carried only that and the client id.
+            let trace = setup.trace(tracePath)
+            let pushed = try #require(pushedBody(trace.steps), "trace: \(trace.text)")
+            #expect(pushed["code_challenge"] != nil && pushed["redirect_uri"] != nil)
+            let query = try authorizeParameters(trace.steps)
+            #expect(Set(query.keys) == ["client_id", "request_uri"], "authorize: \(query)")
+            #expect((query["request_uri"] as? String)?.hasPrefix("urn:ietf:params:oauth:request_uri:") == true)
+        }
+
+        /// The form the trace shows POSTed to a PAR endpoint.
+        func pushedBody(_ steps: [[String: Any]]) -> [String: Any]? {
+            let step = steps.first {
+                $0["kind"] as? String == "request" && ($0["summary"] as? String)?.hasSuffix("/par") == true
+            }
+            return (step?["details"] as? [String: Any])?["body"] as? [String: Any]
+        }
+
+        /// The parameters the trace shows the browser was sent to the authorization endpoint with.
+        func authorizeParameters(_ steps: [[String: Any]]) throws -> [String: Any] {
+            let authorize = try #require(steps.first { $0["kind"] as? String == "authorize" })
+            return try #require((authorize["details"] as? [String: Any])?["parameters"] as? [String: Any])
+        }
+
+        @Test func discoveryThatRequiresPushedRequestsGetsThemWithoutAFlag() throws {
+            let issuer = try #require(info.parRequiredIssuer)
+            try configurePublic(["issuer": issuer])
+            let tracePath = setup.folder.path + "/trace.jsonl"
+            try signsIn("required", issuer: issuer, trace: tracePath)
+            let query = try authorizeParameters(setup.trace(tracePath).steps)
+            #expect(Set(query.keys) == ["client_id", "request_uri"], "authorize: \(query)")
+        }
+
+        @Test func pushedRequestsAskedOfAProviderWithoutThemSendNothing() throws {
+            try configurePublic(["pushedAuthorizationRequests": true])
+            let result = setup.login([])
+            #expect(result.status == 1, "stderr: \(result.stderr)")
+            #expect(result.stderr.contains("names no pushed_authorization_request_endpoint"))
+            #expect(result.stderr.split(separator: "\n").count == 1, "stderr: \(result.stderr)")
+            #expect(setup.browserSteps.isEmpty)
+            #expect(try setup.listed().isEmpty)
+        }
+
+        func configureSigned(issuer: String, _ extra: [String: Any] = [:]) throws {
+            try setup.configure(
+                [
+                    "issuer": issuer, "clientID": try #require(info.jarClient),
+                    "clientSecretFile": setup.secretFile(info.clientSecret), "redirectURI": info.redirectURI,
+                    "scopes": ["openid"], "privateKeyFile": try #require(info.jarKeyFile),
+                ].merging(extra) { $1 })
+        }
+
+        @Test func signedRequestObjectByValueAndThroughPAR() throws {
+            let issuer = try #require(info.fapiIssuer)
+            try configureSigned(issuer: issuer)
+            // By value: glewlwyd checks the object's signature with the client's registered public key. The trace
+            // shows the object decoded, without its signature: iss the client, aud the issuer.
+            let byValue = setup.folder.path + "/by-value.jsonl"
+            try signsIn("jar", issuer: issuer, ["--request-object"], trace: byValue)
+            let object = try #require(try authorizeParameters(setup.trace(byValue).steps)["request"] as? [String: Any])
+            let claims = try #require(object["claims"] as? [String: Any])
+            #expect(claims["iss"] as? String == info.jarClient && claims["aud"] as? String == issuer)
+            #expect((claims["code_challenge"] as? String)?.hasSuffix("…") == true)
+            #expect((object["header"] as? [String: Any])?["typ"] as? String == "oauth-authz-req+jwt")
+            #expect(!setup.trace(byValue).text.contains("signature"))
+            // Pushed: the object goes to the PAR endpoint with the client's Basic authentication.
+            let pushed = setup.folder.path + "/pushed.jsonl"
+            try configureSigned(issuer: issuer, ["requestObject": "signed", "pushedAuthorizationRequests": true])
+            try signsIn("jar-par", issuer: issuer, trace: pushed)
+            let body = try #require(pushedBody(setup.trace(pushed).steps))
+            #expect(Set(body.keys) == ["client_id", "request"], "body: \(body)")
+        }
+
+        @Test func signedRequestObjectWithAnotherKeyIsRefusedByGlewlwyd() throws {
+            let issuer = try #require(info.fapiIssuer)
+            let other = setup.folder.path + "/other.key"
+            let made = try Program.run(
+                "/usr/bin/openssl",
+                ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", other])
+            #expect(made.status == 0)
+            chmod(other, 0o600)
+            try configureSigned(issuer: issuer, ["privateKeyFile": other, "requestObject": "signed"])
+            let result = setup.login(["--timeout", "10"])
+            #expect(result.status != 0, "stderr: \(result.stderr)")
+            #expect(try setup.listed().isEmpty)
+        }
+
+        @Test func jwtSecuredResponseSignsIn() throws {
+            let issuer = try #require(info.fapiIssuer)
+            try configurePublic(["issuer": issuer, "responseMode": "jwt"])
+            let tracePath = setup.folder.path + "/trace.jsonl"
+            try signsIn("jarm", issuer: issuer, trace: tracePath)
+            // The response glewlwyd signed is in the trace decoded, its code redacted and no signature.
+            let trace = setup.trace(tracePath)
+            let decoded = try #require(trace.steps.first { ($0["summary"] as? String)?.contains("JARM") == true })
+            let claims = try #require((decoded["details"] as? [String: Any])?["claims"] as? [String: Any])
+            #expect(claims["iss"] as? String == issuer)
+            #expect((claims["code"] as? String)?.hasPrefix("[redacted") == true)
+        }
+
+        @Test func jwtSecuredResponseWithABadSignatureIsRefusedAndNothingStored() throws {
+            let issuer = try #require(info.fapiIssuer)
+            try configurePublic(["issuer": issuer, "responseMode": "jwt"])
+            let result = setup.login(["--session-key", "bad"], environment: ["INTEROP_CORRUPT_RESPONSE": "1"])
+            #expect(setup.browserSteps.contains("corrupted the response signature"), "\(setup.browserSteps)")
+            #expect(result.status == 4, "stderr: \(result.stderr)")
+            #expect(result.stderr.contains("signed response"), "stderr: \(result.stderr)")
+            #expect(try setup.listed().isEmpty)
+        }
+
         @Test func fixedPortInUseIsNamedBeforeTheBrowserOpensAndDoctorAgrees() throws {
             try configurePublic()
             let doctor = setup.runner.run(["doctor", "--json"])

@@ -27,6 +27,12 @@ final class InteropServer: @unchecked Sendable {
         let oddSecret: String?
         /// glewlwyd only: the issuer of its plugin instance that binds tokens with DPoP and demands nonces.
         let dpopIssuer: String?
+        /// glewlwyd only: the instance that allows PAR, JAR and JARM, the one that requires PAR, and the client
+        /// whose request objects it checks with the public half of `jarKeyFile`.
+        let fapiIssuer: String?
+        let parRequiredIssuer: String?
+        let jarClient: String?
+        let jarKeyFile: String?
     }
 
     /// The two servers and how each is started.

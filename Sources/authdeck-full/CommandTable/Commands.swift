@@ -40,6 +40,10 @@ enum Commands {
             .value("contact", "ADDRESS", "email address or phone number (email, sms)"),
             .flag("no-browser", "print the URL and wait for the pasted redirect"),
             .flag("device", "use the device authorization grant"),
+            .flag("par", "push the authorization request first (PAR), as pushedAuthorizationRequests: true"),
+            .flag(
+                "request-object",
+                "send the authorization request as a request object signed with privateKeyFile (JAR)"),
             .value(
                 "listen", "127.0.0.1:PORT",
                 "loopback receiver address, 127.0.0.1:PORT (a redirectURI port must match)"),

@@ -49,6 +49,8 @@ enum LoginCommand {
             clientSecretFile: arguments.value("client-secret-file"), listenPort: receiverPort,
             opensBrowser: !noBrowser)
         if arguments.has("dpop") { input.dpop = true }
+        if arguments.has("par") { input.pushedAuthorizationRequests = true }
+        if arguments.has("request-object") { input.requestObject = "signed" }
         if let key = input.request.sessionKey, let problem = SessionKeyRule.problem(key) {
             throw .usage("--session-key: \(problem)")
         }

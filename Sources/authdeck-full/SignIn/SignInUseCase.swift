@@ -19,11 +19,17 @@ struct SignInInput: Sendable {
     var opensBrowser = true
     /// `--dpop`: DPoP-bound tokens whatever config.json says; nil leaves it to config.json.
     var dpop: Bool?
+    /// `--par` and `--request-object`: nil leaves config.json's `pushedAuthorizationRequests` and `requestObject`.
+    var pushedAuthorizationRequests: Bool?
+    var requestObject: String?
 
     var overrides: ProviderOverrides {
-        ProviderOverrides(
+        var overrides = ProviderOverrides(
             issuer: issuer, clientID: clientID, clientSecretFile: clientSecretFile, scopes: request.scopes,
             dpop: dpop)
+        overrides.pushedAuthorizationRequests = pushedAuthorizationRequests
+        overrides.requestObject = requestObject
+        return overrides
     }
 }
 

@@ -155,6 +155,19 @@ def configure(folder, base, server):
     })
     api.must("POST", "/mod/plugin/", {"module": "oidc", "name": "oidcdpop", "display_name": "OpenID Connect DPoP",
                                       "enabled": True, "parameters": dpop_parameters})
+    # Two more instances with the same keys, so the scenarios above stay as they are: one that allows pushed
+    # (oauth-par-*), signed (request-parameter-allow, the client's `pubkey` property) requests and JWT responses
+    # (oauth-fapi-allow-jarm), and one that takes authorization requests only pushed (oauth-par-required).
+    par = {"oauth-par-allowed": True, "oauth-par-required": False, "oauth-par-duration": 90,
+           "oauth-par-request_uri-prefix": "urn:ietf:params:oauth:request_uri:"}
+    fapi = dict(parameters, iss=base + "/api/oidcx", **par)
+    fapi.update({"request-parameter-allow": True, "client-pubkey-parameter": "pubkey", "oauth-fapi-allow-jarm": True})
+    api.must("POST", "/mod/plugin/", {"module": "oidc", "name": "oidcx", "display_name": "OpenID Connect FAPI",
+                                      "enabled": True, "parameters": fapi})
+    required = dict(parameters, iss=base + "/api/oidcpar", **par)
+    required["oauth-par-required"] = True
+    api.must("POST", "/mod/plugin/", {"module": "oidc", "name": "oidcpar", "display_name": "OpenID Connect PAR only",
+                                      "enabled": True, "parameters": required})
     api.must("POST", "/user/", {"username": "alice", "name": "Alice Example", "email": "alice@example.org",
                                 "password": "alice-password-1", "scope": ["openid", "g_profile"], "enabled": True})
     redirect_port = free_port()
@@ -177,12 +190,29 @@ def configure(folder, base, server):
                                   "confidential": True, "password": odd_secret, "redirect_uri": [redirect],
                                   "token_endpoint_auth_method": ["client_secret_basic"],
                                   "authorization_type": grants, "scope": [], "enabled": True})
+    # The request-object client: confidential (Basic), its P-256 public key in the `pubkey` property glewlwyd checks
+    # request objects with; the private key in an owner-only file for authdeck's privateKeyFile. At its PAR endpoint
+    # glewlwyd counts a request object signed with that key as the client's authentication (private_key_jwt), so the
+    # client lists that method too.
+    jar_key = os.path.join(folder, "jar-client.key")
+    subprocess.run(["openssl", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", jar_key],
+                   check=True, capture_output=True)
+    os.chmod(jar_key, 0o600)
+    jar_public = subprocess.run(["openssl", "pkey", "-in", jar_key, "-pubout"], check=True, capture_output=True,
+                                text=True).stdout
+    api.must("POST", "/client/", {"client_id": "authdeck-jar", "name": "authdeck signed requests",
+                                  "confidential": True, "password": secret, "redirect_uri": [redirect],
+                                  "token_endpoint_auth_method": ["client_secret_basic", "private_key_jwt"],
+                                  "pubkey": jar_public,
+                                  "authorization_type": grants, "scope": [], "enabled": True})
     print(json.dumps({
         "baseURL": base, "issuer": issuer, "redirectURI": redirect, "redirectPort": redirect_port,
         "user": "alice", "password": "alice-password-1", "email": "alice@example.org", "name": "Alice Example",
         "subject": None, "publicClient": "authdeck-public", "confidentialClient": "authdeck-confidential",
         "clientSecret": secret, "deviceClient": "authdeck-public",
         "oddClient": "authdeck-odd", "oddSecret": odd_secret, "dpopIssuer": base + "/api/oidcdpop",
+        "fapiIssuer": base + "/api/oidcx", "parRequiredIssuer": base + "/api/oidcpar",
+        "jarClient": "authdeck-jar", "jarKeyFile": jar_key,
     }), flush=True)
 
 
