@@ -15,6 +15,9 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
     public var tokenAuthMethods: [String]?
     /// `revocation_endpoint_auth_methods_supported`; nil when the provider does not say.
     public var revocationAuthMethods: [String]?
+    /// `token_endpoint_auth_signing_alg_values_supported`: the JWS algorithms client assertions may use; nil when
+    /// the provider does not say.
+    public var tokenAuthSigningAlgs: [String]?
 
     public init(
         issuer: String, authorization: String, token: String, jwks: String? = nil, userinfo: String? = nil,
@@ -46,7 +49,7 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
         else {
             throw .unavailable(reason: "the discovery document lacks the authorization or token endpoint")
         }
-        return ProviderEndpoints(
+        var found = ProviderEndpoints(
             issuer: issuer, authorization: authorization, token: token,
             jwks: document["jwks_uri"]?.string, userinfo: document["userinfo_endpoint"]?.string,
             revocation: document["revocation_endpoint"]?.string,
@@ -54,6 +57,8 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
             tokenAuthMethods: strings(document["token_endpoint_auth_methods_supported"]),
             revocationAuthMethods:
                 strings(document["revocation_endpoint_auth_methods_supported"]))
+        found.tokenAuthSigningAlgs = strings(document["token_endpoint_auth_signing_alg_values_supported"])
+        return found
     }
 
     /// Fills what OIDC discovery left out from RFC 8414 authorization server metadata of the same issuer: the

@@ -32,6 +32,9 @@ public struct SandboxConfiguration: Sendable {
     public var clientIDs: [OIDCProfile: String]?
     /// Redirect URIs accepted exactly, beyond loopback (`http://127.0.0.1:PORT/…`) and `authdeck://…`.
     public var extraRedirectURIs: [String] = []
+    /// Clients that authenticate with a signed JWT (`private_key_jwt`, `client_secret_jwt`), by client id; every
+    /// other client is a public one.
+    public var assertionClients: [String: SandboxAssertionClient] = [:]
 
     /// The auth proxy's `X-Auth-Proxy-Config-ID`; nil accepts any non-empty value.
     public var proxyConfigID: String?

@@ -34,6 +34,14 @@ enum Commands {
             .value("issuer", "URL", "OpenID Connect issuer URL (oidc); its discovery gives every endpoint"),
             .value("client-id", "ID", "OAuth client id"),
             .file("client-secret-file", "file holding the client secret"),
+            .choice(
+                "auth-method",
+                [
+                    "client_secret_basic", "client_secret_post", "client_secret_jwt", "private_key_jwt", "none",
+                ],
+                placeholder: "METHOD", "how the client authenticates at the token and revocation endpoints"),
+            .file("private-key-file", "owner-only PEM key (RSA or P-256) that signs private_key_jwt assertions"),
+            .value("key-id", "KID", "the kid put in private_key_jwt assertions' header"),
             .value("scope", "SCOPES", "scopes, space-separated"),
             .value("contact", "ADDRESS", "email address or phone number (email, sms)"),
             .flag("no-browser", "print the URL and wait for the pasted redirect"),
