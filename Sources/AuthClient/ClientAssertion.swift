@@ -84,7 +84,8 @@ public struct ClientAssertion: Sendable, Equatable {
     public func signed(clientID: String, endpoint: String, now: Date) throws(SignInError) -> String {
         do {
             let jti = Base64URL.encode(try SecureRandom.bytes(18))
-            let payload = Array(try JSONEncoder().encode(claims(clientID: clientID, endpoint: endpoint, now: now, jti: jti)))
+            let payload = Array(
+                try JSONEncoder().encode(claims(clientID: clientID, endpoint: endpoint, now: now, jti: jti)))
             switch signer {
             case .secret(let secret): return try JWS.signHS256(payload: payload, secret: secret)
             case .key(let key, let algorithm, _): return try JWS.sign(payload: payload, key: key, algorithm: algorithm)

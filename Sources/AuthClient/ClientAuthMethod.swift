@@ -35,7 +35,8 @@ public enum ClientAuthMethod: String, Equatable, Sendable, Codable, CaseIterable
             guard let method = ClientAuthMethod(rawValue: configured) else {
                 let names = allCases.map(\.rawValue).joined(separator: ", ")
                 throw .unavailable(
-                    reason: "tokenEndpointAuthMethod '\(OAuthErrorResponse.printable(configured))' is not one of \(names)")
+                    reason:
+                        "tokenEndpointAuthMethod '\(OAuthErrorResponse.printable(configured))' is not one of \(names)")
             }
             switch method {
             case .tlsClientAuth, .selfSignedTLSClientAuth:

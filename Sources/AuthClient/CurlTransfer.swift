@@ -60,7 +60,9 @@ final class CurlTransfer {
         // unless config.json's caFile or SSL_CERT_FILE / SSL_CERT_DIR say otherwise (`CATrust`).
         let anchors = CATrust.current.anchors(for: request.url)
         if let file = anchors.file { try require(library.set(handle, CURLOPT_CAINFO, file), "CA file") }
-        if let directory = anchors.directory { try require(library.set(handle, CURLOPT_CAPATH, directory), "CA folder") }
+        if let directory = anchors.directory {
+            try require(library.set(handle, CURLOPT_CAPATH, directory), "CA folder")
+        }
         try configureMethod(request)
         try configureHeaders(request)
     }

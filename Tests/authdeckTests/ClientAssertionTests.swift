@@ -18,7 +18,8 @@ import Testing
         #expect(made.status == 0, "openssl: \(made.stderr)")
         chmod(file, 0o600)
         let publicFile = file + ".pub"
-        let exported = setup.runner.run(executable: "/usr/bin/openssl", ["pkey", "-in", file, "-pubout", "-out", publicFile])
+        let exported = setup.runner.run(
+            executable: "/usr/bin/openssl", ["pkey", "-in", file, "-pubout", "-out", publicFile])
         #expect(exported.status == 0, "openssl: \(exported.stderr)")
         return (file, publicFile)
     }

@@ -245,10 +245,13 @@ enum DoctorCommand {
         if case .assertion(let assertion) = provider.authentication {
             used += " (\(assertion.algorithm)" + (assertion.keyFile.map { ", key \($0)" } ?? "") + ")"
         }
-        let offered = (provider.endpoints.tokenAuthMethods ?? []).filter { $0 != provider.authentication.method.rawValue }
+        let offered = (provider.endpoints.tokenAuthMethods ?? []).filter {
+            $0 != provider.authentication.method.rawValue
+        }
         let others =
             offered.isEmpty
-            ? "" : "; the issuer also offers " + offered.prefix(8).map { SignInError.printable($0) }.joined(separator: ", ")
+            ? ""
+            : "; the issuer also offers " + offered.prefix(8).map { SignInError.printable($0) }.joined(separator: ", ")
         return Check(level: .ok, area: area, message: "client authentication \(used)\(others)", fix: nil)
     }
 
@@ -258,16 +261,22 @@ enum DoctorCommand {
         _ configuration: Configuration, _ environment: [String: String], into checks: inout [Check]
     ) {
         let trust = CATrust.from(configuration: configuration, environment: environment)
-        let general = [trust.file.map { "CA file \($0) (SSL_CERT_FILE)" }, trust.directory.map { "CA folder \($0) (SSL_CERT_DIR)" }]
-            .compactMap { $0 }
+        let general = [
+            trust.file.map { "CA file \($0) (SSL_CERT_FILE)" },
+            trust.directory.map { "CA folder \($0) (SSL_CERT_DIR)" },
+        ]
+        .compactMap { $0 }
         checks.append(
             Check(
                 level: .ok, area: "tls",
-                message: general.isEmpty ? "HTTPS trusts the system's CA bundle" : "HTTPS trusts " + general.joined(separator: ", "),
+                message: general.isEmpty
+                    ? "HTTPS trusts the system's CA bundle" : "HTTPS trusts " + general.joined(separator: ", "),
                 fix: nil))
         for path in [trust.file, trust.directory].compactMap({ $0 }) where access(path, R_OK) != 0 {
             checks.append(
-                Check(level: .fail, area: "tls", message: "\(path) cannot be read", fix: "fix SSL_CERT_FILE / SSL_CERT_DIR"))
+                Check(
+                    level: .fail, area: "tls", message: "\(path) cannot be read",
+                    fix: "fix SSL_CERT_FILE / SSL_CERT_DIR"))
         }
         let byFile = Dictionary(grouping: trust.byOrigin, by: \.value)
         for (file, origins) in byFile.sorted(by: { $0.key < $1.key }) {
