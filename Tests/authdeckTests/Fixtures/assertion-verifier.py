@@ -9,8 +9,9 @@ usage: assertion-verifier.py PUBLIC_PEM CLIENT_ID KID AUDIENCE LOG PORT_FILE
     "problems", the checks that failed (empty when the assertion is good).
 """
 import base64
-import os
 import json
+import os
+import signal
 import sys
 import time
 import urllib.parse
