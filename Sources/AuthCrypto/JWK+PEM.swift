@@ -7,14 +7,7 @@ extension JWK {
     /// another key type is refused with what was found, never prompting for a passphrase.
     public convenience init(privateKeyPEM pem: String, keyID: String?) throws(CryptoError) {
         if pem.contains("ENCRYPTED") { throw .invalidKey("the PEM key is encrypted") }
-        let text = Array(pem.utf8)
-        let key: OpaquePointer? = text.withUnsafeBytes { buffer in
-            guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
-            defer { BIO_free(bio) }
-            // Without a callback OpenSSL would ask for a passphrase on the controlling terminal.
-            return PEM_read_bio_PrivateKey(bio, nil, { _, _, _, _ in 0 }, nil)
-        }
-        guard let key else {
+        guard let key = P256PrivateKey.openSSLKey(pem: pem) else {
             clearOpenSSLErrors()
             if pem.contains("PUBLIC KEY") || pem.contains("CERTIFICATE") {
                 throw .invalidKey("the PEM holds a public key or certificate, not the private key")
