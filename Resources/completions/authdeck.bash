@@ -49,10 +49,11 @@ _authdeck() {
         "login")
             case "$prev" in
                 --backend) COMPREPLY=($(compgen -W "direct sandbox sandbox-turnkey sandbox-portal turnkey portal" -- "$cur")); return ;;
-                --session-key|--issuer|--client-id|--scope|--contact|--listen|--timeout) return ;;
-                --client-secret-file|--trace) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+                --session-key|--issuer|--client-id|--key-id|--scope|--contact|--listen|--timeout) return ;;
+                --client-secret-file|--private-key-file|--trace) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+                --auth-method) COMPREPLY=($(compgen -W "client_secret_basic client_secret_post client_secret_jwt private_key_jwt none" -- "$cur")); return ;;
             esac
-            options="--backend --session-key --replace --issuer --client-id --client-secret-file --scope --dpop --contact --no-browser --device --par --request-object --listen --timeout --trace --json --yes"
+            options="--backend --session-key --replace --issuer --client-id --client-secret-file --auth-method --private-key-file --key-id --scope --dpop --contact --no-browser --device --par --request-object --listen --timeout --trace --json --yes"
             operands="google apple discord x oidc email sms" ;;
         "use")
             options="--here"

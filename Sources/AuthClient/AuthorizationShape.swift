@@ -87,36 +87,13 @@ public struct RequestObjectSigner: Sendable {
         }
     }
 
-    /// The signing key from config.json's `privateKeyFile`: an owner-only, unencrypted PEM P-256 key (ES256).
-    /// Kept to one function so the client-authentication key reading (RSA and PS256 too) can take its place.
+    /// The signing key from config.json's `privateKeyFile`, read as `private_key_jwt` reads it: an owner-only,
+    /// unencrypted PEM RSA key (RS256, or PS256 by `signingAlg`) or P-256 key (ES256).
     public static func load(file: String, keyID: String?, signingAlg: String?) throws(SignInError)
         -> RequestObjectSigner
     {
-        let path = (file as NSString).expandingTildeInPath
-        var info = stat()
-        guard stat(path, &info) == 0, let data = FileManager.default.contents(atPath: path),
-            let pem = String(data: data, encoding: .utf8)
-        else {
-            throw .unavailable(reason: "cannot read the private key file \(file)")
-        }
-        guard info.st_mode & 0o077 == 0 else {
-            throw .unavailable(
-                reason: "the private key file \(file) is open to other users (mode "
-                    + String(info.st_mode & 0o777, radix: 8) + "); chmod 600 it")
-        }
-        guard signingAlg == nil || signingAlg == "ES256" else {
-            throw .unavailable(
-                reason: "signingAlg \(OAuthErrorResponse.printable(signingAlg ?? "")) does not fit the key in \(file): "
-                    + "request objects are signed ES256 with a P-256 key")
-        }
-        do {
-            let key = try JWK(p256: try P256PrivateKey(pemRepresentation: pem), keyID: keyID)
-            return RequestObjectSigner(key: key, algorithm: "ES256")
-        } catch {
-            throw .unavailable(
-                reason: "the private key file \(file) cannot sign (\(error.description)): give an unencrypted PEM "
-                    + "P-256 private key, e.g. `openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256`")
-        }
+        let (key, algorithm) = try ClientAssertion.loadKey(file: file, keyID: keyID, signingAlg: signingAlg)
+        return RequestObjectSigner(key: key, algorithm: algorithm)
     }
 }
 

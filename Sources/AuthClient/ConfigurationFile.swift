@@ -22,11 +22,14 @@ public enum ConfigurationFile {
             }
             return Configuration()
         }
+        let configuration: Configuration
         do {
-            return try Configuration(json: data)
+            configuration = try Configuration(json: data)
         } catch {
             throw .unavailable(reason: "\(file): \(error.description)")
         }
+        CATrust.adopt(configuration, environment: environment)
+        return configuration
     }
 
     public static func catalog(environment: [String: String]) throws(SignInError) -> ProviderCatalog {

@@ -56,7 +56,13 @@ final class CurlTransfer {
         try require(library.set(handle, CURLOPT_HEADERDATA, pointer: context), "header callback")
         try require(library.set(handle, CURLOPT_WRITEFUNCTION, callback: curlTransferBody), "body callback")
         try require(library.set(handle, CURLOPT_WRITEDATA, pointer: context), "body callback")
-        // TLS peer and host verification stay libcurl's defaults (on), with the CA bundle Debian's libcurl4 names.
+        // TLS peer and host verification stay libcurl's defaults (on), with the CA bundle Debian's libcurl4 names
+        // unless config.json's caFile or SSL_CERT_FILE / SSL_CERT_DIR say otherwise (`CATrust`).
+        let anchors = CATrust.current.anchors(for: request.url)
+        if let file = anchors.file { try require(library.set(handle, CURLOPT_CAINFO, file), "CA file") }
+        if let directory = anchors.directory {
+            try require(library.set(handle, CURLOPT_CAPATH, directory), "CA folder")
+        }
         try configureMethod(request)
         try configureHeaders(request)
     }

@@ -55,11 +55,19 @@ public final class DPoPProver: Sendable {
     public func send(
         _ request: OutgoingRequest, accessToken: String? = nil, via transport: HTTPTransport
     ) throws(SignInError) -> IncomingResponse {
-        let first = try transport.send(proved(request, accessToken: accessToken))
+        try send({ () throws(SignInError) in request }, accessToken: accessToken, via: transport)
+    }
+
+    /// The same, with the request built afresh for the retry (a client assertion in it is good for one use).
+    public func send(
+        _ request: () throws(SignInError) -> OutgoingRequest, accessToken: String? = nil,
+        via transport: HTTPTransport
+    ) throws(SignInError) -> IncomingResponse {
+        let first = try transport.send(proved(request(), accessToken: accessToken))
         let demanded = Self.demandsNonce(first)
         remember(first)
         guard demanded, first.headers["dpop-nonce"] != nil else { return first }
-        let second = try transport.send(proved(request, accessToken: accessToken))
+        let second = try transport.send(proved(request(), accessToken: accessToken))
         remember(second)
         return second
     }

@@ -311,13 +311,14 @@ public final class DirectSignIn: SignInBackend, Sendable {
             displayName: name, issuer: issuer, createdAt: now,
             expiresAt: tokens.expiresIn.map { now.addingTimeInterval(TimeInterval($0)) },
             refreshable: tokens.refreshToken != nil, scopes: tokens.scope ?? provider.scopes)
-        let endpoints = SessionEndpoints(
+        var endpoints = SessionEndpoints(
             clientID: provider.clientID, token: provider.endpoints.token,
             revocation: provider.endpoints.revocation, user: provider.endpoints.userinfo,
             clientSecretFile: provider.clientSecretFile,
             clientSecretFileFromSignIn: provider.clientSecretFile == nil ? nil : true,
             tokenAuthMethod: provider.authentication.method.rawValue,
             revocationAuthMethod: provider.revocationAuthentication?.method.rawValue)
+        endpoints.keepAssertion(of: provider.authentication)
         var secrets = SessionSecrets(
             accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
             idToken: tokens.idToken, endpoints: endpoints)

@@ -16,6 +16,9 @@ public struct TraceStep: Sendable, Equatable, Codable {
         case response
         /// An ID token's header and claims, decoded.
         case idToken = "id_token"
+        /// A client assertion's header and claims as sent (`private_key_jwt`, `client_secret_jwt`); never its
+        /// signature.
+        case clientAssertion = "client_assertion"
         /// The machine changed state: `from` and `to` hold the states' names.
         case transition
         /// The user was asked whether to keep a session that came without `state`.
@@ -324,6 +327,9 @@ public struct TracingTransport: HTTPTransport {
                     }
                 }, uniquingKeysWith: { _, last in last }))
         if !request.body.isEmpty { details["body"] = Self.redactedBody(request.body, contentType: request.headers) }
+        if let assertion = Self.clientAssertion(in: request) {
+            trace.record(.clientAssertion, "client assertion for \(base)", FlowTrace.decodedIDToken(assertion))
+        }
         trace.record(.request, "\(request.method) \(base)", details)
         do {
             let response = try inner.send(request)
@@ -393,6 +399,15 @@ public struct TracingTransport: HTTPTransport {
         {
             trace.learnSecrets(in: pairs)
         }
+    }
+
+    /// The `client_assertion` a form request carries (RFC 7523 2.2), to show decoded.
+    private static func clientAssertion(in request: OutgoingRequest) -> String? {
+        let type = request.headers.first { $0.0.lowercased() == "content-type" }?.1.lowercased() ?? ""
+        guard type.hasPrefix("application/x-www-form-urlencoded"),
+            let pairs = FormEncoding.decode(Substring(String(decoding: request.body, as: UTF8.self)))
+        else { return nil }
+        return pairs.first { $0.0 == "client_assertion" }?.1
     }
 
     static func redactedBody(_ body: [UInt8], contentType headers: [(String, String)]) -> JSONValue {

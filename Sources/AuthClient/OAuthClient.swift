@@ -9,6 +9,8 @@ public enum ClientAuthentication: Equatable, Sendable {
     case secret(String)
     /// HTTP Basic with the form-encoded id and secret (`client_secret_basic`), the default of RFC 6749 and OIDC.
     case basic(String)
+    /// A signed JWT in the body, made afresh for each request (`client_secret_jwt`, `private_key_jwt`).
+    case assertion(ClientAssertion)
 
     /// The name discovery documents use for this method.
     public var method: ClientAuthMethod {
@@ -16,15 +18,32 @@ public enum ClientAuthentication: Equatable, Sendable {
         case .none: return .none
         case .secret: return .clientSecretPost
         case .basic: return .clientSecretBasic
+        case .assertion(let assertion): return assertion.method
         }
     }
 
-    /// The same secret sent the way `method` says (the revocation endpoint may want another way than the token one).
+    /// The client secret, for the methods that have one.
+    private var sharedSecret: String? {
+        switch self {
+        case .none: return nil
+        case .secret(let secret), .basic(let secret): return secret
+        case .assertion(let assertion):
+            if case .secret(let secret) = assertion.signer { return secret }
+            return nil
+        }
+    }
+
+    /// The same secret sent the way `method` says (the revocation endpoint may want another way than the token one);
+    /// a private key stays a private key.
     public func using(_ method: ClientAuthMethod) -> ClientAuthentication {
-        switch (self, method) {
-        case (.none, _), (_, .none): return .none
-        case (.secret(let secret), .clientSecretBasic), (.basic(let secret), .clientSecretBasic): return .basic(secret)
-        case (.secret(let secret), .clientSecretPost), (.basic(let secret), .clientSecretPost): return .secret(secret)
+        guard method != self.method else { return self }
+        switch method {
+        case .none: return .none
+        case .clientSecretBasic: return sharedSecret.map(ClientAuthentication.basic) ?? self
+        case .clientSecretPost: return sharedSecret.map(ClientAuthentication.secret) ?? self
+        case .clientSecretJWT:
+            return sharedSecret.map { .assertion(ClientAssertion(signer: .secret($0), audience: .endpoint)) } ?? self
+        case .privateKeyJWT, .tlsClientAuth, .selfSignedTLSClientAuth: return self
         }
     }
 }
@@ -36,26 +55,40 @@ public struct OAuthClient: Sendable {
     public let authentication: ClientAuthentication
     /// With DPoP, every request carries a proof of the session's key and answers a nonce demand once.
     public var dpop: DPoPProver?
+    /// When assertions are issued (their `iat` and `exp`).
+    public let clock: @Sendable () -> Date
 
-    public init(transport: HTTPTransport, clientID: String, authentication: ClientAuthentication) {
+    public init(
+        transport: HTTPTransport, clientID: String, authentication: ClientAuthentication,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.transport = transport
         self.clientID = clientID
         self.authentication = authentication
+        self.clock = clock
     }
 
-    private var clientPairs: [(String, String)] {
+    /// How a request to `endpoint` authenticates the client, as form fields and headers: the one place every
+    /// endpoint's request (token, refresh, revocation, device) gets it. `client_secret_basic` sends id and secret
+    /// each form-encoded first (RFC 6749 2.3.1, Appendix B), so a colon or non-ASCII character in either survives the
+    /// `id:secret` split; an assertion is signed for this request and this endpoint (RFC 7523 2.2).
+    private func clientCredentials(
+        for endpoint: String
+    ) throws(SignInError) -> (pairs: [(String, String)], headers: [(String, String)]) {
         switch authentication {
-        case .none: return [("client_id", clientID)]
-        case .secret(let secret): return [("client_id", clientID), ("client_secret", secret)]
-        case .basic: return []
+        case .none: return ([("client_id", clientID)], [])
+        case .secret(let secret): return ([("client_id", clientID), ("client_secret", secret)], [])
+        case .basic(let secret):
+            return ([], [("Authorization", Self.basicAuthorization(clientID: clientID, secret: secret))])
+        case .assertion(let assertion):
+            let signed = try assertion.signed(clientID: clientID, endpoint: endpoint, now: clock())
+            return (
+                [
+                    ("client_id", clientID), ("client_assertion_type", ClientAssertion.assertionType),
+                    ("client_assertion", signed),
+                ], []
+            )
         }
-    }
-
-    /// The `Authorization` header of `client_secret_basic`: id and secret each form-encoded first (RFC 6749 2.3.1,
-    /// Appendix B), so a colon or non-ASCII character in either survives the `id:secret` split.
-    private var clientHeaders: [(String, String)] {
-        guard case .basic(let secret) = authentication else { return [] }
-        return [("Authorization", Self.basicAuthorization(clientID: clientID, secret: secret))]
     }
 
     public static func basicAuthorization(clientID: String, secret: String) -> String {
@@ -64,9 +97,13 @@ public struct OAuthClient: Sendable {
     }
 
     private func post(_ endpoint: String, _ pairs: [(String, String)]) throws(SignInError) -> IncomingResponse {
-        let request = OutgoingRequest.form(endpoint, pairs, headers: clientHeaders)
+        // Built for each send: a DPoP nonce retry carries a fresh client assertion (a jti is good once, RFC 7523 3).
+        let request = { () throws(SignInError) -> OutgoingRequest in
+            let client = try clientCredentials(for: endpoint)
+            return .form(endpoint, pairs + client.pairs, headers: client.headers)
+        }
         if let dpop { return try dpop.send(request, via: transport) }
-        return try transport.send(request)
+        return try transport.send(request())
     }
 
     /// Authorization code + PKCE (RFC 6749 4.1.3, RFC 7636 4.5).
@@ -74,11 +111,10 @@ public struct OAuthClient: Sendable {
         code: String, verifier: String, redirectURI: String,
         endpoint: String
     ) throws(SignInError) -> TokenResponse {
-        let pairs =
-            [
-                ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI),
-                ("code_verifier", verifier),
-            ] + clientPairs
+        let pairs = [
+            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI),
+            ("code_verifier", verifier),
+        ]
         return try TokenResponse.parse(post(endpoint, pairs), endpoint: endpoint)
     }
 
@@ -86,14 +122,14 @@ public struct OAuthClient: Sendable {
     public func refresh(_ refreshToken: String, scopes: [String]? = nil, endpoint: String) throws(SignInError)
         -> TokenResponse
     {
-        var pairs = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)] + clientPairs
+        var pairs = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
         if let scopes, !scopes.isEmpty { pairs.append(("scope", scopes.joined(separator: " "))) }
         return try TokenResponse.parse(post(endpoint, pairs), endpoint: endpoint)
     }
 
     /// Revocation (RFC 7009): 200 means revoked or already unknown.
     public func revoke(_ token: String, hint: String, endpoint: String) throws(SignInError) {
-        let pairs = [("token", token), ("token_type_hint", hint)] + clientPairs
+        let pairs = [("token", token), ("token_type_hint", hint)]
         let response = try post(endpoint, pairs)
         guard (200..<300).contains(response.status) else {
             throw OAuthErrorResponse.error(from: response, endpoint: endpoint)
@@ -105,8 +141,9 @@ public struct OAuthClient: Sendable {
     public func pushAuthorization(_ parameters: [(String, String)], endpoint: String) throws(SignInError)
         -> PushedAuthorization
     {
-        let own = clientPairs
-        let pairs = parameters.filter { name, _ in !own.contains { $0.0 == name } } + own
+        // `post` adds the client's authentication, with a `client_id` of its own unless that goes in Basic.
+        var pairs = parameters
+        if case .basic = authentication {} else { pairs.removeAll { $0.0 == "client_id" } }
         let response = try post(endpoint, pairs)
         guard (200..<300).contains(response.status) else {
             throw OAuthErrorResponse.error(from: response, endpoint: endpoint)
@@ -123,7 +160,7 @@ public struct OAuthClient: Sendable {
     /// Device authorization request (RFC 8628 3.1).
     public func startDeviceAuthorization(scopes: [String], endpoint: String) throws(SignInError) -> DeviceAuthorization
     {
-        let pairs = clientPairs + [("scope", scopes.joined(separator: " "))]
+        let pairs = [("scope", scopes.joined(separator: " "))]
         let response = try post(endpoint, pairs)
         guard (200..<300).contains(response.status) else {
             throw OAuthErrorResponse.error(from: response, endpoint: endpoint)
@@ -144,11 +181,10 @@ public struct OAuthClient: Sendable {
 
     /// One poll of the token endpoint (RFC 8628 3.4/3.5).
     public func pollDevice(_ authorization: DeviceAuthorization, endpoint: String) throws(SignInError) -> DevicePoll {
-        let pairs =
-            [
-                ("grant_type", "urn:ietf:params:oauth:grant-type:device_code"),
-                ("device_code", authorization.deviceCode),
-            ] + clientPairs
+        let pairs = [
+            ("grant_type", "urn:ietf:params:oauth:grant-type:device_code"),
+            ("device_code", authorization.deviceCode),
+        ]
         let response = try post(endpoint, pairs)
         if (200..<300).contains(response.status) {
             return .approved(try TokenResponse.parse(response, endpoint: endpoint))

@@ -22,6 +22,9 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
     public var pushedAuthorizationRequest: String?
     /// `require_pushed_authorization_requests`: the provider takes authorization requests only through PAR.
     public var requiresPushedAuthorizationRequests: Bool?
+    /// `token_endpoint_auth_signing_alg_values_supported`: the JWS algorithms client assertions may use; nil when
+    /// the provider does not say.
+    public var tokenAuthSigningAlgs: [String]?
 
     public init(
         issuer: String, authorization: String, token: String, jwks: String? = nil, userinfo: String? = nil,
@@ -67,6 +70,7 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
         if case .bool(let required)? = document["require_pushed_authorization_requests"] {
             endpoints.requiresPushedAuthorizationRequests = required
         }
+        endpoints.tokenAuthSigningAlgs = strings(document["token_endpoint_auth_signing_alg_values_supported"])
         return endpoints
     }
 

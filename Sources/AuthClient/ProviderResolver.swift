@@ -14,16 +14,24 @@ public struct ProviderOverrides: Equatable, Sendable {
     public var pushedAuthorizationRequests: Bool?
     /// `--request-object`: `signed`.
     public var requestObject: String?
+    /// `--auth-method`, `--private-key-file`, `--key-id`: config.json's `tokenEndpointAuthMethod`, `privateKeyFile`
+    /// and `keyID` for one sign-in.
+    public var authMethod: String?
+    public var privateKeyFile: String?
+    public var keyID: String?
 
     public init(
         issuer: String? = nil, clientID: String? = nil, clientSecretFile: String? = nil, scopes: [String]? = nil,
-        dpop: Bool? = nil
+        dpop: Bool? = nil, authMethod: String? = nil, privateKeyFile: String? = nil, keyID: String? = nil
     ) {
         self.issuer = issuer
         self.clientID = clientID
         self.clientSecretFile = clientSecretFile
         self.scopes = scopes
         self.dpop = dpop
+        self.authMethod = authMethod
+        self.privateKeyFile = privateKeyFile
+        self.keyID = keyID
     }
 }
 
@@ -81,12 +89,15 @@ public struct ProviderResolver: Sendable {
             }
             settings = ProviderConfiguration(
                 clientID: clientID, clientSecretFile: overrides.clientSecretFile, issuer: issuer,
-                scopes: overrides.scopes ?? settings.scopes)
+                scopes: overrides.scopes ?? settings.scopes, keyID: overrides.keyID,
+                privateKeyFile: overrides.privateKeyFile, tokenEndpointAuthMethod: overrides.authMethod,
+                caFile: settings.caFile)
         } else {
             settings = settings.overridden(
                 by: ProviderConfiguration(
                     clientID: overrides.clientID, clientSecretFile: overrides.clientSecretFile,
-                    scopes: overrides.scopes))
+                    scopes: overrides.scopes, keyID: overrides.keyID, privateKeyFile: overrides.privateKeyFile,
+                    tokenEndpointAuthMethod: overrides.authMethod))
         }
 
         guard let clientID = settings.clientID, !clientID.isEmpty else {
@@ -202,13 +213,17 @@ public struct ProviderResolver: Sendable {
                     teamID: teamID, clientID: clientID, keyID: keyID,
                     privateKeyFile: keyFile, now: clock()))
         }
+        let hasKey = preset.clientSecret != "es256-jwt" && settings.privateKeyFile != nil
         let method = try ClientAuthMethod.choose(
             configured: settings.tokenEndpointAuthMethod,
             supported: endpoints.tokenAuthMethods,
-            hasSecret: settings.clientSecretFile != nil,
+            hasSecret: settings.clientSecretFile != nil, hasKey: hasKey,
             endpoint: "token endpoint")
-        guard method != .none, let file = settings.clientSecretFile else { return .none }
-        return ClientAuthentication.secret(try Self.readClientSecret(file)).using(method)
+        return try ClientAuthentication.configured(
+            method, secretFile: settings.clientSecretFile, keyFile: hasKey ? settings.privateKeyFile : nil,
+            keyID: settings.keyID, signingAlg: settings.signingAlg,
+            audience: try ClientAssertion.audience(settings.assertionAudience, issuer: endpoints.issuer),
+            signingAlgorithms: endpoints.tokenAuthSigningAlgs)
     }
 
     /// The revocation endpoint takes the token endpoint's method unless its own list (RFC 8414

@@ -74,16 +74,10 @@ public struct SessionRefresher: Sendable {
         // A file is followed only when this session's sign-in read it here. One stored before sign-ins marked
         // their files (imports used to keep the path a line named) is treated as no file of its own: the
         // configured client for its issuer, at that client's endpoints, or none.
-        if let file = endpoints.clientSecretFile, endpoints.clientSecretFileFromSignIn == true {
-            let recorded =
-                revocation
-                ? endpoints.revocationAuthMethod ?? endpoints.tokenAuthMethod
-                : endpoints.tokenAuthMethod
-            let method = recorded.flatMap(ClientAuthMethod.init(rawValue:)) ?? .clientSecretPost
-            var authentication = ClientAuthentication.none
-            if method != .none {
-                authentication = ClientAuthentication.secret(try ProviderResolver.readClientSecret(file)).using(method)
-            }
+        if endpoints.clientSecretFile != nil || endpoints.privateKeyFile != nil,
+            endpoints.clientSecretFileFromSignIn == true
+        {
+            let authentication = try endpoints.authentication(revocation: revocation)
             let oauth = OAuthClient(transport: transport, clientID: endpoints.clientID, authentication: authentication)
             return (oauth, stored ?? (revocation ? configured?.endpoints.revocation : nil))
         }

@@ -40,6 +40,8 @@ public struct BackendConfiguration: Equatable, Sendable, Codable {
     /// portal: the redirect URL the environment allow-lists, matched there byte for byte: `authdeck://callback`
     /// or a loopback URL with a fixed port (`http://127.0.0.1:PORT/callback`, with `--listen 127.0.0.1:PORT`).
     public var redirectURL: String?
+    /// A PEM file of the certificate authorities trusted for `baseURL`'s HTTPS (a private CA).
+    public var caFile: String?
 
     public init(
         type: BackendType, baseURL: String? = nil, configID: String? = nil, environmentID: String? = nil,
@@ -76,7 +78,8 @@ public struct ProviderConfiguration: Equatable, Sendable, Codable {
     public var keyID: String?
     public var privateKeyFile: String?
     /// How the client authenticates at the token and revocation endpoints: `client_secret_basic`,
-    /// `client_secret_post` or `none`; unset, discovery and the presence of a secret decide.
+    /// `client_secret_post`, `client_secret_jwt`, `private_key_jwt` or `none`; unset, discovery and the presence of a
+    /// secret or key decide. (`keyID` and `privateKeyFile` sign `private_key_jwt`'s assertions.)
     public var tokenEndpointAuthMethod: String?
     /// DPoP (RFC 9449): tokens bound to a key made for each session, a proof on every request made with them.
     public var dpop: Bool?
@@ -86,15 +89,21 @@ public struct ProviderConfiguration: Equatable, Sendable, Codable {
     public var requestObject: String?
     /// How the provider returns the authorization response: `query` (the default), `form_post` or `jwt` (JARM).
     public var responseMode: String?
-    /// The JWS algorithm `privateKeyFile` signs with when the key allows several (`PS256` for an RSA key).
+    /// The JWS algorithm `privateKeyFile` signs with when the key allows several: `RS256` (the default for an RSA
+    /// key) or `PS256`.
     public var signingAlg: String?
+    /// A client assertion's `aud`: `endpoint` (the default: the URL it is sent to) or `issuer`.
+    public var assertionAudience: String?
+    /// A PEM file of the certificate authorities trusted for this provider's HTTPS (a private CA).
+    public var caFile: String?
 
     public init(
         clientID: String? = nil, clientSecretFile: String? = nil, issuer: String? = nil,
         scopes: [String]? = nil, redirectURI: String? = nil, authorizationEndpoint: String? = nil,
         tokenEndpoint: String? = nil, userEndpoint: String? = nil, revocationEndpoint: String? = nil,
         deviceAuthorizationEndpoint: String? = nil, jwksURI: String? = nil, teamID: String? = nil,
-        keyID: String? = nil, privateKeyFile: String? = nil, tokenEndpointAuthMethod: String? = nil
+        keyID: String? = nil, privateKeyFile: String? = nil, tokenEndpointAuthMethod: String? = nil,
+        signingAlg: String? = nil, assertionAudience: String? = nil, caFile: String? = nil
     ) {
         self.clientID = clientID
         self.clientSecretFile = clientSecretFile
@@ -111,6 +120,9 @@ public struct ProviderConfiguration: Equatable, Sendable, Codable {
         self.keyID = keyID
         self.privateKeyFile = privateKeyFile
         self.tokenEndpointAuthMethod = tokenEndpointAuthMethod
+        self.signingAlg = signingAlg
+        self.assertionAudience = assertionAudience
+        self.caFile = caFile
     }
 
     /// This configuration with every field `other` sets taking precedence.
@@ -126,12 +138,13 @@ public struct ProviderConfiguration: Equatable, Sendable, Codable {
             deviceAuthorizationEndpoint: other.deviceAuthorizationEndpoint ?? deviceAuthorizationEndpoint,
             jwksURI: other.jwksURI ?? jwksURI, teamID: other.teamID ?? teamID, keyID: other.keyID ?? keyID,
             privateKeyFile: other.privateKeyFile ?? privateKeyFile,
-            tokenEndpointAuthMethod: other.tokenEndpointAuthMethod ?? tokenEndpointAuthMethod)
+            tokenEndpointAuthMethod: other.tokenEndpointAuthMethod ?? tokenEndpointAuthMethod,
+            signingAlg: other.signingAlg ?? signingAlg, assertionAudience: other.assertionAudience ?? assertionAudience,
+            caFile: other.caFile ?? caFile)
         merged.dpop = other.dpop ?? dpop
         merged.pushedAuthorizationRequests = other.pushedAuthorizationRequests ?? pushedAuthorizationRequests
         merged.requestObject = other.requestObject ?? requestObject
         merged.responseMode = other.responseMode ?? responseMode
-        merged.signingAlg = other.signingAlg ?? signingAlg
         return merged
     }
 }

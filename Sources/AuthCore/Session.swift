@@ -138,6 +138,13 @@ public struct SessionEndpoints: Sendable, Equatable, Codable {
     public var tokenAuthMethod: String?
     /// The same for the revocation endpoint; nil means as at the token endpoint.
     public var revocationAuthMethod: String?
+    /// `private_key_jwt`: the key file the sign-in signed with (followed, as `clientSecretFile` is, only when
+    /// `clientSecretFileFromSignIn`), its `kid` and JWS algorithm.
+    public var privateKeyFile: String?
+    public var keyID: String?
+    public var signingAlg: String?
+    /// The `aud` of client assertions when it is the issuer identifier; nil means the endpoint's URL.
+    public var assertionAudience: String?
 
     public init(
         clientID: String, token: String, revocation: String? = nil, user: String? = nil,

@@ -19,11 +19,13 @@ public enum JWS {
         case rs256 = "RS256"
         case rs384 = "RS384"
         case rs512 = "RS512"
+        /// RSASSA-PSS with SHA-256 (RFC 7518 3.5): what FAPI asks of RSA keys.
+        case ps256 = "PS256"
 
         var keyType: String {
             switch self {
             case .es256, .es384: return "EC"
-            case .rs256, .rs384, .rs512: return "RSA"
+            case .rs256, .rs384, .rs512, .ps256: return "RSA"
             }
         }
 
@@ -31,7 +33,7 @@ public enum JWS {
             switch self {
             case .es256: return "P-256"
             case .es384: return "P-384"
-            case .rs256, .rs384, .rs512: return nil
+            case .rs256, .rs384, .rs512, .ps256: return nil
             }
         }
 
@@ -40,7 +42,7 @@ public enum JWS {
             switch self {
             case .es256: return 64
             case .es384: return 96
-            case .rs256, .rs384, .rs512: return nil
+            case .rs256, .rs384, .rs512, .ps256: return nil
             }
         }
 
@@ -50,8 +52,8 @@ public enum JWS {
     }
 
     /// Compact JWS with protected header {"alg","kid"?,"typ"?,"jwk"?}. alg "ES256" or "RS256" (or ES384, RS384,
-    /// RS512). `publicJWK` (a JSON object holding only public members) goes into the header as `jwk`, as DPoP proofs
-    /// carry their key (RFC 9449 4.2).
+    /// RS512, PS256). `publicJWK` (a JSON object holding only public members) goes into the header as `jwk`, as DPoP
+    /// proofs carry their key (RFC 9449 4.2).
     public static func sign(
         payload: [UInt8], key: JWK, algorithm: String, type: String? = "JWT", publicJWK: String? = nil
     ) throws(CryptoError) -> String {

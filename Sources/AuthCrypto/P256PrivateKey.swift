@@ -32,19 +32,23 @@ public struct P256PrivateKey: Sendable {
     /// A key from PEM: PKCS#8 "BEGIN PRIVATE KEY" (Apple's .p8 files) or SEC1 "BEGIN EC PRIVATE KEY".
     /// Encrypted PEM is refused rather than prompting on the terminal.
     public init(pemRepresentation: String) throws(CryptoError) {
-        let text = Array(pemRepresentation.utf8)
-        let key: OpaquePointer? = text.withUnsafeBytes { buffer in
-            guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
-            defer { BIO_free(bio) }
-            // Without a callback OpenSSL would ask for a passphrase on the controlling terminal.
-            return PEM_read_bio_PrivateKey(bio, nil, { _, _, _, _ in 0 }, nil)
-        }
-        guard let key else {
+        guard let key = Self.openSSLKey(pem: pemRepresentation) else {
             clearOpenSSLErrors()
             throw .invalidKey("not an unencrypted PEM private key")
         }
         defer { EVP_PKEY_free(key) }
         try self.init(rawRepresentation: P256Curve.privateScalar(of: key))
+    }
+
+    /// OpenSSL's key from PEM (the caller frees it), never prompting: without a callback OpenSSL would ask for a
+    /// passphrase on the controlling terminal.
+    static func openSSLKey(pem: String) -> OpaquePointer? {
+        let text = Array(pem.utf8)
+        return text.withUnsafeBytes { buffer in
+            guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
+            defer { BIO_free(bio) }
+            return PEM_read_bio_PrivateKey(bio, nil, { _, _, _, _ in 0 }, nil)
+        }
     }
 
     /// The 32-byte big-endian private scalar.

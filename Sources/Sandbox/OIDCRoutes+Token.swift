@@ -39,13 +39,20 @@ extension OIDCRoutes {
         }
     }
 
-    /// The client id from the body or from Basic authentication (never both disagreeing). Secrets are not
+    /// The client a signed assertion proves (`assertedClient`), or the client id from the body or from Basic
+    /// authentication (never both disagreeing). Secrets are not
     /// checked (the sandbox registers public clients) except Apple's, whose client secret must at least be an
     /// ES256 JWT naming the client, as Apple's is.
     func authenticateClient(
         _ request: HTTPRequest, form: [String: String],
         profile: OIDCProfile
     ) throws(OAuthError) -> String {
+        if form["client_assertion"] != nil || form["client_assertion_type"] != nil {
+            guard !ClientCredentials.hasBasic(request), form["client_secret"] == nil else {
+                throw .invalidRequest("a client authenticates one way only (RFC 6749 2.3)")
+            }
+            return try assertedClient(form, profile: profile, endpoint: endpoint(profile, "/token"))
+        }
         let basic = ClientCredentials.basic(request)
         if ClientCredentials.hasBasic(request) && basic == nil {
             throw .invalidClient("the Basic authorization header is malformed")
@@ -58,6 +65,9 @@ extension OIDCRoutes {
         }
         guard accepts(clientID: clientID, at: profile) else {
             throw .invalidClient("the client is not registered with the \(profile.rawValue) profile")
+        }
+        guard context.configuration.assertionClients[clientID] == nil else {
+            throw .invalidClient("this client authenticates with a signed JWT (client_assertion)")
         }
         if profile == .apple, let secret = basic?.secret ?? form["client_secret"] {
             guard let parts = try? JWS.decodeUnverified(secret), let header = JSONText.object(parts.header),

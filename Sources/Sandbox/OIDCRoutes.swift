@@ -13,6 +13,8 @@ final class OIDCRoutes: Sendable {
     let grants: Mutex<OIDCGrants>
     /// Pushed authorization requests by `request_uri` (RFC 9126), kept in memory only: they live for seconds.
     let pushedRequests = Mutex<[String: PushedRequest]>([:])
+    /// The client assertions seen (client id and jti) until they expire, so none is accepted twice.
+    let usedAssertions = Mutex<[String: Double]>([:])
 
     static let deviceGrantType = "urn:ietf:params:oauth:grant-type:device_code"
 
@@ -42,7 +44,7 @@ final class OIDCRoutes: Sendable {
         case "/jwks":
             return only(["GET", "HEAD"], request) { .json(200, Array(context.keys.jwksJSON.utf8)) }
         case "/revoke":
-            return only(["POST"], request) { revoke(request) }
+            return only(["POST"], request) { revoke(request, profile: profile) }
         case profile.userEndpointPath:
             return only(["GET", "HEAD", "POST"], request) { user(request, profile: profile) }
         case "/device/code" where profile.supportsDeviceGrant:
@@ -96,7 +98,10 @@ final class OIDCRoutes: Sendable {
             "grant_types_supported": grantTypes,
             "code_challenge_methods_supported": ["S256"],
             "dpop_signing_alg_values_supported": ["ES256", "ES384", "RS256"],
-            "token_endpoint_auth_methods_supported": ["none", "client_secret_post", "client_secret_basic"],
+            "token_endpoint_auth_methods_supported": [
+                "none", "client_secret_post", "client_secret_basic", "client_secret_jwt", "private_key_jwt",
+            ],
+            "token_endpoint_auth_signing_alg_values_supported": ["RS256", "PS256", "ES256", "HS256"],
             "scopes_supported": profile.defaultScopes,
             // RFC 9207 3: every authorization response carries `iss`, so a client may refuse one without it.
             "authorization_response_iss_parameter_supported": true,
@@ -230,14 +235,23 @@ final class OIDCRoutes: Sendable {
     // MARK: - Revocation
 
     /// RFC 7009: 200 for any token, known or not, once the request itself is well-formed.
-    private func revoke(_ request: HTTPRequest) -> HTTPResponse {
+    private func revoke(_ request: HTTPRequest, profile: OIDCProfile) -> HTTPResponse {
         guard let form = request.formParameters else {
             return OAuthError.invalidRequest("send an application/x-www-form-urlencoded body").response
         }
         guard let token = form["token"], !token.isEmpty else {
             return OAuthError.invalidRequest("token is required").response
         }
-        let clientID = form["client_id"] ?? ClientCredentials.basic(request)?.clientID
+        var clientID = form["client_id"] ?? ClientCredentials.basic(request)?.clientID
+        if form["client_assertion"] != nil || form["client_assertion_type"] != nil {
+            do throws(OAuthError) {
+                clientID = try assertedClient(form, profile: profile, endpoint: endpoint(profile, "/revoke"))
+            } catch {
+                return error.response
+            }
+        } else if let clientID, context.configuration.assertionClients[clientID] != nil {
+            return OAuthError.invalidClient("this client authenticates with a signed JWT (client_assertion)").response
+        }
         grants.withLock {
             $0.revoke(token: token, clientID: clientID)
             keep($0)

@@ -35,6 +35,9 @@ public struct SandboxConfiguration: Sendable {
     /// Each client's registered public keys (a JWKS document) that its request objects must be signed with
     /// (RFC 9101); a client without one has its request objects refused.
     public var requestObjectKeys: [String: String] = [:]
+    /// Clients that authenticate with a signed JWT (`private_key_jwt`, `client_secret_jwt`), by client id; every
+    /// other client is a public one.
+    public var assertionClients: [String: SandboxAssertionClient] = [:]
 
     /// The auth proxy's `X-Auth-Proxy-Config-ID`; nil accepts any non-empty value.
     public var proxyConfigID: String?

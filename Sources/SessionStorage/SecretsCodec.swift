@@ -47,6 +47,8 @@ enum SecretsCodec {
             (",\"clientSecretFile\":", endpoints.clientSecretFile),
             (",\"tokenAuthMethod\":", endpoints.tokenAuthMethod),
             (",\"revocationAuthMethod\":", endpoints.revocationAuthMethod),
+            (",\"privateKeyFile\":", endpoints.privateKeyFile), (",\"keyID\":", endpoints.keyID),
+            (",\"signingAlg\":", endpoints.signingAlg), (",\"assertionAudience\":", endpoints.assertionAudience),
         ]
         for (name, value) in optional where value != nil {
             buffer.raw(name)

@@ -33,10 +33,18 @@ import Testing
         #expect(
             try ClientAuthMethod.choose(configured: "none", supported: nil, hasSecret: true, endpoint: "t")
                 == .none)
+        #expect(
+            try ClientAuthMethod.choose(configured: "client_secret_jwt", supported: nil, hasSecret: true, endpoint: "t")
+                == .clientSecretJWT)
+        // A key file given means private_key_jwt; asked for without one, or mutual TLS (not in this build): refused.
+        #expect(
+            try ClientAuthMethod.choose(configured: nil, supported: nil, hasSecret: true, hasKey: true, endpoint: "t")
+                == .privateKeyJWT)
         #expect(throws: SignInError.self) {
-            try ClientAuthMethod.choose(
-                configured: "client_secret_jwt", supported: nil, hasSecret: true,
-                endpoint: "t")
+            try ClientAuthMethod.choose(configured: "private_key_jwt", supported: nil, hasSecret: true, endpoint: "t")
+        }
+        #expect(throws: SignInError.self) {
+            try ClientAuthMethod.choose(configured: "tls_client_auth", supported: nil, hasSecret: true, endpoint: "t")
         }
         #expect(throws: SignInError.self) {
             try ClientAuthMethod.choose(
@@ -48,6 +56,23 @@ import Testing
                 configured: nil, supported: ["private_key_jwt"], hasSecret: true,
                 endpoint: "token endpoint")
         }
+    }
+
+    @Test func anAssertionAlgorithmTheProviderDoesNotListIsRefusedBeforeAnythingIsSent() throws {
+        let folder = TemporaryFolder()
+        let secret = folder.write("secret", "a-shared-secret-of-some-length\n")
+        do {
+            _ = try ClientAuthentication.configured(
+                .clientSecretJWT, secretFile: secret, keyFile: nil, keyID: nil, signingAlg: nil, audience: .endpoint,
+                signingAlgorithms: ["RS256", "ES256"])
+            Issue.record("HS256 was accepted though the provider lists only RS256 and ES256")
+        } catch {
+            #expect(error.message.contains("signed with RS256, ES256, not HS256"), "\(error.message)")
+        }
+        let allowed = try ClientAuthentication.configured(
+            .clientSecretJWT, secretFile: secret, keyFile: nil, keyID: nil, signingAlg: nil, audience: .endpoint,
+            signingAlgorithms: ["HS256"])
+        #expect(allowed.method == .clientSecretJWT)
     }
 
     @Test(arguments: [("authdeck", "plain-secret-1"), ("my client:1", "p@ss word+/=%~é")])

@@ -371,6 +371,75 @@ extension InteropTests {
             #expect(try setup.listed().isEmpty)
         }
 
+        /// A JWT-authenticated client's whole life at glewlwyd: sign-in (the code exchange carries the assertion),
+        /// the token accepted by glewlwyd's UserInfo, a refresh, and a revocation after which UserInfo refuses the
+        /// token. glewlwyd checks each assertion's signature with the key it holds, iss = sub = the client, aud = the
+        /// endpoint's URL, exp and a jti it has not seen.
+        func signInRefreshAndRevoke(
+            client: String, extra: [String: Any], arguments: [String] = [], key: String
+        ) throws {
+            try setup.configure(
+                [
+                    "issuer": info.issuer, "clientID": client, "redirectURI": info.redirectURI, "scopes": ["openid"],
+                ].merging(extra) { $1 })
+            let tracePath = setup.folder.path + "/trace-\(key).jsonl"
+            let result = setup.login(["--session-key", key, "--trace", tracePath] + arguments)
+            #expect(result.status == 0, "stderr: \(result.stderr)\nbrowser: \(setup.browserSteps)")
+            let token = setup.token(key)
+            #expect(server.userinfo(userinfo, token: token).status == 200)
+            let trace = setup.trace(tracePath)
+            let assertions = trace.steps.filter { $0["kind"] as? String == "client_assertion" }
+            #expect(!assertions.isEmpty, "no client_assertion step in the trace")
+            for value in InteropLogin.values(named: "client_assertion", in: trace.steps) {
+                #expect(value.hasPrefix("[redacted"), "client_assertion in the trace: \(value.prefix(12))…")
+            }
+            let refreshed = setup.runner.run(["refresh", key])
+            #expect(refreshed.status == 0, "stderr: \(refreshed.stderr)")
+            let current = setup.token(key)
+            #expect(current != token && server.userinfo(userinfo, token: current).status == 200)
+            let revoke = setup.runner.run(["logout", key, "--revoke"])
+            #expect(revoke.status == 0, "stderr: \(revoke.stderr)")
+            #expect(try setup.session(key) == nil)
+            #expect(server.userinfo(userinfo, token: current).status == 401)
+        }
+
+        @Test func privateKeyJWTWithAnRSAKeyAndItsKid() throws {
+            try signInRefreshAndRevoke(
+                client: try #require(info.rsaJWTClient),
+                extra: ["tokenEndpointAuthMethod": "private_key_jwt"],
+                arguments: [
+                    "--private-key-file", try #require(info.rsaKeyFile), "--key-id", try #require(info.rsaKeyID),
+                ], key: "rsa")
+        }
+
+        @Test func privateKeyJWTWithAP256KeyFromConfig() throws {
+            try signInRefreshAndRevoke(
+                client: try #require(info.ecJWTClient),
+                extra: ["tokenEndpointAuthMethod": "private_key_jwt", "privateKeyFile": try #require(info.ecKeyFile)],
+                key: "ec")
+        }
+
+        @Test func clientSecretJWT() throws {
+            let secret = setup.secretFile(try #require(info.jwtSecret))
+            try signInRefreshAndRevoke(
+                client: try #require(info.secretJWTClient),
+                extra: ["clientSecretFile": secret], arguments: ["--auth-method", "client_secret_jwt"], key: "hs")
+        }
+
+        @Test func aKeyGlewlwydDoesNotHoldIsRefusedAndNothingIsStored() throws {
+            // The RSA client's own kid, signed with another key: glewlwyd's signature check fails, the code exchange
+            // is refused, authdeck names the refusal (exit 4) and stores nothing.
+            try setup.configure([
+                "issuer": info.issuer, "clientID": try #require(info.rsaJWTClient), "redirectURI": info.redirectURI,
+                "scopes": ["openid"], "tokenEndpointAuthMethod": "private_key_jwt",
+                "privateKeyFile": try #require(info.wrongKeyFile), "keyID": try #require(info.rsaKeyID),
+            ])
+            let result = setup.login(["--session-key", "wrong"])
+            #expect(result.status == 4, "stderr: \(result.stderr)")
+            #expect(result.stderr.contains("the provider refused: 40"), "stderr: \(result.stderr)")
+            #expect(try setup.listed().isEmpty)
+        }
+
         @Test func fixedPortInUseIsNamedBeforeTheBrowserOpensAndDoctorAgrees() throws {
             try configurePublic()
             let doctor = setup.runner.run(["doctor", "--json"])

@@ -33,6 +33,16 @@ final class InteropServer: @unchecked Sendable {
         let parRequiredIssuer: String?
         let jarClient: String?
         let jarKeyFile: String?
+        /// glewlwyd only: clients that authenticate with a signed JWT, and the owner-only private key files (PEM,
+        /// made by openssl) whose public halves glewlwyd holds; `wrongKeyFile` is a key glewlwyd does not know.
+        let rsaJWTClient: String?
+        let rsaKeyFile: String?
+        let rsaKeyID: String?
+        let ecJWTClient: String?
+        let ecKeyFile: String?
+        let wrongKeyFile: String?
+        let secretJWTClient: String?
+        let jwtSecret: String?
     }
 
     /// The two servers and how each is started.

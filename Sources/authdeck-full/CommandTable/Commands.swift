@@ -35,6 +35,14 @@ enum Commands {
             .value("issuer", "URL", "OpenID Connect issuer URL (oidc); its discovery gives every endpoint"),
             .value("client-id", "ID", "OAuth client id"),
             .file("client-secret-file", "file holding the client secret"),
+            .choice(
+                "auth-method",
+                [
+                    "client_secret_basic", "client_secret_post", "client_secret_jwt", "private_key_jwt", "none",
+                ],
+                placeholder: "METHOD", "how the client authenticates at the token and revocation endpoints"),
+            .file("private-key-file", "owner-only PEM key (RSA or P-256) that signs private_key_jwt assertions"),
+            .value("key-id", "KID", "the kid put in private_key_jwt assertions' header"),
             .value("scope", "SCOPES", "scopes, space-separated"),
             .flag("dpop", "DPoP-bound tokens (RFC 9449): a key per session, a proof with every request"),
             .value("contact", "ADDRESS", "email address or phone number (email, sms)"),

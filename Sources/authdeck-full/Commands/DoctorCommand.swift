@@ -28,6 +28,7 @@ enum DoctorCommand {
         checkStore(global, environment, into: &checks)
         checkBrowser(environment, into: &checks)
         if let configuration {
+            checkCertificateAuthorities(configuration, environment, into: &checks)
             checkProviders(configuration, environment, into: &checks)
         }
         if arguments.has("json") {
@@ -231,7 +232,61 @@ enum DoctorCommand {
                             "endpoints configured (\(CurlTransport.redactedForDisplay(provider.endpoints.authorization)))",
                         fix: nil))
             }
+            checks.append(checkClientAuthentication(provider, area: area))
             checks.append(checkRedirect(provider, listen: configuration.listen, transport: transport, area: area))
+        }
+    }
+
+    /// How the client authenticates (a configured key was read, owner-only, and its algorithm is one the issuer's
+    /// discovery lists, or `resolve` failed already), and which methods the issuer offers that the config does not
+    /// use.
+    static func checkClientAuthentication(_ provider: ResolvedProvider, area: String) -> Check {
+        var used = provider.authentication.method.rawValue
+        if case .assertion(let assertion) = provider.authentication {
+            used += " (\(assertion.algorithm)" + (assertion.keyFile.map { ", key \($0)" } ?? "") + ")"
+        }
+        let offered = (provider.endpoints.tokenAuthMethods ?? []).filter {
+            $0 != provider.authentication.method.rawValue
+        }
+        let others =
+            offered.isEmpty
+            ? ""
+            : "; the issuer also offers " + offered.prefix(8).map { SignInError.printable($0) }.joined(separator: ", ")
+        return Check(level: .ok, area: area, message: "client authentication \(used)\(others)", fix: nil)
+    }
+
+    /// Which certificate authorities HTTPS trusts: `SSL_CERT_FILE` / `SSL_CERT_DIR` or the system's bundle, and each
+    /// `caFile` config.json names, which must be readable.
+    static func checkCertificateAuthorities(
+        _ configuration: Configuration, _ environment: [String: String], into checks: inout [Check]
+    ) {
+        let trust = CATrust.from(configuration: configuration, environment: environment)
+        let general = [
+            trust.file.map { "CA file \($0) (SSL_CERT_FILE)" },
+            trust.directory.map { "CA folder \($0) (SSL_CERT_DIR)" },
+        ]
+        .compactMap { $0 }
+        checks.append(
+            Check(
+                level: .ok, area: "tls",
+                message: general.isEmpty
+                    ? "HTTPS trusts the system's CA bundle" : "HTTPS trusts " + general.joined(separator: ", "),
+                fix: nil))
+        for path in [trust.file, trust.directory].compactMap({ $0 }) where access(path, R_OK) != 0 {
+            checks.append(
+                Check(
+                    level: .fail, area: "tls", message: "\(path) cannot be read",
+                    fix: "fix SSL_CERT_FILE / SSL_CERT_DIR"))
+        }
+        let byFile = Dictionary(grouping: trust.byOrigin, by: \.value)
+        for (file, origins) in byFile.sorted(by: { $0.key < $1.key }) {
+            let hosts = origins.map(\.key).sorted().joined(separator: ", ")
+            checks.append(
+                access(file, R_OK) == 0
+                    ? Check(level: .ok, area: "tls", message: "CA file \(file) (caFile) for \(hosts)", fix: nil)
+                    : Check(
+                        level: .fail, area: "tls", message: "caFile \(file) for \(hosts) cannot be read",
+                        fix: "give caFile a readable PEM file of the provider's certificate authority"))
         }
     }
 

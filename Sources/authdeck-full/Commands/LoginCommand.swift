@@ -46,8 +46,9 @@ enum LoginCommand {
                 scopes: arguments.value("scope").map { $0.split(separator: " ").map(String.init) },
                 contact: contact, useDevice: arguments.has("device"), timeout: TimeInterval(timeout)),
             issuer: arguments.value("issuer"), clientID: arguments.value("client-id"),
-            clientSecretFile: arguments.value("client-secret-file"), listenPort: receiverPort,
-            opensBrowser: !noBrowser)
+            clientSecretFile: arguments.value("client-secret-file"), authMethod: arguments.value("auth-method"),
+            privateKeyFile: arguments.value("private-key-file"), keyID: arguments.value("key-id"),
+            listenPort: receiverPort, opensBrowser: !noBrowser)
         if arguments.has("dpop") { input.dpop = true }
         if arguments.has("par") { input.pushedAuthorizationRequests = true }
         if arguments.has("request-object") { input.requestObject = "signed" }

@@ -13,6 +13,11 @@ struct SignInInput: Sendable {
     /// `--client-id` and `--client-secret-file` (with `--issuer`, the only client that applies).
     var clientID: String?
     var clientSecretFile: String?
+    /// `--auth-method`, `--private-key-file` and `--key-id`: how the client authenticates (over config.json's
+    /// `tokenEndpointAuthMethod`, `privateKeyFile` and `keyID`).
+    var authMethod: String?
+    var privateKeyFile: String?
+    var keyID: String?
     /// `--listen`'s port; nil takes config.json's `listen`.
     var listenPort: UInt16?
     /// Whether the sign-in page opens in `$BROWSER` (false for `--no-browser`: the URL is only shown).
@@ -26,7 +31,7 @@ struct SignInInput: Sendable {
     var overrides: ProviderOverrides {
         var overrides = ProviderOverrides(
             issuer: issuer, clientID: clientID, clientSecretFile: clientSecretFile, scopes: request.scopes,
-            dpop: dpop)
+            dpop: dpop, authMethod: authMethod, privateKeyFile: privateKeyFile, keyID: keyID)
         overrides.pushedAuthorizationRequests = pushedAuthorizationRequests
         overrides.requestObject = requestObject
         return overrides

@@ -73,6 +73,8 @@ struct TraceDiff {
             return "response \(status) \(endpoint)\(error)"
         case .idToken:
             return "id_token " + (step.details["header"]?["alg"]?.string ?? "?")
+        case .clientAssertion:
+            return "client_assertion " + (step.details["header"]?["alg"]?.string ?? "?")
         case .exit:
             return "exit \(step.details["code"]?.integer ?? -1)"
         case .receiver, .confirm, .notice, .result:

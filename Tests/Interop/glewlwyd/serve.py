@@ -5,8 +5,13 @@
 
 Its own SQLite database in FOLDER, built from the package's schema; configured through its admin API as an operator
 would: an OpenID Connect plugin instance, a second one that binds tokens with DPoP and demands a nonce in every proof
-(the same clients work with both), a user, a public, a confidential and a device client.
+(the same clients work with both), two more for pushed, signed requests and JWT responses, a user, a public, a
+confidential and a device client, and clients that authenticate with a signed JWT: private_key_jwt with an RSA key
+(its JWKS, with a kid) and with a P-256 key (its PEM public key), and client_secret_jwt. Their keys are made here
+with openssl; the private halves are written to FOLDER (owner-only) for the test, the public halves given to
+glewlwyd.
 """
+import base64
 import http.cookiejar
 import json
 import os
@@ -140,7 +145,10 @@ def configure(folder, base, server):
         "introspection-revocation-allowed": True, "introspection-revocation-auth-scope": [],
         "introspection-revocation-allow-target-client": True, "jwks-show": True, "secret-type": "public",
         "address-claim": {"type": "no", "mandatory": False},
-        "session-management-allowed": False, "request-parameter-allow": False,
+        "session-management-allowed": False,
+        # JWT client authentication (and so client_secret_jwt and private_key_jwt in discovery) comes with JWT
+        # request parameters in glewlwyd; the client properties that hold each client's public key or JWKS.
+        "request-parameter-allow": True, "client-pubkey-parameter": "pubkey", "client-jwks-parameter": "jwks",
         # RFC 9207: `iss` in every authorization response, which authdeck checks against the issuer.
         "oauth-as-iss-id": True,
     }
@@ -190,6 +198,7 @@ def configure(folder, base, server):
                                   "confidential": True, "password": odd_secret, "redirect_uri": [redirect],
                                   "token_endpoint_auth_method": ["client_secret_basic"],
                                   "authorization_type": grants, "scope": [], "enabled": True})
+    jwt_clients = register_jwt_clients(api, folder, redirect, grants)
     # The request-object client: confidential (Basic), its P-256 public key in the `pubkey` property glewlwyd checks
     # request objects with; the private key in an owner-only file for authdeck's privateKeyFile. At its PAR endpoint
     # glewlwyd counts a request object signed with that key as the client's authentication (private_key_jwt), so the
@@ -212,8 +221,50 @@ def configure(folder, base, server):
         "clientSecret": secret, "deviceClient": "authdeck-public",
         "oddClient": "authdeck-odd", "oddSecret": odd_secret, "dpopIssuer": base + "/api/oidcdpop",
         "fapiIssuer": base + "/api/oidcx", "parRequiredIssuer": base + "/api/oidcpar",
-        "jarClient": "authdeck-jar", "jarKeyFile": jar_key,
+        "jarClient": "authdeck-jar", "jarKeyFile": jar_key, **jwt_clients,
     }), flush=True)
+
+
+def private_key(folder, name, *genpkey):
+    """A new PKCS#8 private key from openssl, owner-only in FOLDER, and its public half as PEM."""
+    path = os.path.join(folder, name)
+    subprocess.run(["openssl", "genpkey", *genpkey, "-out", path], check=True, capture_output=True)
+    os.chmod(path, 0o600)
+    public = subprocess.run(["openssl", "pkey", "-in", path, "-pubout"], check=True, capture_output=True, text=True)
+    return path, public.stdout
+
+
+def rsa_jwk(public_pem, kid):
+    """The public JWK of an RSA key (RFC 7518 6.3.1), its modulus and exponent read by openssl."""
+    text = subprocess.run(["openssl", "rsa", "-pubin", "-noout", "-modulus"], input=public_pem, check=True,
+                          capture_output=True, text=True).stdout
+    modulus = bytes.fromhex(text.strip().split("=", 1)[1])
+
+    def b64(data):
+        return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+    return {"kty": "RSA", "use": "sig", "alg": "RS256", "kid": kid, "n": b64(modulus), "e": b64(b"\x01\x00\x01")}
+
+
+def register_jwt_clients(api, folder, redirect, grants):
+    rsa_key, rsa_public = private_key(folder, "client-rsa.pem", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048")
+    ec_key, ec_public = private_key(folder, "client-ec.pem", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256")
+    wrong_key, _ = private_key(folder, "client-wrong.pem", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048")
+    jwt_secret = "glewlwyd-jwt-secret-0123456789abcdef"
+    common = {"confidential": True, "redirect_uri": [redirect], "authorization_type": grants, "scope": [],
+              "enabled": True}
+    api.must("POST", "/client/", dict(common, client_id="authdeck-rsa-jwt", name="authdeck RSA private_key_jwt",
+                                      token_endpoint_auth_method=["private_key_jwt"],
+                                      jwks={"keys": [rsa_jwk(rsa_public, "authdeck-rsa-1")]}))
+    api.must("POST", "/client/", dict(common, client_id="authdeck-ec-jwt", name="authdeck P-256 private_key_jwt",
+                                      token_endpoint_auth_method=["private_key_jwt"], pubkey=ec_public))
+    api.must("POST", "/client/", dict(common, client_id="authdeck-secret-jwt", name="authdeck client_secret_jwt",
+                                      token_endpoint_auth_method=["client_secret_jwt"], client_secret=jwt_secret,
+                                      password=jwt_secret))
+    return {
+        "rsaJWTClient": "authdeck-rsa-jwt", "rsaKeyFile": rsa_key, "rsaKeyID": "authdeck-rsa-1",
+        "ecJWTClient": "authdeck-ec-jwt", "ecKeyFile": ec_key, "wrongKeyFile": wrong_key,
+        "secretJWTClient": "authdeck-secret-jwt", "jwtSecret": jwt_secret,
+    }
 
 
 if __name__ == "__main__":
