@@ -326,9 +326,15 @@ extension InteropTests {
             #expect((claims["code_challenge"] as? String)?.hasSuffix("…") == true)
             #expect((object["header"] as? [String: Any])?["typ"] as? String == "oauth-authz-req+jwt")
             #expect(!setup.trace(byValue).text.contains("signature"))
-            // Pushed: the object goes to the PAR endpoint with the client's Basic authentication.
+            // Pushed: the object goes to the PAR endpoint with the client's Basic authentication (named: a key file
+            // alone would make it private_key_jwt).
             let pushed = setup.folder.path + "/pushed.jsonl"
-            try configureSigned(issuer: issuer, ["requestObject": "signed", "pushedAuthorizationRequests": true])
+            try configureSigned(
+                issuer: issuer,
+                [
+                    "requestObject": "signed", "pushedAuthorizationRequests": true,
+                    "tokenEndpointAuthMethod": "client_secret_basic",
+                ])
             try signsIn("jar-par", issuer: issuer, trace: pushed)
             let body = try #require(pushedBody(setup.trace(pushed).steps))
             #expect(Set(body.keys) == ["client_id", "request"], "body: \(body)")
