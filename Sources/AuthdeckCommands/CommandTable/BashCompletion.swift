@@ -4,7 +4,7 @@ enum BashCompletion {
         let commands = Commands.all.map(\.name).joined(separator: " ")
         let subcommandCases = CommandSurface.subcommandPaths.map { "\"\($0)\"" }.joined(separator: "|")
         var text = """
-            # bash completion for authdeck, generated from its command table (Sources/authdeck-full/CommandTable/Commands.swift)
+            # bash completion for authdeck, generated from its command table (Sources/AuthdeckCommands/CommandTable/Commands.swift)
             # by `make completions`: edit the table, not this file.
 
             # Adds the session keys that start with the word being completed to COMPREPLY, each written as one shell

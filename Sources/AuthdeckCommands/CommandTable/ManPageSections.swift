@@ -4,7 +4,7 @@
 enum ManPageSections {
     /// The line that starts each generated option list, so a rewrite finds where the prose ends.
     static let optionsMarker =
-        #".\" options: generated from "# + "Sources/authdeck-full/CommandTable/Commands.swift (make completions)"
+        #".\" options: generated from "# + "Sources/AuthdeckCommands/CommandTable/Commands.swift (make completions)"
 
     static func rewrite(_ page: String) throws(CommandFailure) -> String {
         var lines = page.components(separatedBy: "\n")

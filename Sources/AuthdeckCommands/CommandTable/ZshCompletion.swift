@@ -6,7 +6,7 @@ enum ZshCompletion {
         let subcommandCases = CommandSurface.subcommandPaths.map { "'\($0)'" }.joined(separator: "|")
         var text = """
             #compdef authdeck
-            # zsh completion for authdeck, generated from its command table (Sources/authdeck-full/CommandTable/Commands.swift)
+            # zsh completion for authdeck, generated from its command table (Sources/AuthdeckCommands/CommandTable/Commands.swift)
             # by `make completions`: edit the table, not this file.
 
             _authdeck_sessions() {
