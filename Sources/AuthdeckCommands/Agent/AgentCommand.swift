@@ -21,7 +21,8 @@ enum AgentCommand {
         }
         let allowed = allowText.split(separator: ",").map { String($0) }.filter { !$0.isEmpty }
         guard !allowed.isEmpty else { throw .usage("--allow names no session") }
-        let path = try socketPath(arguments.value("socket"))
+        global.environment.requireProcess("agent")
+        let path = try socketPath(arguments.value("socket"), global)
         let log = try RequestLog(path: arguments.value("log"))
         let store = try StoreCommands.requireStore(global)
         // Unlocked now, so a locked store fails here and not at the first request.
@@ -42,10 +43,10 @@ enum AgentCommand {
             sigemptyset(&action.sa_mask)
             sigaction(signal, &action, nil)
         }
-        Output.out(path + "\n")
+        global.out(path + "\n")
         if !global.quiet {
             let served = allowed == ["*"] ? "every session" : allowed.joined(separator: ", ")
-            Output.err(
+            global.err(
                 "authdeck agent: serving \(served)"
                     + " on \(path); set AUTHDECK_AGENT_SOCK to it\n")
         }
@@ -67,9 +68,9 @@ enum AgentCommand {
     }
 
     /// The socket path: given, else in `$XDG_RUNTIME_DIR/authdeck` (made 0700).
-    static func socketPath(_ given: String?) throws(CommandFailure) -> String {
+    static func socketPath(_ given: String?, _ global: GlobalOptions) throws(CommandFailure) -> String {
         if let given, !given.isEmpty { return given }
-        guard let runtime = ProcessEnvironment.current()["XDG_RUNTIME_DIR"], !runtime.isEmpty else {
+        guard let runtime = global.environment.variables["XDG_RUNTIME_DIR"], !runtime.isEmpty else {
             throw .usage("XDG_RUNTIME_DIR is not set; give --socket PATH")
         }
         let folder = runtime + "/authdeck"

@@ -87,15 +87,24 @@ struct GlobalOptions {
     var unlockForMinutes: Int = 15
     var keyringTimeoutSeconds: Int = 5
     var quiet = false
+    /// The variables, clock and streams the command runs with (the process's, or a test's).
+    let environment: CommandEnvironment
 
-    init(_ arguments: Arguments, environment: [String: String]) throws(CommandFailure) {
+    /// Writes `text` to the command's standard output, sanitised (CommandOutput).
+    func out(_ text: String) { environment.output.write(text) }
+    /// Writes `text` to the command's standard error, sanitised.
+    func err(_ text: String) { environment.errors.write(text) }
+
+    init(_ arguments: Arguments, environment: CommandEnvironment) throws(CommandFailure) {
+        self.environment = environment
         let option = arguments.value("session")
+        let variables = environment.variables
         sessionChoice = Result { () throws(CommandFailure) in
             try StoreCommands.attempt { () throws(StoreError) in
-                try SessionChoice.resolve(option: option, environment: environment)
+                try SessionChoice.resolve(option: option, environment: variables)
             }
         }
-        config = arguments.value("config") ?? environment["AUTHDECK_CONFIG"]
+        config = arguments.value("config") ?? variables["AUTHDECK_CONFIG"]
         unlockForMinutes = try arguments.integer("unlock-for", in: 0...10_080) ?? 15
         keyringTimeoutSeconds = try arguments.integer("keyring-timeout", in: 1...300) ?? 5
         quiet = arguments.has("quiet")

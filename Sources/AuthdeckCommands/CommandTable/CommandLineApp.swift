@@ -5,34 +5,35 @@ import AuthCore
 #endif
 
 /// The command line: picks the command, parses its options, runs it, and turns failures into exit codes.
-enum CommandLineApp {
+public enum CommandLineApp {
     static let version = AuthdeckVersion.current
 
-    static func main(_ words: [String], environment: [String: String]) -> Int32 {
+    public static func main(_ words: [String], environment: CommandEnvironment) -> Int32 {
+        let output = environment.output
         guard let first = words.first else {
             // With no arguments on a terminal, authdeck opens the TUI; elsewhere it shows the help.
-            if isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1, let tui = Commands.named("tui") {
+            if environment.input.isTerminal && output.isTerminal, let tui = Commands.named("tui") {
                 return run(tui, [], environment: environment)
             }
-            Output.out(overview)
+            output.write(overview)
             return ExitCode.done.rawValue
         }
         switch first {
         case "--version", "-V", "version":
-            Output.out("authdeck \(version)\n")
+            output.write("authdeck \(version)\n")
             return ExitCode.done.rawValue
         case "--help", "-h", "help":
             if words.count > 1, let command = Commands.named(words[1]) {
-                Output.out((command.subcommand(words.count > 2 ? words[2] : nil) ?? command).help)
+                output.write((command.subcommand(words.count > 2 ? words[2] : nil) ?? command).help)
             } else {
-                Output.out(overview)
+                output.write(overview)
             }
             return ExitCode.done.rawValue
         case "--generate":
-            return CommandSurface.generate(Array(words.dropFirst()))
+            return CommandSurface.generate(Array(words.dropFirst()), environment)
         default:
             guard let command = Commands.named(first) else {
-                Output.err("authdeck: unknown command '\(first)' (see authdeck --help)\n")
+                environment.errors.write("authdeck: unknown command '\(first)' (see authdeck --help)\n")
                 return ExitCode.usage.rawValue
             }
             return run(command, Array(words.dropFirst()), environment: environment)
@@ -40,7 +41,7 @@ enum CommandLineApp {
     }
 
     /// Runs `command`, or the subcommand named first among its positionals, with the options that one takes.
-    private static func run(_ command: Command, _ words: [String], environment: [String: String]) -> Int32 {
+    private static func run(_ command: Command, _ words: [String], environment: CommandEnvironment) -> Int32 {
         // Only before `--`: what follows belongs to the command `exec` runs (`exec -- kubectl --help`).
         let ownWords = Array(words.prefix { $0 != "--" })
         let everyOption = command.options + command.subcommands.flatMap(\.options) + GlobalOptions.specs
@@ -48,7 +49,7 @@ enum CommandLineApp {
         let subcommand = command.subcommand(firstWord)
         let chosen = subcommand ?? command
         if ownWords.contains("--help") || ownWords.contains("-h") {
-            Output.out(chosen.help)
+            environment.output.write(chosen.help)
             return ExitCode.done.rawValue
         }
         do throws(CommandFailure) {
@@ -65,8 +66,8 @@ enum CommandLineApp {
             return try run(arguments, global).rawValue
         } catch {
             let name = subcommand.map { "\(command.name) \($0.name)" } ?? command.name
-            Output.err("authdeck \(name): \(error.message)\n")
-            if error.code == .usage { Output.err("usage: authdeck \(chosen.synopsis)\n") }
+            environment.errors.write("authdeck \(name): \(error.message)\n")
+            if error.code == .usage { environment.errors.write("usage: authdeck \(chosen.synopsis)\n") }
             return error.code.rawValue
         }
     }
@@ -90,28 +91,5 @@ enum CommandLineApp {
 
             """
         return text
-    }
-}
-
-/// Writes to stdout and stderr without Foundation, so the hot path stays light. Everything written goes through
-/// `TerminalText.sanitizedLines`: error descriptions, device codes, names and emails come from providers, and none
-/// of their escape sequences, control characters or bidi overrides may reach the user's terminal.
-enum Output {
-    static func out(_ text: String) { write(STDOUT_FILENO, text) }
-    static func err(_ text: String) { write(STDERR_FILENO, text) }
-
-    private static func write(_ descriptor: Int32, _ text: String) {
-        var text = TerminalText.sanitizedLines(text)
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                offset += written
-            }
-        }
     }
 }

@@ -25,29 +25,30 @@ enum CommandSurface {
     /// `totp add`, `store lock`…: every command-and-subcommand path.
     static var subcommandPaths: [String] { scopes.map(\.path).filter { $0.contains(" ") } }
 
-    static func generate(_ words: [String]) -> Int32 {
+    static func generate(_ words: [String], _ environment: CommandEnvironment) -> Int32 {
         switch (words.first, words.count) {
         case ("completions", 2):
             switch words[1] {
-            case "bash": Output.out(BashCompletion.script)
-            case "zsh": Output.out(ZshCompletion.script)
-            case "fish": Output.out(FishCompletion.script)
+            case "bash": environment.output.write(BashCompletion.script)
+            case "zsh": environment.output.write(ZshCompletion.script)
+            case "fish": environment.output.write(FishCompletion.script)
             default:
-                Output.err("authdeck: --generate completions takes bash, zsh or fish\n")
+                environment.errors.write("authdeck: --generate completions takes bash, zsh or fish\n")
                 return ExitCode.usage.rawValue
             }
             return ExitCode.done.rawValue
         case ("man", 1):
-            let page = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+            let page = String(decoding: (try? environment.input.readToEnd()) ?? [], as: UTF8.self)
             do throws(CommandFailure) {
-                Output.out(try ManPageSections.rewrite(page))
+                environment.output.write(try ManPageSections.rewrite(page))
             } catch {
-                Output.err("authdeck --generate man: \(error.message)\n")
+                environment.errors.write("authdeck --generate man: \(error.message)\n")
                 return error.code.rawValue
             }
             return ExitCode.done.rawValue
         default:
-            Output.err("authdeck: usage: authdeck-full --generate completions bash|zsh|fish | --generate man < PAGE\n")
+            environment.errors.write(
+                "authdeck: usage: authdeck-full --generate completions bash|zsh|fish | --generate man < PAGE\n")
             return ExitCode.usage.rawValue
         }
     }

@@ -42,7 +42,7 @@ enum DirectorySession {
         _ = try StoreCommands.attempt { () throws(StoreError) in try store.entry(key) }
         let path = try write(key)
         if !global.quiet {
-            Output.err("commands run under \(DirectorySessionFile.currentDirectory()) now use '\(key)' (\(path))\n")
+            global.err("commands run under \(DirectorySessionFile.currentDirectory()) now use '\(key)' (\(path))\n")
         }
         return .done
     }

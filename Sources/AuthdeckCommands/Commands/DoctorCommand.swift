@@ -22,7 +22,7 @@ enum DoctorCommand {
 
     static func run(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
         _ = try arguments.positionals(atMost: 0)
-        let environment = ProcessEnvironment.current()
+        let environment = global.environment.variables
         var checks: [Check] = []
         let configuration = checkConfiguration(global, environment, into: &checks)
         checkStore(global, environment, into: &checks)
@@ -35,13 +35,13 @@ enum DoctorCommand {
                 "{\"level\":\(SessionJSON.quoted(check.level.rawValue)),\"area\":\(SessionJSON.quoted(check.area)),"
                     + "\"message\":\(SessionJSON.quoted(check.message)),\"fix\":\(SessionJSON.quoted(check.fix))}"
             }
-            Output.out("[" + objects.joined(separator: ",") + "]\n")
+            global.out("[" + objects.joined(separator: ",") + "]\n")
         } else {
             for check in checks {
                 var line =
                     "\(check.level.rawValue.uppercased().padded(to: 5)) \(check.area.padded(to: 16)) \(check.message)"
                 if let fix = check.fix, check.level != .ok { line += "\n      fix: \(fix)" }
-                Output.out(line + "\n")
+                global.out(line + "\n")
             }
         }
         return checks.contains { $0.level == .fail } ? .failed : .done
@@ -73,7 +73,7 @@ enum DoctorCommand {
     }
 
     static func checkStore(_ global: GlobalOptions, _ environment: [String: String], into checks: inout [Check]) {
-        let location = StoreCommands.location()
+        let location = StoreCommands.location(global)
         let options = StoreCommands.storeOptions(global)
         let store: SessionStore?
         do throws(StoreError) {

@@ -10,7 +10,8 @@ import SessionStorage
 /// `authdeck login PROVIDER`: runs one sign-in through the shared state machine and stores the session.
 enum LoginCommand {
     static func run(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
-        let environment = ProcessEnvironment.current()
+        global.environment.requireProcess("login")
+        let environment = global.environment.variables
         if arguments.value("session") != nil {  // a typo for --session-key, which would be silently ignored
             throw .usage("login names its new session with --session-key KEY (--session picks an existing one)")
         }
@@ -54,7 +55,8 @@ enum LoginCommand {
 
         // The store opens first: a locked store fails now, not after the user has signed in.
         let store = try StoreCommands.attempt { () throws(StoreError) in
-            try SessionStore.open(StoreCommands.location(), options: StoreCommands.storeOptions(global), create: true)
+            try SessionStore.open(
+                StoreCommands.location(global), options: StoreCommands.storeOptions(global), create: true)
         }
         guard let store else { throw CommandFailure(.store, "the session store cannot be opened") }
         try StoreCommands.attempt { () throws(StoreError) in try store.unlock() }
@@ -62,13 +64,14 @@ enum LoginCommand {
         let signIn = SignInUseCase(setup: setup, store: store)
         let trace = arguments.value("trace").map { _ in FlowTrace() }
         let presenter = CommandLinePresenter(
-            quiet: global.quiet, showQR: noBrowser || BrowserLauncher(environment: environment).command == nil,
+            errors: global.environment.errors, quiet: global.quiet,
+            showQR: noBrowser || BrowserLauncher(environment: environment).command == nil,
             keepsWithoutAsking: arguments.has("yes"), hasTestSeed: { signIn.testSeed(for: $0) != nil })
         let prepared: SignInUseCase.Prepared
         do throws(SignInStartFailure) {
             prepared = try signIn.prepare(input, trace: trace, report: presenter.show) { proposed, stored in
                 if !global.quiet {
-                    Output.err("authdeck: '\(proposed)' names another account's session; stored as '\(stored)'\n")
+                    global.err("authdeck: '\(proposed)' names another account's session; stored as '\(stored)'\n")
                 }
             }
         } catch {
@@ -126,9 +129,9 @@ enum LoginCommand {
         case .success(let outcome):
             if arguments.has("json") {
                 let entry = StoreEntry(record: outcome.record, isSelected: false)
-                Output.out(SessionJSON.listObject(entry, now: Date()) + "\n")
+                global.out(SessionJSON.listObject(entry, now: Date()) + "\n")
             } else {
-                Output.out(outcome.record.key + "\n")
+                global.out(outcome.record.key + "\n")
             }
             return .done
         case .failure(let error):

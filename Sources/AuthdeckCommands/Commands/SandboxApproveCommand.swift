@@ -27,7 +27,7 @@ enum SandboxApproveCommand {
         } else if response.status == 200, let form = postForm(in: response.body) {
             response = try fetch(OutgoingRequest.form(form.action, form.fields), transport)
         }
-        if !global.quiet { Output.err("authdeck sandbox approve: \(decision) as \(user): HTTP \(response.status)\n") }
+        if !global.quiet { global.err("authdeck sandbox approve: \(decision) as \(user): HTTP \(response.status)\n") }
         return response.status < 400 ? .done : .failed
     }
 

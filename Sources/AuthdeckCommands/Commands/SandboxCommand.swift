@@ -20,10 +20,11 @@ enum SandboxCommand {
         default: _ = try arguments.positionals(atMost: 0)
         }
         if arguments.value("fault") == "list" {
-            Output.out(SandboxFaults.listing)
+            global.out(SandboxFaults.listing)
             return .done
         }
-        let environment = ProcessEnvironment.current()
+        global.environment.requireProcess("sandbox")
+        let environment = global.environment.variables
         var configuration = SandboxConfiguration()
         // A fixed port by default, so the config.json written yesterday (and sessions stored with its URLs) still
         // reach the sandbox today; --port 0 picks a free one.
@@ -57,7 +58,8 @@ enum SandboxCommand {
         configuration.outboxPath = arguments.value("outbox") ?? dataFolder + "/sandbox-outbox.jsonl"
         // Keys, issued tokens and sign-ups kept across restarts, next to the store the sessions live in.
         configuration.dataFolder = SandboxDataFolder(path: dataFolder + "/sandbox")
-        configuration.announce = { line in Output.out(line) }
+        let output = global.environment.output
+        configuration.announce = { line in output.write(line) }
         // Only this user's processes may switch faults (a fault stalls or breaks every sign-in at the sandbox).
         configuration.adminPeerCheck = { request in LoopbackPeer.isCurrentUser(request) }
 
@@ -90,14 +92,14 @@ enum SandboxCommand {
                 throw CommandFailure(.failed, error.description)
             }
         }
-        Output.out(server.baseURL + "\n")
+        global.out(server.baseURL + "\n")
         if !global.quiet {
             let names = configuration.users.map(\.name).joined(separator: ", ")
-            Output.err(
+            global.err(
                 "authdeck sandbox: listening on \(server.baseURL) (users: \(names)); "
                     + "codes go to \(configuration.outboxPath ?? "stdout"). Ctrl-C stops.\n")
             if !configuration.faults.faults.isEmpty {
-                Output.err("authdeck sandbox: faults on: \(configuration.faults.names.joined(separator: ","))\n")
+                global.err("authdeck sandbox: faults on: \(configuration.faults.names.joined(separator: ","))\n")
             }
         }
         var received: Int32 = 0

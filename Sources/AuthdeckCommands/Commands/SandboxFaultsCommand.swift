@@ -12,7 +12,7 @@ enum SandboxFaultsCommand {
     static func run(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
         let words = try arguments.positionals(atMost: 2)
         if words.count == 2, words[1] == "list" {
-            Output.out(SandboxFaults.listing)
+            global.out(SandboxFaults.listing)
             return .done
         }
         let base = try sandboxURL(arguments, global)
@@ -42,14 +42,14 @@ enum SandboxFaultsCommand {
         if arguments.has("json") {
             var shown = object
             shown["available"] = nil
-            Output.out(String(decoding: encoded(shown), as: UTF8.self) + "\n")
+            global.out(String(decoding: encoded(shown), as: UTF8.self) + "\n")
         } else {
             let names = (object["faults"] as? [String]) ?? []
             var line = names.isEmpty ? "none" : names.joined(separator: ",")
             if names.contains(SandboxFault.slowProvider.rawValue), let delay = object["delayMs"] as? Int {
                 line += " (delay \(delay) ms)"
             }
-            Output.out(line + "\n")
+            global.out(line + "\n")
         }
         return .done
     }
@@ -101,7 +101,7 @@ enum SandboxFaultsCommand {
             do throws(SignInError) {
                 configuration = try ConfigurationFile.load(
                     explicit: global.config,
-                    environment: ProcessEnvironment.current())
+                    environment: global.environment.variables)
             } catch {
                 throw error.commandFailure
             }

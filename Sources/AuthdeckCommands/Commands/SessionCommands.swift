@@ -29,7 +29,7 @@ enum SessionCommands {
                     refreshed += 1
                 } catch {
                     failed += 1
-                    Output.err("authdeck refresh: \(entry.record.key): \(error.message)\n")
+                    global.err("authdeck refresh: \(entry.record.key): \(error.message)\n")
                 }
             }
             // One line that sums it up, so a script's log says what happened to every session.
@@ -41,7 +41,7 @@ enum SessionCommands {
                     .joined(separator: ", ") + ")"
             }
             summary += ", failed \(failed)"
-            Output.err(summary + "\n")
+            global.err(summary + "\n")
             return failed == 0 ? .done : .failed
         }
         let named = try global.session(or: positional)
@@ -53,7 +53,7 @@ enum SessionCommands {
     private static func report(_ record: SessionRecord, _ global: GlobalOptions) {
         guard !global.quiet else { return }
         let until = record.expiresAt.map { " until \(SessionJSON.iso8601($0))" } ?? ""
-        Output.err("refreshed '\(record.key)'\(until)\n")
+        global.err("refreshed '\(record.key)'\(until)\n")
     }
 
     /// Refreshes one session at its provider and stores the result before returning it. With `ifExpiringWithin`,
@@ -89,7 +89,7 @@ enum SessionCommands {
         guard url.lowercased().hasPrefix(SchemeReceiver.scheme + "://") else {
             throw .usage("open-url takes authdeck:// URLs only")
         }
-        let path = SchemeReceiver.defaultSocketPath(environment: ProcessEnvironment.current())
+        let path = SchemeReceiver.defaultSocketPath(environment: global.environment.variables)
         let verdict: CallbackVerdict
         do throws(SignInError) {
             verdict = try SchemeReceiver.handOver(url, socketPath: path)
@@ -98,7 +98,7 @@ enum SessionCommands {
         }
         switch verdict {
         case .accepted:
-            if !global.quiet { Output.err("handed the redirect to the waiting sign-in\n") }
+            if !global.quiet { global.err("handed the redirect to the waiting sign-in\n") }
             return .done
         case .refused(let reason):
             throw CommandFailure(.authenticationFailed, "the waiting sign-in refused the redirect: \(reason)")

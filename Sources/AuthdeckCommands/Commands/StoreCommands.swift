@@ -12,15 +12,16 @@ enum StoreCommands {
     static func list(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
         _ = try arguments.positionals(atMost: 0)
         let store = try openStore(global, create: false)
-        let now = Date()
+        let now = global.environment.now()
         if arguments.has("json") {
             // Written straight from the rows, as the command line prints text (ListJSON, which the lean authdeck
             // serves too): 100,000 sessions must list within SPEC section 8's budget.
             guard let store else {
-                Output.out("[]\n")
+                global.out("[]\n")
                 return .done
             }
-            try attempt { () throws(StoreError) in try store.listJSON(now: now) }.write(to: STDOUT_FILENO)
+            let json = try attempt { () throws(StoreError) in try store.listJSON(now: now) }
+            json.withUnsafeBytes { global.environment.output.write(bytes: $0) }
             return .done
         }
         let entries =
@@ -28,10 +29,10 @@ enum StoreCommands {
                 try attempt { () throws(StoreError) in try store.entries() }
             } ?? []
         guard !entries.isEmpty else {
-            if !global.quiet { Output.err("no sessions (sign in with authdeck login PROVIDER)\n") }
+            if !global.quiet { global.err("no sessions (sign in with authdeck login PROVIDER)\n") }
             return .done
         }
-        Output.out(SessionTable.render(entries, now: now))
+        global.out(SessionTable.render(entries, now: now))
         return .done
     }
 
@@ -42,7 +43,7 @@ enum StoreCommands {
         if let problem = SessionKeyRule.problem(key) { throw .usage(problem) }
         let store = try requireStore(global)
         try attempt { () throws(StoreError) in try store.select(key) }
-        if !global.quiet { Output.err("selected '\(key)'\n") }
+        if !global.quiet { global.err("selected '\(key)'\n") }
         return .done
     }
 
@@ -56,19 +57,22 @@ enum StoreCommands {
         if all || expired {
             if positional != nil || (all && expired) { throw .usage("give a KEY, --all or --expired, not two of them") }
             guard let store = try openStore(global, create: false) else {
-                if !global.quiet { Output.err("no sessions to remove\n") }
+                if !global.quiet { global.err("no sessions to remove\n") }
                 return .done
             }
-            let now = Date()
+            let now = global.environment.now()
             let entries = try attempt { () throws(StoreError) in try store.entries() }
                 .filter { !expired || $0.isUnusable(at: now) }
             guard !entries.isEmpty else {
-                if !global.quiet { Output.err(expired ? "no expired sessions\n" : "no sessions to remove\n") }
+                if !global.quiet { global.err(expired ? "no expired sessions\n" : "no sessions to remove\n") }
                 return .done
             }
             let what = "\(entries.count) \(expired ? "expired " : "")session\(entries.count == 1 ? "" : "s")"
-            if !arguments.has("yes"), isatty(STDIN_FILENO) == 1 {
-                guard Confirmation.ask("remove \(what)\(revoke ? " and revoke their tokens" : "")? [y/N] ") else {
+            if !arguments.has("yes"), global.environment.input.isTerminal {
+                guard
+                    Confirmation.ask(
+                        global.environment, "remove \(what)\(revoke ? " and revoke their tokens" : "")? [y/N] ")
+                else {
                     throw CommandFailure(.cancelled, "nothing was removed")
                 }
             }
@@ -78,7 +82,7 @@ enum StoreCommands {
             // Only the sessions listed (and confirmed) go: one another process stored meanwhile stays.
             let removed = try attempt { () throws(StoreError) in try store.remove(entries.map(\.record.key)) }
             if !global.quiet {
-                Output.err("removed \(removed) \(expired ? "expired " : "")session\(removed == 1 ? "" : "s")\n")
+                global.err("removed \(removed) \(expired ? "expired " : "")session\(removed == 1 ? "" : "s")\n")
             }
             return .done
         }
@@ -87,7 +91,7 @@ enum StoreCommands {
         let key = try attempt { () throws(StoreError) in try store.resolveKey(named) }
         if revoke { try revokeAtProvider(key, store: store, global: global) }
         try attempt { () throws(StoreError) in try store.remove(key) }
-        if !global.quiet { Output.err("removed '\(key)'\n") }
+        if !global.quiet { global.err("removed '\(key)'\n") }
         return .done
     }
 
@@ -124,16 +128,16 @@ enum StoreCommands {
         }
         let server = serverCheck(entry, store: store, global: global)
         let unlocked = store?.isUnlockedInCache ?? false
-        let now = Date()
+        let now = global.environment.now()
         if arguments.has("json") {
-            Output.out(
+            global.out(
                 StatusReport.json(
-                    entry: entry, location: location(), source: source, unlocked: unlocked,
+                    entry: entry, location: location(global), source: source, unlocked: unlocked,
                     now: now, server: server))
         } else {
-            Output.out(
+            global.out(
                 StatusReport.text(
-                    entry: entry, location: location(), source: source, unlocked: unlocked,
+                    entry: entry, location: location(global), source: source, unlocked: unlocked,
                     now: now, server: server))
         }
         return .done
@@ -159,22 +163,23 @@ enum StoreCommands {
 
     // MARK: - Opening the store
 
-    static func location() -> StoreLocation {
-        StoreLocation.resolve(environment: ProcessEnvironment.current())
+    static func location(_ global: GlobalOptions) -> StoreLocation {
+        global.environment.storeLocation
     }
 
     static func storeOptions(_ global: GlobalOptions) -> StoreOptions {
-        StoreOptions.fromEnvironment(
-            ProcessEnvironment.current(), unlockForMinutes: global.unlockForMinutes,
+        let errors = global.environment.errors
+        return StoreOptions.fromEnvironment(
+            global.environment.variables, unlockForMinutes: global.unlockForMinutes,
             keyringTimeoutSeconds: global.keyringTimeoutSeconds,
             secretService: SecretServiceKeyring(timeoutSeconds: global.keyringTimeoutSeconds),
-            warn: { Output.err("authdeck: \($0)\n") })
+            warn: { errors.write("authdeck: \($0)\n") })
     }
 
     /// The store, or nil when there is none yet and `create` is false.
     static func openStore(_ global: GlobalOptions, create: Bool) throws(CommandFailure) -> SessionStore? {
         try attempt { () throws(StoreError) in
-            try SessionStore.open(location(), options: storeOptions(global), create: create)
+            try SessionStore.open(location(global), options: storeOptions(global), create: create)
         }
     }
 

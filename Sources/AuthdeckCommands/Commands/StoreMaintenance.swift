@@ -29,11 +29,11 @@ enum StoreMaintenance {
 
     private static func lock(_ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
         guard let store = try StoreCommands.openStore(global, create: false) else {
-            if !global.quiet { Output.err("no store yet; nothing to lock\n") }
+            if !global.quiet { global.err("no store yet; nothing to lock\n") }
             return .done
         }
         let dropped = store.lockStore()
-        if !global.quiet { Output.err(dropped ? "store locked\n" : "store was not unlocked\n") }
+        if !global.quiet { global.err(dropped ? "store locked\n" : "store was not unlocked\n") }
         return .done
     }
 
@@ -46,7 +46,7 @@ enum StoreMaintenance {
         }
         guard let store = try StoreCommands.openStore(global, create: true) else { return .failed }
         try StoreCommands.attempt { () throws(StoreError) in try store.migrateMasterKey(to: target) }
-        if !global.quiet { Output.err("the master key is now kept by \(target.rawValue)\n") }
+        if !global.quiet { global.err("the master key is now kept by \(target.rawValue)\n") }
         return .done
     }
 
@@ -57,9 +57,9 @@ enum StoreMaintenance {
         let replace = arguments.has("replace")
         let skipExisting = arguments.has("skip-existing")
         if replace && skipExisting { throw .usage("give --replace or --skip-existing, not both") }
-        var bytes = try readInput(path)
+        var bytes = try readInput(path, global)
         if ExportBundle.isBundle(bytes) {
-            let passphrase = try bundlePassphrase(.importBundle)
+            let passphrase = try bundlePassphrase(.importBundle, global)
             bytes = try StoreCommands.attempt { () throws(StoreError) in
                 try ExportBundle.open(bytes, passphrase: passphrase)
             }
@@ -84,7 +84,7 @@ enum StoreMaintenance {
                 try store.storeTOTPSeed(seed, replace: replace)
                 seedsStored += 1
             } catch .keyTaken {
-                if !skipExisting { Output.err("authdeck: kept the existing TOTP seed of \(seed.user)\n") }
+                if !skipExisting { global.err("authdeck: kept the existing TOTP seed of \(seed.user)\n") }
             } catch {
                 throw StoreCommands.failure(error)
             }
@@ -92,7 +92,7 @@ enum StoreMaintenance {
         warnUnconfiguredBackends(records, global)
         let imported = Set(records.map(\.key))
         for key in transfer.needingLocalClient where imported.contains(key) {
-            Output.err(
+            global.err(
                 "authdeck: '\(key)' came with a client secret setting, which imports never follow; it refreshes only "
                     + "with the client this machine's config.json has for its issuer\n")
         }
@@ -101,7 +101,7 @@ enum StoreMaintenance {
             var line = "imported \(records.count) session\(records.count == 1 ? "" : "s")"
             if skipped > 0 { line += ", skipped \(skipped) whose key is taken" }
             if seedsStored > 0 { line += ", \(seedsStored) TOTP seed\(seedsStored == 1 ? "" : "s")" }
-            Output.err(line + "\n")
+            global.err(line + "\n")
         }
         return .done
     }
@@ -112,7 +112,7 @@ enum StoreMaintenance {
         guard
             let configuration = try? ConfigurationFile.load(
                 explicit: global.config,
-                environment: ProcessEnvironment.current())
+                environment: global.environment.variables)
         else {
             return
         }
@@ -120,7 +120,7 @@ enum StoreMaintenance {
             !Configuration.builtInBackends.contains(name) && configuration.backends?[name] == nil
         }
         for name in unknown.sorted() {
-            Output.err(
+            global.err(
                 "authdeck: warning: backend '\(name)' is not configured here; its sessions refresh with the "
                     + "endpoints stored with them, but new sign-ins need it in config.json\n")
         }
@@ -135,28 +135,30 @@ enum StoreMaintenance {
             }
             return (try store.allSessions(), try store.selectedKey(), seeds)
         }
-        let now = Date()
+        let now = global.environment.now()
         let lines =
             sessions.map { SessionJSON.transferLine($0, selected: $0.record.key == selected, now: now) }
             + seeds.map(SessionJSON.seedLine)
-        let passphrase = try bundlePassphrase(.exportBundle)
+        let passphrase = try bundlePassphrase(.exportBundle, global)
         let bundle = try StoreCommands.attempt { () throws(StoreError) in
             try ExportBundle.seal(Array(lines.joined(separator: "\n").utf8), passphrase: passphrase)
         }
-        try writeOutput(bundle, to: path)
+        try writeOutput(bundle, to: path, global)
         if !global.quiet {
             var line = "exported \(sessions.count) session\(sessions.count == 1 ? "" : "s")"
             if !seeds.isEmpty { line += " and \(seeds.count) TOTP seed\(seeds.count == 1 ? "" : "s")" }
-            Output.err(line + " to \(path)\n")
+            global.err(line + " to \(path)\n")
         }
         return .done
     }
 
     // MARK: - Files
 
-    private static func bundlePassphrase(_ purpose: PassphraseUnlock.Purpose) throws(CommandFailure) -> [UInt8] {
+    private static func bundlePassphrase(
+        _ purpose: PassphraseUnlock.Purpose, _ global: GlobalOptions
+    ) throws(CommandFailure) -> [UInt8] {
         let source = PassphraseUnlock.fromEnvironment(
-            ProcessEnvironment.current(),
+            global.environment.variables,
             fileVariable: "AUTHDECK_EXPORT_PASSPHRASE_FILE")
         guard let passphrase = try StoreCommands.attempt({ () throws(StoreError) in try source.read(purpose) }) else {
             throw CommandFailure(.store, "the bundle needs a passphrase: \(source.hint)")
@@ -165,9 +167,10 @@ enum StoreMaintenance {
     }
 
     /// The whole file (or standard input); past `SessionJSON.maximumImportBytes` it stops reading and refuses.
-    private static func readInput(_ path: String) throws(CommandFailure) -> [UInt8] {
+    private static func readInput(_ path: String, _ global: GlobalOptions) throws(CommandFailure) -> [UInt8] {
         do {
-            return try BoundedRead.bytes(path, limit: SessionJSON.maximumImportBytes, standardInput: true)
+            if path == "-" { return try global.environment.input.readToEnd(limit: SessionJSON.maximumImportBytes) }
+            return try BoundedRead.bytes(path, limit: SessionJSON.maximumImportBytes)
         } catch .tooLarge {
             throw CommandFailure(
                 .failed, "\(path) holds more than \(SessionJSON.maximumImportBytes >> 20) MiB; nothing was imported")
@@ -177,9 +180,9 @@ enum StoreMaintenance {
     }
 
     /// Writes the bundle with mode 0600 under a temporary name, then renames it into place.
-    private static func writeOutput(_ bytes: [UInt8], to path: String) throws(CommandFailure) {
+    private static func writeOutput(_ bytes: [UInt8], to path: String, _ global: GlobalOptions) throws(CommandFailure) {
         if path == "-" {
-            Output.out(String(decoding: bytes, as: UTF8.self))
+            global.out(String(decoding: bytes, as: UTF8.self))
             return
         }
         try PrivateFile.write(bytes, to: path, failure: "cannot write \(path)")

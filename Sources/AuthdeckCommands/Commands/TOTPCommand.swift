@@ -25,19 +25,19 @@ enum TOTPCommand {
             throw .usage("give exactly one of --secret BASE32 or --uri otpauth://… (use - to read it from stdin)")
         }
         if (secretArgument ?? uriArgument) != "-", !global.quiet {
-            Output.err(
+            global.err(
                 "authdeck: the seed was given on the command line, where other processes can see it; "
                     + "use --secret - or --uri - to read it from standard input\n")
         }
         var seed: TestAccountSeed
-        if let value = try secretArgument.map(readValue) {
+        if let value = try secretArgument.map({ argument throws(CommandFailure) in try readValue(argument, global) }) {
             guard let secret = Base32.decode(value), !secret.isEmpty else {
                 throw .usage("--secret is not base32 (A–Z and 2–7)")
             }
             guard let user, !user.isEmpty else { throw .usage("totp add needs a USER") }
             seed = TestAccountSeed(user: user, secret: secret)
         } else {
-            let text = try readValue(uriArgument ?? "")
+            let text = try readValue(uriArgument ?? "", global)
             let uri: OTPAuthURI
             do throws(OTPAuthURI.Failure) {
                 uri = try OTPAuthURI(text)
@@ -52,15 +52,16 @@ enum TOTPCommand {
                 algorithm: TOTP.Algorithm(rawValue: uri.algorithm) ?? .sha1, digits: uri.digits,
                 period: uri.period)
         }
-        seed.createdAt = Date()
+        seed.createdAt = global.environment.now()
         let store = try StoreCommands.attempt { () throws(StoreError) in
-            try SessionStore.open(StoreCommands.location(), options: StoreCommands.storeOptions(global), create: true)
+            try SessionStore.open(
+                StoreCommands.location(global), options: StoreCommands.storeOptions(global), create: true)
         }
         guard let store else { throw CommandFailure(.store, "the session store cannot be opened") }
         try StoreCommands.attempt { () throws(StoreError) in
             try store.storeTOTPSeed(seed, replace: arguments.has("replace"))
         }
-        if !global.quiet { Output.err("stored the TOTP seed of test account '\(seed.user)'\n") }
+        if !global.quiet { global.err("stored the TOTP seed of test account '\(seed.user)'\n") }
         return .done
     }
 
@@ -75,12 +76,12 @@ enum TOTPCommand {
                     + "\"digits\":\(seed.digits),\"period\":\(seed.period),"
                     + "\"createdAt\":\(SessionJSON.quoted(SessionJSON.iso8601(seed.createdAt)))}"
             }
-            Output.out("[" + objects.joined(separator: ",") + "]\n")
+            global.out("[" + objects.joined(separator: ",") + "]\n")
         } else if seeds.isEmpty {
-            if !global.quiet { Output.err("no TOTP seeds (add one with authdeck totp add USER --secret -)\n") }
+            if !global.quiet { global.err("no TOTP seeds (add one with authdeck totp add USER --secret -)\n") }
         } else {
             for seed in seeds {
-                Output.out(
+                global.out(
                     "\(seed.user.padded(to: 24)) \(seed.algorithm.rawValue) \(seed.digits) digits / \(seed.period) s\n")
             }
         }
@@ -94,7 +95,7 @@ enum TOTPCommand {
         guard removed else {
             throw CommandFailure(.noSuchSession, "no TOTP seed for '\(user)' (see authdeck totp list)")
         }
-        if !global.quiet { Output.err("removed the TOTP seed of '\(user)'\n") }
+        if !global.quiet { global.err("removed the TOTP seed of '\(user)'\n") }
         return .done
     }
 
@@ -105,7 +106,7 @@ enum TOTPCommand {
         guard let seed = try StoreCommands.attempt({ () throws(StoreError) in try store.totpSeed(user: user) }) else {
             throw CommandFailure(.noSuchSession, "no TOTP seed for '\(user)' (see authdeck totp list)")
         }
-        Output.out(seed.code(at: Date()) + "\n")
+        global.out(seed.code(at: global.environment.now()) + "\n")
         return .done
     }
 
@@ -119,9 +120,9 @@ enum TOTPCommand {
         return nil
     }
 
-    private static func readValue(_ value: String) throws(CommandFailure) -> String {
+    private static func readValue(_ value: String, _ global: GlobalOptions) throws(CommandFailure) -> String {
         guard value == "-" else { return value }
-        guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+        guard let line = global.environment.input.readLine(), !line.isEmpty else {
             throw .usage("nothing on standard input")
         }
         return line.trimmingCharacters(in: .whitespaces)

@@ -14,7 +14,7 @@ enum TUICommand {
     static func run(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
         _ = try arguments.positionals(atMost: 0)
         let started = ContinuousClock.now
-        let environment = ProcessEnvironment.current()
+        let environment = global.environment.variables
         let setup: SignInSetup
         do throws(SignInError) {
             setup = try SignInSetup.load(global: global, environment: environment)
@@ -41,7 +41,7 @@ enum TUICommand {
             throw StoreCommands.failure(error)
         }
 
-        let terminal = try startTerminal()
+        let terminal = try startTerminal(global)
         let lastBackend = store.lastBackend.flatMap { setup.backendNames.contains($0) ? $0 : nil }
         var state = AppState(
             rows: terminal.rows, cols: terminal.cols, now: Date(),
@@ -74,7 +74,7 @@ enum TUICommand {
             let keyFrame = loop.timeKeyPresses(200)
             let filterFrame = loop.timeFilterKeystrokes()
             terminal.restore()
-            Output.err(
+            global.err(
                 "bench: sessions=\(loop.state.sessions.totalCount) first-frame-ms=\(milliseconds(firstFrame)) "
                     + "key-to-frame-ms=\(milliseconds(keyFrame)) filter-key-ms=\(milliseconds(filterFrame)) "
                     + "rss-kb=\(rss)\n")
@@ -86,7 +86,8 @@ enum TUICommand {
     }
 
     /// The terminal taken over, or the reason it cannot be.
-    static func startTerminal() throws(CommandFailure) -> Terminal {
+    static func startTerminal(_ global: GlobalOptions) throws(CommandFailure) -> Terminal {
+        global.environment.requireProcess("tui")
         // A parent may hand down a signal mask that blocks SIGTERM; the terminal must still be restored on one.
         var endings = sigset_t()
         sigemptyset(&endings)
@@ -112,10 +113,10 @@ enum TUICommand {
     /// (a file needs none); Esc or q leaves. False when this terminal cannot be drawn on (TERM=dumb): the caller
     /// prints the file instead.
     static func showTraceFile(_ file: TraceFile, _ global: GlobalOptions) throws(CommandFailure) -> Bool {
-        let setup = try noSignIns()
+        let setup = try noSignIns(global)
         let terminal: Terminal
         do throws(CommandFailure) {
-            terminal = try startTerminal()
+            terminal = try startTerminal(global)
         } catch {
             return false
         }
@@ -128,8 +129,8 @@ enum TUICommand {
         url: String, report: SandboxPanel.Report,
         _ global: GlobalOptions
     ) throws(CommandFailure) -> ExitCode {
-        let setup = try noSignIns()
-        let terminal = try startTerminal()
+        let setup = try noSignIns(global)
+        let terminal = try startTerminal(global)
         runOneScreen(global, setup: setup, terminal: terminal) { state in
             var panel = SandboxPanel(url: url)
             panel.take(report)
@@ -140,8 +141,8 @@ enum TUICommand {
 
     /// What the event loop holds for sign-ins on a screen that never starts one: no config.json is read, so a
     /// broken one does not stop a trace file from being shown.
-    private static func noSignIns() throws(CommandFailure) -> SignInSetup {
-        let environment = ProcessEnvironment.current()
+    private static func noSignIns(_ global: GlobalOptions) throws(CommandFailure) -> SignInSetup {
+        let environment = global.environment.variables
         do throws(SignInError) {
             return SignInSetup(
                 environment: environment, configuration: Configuration(),

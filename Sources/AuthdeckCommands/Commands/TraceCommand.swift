@@ -17,7 +17,7 @@ enum TraceCommand {
             return try show(TraceDocument(path: words[1]), arguments, global)
         case "diff":
             guard words.count == 3 else { throw .usage("name two traces: trace diff A B") }
-            return try diff(TraceDocument(path: words[1]), TraceDocument(path: words[2]), arguments)
+            return try diff(TraceDocument(path: words[1]), TraceDocument(path: words[2]), arguments, global)
         case "replay":
             guard words.count == 2 else { throw .usage("name one trace: trace replay FILE") }
             return try replay(TraceDocument(path: words[1]), arguments, global)
@@ -46,16 +46,17 @@ enum TraceCommand {
         }
         if arguments.has("json") {
             let json = (try? TraceView.encoder.encode(document.steps)) ?? Data("[]".utf8)
-            Output.out(String(decoding: json, as: UTF8.self) + "\n")
+            global.out(String(decoding: json, as: UTF8.self) + "\n")
             return .done
         }
         // On a terminal, with nothing asked of the printout, the TUI opens on its Trace screen with the file.
-        if expanded.isEmpty, !arguments.has("plain"), isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1,
+        if expanded.isEmpty, !arguments.has("plain"), global.environment.input.isTerminal,
+            global.environment.output.isTerminal,
             try TUICommand.showTraceFile(document.screenFile, global)
         {
             return .done
         }
-        Output.out(TraceView.text(document, expanded: expanded))
+        global.out(TraceView.text(document, expanded: expanded))
         return .done
     }
 
@@ -63,14 +64,14 @@ enum TraceCommand {
 
     static func diff(
         _ a: TraceDocument, _ b: TraceDocument,
-        _ arguments: Arguments
+        _ arguments: Arguments, _ global: GlobalOptions
     ) throws(CommandFailure) -> ExitCode {
         let comparison = TraceDiff(a: a.steps, b: b.steps)
         if arguments.has("json") {
-            Output.out(comparison.json(pathA: a.path, pathB: b.path) + "\n")
+            global.out(comparison.json(pathA: a.path, pathB: b.path) + "\n")
         } else {
-            let columns = Int(ProcessInfo.processInfo.environment["COLUMNS"] ?? "") ?? 120
-            Output.out(comparison.text(pathA: a.path, pathB: b.path, width: max(80, min(columns, 240))))
+            let columns = Int(global.environment.variables["COLUMNS"] ?? "") ?? 120
+            global.out(comparison.text(pathA: a.path, pathB: b.path, width: max(80, min(columns, 240))))
         }
         return .done
     }
@@ -81,11 +82,13 @@ enum TraceCommand {
         _ document: TraceDocument, _ arguments: Arguments,
         _ global: GlobalOptions
     ) throws(CommandFailure) -> ExitCode {
+        global.environment.requireProcess("trace replay")
         signal(SIGPIPE, SIG_IGN)
         let cap = try arguments.integer("timeout", in: 5...600) ?? TraceReplayPlan.defaultTimeoutCap
         let plan = TraceReplayPlan(document, timeoutCap: cap)
         let quiet = global.quiet || arguments.has("json")
-        let outcome = try TraceReplay(document: document, plan: plan, quiet: quiet).run()
+        let outcome = try TraceReplay(document: document, plan: plan, quiet: quiet, errors: global.environment.errors)
+            .run()
         if let path = arguments.value("trace-out") {
             guard
                 FileManager.default.createFile(
@@ -126,7 +129,7 @@ enum TraceCommand {
             ]
             object["sameExit"] = sameExit.map(JSONValue.bool) ?? .null
             let json = (try? TraceView.encoder.encode(JSONValue.object(object))) ?? Data("{}".utf8)
-            Output.out(String(decoding: json, as: UTF8.self) + "\n")
+            global.out(String(decoding: json, as: UTF8.self) + "\n")
         } else {
             let customerExit = document.exitCode.map { " (exit \($0))" } ?? ""
             var text = "replayed: \(plan.summary)\n"
@@ -145,7 +148,7 @@ enum TraceCommand {
                     + "replay's trace)\n"
             }
             for note in notes { text += "not reproduced: \(note)\n" }
-            Output.out(text)
+            global.out(text)
         }
         return outcome.exitCode
     }

@@ -32,13 +32,13 @@ enum EnvCommand {
             guard let named = Dialect.named(shell) else { throw .usage("--shell must be bash, zsh, sh or fish") }
             dialect = named
         } else {
-            let shell = ProcessEnvironment.current()["SHELL"] ?? ""
+            let shell = global.environment.variables["SHELL"] ?? ""
             dialect = shell.split(separator: "/").last == "fish" ? .fish : .posix
         }
         let name = try ExecCommand.variableName(arguments.value("env"))
         let requirement = try TokenRequirement.parse(arguments, key: key)
         let issued = try TokenSource.issue(requirement, global).forEnvironment()
-        Output.out(dialect.export(name, issued.token) + dialect.export("AUTHDECK_SESSION", issued.key))
+        global.out(dialect.export(name, issued.token) + dialect.export("AUTHDECK_SESSION", issued.key))
         return .done
     }
 }

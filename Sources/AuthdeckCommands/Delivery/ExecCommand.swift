@@ -10,12 +10,13 @@ import SessionStorage
 /// status through and forwards signals to it.
 enum ExecCommand {
     static func run(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
+        global.environment.requireProcess("exec")
         let command = arguments.positionals
         guard !command.isEmpty, !command[0].isEmpty else { throw .usage("exec needs a command after --") }
         let name = try variableName(arguments.value("env"))
         let requirement = try TokenRequirement.parse(arguments, key: global.session)
         let issued = try TokenSource.issue(requirement, global).forEnvironment()
-        var environment = ProcessEnvironment.current()
+        var environment = global.environment.variables
         environment[name] = issued.token
         environment["AUTHDECK_SESSION"] = issued.key
         let child: ChildProcess
@@ -24,10 +25,10 @@ enum ExecCommand {
         } catch {
             switch error {
             case .notFound:
-                Output.err("authdeck exec: \(command[0]): command not found\n")
+                global.err("authdeck exec: \(command[0]): command not found\n")
                 exit(127)
             case .notExecutable(let reason):
-                Output.err("authdeck exec: \(command[0]): \(reason)\n")
+                global.err("authdeck exec: \(command[0]): \(reason)\n")
                 exit(126)
             }
         }

@@ -23,7 +23,7 @@ enum GitCredentialCommand {
             throw .usage("unknown git-credential action '\(action)' (get, store, erase)")
         }
         // git writes the request and closes the pipe; store and erase read it too, so git never sees a broken pipe.
-        let input = parse(FileHandle.standardInput.readDataToEndOfFile())
+        let input = parse(Data((try? global.environment.input.readToEnd()) ?? []))
         guard action == "get" else { return .done }
         guard let host = input["host"], !host.isEmpty else { return .done }
         for option in ["host", "username"] where arguments.value(option).map(Configuration.hasControl) == true {
@@ -39,7 +39,7 @@ enum GitCredentialCommand {
         guard let mapping = map[host.lowercased()] else { return .done }
         let scheme = input["protocol"]?.lowercased() ?? ""
         guard scheme == "https" || (scheme == "http" && (mapping.allowHTTP || isLoopback(host))) else {
-            Output.err(
+            global.err(
                 "authdeck git-credential: not sending the token of '\(mapping.session)' to \(host) over "
                     + "\(scheme.isEmpty ? "an unnamed protocol" : scheme); use https\n")
             return .done
@@ -55,7 +55,7 @@ enum GitCredentialCommand {
         if let expiresAt = issued.expiresAt {
             answer += "password_expiry_utc=\(Int(expiresAt.timeIntervalSince1970))\n"
         }
-        Output.out(answer)
+        global.out(answer)
         return .done
     }
 
@@ -82,7 +82,7 @@ enum GitCredentialCommand {
 
     /// config.json's `gitCredentials`: `{"HOST": {"session": KEY, "username": NAME, "allowHTTP": BOOL}}`.
     static func configuredMap(_ global: GlobalOptions) throws(CommandFailure) -> [String: Mapping] {
-        let path = ConfigurationFile.path(explicit: global.config, environment: ProcessEnvironment.current())
+        let path = ConfigurationFile.path(explicit: global.config, environment: global.environment.variables)
         guard let data = FileManager.default.contents(atPath: path) else { return [:] }
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw CommandFailure(.failed, "\(path): not a JSON object")

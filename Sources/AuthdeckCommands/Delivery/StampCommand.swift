@@ -10,7 +10,7 @@ enum StampCommand {
     static func run(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
         let key = try global.session(or: arguments.positionals(atMost: 1).first)
         guard let source = arguments.value("body") else { throw .usage("stamp needs --body FILE (or - for stdin)") }
-        let body = try readBody(source)
+        let body = try readBody(source, global)
         let store = try StoreCommands.requireStore(global)
         let session = try StoreCommands.attempt { () throws(StoreError) in try store.session(key) }
         guard let privateKeyHex = session.secrets.privateKeyHex else {
@@ -19,21 +19,21 @@ enum StampCommand {
                 "session '\(session.record.key)' holds no P-256 session key "
                     + "(stamp is for turnkey sessions)")
         }
-        if let expiresAt = session.record.expiresAt, expiresAt <= Date() {
+        if let expiresAt = session.record.expiresAt, expiresAt <= global.environment.now() {
             throw CommandFailure(
                 .failed,
                 "session '\(session.record.key)' expired at "
                     + "\(SessionJSON.iso8601(expiresAt)); sign in again")
         }
         let value = try TurnkeyStamp.value(body: body, privateKeyHex: privateKeyHex)
-        Output.out((arguments.has("header") ? TurnkeyStamp.headerName + ": " : "") + value + "\n")
+        global.out((arguments.has("header") ? TurnkeyStamp.headerName + ": " : "") + value + "\n")
         return .done
     }
 
-    private static func readBody(_ source: String) throws(CommandFailure) -> [UInt8] {
+    private static func readBody(_ source: String, _ global: GlobalOptions) throws(CommandFailure) -> [UInt8] {
         let data: Data?
         if source == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
+            data = Data((try? global.environment.input.readToEnd()) ?? [])
         } else {
             data = FileManager.default.contents(atPath: source)
         }

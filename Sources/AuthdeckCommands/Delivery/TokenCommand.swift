@@ -24,16 +24,16 @@ enum TokenCommand {
         // Checked before the token is fetched, so a bad KUBERNETES_EXEC_INFO refreshes nothing.
         let apiVersion =
             format == .execCredential
-            ? try ExecCredential.apiVersion(environment: ProcessEnvironment.current()) : ""
+            ? try ExecCredential.apiVersion(environment: global.environment.variables) : ""
         let issued = try TokenSource.issue(requirement, global)
         switch format {
         case .plain:
-            Output.out(issued.token + "\n")
+            global.out(issued.token + "\n")
         case .json:
             let object = SessionJSON.tokenObject(key: issued.key, token: issued.token, expiresAt: issued.expiresAt)
-            Output.out(object + "\n")
+            global.out(object + "\n")
         case .execCredential:
-            Output.out(ExecCredential.json(issued, apiVersion: apiVersion))
+            global.out(ExecCredential.json(issued, apiVersion: apiVersion))
         }
         return .done
     }

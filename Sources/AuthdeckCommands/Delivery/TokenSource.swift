@@ -7,7 +7,7 @@ import SessionStorage
 /// it is set, else the local store, refreshing through `SessionCommands.refresh` when the token expires too soon.
 enum TokenSource {
     static func issue(_ requirement: TokenRequirement, _ global: GlobalOptions) throws(CommandFailure) -> IssuedToken {
-        if let socket = agentSocket() {
+        if let socket = agentSocket(global) {
             return try AgentClient(path: socket).token(requirement)
         }
         // The plain case (key cached, token current) is StoreCore's `TokenRead`, the same read the lean binary
@@ -15,25 +15,27 @@ enum TokenSource {
         if let cached = TokenRead.cached(
             requirement.key, idToken: requirement.idToken,
             minValidSeconds: requirement.minValidSeconds,
-            location: StoreCommands.location(), now: TokenRead.now())
+            location: StoreCommands.location(global), now: TokenRead.now())
         {
             return IssuedToken(
                 key: cached.key, token: cached.token,
                 expiresAt: cached.expiresAt.map { Date(timeIntervalSince1970: $0) })
         }
         let store = try StoreCommands.requireStore(global)
-        return try issue(requirement, store: store, config: global.config)
+        return try issue(requirement, store: store, config: global.config, variables: global.environment.variables)
     }
 
     /// The agent socket clients use, when `AUTHDECK_AGENT_SOCK` names one.
-    static func agentSocket() -> String? {
-        ProcessEnvironment.current()["AUTHDECK_AGENT_SOCK"].flatMap { $0.isEmpty ? nil : $0 }
+    static func agentSocket(_ global: GlobalOptions) -> String? {
+        global.environment.variables["AUTHDECK_AGENT_SOCK"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The token from `store` (what the agent serves, too); a refresh reads the configuration `config` names (else
-    /// the default one) for the client of an imported session.
+    /// the default one that `variables` point to) for the client of an imported session. The agent, which runs only
+    /// as its own process, leaves `variables` to be the process's.
     static func issue(
-        _ requirement: TokenRequirement, store: SessionStore, config: String? = nil
+        _ requirement: TokenRequirement, store: SessionStore, config: String? = nil,
+        variables: [String: String] = ProcessEnvironment.current()
     ) throws(CommandFailure) -> IssuedToken {
         let session = try StoreCommands.attempt { () throws(StoreError) in try store.session(requirement.key) }
         let record = session.record
@@ -57,7 +59,8 @@ enum TokenSource {
             let refreshed = try SessionCommands.refresh(
                 record.key, store: store,
                 refresher: SessionRefresher(
-                    transport: CurlTransport(), currentProvider: CurrentEndpoints.lookup(explicit: config)),
+                    transport: CurlTransport(),
+                    currentProvider: CurrentEndpoints.lookup(explicit: config, environment: variables)),
                 ifExpiringWithin: window)
             let issued = IssuedToken(
                 key: record.key, token: refreshed.secrets.bearer ?? bearer,

@@ -12,6 +12,8 @@ import Synchronization
 final class CommandLinePresenter: Sendable {
     private let quiet: Bool
     private let showQR: Bool
+    /// The command's standard error.
+    private let errors: CommandOutput
     private let done = DispatchSemaphore(value: 0)
     /// What the reports (on the controller's queue) and the input thread share.
     private struct Shown {
@@ -33,10 +35,11 @@ final class CommandLinePresenter: Sendable {
     private let keepsWithoutAsking: Bool
 
     init(
-        quiet: Bool, showQR: Bool, keepsWithoutAsking: Bool = false,
+        errors: CommandOutput, quiet: Bool, showQR: Bool, keepsWithoutAsking: Bool = false,
         hasTestSeed: @escaping @Sendable (TOTPChallenge) -> Bool = { _ in false }
     ) {
         self.hasTestSeed = hasTestSeed
+        self.errors = errors
         self.quiet = quiet
         self.showQR = showQR
         self.keepsWithoutAsking = keepsWithoutAsking
@@ -48,7 +51,7 @@ final class CommandLinePresenter: Sendable {
     }
 
     func say(_ text: String) {
-        if !quiet { Output.err(text + "\n") }
+        if !quiet { errors.write(text + "\n") }
     }
 
     /// The controller's report (its `report` callback, on its queue).
@@ -141,12 +144,12 @@ final class CommandLinePresenter: Sendable {
             say("authdeck: keeping the session for \(who) (--yes).")
             answer?(true)
         } else if ended {
-            Output.err(
+            errors.write(
                 "authdeck: nothing is stored: the session for \(who) needs a yes, and input has ended "
                     + "(pass --yes to keep it without asking)\n")
             answer?(false)
         } else {
-            Output.err(
+            errors.write(
                 "The browser came back signed in as \(who). The redirect carried no proof that this sign-in asked "
                     + "for it: a web page or another program could have sent it. Keep this session? [y/N] ")
         }
@@ -170,7 +173,7 @@ final class CommandLinePresenter: Sendable {
             shown.asksIdentity = false
             return answer
         }
-        if answer != nil { Output.err("\nauthdeck: input ended: the session is not kept\n") }
+        if answer != nil { errors.write("\nauthdeck: input ended: the session is not kept\n") }
         answer?(false)
     }
 

@@ -9,13 +9,14 @@ import SessionStorage
 enum CurrentEndpoints {
     /// From the configuration the command would load (`--config`, `$AUTHDECK_CONFIG`).
     static func lookup(_ global: GlobalOptions) -> @Sendable (SessionRecord) -> CurrentProvider? {
-        lookup(explicit: global.config)
+        lookup(explicit: global.config, environment: global.environment.variables)
     }
 
     /// From `explicit` or, when nil, the configuration `$AUTHDECK_CONFIG` or the default path names.
-    static func lookup(explicit: String?) -> @Sendable (SessionRecord) -> CurrentProvider? {
-        let environment = ProcessEnvironment.current()
-        return { record in
+    static func lookup(
+        explicit: String?, environment: [String: String]
+    ) -> @Sendable (SessionRecord) -> CurrentProvider? {
+        { record in
             guard let configuration = try? ConfigurationFile.load(explicit: explicit, environment: environment),
                 let catalog = try? ConfigurationFile.catalog(environment: environment)
             else { return nil }

@@ -17,6 +17,8 @@ struct TraceReplay {
     let document: TraceDocument
     let plan: TraceReplayPlan
     let quiet: Bool
+    /// The command's standard error.
+    let errors: CommandOutput
 
     /// What one replay produced.
     struct Outcome {
@@ -76,7 +78,7 @@ struct TraceReplay {
         environment["BROWSER"] = "\(executable) sandbox approve --quiet --user \(plan.user)"
 
         if !quiet {
-            Output.err(
+            errors.write(
                 "authdeck trace replay: sandbox at \(server.baseURL); running login \(plan.provider) "
                     + "(up to \(plan.timeout) s)\n")
         }
