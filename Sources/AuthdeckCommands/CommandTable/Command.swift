@@ -1,3 +1,4 @@
+import AuthCore
 import SessionStorage
 
 /// One `authdeck` command or subcommand, one entry of the command table: its name, what it does, its options,
@@ -99,9 +100,13 @@ struct GlobalOptions {
         self.environment = environment
         let option = arguments.value("session")
         let variables = environment.variables
+        let errors = environment.errors
         sessionChoice = Result { () throws(CommandFailure) in
             try StoreCommands.attempt { () throws(StoreError) in
-                try SessionChoice.resolve(option: option, environment: variables)
+                try SessionChoice.resolve(
+                    option: option, environment: variables,
+                    home: DirectorySessionFile.homeDirectory(variables["HOME"])
+                ) { errors.write("authdeck: " + TerminalText.sanitized($0) + "\n") }
             }
         }
         config = arguments.value("config") ?? variables["AUTHDECK_CONFIG"]

@@ -173,6 +173,7 @@ enum StoreCommands {
             global.environment.variables, unlockForMinutes: global.unlockForMinutes,
             keyringTimeoutSeconds: global.keyringTimeoutSeconds,
             secretService: SecretServiceKeyring(timeoutSeconds: global.keyringTimeoutSeconds),
+            standardInputIsTerminal: global.environment.input.isTerminal, writeError: { errors.write($0) },
             warn: { errors.write("authdeck: \($0)\n") })
     }
 

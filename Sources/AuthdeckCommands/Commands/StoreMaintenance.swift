@@ -157,9 +157,11 @@ enum StoreMaintenance {
     private static func bundlePassphrase(
         _ purpose: PassphraseUnlock.Purpose, _ global: GlobalOptions
     ) throws(CommandFailure) -> [UInt8] {
+        let errors = global.environment.errors
         let source = PassphraseUnlock.fromEnvironment(
             global.environment.variables,
-            fileVariable: "AUTHDECK_EXPORT_PASSPHRASE_FILE")
+            fileVariable: "AUTHDECK_EXPORT_PASSPHRASE_FILE",
+            standardInputIsTerminal: global.environment.input.isTerminal, writeError: { errors.write($0) })
         guard let passphrase = try StoreCommands.attempt({ () throws(StoreError) in try source.read(purpose) }) else {
             throw CommandFailure(.store, "the bundle needs a passphrase: \(source.hint)")
         }
