@@ -112,7 +112,8 @@ let package = Package(
         .testTarget(
             name: "TerminalUITests", dependencies: ["TerminalUI", "AuthCore", "TestSupport"], exclude: ["Snapshots"]),
         .testTarget(
-            name: "authdeckTests", dependencies: ["AuthdeckCommands", "AuthCrypto", "TestSupport"], exclude: ["Fixtures"]),
+            name: "authdeckTests", dependencies: ["AuthdeckCommands", "AuthCrypto", "TestSupport"],
+            exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )
