@@ -69,7 +69,7 @@ fuzz-smoke:
 	scripts/fuzz.sh --smoke
 
 # The shell completions and the man page's command and option lists, generated from the command table
-# (Sources/authdeck-full/CommandTable/Commands.swift); SupportToolingTests fails when the committed files differ from it.
+# (Sources/AuthdeckCommands/CommandTable/Commands.swift); SupportToolingTests fails when the committed files differ from it.
 .PHONY: completions
 completions: build
 	"$(BIN)-full" --generate completions bash > Resources/completions/authdeck.bash

@@ -70,12 +70,18 @@ let package = Package(
             dependencies: ["AuthCore", "AuthCrypto", "LoopbackHTTP", "CQRencode", "CProcess", "CCurl"]),
         .target(name: "Sandbox", dependencies: ["AuthCore", "AuthCrypto", "LoopbackHTTP"]),
         .target(name: "TerminalUI", dependencies: ["AuthCore", "CNcursesw"]),
-        // Everything authdeck does; the `authdeck` binary hands every command it does not serve itself to this one.
-        .executableTarget(
-            name: "authdeck-full",
+        // Everything authdeck does: the command table and each command, run with the environment passed in, so
+        // tests can run most commands in their own process.
+        .target(
+            name: "AuthdeckCommands",
             dependencies: [
                 "AuthCore", "AuthCrypto", "AuthClient", "SessionStorage", "SecretService", "Sandbox", "TerminalUI",
-            ],
+            ]
+        ),
+        // The `authdeck` binary hands every command it does not serve itself to this one.
+        .executableTarget(
+            name: "authdeck-full",
+            dependencies: ["AuthdeckCommands", "SessionStorage"],
             path: "Sources/authdeck-full"
         ),
         // The command users run: `token` from the kernel-keyring cache and `--version` here, with only the store's
@@ -105,7 +111,9 @@ let package = Package(
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "AuthCore", "AuthCrypto", "TestSupport"]),
         .testTarget(
             name: "TerminalUITests", dependencies: ["TerminalUI", "AuthCore", "TestSupport"], exclude: ["Snapshots"]),
-        .testTarget(name: "authdeckTests", dependencies: ["AuthCrypto", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "authdeckTests", dependencies: ["AuthdeckCommands", "AuthCrypto", "TestSupport"],
+            exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,4 @@
-# bash completion for authdeck, generated from its command table (Sources/authdeck-full/CommandTable/Commands.swift)
+# bash completion for authdeck, generated from its command table (Sources/AuthdeckCommands/CommandTable/Commands.swift)
 # by `make completions`: edit the table, not this file.
 
 # Adds the session keys that start with the word being completed to COMPREPLY, each written as one shell

@@ -1,4 +1,4 @@
-# fish completion for authdeck, generated from its command table (Sources/authdeck-full/CommandTable/Commands.swift)
+# fish completion for authdeck, generated from its command table (Sources/AuthdeckCommands/CommandTable/Commands.swift)
 # by `make completions`: edit the table, not this file.
 function __authdeck_sessions
     authdeck list --json 2>/dev/null | python3 -c 'import json,sys

@@ -47,20 +47,23 @@ public struct PassphraseUnlock: Sendable {
     }
 
     /// `$<fileVariable>` when set (read once; one trailing newline dropped), else the terminal when standard input
-    /// is one, else nothing.
+    /// is one (`standardInputIsTerminal`: a command run inside a test has none), else nothing. Warnings go to
+    /// `writeError`.
     public static func fromEnvironment(
         _ environment: [String: String],
-        fileVariable: String = "AUTHDECK_PASSPHRASE_FILE"
+        fileVariable: String = "AUTHDECK_PASSPHRASE_FILE",
+        standardInputIsTerminal: Bool = isatty(STDIN_FILENO) == 1,
+        writeError: @escaping @Sendable (String) -> Void = writeError
     ) -> PassphraseUnlock {
         let hint = "set \(fileVariable)=FILE or run on a terminal to type the passphrase"
         if let path = environment[fileVariable], !path.isEmpty {
             return PassphraseUnlock(hint: hint) { purpose throws(StoreError) in
-                warnIfWeak(try readFile(path, variable: fileVariable), purpose: purpose)
+                warnIfWeak(try readFile(path, variable: fileVariable), purpose: purpose, writeError: writeError)
             }
         }
-        guard isatty(STDIN_FILENO) == 1 else { return PassphraseUnlock(hint: hint) { _ in nil } }
+        guard standardInputIsTerminal else { return PassphraseUnlock(hint: hint) { _ in nil } }
         return PassphraseUnlock(hint: hint) { purpose throws(StoreError) in
-            try prompt(purpose).map { warnIfWeak($0, purpose: purpose) }
+            try prompt(purpose).map { warnIfWeak($0, purpose: purpose, writeError: writeError) }
         }
     }
 
@@ -68,7 +71,9 @@ public struct PassphraseUnlock: Sendable {
     public static let recommendedLength = 12
 
     /// `passphrase`, after a warning on standard error when a new one is shorter than `recommendedLength`.
-    static func warnIfWeak(_ passphrase: [UInt8], purpose: Purpose) -> [UInt8] {
+    static func warnIfWeak(
+        _ passphrase: [UInt8], purpose: Purpose, writeError: (String) -> Void = writeError
+    ) -> [UInt8] {
         let length = String(decoding: passphrase, as: UTF8.self).count
         if purpose.isNew && length < recommendedLength {
             writeError(
@@ -143,7 +148,8 @@ public struct PassphraseUnlock: Sendable {
         return line
     }
 
-    private static func writeError(_ text: String) {
+    /// Writes `text` to descriptor 2 as it is.
+    public static func writeError(_ text: String) {
         var text = text
         text.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
     }

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// How a `SessionStore` unlocks and behaves: the key sources it may use, how long an unlock is cached,
 /// how long it waits for the keyring and for other processes.
 public struct StoreOptions: Sendable {
@@ -34,15 +38,19 @@ public struct StoreOptions: Sendable {
     /// The options a command line process uses: the Secret Service when a session bus is configured, the
     /// passphrase from `AUTHDECK_PASSPHRASE_FILE` or the terminal.
     /// `secretService` is the vault to use when a session bus is configured (the caller makes it, so this module
-    /// never links libsecret).
+    /// never links libsecret). `standardInputIsTerminal` and `writeError` are the passphrase's (PassphraseUnlock).
     public static func fromEnvironment(
         _ environment: [String: String], unlockForMinutes: Int,
         keyringTimeoutSeconds: Int, secretService: MasterKeyVault?,
+        standardInputIsTerminal: Bool = isatty(STDIN_FILENO) == 1,
+        writeError: @escaping @Sendable (String) -> Void = PassphraseUnlock.writeError,
         warn: @escaping @Sendable (String) -> Void
     ) -> StoreOptions {
         StoreOptions(
             unlockForSeconds: unlockForMinutes * 60, keyringTimeoutSeconds: keyringTimeoutSeconds,
             secretService: SessionBus.configured(environment: environment) ? secretService : nil,
-            passphrase: .fromEnvironment(environment), warn: warn)
+            passphrase: .fromEnvironment(
+                environment, standardInputIsTerminal: standardInputIsTerminal, writeError: writeError),
+            warn: warn)
     }
 }

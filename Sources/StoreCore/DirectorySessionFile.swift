@@ -58,7 +58,12 @@ public enum DirectorySessionFile {
     /// `$HOME` without a trailing slash; nil when unset or `/` (then the search goes up to `/`).
     public static func homeDirectory() -> String? {
         guard let value = getenv("HOME") else { return nil }
-        var home = String(cString: value)
+        return homeDirectory(String(cString: value))
+    }
+
+    /// `value` (a `$HOME`) without a trailing slash; nil when nil, empty or `/`.
+    public static func homeDirectory(_ value: String?) -> String? {
+        guard var home = value else { return nil }
         while home.count > 1 && home.hasSuffix("/") { home.removeLast() }
         return home.isEmpty || home == "/" ? nil : home
     }

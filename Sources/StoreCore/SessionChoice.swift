@@ -6,8 +6,10 @@ import AuthBase
 /// selected session, which would hand out another session's token.
 public enum SessionChoice {
     /// - Parameter warn: where a distrusted `.authdeck-session` is reported (stderr unless the caller collects it).
+    /// - Parameter home: where the search for that file stops (`$HOME`, `DirectorySessionFile.homeDirectory`).
     public static func resolve(
         option: String?, environment: [String: String],
+        home: String? = DirectorySessionFile.homeDirectory(),
         warn: (String) -> Void = DirectorySessionFile.warnOnStandardError
     )
         throws(StoreError) -> String?
@@ -18,7 +20,7 @@ public enum SessionChoice {
         if let variable = environment["AUTHDECK_SESSION"], !variable.isEmpty {
             return try checked(variable, from: "$AUTHDECK_SESSION")
         }
-        if let file = DirectorySessionFile.find(warn: warn) {
+        if let file = DirectorySessionFile.find(home: home, warn: warn) {
             return try checked(file.key, from: file.path)
         }
         return nil

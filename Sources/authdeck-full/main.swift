@@ -1,3 +1,4 @@
+import AuthdeckCommands
 import SessionStorage
 
 #if canImport(Glibc)
@@ -7,4 +8,4 @@ import SessionStorage
 // No core dumps and no same-user ptrace: this process holds the master key and tokens (exec reset what the
 // launcher set).
 ProcessHardening.apply()
-exit(CommandLineApp.main(Array(CommandLine.arguments.dropFirst()), environment: ProcessEnvironment.current()))
+exit(CommandLineApp.main(Array(CommandLine.arguments.dropFirst()), environment: .process()))

@@ -44,6 +44,9 @@ struct CLIRunner: Sendable {
     /// The temporary folder of a runner that made its own (`passphraseStore()`), kept for as long as the runner.
     private var ownFolder: TemporaryFolder?
 
+    /// Whether `run(_:)` calls the commands in this process (`inProcess`) instead of starting the binary.
+    var runsInProcess = false
+
     /// A runner whose store lives in `home`; no passphrase file, the inherited session bus.
     init(home: String, extra: [String: String] = [:]) {
         var environment = ProcessInfo.processInfo.environment
@@ -63,7 +66,8 @@ struct CLIRunner: Sendable {
         _ arguments: [String], stdin: String? = nil, environment extra: [String: String?] = [:],
         timeout: TimeInterval = 30
     ) -> Result {
-        run(executable: Self.binary, arguments, stdin: stdin, environment: extra, timeout: timeout)
+        if runsInProcess { return runInProcess(arguments, stdin: stdin, environment: extra, timeout: timeout) }
+        return run(executable: Self.binary, arguments, stdin: stdin, environment: extra, timeout: timeout)
     }
 
     /// Runs any program (bash scripts that drive authdeck in a loop, with-keyring.sh).

@@ -9,7 +9,8 @@ import Testing
     let runner: CLIRunner
 
     init() {
-        runner = CLIRunner.passphraseStore(in: folder, passphrase: "surface passphrase", runtime: false)
+        // In this process: the table, the parser and help are the point, not the binary (one test runs it).
+        runner = CLIRunner.passphraseStore(in: folder, passphrase: "surface passphrase", runtime: false).inProcess
     }
 
     /// Hand-written: every command and subcommand with options it must list (besides the global ones).
@@ -75,6 +76,7 @@ import Testing
     }
 
     @Test func aParentWithoutItsSubcommandIsAUsageError() {
+        let runner = runner.realBinary
         let missing = runner.run(["totp"])
         #expect(missing.status == 2)
         #expect(missing.stderr.hasPrefix("authdeck totp: totp needs a command: add, list, rm, code\n"))
@@ -238,6 +240,8 @@ import Testing
     @Test func loginNamesTheSameProvidersInItsHelpErrorsAndCompletion() {
         let providers = ["google", "apple", "discord", "x", "oidc", "email", "sms"]
         let sentence = providers.dropLast().joined(separator: ", ") + " or " + providers.last!
+        // `login` runs only as its own process.
+        let runner = runner.realBinary
         let help = runner.run(["login", "--help"])
         #expect(help.status == 0 && help.stdout.contains("\nSign in with \(sentence), and store the session.\n"))
         let unnamed = runner.run(["login"])

@@ -5,7 +5,8 @@ import Testing
     import Glibc
 #endif
 
-/// End-to-end tests of the store commands, running the real binary against a store in a temporary folder.
+/// End-to-end tests of the store commands against a store in a temporary folder, run in this process
+/// (`CLIRunner.inProcess`); `token` and `list --json` on a fresh machine run the real binary too, as users do.
 /// Stores here are passphrase-wrapped (no session bus) unless a test is about the Secret Service.
 @Suite struct StoreCommandTests {
     let folder = TemporaryFolder()
@@ -15,6 +16,7 @@ import Testing
     func passphraseRunner(_ passphrase: String = "correct horse") -> CLIRunner {
         let file = folder.write("passphrase-\(abs(passphrase.hashValue))", passphrase + "\n")
         return CLIRunner(home: home, extra: ["AUTHDECK_PASSPHRASE_FILE": file, "DBUS_SESSION_BUS_ADDRESS": ""])
+            .inProcess
     }
 
     static func line(
@@ -83,7 +85,7 @@ import Testing
     }
 
     @Test func tokenPrintsTheSelectedOrChosenSession() {
-        let runner = passphraseRunner()
+        let runner = passphraseRunner().realBinary
         seed(
             runner,
             Self.line("a", access: "AT-a", extra: ",\"idToken\":\"ID-a\"")
@@ -207,7 +209,8 @@ import Testing
             extra: [
                 "DBUS_SESSION_BUS_ADDRESS": "",
                 "AUTHDECK_PASSPHRASE_FILE": folder.write("p2", "other\n"),
-            ])
+            ]
+        ).inProcess
         other.environment["AUTHDECK_EXPORT_PASSPHRASE_FILE"] = folder.write("wrong", "not it\n")
         let wrong = other.run(["store", "import", bundle])
         #expect(wrong.status != 0)
@@ -243,13 +246,14 @@ import Testing
             extra: [
                 "AUTHDECK_PASSPHRASE_FILE": folder.path + "/no-such-file",
                 "DBUS_SESSION_BUS_ADDRESS": "",
-            ])
+            ]
+        ).inProcess
         let result = runner.run(["token", "a"])
         #expect(result.status == 5)
         #expect(result.stderr.contains("AUTHDECK_PASSPHRASE_FILE"))
         #expect(databaseDigest() == before)
         // No passphrase source at all (standard input is a pipe): still locked, with how to unlock.
-        let none = CLIRunner(home: home, extra: ["DBUS_SESSION_BUS_ADDRESS": ""]).run(["token", "a"])
+        let none = CLIRunner(home: home, extra: ["DBUS_SESSION_BUS_ADDRESS": ""]).inProcess.run(["token", "a"])
         #expect(none.status == 5)
         #expect(none.stderr.contains("AUTHDECK_PASSPHRASE_FILE=FILE"))
         #expect(databaseDigest() == before)

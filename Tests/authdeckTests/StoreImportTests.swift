@@ -7,7 +7,8 @@ import Testing
 
 /// `store import` against files Python's json.dumps wrote (Fixtures/import-lines.py), large enough for the bulk
 /// path (indexes built after the rows, a larger page cache): what `list --json` and `token` answer is what Python
-/// wrote, and a failed import leaves the store as it was.
+/// wrote, and a failed import leaves the store as it was. The commands run in this process
+/// (`CLIRunner.inProcess`), the refusal of two selected lines also through the real binary.
 @Suite struct StoreImportTests {
     let folder = TemporaryFolder()
     var home: String { folder.path + "/home" }
@@ -16,6 +17,7 @@ import Testing
     func runner() -> CLIRunner {
         let passphrase = folder.write("passphrase", "import passphrase\n")
         return CLIRunner(home: home, extra: ["AUTHDECK_PASSPHRASE_FILE": passphrase, "DBUS_SESSION_BUS_ADDRESS": ""])
+            .inProcess
     }
 
     /// Writes `count` plain sessions after the odd ones; returns the lines file and Python's expectations.
@@ -72,7 +74,8 @@ import Testing
         // The indexes the bulk path dropped and built again are those of a store filled one session at a time.
         let small = CLIRunner(
             home: folder.path + "/small",
-            extra: ["AUTHDECK_PASSPHRASE_FILE": folder.write("p2", "other\n"), "DBUS_SESSION_BUS_ADDRESS": ""])
+            extra: ["AUTHDECK_PASSPHRASE_FILE": folder.write("p2", "other\n"), "DBUS_SESSION_BUS_ADDRESS": ""]
+        ).inProcess
         #expect(small.run(["store", "import", "-"], stdin: #"{"key":"one","accessToken":"t"}"#).status == 0)
         let built = schema(runner)
         let reference = schema(small, home: folder.path + "/small")
@@ -158,7 +161,7 @@ import Testing
     }
 
     @Test func twoSelectedLinesOrTwoLinesOfOneKeyAreRefusedWithTheirNumbers() throws {
-        let runner = runner()
+        let runner = runner().realBinary
         #expect(runner.run(["store", "import", "-"], stdin: #"{"key":"kept","accessToken":"AT-kept"}"#).status == 0)
         #expect(runner.run(["store", "lock"]).status == 0)
         let before = try #require(digest())

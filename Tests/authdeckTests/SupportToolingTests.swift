@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// The support tooling: per-directory sessions, doctor, completions and the man page, through the real binary.
+/// The support tooling: per-directory sessions, doctor, completions and the man page, through the real binary
+/// (seeding, doctor's broken-config report and the help run in this process, `CLIRunner.inProcess`).
 @Suite struct SupportToolingTests {
     let folder = TemporaryFolder()
     let runner: CLIRunner
@@ -14,7 +15,7 @@ import Testing
         let lines = keys.map { key in
             #"{"key":"\#(key)","backend":"direct","provider":"google","subject":"s-\#(key)","issuer":"https://accounts.google.com","accessToken":"token-of-\#(key)","expiresAt":"2099-01-01T00:00:00Z"}"#
         }
-        let result = runner.run(["store", "import", "-"], stdin: lines.joined(separator: "\n") + "\n")
+        let result = runner.inProcess.run(["store", "import", "-"], stdin: lines.joined(separator: "\n") + "\n")
         #expect(result.status == 0, "import failed: \(result.stderr)")
     }
 
@@ -50,6 +51,7 @@ import Testing
         #expect(healthy.status == 0, "stdout: \(healthy.stdout)")
         for area in ["config", "store", "browser"] { #expect(healthy.stdout.contains(area)) }
         let broken = folder.write("broken.json", "{\"backends\": 3}")
+        let runner = runner.inProcess
         let result = runner.run(["doctor", "--config", broken])
         #expect(result.status == 1)
         #expect(result.stdout.contains("FAIL  config"))
@@ -86,7 +88,7 @@ import Testing
     }
 
     @Test func manPageAndZshFishCompletionsNameEveryCommand() throws {
-        let help = runner.run(["--help"]).stdout
+        let help = runner.inProcess.run(["--help"]).stdout
         let commands = help.split(separator: "\n").compactMap { line -> String? in
             guard line.hasPrefix("  "), let word = line.split(separator: " ").first else { return nil }
             return String(word)

@@ -33,22 +33,24 @@ import Testing
         return String(decoding: data ?? Data(), as: UTF8.self)
     }
 
+    /// The binary's runner on a store seeded in this process.
     func seeded() -> CLIRunner {
         let runner = runner()
+        let seeding = runner.inProcess
         let lines =
             Self.line("work", token: Self.awkwardToken) + Self.line("other", token: "AT-other")
             + Self.line("old", token: "AT-old-secret", expires: "2001-01-01T00:00:00Z")
             + Self.line("soon", token: "AT-soon-secret", expires: SessionDates.iso(secondsFromNow: 600))
-        let imported = runner.run(["store", "import", "-"], stdin: lines)
+        let imported = seeding.run(["store", "import", "-"], stdin: lines)
         #expect(imported.status == 0, "import: \(imported.stderr)")
-        #expect(runner.run(["use", "work"]).status == 0)
+        #expect(seeding.run(["use", "work"]).status == 0)
         return runner
     }
 
     // MARK: - token --min-valid and --format
 
     @Test func minValidRefusesATokenThatCannotLastAndCannotRefresh() {
-        let runner = seeded()
+        let runner = seeded().inProcess
         // Ten minutes left: enough for the default window and for --min-valid 5m, not for --min-valid 15m.
         #expect(runner.run(["token", "soon"]).stdout == "AT-soon-secret\n")
         #expect(runner.run(["token", "soon", "--min-valid", "5m"]).stdout == "AT-soon-secret\n")
@@ -90,7 +92,7 @@ import Testing
     }
 
     @Test func execCredentialFollowsKubernetesExecInfo() throws {
-        let runner = seeded()
+        let runner = seeded().inProcess
         let plain = runner.run(
             ["token", "other", "--format", "exec-credential"],
             environment: ["KUBERNETES_EXEC_INFO": nil])

@@ -18,6 +18,9 @@ import Testing
         runner.environment["BROWSER"] = nil
         return runner
     }
+    /// `trace show` and `trace diff` read files and print: they run in this process (`replay` and the logins that
+    /// write the traces run the binary; the first `show` does too).
+    var inProcess: CLIRunner { freshRunner.inProcess }
 
     /// A trace that `login` wrote under `fault`, copied out of the sandbox's folder.
     func customerTrace(_ fault: String, _ arguments: [String] = ["google"], sandbox: [String] = []) throws
@@ -237,7 +240,7 @@ import Testing
         let (good, goodResult) = try customerTrace("none")
         #expect(goodResult.status == 0)
         let (bad, _) = try customerTrace("code-reused")
-        let result = freshRunner.run(["trace", "diff", good, bad])
+        let result = inProcess.run(["trace", "diff", good, bad])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let marked = result.stdout.split(separator: "\n").filter { $0.hasPrefix("▶") }
         #expect(marked.count == 1)
@@ -245,7 +248,7 @@ import Testing
         #expect(result.stdout.contains("first divergence: A step"))
         #expect(result.stdout.contains("'response 400 token invalid_grant'"))
 
-        let json = freshRunner.run(["trace", "diff", good, bad, "--json"])
+        let json = inProcess.run(["trace", "diff", good, bad, "--json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(object["same"] as? Bool == false)
         let first = try #require(object["firstDivergence"] as? [String: Any])
@@ -259,7 +262,7 @@ import Testing
 
         // Two good runs at two sandboxes (other ports, keys and states) take the same steps.
         let (other, _) = try customerTrace("none")
-        let same = freshRunner.run(["trace", "diff", good, other, "--json"])
+        let same = inProcess.run(["trace", "diff", good, other, "--json"])
         let sameObject = try JSONSerialization.jsonObject(with: Data(same.stdout.utf8)) as? [String: Any]
         #expect(sameObject?["same"] as? Bool == true, "\(same.stdout)")
     }
@@ -278,28 +281,28 @@ import Testing
         let lines = result.stdout.split(separator: "\n")
         let idToken = try #require(lines.first { $0.contains(" id_token ") })
         let number = try #require(idToken.dropFirst().split(separator: " ").first.map(String.init))
-        let expanded = freshRunner.run(["trace", "show", path, "--expand", number])
+        let expanded = inProcess.run(["trace", "show", path, "--expand", number])
         #expect(expanded.stdout.contains("\"aud\" : \"another-client\""))
         #expect(!result.stdout.contains("another-client"))
-        #expect(freshRunner.run(["trace", "show", path, "--expand", "999"]).status == 2)
+        #expect(inProcess.run(["trace", "show", path, "--expand", "999"]).status == 2)
     }
 
     @Test func badTraceFilesAreOneLineErrors() throws {
         let step = #"{"kind":"transition","at":"x","elapsedMs":1,"summary":"a","details":{}}"#
         let broken = fresh.write("broken.jsonl", step + "\n{\"kind\": 3}\n")
         for command in [["show", broken], ["diff", broken, broken], ["replay", broken]] {
-            let result = freshRunner.run(["trace"] + command)
+            let result = inProcess.run(["trace"] + command)
             #expect(result.status == 1)
             #expect(result.stderr.contains("line 2 is not a trace step"))
             #expect(result.stderr.split(separator: "\n").count == 1)
         }
-        #expect(freshRunner.run(["trace", "show", fresh.path + "/missing.jsonl"]).status == 1)
-        #expect(freshRunner.run(["trace"]).status == 2)
-        #expect(freshRunner.run(["trace", "frobnicate", broken]).status == 2)
+        #expect(inProcess.run(["trace", "show", fresh.path + "/missing.jsonl"]).status == 1)
+        #expect(inProcess.run(["trace"]).status == 2)
+        #expect(inProcess.run(["trace", "frobnicate", broken]).status == 2)
         // A control character in a crafted trace never reaches the terminal.
         let escape = #"{"kind":"notice","at":"x","elapsedMs":1,"summary":"a\u001b[2Jb","details":{}}"#
         let crafted = fresh.write("crafted.jsonl", escape + "\n")
-        let shown = freshRunner.run(["trace", "show", crafted])
+        let shown = inProcess.run(["trace", "show", crafted])
         #expect(shown.status == 0)
         #expect(!shown.stdout.contains("\u{1b}"))
     }
@@ -310,7 +313,7 @@ import Testing
         #expect(FileManager.default.createFile(atPath: huge, contents: nil))
         #expect(truncate(huge, 4 << 30) == 0)
         for path in [huge, "/dev/zero"] {
-            let result = freshRunner.run(["trace", "show", path], timeout: 20)
+            let result = inProcess.run(["trace", "show", path], timeout: 20)
             #expect(!result.timedOut && result.status == 1, "\(path): \(result.stderr)")
             #expect(result.stderr.contains("larger than 8 MiB"), "\(path): \(result.stderr)")
             #expect(result.stderr.split(separator: "\n").count == 1)

@@ -1,0 +1,55 @@
+import AuthCore
+import SessionStorage
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `authdeck exec [--session KEY] [--env NAME] [--min-valid DUR] -- COMMAND ARGS…`: runs a command with the token in
+/// its environment (never its arguments, which every user of the machine can read in /proc), passes its exit
+/// status through and forwards signals to it.
+enum ExecCommand {
+    static func run(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
+        global.environment.requireProcess("exec")
+        let command = arguments.positionals
+        guard !command.isEmpty, !command[0].isEmpty else { throw .usage("exec needs a command after --") }
+        let name = try variableName(arguments.value("env"))
+        let requirement = try TokenRequirement.parse(arguments, key: global.session)
+        let issued = try TokenSource.issue(requirement, global).forEnvironment()
+        var environment = global.environment.variables
+        environment[name] = issued.token
+        environment["AUTHDECK_SESSION"] = issued.key
+        let child: ChildProcess
+        do throws(ChildProcess.StartFailure) {
+            child = try ChildProcess.start(command, environment: environment)
+        } catch {
+            switch error {
+            case .notFound:
+                global.err("authdeck exec: \(command[0]): command not found\n")
+                exit(127)
+            case .notExecutable(let reason):
+                global.err("authdeck exec: \(command[0]): \(reason)\n")
+                exit(126)
+            }
+        }
+        exit(child.wait())
+    }
+
+    /// A shell variable name: letters, digits and underscores, not starting with a digit.
+    static func variableName(_ given: String?) throws(CommandFailure) -> String {
+        guard let given else { return "AUTHDECK_TOKEN" }
+        let valid =
+            !given.isEmpty && given.utf8.count <= 128
+            && given.utf8.enumerated().allSatisfy { index, byte in
+                byte == UInt8(ascii: "_") || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
+                    || (index > 0 && byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+            }
+        guard valid else {
+            throw .usage("--env needs a variable name (letters, digits, _; not starting with a digit)")
+        }
+        guard given != "AUTHDECK_SESSION" else {
+            throw .usage("--env cannot be AUTHDECK_SESSION, which holds the key")
+        }
+        return given
+    }
+}

@@ -1,0 +1,226 @@
+import AuthClient
+import AuthCore
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Shows a command-line sign-in on stderr, one `SignInProgress` report at a time, and hands its result to the
+/// waiting command.
+final class CommandLinePresenter: Sendable {
+    private let quiet: Bool
+    private let showQR: Bool
+    /// The command's standard error.
+    private let errors: CommandOutput
+    private let done = DispatchSemaphore(value: 0)
+    /// What the reports (on the controller's queue) and the input thread share.
+    private struct Shown {
+        var result: Result<SignInOutcome, SignInError>?
+        var lastOTPID: String?
+        var resendAvailableAt: Date?
+        var totpPrompted = false
+        var attemptsLeft: Int?
+        /// Takes the answer to "keep this session?" to the controller; set once before the sign-in starts.
+        var answerIdentity: (@Sendable (Bool) -> Void)?
+        /// The question is on screen and waits for a line.
+        var asksIdentity = false
+        var inputHasEnded = false
+    }
+    private let shown = Mutex(Shown())
+    /// Whether a stored test-account TOTP seed answers a challenge (`SignInUseCase.testSeed`).
+    private let hasTestSeed: @Sendable (TOTPChallenge) -> Bool
+    /// `--yes`: a session that came without state is kept without asking.
+    private let keepsWithoutAsking: Bool
+
+    init(
+        errors: CommandOutput, quiet: Bool, showQR: Bool, keepsWithoutAsking: Bool = false,
+        hasTestSeed: @escaping @Sendable (TOTPChallenge) -> Bool = { _ in false }
+    ) {
+        self.hasTestSeed = hasTestSeed
+        self.errors = errors
+        self.quiet = quiet
+        self.showQR = showQR
+        self.keepsWithoutAsking = keepsWithoutAsking
+    }
+
+    /// Where the answer to "keep this session?" goes (the controller's `answerIdentity`).
+    func answersIdentity(with answer: @escaping @Sendable (Bool) -> Void) {
+        shown.withLock { $0.answerIdentity = answer }
+    }
+
+    func say(_ text: String) {
+        if !quiet { errors.write(text + "\n") }
+    }
+
+    /// The controller's report (its `report` callback, on its queue).
+    func show(_ progress: SignInProgress) {
+        switch progress {
+        case .began(let attempt, let prompt, let receivers): attemptBegan(attempt, prompt: prompt, receivers: receivers)
+        case .stateChanged(let state): stateChanged(state)
+        case .notice(let error): notice(error)
+        case .callbackArrived(let source, let refusal):
+            if let refusal, source != "paste" { say("authdeck: refused a \(source) redirect: \(refusal)") }
+        case .finished(let result): finished(result)
+        case .replayed: break
+        case .redirectUnreachable(let reason): redirectUnreachable(reason)
+        }
+    }
+
+    private func attemptBegan(_ attempt: Attempt, prompt: AttemptPrompt, receivers: [String]) {
+        switch prompt {
+        case .browser(let url):
+            say("Sign in with \(attempt.provider) in your browser:\n\n  \(url)\n")
+            if showQR, let code = QRCode(url) { say(code.terminalText()) }
+            say("Waiting for the redirect (\(receivers.joined(separator: ", "))).")
+            say("If the browser is on another machine, paste the final URL here and press Enter. Ctrl-C cancels.")
+        case .device(let authorization):
+            say("Go to \(authorization.verificationURI) and enter the code:\n\n  \(authorization.userCode)\n")
+            if let code = QRCode(authorization.verificationURIComplete ?? authorization.verificationURI) {
+                say(code.terminalText())
+            }
+            say("Waiting for approval. Ctrl-C cancels.")
+        case .codeSent(let otpID):
+            guard case .oneTimeCode(let contact, let format, _) = attempt.method else { return }
+            shown.withLock { $0.lastOTPID = otpID }
+            let alphabet = format.alphanumeric ? "letters and digits" : "digits"
+            say("A code was sent to \(contact). Type it (\(format.length) \(alphabet)) and press Enter.")
+            say("Type 'resend' for a new code (after \(Int(SignInStateMachine.resendCooldown)) s). Ctrl-C cancels.")
+        }
+    }
+
+    private func stateChanged(_ state: SignInStateMachine.State) {
+        switch state {
+        case .awaitingCallback(let attempt, .waiting):
+            guard case .oneTimeCode(let contact, _, let otpID?) = attempt.method else { return }
+            let (isNew, verifiesNewAccount) = shown.withLock { shown in
+                let isNew = shown.lastOTPID != otpID
+                let verifiesNewAccount = shown.lastOTPID == nil  // no code was sent at the start: a redirect came first
+                shown.lastOTPID = otpID
+                shown.resendAvailableAt = attempt.resendAvailableAt
+                return (isNew, verifiesNewAccount)
+            }
+            if isNew && verifiesNewAccount {
+                say("Account created. A code was sent to \(contact) to verify it: type it and press Enter.")
+            } else if isNew {
+                say("A new code was sent to \(contact). Type it and press Enter.")
+            }
+        case .totpRequired(_, let challenge, .waiting):
+            let firstPrompt = shown.withLock { shown in
+                let firstPrompt = !shown.totpPrompted
+                shown.totpPrompted = true
+                shown.attemptsLeft = challenge.attemptsLeft
+                return firstPrompt
+            }
+            // Back to waiting after a wrong code: the prompt is shown once, the wrong code's notice says the rest.
+            guard firstPrompt else { return }
+            if let link = challenge.enrolmentLink, let code = QRCode(link) {
+                // The link carries the TOTP secret: only the QR code is shown, never the text.
+                say("Not enrolled yet? Scan this with your authenticator app:")
+                say(code.terminalText())
+            }
+            let who = challenge.shownUser.map { " for \($0)" } ?? ""
+            say("Two-factor code required\(who) (\(challenge.attemptsLeft) attempts left). Type the 6-digit code.")
+            if hasTestSeed(challenge) {
+                say("A test-account TOTP seed is stored for this user: type seed to use its current code.")
+            }
+        case .awaitingCallback(_, .confirming(let issued)), .totpRequired(_, _, .confirming(let issued)):
+            askIdentity(issued.session.record)
+        case .idle, .awaitingCallback, .totpRequired, .authenticated:
+            break
+        }
+    }
+
+    /// A session that came without state (Portal) is shown before it is stored: a web page or another program may
+    /// have sent its own account's. The answer is the next line typed (`answered`), or `--yes`.
+    private func askIdentity(_ record: SessionRecord) {
+        let who = "\(record.userLabel) (\(record.provider) via \(record.backend))"
+        let (answer, ended) = shown.withLock { shown in
+            shown.asksIdentity = !keepsWithoutAsking && !shown.inputHasEnded
+            return (shown.answerIdentity, shown.inputHasEnded)
+        }
+        if keepsWithoutAsking {
+            say("authdeck: keeping the session for \(who) (--yes).")
+            answer?(true)
+        } else if ended {
+            errors.write(
+                "authdeck: nothing is stored: the session for \(who) needs a yes, and input has ended "
+                    + "(pass --yes to keep it without asking)\n")
+            answer?(false)
+        } else {
+            errors.write(
+                "The browser came back signed in as \(who). The redirect carried no proof that this sign-in asked "
+                    + "for it: a web page or another program could have sent it. Keep this session? [y/N] ")
+        }
+    }
+
+    /// A line typed while "keep this session?" waits; anything but y or yes is no.
+    func answered(_ line: String) {
+        let answer = shown.withLock { shown in
+            let answer = shown.asksIdentity ? shown.answerIdentity : nil
+            shown.asksIdentity = false
+            return answer
+        }
+        answer?(Confirmation.isYes(line))
+    }
+
+    /// Standard input ended: a question that waits for it is answered no.
+    func inputEnded() {
+        let answer = shown.withLock { shown in
+            shown.inputHasEnded = true
+            let answer = shown.asksIdentity ? shown.answerIdentity : nil
+            shown.asksIdentity = false
+            return answer
+        }
+        if answer != nil { errors.write("\nauthdeck: input ended: the session is not kept\n") }
+        answer?(false)
+    }
+
+    private func redirectUnreachable(_ reason: String) {
+        say(
+            "authdeck: warning: \(reason). Paste the final URL here if it comes; `authdeck doctor` checks the "
+                + "redirect URI.")
+    }
+
+    private func notice(_ error: SignInError) {
+        if case .sessionStorageFailure = error {
+            say("authdeck: \(error.message) Press Enter to retry saving, Ctrl-C to give up.")
+        } else if case .rateLimited = error, let wait = secondsUntilResend() {
+            say("authdeck: a new code can be sent in \(wait) s.")
+        } else if case .invalidCode = error {
+            let left = shown.withLock { shown in
+                shown.totpPrompted ? shown.attemptsLeft.map { " (\($0) attempts left)" } ?? "" : ""
+            }
+            say("authdeck: \(error.message) Try again\(left).")
+        } else {
+            say("authdeck: \(error.message)")
+        }
+    }
+
+    /// While a code's resend cooldown runs, the seconds left (the machine refuses a resend as `rateLimited`).
+    private func secondsUntilResend() -> Int? {
+        guard let resendAvailableAt = shown.withLock({ $0.resendAvailableAt }) else { return nil }
+        let left = resendAvailableAt.timeIntervalSinceNow
+        return left > 0 ? Int(left.rounded(.up)) : nil
+    }
+
+    func pasted(_ verdict: CallbackVerdict) {
+        if case .refused(let reason) = verdict { say("authdeck: \(reason)") }
+    }
+
+    private func finished(_ result: Result<SignInOutcome, SignInError>) {
+        if case .success(let outcome) = result {
+            let verb = outcome.kind == .signup ? "Account created and signed in" : "Signed in"
+            let record = outcome.record
+            say("\(verb) with \(record.provider) as \(record.userLabel) (session \(record.key)).")
+        }
+        shown.withLock { $0.result = result }
+        done.signal()
+    }
+
+    func waitForResult() -> Result<SignInOutcome, SignInError> {
+        done.wait()
+        return shown.withLock { $0.result } ?? .failure(.closed)
+    }
+}
