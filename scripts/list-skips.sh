@@ -4,10 +4,11 @@
 # missing, a port taken). Usage: scripts/list-skips.sh LOG
 set -euo pipefail
 log=$1
-# Every line with the word "skipped", but for the runner's pass and fail lines (an expectation's text may quote
-# a command's own "skipped N" output). The leading symbol Swift Testing puts before a skipped test is dropped.
-skips=$(grep -aiwE 'skipped' "$log" | grep -avE '^(✔|✘|↳)|Expectation failed' \
-    | sed -E 's/^[^[:alnum:]]*[[:space:]]+//' | sort | uniq -c | sort -rn || true)
+# Every line whose first four words include "skipped" ("skipped: why", "SuiteName: skipped …", Swift Testing's
+# "Test name() skipped"), but for the runner's pass and fail lines: a failed expectation may quote many lines of
+# a command's output, and its prose may say "skipped" further along. The symbol before a skipped test is dropped.
+skips=$(grep -avE '^(✔|✘|↳)|Expectation failed|^Skipped here' "$log" | sed -E 's/^[^[:alnum:]]*[[:space:]]+//' \
+    | grep -aiE '^([^[:space:]]+[[:space:]]+){0,3}skipped\b' | sort | uniq -c | sort -rn || true)
 if [ -z "$skips" ]; then
     echo "Skipped here: nothing."
 else
