@@ -90,6 +90,20 @@ import Testing
         #expect(Self.started(other)?.options == nil)
     }
 
+    @Test func aClickFocusesAChoiceAndASecondClickChangesIt() throws {
+        let state = Self.onOIDC()
+        let form = try #require(Self.form(state))
+        let par = try #require(NewSignInScreen.optionFrames(form, rows: 24, cols: 80).first { $0.focus == .pushed })
+        let click = AppEvent.key(.mouseClick(row: par.rect.row, col: par.rect.col + 1))
+        let focused = AppFixtures.run(state, [click]).0
+        #expect(Self.form(focused)?.focus == .pushed && Self.form(focused)?.options.pushed == true)
+        let changed = AppFixtures.run(focused, [click]).0
+        #expect(Self.form(changed)?.options.pushed == false)
+        // Help names the keys that change a choice, whole at 80 columns.
+        let help = AppScreen.frame(AppFixtures.run(state, [.key(.character("?"))]).0).textDump()
+        #expect(help.contains("OIDC: change the choice (auth method, PAR, DPoP…)"), "\(help)")
+    }
+
     @Test func aStartItsSettingsRefuseGoesBackToTheFormWithLoginsLine() throws {
         let message =
             "Sign-in unavailable: tokenEndpointAuthMethod private_key_jwt needs a private key (privateKeyFile or "
