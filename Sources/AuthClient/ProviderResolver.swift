@@ -12,8 +12,10 @@ public struct ProviderOverrides: Equatable, Sendable {
     public var dpop: Bool?
     /// `--par`: push the authorization request first.
     public var pushedAuthorizationRequests: Bool?
-    /// `--request-object`: `signed`.
+    /// `--request-object`: `signed`; `none` turns config.json's `signed` off for one sign-in (New sign-in's choice).
     public var requestObject: String?
+    /// New sign-in's response mode for one sign-in, over config.json's `responseMode`.
+    public var responseMode: String?
     /// `--auth-method`, `--private-key-file`, `--key-id`: config.json's `tokenEndpointAuthMethod`, `privateKeyFile`
     /// and `keyID` for one sign-in.
     public var authMethod: String?
@@ -140,7 +142,7 @@ public struct ProviderResolver: Sendable {
                     + "pushed_authorization_request_endpoint in its discovery; turn it off or drop --par")
         }
         switch overrides.requestObject ?? settings.requestObject {
-        case nil: break
+        case nil, "none"?: break
         case "signed"?:
             guard let file = settings.privateKeyFile else {
                 throw .unavailable(reason: "requestObject signed needs privateKeyFile (an owner-only PEM key)")
@@ -150,7 +152,7 @@ public struct ProviderResolver: Sendable {
         case .some(let other):
             throw .unavailable(reason: "requestObject '\(OAuthErrorResponse.printable(other))' is not signed")
         }
-        if let mode = settings.responseMode {
+        if let mode = overrides.responseMode ?? settings.responseMode {
             shape.responseMode = try AuthorizationShape.ResponseMode.parse(mode)
             if shape.responseMode == .jwt, endpoints.jwks == nil {
                 throw .unavailable(reason: "responseMode jwt needs the provider's JWKS (jwks_uri) to check responses")

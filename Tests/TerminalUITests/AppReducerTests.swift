@@ -9,9 +9,9 @@ import Testing
     let start = AppFixtures.state()
 
     @Test func movingAndSelectingASessionAsksTheStoreOnce() {
-        // Enter opens the details and changes nothing; `u` makes it the default for scripts.
-        let (opened, none) = AppFixtures.run(start, AppFixtures.keys("jjj") + [.key(.enter)])
-        #expect(none.isEmpty)
+        // Enter opens the details and changes nothing (it reads how the token is bound); `u` makes it the default.
+        let (opened, read) = AppFixtures.run(start, AppFixtures.keys("jjj") + [.key(.enter)])
+        #expect(read == [.readBinding("東京-x")])
         #expect(opened.mode == .details("東京-x"))
         let (state, effects) = AppFixtures.run(opened, AppFixtures.keys("u"))
         #expect(state.sessions.current?.key == "東京-x")

@@ -54,6 +54,18 @@ import Testing
         Case(name: "session-details") { rows, cols in
             AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("jj") + [.key(.enter)]).0
         },
+        Case(name: "session-details-dpop") { rows, cols in
+            let opened = AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), [.key(.enter)]).0
+            return AppFixtures.run(
+                opened,
+                [
+                    .bindingRead(
+                        SessionBinding(
+                            key: opened.sessions.current?.key ?? "", tokenType: "DPoP",
+                            dpopThumbprint: OIDCOptionsTests.jkt, clientAuthMethod: "private_key_jwt"))
+                ]
+            ).0
+        },
         Case(name: "session-details-id-only") { rows, cols in
             var record = AppFixtures.record("google-3e479fbd", backend: "sandbox-portal", expiresIn: nil)
             record.subject = "3e479fbd-0f7c-4a8e-9d51-2b6f1c0e7a93"
@@ -97,6 +109,25 @@ import Testing
                     + [.key(.enter)]
             ).0
         },
+        Case(name: "new-sign-in-oidc-options") { rows, cols in
+            // config.json's choices, DPoP focused.
+            AppFixtures.run(
+                OIDCOptionsTests.onOIDC(rows: rows, cols: cols), OIDCOptionsTests.tabs(to: .dpop)
+            ).0
+        },
+        Case(name: "new-sign-in-oidc-refused") { rows, cols in
+            AppFixtures.run(
+                OIDCOptionsTests.onOIDC(rows: rows, cols: cols),
+                [
+                    .key(.enter),
+                    .signInRefused(
+                        flow: 1,
+                        .unavailable(
+                            reason: "tokenEndpointAuthMethod private_key_jwt needs a private key (privateKeyFile or "
+                                + "--private-key-file)")),
+                ]
+            ).0
+        },
         Case(name: "new-sign-in-session-key") { rows, cols in
             AppFixtures.run(
                 AppFixtures.state(rows: rows, cols: cols),
@@ -115,6 +146,11 @@ import Testing
             AppFixtures.flowState(
                 rows: rows, cols: cols, reports: AppFixtures.browserReports(),
                 details: [.promptCode(AppFixtures.modules)])
+        },
+        Case(name: "awaiting-browser-protections") { rows, cols in
+            AppFixtures.flowState(
+                rows: rows, cols: cols, reports: AppFixtures.browserReports(),
+                details: [.promptCode(AppFixtures.modules), .protections(["PAR", "DPoP", "private_key_jwt"])])
         },
         Case(name: "awaiting-browser-full-qr") { rows, cols in
             AppFixtures.flowState(

@@ -32,7 +32,10 @@ import Testing
                 #expect(provider.sendsCode && contact.choice.provider == provider, "\(provider)")
             default:
                 #expect(!provider.sendsCode, "\(provider)")
-                #expect(effects == [.startSignIn(flow: 1, SignInChoice(provider: provider, backend: "sandbox"))])
+                var choice = SignInChoice(provider: provider, backend: "sandbox")
+                // OIDC carries its protocol choices, config.json's (none here) unless changed on the form.
+                if provider == .oidc { choice.options = SignInOptions() }
+                #expect(effects == [.startSignIn(flow: 1, choice)])
             }
 
             let session = SessionItem(

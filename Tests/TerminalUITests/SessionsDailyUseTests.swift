@@ -11,7 +11,7 @@ import Testing
 
     @Test func enterOpensDetailsAndActionsAndChangesNothing() {
         let (opened, effects) = AppFixtures.run(start, AppFixtures.keys("j") + [.key(.enter)])
-        #expect(effects.isEmpty)
+        #expect(effects == [.readBinding("ops-oidc")])  // a read of how its token is bound, nothing more
         #expect(opened.mode == .details("ops-oidc"))
         let screen = AppScreen.frame(opened).textDump()
         #expect(screen.contains("Session ops-oidc"))

@@ -14,14 +14,7 @@ import Testing
     /// The sandbox's config.json with these fields set on its `oidc` provider; `discovered` leaves its endpoints to
     /// discovery (where the PAR endpoint is named).
     func configureOIDC(_ fields: [String: Any], discovered: Bool = false) throws {
-        let url = URL(fileURLWithPath: sandbox.configPath)
-        var document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
-        var providers = document["providers"] as? [String: Any] ?? [:]
-        var oidc = (providers["oidc"] as? [String: Any] ?? [:]).merging(fields) { $1 }
-        if discovered { oidc = oidc.filter { !$0.key.hasSuffix("Endpoint") && $0.key != "jwksURI" } }
-        providers["oidc"] = oidc
-        document["providers"] = providers
-        try JSONSerialization.data(withJSONObject: document).write(to: url)
+        try sandbox.configure(provider: "oidc", fields, discovered: discovered)
     }
 
     func signIn(_ arguments: [String] = []) throws -> (text: String, steps: [[String: Any]]) {

@@ -53,6 +53,19 @@ final class SandboxProcess: @unchecked Sendable {
         }
     }
 
+    /// Sets `fields` on provider `name` in the config.json it wrote; `discovered` leaves that provider's endpoints
+    /// to discovery (where the PAR endpoint is named).
+    func configure(provider name: String, _ fields: [String: Any], discovered: Bool = false) throws {
+        let url = URL(fileURLWithPath: configPath)
+        var document = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any] ?? [:]
+        var providers = document["providers"] as? [String: Any] ?? [:]
+        var provider = (providers[name] as? [String: Any] ?? [:]).merging(fields) { $1 }
+        if discovered { provider = provider.filter { !$0.key.hasSuffix("Endpoint") && $0.key != "jwksURI" } }
+        providers[name] = provider
+        document["providers"] = providers
+        try JSONSerialization.data(withJSONObject: document).write(to: url)
+    }
+
     /// The port it listens on.
     var port: UInt16 { UInt16(baseURL.split(separator: ":").last ?? "") ?? 0 }
 

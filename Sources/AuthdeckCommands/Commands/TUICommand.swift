@@ -55,6 +55,7 @@ enum TUICommand {
         state.sandboxURL = SandboxFaultsCommand.configuredURL(setup.configuration).map { url in
             url.hasSuffix("/") ? String(url.dropLast()) : url
         }.flatMap { SandboxFaultsCommand.isLoopback($0) ? $0 : nil }
+        state.signInOptions = TUISignInWords.configuredOptions(setup.configuration, backends: setup.backendNames)
         for backend in setup.backendNames {
             for provider in state.providers {
                 if let reason = ProviderSupport.refusal(

@@ -27,6 +27,8 @@ struct SignInInput: Sendable {
     /// `--par` and `--request-object`: nil leaves config.json's `pushedAuthorizationRequests` and `requestObject`.
     var pushedAuthorizationRequests: Bool?
     var requestObject: String?
+    /// New sign-in's response mode; nil leaves config.json's `responseMode`.
+    var responseMode: String?
 
     var overrides: ProviderOverrides {
         var overrides = ProviderOverrides(
@@ -34,6 +36,7 @@ struct SignInInput: Sendable {
             dpop: dpop, authMethod: authMethod, privateKeyFile: privateKeyFile, keyID: keyID)
         overrides.pushedAuthorizationRequests = pushedAuthorizationRequests
         overrides.requestObject = requestObject
+        overrides.responseMode = responseMode
         return overrides
     }
 }

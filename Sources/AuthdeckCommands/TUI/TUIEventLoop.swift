@@ -287,6 +287,11 @@ final class TUIEventLoop {
             background.async {
                 inbox.post(SandboxFaultsCommand.panelEvent(url: url, faults: faults, delayMs: delayMs))
             }
+        case .readBinding(let key):
+            // Details says more when the session's sealed half can be read; when it cannot, it says what it did.
+            if let opened = try? store.store(create: false), let session = try? opened.session(key) {
+                dispatch(.bindingRead(TUISignInWords.binding(session)))
+            }
         case .repaint:
             terminal.repaintAll()
         case .quit:
@@ -321,12 +326,13 @@ final class TUIEventLoop {
                         details: step.details)))
         })
         // The New sign-in form (and `R`, which repeats it) fills the same input `login`'s options do.
-        let input = SignInInput(
+        var input = SignInInput(
             request: SignInRequest(
                 provider: choice.provider, backendName: choice.backend,
                 sessionKey: choice.sessionKey, replace: choice.replace, contact: choice.contact,
                 useDevice: choice.useDevice),
             issuer: choice.issuer, clientID: choice.clientID)
+        if let options = choice.options { TUISignInWords.apply(options, to: &input) }
         let signIn = SignInUseCase(setup: setup, store: sessionStore)
         let prepared: SignInUseCase.Prepared
         do throws(SignInStartFailure) {
@@ -349,8 +355,12 @@ final class TUIEventLoop {
             case .store(let refusal): failure = .sessionStorageFailure(message: refusal.description)
             case .signIn(let refusal): failure = refusal
             }
-            inbox.post(.signIn(flow: flow, .finished(.failure(failure))))
+            // Nothing was sent: a flow from New sign-in goes back to its form with the reason.
+            inbox.post(.signInRefused(flow: flow, failure))
             return
+        }
+        if let provider = TUISignInWords.resolvedProvider(prepared.backend) {
+            inbox.post(.signInDetail(flow: flow, .protections(TUISignInWords.protections(provider))))
         }
         controllers[flow] = prepared.controller
         traces[flow] = trace

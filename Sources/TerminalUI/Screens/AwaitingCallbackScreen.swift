@@ -129,6 +129,9 @@ public struct AwaitingCallbackScreen: Screen {
                 "  ⚠ " + warning.prefix(1).uppercased() + warning.dropFirst()
                     + ". Paste the final URL if it comes; D on the list runs doctor.", Style(foreground: .error))
         }
+        if !flow.protections.isEmpty {
+            lines.add("  Protocol: " + flow.protections.joined(separator: " · "), Style(foreground: .accent))
+        }
         lines.blank()
         lines.add(Self.progressLine(flow), Self.progressStyle(flow))
         if !flow.receivers.isEmpty {

@@ -60,6 +60,66 @@ public struct NewSignInScreen: Screen {
         return Rect(row: key.row + 2, col: key.col, rows: 1, cols: key.cols)
     }
 
+    /// OIDC's client authentication chooser, under the client id.
+    public static func authMethodRect(rows: Int, cols: Int) -> Rect {
+        let key = sessionKeyRect(rows: rows, cols: cols)
+        return Rect(row: key.row + 3, col: key.col, rows: 1, cols: max(0, cols - 18))
+    }
+
+    /// OIDC's private key file field, under the auth method.
+    public static func keyFileRect(rows: Int, cols: Int) -> Rect {
+        let key = sessionKeyRect(rows: rows, cols: cols)
+        return Rect(row: key.row + 4, col: key.col, rows: 1, cols: max(0, min(60, cols - 18)))
+    }
+
+    /// The row of OIDC's request choices (PAR, signed request, response mode, DPoP), under the key file.
+    static func requestRow(rows: Int, cols: Int) -> Int {
+        sessionKeyRect(rows: rows, cols: cols).row + 5
+    }
+
+    /// What the auth-method chooser shows for a method (nil: authdeck chooses, as `login` does).
+    static func methodLabel(_ method: String?) -> String {
+        method ?? "automatic (as login chooses)"
+    }
+
+    /// One of OIDC's choices as drawn: which field it is, where, its words, and whether it is on (drawn bold).
+    public struct OptionFrame: Equatable, Sendable {
+        public var focus: NewSignInForm.Focus
+        public var rect: Rect
+        public var text: String
+        public var isOn: Bool
+    }
+
+    /// Each of OIDC's choices and where it is drawn: the auth method on its row, the request choices side by side.
+    public static func optionFrames(_ form: NewSignInForm, rows: Int, cols: Int) -> [OptionFrame] {
+        let method = authMethodRect(rows: rows, cols: cols)
+        let methodText = "‹ " + methodLabel(form.options.authMethod) + " ›"
+        var frames = [
+            OptionFrame(
+                focus: .authMethod,
+                rect: Rect(row: method.row, col: method.col, rows: 1, cols: DisplayText.width(of: methodText)),
+                text: methodText, isOn: false)
+        ]
+        let options = form.options
+        let mode = options.responseMode ?? "query"
+        let onOff = { (isOn: Bool) in isOn ? " on" : " off" }
+        let choices: [(NewSignInForm.Focus, String, Bool)] = [
+            (.pushed, "PAR" + onOff(options.pushed), options.pushed),
+            (.signedRequest, "signed request" + onOff(options.signedRequest), options.signedRequest),
+            (.responseMode, "response " + mode, mode != "query"),  // the default mode is not "on"
+            (.dpop, "DPoP" + onOff(options.dpop), options.dpop),
+        ]
+        let row = requestRow(rows: rows, cols: cols)
+        var col = method.col
+        for (focus, text, isOn) in choices {
+            let width = DisplayText.width(of: text)
+            frames.append(
+                OptionFrame(focus: focus, rect: Rect(row: row, col: col, rows: 1, cols: width), text: text, isOn: isOn))
+            col += width + 2
+        }
+        return frames
+    }
+
     public func render(_ state: AppState, into buffer: inout ScreenBuffer) {
         guard case .newSignIn(let form) = state.mode else { return }
         AppFrame.draw(
@@ -81,10 +141,10 @@ public struct NewSignInScreen: Screen {
                 .draw(in: frames[index], into: &buffer)
         }
         let greyed = form.providers.filter { state.refusal(provider: $0, backend: form.backend) != nil }
-        // The last field's row: the session key, or OIDC's client id under the issuer.
+        // The last field's row: the session key, or OIDC's request choices under its issuer, client and key.
         let fieldsEnd =
             form.showsIssuerFields
-            ? Self.clientIDRect(rows: rows, cols: cols).row
+            ? Self.requestRow(rows: rows, cols: cols)
             : Self.sessionKeyRect(rows: rows, cols: cols).row
         if form.error == nil, !greyed.isEmpty {
             let current = state.refusal(provider: form.provider, backend: form.backend)
@@ -127,22 +187,49 @@ public struct NewSignInScreen: Screen {
                 field.isFocused = form.focus == focus
                 field.draw(in: rect, into: &buffer)
             }
+            Self.drawOptions(form, rows: rows, cols: cols, into: &buffer)
         }
 
         if let error = form.error {
-            buffer.write("  " + error, row: fieldsEnd + 2, col: 0, style: Style(foreground: .error), maxWidth: cols)
+            // Wrapped at word boundaries over two lines: login's reasons name the field and the fix.
+            for (index, line) in DisplayText.wrapped(error, toWidth: max(1, cols - 3)).prefix(2).enumerated() {
+                buffer.write(
+                    "  " + line, row: fieldsEnd + 2 + index, col: 0, style: Style(foreground: .error), maxWidth: cols)
+            }
         }
-        let help = [
+        var help = [
             "Press a provider's key, or move with ←/→ and Tab and press Enter.",
             "Email and SMS ask for the address next, then for the code that was sent.",
             form.showsIssuerFields
-                ? "Issuer and client id left empty: config.json's are used."
+                ? "Issuer, client id and key file left empty: config.json's are used."
                 : "OIDC takes config.json's issuer and client id; highlight it (←/→) to type others.",
         ]
+        if form.showsIssuerFields {
+            help.append("Other choices start as config.json's; ←/→ or Space changes one.")
+        }
         for (index, line) in help.enumerated() where fieldsEnd + 4 + index < body.bottom {
             buffer.write(
                 "  " + line, row: fieldsEnd + 4 + index, col: 0, style: Style(foreground: .dim),
                 maxWidth: cols)
+        }
+    }
+
+    /// OIDC's client authentication, key file and request choices; the focused choice is reversed, one that is on
+    /// bold.
+    private static func drawOptions(_ form: NewSignInForm, rows: Int, cols: Int, into buffer: inout ScreenBuffer) {
+        let method = authMethodRect(rows: rows, cols: cols)
+        buffer.write("  Client auth", row: method.row, col: 0, style: Style(foreground: .accent))
+        let keyRect = keyFileRect(rows: rows, cols: cols)
+        buffer.write("  Key file", row: keyRect.row, col: 0, style: Style(foreground: .accent))
+        var keyField = form.keyFile
+        keyField.isFocused = form.focus == .keyFile
+        keyField.draw(in: keyRect, into: &buffer)
+        buffer.write("  Request", row: requestRow(rows: rows, cols: cols), col: 0, style: Style(foreground: .accent))
+        for frame in optionFrames(form, rows: rows, cols: cols) where frame.rect.right <= cols - 1 {
+            let style =
+                form.focus == frame.focus
+                ? Style(attributes: .reverse) : Style(attributes: frame.isOn ? .bold : [])
+            buffer.write(frame.text, row: frame.rect.row, col: frame.rect.col, style: style)
         }
     }
 

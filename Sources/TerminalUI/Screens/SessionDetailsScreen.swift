@@ -13,6 +13,13 @@ public struct SessionDetailsScreen: Screen {
             pinned: pinned, state: state, into: &buffer)
         let body = AppFrame.body(rows: buffer.rows, cols: buffer.cols)
         var lines = SessionsScreen.detailLines(item, state: state)
+        if let binding = state.binding, binding.key == key {
+            lines.append(SessionsScreen.DetailLine(label: "Token", value: binding.tokenLine))
+            if let method = binding.clientAuthMethod {
+                let value = method == "none" ? "none: a public client (PKCE only)" : "authenticated with " + method
+                lines.append(SessionsScreen.DetailLine(label: "Client", value: value))
+            }
+        }
         lines.append(SessionsScreen.DetailLine(label: "Scripts", value: Self.scriptsLine(item, state: state)))
         let actions = KeyBinding.details.filter { ![.back, .help, .quit].contains($0.command) }
         let actionsHeight = min(actions.count + 2, max(0, body.rows - lines.count - 3))

@@ -48,6 +48,8 @@ public enum AppEffect: Equatable, Sendable {
     /// Read what the Sessions table lacks from the store; the answer comes back as `pageRead`. The event loop reads
     /// at once, before the frame, so a key press that moves past the rows held still draws them.
     case readPage(SessionPageRequest)
+    /// Details opened: read how the session's token is bound from its sealed half; it comes back as `bindingRead`.
+    case readBinding(String)
     /// Ctrl-L: repaint the whole terminal.
     case repaint
     /// `q`: leave the TUI.

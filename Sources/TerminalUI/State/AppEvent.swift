@@ -50,4 +50,9 @@ public enum AppEvent: Equatable, Sendable {
     case signIn(flow: Int, SignInProgress)
     /// The event loop learned something about flow `flow` beside its progress (a QR code, a trace step).
     case signInDetail(flow: Int, SignInDetail)
+    /// Flow `flow` did not start: its settings were refused before anything was sent (a method without the key or
+    /// secret it needs, a PAR endpoint the provider lacks); a flow from New sign-in goes back to the form with it.
+    case signInRefused(flow: Int, SignInError)
+    /// How a session's token is bound and how its client authenticated, read for its Details screen.
+    case bindingRead(SessionBinding)
 }

@@ -45,6 +45,8 @@ extension AppState {
         case .open:
             guard let item = sessions.current else { return [] }
             mode = .details(item.key)
+            if binding?.key != item.key { binding = nil }
+            return [.readBinding(item.key)]
         case .back:
             if case .details = mode {
                 mode = .sessions
@@ -216,7 +218,9 @@ extension AppState {
 
     /// The New sign-in screen, on the backend last used.
     mutating func openNewSignIn() {
-        mode = .newSignIn(NewSignInForm(providers: providers, backends: backends, defaultBackend: defaultBackend))
+        mode = .newSignIn(
+            NewSignInForm(
+                providers: providers, backends: backends, defaultBackend: defaultBackend, options: signInOptions))
         message = nil
     }
 

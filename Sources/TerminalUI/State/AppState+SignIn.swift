@@ -26,6 +26,7 @@ extension AppState {
             if NewSignInScreen.backendRect(rows: rows, cols: cols).contains(row: row, col: col) {
                 form.focus = .backend
                 form.backendIndex = (form.backendIndex + 1) % form.backends.count
+                form.resetOptions()
             } else if NewSignInScreen.sessionKeyRect(rows: rows, cols: cols).contains(row: row, col: col) {
                 form.focus = .sessionKey
             } else if form.showsIssuerFields,
@@ -36,6 +37,14 @@ extension AppState {
                 NewSignInScreen.clientIDRect(rows: rows, cols: cols).contains(row: row, col: col)
             {
                 form.focus = .clientID
+            } else if form.showsIssuerFields,
+                let clicked = NewSignInScreen.optionFrames(form, rows: rows, cols: cols).first(where: {
+                    $0.rect.contains(row: row, col: col)
+                })
+            {
+                // A click on a choice focuses it, and on the focused one changes it.
+                if form.focus == clicked.focus { form.changeOption(step: 1) }
+                form.focus = clicked.focus
             }
         default:
             switch form.focus {
@@ -45,17 +54,25 @@ extension AppState {
                 if let edited = form.issuer.applying(request) { form.issuer = edited }
             case .clientID:
                 if let edited = form.clientID.applying(request) { form.clientID = edited }
-            case .providers, .backend:
+            case .keyFile:
+                if let edited = form.keyFile.applying(request) { form.keyFile = edited }
+            case .providers, .backend, .authMethod, .pushed, .signedRequest, .responseMode, .dpop:
                 switch request {
                 case .left, .right:
                     let step = request == .left ? -1 : 1
                     if form.focus == .providers {
                         form.providerIndex = (form.providerIndex + step + form.providers.count) % form.providers.count
-                    } else {
+                    } else if form.focus == .backend {
                         form.backendIndex = (form.backendIndex + step + form.backends.count) % form.backends.count
+                        form.resetOptions()
+                    } else {
+                        form.changeOption(step: step)
                     }
+                case .character(" ") where form.focus != .providers && form.focus != .backend:
+                    form.changeOption(step: 1)
                 case .character("b"):
                     form.backendIndex = (form.backendIndex + 1) % form.backends.count
+                    form.resetOptions()
                 case .character("m"):
                     form.useDevice.toggle()
                 case .character("?"):
@@ -79,7 +96,8 @@ extension AppState {
     {
         let order: [NewSignInForm.Focus] =
             [.providers, .backend, .sessionKey]
-            + (form.showsIssuerFields ? [.issuer, .clientID] : [])
+            + (form.showsIssuerFields
+                ? [.issuer, .clientID, .authMethod, .keyFile, .pushed, .signedRequest, .responseMode, .dpop] : [])
         let index = order.firstIndex(of: focus) ?? 0
         return order[(index + step + order.count) % order.count]
     }
@@ -123,23 +141,41 @@ extension AppState {
         if form.showsIssuerFields {
             choice.issuer = form.typedIssuer
             choice.clientID = form.typedClientID
+            choice.options = form.chosenOptions
         }
         if choice.usesCode {
             mode = .contact(ContactForm(choice: choice))
             return []
         }
-        return beginFlow(choice)
+        return beginFlow(choice, from: form)
     }
 
     /// Shows the waiting screen at once and asks for the start: the screen never waits on the controller, and the
     /// keys that follow a double press land on the new screen, where they start nothing.
-    mutating func beginFlow(_ choice: SignInChoice) -> [AppEffect] {
+    /// - Parameter form: the New sign-in form it came from, which a refused start goes back to.
+    mutating func beginFlow(_ choice: SignInChoice, from form: NewSignInForm? = nil) -> [AppEffect] {
         let id = nextFlowID
         nextFlowID += 1
         defaultBackend = choice.backend  // the New sign-in screen opens on the backend last used
-        mode = .signIn(SignInFlow(id: id, choice: choice, startedAt: now))
+        var flow = SignInFlow(id: id, choice: choice, startedAt: now)
+        flow.form = form
+        mode = .signIn(flow)
         message = nil
         return [.startSignIn(flow: id, choice)]
+    }
+
+    /// A start refused before anything was sent: back to the form it came from, every field as it was, with the
+    /// one line `login` prints for the same settings; without a form (`R`, an unlock resuming) the result says it.
+    mutating func handleSignInRefused(_ id: Int, _ error: SignInError) -> [AppEffect] {
+        guard case .signIn(let flow) = mode, flow.id == id, var form = flow.form else {
+            return handleSignIn(id, .finished(.failure(error)))
+        }
+        var ended = flow
+        ended.trace.append(TraceLine(time: now, kind: .result, text: error.message, isError: true))
+        lastFlow = ended
+        form.error = error.message
+        mode = .newSignIn(form)
+        return []
     }
 
     // MARK: - Contact
@@ -148,7 +184,8 @@ extension AppState {
         var form = form
         switch request {
         case .escape:
-            var back = NewSignInForm(providers: providers, backends: backends, defaultBackend: form.choice.backend)
+            var back = NewSignInForm(
+                providers: providers, backends: backends, defaultBackend: form.choice.backend, options: signInOptions)
             back.providerIndex = providers.firstIndex(of: form.choice.provider) ?? 0
             mode = .newSignIn(back)
             return []
@@ -187,7 +224,7 @@ extension AppState {
                 mode = .newSignIn(
                     NewSignInForm(
                         providers: providers, backends: backends,
-                        defaultBackend: flow.choice.backend))
+                        defaultBackend: flow.choice.backend, options: signInOptions))
                 return effects
             case .character("R"):
                 // The same provider, backend, key and contact again (support repeats a login many times).

@@ -148,6 +148,11 @@ extension AppState {
             return handleSignIn(id, progress)
         case .signInDetail(let id, let detail):
             return handleSignInDetail(id, detail)
+        case .signInRefused(let id, let error):
+            return handleSignInRefused(id, error)
+        case .bindingRead(let read):
+            binding = read
+            return []
         }
     }
 

@@ -83,6 +83,11 @@ public struct AppState: Equatable, Sendable {
     public var singleScreen = false
     /// Providers a backend cannot sign in with, by backend then provider, with the reason: greyed on New sign-in.
     public var providerRefusals: [String: [Provider: String]] = [:]
+    /// config.json's OIDC protocol choices by backend: New sign-in's OIDC options start from them.
+    public var signInOptions: [String: SignInOptions] = [:]
+    /// How the token of the session on the Details screen is bound and how its client authenticated, once the event
+    /// loop read it from the session's sealed half (nil until then, and for another session's Details).
+    public var binding: SessionBinding?
 
     /// Why `provider` cannot sign in through `backend`, or nil.
     public func refusal(provider: Provider, backend: String) -> String? {

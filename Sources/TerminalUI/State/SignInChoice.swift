@@ -16,6 +16,9 @@ public struct SignInChoice: Equatable, Sendable {
     public var issuer: String?
     /// OIDC: the client id that replaces config.json's, as `--client-id`.
     public var clientID: String?
+    /// OIDC: the protocol choices New sign-in showed (config.json's, maybe changed for this sign-in); nil leaves
+    /// every one to config.json.
+    public var options: SignInOptions?
 
     public init(
         provider: Provider, backend: String, sessionKey: String? = nil,

@@ -15,6 +15,9 @@ public enum SignInDetail: Equatable, Sendable {
         details: [String: JSONValue] = [:])
     /// The trace was written (or could not be): a line for the Trace screen.
     case traceExported(String)
+    /// The protocol features that apply to this sign-in, as the provider's settings resolved (`PAR`, `DPoP`,
+    /// `private_key_jwt`…): the waiting screen names them.
+    case protections([String])
     /// A test-account TOTP seed is stored for the user the backend named: the screen offers its code.
     case testAccountCodeOffered
 }

@@ -86,13 +86,17 @@ extension SignInFlow {
         case .promptCode(let modules):
             promptQR = modules
         case .protocolStep(let kind, let summary, let elapsed, let details):
+            let labels = TraceLine.protocolLabels(kind: kind, details: details)
             record(
-                startedAt.addingTimeInterval(elapsed / 1000), .step(kind), summary, isError: kind == "notice",
+                startedAt.addingTimeInterval(elapsed / 1000), .step(kind),
+                ([summary] + labels).joined(separator: " · "), isError: kind == "notice",
                 details: TraceLine.detailLines(details))
         case .enrolmentCode(let modules):
             enrolmentQR = modules
         case .testAccountCodeOffered:
             offersTestAccountCode = true
+        case .protections(let names):
+            protections = names
         case .traceExported(let note):
             traceExportNote = note
         }

@@ -52,6 +52,10 @@ public struct SignInFlow: Equatable, Sendable {
     public var redirectWarning: String?
     /// The waiting screen leaves the QR code out (`v`), so the URL gets whole rows and a mouse copy takes it whole.
     public var hidesQRCode = false
+    /// The protocol features this sign-in uses (`PAR`, `DPoP`, `private_key_jwt`…), named on the waiting screen.
+    public var protections: [String] = []
+    /// The New sign-in form this flow was started from: a start its settings refused goes back to it, unchanged.
+    public var form: NewSignInForm?
 
     public init(id: Int, choice: SignInChoice, startedAt: Date) {
         self.id = id

@@ -44,4 +44,37 @@ public struct TraceLine: Equatable, Sendable {
         }
         return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
     }
+
+    /// What a protocol step is, in the words of the features it belongs to, from its redacted details: a pushed
+    /// authorization request (RFC 9126: the authorization parameters in a POST body; its answer a `request_uri`),
+    /// a signed request object (RFC 9101), a DPoP proof in its headers (RFC 9449). Client assertions and ID tokens
+    /// are steps of their own kind.
+    public static func protocolLabels(kind: String, details: [String: JSONValue]) -> [String] {
+        var labels: [String] = []
+        switch kind {
+        case "request":
+            if case .object(let body)? = details["body"] {
+                if body["response_type"] != nil || body["request"] != nil { labels.append("PAR") }
+                if body["request"] != nil { labels.append("signed request object") }
+            }
+            if case .object(let headers)? = details["headers"],
+                headers.keys.contains(where: { $0.lowercased() == "dpop" })
+            {
+                labels.append("DPoP proof")
+            }
+        case "response":
+            if case .object(let body)? = details["body"], body["request_uri"] != nil, body["expires_in"] != nil {
+                labels.append("PAR")
+            }
+        case "authorize":
+            if case .object(let parameters)? = details["parameters"] {
+                if parameters["request_uri"] != nil { labels.append("by PAR") }
+                if parameters["request"] != nil { labels.append("signed request object") }
+                if parameters["dpop_jkt"] != nil { labels.append("DPoP key bound") }
+            }
+        default:
+            break
+        }
+        return labels
+    }
 }

@@ -12,6 +12,13 @@ public struct NewSignInForm: Equatable, Sendable {
         /// OIDC only: the issuer and client id that replace config.json's, as `login oidc --issuer --client-id`.
         case issuer
         case clientID
+        /// OIDC only: the protocol choices for this sign-in (`SignInOptions`), pre-filled from config.json.
+        case authMethod
+        case keyFile
+        case pushed
+        case signedRequest
+        case responseMode
+        case dpop
     }
 
     public var providers: [Provider]
@@ -31,8 +38,18 @@ public struct NewSignInForm: Equatable, Sendable {
     public var issuer: TextField
     /// OIDC: the client id registered with that issuer; empty keeps config.json's.
     public var clientID: TextField
+    /// OIDC: config.json's protocol choices on each backend, as the event loop read them; the form starts from the
+    /// chosen backend's and starts again from another's when the backend changes.
+    public var configuredOptions: [String: SignInOptions]
+    /// OIDC: the protocol choices for this sign-in (the key file's path is `keyFile`'s text).
+    public var options: SignInOptions
+    /// OIDC: the private key file's path; empty keeps config.json's.
+    public var keyFile: TextField
 
-    public init(providers: [Provider], backends: [String], defaultBackend: String) {
+    public init(
+        providers: [Provider], backends: [String], defaultBackend: String,
+        options configuredOptions: [String: SignInOptions] = [:]
+    ) {
         self.providers = providers
         providerIndex = 0
         self.backends = backends.isEmpty ? [defaultBackend] : backends
@@ -44,6 +61,45 @@ public struct NewSignInForm: Equatable, Sendable {
         useDevice = false
         issuer = TextField(placeholder: "config.json's (https://id.example.com)", maxLength: 2048)
         clientID = TextField(placeholder: "config.json's", maxLength: 512)
+        self.configuredOptions = configuredOptions
+        options = SignInOptions()
+        keyFile = TextField(placeholder: "none (a PEM file for private_key_jwt or a signed request)", maxLength: 4096)
+        resetOptions()
+    }
+
+    /// Puts the chosen backend's config.json choices back (the form opened, or the backend changed).
+    public mutating func resetOptions() {
+        options = configuredOptions[backend] ?? SignInOptions()
+        keyFile = TextField(
+            text: options.privateKeyFile ?? "", placeholder: keyFile.placeholder, maxLength: keyFile.maxLength)
+    }
+
+    /// The choices as the start takes them: the key file as typed (empty: config.json's).
+    public var chosenOptions: SignInOptions {
+        var chosen = options
+        let path = keyFile.text.trimmingCharacters(in: .whitespaces)
+        chosen.privateKeyFile = path.isEmpty ? nil : path
+        return chosen
+    }
+
+    /// What ←/→ goes through on the auth-method field.
+    public var authMethodChoices: [String?] {
+        SignInOptions.authMethodChoices(configured: configuredOptions[backend]?.authMethod)
+    }
+
+    /// Changes the focused choice (auth method, PAR, signed request, response mode, DPoP) `step` places on.
+    public mutating func changeOption(step: Int) {
+        switch focus {
+        case .authMethod:
+            options.authMethod = SignInOptions.cycled(options.authMethod, in: authMethodChoices, step: step)
+        case .pushed: options.pushed.toggle()
+        case .signedRequest: options.signedRequest.toggle()
+        case .responseMode:
+            let modes: [String?] = SignInOptions.responseModes.map { $0 }
+            options.responseMode = SignInOptions.cycled(options.responseMode ?? "query", in: modes, step: step)
+        case .dpop: options.dpop.toggle()
+        case .providers, .backend, .sessionKey, .issuer, .clientID, .keyFile: break
+        }
     }
 
     public var backend: String { backends[backendIndex] }
