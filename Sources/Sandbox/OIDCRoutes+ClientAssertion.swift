@@ -18,11 +18,12 @@ extension OIDCRoutes {
 
     /// The client a `client_assertion` proves, checked as RFC 7523 section 3 and OpenID Connect Core 9 say: the
     /// assertion type; iss and sub both the client id (and the body's `client_id`, when sent, the same); `aud`
-    /// naming this server (the URL of `endpoint`, the endpoint it was sent to, or the issuer); `exp` in the future
+    /// naming this server (one of `endpoints`: the URL it was sent to, and at the PAR endpoint the token endpoint's too
+    /// as RFC 9126 section 2 says, or the issuer); `exp` in the future
     /// and at most `assertionLifetime` ahead, `nbf` and `iat` not ahead; a `jti` never seen before; and the signature,
     /// verified with the client's registered keys (never `none`, never a key the assertion brings along).
     func assertedClient(
-        _ form: [String: String], profile: OIDCProfile, endpoint: String
+        _ form: [String: String], profile: OIDCProfile, endpoints: [String]
     ) throws(OAuthError) -> String {
         guard form["client_assertion_type"] == Self.jwtBearerAssertion else {
             throw .invalidClient("client_assertion_type must be \(Self.jwtBearerAssertion)")
@@ -41,8 +42,8 @@ extension OIDCRoutes {
             throw .invalidClient("the client is not registered for JWT client authentication")
         }
         let audiences = (claims["aud"] as? String).map { [$0] } ?? (claims["aud"] as? [String]) ?? []
-        guard audiences.contains(endpoint) || audiences.contains(context.issuer(profile)) else {
-            throw .invalidClient("the assertion's aud must be \(endpoint) or the issuer")
+        guard audiences.contains(where: endpoints.contains) || audiences.contains(context.issuer(profile)) else {
+            throw .invalidClient("the assertion's aud must be \(endpoints.joined(separator: " or ")) or the issuer")
         }
         let now = context.clock.now
         guard let expiry = Self.seconds(claims["exp"]), expiry > now else {

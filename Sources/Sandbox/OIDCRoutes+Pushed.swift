@@ -31,7 +31,8 @@ extension OIDCRoutes {
             return OAuthError.invalidRequest("send an application/x-www-form-urlencoded body").response
         }
         do {
-            let clientID = try authenticateClient(request, form: form, profile: profile)
+            // RFC 9126 section 2: an assertion here may name the PAR endpoint, the token endpoint or the issuer.
+            let clientID = try authenticateClient(request, form: form, profile: profile, endpoints: ["/par", "/token"])
             // Section 2.1: a request_uri cannot itself be pushed.
             guard form["request_uri"] == nil else {
                 throw OAuthError.invalidRequest("request_uri is not allowed at the PAR endpoint")

@@ -45,13 +45,13 @@ extension OIDCRoutes {
     /// ES256 JWT naming the client, as Apple's is.
     func authenticateClient(
         _ request: HTTPRequest, form: [String: String],
-        profile: OIDCProfile
+        profile: OIDCProfile, endpoints paths: [String] = ["/token"]
     ) throws(OAuthError) -> String {
         if form["client_assertion"] != nil || form["client_assertion_type"] != nil {
             guard !ClientCredentials.hasBasic(request), form["client_secret"] == nil else {
                 throw .invalidRequest("a client authenticates one way only (RFC 6749 2.3)")
             }
-            return try assertedClient(form, profile: profile, endpoint: endpoint(profile, "/token"))
+            return try assertedClient(form, profile: profile, endpoints: paths.map { endpoint(profile, $0) })
         }
         let basic = ClientCredentials.basic(request)
         if ClientCredentials.hasBasic(request) && basic == nil {

@@ -245,7 +245,7 @@ final class OIDCRoutes: Sendable {
         var clientID = form["client_id"] ?? ClientCredentials.basic(request)?.clientID
         if form["client_assertion"] != nil || form["client_assertion_type"] != nil {
             do throws(OAuthError) {
-                clientID = try assertedClient(form, profile: profile, endpoint: endpoint(profile, "/revoke"))
+                clientID = try assertedClient(form, profile: profile, endpoints: [endpoint(profile, "/revoke")])
             } catch {
                 return error.response
             }

@@ -73,6 +73,28 @@ import Testing
         #expect(bare.status == 401, "\(bare.text)")
     }
 
+    /// RFC 9126 section 2: at the PAR endpoint an assertion's `aud` may be the issuer, the token endpoint's URL or the
+    /// PAR endpoint's; another endpoint's URL (revocation's) is refused there.
+    @Test func thePushedEndpointTakesItsOwnTheTokenEndpointsAndTheIssuersAudience() throws {
+        let generic = fixture.base + "/oidc/generic"
+        for (aud, accepted) in [
+            (generic + "/par", true), (generic + "/token", true), (generic, true), (generic + "/revoke", false),
+        ] {
+            let assertion = try JWS.sign(payload: claims("jwt-client", aud: aud), key: key, algorithm: "ES256")
+            let answer = try fixture.form(
+                "/oidc/generic/par",
+                [
+                    ("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"),
+                    ("client_assertion", assertion), ("response_type", "code"),
+                    ("redirect_uri", "http://127.0.0.1:4000/callback"),
+                    ("code_challenge", String(repeating: "a", count: 43)),
+                    ("code_challenge_method", "S256"), ("scope", "openid"),
+                ])
+            #expect((answer.status == 201) == accepted, "aud \(aud): \(answer.status) \(answer.text)")
+            #expect(accepted || answer.text.contains("aud must be"), "aud \(aud): \(answer.text)")
+        }
+    }
+
     @Test func clientSecretJWTWithTheRegisteredSecretOnly() throws {
         let good = try JWS.signHS256(payload: claims("hs-client"), secret: Self.secret)
         #expect(try send(good).status == 200)
