@@ -13,7 +13,11 @@ import Foundation
 ///         "sandbox-turnkey": {"type": "turnkey", "baseURL": B/turnkey, "configID": C,
 ///                             "oauthOriginURL": B/turnkey/oauth-origin, "usesSandbox": true},
 ///         "sandbox-portal":  {"type": "portal", "baseURL": B/portal, "environmentID": E,
-///                             "redirectURL": "authdeck://callback", "usesSandbox": true}
+///                             "redirectURL": "authdeck://callback", "usesSandbox": true},
+///         "sandbox-jwt":     {"type": "direct", "usesSandbox": true,
+///                             "providers": {"oidc": {"clientID": "sandbox-jwt-client", "issuer",
+///                                                    "tokenEndpointAuthMethod": "private_key_jwt",
+///                                                    "privateKeyFile", "keyID"}}}
 ///       },
 ///       "providers": {
 ///         "google": {"clientID", "issuer", "authorizationEndpoint", "tokenEndpoint", "jwksURI", "userEndpoint",
@@ -21,10 +25,13 @@ import Foundation
 ///         "apple":  {… as google, without deviceAuthorizationEndpoint},
 ///         "discord", "x": {"clientID", "issuer", "authorizationEndpoint", "tokenEndpoint", "userEndpoint",
 ///                          "revocationEndpoint", "scopes"},
-///         "oidc":   {… as google: the generic OpenID Connect profile}
+///         "oidc":   {"clientID", "issuer", "scopes"}
 ///       }
 ///     }
 ///
+/// `oidc`, the generic OpenID Connect profile, is configured as a real one usually is, by its issuer: its endpoints
+/// (the PAR endpoint among them) come from discovery. `sandbox-jwt` is written when the sandbox registered its JWT
+/// client (`SandboxJWTClient`, a key in the data folder): the same profile, signed in with `private_key_jwt`.
 /// Both turnkey-speaking backends get `"totpExtension": true` when the sandbox runs its TOTP extension.
 /// B is the base URL (`http://127.0.0.1:PORT`). The `sandbox` backend runs social providers as the `direct`
 /// backend does (straight at the profiles) and email/SMS codes through the proxy at `proxyBaseURL`. Each provider
@@ -56,10 +63,15 @@ enum SandboxConfigFile {
         for profile in OIDCProfile.allCases {
             providers[profile.providerName] = provider(profile, context: context)
         }
-        return Configuration(
-            defaultBackend: "sandbox",
-            backends: ["sandbox": sandbox, "sandbox-turnkey": turnkey, "sandbox-portal": portal],
-            providers: providers)
+        var backends = ["sandbox": sandbox, "sandbox-turnkey": turnkey, "sandbox-portal": portal]
+        if let client = settings.jwtClient {
+            let oidc = ProviderConfiguration(
+                clientID: SandboxJWTClient.clientID, issuer: context.issuer(.generic), keyID: client.keyID,
+                privateKeyFile: client.keyFile, tokenEndpointAuthMethod: "private_key_jwt")
+            backends[SandboxJWTClient.backendName] = BackendConfiguration(
+                type: .direct, providers: [OIDCProfile.generic.providerName: oidc], usesSandbox: true)
+        }
+        return Configuration(defaultBackend: "sandbox", backends: backends, providers: providers)
     }
 
     static func document(context: SandboxContext) -> [UInt8] {
@@ -71,6 +83,10 @@ enum SandboxConfigFile {
 
     private static func provider(_ profile: OIDCProfile, context: SandboxContext) -> ProviderConfiguration {
         let issuer = context.issuer(profile)
+        if profile == .generic {
+            return ProviderConfiguration(
+                clientID: context.configuration.clientID(for: profile), issuer: issuer, scopes: profile.defaultScopes)
+        }
         return ProviderConfiguration(
             clientID: context.configuration.clientID(for: profile), issuer: issuer, scopes: profile.defaultScopes,
             authorizationEndpoint: issuer + "/authorize", tokenEndpoint: issuer + "/token",

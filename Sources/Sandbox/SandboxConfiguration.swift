@@ -38,6 +38,8 @@ public struct SandboxConfiguration: Sendable {
     /// Clients that authenticate with a signed JWT (`private_key_jwt`, `client_secret_jwt`), by client id; every
     /// other client is a public one.
     public var assertionClients: [String: SandboxAssertionClient] = [:]
+    /// The JWT client whose key file config.json names (`register`), so `authdeck sandbox` can show it.
+    public var jwtClient: SandboxJWTClient?
 
     /// The auth proxy's `X-Auth-Proxy-Config-ID`; nil accepts any non-empty value.
     public var proxyConfigID: String?

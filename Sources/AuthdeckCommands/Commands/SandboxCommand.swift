@@ -57,7 +57,14 @@ enum SandboxCommand {
         let dataFolder = StoreLocation.resolve(environment: environment).directory
         configuration.outboxPath = arguments.value("outbox") ?? dataFolder + "/sandbox-outbox.jsonl"
         // Keys, issued tokens and sign-ups kept across restarts, next to the store the sessions live in.
-        configuration.dataFolder = SandboxDataFolder(path: dataFolder + "/sandbox")
+        let folder = SandboxDataFolder(path: dataFolder + "/sandbox")
+        configuration.dataFolder = folder
+        // A private_key_jwt client with its key in the data folder, for config.json's sandbox-jwt backend.
+        do {
+            configuration.register(try folder.jwtClient())
+        } catch {
+            throw CommandFailure(.failed, error.description)
+        }
         let output = global.environment.output
         configuration.announce = { line in output.write(line) }
         // Only this user's processes may switch faults (a fault stalls or breaks every sign-in at the sandbox).
