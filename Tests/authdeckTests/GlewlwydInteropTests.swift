@@ -446,6 +446,80 @@ extension InteropTests {
             #expect(try setup.listed().isEmpty)
         }
 
+        /// glewlwyd's discovery document for `issuer`, fetched by Python.
+        func discovery(_ issuer: String) throws -> [String: Any] {
+            let text = setup.runner.run(
+                executable: "/usr/bin/python3",
+                [
+                    "-c", "import urllib.request,sys; print(urllib.request.urlopen(sys.argv[1]).read().decode())",
+                    issuer + "/.well-known/openid-configuration",
+                ]
+            ).stdout
+            return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        }
+
+        /// `doctor --json`'s lines for provider oidc.
+        func doctorLines() throws -> [[String: Any]] {
+            let doctor = setup.runner.run(["doctor", "--json"])
+            let lines = try #require(
+                try JSONSerialization.jsonObject(with: Data(doctor.stdout.utf8)) as? [[String: Any]])
+            return lines.filter { $0["area"] as? String == "provider oidc" }
+        }
+
+        /// doctor names, per glewlwyd instance, the protocols its discovery offers that config.json does not use, and
+        /// fails each setting the discovery lacks. What is offered is read here from glewlwyd's own document.
+        @Test func doctorSaysWhatEachInstanceOffersAndWhatItLacks() throws {
+            let instances = [info.issuer, try #require(info.fapiIssuer), try #require(info.dpopIssuer)]
+            for issuer in instances {
+                let document = try discovery(issuer)
+                var offered: [String] = []
+                if document["pushed_authorization_request_endpoint"] is String {
+                    offered.append("PAR (pushedAuthorizationRequests)")
+                }
+                if (document["dpop_signing_alg_values_supported"] as? [String])?.contains("ES256") == true {
+                    offered.append("DPoP (dpop)")
+                }
+                if (document["response_modes_supported"] as? [String])?.contains("jwt") == true {
+                    offered.append("JARM (responseMode jwt)")
+                }
+                let algorithms = document["request_object_signing_alg_values_supported"] as? [String] ?? []
+                if document["request_parameter_supported"] as? Bool == true || !algorithms.isEmpty {
+                    offered.append("signed request objects (requestObject signed)")
+                }
+                // serve.py turns PAR, JARM and DPoP on at these two instances, so each offers something.
+                #expect(issuer == info.issuer || !offered.isEmpty, "discovery: \(document)")
+                try configurePublic(["issuer": issuer])
+                let line = try #require(
+                    try doctorLines().first { ($0["message"] as? String)?.hasPrefix("protocols: ") == true },
+                    "no protocols line for \(issuer)")
+                let message = line["message"] as? String ?? ""
+                #expect(line["level"] as? String == "ok")
+                for offer in offered {
+                    #expect(message.contains(offer), "\(issuer): \(message)\ndiscovery: \(document)")
+                }
+                #expect(message.contains("also offers") == !offered.isEmpty, "\(issuer): \(message)")
+            }
+            // glewlwyd's DPoP-less instances list no DPoP algorithm, and doctor fails a config that asks for DPoP there.
+            let plain = try discovery(info.issuer)
+            #expect(plain["dpop_signing_alg_values_supported"] == nil)
+            try configurePublic(["dpop": true])
+            let dpop = try doctorLines().filter { $0["level"] as? String == "fail" }
+            #expect(dpop.contains { ($0["message"] as? String)?.contains("dpop is on but") == true }, "doctor: \(dpop)")
+            // JARM asked of the plain instance: a fail line exactly when its discovery lists modes without jwt.
+            try configurePublic(["responseMode": "jwt"])
+            let modes = plain["response_modes_supported"] as? [String]
+            let jarm = try doctorLines().contains {
+                $0["level"] as? String == "fail"
+                    && ($0["message"] as? String)?.contains("responseMode is jwt but") == true
+            }
+            #expect(jarm == (modes.map { !$0.contains("jwt") } ?? false), "modes: \(String(describing: modes))")
+            // The instance that requires PAR gets it without asking, and doctor says so.
+            let required = try #require(info.parRequiredIssuer)
+            #expect(try discovery(required)["require_pushed_authorization_requests"] as? Bool == true)
+            try configurePublic(["issuer": required])
+            #expect(try doctorLines().contains { ($0["message"] as? String)?.contains("PAR (required)") == true })
+        }
+
         @Test func fixedPortInUseIsNamedBeforeTheBrowserOpensAndDoctorAgrees() throws {
             try configurePublic()
             let doctor = setup.runner.run(["doctor", "--json"])

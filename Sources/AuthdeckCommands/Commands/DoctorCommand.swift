@@ -233,6 +233,7 @@ enum DoctorCommand {
                         fix: nil))
             }
             checks.append(checkClientAuthentication(provider, area: area))
+            checks.append(contentsOf: checkProtocols(provider, transport: transport, area: area))
             checks.append(checkRedirect(provider, listen: configuration.listen, transport: transport, area: area))
         }
     }
