@@ -25,7 +25,11 @@ extension DoctorCommand {
         if provider.shape.pushed {
             used.append(offer.pushedRequired ? "PAR (required)" : "PAR")
         } else if offer.pushed {
-            unused.append("PAR (pushedAuthorizationRequests)")
+            // Endpoints config.json names skip discovery, and with it the PAR endpoint.
+            unused.append(
+                provider.endpoints.pushedAuthorizationRequest == nil
+                    ? "PAR (pushedAuthorizationRequests, with the endpoints left to discovery)"
+                    : "PAR (pushedAuthorizationRequests)")
         }
 
         if provider.dpop {
