@@ -31,22 +31,15 @@ extension JWS {
         let parts = try decodeUnverified(compact)
         let key = try secretKey(secret)
         defer { cjose_jwk_release(key) }
-        var error = cjose_err()
-        let bytes = Array(compact.utf8)
-        let parsed: OpaquePointer? = bytes.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { cjose_jws_import($0.baseAddress, $0.count, &error) }
-        }
-        guard let parsed else {
-            ERR_clear_error()
-            throw .malformedInput("JWS could not be parsed")
-        }
-        defer { cjose_jws_release(parsed) }
-        guard let header = cjose_jws_get_protected(parsed), let alg = cjose_header_get(header, "alg", &error),
-            String(cString: alg) == "HS256"
-        else { throw .malformedInput("the JWS is not HS256") }
-        guard cjose_jws_verify(parsed, key, &error) else {
-            ERR_clear_error()
-            throw .invalidSignature
+        try withParsed(compact) { (parsed) throws(CryptoError) in
+            var error = cjose_err()
+            guard let header = cjose_jws_get_protected(parsed), let alg = cjose_header_get(header, "alg", &error),
+                String(cString: alg) == "HS256"
+            else { throw .malformedInput("the JWS is not HS256") }
+            guard cjose_jws_verify(parsed, key, &error) else {
+                ERR_clear_error()
+                throw .invalidSignature
+            }
         }
         return VerifiedJWS(header: parts.header, payload: parts.payload, algorithm: "HS256", keyID: nil)
     }

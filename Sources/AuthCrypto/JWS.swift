@@ -94,6 +94,24 @@ public enum JWS {
         }
     }
 
+    /// Hands `body` the JWS cjose parses from `compact` (its signature not yet checked), released when `body`
+    /// returns.
+    static func withParsed<T>(
+        _ compact: String, _ body: (OpaquePointer) throws(CryptoError) -> T
+    ) throws(CryptoError) -> T {
+        var error = cjose_err()
+        let bytes = Array(compact.utf8)
+        let parsed: OpaquePointer? = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { cjose_jws_import($0.baseAddress, $0.count, &error) }
+        }
+        guard let parsed else {
+            ERR_clear_error()
+            throw .malformedInput("JWS could not be parsed")
+        }
+        defer { cjose_jws_release(parsed) }
+        return try body(parsed)
+    }
+
     /// Verifies a compact JWS against one key and returns its header and payload.
     public static func verify(_ compact: String, key: JWK) throws(CryptoError) -> VerifiedJWS {
         let token = try Token(compact)
@@ -101,27 +119,20 @@ public enum JWS {
             throw .invalidKey("\(token.algorithm.rawValue) token does not fit a \(key.keyType) key")
         }
         let payload = try key.withKey { (jwk) throws(CryptoError) -> [UInt8] in
-            var error = cjose_err()
-            let bytes = Array(compact.utf8)
-            let parsed: OpaquePointer? = bytes.withUnsafeBufferPointer { buffer in
-                buffer.withMemoryRebound(to: CChar.self) { cjose_jws_import($0.baseAddress, $0.count, &error) }
+            try withParsed(compact) { (parsed) throws(CryptoError) -> [UInt8] in
+                var error = cjose_err()
+                guard cjose_jws_verify(parsed, jwk, &error) else {
+                    ERR_clear_error()
+                    throw .invalidSignature
+                }
+                var plaintext: UnsafeMutablePointer<UInt8>?
+                var length = 0
+                guard cjose_jws_get_plaintext(parsed, &plaintext, &length, &error) else {
+                    throw cjoseFailure("JWS payload", error)
+                }
+                guard length > 0, let plaintext else { return [] }
+                return Array(UnsafeBufferPointer(start: plaintext, count: length))
             }
-            guard let parsed else {
-                ERR_clear_error()
-                throw .malformedInput("JWS could not be parsed")
-            }
-            defer { cjose_jws_release(parsed) }
-            guard cjose_jws_verify(parsed, jwk, &error) else {
-                ERR_clear_error()
-                throw .invalidSignature
-            }
-            var plaintext: UnsafeMutablePointer<UInt8>?
-            var length = 0
-            guard cjose_jws_get_plaintext(parsed, &plaintext, &length, &error) else {
-                throw cjoseFailure("JWS payload", error)
-            }
-            guard length > 0, let plaintext else { return [] }
-            return Array(UnsafeBufferPointer(start: plaintext, count: length))
         }
         return VerifiedJWS(
             header: token.header, payload: payload, algorithm: token.algorithm.rawValue,
