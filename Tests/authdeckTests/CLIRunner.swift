@@ -61,6 +61,14 @@ struct CLIRunner: Sendable {
         self.environment = environment
     }
 
+    /// A runner whose store in `home` the passphrase in `passphraseFile` unlocks, with no session bus (so no Secret
+    /// Service: the same on every machine), then `extra`.
+    init(home: String, passphraseFile: String, extra: [String: String] = [:]) {
+        self.init(
+            home: home,
+            extra: ["AUTHDECK_PASSPHRASE_FILE": passphraseFile, "DBUS_SESSION_BUS_ADDRESS": ""].merging(extra) { $1 })
+    }
+
     /// Runs authdeck with `arguments`.
     func run(
         _ arguments: [String], stdin: String? = nil, environment extra: [String: String?] = [:],
