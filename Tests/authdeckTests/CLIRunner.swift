@@ -159,6 +159,32 @@ struct CLIRunner: Sendable {
         return process
     }
 
+    /// Starts a server with `start`, its standard output kept in the file `output`, and waits (10 s at most) for
+    /// the first line it prints, a `http://127.0.0.1:PORT` base URL, and for `ready`; else stops it and throws,
+    /// naming it as `what`.
+    func startServer(
+        executable: String, _ arguments: [String], environment extra: [String: String?] = [:], output: String,
+        what: String, ready: () -> Bool = { true }
+    ) throws -> (process: Process, baseURL: String) {
+        FileManager.default.createFile(atPath: output, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        let process = try start(executable: executable, arguments, environment: extra, stdout: handle)
+        var first: String?
+        for _ in 0..<200 {
+            if let text = try? String(contentsOfFile: output, encoding: .utf8), text.contains("\n"), ready() {
+                first = text.split(separator: "\n").first.map(String.init)
+                break
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        guard let first, first.hasPrefix("http://127.0.0.1:") else {
+            process.terminate()
+            process.waitUntilExit()
+            throw CLIFailure("the \(what) printed no base URL")
+        }
+        return (process, first)
+    }
+
     /// posix_spawn and waitpid, not Foundation's Process: once GLib is loaded in this process (the Secret Service
     /// tests share it), Process stopped reporting some exits and its waits hung; polling waitpid cannot miss one.
     private func spawn(
