@@ -4,6 +4,7 @@ import AuthCrypto
 import Foundation
 import Sandbox
 import Synchronization
+import TestSupport
 import Testing
 
 /// The real sandbox in process for the turnkey and portal client tests: a free port, a frozen clock the tests
@@ -11,23 +12,13 @@ import Testing
 /// backends are built exactly as `authdeck login` builds them.
 final class TurnkeySandbox: Sendable {
     /// RSA key generation takes a moment; every test shares one set.
-    static let keys: SandboxKeys = {
-        do {
-            return try SandboxKeys()
-        } catch {
-            fatalError("cannot make sandbox keys: \(error)")
-        }
-    }()
+    static let keys = mustMake("sandbox keys") { try SandboxKeys() }
 
-    static let catalog: ProviderCatalog = {
+    static let catalog = mustMake("the provider catalog from providers.json") {
         let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Resources").path
-        do {
-            return try ConfigurationFile.catalog(environment: ["AUTHDECK_RESOURCES": resources])
-        } catch {
-            fatalError("cannot read providers.json: \(error)")
-        }
-    }()
+        return try ConfigurationFile.catalog(environment: ["AUTHDECK_RESOURCES": resources])
+    }
 
     let server: SandboxServer
     let clock: SandboxClock

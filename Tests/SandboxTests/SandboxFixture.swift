@@ -3,17 +3,12 @@ import AuthCrypto
 import Foundation
 import Sandbox
 import Synchronization
+import TestSupport
 import Testing
 
 /// Signing keys shared by every test: RSA generation takes a moment and would dominate the suite.
 enum SharedKeys {
-    static let keys: SandboxKeys = {
-        do {
-            return try SandboxKeys()
-        } catch {
-            fatalError("cannot make sandbox keys: \(error)")
-        }
-    }()
+    static let keys = mustMake("sandbox keys") { try SandboxKeys() }
 }
 
 /// What the outbox announced, in order.
