@@ -14,15 +14,7 @@ extension JWS {
         guard cjose_header_set(header, "alg", "HS256", &error), cjose_header_set(header, "typ", "JWT", &error) else {
             throw cjoseFailure("JWS header", error)
         }
-        let input = payload.isEmpty ? [0] : payload
-        let signed: OpaquePointer? = input.withUnsafeBufferPointer { buffer in
-            cjose_jws_sign(key, header, buffer.baseAddress, payload.count, &error)
-        }
-        guard let signed else { throw cjoseFailure("JWS signing", error) }
-        defer { cjose_jws_release(signed) }
-        var compact: UnsafePointer<CChar>?
-        guard cjose_jws_export(signed, &compact, &error), let compact else { throw cjoseFailure("JWS export", error) }
-        return String(cString: compact)
+        return try compact(payload, header: header, key: key)
     }
 
     /// Verifies an HS256 JWS against a shared secret (what a server does with a `client_secret_jwt` assertion) and

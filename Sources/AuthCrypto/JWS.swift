@@ -78,20 +78,24 @@ public enum JWS {
                 throw cjoseFailure("JWS header", error)
             }
         }
-        return try key.withKey { (jwk) throws(CryptoError) -> String in
-            // cjose refuses a NULL payload pointer even for an empty payload.
-            let input = payload.isEmpty ? [0] : payload
-            let signed: OpaquePointer? = input.withUnsafeBufferPointer { buffer in
-                cjose_jws_sign(jwk, header, buffer.baseAddress, payload.count, &error)
-            }
-            guard let signed else { throw cjoseFailure("JWS signing", error) }
-            defer { cjose_jws_release(signed) }
-            var compact: UnsafePointer<CChar>?
-            guard cjose_jws_export(signed, &compact, &error), let compact else {
-                throw cjoseFailure("JWS export", error)
-            }
-            return String(cString: compact)
+        return try key.withKey { (jwk) throws(CryptoError) -> String in try compact(payload, header: header, key: jwk) }
+    }
+
+    /// The compact serialisation of `payload` signed by cjose with `key` (a cjose JWK) under `header`.
+    static func compact(
+        _ payload: [UInt8], header: UnsafeMutablePointer<cjose_header_t>, key: OpaquePointer
+    ) throws(CryptoError) -> String {
+        var error = cjose_err()
+        // cjose refuses a NULL payload pointer even for an empty payload.
+        let input = payload.isEmpty ? [0] : payload
+        let signed: OpaquePointer? = input.withUnsafeBufferPointer { buffer in
+            cjose_jws_sign(key, header, buffer.baseAddress, payload.count, &error)
         }
+        guard let signed else { throw cjoseFailure("JWS signing", error) }
+        defer { cjose_jws_release(signed) }
+        var compact: UnsafePointer<CChar>?
+        guard cjose_jws_export(signed, &compact, &error), let compact else { throw cjoseFailure("JWS export", error) }
+        return String(cString: compact)
     }
 
     /// Hands `body` the JWS cjose parses from `compact` (its signature not yet checked), released when `body`
