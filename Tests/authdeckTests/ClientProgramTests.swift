@@ -1,10 +1,6 @@
 import Foundation
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// authdeck as the real clients use it: kubectl running `token --format exec-credential` as its exec plugin against
 /// an HTTPS server on 127.0.0.1, and git asking `git-credential` through `git credential fill` and a clone over
 /// smart HTTP from a server that requires the token.

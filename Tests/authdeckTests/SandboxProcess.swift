@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `authdeck sandbox` running for one test: started on a free port with its config written next to the store,
 /// stopped (SIGTERM) when the test lets go of it.
 final class SandboxProcess: @unchecked Sendable {
