@@ -99,6 +99,9 @@ let package = Package(
         // polling, the other-user wrapper and the security-test precondition. Foundation only, not Testing: plain
         // `swift build` compiles it too, and the static standard library of release builds has no Testing module.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // The in-process sandbox the sandbox and client suites start the same way (`FrozenSandbox`).
+        .target(
+            name: "SandboxTestSupport", dependencies: ["Sandbox", "TestSupport"], path: "Tests/SandboxTestSupport"),
 
         .testTarget(name: "AuthCryptoTests", dependencies: ["AuthCrypto", "TestSupport"]),
         .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthCrypto", "TestSupport"]),
@@ -107,8 +110,12 @@ let package = Package(
             dependencies: ["SessionStorage", "SecretService", "AuthCore", "AuthCrypto", "TestSupport"]),
         .testTarget(
             name: "AuthClientTests",
-            dependencies: ["AuthClient", "AuthCore", "AuthCrypto", "LoopbackHTTP", "Sandbox", "TestSupport"]),
-        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "AuthCore", "AuthCrypto", "TestSupport"]),
+            dependencies: [
+                "AuthClient", "AuthCore", "AuthCrypto", "LoopbackHTTP", "Sandbox", "SandboxTestSupport", "TestSupport",
+            ]),
+        .testTarget(
+            name: "SandboxTests",
+            dependencies: ["Sandbox", "AuthCore", "AuthCrypto", "SandboxTestSupport", "TestSupport"]),
         .testTarget(
             name: "TerminalUITests", dependencies: ["TerminalUI", "AuthCore", "TestSupport"], exclude: ["Snapshots"]),
         .testTarget(

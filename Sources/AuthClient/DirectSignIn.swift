@@ -40,6 +40,15 @@ public struct ResolvedProvider: Sendable {
         self.extraAuthorizeParameters = extraAuthorizeParameters
         self.backendName = backendName
     }
+
+    /// A browser sign-in's redirect: the registered URI, else the loopback receiver's (nil when it is not running).
+    func browserMethod(loopbackRedirectURI: String?) throws(SignInError) -> SignInMethod {
+        if let registeredRedirectURI { return .browser(redirectURI: registeredRedirectURI) }
+        guard let loopbackRedirectURI else {
+            throw .unavailable(reason: "no redirect URI: the loopback receiver is not running")
+        }
+        return .browser(redirectURI: loopbackRedirectURI)
+    }
 }
 
 /// The `direct` backend: the session is the provider's own tokens. Authorization code + PKCE for every provider,
@@ -86,11 +95,7 @@ public final class DirectSignIn: SignInBackend, Sendable {
             }
             return .device
         }
-        if let registered = provider.registeredRedirectURI { return .browser(redirectURI: registered) }
-        guard let loopbackRedirectURI else {
-            throw .unavailable(reason: "no redirect URI: the loopback receiver is not running")
-        }
-        return .browser(redirectURI: loopbackRedirectURI)
+        return try provider.browserMethod(loopbackRedirectURI: loopbackRedirectURI)
     }
 
     public func makeAttempt(id: AttemptID, method: SignInMethod, deadline: Date) throws(SignInError) -> Attempt {

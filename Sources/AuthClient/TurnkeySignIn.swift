@@ -86,11 +86,7 @@ public final class TurnkeySignIn: SignInBackend, Sendable {
             let base = config.oauthRedirectURL ?? Self.defaultOAuthRedirect
             return .browser(redirectURI: base + (base.contains("?") ? "&" : "?") + "scheme=authdeck")
         }
-        if let registered = resolved.registeredRedirectURI { return .browser(redirectURI: registered) }
-        guard let loopbackRedirectURI else {
-            throw .unavailable(reason: "no redirect URI: the loopback receiver is not running")
-        }
-        return .browser(redirectURI: loopbackRedirectURI)
+        return try resolved.browserMethod(loopbackRedirectURI: loopbackRedirectURI)
     }
 
     public func makeAttempt(id: AttemptID, method: SignInMethod, deadline: Date) throws(SignInError) -> Attempt {

@@ -14,15 +14,7 @@ extension JWS {
         guard cjose_header_set(header, "alg", "HS256", &error), cjose_header_set(header, "typ", "JWT", &error) else {
             throw cjoseFailure("JWS header", error)
         }
-        let input = payload.isEmpty ? [0] : payload
-        let signed: OpaquePointer? = input.withUnsafeBufferPointer { buffer in
-            cjose_jws_sign(key, header, buffer.baseAddress, payload.count, &error)
-        }
-        guard let signed else { throw cjoseFailure("JWS signing", error) }
-        defer { cjose_jws_release(signed) }
-        var compact: UnsafePointer<CChar>?
-        guard cjose_jws_export(signed, &compact, &error), let compact else { throw cjoseFailure("JWS export", error) }
-        return String(cString: compact)
+        return try compact(payload, header: header, key: key)
     }
 
     /// Verifies an HS256 JWS against a shared secret (what a server does with a `client_secret_jwt` assertion) and
@@ -31,22 +23,15 @@ extension JWS {
         let parts = try decodeUnverified(compact)
         let key = try secretKey(secret)
         defer { cjose_jwk_release(key) }
-        var error = cjose_err()
-        let bytes = Array(compact.utf8)
-        let parsed: OpaquePointer? = bytes.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { cjose_jws_import($0.baseAddress, $0.count, &error) }
-        }
-        guard let parsed else {
-            ERR_clear_error()
-            throw .malformedInput("JWS could not be parsed")
-        }
-        defer { cjose_jws_release(parsed) }
-        guard let header = cjose_jws_get_protected(parsed), let alg = cjose_header_get(header, "alg", &error),
-            String(cString: alg) == "HS256"
-        else { throw .malformedInput("the JWS is not HS256") }
-        guard cjose_jws_verify(parsed, key, &error) else {
-            ERR_clear_error()
-            throw .invalidSignature
+        try withParsed(compact) { (parsed) throws(CryptoError) in
+            var error = cjose_err()
+            guard let header = cjose_jws_get_protected(parsed), let alg = cjose_header_get(header, "alg", &error),
+                String(cString: alg) == "HS256"
+            else { throw .malformedInput("the JWS is not HS256") }
+            guard cjose_jws_verify(parsed, key, &error) else {
+                ERR_clear_error()
+                throw .invalidSignature
+            }
         }
         return VerifiedJWS(header: parts.header, payload: parts.payload, algorithm: "HS256", keyID: nil)
     }

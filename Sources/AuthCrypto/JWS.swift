@@ -78,20 +78,42 @@ public enum JWS {
                 throw cjoseFailure("JWS header", error)
             }
         }
-        return try key.withKey { (jwk) throws(CryptoError) -> String in
-            // cjose refuses a NULL payload pointer even for an empty payload.
-            let input = payload.isEmpty ? [0] : payload
-            let signed: OpaquePointer? = input.withUnsafeBufferPointer { buffer in
-                cjose_jws_sign(jwk, header, buffer.baseAddress, payload.count, &error)
-            }
-            guard let signed else { throw cjoseFailure("JWS signing", error) }
-            defer { cjose_jws_release(signed) }
-            var compact: UnsafePointer<CChar>?
-            guard cjose_jws_export(signed, &compact, &error), let compact else {
-                throw cjoseFailure("JWS export", error)
-            }
-            return String(cString: compact)
+        return try key.withKey { (jwk) throws(CryptoError) -> String in try compact(payload, header: header, key: jwk) }
+    }
+
+    /// The compact serialisation of `payload` signed by cjose with `key` (a cjose JWK) under `header`.
+    static func compact(
+        _ payload: [UInt8], header: UnsafeMutablePointer<cjose_header_t>, key: OpaquePointer
+    ) throws(CryptoError) -> String {
+        var error = cjose_err()
+        // cjose refuses a NULL payload pointer even for an empty payload.
+        let input = payload.isEmpty ? [0] : payload
+        let signed: OpaquePointer? = input.withUnsafeBufferPointer { buffer in
+            cjose_jws_sign(key, header, buffer.baseAddress, payload.count, &error)
         }
+        guard let signed else { throw cjoseFailure("JWS signing", error) }
+        defer { cjose_jws_release(signed) }
+        var compact: UnsafePointer<CChar>?
+        guard cjose_jws_export(signed, &compact, &error), let compact else { throw cjoseFailure("JWS export", error) }
+        return String(cString: compact)
+    }
+
+    /// Hands `body` the JWS cjose parses from `compact` (its signature not yet checked), released when `body`
+    /// returns.
+    static func withParsed<T>(
+        _ compact: String, _ body: (OpaquePointer) throws(CryptoError) -> T
+    ) throws(CryptoError) -> T {
+        var error = cjose_err()
+        let bytes = Array(compact.utf8)
+        let parsed: OpaquePointer? = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { cjose_jws_import($0.baseAddress, $0.count, &error) }
+        }
+        guard let parsed else {
+            ERR_clear_error()
+            throw .malformedInput("JWS could not be parsed")
+        }
+        defer { cjose_jws_release(parsed) }
+        return try body(parsed)
     }
 
     /// Verifies a compact JWS against one key and returns its header and payload.
@@ -101,27 +123,20 @@ public enum JWS {
             throw .invalidKey("\(token.algorithm.rawValue) token does not fit a \(key.keyType) key")
         }
         let payload = try key.withKey { (jwk) throws(CryptoError) -> [UInt8] in
-            var error = cjose_err()
-            let bytes = Array(compact.utf8)
-            let parsed: OpaquePointer? = bytes.withUnsafeBufferPointer { buffer in
-                buffer.withMemoryRebound(to: CChar.self) { cjose_jws_import($0.baseAddress, $0.count, &error) }
+            try withParsed(compact) { (parsed) throws(CryptoError) -> [UInt8] in
+                var error = cjose_err()
+                guard cjose_jws_verify(parsed, jwk, &error) else {
+                    ERR_clear_error()
+                    throw .invalidSignature
+                }
+                var plaintext: UnsafeMutablePointer<UInt8>?
+                var length = 0
+                guard cjose_jws_get_plaintext(parsed, &plaintext, &length, &error) else {
+                    throw cjoseFailure("JWS payload", error)
+                }
+                guard length > 0, let plaintext else { return [] }
+                return Array(UnsafeBufferPointer(start: plaintext, count: length))
             }
-            guard let parsed else {
-                ERR_clear_error()
-                throw .malformedInput("JWS could not be parsed")
-            }
-            defer { cjose_jws_release(parsed) }
-            guard cjose_jws_verify(parsed, jwk, &error) else {
-                ERR_clear_error()
-                throw .invalidSignature
-            }
-            var plaintext: UnsafeMutablePointer<UInt8>?
-            var length = 0
-            guard cjose_jws_get_plaintext(parsed, &plaintext, &length, &error) else {
-                throw cjoseFailure("JWS payload", error)
-            }
-            guard length > 0, let plaintext else { return [] }
-            return Array(UnsafeBufferPointer(start: plaintext, count: length))
         }
         return VerifiedJWS(
             header: token.header, payload: payload, algorithm: token.algorithm.rawValue,

@@ -1,3 +1,5 @@
+import AuthBase
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -84,30 +86,12 @@ public struct PassphraseUnlock: Sendable {
     }
 
     static func readFile(_ path: String, variable: String) throws(StoreError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw .locked("cannot read the passphrase file named by \(variable) (\(String(cString: strerror(errno))))")
-        }
-        defer { close(descriptor) }
-        // Like ssh with a private key: a secret others can read is refused, not used.
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else {
-            throw .locked("cannot read the passphrase file named by \(variable)")
-        }
-        guard info.st_mode & 0o077 == 0 else {
-            throw .locked(
-                "the passphrase file named by \(variable) is open to other users (mode "
-                    + String(info.st_mode & 0o777, radix: 8) + "); chmod 600 it")
-        }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = Glibc.read(descriptor, &chunk, chunk.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { throw .locked("cannot read the passphrase file named by \(variable)") }
-            if count == 0 { break }
-            bytes += chunk[0..<count]
-            guard bytes.count <= 65_536 else { throw .locked("the passphrase file named by \(variable) is too large") }
+        var bytes: [UInt8]
+        do {
+            bytes = try SecretFile.read(
+                path, subject: "the passphrase file named by \(variable)", regularOnly: false)
+        } catch {
+            throw .locked(error.message)
         }
         if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
         if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }

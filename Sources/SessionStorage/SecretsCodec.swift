@@ -38,22 +38,16 @@ enum SecretsCodec {
     /// exported sessions.
     static func endpointsJSON(_ endpoints: SessionEndpoints) -> [UInt8] {
         var buffer = JSONBuffer(capacity: 256)
-        buffer.raw("{\"clientID\":")
-        buffer.string(endpoints.clientID)
-        buffer.raw(",\"token\":")
-        buffer.string(endpoints.token)
-        let optional: [(StaticString, String?)] = [
-            (",\"revocation\":", endpoints.revocation), (",\"user\":", endpoints.user),
-            (",\"clientSecretFile\":", endpoints.clientSecretFile),
-            (",\"tokenAuthMethod\":", endpoints.tokenAuthMethod),
-            (",\"revocationAuthMethod\":", endpoints.revocationAuthMethod),
-            (",\"privateKeyFile\":", endpoints.privateKeyFile), (",\"keyID\":", endpoints.keyID),
-            (",\"signingAlg\":", endpoints.signingAlg), (",\"assertionAudience\":", endpoints.assertionAudience),
-        ]
-        for (name, value) in optional where value != nil {
-            buffer.raw(name)
-            buffer.string(value)
-        }
+        buffer.strings([("{\"clientID\":", endpoints.clientID), (",\"token\":", endpoints.token)])
+        buffer.strings(
+            [
+                (",\"revocation\":", endpoints.revocation), (",\"user\":", endpoints.user),
+                (",\"clientSecretFile\":", endpoints.clientSecretFile),
+                (",\"tokenAuthMethod\":", endpoints.tokenAuthMethod),
+                (",\"revocationAuthMethod\":", endpoints.revocationAuthMethod),
+                (",\"privateKeyFile\":", endpoints.privateKeyFile), (",\"keyID\":", endpoints.keyID),
+                (",\"signingAlg\":", endpoints.signingAlg), (",\"assertionAudience\":", endpoints.assertionAudience),
+            ], skippingUnset: true)
         if let fromSignIn = endpoints.clientSecretFileFromSignIn {
             buffer.raw(",\"clientSecretFileFromSignIn\":")
             buffer.bool(fromSignIn)

@@ -54,16 +54,13 @@ public enum SessionJSON {
         }
         buffer.raw("],\"autoRefresh\":")
         buffer.bool(record.autoRefresh)
-        let optional: [(StaticString, String?)] = [
-            (",\"accessToken\":", secrets.accessToken), (",\"refreshToken\":", secrets.refreshToken),
-            (",\"idToken\":", secrets.idToken), (",\"sessionJwt\":", secrets.sessionJwt),
-            (",\"privateKeyHex\":", secrets.privateKeyHex), (",\"dpopKeyHex\":", secrets.dpopKeyHex),
-            (",\"dpopNonce\":", secrets.dpopNonce), (",\"tokenType\":", secrets.tokenType),
-        ]
-        for (name, value) in optional where value != nil {
-            buffer.raw(name)
-            buffer.string(value)
-        }
+        buffer.strings(
+            [
+                (",\"accessToken\":", secrets.accessToken), (",\"refreshToken\":", secrets.refreshToken),
+                (",\"idToken\":", secrets.idToken), (",\"sessionJwt\":", secrets.sessionJwt),
+                (",\"privateKeyHex\":", secrets.privateKeyHex), (",\"dpopKeyHex\":", secrets.dpopKeyHex),
+                (",\"dpopNonce\":", secrets.dpopNonce), (",\"tokenType\":", secrets.tokenType),
+            ], skippingUnset: true)
         if let refreshExpiresAt = secrets.refreshExpiresAt {
             buffer.raw(",\"refreshExpiresAt\":")
             buffer.date(refreshExpiresAt)
@@ -71,18 +68,12 @@ public enum SessionJSON {
         if let endpoints = secrets.endpoints {
             // Where the session is refreshed, revoked and checked: without it an imported session cannot refresh. Never
             // the client secret file: the importing machine's config.json gives the client secret, for its issuer.
-            buffer.raw(",\"endpoints\":{\"clientID\":")
-            buffer.string(endpoints.clientID)
-            buffer.raw(",\"token\":")
-            buffer.string(endpoints.token)
-            buffer.raw(",\"revocation\":")
-            buffer.string(endpoints.revocation)
-            buffer.raw(",\"user\":")
-            buffer.string(endpoints.user)
-            buffer.raw(",\"tokenAuthMethod\":")
-            buffer.string(endpoints.tokenAuthMethod)
-            buffer.raw(",\"revocationAuthMethod\":")
-            buffer.string(endpoints.revocationAuthMethod)
+            buffer.strings([
+                (",\"endpoints\":{\"clientID\":", endpoints.clientID), (",\"token\":", endpoints.token),
+                (",\"revocation\":", endpoints.revocation), (",\"user\":", endpoints.user),
+                (",\"tokenAuthMethod\":", endpoints.tokenAuthMethod),
+                (",\"revocationAuthMethod\":", endpoints.revocationAuthMethod),
+            ])
             buffer.raw("}")
         }
         if let portal = secrets.portalClient {

@@ -153,6 +153,15 @@ package struct JSONBuffer {
         escapeHiddenCharacters(from: start)
     }
 
+    /// Each field's name (a literal that carries its comma, quotes and colon: `,"token":`) and its value as `string`
+    /// writes it; with `skippingUnset`, the fields whose value is nil are left out instead of written as `null`.
+    package mutating func strings(_ fields: [(name: StaticString, value: String?)], skippingUnset: Bool = false) {
+        for (name, value) in fields where value != nil || !skippingUnset {
+            raw(name)
+            string(value)
+        }
+    }
+
     /// A string literal from raw UTF-8 (an SQLite column, read without making a String), or `null`.
     package mutating func string(utf8: UnsafeBufferPointer<UInt8>?) {
         let start = count

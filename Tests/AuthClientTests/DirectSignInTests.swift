@@ -19,18 +19,7 @@ import Testing
 
     init() throws {
         provider = try TestProvider()
-        let preset = ProviderPreset(
-            name: "oidc", kind: .oidc, issuer: nil, discovery: nil,
-            authorizationEndpoint: nil, tokenEndpoint: nil, jwksURI: nil, userEndpoint: nil,
-            revocationEndpoint: nil, scopes: ["openid", "email"], responseMode: nil,
-            redirect: .loopback, clientSecret: nil, deviceGrant: false, idToken: true)
-        let transport = CurlTransport(timeout: 2)
-        let resolved = ResolvedProvider(
-            preset: preset, clientID: TestProvider.clientID, authentication: .none,
-            scopes: preset.scopes, endpoints: provider.endpoints)
-        backend = DirectSignIn(
-            provider: resolved, request: SignInRequest(provider: "oidc", backendName: "direct"),
-            transport: transport, metadata: ProviderMetadataCache(transport: transport, folder: nil))
+        backend = provider.directSignIn(scopes: ["openid", "email"], transport: CurlTransport(timeout: 2))
         controller = SignInController(
             report: presenter.report, persist: stored.persist,
             receivers: ReceiverOptions(), browser: nil)

@@ -15,15 +15,7 @@ import Testing
         for provider: TestProvider, presenter: RecordingPresenter, stored: PersistedSessions,
         timeout: TimeInterval = 3
     ) -> (SignInController, DirectSignIn) {
-        let preset = ProviderPreset(
-            name: "oidc", kind: .oidc, scopes: ["openid"], idToken: true)
-        let transport = CurlTransport(timeout: timeout)
-        let resolved = ResolvedProvider(
-            preset: preset, clientID: TestProvider.clientID, authentication: .none,
-            scopes: ["openid"], endpoints: provider.endpoints)
-        let backend = DirectSignIn(
-            provider: resolved, request: SignInRequest(provider: "oidc", backendName: "direct"),
-            transport: transport, metadata: ProviderMetadataCache(transport: transport, folder: nil))
+        let backend = provider.directSignIn(transport: CurlTransport(timeout: timeout))
         let controller = SignInController.recording(presenter, persist: stored.persist)
         return (controller, backend)
     }

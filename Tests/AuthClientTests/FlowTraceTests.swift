@@ -12,15 +12,7 @@ import Testing
         let presenter = RecordingPresenter()
         let stored = PersistedSessions()
         let transport = TracingTransport(CurlTransport(timeout: 5), trace: trace)
-        let preset = ProviderPreset(
-            name: "oidc", kind: .oidc, scopes: ["openid"], idToken: true)
-        let resolved = ResolvedProvider(
-            preset: preset, clientID: TestProvider.clientID,
-            authentication: .secret("client-secret-value-123"), scopes: ["openid"],
-            endpoints: provider.endpoints)
-        let backend = DirectSignIn(
-            provider: resolved, request: SignInRequest(provider: "oidc", backendName: "direct"),
-            transport: transport, metadata: ProviderMetadataCache(transport: transport, folder: nil))
+        let backend = provider.directSignIn(authentication: .secret("client-secret-value-123"), transport: transport)
         let controller = SignInController(
             report: presenter.report, persist: stored.persist, receivers: ReceiverOptions(),
             browser: nil, trace: trace)

@@ -13,22 +13,12 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let socket = folder + "/authdeck/callback.sock"
         let provider = try TestProvider()
-        let transport = CurlTransport(timeout: 5)
-        func backend() -> DirectSignIn {
-            DirectSignIn(
-                provider: ResolvedProvider(
-                    preset: ProviderPreset(name: "oidc", kind: .oidc, scopes: ["openid"], idToken: true),
-                    clientID: TestProvider.clientID, authentication: .none, scopes: ["openid"],
-                    endpoints: provider.endpoints),
-                request: SignInRequest(provider: "oidc", backendName: "direct"), transport: transport,
-                metadata: ProviderMetadataCache(transport: transport, folder: nil))
-        }
         for round in 0..<3 {
             let presenter = RecordingPresenter()
             let controller = SignInController(
                 report: presenter.report, persist: PersistedSessions().persist,
                 receivers: ReceiverOptions(schemeSocketPath: socket), browser: nil)
-            controller.start(backend(), timeout: 60)
+            controller.start(provider.directSignIn(), timeout: 60)
             _ = try #require(presenter.waitForBegin())
             #expect(
                 presenter.receivers.contains { $0.hasPrefix("authdeck:// (") }, "round \(round): \(presenter.receivers)"
@@ -45,15 +35,7 @@ import Testing
         let provider = try TestProvider()
         let presenter = RecordingPresenter()
         let stored = PersistedSessions()
-        let preset = ProviderPreset(
-            name: "oidc", kind: .oidc, scopes: ["openid"], idToken: true)
-        let transport = CurlTransport(timeout: 5)
-        let backend = DirectSignIn(
-            provider: ResolvedProvider(
-                preset: preset, clientID: TestProvider.clientID, authentication: .none,
-                scopes: ["openid"], endpoints: provider.endpoints),
-            request: SignInRequest(provider: "oidc", backendName: "direct"), transport: transport,
-            metadata: ProviderMetadataCache(transport: transport, folder: nil))
+        let backend = provider.directSignIn()
         let controller = SignInController(
             report: presenter.report, persist: stored.persist,
             receivers: ReceiverOptions(schemeSocketPath: socket), browser: nil)

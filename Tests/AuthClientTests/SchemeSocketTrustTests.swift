@@ -40,16 +40,7 @@ import Testing
         try #require(mkdir(planted, 0o777) == 0 && chown(planted, Self.nobody, Self.nobody) == 0)
         let provider = try TestProvider()
         let presenter = RecordingPresenter()
-        let preset = ProviderPreset(
-            name: "oidc", kind: .oidc, scopes: ["openid"],
-            idToken: true)
-        let transport = CurlTransport(timeout: 5)
-        let backend = DirectSignIn(
-            provider: ResolvedProvider(
-                preset: preset, clientID: TestProvider.clientID, authentication: .none,
-                scopes: ["openid"], endpoints: provider.endpoints),
-            request: SignInRequest(provider: "oidc", backendName: "direct"), transport: transport,
-            metadata: ProviderMetadataCache(transport: transport, folder: nil))
+        let backend = provider.directSignIn()
         let controller = SignInController(
             report: presenter.report, persist: PersistedSessions().persist,
             receivers: ReceiverOptions(schemeSocketPath: planted + "/authdeck/callback.sock"), browser: nil)

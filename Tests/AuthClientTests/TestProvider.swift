@@ -63,6 +63,21 @@ final class TestProvider: @unchecked Sendable {
             jwks: issuer + "/jwks", userinfo: issuer + "/userinfo")
     }
 
+    /// A direct sign-in with this provider: the `oidc` preset (an ID token expected) asking for `scopes`, the test
+    /// client authenticating as `authentication`, over `transport`.
+    func directSignIn(
+        scopes: [String] = ["openid"], authentication: ClientAuthentication = .none,
+        transport: HTTPTransport = CurlTransport(timeout: 5)
+    ) -> DirectSignIn {
+        let preset = ProviderPreset(name: "oidc", kind: .oidc, scopes: scopes, idToken: true)
+        let resolved = ResolvedProvider(
+            preset: preset, clientID: Self.clientID, authentication: authentication, scopes: scopes,
+            endpoints: endpoints)
+        return DirectSignIn(
+            provider: resolved, request: SignInRequest(provider: "oidc", backendName: "direct"),
+            transport: transport, metadata: ProviderMetadataCache(transport: transport, folder: nil))
+    }
+
     private func handle(_ request: HTTPRequest) -> HTTPResponse {
         switch request.path {
         case "/.well-known/openid-configuration":

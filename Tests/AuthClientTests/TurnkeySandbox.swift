@@ -3,63 +3,40 @@ import AuthCore
 import AuthCrypto
 import Foundation
 import Sandbox
+import SandboxTestSupport
 import Synchronization
+import TestSupport
 import Testing
 
-/// The real sandbox in process for the turnkey and portal client tests: a free port, a frozen clock the tests
-/// move, shared signing keys, the outbox read from its announcements, and the config.json it writes, so the
-/// backends are built exactly as `authdeck login` builds them.
+/// The real sandbox in process for the turnkey and portal client tests (`FrozenSandbox`), and the config.json it
+/// writes, so the backends are built exactly as `authdeck login` builds them.
 final class TurnkeySandbox: Sendable {
-    /// RSA key generation takes a moment; every test shares one set.
-    static let keys: SandboxKeys = {
-        do {
-            return try SandboxKeys()
-        } catch {
-            fatalError("cannot make sandbox keys: \(error)")
-        }
-    }()
-
-    static let catalog: ProviderCatalog = {
+    static let catalog = mustMake("the provider catalog from providers.json") {
         let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Resources").path
-        do {
-            return try ConfigurationFile.catalog(environment: ["AUTHDECK_RESOURCES": resources])
-        } catch {
-            fatalError("cannot read providers.json: \(error)")
-        }
-    }()
+        return try ConfigurationFile.catalog(environment: ["AUTHDECK_RESOURCES": resources])
+    }
 
-    let server: SandboxServer
-    let clock: SandboxClock
+    let running: FrozenSandbox
+    var server: SandboxServer { running.server }
+    var clock: SandboxClock { running.clock }
     let configuration: Configuration
-    private let sent = SentCodes()
     /// The contracts every request of the backends this sandbox builds, and every answer it gives them, are held
     /// to; what broke them is recorded as an issue of the test when the sandbox goes away.
     let contracts: [WireContract]
     private let watched = Mutex<[RecordingTransport]>([])
 
     init(_ adjust: (inout SandboxConfiguration) -> Void = { _ in }) throws {
-        let clock = SandboxClock(frozenAt: Date().timeIntervalSince1970.rounded())
-        var settings = SandboxConfiguration()
-        settings.keys = Self.keys
-        settings.clock = clock
-        let sent = self.sent
-        settings.announce = { line in
-            guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any],
-                let contact = object["contact"] as? String, let otpID = object["otpId"] as? String,
-                let code = object["code"] as? String
-            else { return }
-            sent.append(contact: contact, otpID: otpID, code: code)
+        var totpExtension = false
+        running = try FrozenSandbox { settings in
+            adjust(&settings)
+            totpExtension = settings.turnkeyTOTPExtension
         }
-        adjust(&settings)
-        contracts = [.turnkey(totpExtension: settings.turnkeyTOTPExtension), .portal]
-        server = try SandboxServer(configuration: settings)
-        self.clock = clock
-        configuration = try Configuration(json: Data(server.configJSON))
+        contracts = [.turnkey(totpExtension: totpExtension), .portal]
+        configuration = try Configuration(json: Data(running.server.configJSON))
     }
 
     deinit {
-        server.stop()
         for problem in contractViolations() { Issue.record(Comment(rawValue: problem)) }
     }
 
@@ -72,11 +49,11 @@ final class TurnkeySandbox: Sendable {
 
     /// The code the outbox got for `otpID`.
     func code(otpID: String) -> String? {
-        sent.all.last(where: { $0.otpID == otpID })?.code
+        running.deliveries.code(otpID: otpID)
     }
 
     /// How many codes went out.
-    var codesSent: Int { sent.all.count }
+    var codesSent: Int { running.deliveries.count }
 
     /// A code of the right shape that is not `code`: the same length and alphabet, one character changed.
     static func wrongCode(for code: String) -> String {
@@ -169,17 +146,6 @@ final class TurnkeySandbox: Sendable {
     struct BrowseFailure: Error, CustomStringConvertible {
         let description: String
     }
-}
-
-/// What the sandbox's outbox announced, in order.
-final class SentCodes: Sendable {
-    private let lines = Mutex<[(contact: String, otpID: String, code: String)]>([])
-
-    func append(contact: String, otpID: String, code: String) {
-        lines.withLock { $0.append((contact, otpID, code)) }
-    }
-
-    var all: [(contact: String, otpID: String, code: String)] { lines.withLock { $0 } }
 }
 
 /// The controller's clock in tests that move it (the resend cooldown).

@@ -1,19 +1,14 @@
 import AuthCore
 import AuthCrypto
 import Foundation
+import TestSupport
 import Testing
 
 /// JWT-secured authorization responses (JARM section 4.4): the signature by the issuer's key, `iss` the issuer,
 /// `aud` this client and `exp` not passed are each required; what passes comes out as the response's parameters
 /// and nothing of the JWT's own claims.
 @Suite struct AuthorizationResponseVerifierTests {
-    static let issuerKey: JWK = {
-        do {
-            return try JWK.generateES256(keyID: "issuer-1")
-        } catch {
-            fatalError("cannot make a P-256 key: \(error)")
-        }
-    }()
+    static let issuerKey = mustMake("a P-256 key") { try JWK.generateES256(keyID: "issuer-1") }
     let issuer = "https://issuer.example"
     let now = Date(timeIntervalSince1970: 1_800_000_000)
     var jwks: String { "{\"keys\":[" + ((try? Self.issuerKey.publicJSON()) ?? "") + "]}" }

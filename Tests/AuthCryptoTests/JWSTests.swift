@@ -23,17 +23,18 @@ struct JWSTests {
 
     @Test(arguments: [(0, 3), (0, 10), (1, 0), (1, 40), (1, 93), (2, 0), (2, 20), (2, 341)])
     func rs256WithOneCharacterChangedIsRejected(segment: Int, index: Int) throws {
-        let key = try JWK(json: V.rsaPublicJWK)
-        let tampered = V.changing(V.rs256Token, segment: segment, at: index)
-        #expect(tampered != V.rs256Token)
-        #expect(throws: CryptoError.self) { try JWS.verify(tampered, key: key) }
+        try Self.expectRejected(V.rs256Token, changedIn: segment, at: index, key: JWK(json: V.rsaPublicJWK))
     }
 
     @Test(arguments: [(0, 3), (0, 10), (1, 0), (1, 40), (1, 93), (2, 0), (2, 30), (2, 85)])
     func es256WithOneCharacterChangedIsRejected(segment: Int, index: Int) throws {
-        let key = try JWK(json: V.ecPublicJWK)
-        let tampered = V.changing(V.es256Token, segment: segment, at: index)
-        #expect(tampered != V.es256Token)
+        try Self.expectRejected(V.es256Token, changedIn: segment, at: index, key: JWK(json: V.ecPublicJWK))
+    }
+
+    /// `token` with the character at `index` of `segment` changed no longer verifies with `key`.
+    static func expectRejected(_ token: String, changedIn segment: Int, at index: Int, key: JWK) {
+        let tampered = V.changing(token, segment: segment, at: index)
+        #expect(tampered != token)
         #expect(throws: CryptoError.self) { try JWS.verify(tampered, key: key) }
     }
 

@@ -5,7 +5,6 @@ It signs in at the server's own login (glewlwyd's login API and grant API; djang
 consent form), approves or denies as INTEROP_DECISION says (approve by default), and follows the server's redirect to
 authdeck's loopback receiver as a browser would. Every step is appended to INTEROP_BROWSER_LOG.
 """
-import html.parser
 import http.cookiejar
 import json
 import re
@@ -15,44 +14,23 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "Fixtures"))
+from browsing import Forms, step_log  # noqa: E402 (Tests/Fixtures/browsing.py)
+
 USER = os.environ.get("INTEROP_USER", "alice")
 PASSWORD = os.environ.get("INTEROP_PASSWORD", "alice-password-1")
 DECISION = os.environ.get("INTEROP_DECISION", "approve")
 # When set, the signature of a JWT-secured response (`response=`) is changed on its way to authdeck, as an attacker
 # in the browser would, so the refusal can be seen.
 CORRUPT_RESPONSE = os.environ.get("INTEROP_CORRUPT_RESPONSE") == "1"
-LOG = os.environ.get("INTEROP_BROWSER_LOG")
+log = step_log(os.environ.get("INTEROP_BROWSER_LOG"))
 # The `iss` to put in the authorization response on its way to authdeck ("-": none), as a mix-up would.
 REWRITE_ISS = os.environ.get("INTEROP_REWRITE_ISS")
-
-
-def log(text):
-    if LOG:
-        with open(LOG, "a") as handle:
-            handle.write(text + "\n")
 
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):
     def redirect_request(self, *args, **kwargs):
         return None
-
-
-class Forms(html.parser.HTMLParser):
-    """The inputs of each form on a page: hidden values, and the named submit buttons."""
-    def __init__(self):
-        super().__init__()
-        self.forms = []
-
-    def handle_starttag(self, tag, attributes):
-        attributes = dict(attributes)
-        if tag == "form":
-            self.forms.append({"action": attributes.get("action"), "fields": {}, "buttons": []})
-        elif tag in ("input", "button") and self.forms and attributes.get("name"):
-            kind = attributes.get("type", "submit" if tag == "button" else "text")
-            if kind == "submit":
-                self.forms[-1]["buttons"].append((attributes["name"], attributes.get("value", "")))
-            else:
-                self.forms[-1]["fields"][attributes["name"]] = attributes.get("value", "")
 
 
 class Browser:

@@ -2,19 +2,14 @@ import AuthCore
 import AuthCrypto
 import Foundation
 import Sandbox
+import TestSupport
 import Testing
 
 /// The sandbox's pushed authorization requests (RFC 9126), request objects (RFC 9101) and JWT-secured responses
 /// (JARM), driven by hand-built HTTP requests: each expected verdict is the RFC's.
 @Suite struct PushedAndSignedRequestTests {
     /// The client's own key, registered with the sandbox as its request-object key.
-    static let clientKey: JWK = {
-        do {
-            return try JWK.generateES256(keyID: "client-1")
-        } catch {
-            fatalError("cannot make a P-256 key: \(error)")
-        }
-    }()
+    static let clientKey = mustMake("a P-256 key") { try JWK.generateES256(keyID: "client-1") }
 
     let sandbox: SandboxFixture
     var issuer: String { sandbox.base + "/oidc/generic" }

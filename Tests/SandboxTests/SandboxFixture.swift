@@ -2,53 +2,15 @@ import AuthCore
 import AuthCrypto
 import Foundation
 import Sandbox
-import Synchronization
+import SandboxTestSupport
 import Testing
-
-/// Signing keys shared by every test: RSA generation takes a moment and would dominate the suite.
-enum SharedKeys {
-    static let keys: SandboxKeys = {
-        do {
-            return try SandboxKeys()
-        } catch {
-            fatalError("cannot make sandbox keys: \(error)")
-        }
-    }()
-}
-
-/// What the outbox announced, in order.
-final class Deliveries: Sendable {
-    /// Each delivery as contact, otpId and code; JSON objects themselves are not Sendable.
-    private let lines = Mutex<[(contact: String, otpID: String, code: String)]>([])
-
-    func append(_ line: String) {
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any],
-            let contact = object["contact"] as? String, let otpID = object["otpId"] as? String,
-            let code = object["code"] as? String
-        else { return }
-        lines.withLock { $0.append((contact, otpID, code)) }
-    }
-
-    /// The last code sent to `contact`.
-    func last(to contact: String) -> (otpID: String, code: String)? {
-        lines.withLock { all in
-            all.last(where: { $0.contact == contact }).map { ($0.otpID, $0.code) }
-        }
-    }
-
-    /// The code sent with `otpID`.
-    func code(otpID: String) -> String? {
-        lines.withLock { all in all.last(where: { $0.otpID == otpID })?.code }
-    }
-
-    var count: Int { lines.withLock { $0.count } }
-}
 
 /// A sandbox on a free port with a frozen clock and shared keys, plus the client steps tests repeat.
 final class SandboxFixture: Sendable {
-    let server: SandboxServer
-    let clock: SandboxClock
-    let deliveries = Deliveries()
+    let running: FrozenSandbox
+    var server: SandboxServer { running.server }
+    var clock: SandboxClock { running.clock }
+    var deliveries: Deliveries { running.deliveries }
     let port: UInt16
     let base: String
 
@@ -57,20 +19,10 @@ final class SandboxFixture: Sendable {
     static let portalHeaders = ["x-portal-auth-environment-id": "test-environment"]
 
     init(_ adjust: (inout SandboxConfiguration) -> Void = { _ in }) throws {
-        let clock = SandboxClock(frozenAt: Date().timeIntervalSince1970.rounded())
-        var configuration = SandboxConfiguration()
-        configuration.keys = SharedKeys.keys
-        configuration.clock = clock
-        let deliveries = self.deliveries
-        configuration.announce = { deliveries.append($0) }
-        adjust(&configuration)
-        server = try SandboxServer(configuration: configuration)
-        self.clock = clock
-        port = server.port
-        base = server.baseURL
+        running = try FrozenSandbox(adjust)
+        port = running.server.port
+        base = running.server.baseURL
     }
-
-    deinit { server.stop() }
 
     // MARK: - HTTP
 

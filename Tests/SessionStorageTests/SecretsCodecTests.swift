@@ -41,11 +41,7 @@ import Testing
         SessionEndpoints(clientID: "", token: "", revocationAuthMethod: "client_secret_post"),
     ])
     func endpointsReadBackAsStored(_ endpoints: SessionEndpoints) throws {
-        let written = SecretsCodec.endpointsJSON(endpoints)
-        #expect(try JSONDecoder().decode(SessionEndpoints.self, from: Data(written)) == endpoints)
-        let ours = try JSONSerialization.jsonObject(with: Data(written)) as? NSDictionary
-        let foundation = try JSONSerialization.jsonObject(with: JSONEncoder().encode(endpoints)) as? NSDictionary
-        #expect(ours != nil && ours == foundation)
+        try Self.expectReadBack(SecretsCodec.endpointsJSON(endpoints), as: endpoints)
         var secrets = SessionSecrets(accessToken: "at")
         secrets.endpoints = endpoints
         #expect(SecretsCodec.decode(SecretsCodec.encode(secrets)) == secrets)
@@ -58,10 +54,14 @@ import Testing
         PortalClientInfo(clientID: "p\"\u{2603}", isAccountAbstracted: true),
     ])
     func portalClientReadsBackAsStored(_ client: PortalClientInfo) throws {
-        let written = SecretsCodec.portalClientJSON(client)
-        #expect(try JSONDecoder().decode(PortalClientInfo.self, from: Data(written)) == client)
+        try Self.expectReadBack(SecretsCodec.portalClientJSON(client), as: client)
+    }
+
+    /// JSONDecoder reads `written` back as `value`, and it is the object JSONEncoder makes of `value`.
+    static func expectReadBack<Value: Codable & Equatable>(_ written: [UInt8], as value: Value) throws {
+        #expect(try JSONDecoder().decode(Value.self, from: Data(written)) == value)
         let ours = try JSONSerialization.jsonObject(with: Data(written)) as? NSDictionary
-        let foundation = try JSONSerialization.jsonObject(with: JSONEncoder().encode(client)) as? NSDictionary
+        let foundation = try JSONSerialization.jsonObject(with: JSONEncoder().encode(value)) as? NSDictionary
         #expect(ours != nil && ours == foundation)
     }
 }

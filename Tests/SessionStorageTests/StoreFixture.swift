@@ -97,3 +97,26 @@ final class WarningLog: @unchecked Sendable {
         return messages
     }
 }
+
+extension SessionStore {
+    /// The keys of every session `query` matches, read forward in pages of `size`, each from the last row of the
+    /// page before.
+    func keys(_ query: SessionQuery, forwardInPagesOf size: Int) throws -> [String] {
+        var keys: [String] = []
+        while true {
+            let rows = try page(query, after: keys.last, limit: size).map(\.record.key)
+            keys += rows
+            if rows.count < size { return keys }
+        }
+    }
+
+    /// The same keys read backward in pages of `size`, each from the first row of the page after.
+    func keys(_ query: SessionQuery, backwardInPagesOf size: Int) throws -> [String] {
+        var keys: [String] = []
+        while true {
+            let rows = try page(query, before: keys.first, limit: size).map(\.record.key)
+            keys = rows + keys
+            if rows.count < size { return keys }
+        }
+    }
+}

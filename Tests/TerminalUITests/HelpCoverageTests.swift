@@ -49,7 +49,7 @@ import Testing
 
     /// The key names the entries mention ("Esc/t/q" names three, "g a d x o" five).
     static func named(in entries: [HelpOverlay.Entry]) -> Set<String> {
-        Set(entries.flatMap { $0.keys.split { $0 == "/" || $0 == " " }.map(String.init) })
+        Set(entries.flatMap { $0.key.split { $0 == "/" || $0 == " " }.map(String.init) })
     }
 
     static func traceState() -> AppState {

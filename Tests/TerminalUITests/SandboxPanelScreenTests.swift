@@ -168,7 +168,7 @@ import Testing
         #expect(KeyBinding.command(for: .character("o"), in: KeyBinding.traceReading) == .openTraceFile)
         #expect(KeyBinding.command(for: .character("a"), in: KeyBinding.traceReading) == .expandAll)
         #expect(
-            HelpOverlay.entries(for: .sandbox(SandboxPanel(url: Self.url))).map(\.keys)
+            HelpOverlay.entries(for: .sandbox(SandboxPanel(url: Self.url))).map(\.key)
                 == ["↑/k", "↓/j", "Home/g", "End/G", "Space", "n", "r", "Esc", "?", "q"])
     }
 }

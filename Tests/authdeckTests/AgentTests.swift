@@ -16,7 +16,7 @@ import Testing
 
     func storeRunner() -> CLIRunner {
         let passphrase = folder.write("passphrase", "correct horse\n")
-        return CLIRunner(home: home, extra: ["AUTHDECK_PASSPHRASE_FILE": passphrase, "DBUS_SESSION_BUS_ADDRESS": ""])
+        return CLIRunner(home: home, passphraseFile: passphrase)
     }
 
     /// A client with no store and no passphrase: everything it gets comes through the socket.
@@ -140,13 +140,8 @@ import Testing
         defer { stop(agent) }
         // This client has a store of its own, unlocked and cached, holding another token under the same key: with
         // AUTHDECK_AGENT_SOCK set, neither binary may answer from it.
-        let passphrase = folder.write("client-passphrase", "other horse\n")
         var local = CLIRunner(
-            home: folder.path + "/client-home",
-            extra: [
-                "AUTHDECK_PASSPHRASE_FILE": passphrase,
-                "DBUS_SESSION_BUS_ADDRESS": "",
-            ])
+            home: folder.path + "/client-home", passphraseFile: folder.write("client-passphrase", "other horse\n"))
         #expect(
             local.run(["store", "import", "-"], stdin: TokenDeliveryTests.line("work", token: "AT-local"))
                 .status == 0)

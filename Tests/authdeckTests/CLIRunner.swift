@@ -61,6 +61,14 @@ struct CLIRunner: Sendable {
         self.environment = environment
     }
 
+    /// A runner whose store in `home` the passphrase in `passphraseFile` unlocks, with no session bus (so no Secret
+    /// Service: the same on every machine), then `extra`.
+    init(home: String, passphraseFile: String, extra: [String: String] = [:]) {
+        self.init(
+            home: home,
+            extra: ["AUTHDECK_PASSPHRASE_FILE": passphraseFile, "DBUS_SESSION_BUS_ADDRESS": ""].merging(extra) { $1 })
+    }
+
     /// Runs authdeck with `arguments`.
     func run(
         _ arguments: [String], stdin: String? = nil, environment extra: [String: String?] = [:],
@@ -149,6 +157,32 @@ struct CLIRunner: Sendable {
         process.standardError = FileHandle.nullDevice
         try process.run()
         return process
+    }
+
+    /// Starts a server with `start`, its standard output kept in the file `output`, and waits (10 s at most) for
+    /// the first line it prints, a `http://127.0.0.1:PORT` base URL, and for `ready`; else stops it and throws,
+    /// naming it as `what`.
+    func startServer(
+        executable: String, _ arguments: [String], environment extra: [String: String?] = [:], output: String,
+        what: String, ready: () -> Bool = { true }
+    ) throws -> (process: Process, baseURL: String) {
+        FileManager.default.createFile(atPath: output, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        let process = try start(executable: executable, arguments, environment: extra, stdout: handle)
+        var first: String?
+        for _ in 0..<200 {
+            if let text = try? String(contentsOfFile: output, encoding: .utf8), text.contains("\n"), ready() {
+                first = text.split(separator: "\n").first.map(String.init)
+                break
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        guard let first, first.hasPrefix("http://127.0.0.1:") else {
+            process.terminate()
+            process.waitUntilExit()
+            throw CLIFailure("the \(what) printed no base URL")
+        }
+        return (process, first)
     }
 
     /// posix_spawn and waitpid, not Foundation's Process: once GLib is loaded in this process (the Secret Service

@@ -1,10 +1,6 @@
 import Foundation
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// authdeck as the real clients use it: kubectl running `token --format exec-credential` as its exec plugin against
 /// an HTTPS server on 127.0.0.1, and git asking `git-credential` through `git credential fill` and a clone over
 /// smart HTTP from a server that requires the token.
@@ -13,13 +9,9 @@ import Testing
     var home: String { folder.path + "/home" }
 
     func seeded(config: String? = nil) -> CLIRunner {
-        let passphrase = folder.write("passphrase", "correct horse\n")
-        var extra = [
-            "AUTHDECK_PASSPHRASE_FILE": passphrase, "DBUS_SESSION_BUS_ADDRESS": "",
-            "HOME": folder.path, "GIT_CONFIG_NOSYSTEM": "1", "GIT_TERMINAL_PROMPT": "0",
-        ]
+        var extra = ["HOME": folder.path, "GIT_CONFIG_NOSYSTEM": "1", "GIT_TERMINAL_PROMPT": "0"]
         if let config { extra["AUTHDECK_CONFIG"] = folder.write("config.json", config) }
-        let runner = CLIRunner(home: home, extra: extra)
+        let runner = CLIRunner(home: home, passphraseFile: folder.write("passphrase", "correct horse\n"), extra: extra)
         let lines =
             TokenDeliveryTests.line("kube", token: "AT-kube-1")
             + TokenDeliveryTests.line("git", token: "AT-git-secret")

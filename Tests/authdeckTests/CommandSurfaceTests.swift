@@ -253,12 +253,17 @@ import Testing
         #expect(bash(["authdeck", "login", "d"]) == ["discord"])
     }
 
+    /// A shell's completion (`complete`) offers `totp list` and `totp add` their own options, not each other's.
+    func expectOwnOptions(_ complete: (String) -> [String]) {
+        let list = complete("authdeck totp list --")
+        #expect(list.contains("--json") && !list.contains("--secret"), "\(list)")
+        let add = complete("authdeck totp add --")
+        #expect(add.contains("--secret") && !add.contains("--json"), "\(add)")
+    }
+
     @Test func fishCompletesASubcommandsOwnOptionsAndSessionKeys() throws {
         guard Installed.has("/usr/bin/fish") else { return Installed.skip("fish") }
-        let list = fish("authdeck totp list --")
-        #expect(list.contains("--json") && !list.contains("--secret"), "\(list)")
-        let add = fish("authdeck totp add --")
-        #expect(add.contains("--secret") && !add.contains("--json"), "\(add)")
+        expectOwnOptions(fish)
         #expect(Set(fish("authdeck trace ")) == ["show", "diff", "replay"])
         #expect(Set(fish("authdeck sandbox approve --user ")) == ["ada", "bob", "cleo", "dora"])
         #expect(fish("authdeck sandbox panel --p").isEmpty)
@@ -269,10 +274,7 @@ import Testing
 
     @Test func zshCompletesASubcommandsOwnOptionsAndSessionKeys() throws {
         guard Installed.has("/usr/bin/zsh") else { return Installed.skip("zsh") }
-        let list = zsh("authdeck totp list --")
-        #expect(list.contains("--json") && !list.contains("--secret"), "\(list)")
-        let add = zsh("authdeck totp add --")
-        #expect(add.contains("--secret") && !add.contains("--json"), "\(add)")
+        expectOwnOptions(zsh)
         #expect(Set(zsh("authdeck trace ")).isSuperset(of: ["show", "diff", "replay"]))
         #expect(!zsh("authdeck sandbox panel --").contains("--port"))
         seed(["alpha-session", "beta-session"])

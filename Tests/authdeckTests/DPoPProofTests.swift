@@ -24,9 +24,7 @@ import Testing
 
     func seeded(token: String) -> CLIRunner {
         let passphrase = folder.write("passphrase", "correct horse\n")
-        let runner = CLIRunner(
-            home: folder.path + "/home",
-            extra: ["AUTHDECK_PASSPHRASE_FILE": passphrase, "DBUS_SESSION_BUS_ADDRESS": ""])
+        let runner = CLIRunner(home: folder.path + "/home", passphraseFile: passphrase)
         let bound = Self.boundLine("dp", token: token)
         let lines = bound + TokenDeliveryTests.line("plain", token: "AT-plain")
         #expect(runner.run(["store", "import", "-"], stdin: lines).status == 0)

@@ -13,27 +13,10 @@ final class HostileProvider: @unchecked Sendable {
 
     init(folder: TemporaryFolder, runner: CLIRunner) throws {
         logPath = folder.path + "/hostile.log"
-        let stdoutPath = folder.path + "/hostile.out"
-        FileManager.default.createFile(atPath: stdoutPath, contents: nil)
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
         let script = CLIRunner.repositoryRoot + "/Tests/authdeckTests/Fixtures/hostile-provider.py"
-        process = try runner.start(
-            executable: "/usr/bin/env", ["python3", script],
-            environment: ["HOSTILE_LOG": logPath], stdout: handle)
-        var first: String?
-        for _ in 0..<200 {
-            if let text = try? String(contentsOfFile: stdoutPath, encoding: .utf8), text.contains("\n") {
-                first = text.split(separator: "\n").first.map(String.init)
-                break
-            }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        guard let first, first.hasPrefix("http://127.0.0.1:") else {
-            process.terminate()
-            process.waitUntilExit()
-            throw CLIFailure("the hostile provider printed no base URL")
-        }
-        baseURL = first
+        (process, baseURL) = try runner.startServer(
+            executable: "/usr/bin/env", ["python3", script], environment: ["HOSTILE_LOG": logPath],
+            output: folder.path + "/hostile.out", what: "hostile provider")
     }
 
     /// The requests it received, as `METHOD PATH` lines.

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `authdeck sandbox` running for one test: started on a free port with its config written next to the store,
 /// stopped (SIGTERM) when the test lets go of it.
 final class SandboxProcess: @unchecked Sendable {
@@ -16,30 +12,13 @@ final class SandboxProcess: @unchecked Sendable {
     init(folder: TemporaryFolder, runner: CLIRunner, extraArguments: [String] = [], port: UInt16? = 0) throws {
         configPath = folder.path + "/sandbox-config.json"
         outboxPath = folder.path + "/outbox.jsonl"
-        let stdoutPath = folder.path + "/sandbox.out"
-        FileManager.default.createFile(atPath: stdoutPath, contents: nil)
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
-        process = try runner.start(
+        let configPath = configPath
+        (process, baseURL) = try runner.startServer(
             executable: CLIRunner.binary,
             ["sandbox"] + (port.map { ["--port", String($0)] } ?? [])
                 + ["--config-out", configPath, "--outbox", outboxPath] + extraArguments,
-            stdout: handle)
-        var first: String?
-        for _ in 0..<200 {
-            if let text = try? String(contentsOfFile: stdoutPath, encoding: .utf8),
-                let line = text.split(separator: "\n").first,
-                text.contains("\n"), FileManager.default.fileExists(atPath: configPath)
-            {
-                first = String(line)
-                break
-            }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        guard let first, first.hasPrefix("http://127.0.0.1:") else {
-            process.terminate()
-            throw CLIFailure("the sandbox printed no base URL")
-        }
-        baseURL = first
+            output: folder.path + "/sandbox.out", what: "sandbox"
+        ) { FileManager.default.fileExists(atPath: configPath) }
     }
 
     /// The one-time codes the sandbox wrote to its outbox, newest last.

@@ -159,7 +159,7 @@ import Testing
 
     @Test func exportThenImportGivesEverySessionBackAsItWas() throws {
         let setup = try SandboxLoginSetup()
-        let source = setup.runner
+        var source = setup.runner
         #expect(source.run(["login", "google"]).status == 0)
         #expect(source.run(["login", "discord", "--session-key", "lab"]).status == 0)
         let auto = Self.line("auto", extra: ",\"scopes\":[\"openid\",\"email\"],\"autoRefresh\":true")
@@ -167,18 +167,15 @@ import Testing
         #expect(source.run(["use", "lab"]).status == 0)
         #expect(
             source.run(["totp", "add", "dora@example.com", "--secret", "-"], stdin: "JBSWY3DPEHPK3PXP\n").status == 0)
-        let bundlePassphrase = folder.write("bundle-passphrase", "bundle words\n")
+        // Both homes seal and open bundles with this passphrase.
+        source.environment["AUTHDECK_EXPORT_PASSPHRASE_FILE"] = folder.write("bundle-passphrase", "bundle words\n")
         let bundle = folder.path + "/backup.bundle"
-        let exported = source.run(
-            ["store", "export", bundle],
-            environment: ["AUTHDECK_EXPORT_PASSPHRASE_FILE": bundlePassphrase])
+        let exported = source.run(["store", "export", bundle])
         #expect(exported.status == 0, "\(exported.stderr)")
 
         var target = source
         target.environment["AUTHDECK_HOME"] = folder.path + "/other-home"
-        let imported = target.run(
-            ["store", "import", bundle],
-            environment: ["AUTHDECK_EXPORT_PASSPHRASE_FILE": bundlePassphrase])
+        let imported = target.run(["store", "import", bundle])
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stderr.contains("imported 3 sessions, 1 TOTP seed"))
         let before = source.run(["list", "--json"]).stdout
@@ -188,9 +185,7 @@ import Testing
         #expect(
             target.run(["totp", "code", "dora@example.com"]).stdout
                 == source.run(["totp", "code", "dora@example.com"]).stdout)
-        let detail = target.run(
-            ["store", "export", "-"],
-            environment: ["AUTHDECK_EXPORT_PASSPHRASE_FILE": bundlePassphrase])
+        let detail = target.run(["store", "export", "-"])
         #expect(detail.status == 0)
         // Refresh and revoke work in the new home: the endpoints travelled with the sessions.
         let google = try #require(listedKeys(target).first { $0.hasPrefix("google-") })
@@ -199,14 +194,10 @@ import Testing
         let revoked = target.run(["logout", google, "--revoke"])
         #expect(revoked.status == 0, "\(revoked.stderr)")
         // Again, skipping what is there: nothing changes, and it says so; without a flag the taken key fails.
-        let again = target.run(
-            ["store", "import", bundle, "--skip-existing"],
-            environment: ["AUTHDECK_EXPORT_PASSPHRASE_FILE": bundlePassphrase])
+        let again = target.run(["store", "import", bundle, "--skip-existing"])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stderr.contains("imported 1 session, skipped 2 whose key is taken"))
-        let refused = target.run(
-            ["store", "import", bundle],
-            environment: ["AUTHDECK_EXPORT_PASSPHRASE_FILE": bundlePassphrase])
+        let refused = target.run(["store", "import", bundle])
         #expect(refused.status == 1)
     }
 

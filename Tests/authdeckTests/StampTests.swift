@@ -10,13 +10,8 @@ import Testing
     static let publicHex = "0360fed4ba255a9d31c961eb74c6356d68c049b8923b61fa6ce669622e60f29fb6"
 
     func seeded() -> CLIRunner {
-        let passphrase = folder.write("passphrase", "correct horse\n")
         let runner = CLIRunner(
-            home: folder.path + "/home",
-            extra: [
-                "AUTHDECK_PASSPHRASE_FILE": passphrase,
-                "DBUS_SESSION_BUS_ADDRESS": "",
-            ])
+            home: folder.path + "/home", passphraseFile: folder.write("passphrase", "correct horse\n"))
         let turnkey =
             "{\"key\":\"tk\",\"backend\":\"turnkey\",\"provider\":\"email\",\"subject\":\"org-1\","
             + "\"issuer\":\"https://proxy.example.com\",\"createdAt\":\"2024-01-02T03:04:05Z\","

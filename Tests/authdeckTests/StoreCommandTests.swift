@@ -15,8 +15,7 @@ import Testing
     /// A runner with no session bus (so no Secret Service) and a passphrase file.
     func passphraseRunner(_ passphrase: String = "correct horse") -> CLIRunner {
         let file = folder.write("passphrase-\(abs(passphrase.hashValue))", passphrase + "\n")
-        return CLIRunner(home: home, extra: ["AUTHDECK_PASSPHRASE_FILE": file, "DBUS_SESSION_BUS_ADDRESS": ""])
-            .inProcess
+        return CLIRunner(home: home, passphraseFile: file).inProcess
     }
 
     static func line(
@@ -204,13 +203,7 @@ import Testing
         #expect(stat(bundle, &info) == 0 && info.st_mode & 0o777 == 0o600)
 
         let otherHome = folder.path + "/other"
-        var other = CLIRunner(
-            home: otherHome,
-            extra: [
-                "DBUS_SESSION_BUS_ADDRESS": "",
-                "AUTHDECK_PASSPHRASE_FILE": folder.write("p2", "other\n"),
-            ]
-        ).inProcess
+        var other = CLIRunner(home: otherHome, passphraseFile: folder.write("p2", "other\n")).inProcess
         other.environment["AUTHDECK_EXPORT_PASSPHRASE_FILE"] = folder.write("wrong", "not it\n")
         let wrong = other.run(["store", "import", bundle])
         #expect(wrong.status != 0)
@@ -241,13 +234,7 @@ import Testing
         seed(passphraseRunner(), Self.line("a", access: "AT-a"))
         #expect(passphraseRunner().run(["store", "lock"]).status == 0)
         let before = try #require(databaseDigest())
-        let runner = CLIRunner(
-            home: home,
-            extra: [
-                "AUTHDECK_PASSPHRASE_FILE": folder.path + "/no-such-file",
-                "DBUS_SESSION_BUS_ADDRESS": "",
-            ]
-        ).inProcess
+        let runner = CLIRunner(home: home, passphraseFile: folder.path + "/no-such-file").inProcess
         let result = runner.run(["token", "a"])
         #expect(result.status == 5)
         #expect(result.stderr.contains("AUTHDECK_PASSPHRASE_FILE"))

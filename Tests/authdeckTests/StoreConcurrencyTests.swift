@@ -11,12 +11,7 @@ import Testing
     var home: String { folder.path + "/home" }
 
     func runner() -> CLIRunner {
-        CLIRunner(
-            home: home,
-            extra: [
-                "AUTHDECK_PASSPHRASE_FILE": folder.write("passphrase", "concurrency\n"),
-                "DBUS_SESSION_BUS_ADDRESS": "",
-            ])
+        CLIRunner(home: home, passphraseFile: folder.write("passphrase", "concurrency\n"))
     }
 
     /// Keys in `list --json`, or nil when listing failed.

@@ -16,8 +16,7 @@ import Testing
 
     func runner() -> CLIRunner {
         let passphrase = folder.write("passphrase", "import passphrase\n")
-        return CLIRunner(home: home, extra: ["AUTHDECK_PASSPHRASE_FILE": passphrase, "DBUS_SESSION_BUS_ADDRESS": ""])
-            .inProcess
+        return CLIRunner(home: home, passphraseFile: passphrase).inProcess
     }
 
     /// Writes `count` plain sessions after the odd ones; returns the lines file and Python's expectations.
@@ -72,10 +71,7 @@ import Testing
         #expect(runner.run(["token"]).stdout == "AT-endpoints\n", "the line marked selected is selected")
 
         // The indexes the bulk path dropped and built again are those of a store filled one session at a time.
-        let small = CLIRunner(
-            home: folder.path + "/small",
-            extra: ["AUTHDECK_PASSPHRASE_FILE": folder.write("p2", "other\n"), "DBUS_SESSION_BUS_ADDRESS": ""]
-        ).inProcess
+        let small = CLIRunner(home: folder.path + "/small", passphraseFile: folder.write("p2", "other\n")).inProcess
         #expect(small.run(["store", "import", "-"], stdin: #"{"key":"one","accessToken":"t"}"#).status == 0)
         let built = schema(runner)
         let reference = schema(small, home: folder.path + "/small")

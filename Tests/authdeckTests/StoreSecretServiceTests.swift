@@ -157,20 +157,30 @@ enum SecretServiceAvailability {
             timeout: 60)
     }
 
-    @Test func aLockedSecretServiceExits5AndLeavesTheFileUnchanged() {
-        let result = inPrivateKeyring(
+    /// `inPrivateKeyring` on a store holding session `a` (`token`) whose key is no longer cached: `steps` run on it,
+    /// then `unchanged` is printed if the store's file is as it was before them.
+    func onLockedStore(token: String, _ steps: String) -> CLIRunner.Result {
+        inPrivateKeyring(
             """
             set -u
-            printf '%s' '\(Self.line("a", "AT-locked"))' | "$AUTHDECK_BIN" store import - || exit 90
+            printf '%s' '\(Self.line("a", token))' | "$AUTHDECK_BIN" store import - || exit 90
             "$AUTHDECK_BIN" store lock
             before=$(sha256sum "$AUTHDECK_HOME/sessions.db")
+            \(steps)
+            after=$(sha256sum "$AUTHDECK_HOME/sessions.db")
+            [ "$before" = "$after" ] && echo unchanged
+            """)
+    }
+
+    @Test func aLockedSecretServiceExits5AndLeavesTheFileUnchanged() {
+        let result = onLockedStore(
+            token: "AT-locked",
+            """
             gdbus call --session --dest org.freedesktop.secrets --object-path /org/freedesktop/secrets \\
                 --method org.freedesktop.Secret.Service.Lock \\
                 "['/org/freedesktop/secrets/collection/login']" >/dev/null \\
                 || exit 91
             "$AUTHDECK_BIN" token a --keyring-timeout 10; echo "rc=$?"
-            after=$(sha256sum "$AUTHDECK_HOME/sessions.db")
-            [ "$before" = "$after" ] && echo unchanged
             """)
         #expect(result.stdout.contains("rc=5"), "stdout: \(result.stdout) stderr: \(result.stderr)")
         #expect(result.stdout.contains("unchanged"))
@@ -179,12 +189,9 @@ enum SecretServiceAvailability {
     }
 
     @Test func aSecretServiceThatDoesNotAnswerTimesOutAsAnError() {
-        let result = inPrivateKeyring(
+        let result = onLockedStore(
+            token: "AT-hang",
             """
-            set -u
-            printf '%s' '\(Self.line("a", "AT-hang"))' | "$AUTHDECK_BIN" store import - || exit 90
-            "$AUTHDECK_BIN" store lock
-            before=$(sha256sum "$AUTHDECK_HOME/sessions.db")
             # A "bus" that accepts connections and never says a word.
             socket="$AUTHDECK_HOME/../hang.sock"
             python3 -c 'import socket, sys, time
@@ -193,8 +200,6 @@ enum SecretServiceAvailability {
             for _ in $(seq 100); do [ -S "$socket" ] && break; sleep 0.05; done
             DBUS_SESSION_BUS_ADDRESS="unix:path=$socket" "$AUTHDECK_BIN" token a --keyring-timeout 1; echo "rc=$?"
             kill "$listener"
-            after=$(sha256sum "$AUTHDECK_HOME/sessions.db")
-            [ "$before" = "$after" ] && echo unchanged
             """)
         #expect(result.stdout.contains("rc=5"), "stdout: \(result.stdout) stderr: \(result.stderr)")
         #expect(result.stderr.contains("did not answer within 1 s"))

@@ -16,7 +16,7 @@ import Testing
 
     func runner() -> CLIRunner {
         let file = folder.write("passphrase", "correct horse\n")
-        return CLIRunner(home: home, extra: ["AUTHDECK_PASSPHRASE_FILE": file, "DBUS_SESSION_BUS_ADDRESS": ""])
+        return CLIRunner(home: home, passphraseFile: file)
     }
 
     /// An import line; `key` and `token` are written as JSON strings (any text, newlines and controls included).

@@ -4,9 +4,4 @@ public struct LogicalLine: Hashable, Sendable {
     public var row: Int
     /// The text, ASCII only.
     public var text: String
-
-    public init(row: Int, text: String) {
-        self.row = row
-        self.text = text
-    }
 }

@@ -4,16 +4,8 @@ import Foundation
 /// `?`: the keys of the screen underneath, in a box over it: an aligned table of key and meaning, in two columns
 /// when one does not fit the height. Any key closes it.
 public enum HelpOverlay {
-    /// One line of help: the keys, and what they do.
-    public struct Entry: Equatable, Sendable {
-        public var keys: String
-        public var text: String
-
-        public init(_ keys: String, _ text: String) {
-            self.keys = keys
-            self.text = text
-        }
-    }
+    /// One line of help, as the status bar's hints are: the keys (`key`), and what they do (`action`).
+    public typealias Entry = StatusBar.Hint
 
     public static func entries(for mode: AppState.Mode) -> [Entry] {
         switch mode {
@@ -93,11 +85,11 @@ public enum HelpOverlay {
         let room = max(1, height - footer.count - 2)
         let columns = entries.count > room ? 2 : 1
         let perColumn = (entries.count + columns - 1) / columns
-        let keyWidth = entries.map { DisplayText.width(of: $0.keys) }.max() ?? 0
+        let keyWidth = entries.map { DisplayText.width(of: $0.key) }.max() ?? 0
         let columnWidth = columns == 1 ? width : (width - 3) / 2
         func cell(_ entry: Entry) -> String {
             DisplayText.padded(
-                DisplayText.padded(entry.keys, toWidth: keyWidth) + "  " + entry.text,
+                DisplayText.padded(entry.key, toWidth: keyWidth) + "  " + entry.action,
                 toWidth: columnWidth)
         }
         var lines: [String] = []

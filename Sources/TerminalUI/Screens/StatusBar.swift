@@ -1,7 +1,7 @@
 /// The bottom line: the store's state on the left, key hints after it, and something short on the right
 /// (a clock, a count). Hints that do not fit are left out whole rather than cut in half.
 public struct StatusBar: Widget {
-    /// One key hint: `q` and what it does.
+    /// One key hint: `q` and what it does; a line of help (`HelpOverlay.Entry`) is one too.
     public struct Hint: Hashable, Sendable {
         public var key: String
         public var action: String

@@ -15,12 +15,14 @@ import signal
 import sys
 import time
 import urllib.parse
-from http.server import BaseHTTPRequestHandler, HTTPServer
+from http.server import HTTPServer
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec, padding, rsa
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
+
+from fixture_http import QuietHandler
 
 # The test stops this server with SIGTERM; a test runner's thread may have had it blocked, and the mask is inherited.
 signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
@@ -81,7 +83,7 @@ def problems_of(form, url, issuer):
     return problems, header
 
 
-class Handler(BaseHTTPRequestHandler):
+class Handler(QuietHandler):
     def do_POST(self):
         length = int(self.headers.get("Content-Length", "0"))
         form = urllib.parse.parse_qs(self.rfile.read(length).decode(), keep_blank_values=True)
@@ -90,15 +92,7 @@ class Handler(BaseHTTPRequestHandler):
         with open(log_path, "a") as log:
             log.write(json.dumps({"path": self.path, "alg": header.get("alg"), "kid": header.get("kid"),
                                   "problems": problems}) + "\n")
-        body = json.dumps({"error": "invalid_client", "error_description": "checked by the verifier"}).encode()
-        self.send_response(401)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *arguments):
-        pass
+        self.send_json(401, {"error": "invalid_client", "error_description": "checked by the verifier"})
 
 
 server = HTTPServer(("127.0.0.1", 0), Handler)

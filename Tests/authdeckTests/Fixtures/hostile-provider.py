@@ -21,27 +21,18 @@ import signal
 import sys
 import time
 
+from fixture_http import QuietHandler
+
 ESCAPES = "\x1b]0;pwned\x07\x1b[2J\x1b[31m\x9b1m\x00\x08\r\u202e\u2066"
 BIG = 50 * 1024 * 1024
 LOG = os.environ.get("HOSTILE_LOG")
 
 
-class Handler(http.server.BaseHTTPRequestHandler):
+class Handler(QuietHandler):
     protocol_version = "HTTP/1.1"
-
-    def log_message(self, *args):
-        pass
 
     def base(self):
         return "http://127.0.0.1:%d" % self.server.server_address[1]
-
-    def send_json(self, status, document):
-        body = json.dumps(document).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
 
     def discovery(self, name):
         issuer = self.base() + "/" + name

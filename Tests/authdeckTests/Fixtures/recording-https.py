@@ -10,22 +10,16 @@ import signal
 import ssl
 import sys
 
+from fixture_http import QuietHandler
+
 cert, key, log_file, port_file = sys.argv[1:5]
 
 
-class Handler(http.server.BaseHTTPRequestHandler):
+class Handler(QuietHandler):
     def do_GET(self):
         with open(log_file, "a") as log:
             log.write(self.path + " " + (self.headers.get("Authorization") or "-") + "\n")
-        body = b'{"kind":"Status","status":"Success","message":"recorded"}'
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args):
-        pass
+        self.send_json(200, b'{"kind":"Status","status":"Success","message":"recorded"}')
 
 
 # The test stops this server with SIGTERM; a test runner's thread may have had it blocked, and the mask is inherited.

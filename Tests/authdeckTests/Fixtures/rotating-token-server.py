@@ -7,55 +7,45 @@ port on its first line, and stops when its standard input closes.
 
 Usage: rotating-token-server.py FIRST_REFRESH_TOKEN"""
 import http.server
-import json
 import sys
 import threading
 import urllib.parse
+
+from fixture_http import QuietHandler
 
 lock = threading.Lock()
 state = {"current": sys.argv[1], "used": set(), "refreshes": 0, "reused": 0}
 
 
-class Handler(http.server.BaseHTTPRequestHandler):
-    def answer(self, status, body):
-        data = json.dumps(body).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
+class Handler(QuietHandler):
     def do_GET(self):
         if self.path == "/stats":
             with lock:
-                self.answer(200, {"refreshes": state["refreshes"], "reused": state["reused"]})
+                self.send_json(200, {"refreshes": state["refreshes"], "reused": state["reused"]})
         else:
-            self.answer(404, {"error": "not_found"})
+            self.send_json(404, {"error": "not_found"})
 
     def do_POST(self):
         length = int(self.headers.get("Content-Length") or 0)
         form = urllib.parse.parse_qs(self.rfile.read(length).decode())
         if self.path != "/token" or form.get("grant_type") != ["refresh_token"]:
-            self.answer(400, {"error": "unsupported_grant_type"})
+            self.send_json(400, {"error": "unsupported_grant_type"})
             return
         token = (form.get("refresh_token") or [""])[0]
         with lock:
             if token in state["used"]:
                 state["reused"] += 1
-                self.answer(400, {"error": "invalid_grant", "error_description": "refresh token reused"})
+                self.send_json(400, {"error": "invalid_grant", "error_description": "refresh token reused"})
                 return
             if token != state["current"]:
-                self.answer(400, {"error": "invalid_grant", "error_description": "unknown refresh token"})
+                self.send_json(400, {"error": "invalid_grant", "error_description": "unknown refresh token"})
                 return
             state["refreshes"] += 1
             number = state["refreshes"]
             state["used"].add(token)
             state["current"] = "RT-%d" % number
-        self.answer(200, {"access_token": "AT-%d" % number, "token_type": "Bearer", "expires_in": 3600,
+        self.send_json(200, {"access_token": "AT-%d" % number, "token_type": "Bearer", "expires_in": 3600,
                           "refresh_token": "RT-%d" % number})
-
-    def log_message(self, *args):
-        pass
 
 
 server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)

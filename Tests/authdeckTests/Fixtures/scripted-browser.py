@@ -5,7 +5,6 @@ submits form_post pages (Apple's shape) as a browser would. A redirect to authde
 `$SCRIPTED_BROWSER_AUTHDECK open-url URL`, as the desktop's URL handler would. It waits
 $SCRIPTED_BROWSER_DELAY seconds first (none by default), as a person would, and logs what it did to
 $SCRIPTED_BROWSER_LOG."""
-import html.parser
 import os
 import subprocess
 import sys
@@ -14,27 +13,10 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
-LOG = os.environ.get("SCRIPTED_BROWSER_LOG")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "Fixtures"))
+from browsing import Forms, step_log  # noqa: E402 (Tests/Fixtures/browsing.py)
 
-
-def log(line):
-    if LOG:
-        with open(LOG, "a") as handle:
-            handle.write(line + "\n")
-
-
-class FormFinder(html.parser.HTMLParser):
-    def __init__(self):
-        super().__init__()
-        self.action = None
-        self.fields = {}
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "form" and (attrs.get("method") or "").lower() == "post":
-            self.action = attrs.get("action")
-        elif tag == "input" and attrs.get("name") and self.action is not None:
-            self.fields[attrs["name"]] = attrs.get("value") or ""
+log = step_log(os.environ.get("SCRIPTED_BROWSER_LOG"))
 
 
 def hand_over(url):
@@ -68,12 +50,13 @@ def main():
             {"sandbox_user": user, "sandbox_auto": decision})
     log("open " + url.split("?")[0])
     status, body, final = fetch(url)
-    finder = FormFinder()
-    finder.feed(body)
-    if finder.action:
-        data = urllib.parse.urlencode(finder.fields).encode()
-        status, body, final = fetch(urllib.request.Request(finder.action, data=data, method="POST"))
-        log("form_post %s -> %d" % (finder.action.split("?")[0], status))
+    page = Forms()
+    page.feed(body)
+    form = next((form for form in page.forms if form["method"] == "post"), None)
+    if form and form["action"]:
+        data = urllib.parse.urlencode(form["fields"]).encode()
+        status, body, final = fetch(urllib.request.Request(form["action"], data=data, method="POST"))
+        log("form_post %s -> %d" % (form["action"].split("?")[0], status))
     log("done %d %s" % (status, final.split("?")[0]))
 
 
