@@ -442,23 +442,40 @@ final class TUIEventLoop {
             }
             return
         }
+        let revoking: StoredSessionWork = {
+            opened, refresher, inbox throws(StoreError) in
+            let session = try opened.session(key)
+            do throws(SignInError) {
+                try refresher.revoke(session)
+            } catch {
+                inbox.post(.storeFailed("Revoking \(key) failed, so it was kept: \(error.message)"))
+                return
+            }
+            try opened.remove(key)
+            inbox.post(.sessionRemoved(key))
+        }
+        onStoredSession(key, failed: { .storeFailed($0) }, work: revoking)
+    }
+
+    /// What runs on an opened store off the loop's thread: the store, a refresher, and the inbox to post results to.
+    private typealias StoredSessionWork =
+        @Sendable (SessionStore, SessionRefresher, TUIInbox) throws(StoreError) -> Void
+
+    /// Runs `work` off the loop's thread on the opened store with a refresher; a store that fails (or does not
+    /// exist: then the session does not either) is posted as `failed` says.
+    private func onStoredSession(
+        _ key: String, failed: @escaping @Sendable (String) -> AppEvent,
+        work: @escaping StoredSessionWork
+    ) {
         let store = self.store
         let inbox = self.inbox
         let refresher = sessionRefresher
         background.async {
             do throws(StoreError) {
                 guard let opened = try store.store(create: false) else { throw StoreError.noSuchSession(key) }
-                let session = try opened.session(key)
-                do throws(SignInError) {
-                    try refresher.revoke(session)
-                } catch {
-                    inbox.post(.storeFailed("Revoking \(key) failed, so it was kept: \(error.message)"))
-                    return
-                }
-                try opened.remove(key)
-                inbox.post(.sessionRemoved(key))
+                try work(opened, refresher, inbox)
             } catch {
-                inbox.post(.storeFailed(error.description))
+                inbox.post(failed(error.description))
             }
         }
     }
@@ -472,28 +489,22 @@ final class TUIEventLoop {
     }
 
     private func refresh(_ key: String, ifExpiringWithin window: TimeInterval?) {
-        let store = self.store
-        let inbox = self.inbox
-        let refresher = sessionRefresher
-        background.async {
-            do throws(StoreError) {
-                guard let opened = try store.store(create: false) else { throw StoreError.noSuchSession(key) }
-                // The same locked path as `authdeck refresh`, so the TUI and scripts never refresh one session twice.
-                do throws(CommandFailure) {
-                    _ = try SessionCommands.refresh(
-                        key, store: opened,
-                        refresher: refresher,
-                        ifExpiringWithin: window)
-                } catch {
-                    inbox.post(.refreshFinished(key: key, error: error.message))
-                    return
-                }
-                inbox.post(.sessionStored(TUIStore.item(try opened.entry(key)), focus: false))
-                inbox.post(.refreshFinished(key: key, error: nil))
+        let refreshing: StoredSessionWork = {
+            opened, refresher, inbox throws(StoreError) in
+            // The same locked path as `authdeck refresh`, so the TUI and scripts never refresh one session twice.
+            do throws(CommandFailure) {
+                _ = try SessionCommands.refresh(
+                    key, store: opened,
+                    refresher: refresher,
+                    ifExpiringWithin: window)
             } catch {
-                inbox.post(.refreshFinished(key: key, error: error.description))
+                inbox.post(.refreshFinished(key: key, error: error.message))
+                return
             }
+            inbox.post(.sessionStored(TUIStore.item(try opened.entry(key)), focus: false))
+            inbox.post(.refreshFinished(key: key, error: nil))
         }
+        onStoredSession(key, failed: { .refreshFinished(key: key, error: $0) }, work: refreshing)
     }
 
     /// OSC 52: the terminal puts the text on the user's clipboard, over SSH and tmux too. The text itself is never
