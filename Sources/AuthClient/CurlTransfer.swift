@@ -63,8 +63,26 @@ final class CurlTransfer {
         if let directory = anchors.directory {
             try require(library.set(handle, CURLOPT_CAPATH, directory), "CA folder")
         }
+        if let certificate = request.clientCertificate {
+            // Handed over as memory libcurl copies: the files were read (and the key's mode checked) once, and are
+            // not opened again by name.
+            try require(library.set(handle, CURLOPT_SSLCERTTYPE, "PEM"), "client certificate")
+            try require(setBlob(CURLOPT_SSLCERT_BLOB, certificate.certificatePEM), "client certificate")
+            try require(library.set(handle, CURLOPT_SSLKEYTYPE, "PEM"), "client certificate key")
+            try require(setBlob(CURLOPT_SSLKEY_BLOB, certificate.keyPEM), "client certificate key")
+        }
         try configureMethod(request)
         try configureHeaders(request)
+    }
+
+    /// A CURLOPT_*_BLOB option: libcurl copies the bytes during the call (CURL_BLOB_COPY).
+    private func setBlob(_ option: CURLoption, _ bytes: [UInt8]) -> CURLcode {
+        bytes.withUnsafeBytes { buffer in
+            var blob = curl_blob(
+                data: UnsafeMutableRawPointer(mutating: buffer.baseAddress), len: buffer.count,
+                flags: UInt32(CURL_BLOB_COPY))
+            return withUnsafePointer(to: &blob) { library.set(handle, option, pointer: $0) }
+        }
     }
 
     private func configureMethod(_ request: OutgoingRequest) throws(SignInError) {

@@ -38,6 +38,11 @@ public final class CurlTransport: HTTPTransport, Sendable {
             break
         case CURLE_OPERATION_TIMEDOUT:
             throw .network(message: "no answer from \(host) within \(Int(timeout)) s")
+        case CURLE_PEER_FAILED_VERIFICATION:
+            // The one fix is on this side: which CA the server's certificate is checked against.
+            throw .network(
+                message: "\(host): \(transfer.failure(code, hiding: url.query)); trust its certificate authority "
+                    + "with caFile for this provider in config.json, or SSL_CERT_FILE")
         default:
             throw .network(message: "\(host): \(transfer.failure(code, hiding: url.query))")
         }

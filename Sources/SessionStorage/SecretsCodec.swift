@@ -49,6 +49,8 @@ enum SecretsCodec {
             (",\"revocationAuthMethod\":", endpoints.revocationAuthMethod),
             (",\"privateKeyFile\":", endpoints.privateKeyFile), (",\"keyID\":", endpoints.keyID),
             (",\"signingAlg\":", endpoints.signingAlg), (",\"assertionAudience\":", endpoints.assertionAudience),
+            (",\"clientCertificateFile\":", endpoints.clientCertificateFile),
+            (",\"clientCertificateKeyFile\":", endpoints.clientCertificateKeyFile),
         ]
         for (name, value) in optional where value != nil {
             buffer.raw(name)
