@@ -55,7 +55,11 @@ extension InteropTests {
         }
 
         /// Sign-in, the token accepted by UserInfo and bound to the certificate, refresh, revocation at the alias.
-        func signInRefreshAndRevoke(client: String, method: String, certificate: String, key: String) throws {
+        /// Between sign-in and refresh config.json names `later` instead: the session keeps presenting the files its
+        /// sign-in read (the token is bound to that certificate).
+        func signInRefreshAndRevoke(
+            client: String, method: String, certificate: String, key: String, later: (String?, String?)
+        ) throws {
             try configure(client: client, method: method, certificate: certificate, key: key)
             let expected = thumbprint(certificate)
             #expect(expected.count == 43)
@@ -83,10 +87,12 @@ extension InteropTests {
             #expect(!trace.text.contains(keyLine))
             #expect(!trace.text.contains(token))
 
+            try configure(client: client, method: method, certificate: later.0, key: later.1)
             let refreshed = setup.runner.run(["refresh", "m"])
             #expect(refreshed.status == 0, "stderr: \(refreshed.stderr)")
             let newToken = setup.token("m")
-            #expect(newToken != token)
+            let rotated = newToken != token
+            #expect(rotated)
             #expect(server.userinfo(userinfo, token: newToken).status == 200)
             #expect((Self.claims(newToken)["cnf"] as? [String: Any])?["x5t#S256"] as? String == expected)
             let status = setup.runner.run(["status", "m"])
@@ -101,13 +107,15 @@ extension InteropTests {
         @Test func tlsClientAuthWithACertificateTheCAIssued() throws {
             try signInRefreshAndRevoke(
                 client: try #require(info.mtlsClient), method: "tls_client_auth",
-                certificate: try #require(info.clientCertificate), key: try #require(info.clientKey))
+                certificate: try #require(info.clientCertificate), key: try #require(info.clientKey),
+                later: (info.otherCertificate, info.otherKey))
         }
 
         @Test func selfSignedTLSClientAuth() throws {
             try signInRefreshAndRevoke(
                 client: try #require(info.selfSignedClient), method: "self_signed_tls_client_auth",
-                certificate: try #require(info.selfSignedCertificate), key: try #require(info.selfSignedKey))
+                certificate: try #require(info.selfSignedCertificate), key: try #require(info.selfSignedKey),
+                later: (info.unknownCertificate, info.unknownKey))
         }
 
         /// A certificate glewlwyd does not know for the client (the CA issued it for another name; a self-signed one
