@@ -36,7 +36,9 @@ final class CurlTransfer {
     }
 
     /// Sets every option for `request`; a refused option is a one-line error (never expected with libcurl ≥ 7.85).
-    func configure(_ request: OutgoingRequest, timeout: TimeInterval, userAgent: String) throws(SignInError) {
+    func configure(
+        _ request: OutgoingRequest, timeout: TimeInterval, userAgent: String, trust: CATrust
+    ) throws(SignInError) {
         let context = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
         try require(library.set(handle, CURLOPT_URL, request.url), "URL")
         // http and https only, whatever the URL (URLPolicy decided which already) and with no redirect to follow.
@@ -58,7 +60,7 @@ final class CurlTransfer {
         try require(library.set(handle, CURLOPT_WRITEDATA, pointer: context), "body callback")
         // TLS peer and host verification stay libcurl's defaults (on), with the CA bundle Debian's libcurl4 names
         // unless config.json's caFile or SSL_CERT_FILE / SSL_CERT_DIR say otherwise (`CATrust`).
-        let anchors = CATrust.current.anchors(for: request.url)
+        let anchors = trust.anchors(for: request.url)
         if let file = anchors.file { try require(library.set(handle, CURLOPT_CAINFO, file), "CA file") }
         if let directory = anchors.directory {
             try require(library.set(handle, CURLOPT_CAPATH, directory), "CA folder")
