@@ -118,6 +118,26 @@ extension InteropTests {
                 later: (info.unknownCertificate, info.unknownKey))
         }
 
+        /// The pushed authorization request and the device grant authenticate with the certificate too, at the
+        /// aliases glewlwyd's discovery names for them (`mtls/par`, `mtls/device_authorization`, `mtls/token`).
+        @Test func pushedRequestsAndTheDeviceGrantGoToTheAliases() throws {
+            try configure(
+                client: info.mtlsClient, method: "tls_client_auth", certificate: info.clientCertificate,
+                key: info.clientKey)
+            for (key, arguments) in [("par", ["--par"]), ("device", ["--device"])] {
+                let tracePath = setup.folder.path + "/\(key).jsonl"
+                let result = setup.login(
+                    ["--session-key", key, "--trace", tracePath] + arguments, environment: browser)
+                #expect(result.status == 0, "stderr: \(result.stderr)\nbrowser: \(setup.browserSteps)")
+                #expect(server.userinfo(userinfo, token: setup.token(key)).status == 200)
+                let sent = setup.trace(tracePath).steps.filter { $0["kind"] as? String == "request" }
+                    .compactMap { $0["summary"] as? String }
+                let alias = key == "par" ? "/mtls/par" : "/mtls/device_authorization"
+                #expect(sent.contains { $0.hasSuffix(alias) }, "requests: \(sent)")
+                #expect(sent.contains { $0.hasSuffix("/mtls/token") }, "requests: \(sent)")
+            }
+        }
+
         /// A certificate glewlwyd does not know for the client (the CA issued it for another name; a self-signed one
         /// registered nowhere): the code exchange is refused (exit 4), nothing is stored.
         @Test func aWrongCertificateIsRefusedAndNothingStored() throws {

@@ -319,14 +319,16 @@ def certificate_jwk(pem):
 
 def configure_tls(folder, base, server, tls):
     """glewlwyd over HTTPS: one OpenID Connect instance taking client certificates from the TLS session, at its
-    `mtls/` aliases (RFC 8705 5), self-signed ones too; the user; a client registered by its certificate's DNS
+    `mtls/` aliases (RFC 8705 5), self-signed ones too, and pushed authorization requests; the user; a client registered by its certificate's DNS
     name (tls_client_auth) and one by its self-signed certificate (self_signed_tls_client_auth)."""
     context = ssl.create_default_context(cafile=tls["caFile"])
     api = admin(folder, base, server, context)
     issuer = base + "/api/oidc"
     parameters = plugin_parameters(folder, issuer)
     parameters.update({"client-cert-source": "TLS", "client-cert-use-endpoint-aliases": True,
-                       "client-cert-self-signed-allowed": True})
+                       "client-cert-self-signed-allowed": True, "oauth-par-allowed": True,
+                       "oauth-par-required": False, "oauth-par-duration": 90,
+                       "oauth-par-request_uri-prefix": "urn:ietf:params:oauth:request_uri:"})
     api.must("POST", "/mod/plugin/", {"module": "oidc", "name": "oidc", "display_name": "OpenID Connect mTLS",
                                       "enabled": True, "parameters": parameters})
     add_user(api)
