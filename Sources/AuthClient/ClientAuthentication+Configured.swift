@@ -8,9 +8,11 @@ extension ClientAuthentication {
     /// - Parameters:
     ///   - signingAlgorithms: discovery's `token_endpoint_auth_signing_alg_values_supported`; an assertion whose
     ///     algorithm it leaves out is refused here, before anything is sent.
+    ///   - certificateFile: mutual TLS's certificate, with `certificateKeyFile` its private key (checked as of `now`).
     public static func configured(
         _ method: ClientAuthMethod, secretFile: String?, keyFile: String?, keyID: String?, signingAlg: String?,
-        audience: ClientAssertion.Audience, signingAlgorithms: [String]? = nil
+        audience: ClientAssertion.Audience, signingAlgorithms: [String]? = nil, certificateFile: String? = nil,
+        certificateKeyFile: String? = nil, now: Date = Date()
     ) throws(SignInError) -> ClientAuthentication {
         switch method {
         case .none:
@@ -33,9 +35,14 @@ extension ClientAuthentication {
             return .assertion(
                 ClientAssertion(signer: .key(key, algorithm: algorithm, file: keyFile), audience: audience))
         case .tlsClientAuth, .selfSignedTLSClientAuth:
-            throw .unavailable(
-                reason: "\(method.rawValue) (mutual TLS) is not supported by this build yet; "
-                    + "use private_key_jwt or a client secret")
+            guard let certificateFile, let certificateKeyFile else {
+                throw .unavailable(
+                    reason: "\(method.rawValue) needs a client certificate and its key (clientCertificateFile and "
+                        + "clientCertificateKeyFile, or --client-certificate and --client-certificate-key)")
+            }
+            return .certificate(
+                try ClientCertificate.load(
+                    method: method, certificateFile: certificateFile, keyFile: certificateKeyFile, now: now))
         }
     }
 
@@ -64,6 +71,21 @@ extension SessionEndpoints {
         clientSecretFileFromSignIn = true
     }
 
+    /// Records the certificate files a mutual TLS sign-in presented, so the session's refresh, revocation and
+    /// UserInfo requests present the same certificate (read again then; the key is never stored).
+    mutating func keepCertificate(of authentication: ClientAuthentication) {
+        guard let certificate = authentication.certificate else { return }
+        clientCertificateFile = certificate.certificateFile
+        clientCertificateKeyFile = certificate.keyFile
+        clientSecretFileFromSignIn = true
+    }
+
+    /// Whether this session's own sign-in read a secret, key or certificate file that its later requests follow.
+    var hasOwnClientFiles: Bool {
+        clientSecretFileFromSignIn == true
+            && (clientSecretFile != nil || privateKeyFile != nil || clientCertificateFile != nil)
+    }
+
     /// How this session's own client authenticates at the token or revocation endpoint, from its files as its
     /// sign-in read them; sessions stored before the method was recorded sent their secret in the body.
     func authentication(revocation: Bool) throws(SignInError) -> ClientAuthentication {
@@ -71,6 +93,7 @@ extension SessionEndpoints {
         let method = recorded.flatMap(ClientAuthMethod.init(rawValue:)) ?? .clientSecretPost
         return try ClientAuthentication.configured(
             method, secretFile: clientSecretFile, keyFile: privateKeyFile, keyID: keyID,
-            signingAlg: signingAlg, audience: assertionAudience.map { .issuer($0) } ?? .endpoint)
+            signingAlg: signingAlg, audience: assertionAudience.map { .issuer($0) } ?? .endpoint,
+            certificateFile: clientCertificateFile, certificateKeyFile: clientCertificateKeyFile)
     }
 }

@@ -36,7 +36,9 @@ final class CurlTransfer {
     }
 
     /// Sets every option for `request`; a refused option is a one-line error (never expected with libcurl ≥ 7.85).
-    func configure(_ request: OutgoingRequest, timeout: TimeInterval, userAgent: String) throws(SignInError) {
+    func configure(
+        _ request: OutgoingRequest, timeout: TimeInterval, userAgent: String, trust: CATrust
+    ) throws(SignInError) {
         let context = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
         try require(library.set(handle, CURLOPT_URL, request.url), "URL")
         // http and https only, whatever the URL (URLPolicy decided which already) and with no redirect to follow.
@@ -58,13 +60,31 @@ final class CurlTransfer {
         try require(library.set(handle, CURLOPT_WRITEDATA, pointer: context), "body callback")
         // TLS peer and host verification stay libcurl's defaults (on), with the CA bundle Debian's libcurl4 names
         // unless config.json's caFile or SSL_CERT_FILE / SSL_CERT_DIR say otherwise (`CATrust`).
-        let anchors = CATrust.current.anchors(for: request.url)
+        let anchors = trust.anchors(for: request.url)
         if let file = anchors.file { try require(library.set(handle, CURLOPT_CAINFO, file), "CA file") }
         if let directory = anchors.directory {
             try require(library.set(handle, CURLOPT_CAPATH, directory), "CA folder")
         }
+        if let certificate = request.clientCertificate {
+            // Handed over as memory libcurl copies: the files were read (and the key's mode checked) once, and are
+            // not opened again by name.
+            try require(library.set(handle, CURLOPT_SSLCERTTYPE, "PEM"), "client certificate")
+            try require(setBlob(CURLOPT_SSLCERT_BLOB, certificate.certificatePEM), "client certificate")
+            try require(library.set(handle, CURLOPT_SSLKEYTYPE, "PEM"), "client certificate key")
+            try require(setBlob(CURLOPT_SSLKEY_BLOB, certificate.keyPEM), "client certificate key")
+        }
         try configureMethod(request)
         try configureHeaders(request)
+    }
+
+    /// A CURLOPT_*_BLOB option: libcurl copies the bytes during the call (CURL_BLOB_COPY).
+    private func setBlob(_ option: CURLoption, _ bytes: [UInt8]) -> CURLcode {
+        bytes.withUnsafeBytes { buffer in
+            var blob = curl_blob(
+                data: UnsafeMutableRawPointer(mutating: buffer.baseAddress), len: buffer.count,
+                flags: UInt32(CURL_BLOB_COPY))
+            return withUnsafePointer(to: &blob) { library.set(handle, option, pointer: $0) }
+        }
     }
 
     private func configureMethod(_ request: OutgoingRequest) throws(SignInError) {

@@ -12,12 +12,15 @@ import Foundation
 public final class CurlTransport: HTTPTransport, Sendable {
     /// Seconds a whole exchange may take, connection included.
     public let timeout: TimeInterval
+    /// The certificate authorities HTTPS trusts; nil: the process's (`CATrust.current`) at each request.
+    public let trust: CATrust?
     /// Answers larger than this are refused; no provider answer comes near it.
     public static let maximumBody = 1 << 20
     static let userAgent = "authdeck/0.1"
 
-    public init(timeout: TimeInterval = 15) {
+    public init(timeout: TimeInterval = 15, trust: CATrust? = nil) {
         self.timeout = timeout
+        self.trust = trust
     }
 
     public func send(_ request: OutgoingRequest) throws(SignInError) -> IncomingResponse {
@@ -27,7 +30,8 @@ public final class CurlTransport: HTTPTransport, Sendable {
         }
         let library = try CurlLibrary.shared.get()
         let transfer = try CurlTransfer(library, limit: Self.maximumBody)
-        try transfer.configure(request, timeout: timeout, userAgent: Self.userAgent)
+        try transfer.configure(
+            request, timeout: timeout, userAgent: Self.userAgent, trust: trust ?? CATrust.current)
         let started = Date()
         let code = transfer.perform()
         if transfer.tooLarge {
@@ -38,6 +42,11 @@ public final class CurlTransport: HTTPTransport, Sendable {
             break
         case CURLE_OPERATION_TIMEDOUT:
             throw .network(message: "no answer from \(host) within \(Int(timeout)) s")
+        case CURLE_PEER_FAILED_VERIFICATION:
+            // The one fix is on this side: which CA the server's certificate is checked against.
+            throw .network(
+                message: "\(host): \(transfer.failure(code, hiding: url.query)); trust its certificate authority "
+                    + "with caFile for this provider in config.json, or SSL_CERT_FILE")
         default:
             throw .network(message: "\(host): \(transfer.failure(code, hiding: url.query))")
         }

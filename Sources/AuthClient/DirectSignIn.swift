@@ -275,7 +275,8 @@ public final class DirectSignIn: SignInBackend, Sendable {
                 do {
                     found = try UserEndpoint.identity(
                         provider: provider.preset.name, accessToken: tokens.accessToken,
-                        endpoint: endpoint, transport: transport, dpop: prover)
+                        endpoint: endpoint, transport: transport, dpop: prover,
+                        certificate: provider.authentication.certificate)
                 } catch {
                     found = nil
                 }
@@ -295,7 +296,8 @@ public final class DirectSignIn: SignInBackend, Sendable {
             do {
                 identity = try UserEndpoint.identity(
                     provider: provider.preset.name, accessToken: tokens.accessToken,
-                    endpoint: provider.endpoints.userinfo, transport: transport, dpop: prover)
+                    endpoint: provider.endpoints.userinfo, transport: transport, dpop: prover,
+                    certificate: provider.authentication.certificate)
             } catch {
                 let origin = provider.preset.idToken ? "the provider sent no ID token and " : ""
                 throw .authenticationFailed(
@@ -324,6 +326,7 @@ public final class DirectSignIn: SignInBackend, Sendable {
             tokenAuthMethod: provider.authentication.method.rawValue,
             revocationAuthMethod: provider.revocationAuthentication?.method.rawValue)
         endpoints.keepAssertion(of: provider.authentication)
+        endpoints.keepCertificate(of: provider.authentication)
         var secrets = SessionSecrets(
             accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
             idToken: tokens.idToken, endpoints: endpoints)
@@ -368,12 +371,15 @@ public enum UserEndpoint {
         public let name: String?
     }
 
+    /// - Parameter certificate: with mutual TLS, the client certificate the token is bound to (RFC 8705 3).
     public static func identity(
         provider: String, accessToken: String, endpoint: String?,
-        transport: HTTPTransport, dpop: DPoPProver? = nil
+        transport: HTTPTransport, dpop: DPoPProver? = nil, certificate: ClientCertificate? = nil
     ) throws(SignInError) -> Identity {
         guard let endpoint else { throw .unavailable(reason: "\(provider) has no user endpoint configured") }
-        let response = try send(OutgoingRequest(url: endpoint), accessToken: accessToken, dpop: dpop, via: transport)
+        var request = OutgoingRequest(url: endpoint)
+        request.clientCertificate = certificate
+        let response = try send(request, accessToken: accessToken, dpop: dpop, via: transport)
         if response.status == 401 || response.status == 403 { throw .unauthorized }
         guard response.status == 200 else { throw OAuthErrorResponse.error(from: response, endpoint: endpoint) }
         let json = try response.json()

@@ -327,6 +327,12 @@ public struct TracingTransport: HTTPTransport {
                     }
                 }, uniquingKeysWith: { _, last in last }))
         if !request.body.isEmpty { details["body"] = Self.redactedBody(request.body, contentType: request.headers) }
+        if let certificate = request.clientCertificate {
+            // Mutual TLS: which certificate went into the handshake, by its thumbprint; never its key.
+            details["clientCertificate"] = .object([
+                "x5t#S256": .string(certificate.thumbprint), "subject": .string(certificate.certificate.subject),
+            ])
+        }
         if let assertion = Self.clientAssertion(in: request) {
             trace.record(.clientAssertion, "client assertion for \(base)", FlowTrace.decodedIDToken(assertion))
         }

@@ -7,6 +7,8 @@ public struct OutgoingRequest: Sendable {
     public var url: String
     public var headers: [(String, String)]
     public var body: [UInt8]
+    /// The certificate presented in the TLS handshake (mutual TLS, RFC 8705); nil presents none.
+    public var clientCertificate: ClientCertificate?
 
     public init(method: String = "GET", url: String, headers: [(String, String)] = [], body: [UInt8] = []) {
         self.method = method

@@ -11,6 +11,8 @@ public enum ClientAuthentication: Equatable, Sendable {
     case basic(String)
     /// A signed JWT in the body, made afresh for each request (`client_secret_jwt`, `private_key_jwt`).
     case assertion(ClientAssertion)
+    /// Mutual TLS (RFC 8705 2): the certificate in the handshake, `client_id` in the body.
+    case certificate(ClientCertificate)
 
     /// The name discovery documents use for this method.
     public var method: ClientAuthMethod {
@@ -19,13 +21,21 @@ public enum ClientAuthentication: Equatable, Sendable {
         case .secret: return .clientSecretPost
         case .basic: return .clientSecretBasic
         case .assertion(let assertion): return assertion.method
+        case .certificate(let certificate): return certificate.method
         }
+    }
+
+    /// The certificate every request of this client presents, for mutual TLS; the access tokens it gets are bound
+    /// to it, so UserInfo requests present it too.
+    public var certificate: ClientCertificate? {
+        if case .certificate(let certificate) = self { return certificate }
+        return nil
     }
 
     /// The client secret, for the methods that have one.
     private var sharedSecret: String? {
         switch self {
-        case .none: return nil
+        case .none, .certificate: return nil
         case .secret(let secret), .basic(let secret): return secret
         case .assertion(let assertion):
             if case .secret(let secret) = assertion.signer { return secret }
@@ -69,9 +79,10 @@ public struct OAuthClient: Sendable {
     }
 
     /// How a request to `endpoint` authenticates the client, as form fields and headers: the one place every
-    /// endpoint's request (token, refresh, revocation, device) gets it. `client_secret_basic` sends id and secret
+    /// endpoint's request (token, refresh, revocation, device, PAR) gets it. `client_secret_basic` sends id and secret
     /// each form-encoded first (RFC 6749 2.3.1, Appendix B), so a colon or non-ASCII character in either survives the
-    /// `id:secret` split; an assertion is signed for this request and this endpoint (RFC 7523 2.2).
+    /// `id:secret` split; an assertion is signed for this request and this endpoint (RFC 7523 2.2); with mutual TLS
+    /// the body names the client and `post` presents the certificate (RFC 8705 2).
     private func clientCredentials(
         for endpoint: String
     ) throws(SignInError) -> (pairs: [(String, String)], headers: [(String, String)]) {
@@ -88,6 +99,7 @@ public struct OAuthClient: Sendable {
                     ("client_assertion", signed),
                 ], []
             )
+        case .certificate: return ([("client_id", clientID)], [])
         }
     }
 
@@ -100,7 +112,9 @@ public struct OAuthClient: Sendable {
         // Built for each send: a DPoP nonce retry carries a fresh client assertion (a jti is good once, RFC 7523 3).
         let request = { () throws(SignInError) -> OutgoingRequest in
             let client = try clientCredentials(for: endpoint)
-            return .form(endpoint, pairs + client.pairs, headers: client.headers)
+            var request = OutgoingRequest.form(endpoint, pairs + client.pairs, headers: client.headers)
+            request.clientCertificate = authentication.certificate
+            return request
         }
         if let dpop { return try dpop.send(request, via: transport) }
         return try transport.send(request())

@@ -25,6 +25,9 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
     /// `token_endpoint_auth_signing_alg_values_supported`: the JWS algorithms client assertions may use; nil when
     /// the provider does not say.
     public var tokenAuthSigningAlgs: [String]?
+    /// `mtls_endpoint_aliases` (RFC 8705 5): where a client that presents a certificate sends its requests, by the
+    /// metadata names (`token_endpoint`, `revocation_endpoint`, ...); nil when the provider names none.
+    public var mtlsAliases: [String: String]?
 
     public init(
         issuer: String, authorization: String, token: String, jwks: String? = nil, userinfo: String? = nil,
@@ -71,7 +74,25 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
             endpoints.requiresPushedAuthorizationRequests = required
         }
         endpoints.tokenAuthSigningAlgs = strings(document["token_endpoint_auth_signing_alg_values_supported"])
+        endpoints.mtlsAliases = aliases(document["mtls_endpoint_aliases"])
         return endpoints
+    }
+
+    /// These endpoints as a client that authenticates with its certificate reaches them: each one the provider
+    /// names in `mtls_endpoint_aliases` replaced by its alias (RFC 8705 5), except those `keep` names (the operator
+    /// set them in config.json).
+    public func usingMTLSAliases(keep: Set<String> = []) -> ProviderEndpoints {
+        guard let aliases = mtlsAliases else { return self }
+        var result = self
+        func alias(_ name: String, _ endpoint: WritableKeyPath<ProviderEndpoints, String?>) {
+            if !keep.contains(name), let found = aliases[name] { result[keyPath: endpoint] = found }
+        }
+        if !keep.contains("token_endpoint"), let token = aliases["token_endpoint"] { result.token = token }
+        alias("revocation_endpoint", \.revocation)
+        alias("userinfo_endpoint", \.userinfo)
+        alias("device_authorization_endpoint", \.deviceAuthorization)
+        alias("pushed_authorization_request_endpoint", \.pushedAuthorizationRequest)
+        return result
     }
 
     /// Fills what OIDC discovery left out from RFC 8414 authorization server metadata of the same issuer: the
@@ -91,6 +112,7 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
         if result.tokenAuthMethods == nil {
             result.tokenAuthMethods = Self.strings(metadata["token_endpoint_auth_methods_supported"])
         }
+        if result.mtlsAliases == nil { result.mtlsAliases = Self.aliases(metadata["mtls_endpoint_aliases"]) }
         if metadata["authorization_response_iss_parameter_supported"] == .bool(true) {
             result.issuerInAuthorizationResponse = true
         }
@@ -111,6 +133,13 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
         components.query = nil
         components.fragment = nil
         return components.string
+    }
+
+    /// An object of URLs by name; members that are not strings are left out.
+    private static func aliases(_ value: JSONValue?) -> [String: String]? {
+        guard case .object(let members)? = value else { return nil }
+        let found = members.compactMapValues(\.string)
+        return found.isEmpty ? nil : found
     }
 
     private static func strings(_ value: JSONValue?) -> [String]? {

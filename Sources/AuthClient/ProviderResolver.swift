@@ -21,6 +21,10 @@ public struct ProviderOverrides: Equatable, Sendable {
     public var authMethod: String?
     public var privateKeyFile: String?
     public var keyID: String?
+    /// `--client-certificate`, `--client-certificate-key`: config.json's `clientCertificateFile` and
+    /// `clientCertificateKeyFile` for one sign-in.
+    public var clientCertificateFile: String?
+    public var clientCertificateKeyFile: String?
 
     public init(
         issuer: String? = nil, clientID: String? = nil, clientSecretFile: String? = nil, scopes: [String]? = nil,
@@ -94,12 +98,16 @@ public struct ProviderResolver: Sendable {
                 scopes: overrides.scopes ?? settings.scopes, keyID: overrides.keyID,
                 privateKeyFile: overrides.privateKeyFile, tokenEndpointAuthMethod: overrides.authMethod,
                 caFile: settings.caFile)
+            settings.clientCertificateFile = overrides.clientCertificateFile
+            settings.clientCertificateKeyFile = overrides.clientCertificateKeyFile
         } else {
-            settings = settings.overridden(
-                by: ProviderConfiguration(
-                    clientID: overrides.clientID, clientSecretFile: overrides.clientSecretFile,
-                    scopes: overrides.scopes, keyID: overrides.keyID, privateKeyFile: overrides.privateKeyFile,
-                    tokenEndpointAuthMethod: overrides.authMethod))
+            var given = ProviderConfiguration(
+                clientID: overrides.clientID, clientSecretFile: overrides.clientSecretFile,
+                scopes: overrides.scopes, keyID: overrides.keyID, privateKeyFile: overrides.privateKeyFile,
+                tokenEndpointAuthMethod: overrides.authMethod)
+            given.clientCertificateFile = overrides.clientCertificateFile
+            given.clientCertificateKeyFile = overrides.clientCertificateKeyFile
+            settings = settings.overridden(by: given)
         }
 
         guard let clientID = settings.clientID, !clientID.isEmpty else {
@@ -110,12 +118,22 @@ public struct ProviderResolver: Sendable {
         // `--issuer` names the provider: its discovery gives every endpoint (config.json's were dropped above: they
         // may sit on another host, which would then receive the code). Presets' endpoints are not used either.
         let issuerGiven = overrides.issuer != nil
-        let endpoints = try endpoints(
+        var endpoints = try endpoints(
             preset: preset, settings: settings, sandbox: backend.type == .sandbox,
             discoverOnly: issuerGiven)
         let authentication = try authentication(
             preset: preset, settings: settings, clientID: clientID,
             endpoints: endpoints)
+        if authentication.certificate != nil {
+            // RFC 8705 5: a client presenting its certificate uses the provider's mTLS aliases, except where
+            // config.json names an endpoint itself.
+            let named: [(String, String?)] = [
+                ("token_endpoint", settings.tokenEndpoint), ("revocation_endpoint", settings.revocationEndpoint),
+                ("userinfo_endpoint", settings.userEndpoint),
+                ("device_authorization_endpoint", settings.deviceAuthorizationEndpoint),
+            ]
+            endpoints = endpoints.usingMTLSAliases(keep: Set(named.filter { $0.1 != nil }.map(\.0)))
+        }
         var resolved = ResolvedProvider(
             preset: preset, clientID: clientID, authentication: authentication,
             scopes: settings.scopes ?? preset.scopes, endpoints: endpoints,
@@ -216,16 +234,22 @@ public struct ProviderResolver: Sendable {
                     privateKeyFile: keyFile, now: clock()))
         }
         let hasKey = preset.clientSecret != "es256-jwt" && settings.privateKeyFile != nil
+        if (settings.clientCertificateFile == nil) != (settings.clientCertificateKeyFile == nil) {
+            throw .unavailable(
+                reason: "a client certificate needs both clientCertificateFile and clientCertificateKeyFile "
+                    + "(--client-certificate and --client-certificate-key)")
+        }
         let method = try ClientAuthMethod.choose(
             configured: settings.tokenEndpointAuthMethod,
             supported: endpoints.tokenAuthMethods,
             hasSecret: settings.clientSecretFile != nil, hasKey: hasKey,
-            endpoint: "token endpoint")
+            hasCertificate: settings.clientCertificateFile != nil, endpoint: "token endpoint")
         return try ClientAuthentication.configured(
             method, secretFile: settings.clientSecretFile, keyFile: hasKey ? settings.privateKeyFile : nil,
             keyID: settings.keyID, signingAlg: settings.signingAlg,
             audience: try ClientAssertion.audience(settings.assertionAudience, issuer: endpoints.issuer),
-            signingAlgorithms: endpoints.tokenAuthSigningAlgs)
+            signingAlgorithms: endpoints.tokenAuthSigningAlgs, certificateFile: settings.clientCertificateFile,
+            certificateKeyFile: settings.clientCertificateKeyFile, now: clock())
     }
 
     /// The revocation endpoint takes the token endpoint's method unless its own list (RFC 8414

@@ -74,9 +74,7 @@ public struct SessionRefresher: Sendable {
         // A file is followed only when this session's sign-in read it here. One stored before sign-ins marked
         // their files (imports used to keep the path a line named) is treated as no file of its own: the
         // configured client for its issuer, at that client's endpoints, or none.
-        if endpoints.clientSecretFile != nil || endpoints.privateKeyFile != nil,
-            endpoints.clientSecretFileFromSignIn == true
-        {
+        if endpoints.hasOwnClientFiles {
             let authentication = try endpoints.authentication(revocation: revocation)
             let oauth = OAuthClient(transport: transport, clientID: endpoints.clientID, authentication: authentication)
             return (oauth, stored ?? (revocation ? configured?.endpoints.revocation : nil))
@@ -188,10 +186,21 @@ public struct SessionRefresher: Sendable {
             let endpoint = session.secrets.endpoints?.user ?? current(session)?.endpoints.userinfo
         else { return .unknown }
         let prover = session.secrets.isDPoPBound ? try DPoPProver(session: session.secrets, clock: clock) : nil
-        let response = try UserEndpoint.send(
-            OutgoingRequest(url: endpoint), accessToken: token, dpop: prover, via: transport)
+        var request = OutgoingRequest(url: endpoint)
+        request.clientCertificate = try certificate(of: session)
+        let response = try UserEndpoint.send(request, accessToken: token, dpop: prover, via: transport)
         if (200..<300).contains(response.status) { return .valid }
         if response.status == 401 || response.status == 403 { return .refused(response.status) }
         throw OAuthErrorResponse.error(from: response, endpoint: endpoint)
+    }
+
+    /// The certificate a mutual TLS session's tokens are bound to (RFC 8705 3), presented with them wherever they
+    /// go; nil for a session of another client authentication method.
+    private func certificate(of session: Session) throws(SignInError) -> ClientCertificate? {
+        guard let endpoints = session.secrets.endpoints,
+            let method = endpoints.tokenAuthMethod.flatMap(ClientAuthMethod.init(rawValue:)),
+            method == .tlsClientAuth || method == .selfSignedTLSClientAuth
+        else { return nil }
+        return try client(endpoints, configured: current(session)).0.authentication.certificate
     }
 }

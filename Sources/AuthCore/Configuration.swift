@@ -78,8 +78,9 @@ public struct ProviderConfiguration: Equatable, Sendable, Codable {
     public var keyID: String?
     public var privateKeyFile: String?
     /// How the client authenticates at the token and revocation endpoints: `client_secret_basic`,
-    /// `client_secret_post`, `client_secret_jwt`, `private_key_jwt` or `none`; unset, discovery and the presence of a
-    /// secret or key decide. (`keyID` and `privateKeyFile` sign `private_key_jwt`'s assertions.)
+    /// `client_secret_post`, `client_secret_jwt`, `private_key_jwt`, `tls_client_auth`,
+    /// `self_signed_tls_client_auth` or `none`; unset, discovery and the presence of a secret, key or certificate
+    /// decide. (`keyID` and `privateKeyFile` sign `private_key_jwt`'s assertions.)
     public var tokenEndpointAuthMethod: String?
     /// DPoP (RFC 9449): tokens bound to a key made for each session, a proof on every request made with them.
     public var dpop: Bool?
@@ -96,6 +97,10 @@ public struct ProviderConfiguration: Equatable, Sendable, Codable {
     public var assertionAudience: String?
     /// A PEM file of the certificate authorities trusted for this provider's HTTPS (a private CA).
     public var caFile: String?
+    /// Mutual TLS (`tls_client_auth`, `self_signed_tls_client_auth`, RFC 8705): the PEM certificate the client
+    /// presents and its private key (an owner-only file, unencrypted PEM).
+    public var clientCertificateFile: String?
+    public var clientCertificateKeyFile: String?
 
     public init(
         clientID: String? = nil, clientSecretFile: String? = nil, issuer: String? = nil,
@@ -145,6 +150,8 @@ public struct ProviderConfiguration: Equatable, Sendable, Codable {
         merged.pushedAuthorizationRequests = other.pushedAuthorizationRequests ?? pushedAuthorizationRequests
         merged.requestObject = other.requestObject ?? requestObject
         merged.responseMode = other.responseMode ?? responseMode
+        merged.clientCertificateFile = other.clientCertificateFile ?? clientCertificateFile
+        merged.clientCertificateKeyFile = other.clientCertificateKeyFile ?? clientCertificateKeyFile
         return merged
     }
 }

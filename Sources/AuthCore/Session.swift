@@ -145,6 +145,11 @@ public struct SessionEndpoints: Sendable, Equatable, Codable {
     public var signingAlg: String?
     /// The `aud` of client assertions when it is the issuer identifier; nil means the endpoint's URL.
     public var assertionAudience: String?
+    /// Mutual TLS (`tls_client_auth`, `self_signed_tls_client_auth`): the certificate and key files the sign-in
+    /// presented (followed, as `clientSecretFile` is, only when `clientSecretFileFromSignIn`; the key is never
+    /// stored), so refresh, revocation and UserInfo present the certificate the tokens are bound to.
+    public var clientCertificateFile: String?
+    public var clientCertificateKeyFile: String?
 
     public init(
         clientID: String, token: String, revocation: String? = nil, user: String? = nil,

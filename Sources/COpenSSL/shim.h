@@ -14,6 +14,8 @@
 #include <openssl/crypto.h>
 #include <openssl/bio.h>
 #include <openssl/pem.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
 
 // OPENSSL_free is a macro (it records file and line); Swift needs a function.
 static inline void copenssl_free(void *pointer) {
@@ -27,5 +29,10 @@ static inline int copenssl_selection_keypair(void) {
 
 static inline int copenssl_selection_public_key(void) {
     return EVP_PKEY_PUBLIC_KEY;
+}
+
+// XN_FLAG_ONELINE combines macros too; without ESC_MSB, so UTF-8 in a certificate's subject prints as it is.
+static inline unsigned long copenssl_name_flags_oneline(void) {
+    return XN_FLAG_ONELINE & ~ASN1_STRFLGS_ESC_MSB;
 }
 #endif

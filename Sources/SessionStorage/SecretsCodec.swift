@@ -47,6 +47,8 @@ enum SecretsCodec {
                 (",\"revocationAuthMethod\":", endpoints.revocationAuthMethod),
                 (",\"privateKeyFile\":", endpoints.privateKeyFile), (",\"keyID\":", endpoints.keyID),
                 (",\"signingAlg\":", endpoints.signingAlg), (",\"assertionAudience\":", endpoints.assertionAudience),
+                (",\"clientCertificateFile\":", endpoints.clientCertificateFile),
+                (",\"clientCertificateKeyFile\":", endpoints.clientCertificateKeyFile),
             ], skippingUnset: true)
         if let fromSignIn = endpoints.clientSecretFileFromSignIn {
             buffer.raw(",\"clientSecretFileFromSignIn\":")

@@ -36,7 +36,20 @@ import Testing
         #expect(
             try ClientAuthMethod.choose(configured: "client_secret_jwt", supported: nil, hasSecret: true, endpoint: "t")
                 == .clientSecretJWT)
-        // A key file given means private_key_jwt; asked for without one, or mutual TLS (not in this build): refused.
+        // A key file given means private_key_jwt; a certificate tls_client_auth, or the self-signed method when that
+        // is all discovery lists (RFC 8705 2.1, 2.2); either method asked for without what it needs: refused.
+        #expect(
+            try ClientAuthMethod.choose(
+                configured: nil, supported: nil, hasSecret: false, hasCertificate: true, endpoint: "t")
+                == .tlsClientAuth)
+        #expect(
+            try ClientAuthMethod.choose(
+                configured: nil, supported: ["self_signed_tls_client_auth", "client_secret_basic"], hasSecret: false,
+                hasCertificate: true, endpoint: "t") == .selfSignedTLSClientAuth)
+        #expect(
+            try ClientAuthMethod.choose(
+                configured: "self_signed_tls_client_auth", supported: nil, hasSecret: false, hasCertificate: true,
+                endpoint: "t") == .selfSignedTLSClientAuth)
         #expect(
             try ClientAuthMethod.choose(configured: nil, supported: nil, hasSecret: true, hasKey: true, endpoint: "t")
                 == .privateKeyJWT)

@@ -9,6 +9,7 @@ import http.cookiejar
 import json
 import re
 import os
+import ssl
 import sys
 import urllib.error
 import urllib.parse
@@ -26,6 +27,9 @@ CORRUPT_RESPONSE = os.environ.get("INTEROP_CORRUPT_RESPONSE") == "1"
 log = step_log(os.environ.get("INTEROP_BROWSER_LOG"))
 # The `iss` to put in the authorization response on its way to authdeck ("-": none), as a mix-up would.
 REWRITE_ISS = os.environ.get("INTEROP_REWRITE_ISS")
+# The private CA of a server that speaks HTTPS (the TLS glewlwyd): the browser trusts it as a user's browser would,
+# without SSL_CERT_FILE, which authdeck would read too.
+CA_FILE = os.environ.get("INTEROP_CA_FILE")
 
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -35,8 +39,10 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
 
 class Browser:
     def __init__(self):
-        self.opener = urllib.request.build_opener(
-            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()), NoRedirect)
+        handlers = [urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()), NoRedirect]
+        if CA_FILE:
+            handlers.append(urllib.request.HTTPSHandler(context=ssl.create_default_context(cafile=CA_FILE)))
+        self.opener = urllib.request.build_opener(*handlers)
 
     def send(self, method, url, form=None, json_body=None):
         headers = {}

@@ -126,10 +126,14 @@ import Testing
             ["--private-key-file", ec.file], ["signingAlg": "PS256"], naming: "signingAlg PS256 does not fit")
     }
 
-    @Test func mutualTLSIsRefusedAsNotInThisBuild() throws {
+    @Test func mutualTLSWithoutBothCertificateFilesIsRefused() throws {
         try refused(
-            ["--auth-method", "tls_client_auth"], [:], naming: "is not supported by this build yet")
+            ["--auth-method", "tls_client_auth"], [:], naming: "needs a client certificate and its key")
         try refused(
-            ["--auth-method", "self_signed_tls_client_auth"], [:], naming: "is not supported by this build yet")
+            ["--auth-method", "self_signed_tls_client_auth"], [:], naming: "needs a client certificate and its key")
+        let certificate = setup.folder.write("client.pem", "-----BEGIN CERTIFICATE-----\n")
+        try refused(
+            ["--client-certificate", certificate], [:],
+            naming: "needs both clientCertificateFile and clientCertificateKeyFile")
     }
 }

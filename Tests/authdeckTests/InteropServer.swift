@@ -43,6 +43,21 @@ final class InteropServer: @unchecked Sendable {
         let wrongKeyFile: String?
         let secretJWTClient: String?
         let jwtSecret: String?
+        /// glewlwyd over HTTPS (`serve.py --tls`): its private CA, the client registered by its certificate's DNS
+        /// name (tls_client_auth) and the one registered by its self-signed certificate, and their certificates and
+        /// owner-only keys (openssl's); `other…` is issued by the CA for another name, `unknown…` self-signed and
+        /// registered nowhere.
+        let caFile: String?
+        let mtlsClient: String?
+        let selfSignedClient: String?
+        let clientCertificate: String?
+        let clientKey: String?
+        let otherCertificate: String?
+        let otherKey: String?
+        let selfSignedCertificate: String?
+        let selfSignedKey: String?
+        let unknownCertificate: String?
+        let unknownKey: String?
     }
 
     /// The two servers and how each is started.
@@ -94,14 +109,15 @@ final class InteropServer: @unchecked Sendable {
     private let process: Process
     private let input: Pipe
 
-    init(_ kind: Kind) throws {
+    /// - Parameter arguments: after the folder, for the script (glewlwyd's `--tls`).
+    init(_ kind: Kind, arguments: [String] = []) throws {
         folder = TemporaryFolder()
         let outputPath = folder.path + "/server.out"
         FileManager.default.createFile(atPath: outputPath, contents: nil)
         let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
         process = Process()
         process.executableURL = URL(fileURLWithPath: kind.python)
-        process.arguments = [kind.script, folder.path]
+        process.arguments = [kind.script, folder.path] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["INTEROP_CACHE"] = CLIRunner.repositoryRoot + "/.build/interop-cache"
         try? FileManager.default.createDirectory(
@@ -132,9 +148,10 @@ final class InteropServer: @unchecked Sendable {
     /// Asks the server's UserInfo endpoint about a bearer token (given on standard input, never in arguments):
     /// the HTTP status and the JSON body.
     func userinfo(_ endpoint: String, token: String) -> (status: Int, body: [String: Any]) {
+        // Over HTTPS Python trusts the server's private CA through SSL_CERT_FILE (its default context reads it).
         let result = CLIRunner(home: folder.path).run(
             executable: "/usr/bin/python3", [CLIRunner.repositoryRoot + "/Tests/Interop/userinfo.py", endpoint],
-            stdin: token)
+            stdin: token, environment: ["SSL_CERT_FILE": info.caFile])
         let lines = result.stdout.split(separator: "\n", maxSplits: 1)
         let status = lines.first.flatMap { Int($0) } ?? -1
         let body =

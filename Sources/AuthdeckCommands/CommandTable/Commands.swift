@@ -38,11 +38,14 @@ enum Commands {
             .choice(
                 "auth-method",
                 [
-                    "client_secret_basic", "client_secret_post", "client_secret_jwt", "private_key_jwt", "none",
+                    "client_secret_basic", "client_secret_post", "client_secret_jwt", "private_key_jwt",
+                    "tls_client_auth", "self_signed_tls_client_auth", "none",
                 ],
                 placeholder: "METHOD", "how the client authenticates at the token and revocation endpoints"),
             .file("private-key-file", "owner-only PEM key (RSA or P-256) that signs private_key_jwt assertions"),
             .value("key-id", "KID", "the kid put in private_key_jwt assertions' header"),
+            .file("client-certificate", "PEM certificate presented in the TLS handshake (mutual TLS, RFC 8705)"),
+            .file("client-certificate-key", "owner-only PEM private key of --client-certificate"),
             .value("scope", "SCOPES", "scopes, space-separated"),
             .flag("dpop", "DPoP-bound tokens (RFC 9449): a key per session, a proof with every request"),
             .value("contact", "ADDRESS", "email address or phone number (email, sms)"),

@@ -239,12 +239,32 @@ enum DoctorCommand {
     }
 
     /// How the client authenticates (a configured key was read, owner-only, and its algorithm is one the issuer's
-    /// discovery lists, or `resolve` failed already), and which methods the issuer offers that the config does not
-    /// use.
-    static func checkClientAuthentication(_ provider: ResolvedProvider, area: String) -> Check {
+    /// discovery lists; a client certificate was read, its key owner-only and its own, the certificate valid now; or
+    /// `resolve` failed already), and which methods the issuer offers that the config does not use. A certificate
+    /// whose method discovery does not list fails here; one that expires within two weeks is a warning.
+    static func checkClientAuthentication(_ provider: ResolvedProvider, area: String, now: Date = Date()) -> Check {
         var used = provider.authentication.method.rawValue
         if case .assertion(let assertion) = provider.authentication {
             used += " (\(assertion.algorithm)" + (assertion.keyFile.map { ", key \($0)" } ?? "") + ")"
+        }
+        if let certificate = provider.authentication.certificate {
+            let expires = ClientCertificate.day(certificate.certificate.notAfter)
+            used +=
+                " (certificate \(certificate.certificateFile), x5t#S256 \(certificate.thumbprint), expires \(expires), "
+                + "key \(certificate.keyFile))"
+            let listed = provider.endpoints.tokenAuthMethods
+            if let listed, !listed.isEmpty, !listed.contains(certificate.method.rawValue) {
+                return Check(
+                    level: .fail, area: area,
+                    message: "client authentication \(used): the issuer's discovery does not list "
+                        + certificate.method.rawValue,
+                    fix: "ask the provider to enable it, or choose a method it lists")
+            }
+            if certificate.certificate.notAfter - Int64(now.timeIntervalSince1970) < 14 * 86_400 {
+                return Check(
+                    level: .warn, area: area, message: "client authentication \(used): the certificate expires soon",
+                    fix: "have the client certificate renewed before \(expires)")
+            }
         }
         let offered = (provider.endpoints.tokenAuthMethods ?? []).filter {
             $0 != provider.authentication.method.rawValue

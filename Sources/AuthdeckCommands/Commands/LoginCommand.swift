@@ -50,6 +50,8 @@ enum LoginCommand {
             clientSecretFile: arguments.value("client-secret-file"), authMethod: arguments.value("auth-method"),
             privateKeyFile: arguments.value("private-key-file"), keyID: arguments.value("key-id"),
             listenPort: receiverPort, opensBrowser: !noBrowser)
+        input.clientCertificateFile = arguments.value("client-certificate")
+        input.clientCertificateKeyFile = arguments.value("client-certificate-key")
         if arguments.has("dpop") { input.dpop = true }
         if arguments.has("par") { input.pushedAuthorizationRequests = true }
         if arguments.has("request-object") { input.requestObject = "signed" }

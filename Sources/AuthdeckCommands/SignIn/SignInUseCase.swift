@@ -18,6 +18,10 @@ struct SignInInput: Sendable {
     var authMethod: String?
     var privateKeyFile: String?
     var keyID: String?
+    /// `--client-certificate` and `--client-certificate-key`: mutual TLS's certificate and key files (over
+    /// config.json's `clientCertificateFile` and `clientCertificateKeyFile`).
+    var clientCertificateFile: String?
+    var clientCertificateKeyFile: String?
     /// `--listen`'s port; nil takes config.json's `listen`.
     var listenPort: UInt16?
     /// Whether the sign-in page opens in `$BROWSER` (false for `--no-browser`: the URL is only shown).
@@ -37,6 +41,8 @@ struct SignInInput: Sendable {
         overrides.pushedAuthorizationRequests = pushedAuthorizationRequests
         overrides.requestObject = requestObject
         overrides.responseMode = responseMode
+        overrides.clientCertificateFile = clientCertificateFile
+        overrides.clientCertificateKeyFile = clientCertificateKeyFile
         return overrides
     }
 }

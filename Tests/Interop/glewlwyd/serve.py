@@ -2,6 +2,10 @@
 
     serve.py FOLDER    -> prints one JSON line (base URL, issuer, clients, user), then keeps glewlwyd running on
                           127.0.0.1 until SIGTERM or the end of its standard input, and stops it then.
+    serve.py FOLDER --tls
+                       -> the same, but glewlwyd speaks HTTPS only (its use_secure_connection), with a server
+                          certificate from a private CA made here with openssl, and one OpenID Connect instance that
+                          authenticates clients by the certificate they present in the TLS handshake (RFC 8705).
 
 Its own SQLite database in FOLDER, built from the package's schema; configured through its admin API as an operator
 would: an OpenID Connect plugin instance, a second one that binds tokens with DPoP and demands a nonce in every proof
@@ -12,11 +16,13 @@ with openssl; the private halves are written to FOLDER (owner-only) for the test
 glewlwyd.
 """
 import base64
+import hashlib
 import http.cookiejar
 import json
 import os
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import time
@@ -25,6 +31,8 @@ import urllib.request
 
 SCHEMA = "/usr/share/dbconfig-common/data/glewlwyd/install/sqlite3"
 ADMIN_PASSWORD = "password"  # the schema's default admin (glewlwyd's docs): a throwaway database
+# The DNS name in the CA-issued client certificate, which glewlwyd's tls_client_auth client is registered with.
+MTLS_CLIENT_NAME = "authdeck-mtls.client.test"
 
 
 def free_port():
@@ -34,9 +42,12 @@ def free_port():
 
 
 class API:
-    def __init__(self, base):
+    def __init__(self, base, context=None):
         self.base = base
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+        handlers = [urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())]
+        if context is not None:
+            handlers.append(urllib.request.HTTPSHandler(context=context))
+        self.opener = urllib.request.build_opener(*handlers)
 
     def call(self, method, path, body=None):
         data = json.dumps(body).encode() if body is not None else None
@@ -56,15 +67,23 @@ class API:
         return answer
 
 
-def write_config(folder, port, database):
+def write_config(folder, port, database, tls=None):
     """The package's own configuration with only what must differ changed: the port, 127.0.0.1 only, the external
-    URL, a log file and a database in FOLDER."""
+    URL, a log file and a database in FOLDER; with `tls` (the PKI's files) HTTPS with its key, certificate and the
+    CA it checks client certificates against."""
+    scheme = "https" if tls else "http"
     replaced = {
-        "port": "%d" % port, "external_url": '"http://127.0.0.1:%d"' % port, "log_mode": '"file"',
+        "port": "%d" % port, "external_url": '"%s://127.0.0.1:%d"' % (scheme, port), "log_mode": '"file"',
         "log_level": '"%s"' % os.environ.get("INTEROP_LOG_LEVEL", "WARNING"),
         "log_file": '"%s"' % os.path.join(folder, "glewlwyd.log"),
         "session_expiration": "3600",
     }
+    if tls:
+        replaced.update({
+            "use_secure_connection": "true", "secure_connection_key_file": '"%s"' % tls["serverKey"],
+            "secure_connection_pem_file": '"%s"' % tls["serverCertificate"],
+            "secure_connection_ca_file": '"%s"' % tls["trusted"],
+        })
     lines = ['bind_address="127.0.0.1"']
     with open("/etc/glewlwyd/glewlwyd.conf") as original:
         for line in original:
@@ -85,12 +104,13 @@ def write_config(folder, port, database):
 
 def main():
     folder = sys.argv[1]
+    tls = make_pki(folder) if "--tls" in sys.argv[2:] else None
     database = os.path.join(folder, "glewlwyd.db")
     with open(SCHEMA) as schema:
         subprocess.run(["sqlite3", database], stdin=schema, check=True, capture_output=True)
     port = free_port()
-    base = "http://127.0.0.1:%d" % port
-    config = write_config(folder, port, database)
+    base = "%s://127.0.0.1:%d" % ("https" if tls else "http", port)
+    config = write_config(folder, port, database, tls)
     server = subprocess.Popen(["glewlwyd", "--config-file", config], stdout=subprocess.DEVNULL,
                               stderr=open(os.path.join(folder, "glewlwyd.err"), "w"))
 
@@ -104,7 +124,10 @@ def main():
 
     signal.signal(signal.SIGTERM, stop)
     try:
-        configure(folder, base, server)
+        if tls:
+            configure_tls(folder, base, server, tls)
+        else:
+            configure(folder, base, server)
     except BaseException:
         server.kill()
         raise
@@ -113,25 +136,29 @@ def main():
     stop()
 
 
-def configure(folder, base, server):
-    api = API(base + "/api")
+def admin(folder, base, server, context=None):
+    """The admin API once glewlwyd answers, signed in as the schema's admin."""
+    api = API(base + "/api", context)
     for _ in range(100):
         if server.poll() is not None:
             raise SystemExit("glewlwyd exited: " + open(os.path.join(folder, "glewlwyd.err")).read()[-500:])
         try:
-            urllib.request.urlopen(base + "/api/auth/scheme/", timeout=1)
+            urllib.request.urlopen(base + "/api/auth/scheme/", timeout=1, context=context)
             break
         except urllib.error.HTTPError:
             break
         except OSError:
             time.sleep(0.1)
     api.must("POST", "/auth/", {"username": "admin", "password": ADMIN_PASSWORD})
+    return api
 
+
+def plugin_parameters(folder, issuer):
+    """An OpenID Connect instance's settings: code, device and refresh grants, PKCE, revocation, its own RSA key."""
     key = os.path.join(folder, "oidc.key")
     subprocess.run(["openssl", "genrsa", "-out", key, "2048"], check=True, capture_output=True)
     public = subprocess.run(["openssl", "rsa", "-in", key, "-pubout"], check=True, capture_output=True, text=True)
-    issuer = base + "/api/oidc"
-    parameters = {
+    return {
         "iss": issuer, "jwt-type": "rsa", "jwt-key-size": "256", "key": open(key).read(), "cert": public.stdout,
         "access-token-duration": 3600, "refresh-token-duration": 1209600, "code-duration": 600,
         "refresh-token-rolling": True, "allow-non-oidc": False,
@@ -152,6 +179,17 @@ def configure(folder, base, server):
         # RFC 9207: `iss` in every authorization response, which authdeck checks against the issuer.
         "oauth-as-iss-id": True,
     }
+
+
+def add_user(api):
+    api.must("POST", "/user/", {"username": "alice", "name": "Alice Example", "email": "alice@example.org",
+                                "password": "alice-password-1", "scope": ["openid", "g_profile"], "enabled": True})
+
+
+def configure(folder, base, server):
+    api = admin(folder, base, server)
+    issuer = base + "/api/oidc"
+    parameters = plugin_parameters(folder, issuer)
     api.must("POST", "/mod/plugin/", {"module": "oidc", "name": "oidc", "display_name": "OpenID Connect",
                                       "enabled": True, "parameters": parameters})
     # DPoP (glewlwyd docs/OIDC.md, its plugin's oauth-dpop-* settings): proofs checked at /token and /userinfo, a
@@ -176,8 +214,7 @@ def configure(folder, base, server):
     required["oauth-par-required"] = True
     api.must("POST", "/mod/plugin/", {"module": "oidc", "name": "oidcpar", "display_name": "OpenID Connect PAR only",
                                       "enabled": True, "parameters": required})
-    api.must("POST", "/user/", {"username": "alice", "name": "Alice Example", "email": "alice@example.org",
-                                "password": "alice-password-1", "scope": ["openid", "g_profile"], "enabled": True})
+    add_user(api)
     redirect_port = free_port()
     redirect = "http://127.0.0.1:%d/callback" % redirect_port
     # A confidential client takes only the methods its token_endpoint_auth_method lists: Basic here, the RFC's
@@ -222,6 +259,96 @@ def configure(folder, base, server):
         "oddClient": "authdeck-odd", "oddSecret": odd_secret, "dpopIssuer": base + "/api/oidcdpop",
         "fapiIssuer": base + "/api/oidcx", "parRequiredIssuer": base + "/api/oidcpar",
         "jarClient": "authdeck-jar", "jarKeyFile": jar_key, **jwt_clients,
+    }), flush=True)
+
+
+def certificate(folder, name, subject, extensions, issuer=None):
+    """A new RSA key (owner-only) and its certificate from openssl: self-signed, or issued by `issuer` (its
+    certificate and key files). Returns the certificate's and the key's paths."""
+    key, pem = os.path.join(folder, name + ".key"), os.path.join(folder, name + ".pem")
+    command = ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", pem,
+               "-subj", subject, "-days", "2"]
+    for extension in extensions:
+        command += ["-addext", extension]
+    if issuer:
+        command += ["-CA", issuer[0], "-CAkey", issuer[1]]
+    subprocess.run(command, check=True, capture_output=True)
+    os.chmod(key, 0o600)
+    return pem, key
+
+
+def make_pki(folder):
+    """A private CA, glewlwyd's server certificate for 127.0.0.1 from it, two client certificates it issued (the
+    registered client's and another name's) and two self-signed ones (the registered and an unknown one)."""
+    pki = os.path.join(folder, "pki")
+    os.makedirs(pki, mode=0o700)
+    ca = certificate(pki, "ca", "/CN=authdeck interop private CA",
+                     ["basicConstraints=critical,CA:TRUE", "keyUsage=critical,keyCertSign,cRLSign"])
+    leaf = ["basicConstraints=critical,CA:FALSE", "keyUsage=critical,digitalSignature,keyEncipherment"]
+    server = certificate(pki, "server", "/CN=127.0.0.1",
+                         leaf + ["subjectAltName=IP:127.0.0.1,DNS:localhost", "extendedKeyUsage=serverAuth"], ca)
+    client = ["extendedKeyUsage=clientAuth"]
+    issued = certificate(pki, "client", "/CN=authdeck-mtls",
+                         leaf + client + ["subjectAltName=DNS:%s" % MTLS_CLIENT_NAME], ca)
+    other = certificate(pki, "client-other", "/CN=someone-else",
+                        leaf + client + ["subjectAltName=DNS:someone-else.client.test"], ca)
+    self_signed = certificate(pki, "self-signed", "/CN=authdeck-self-signed", leaf + client)
+    unknown = certificate(pki, "self-signed-unknown", "/CN=authdeck-self-signed", leaf + client)
+    # glewlwyd hands the plugin a client certificate only when the TLS layer verified it against
+    # secure_connection_ca_file, so the registered self-signed certificate is listed there as its own anchor.
+    trusted = os.path.join(pki, "trusted.pem")
+    with open(trusted, "w") as out:
+        out.write(open(ca[0]).read() + open(self_signed[0]).read())
+    return {"caFile": ca[0], "serverCertificate": server[0], "serverKey": server[1], "trusted": trusted,
+            "clientCertificate": issued[0], "clientKey": issued[1],
+            "otherCertificate": other[0], "otherKey": other[1],
+            "selfSignedCertificate": self_signed[0], "selfSignedKey": self_signed[1],
+            "unknownCertificate": unknown[0], "unknownKey": unknown[1]}
+
+
+def certificate_jwk(pem):
+    """The public JWK of a certificate's RSA key with the certificate in `x5c` (RFC 7517 4.7), read by openssl: how
+    glewlwyd holds a self_signed_tls_client_auth client's certificate."""
+    der = subprocess.run(["openssl", "x509", "-in", pem, "-outform", "DER"], check=True, capture_output=True).stdout
+    public = subprocess.run(["openssl", "x509", "-in", pem, "-noout", "-pubkey"], check=True, capture_output=True,
+                            text=True).stdout
+    jwk = rsa_jwk(public, "self-signed")
+    jwk["x5c"] = [base64.b64encode(der).decode()]
+    return jwk
+
+
+def configure_tls(folder, base, server, tls):
+    """glewlwyd over HTTPS: one OpenID Connect instance taking client certificates from the TLS session, at its
+    `mtls/` aliases (RFC 8705 5), self-signed ones too, and pushed authorization requests; the user; a client registered by its certificate's DNS
+    name (tls_client_auth) and one by its self-signed certificate (self_signed_tls_client_auth)."""
+    context = ssl.create_default_context(cafile=tls["caFile"])
+    api = admin(folder, base, server, context)
+    issuer = base + "/api/oidc"
+    parameters = plugin_parameters(folder, issuer)
+    parameters.update({"client-cert-source": "TLS", "client-cert-use-endpoint-aliases": True,
+                       "client-cert-self-signed-allowed": True, "oauth-par-allowed": True,
+                       "oauth-par-required": False, "oauth-par-duration": 90,
+                       "oauth-par-request_uri-prefix": "urn:ietf:params:oauth:request_uri:"})
+    api.must("POST", "/mod/plugin/", {"module": "oidc", "name": "oidc", "display_name": "OpenID Connect mTLS",
+                                      "enabled": True, "parameters": parameters})
+    add_user(api)
+    redirect_port = free_port()
+    redirect = "http://127.0.0.1:%d/callback" % redirect_port
+    common = {"confidential": True, "redirect_uri": [redirect], "scope": [], "enabled": True,
+              "authorization_type": ["code", "refresh_token", "device_authorization"]}
+    api.must("POST", "/client/", dict(common, client_id="authdeck-mtls", name="authdeck tls_client_auth",
+                                      token_endpoint_auth_method=["tls_client_auth"],
+                                      tls_client_auth_san_dns=MTLS_CLIENT_NAME))
+    api.must("POST", "/client/", dict(common, client_id="authdeck-self-signed",
+                                      name="authdeck self_signed_tls_client_auth",
+                                      token_endpoint_auth_method=["self_signed_tls_client_auth"],
+                                      jwks={"keys": [certificate_jwk(tls["selfSignedCertificate"])]}))
+    print(json.dumps({
+        "baseURL": base, "issuer": issuer, "redirectURI": redirect, "redirectPort": redirect_port,
+        "user": "alice", "password": "alice-password-1", "email": "alice@example.org", "name": "Alice Example",
+        "subject": None, "publicClient": "authdeck-mtls", "confidentialClient": "authdeck-mtls", "clientSecret": "",
+        "deviceClient": "authdeck-mtls", "mtlsClient": "authdeck-mtls", "selfSignedClient": "authdeck-self-signed",
+        **{key: value for key, value in tls.items() if key not in ("serverKey", "trusted")},
     }), flush=True)
 
 
