@@ -111,8 +111,10 @@ public struct OAuthClient: Sendable {
     private func post(_ endpoint: String, _ pairs: [(String, String)]) throws(SignInError) -> IncomingResponse {
         // Built for each send: a DPoP nonce retry carries a fresh client assertion (a jti is good once, RFC 7523 3).
         let request = { () throws(SignInError) -> OutgoingRequest in
+            // The client's own fields replace any of the same name the caller had (PAR's parameters carry client_id).
             let client = try clientCredentials(for: endpoint)
-            var request = OutgoingRequest.form(endpoint, pairs + client.pairs, headers: client.headers)
+            let own = pairs.filter { name, _ in !client.pairs.contains { $0.0 == name } }
+            var request = OutgoingRequest.form(endpoint, own + client.pairs, headers: client.headers)
             request.clientCertificate = authentication.certificate
             return request
         }
@@ -155,10 +157,7 @@ public struct OAuthClient: Sendable {
     public func pushAuthorization(_ parameters: [(String, String)], endpoint: String) throws(SignInError)
         -> PushedAuthorization
     {
-        // `post` adds the client's authentication, with a `client_id` of its own unless that goes in Basic.
-        var pairs = parameters
-        if case .basic = authentication {} else { pairs.removeAll { $0.0 == "client_id" } }
-        let response = try post(endpoint, pairs)
+        let response = try post(endpoint, parameters)
         guard (200..<300).contains(response.status) else {
             throw OAuthErrorResponse.error(from: response, endpoint: endpoint)
         }
