@@ -26,10 +26,9 @@ public struct ClientCertificate: Sendable, Equatable, CustomStringConvertible {
             && left.keyFile == right.keyFile && left.certificate == right.certificate
     }
 
-    /// Reads and checks both files; every failure is one line naming the fix.
-    public static func load(
-        method: ClientAuthMethod, certificateFile: String, keyFile: String, now: Date = Date()
-    ) throws(SignInError) -> ClientCertificate {
+    /// The certificate in `certificateFile` (public: no mode rule) with its PEM bytes; one line naming the fix when
+    /// it cannot be read or holds no certificate.
+    public static func read(_ certificateFile: String) throws(SignInError) -> (X509Certificate, pem: [UInt8]) {
         let path = (certificateFile as NSString).expandingTildeInPath
         guard let data = FileManager.default.contents(atPath: path), !data.isEmpty else {
             let why = FileManager.default.fileExists(atPath: path) ? "it is empty or unreadable" : "no such file"
@@ -38,16 +37,22 @@ public struct ClientCertificate: Sendable, Equatable, CustomStringConvertible {
         guard data.count <= 65_536 else {
             throw .unavailable(reason: "the client certificate file \(certificateFile) is too large")
         }
-        let certificatePEM = Array(data)
-        let certificate: X509Certificate
+        let pem = Array(data)
         do {
-            certificate = try X509Certificate(pem: String(decoding: certificatePEM, as: UTF8.self))
+            return (try X509Certificate(pem: String(decoding: pem, as: UTF8.self)), pem)
         } catch {
             throw .unavailable(
                 reason: "the client certificate file \(certificateFile) holds no certificate (\(reason(error))): give "
                     + "the PEM certificate (BEGIN CERTIFICATE) as clientCertificateFile, its key as "
                     + "clientCertificateKeyFile")
         }
+    }
+
+    /// Reads and checks both files; every failure is one line naming the fix.
+    public static func load(
+        method: ClientAuthMethod, certificateFile: String, keyFile: String, now: Date = Date()
+    ) throws(SignInError) -> ClientCertificate {
+        let (certificate, certificatePEM) = try read(certificateFile)
         let seconds = Int64(now.timeIntervalSince1970)
         if seconds > certificate.notAfter {
             throw .unavailable(

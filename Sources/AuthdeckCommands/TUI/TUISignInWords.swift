@@ -79,9 +79,7 @@ enum TUISignInWords {
         }
         // Mutual TLS: the session keeps the path of the certificate it signed in with; its `x5t#S256` is what the
         // provider binds tokens to (RFC 8705 3.1). Only the public certificate is read, never the key.
-        if let file = secrets.endpoints?.clientCertificateFile,
-            let data = FileManager.default.contents(atPath: (file as NSString).expandingTildeInPath),
-            data.count <= 65_536, let certificate = try? X509Certificate(pem: String(decoding: data, as: UTF8.self))
+        if let file = secrets.endpoints?.clientCertificateFile, let (certificate, _) = try? ClientCertificate.read(file)
         {
             binding.certificateThumbprint = certificate.thumbprint
         }
