@@ -1,6 +1,5 @@
 import AuthCore
 import Foundation
-import Synchronization
 
 /// Which certificate authorities HTTPS trusts: config.json's `caFile` for the hosts a provider or backend entry names
 /// (a private CA of an internal identity provider), else `SSL_CERT_FILE` / `SSL_CERT_DIR` as OpenSSL's own tools
@@ -67,15 +66,11 @@ public struct CATrust: Sendable, Equatable {
         return (nil, nil, "the system's CA bundle")
     }
 
-    /// The trust every `CurlTransport` of this process uses: the environment's until a configuration is loaded
-    /// (`ConfigurationFile.load` adopts each one it reads).
-    public static var current: CATrust { shared.withLock { $0 } }
-
-    public static func adopt(_ configuration: Configuration, environment: [String: String]) {
-        let trust = from(configuration: configuration, environment: environment)
-        shared.withLock { $0 = trust }
+    /// The trust of the configuration `explicit` or the default path names, with `environment`'s variables. A
+    /// configuration that cannot be read adds no `caFile` (the command that reads it says why it cannot).
+    public static func loaded(explicit: String?, environment: [String: String]) -> CATrust {
+        let configuration =
+            (try? ConfigurationFile.load(explicit: explicit, environment: environment)) ?? Configuration()
+        return from(configuration: configuration, environment: environment)
     }
-
-    private static let shared = Mutex(
-        CATrust.from(configuration: Configuration(), environment: ProcessInfo.processInfo.environment))
 }

@@ -28,7 +28,6 @@ public enum ConfigurationFile {
         } catch {
             throw .unavailable(reason: "\(file): \(error.description)")
         }
-        CATrust.adopt(configuration, environment: environment)
         return configuration
     }
 

@@ -12,13 +12,14 @@ import Foundation
 public final class CurlTransport: HTTPTransport, Sendable {
     /// Seconds a whole exchange may take, connection included.
     public let timeout: TimeInterval
-    /// The certificate authorities HTTPS trusts; nil: the process's (`CATrust.current`) at each request.
-    public let trust: CATrust?
+    /// The certificate authorities HTTPS trusts: each command derives them from its configuration and environment
+    /// (`CATrust.from`); the default is libcurl's own bundle.
+    public let trust: CATrust
     /// Answers larger than this are refused; no provider answer comes near it.
     public static let maximumBody = 1 << 20
     static let userAgent = "authdeck/0.1"
 
-    public init(timeout: TimeInterval = 15, trust: CATrust? = nil) {
+    public init(timeout: TimeInterval = 15, trust: CATrust = CATrust()) {
         self.timeout = timeout
         self.trust = trust
     }
@@ -31,7 +32,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
         let library = try CurlLibrary.shared.get()
         let transfer = try CurlTransfer(library, limit: Self.maximumBody)
         try transfer.configure(
-            request, timeout: timeout, userAgent: Self.userAgent, trust: trust ?? CATrust.current)
+            request, timeout: timeout, userAgent: Self.userAgent, trust: trust)
         let started = Date()
         let code = transfer.perform()
         if transfer.tooLarge {

@@ -1,3 +1,4 @@
+import AuthClient
 import AuthCore
 import SessionStorage
 
@@ -90,6 +91,10 @@ struct GlobalOptions {
     var quiet = false
     /// The variables, clock and streams the command runs with (the process's, or a test's).
     let environment: CommandEnvironment
+
+    /// The certificate authorities the command's HTTPS requests trust: its configuration's `caFile` entries and its
+    /// own `SSL_CERT_FILE` / `SSL_CERT_DIR`.
+    var trust: CATrust { CATrust.loaded(explicit: config, environment: environment.variables) }
 
     /// Writes `text` to the command's standard output, sanitised (CommandOutput).
     func out(_ text: String) { environment.output.write(text) }

@@ -181,7 +181,8 @@ enum DoctorCommand {
                     fix: "reinstall authdeck, or set AUTHDECK_RESOURCES to its Resources folder"))
             return
         }
-        let transport = CurlTransport(timeout: 5)
+        let trust = CATrust.from(configuration: configuration, environment: environment)
+        let transport = CurlTransport(timeout: 5, trust: trust)
         let metadata = ProviderMetadataCache(transport: transport, folder: nil)
         let resolver = ProviderResolver(catalog: catalog, configuration: configuration, metadata: metadata)
         let backendName = configuration.defaultBackendName

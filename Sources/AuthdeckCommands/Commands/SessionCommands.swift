@@ -12,7 +12,7 @@ enum SessionCommands {
         let positional = try arguments.positionals(atMost: 1).first
         let store = try StoreCommands.requireStore(global)
         let refresher = SessionRefresher(
-            transport: CurlTransport(), currentProvider: CurrentEndpoints.lookup(global))
+            transport: CurlTransport(trust: global.trust), currentProvider: CurrentEndpoints.lookup(global))
         if arguments.has("all") {
             if positional != nil { throw .usage("give a KEY or --all, not both") }
             let entries = try StoreCommands.attempt { () throws(StoreError) in try store.entries() }

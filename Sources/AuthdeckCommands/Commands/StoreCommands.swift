@@ -102,8 +102,9 @@ enum StoreCommands {
     ) throws(CommandFailure) {
         let session = try attempt { () throws(StoreError) in try store.session(key) }
         do throws(SignInError) {
-            try SessionRefresher(transport: CurlTransport(), currentProvider: CurrentEndpoints.lookup(global))
-                .revoke(session)
+            try SessionRefresher(
+                transport: CurlTransport(trust: global.trust), currentProvider: CurrentEndpoints.lookup(global)
+            ).revoke(session)
         } catch {
             throw CommandFailure(error.exitCode, "could not revoke '\(key)': \(error.message); nothing was removed")
         }
@@ -151,7 +152,7 @@ enum StoreCommands {
         guard let entry, let store, let session = try? store.session(entry.record.key) else { return nil }
         do throws(SignInError) {
             let refresher = SessionRefresher(
-                transport: CurlTransport(timeout: 5),
+                transport: CurlTransport(timeout: 5, trust: global.trust),
                 currentProvider: CurrentEndpoints.lookup(global))
             switch try refresher.check(session) {
             case .valid: return "valid"

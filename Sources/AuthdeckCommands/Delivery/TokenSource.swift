@@ -59,7 +59,7 @@ enum TokenSource {
             let refreshed = try SessionCommands.refresh(
                 record.key, store: store,
                 refresher: SessionRefresher(
-                    transport: CurlTransport(),
+                    transport: CurlTransport(trust: CATrust.loaded(explicit: config, environment: variables)),
                     currentProvider: CurrentEndpoints.lookup(explicit: config, environment: variables)),
                 ifExpiringWithin: window)
             let issued = IssuedToken(

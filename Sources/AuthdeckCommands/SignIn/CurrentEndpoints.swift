@@ -38,7 +38,8 @@ enum CurrentEndpoints {
     ) -> CurrentProvider? {
         guard catalog[record.provider] != nil else { return nil }
         let folder = ConfigurationFile.dataFolder(environment: environment).appendingPathComponent("cache")
-        let metadata = ProviderMetadataCache(transport: CurlTransport(timeout: 10), folder: folder)
+        let trust = CATrust.from(configuration: configuration, environment: environment)
+        let metadata = ProviderMetadataCache(transport: CurlTransport(timeout: 10, trust: trust), folder: folder)
         let resolver = ProviderResolver(catalog: catalog, configuration: configuration, metadata: metadata)
         guard let resolved = try? resolver.resolve(provider: record.provider, backend: record.backend) else {
             return nil

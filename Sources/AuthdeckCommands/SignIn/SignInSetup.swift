@@ -18,6 +18,10 @@ struct SignInSetup: Sendable {
             dataFolder: ConfigurationFile.dataFolder(environment: environment))
     }
 
+    /// The certificate authorities this configuration and environment trust, for every transport a sign-in or a
+    /// refresh it starts makes.
+    var trust: CATrust { CATrust.from(configuration: configuration, environment: environment) }
+
     /// The backends the chooser offers: the default first, then the configured ones by name, then `direct`.
     var backendNames: [String] {
         var names = [configuration.defaultBackendName]
@@ -43,7 +47,7 @@ struct SignInSetup: Sendable {
     func backend(
         for request: SignInRequest, overrides: ProviderOverrides, trace: FlowTrace?
     ) throws(SignInError) -> SignInBackend {
-        let base = CurlTransport()
+        let base = CurlTransport(trust: trust)
         let transport: HTTPTransport = trace.map { TracingTransport(base, trace: $0) } ?? base
         let metadata = ProviderMetadataCache(transport: transport, folder: dataFolder.appendingPathComponent("cache"))
         return try SignInBackendFactory.make(

@@ -483,7 +483,7 @@ final class TUIEventLoop {
     /// Refreshes and revokes stored sessions, an imported one with today's config.json client for its issuer.
     private var sessionRefresher: SessionRefresher {
         SessionRefresher(
-            transport: CurlTransport(),
+            transport: CurlTransport(trust: setup.trust),
             currentProvider: CurrentEndpoints.lookup(
                 configuration: setup.configuration, catalog: setup.catalog, environment: setup.environment))
     }
