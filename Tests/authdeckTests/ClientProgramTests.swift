@@ -103,6 +103,35 @@ import Testing
                 + arguments, stdin: stdin, timeout: 60)
     }
 
+    /// The README's configuration line, run exactly as written by a shell with authdeck on PATH, makes the real
+    /// git ask authdeck; the form without `!` makes git look for `git credential-authdeck`, and doctor says so.
+    @Test func theReadmesGitHelperLineWorksWithRealGit() throws {
+        guard Installed.has("/usr/bin/git") else { return Installed.skip("git") }
+        let readme = try String(contentsOfFile: CLIRunner.repositoryRoot + "/README.md", encoding: .utf8)
+        let line = try #require(
+            readme.split(separator: "\n").map(String.init).first {
+                $0.hasPrefix("git config --global credential.helper")
+            })
+        let runner = seeded(config: Self.gitConfig(nil))
+        let path = ["PATH": URL(fileURLWithPath: CLIRunner.binary).deletingLastPathComponent().path + ":/usr/bin:/bin"]
+        let configured = runner.run(executable: "/bin/sh", ["-c", line], environment: path)
+        #expect(configured.status == 0, "\(line): \(configured.stderr)")
+        let input = "protocol=https\nhost=git.example.com\n\n"
+        let filled = runner.run(executable: "/usr/bin/git", ["credential", "fill"], stdin: input, environment: path)
+        #expect(filled.status == 0, "git: \(filled.stderr)")
+        #expect(filled.stdout.contains("username=oauth2\npassword=AT-git-secret\n"))
+        #expect(runner.run(["doctor"], environment: path).stdout.contains("OK    git"))
+        // The form the README once gave: git runs `git credential-authdeck`, finds nothing, and has no password.
+        _ = runner.run(
+            executable: "/usr/bin/git", ["config", "--global", "credential.helper", "authdeck git-credential"],
+            environment: path)
+        let broken = runner.run(executable: "/usr/bin/git", ["credential", "fill"], stdin: input, environment: path)
+        #expect(!broken.stdout.contains("AT-git-secret"))
+        let doctor = runner.run(["doctor"], environment: path).stdout
+        #expect(doctor.contains("WARN  git"), "doctor: \(doctor)")
+        #expect(doctor.contains("'!authdeck git-credential'"), "doctor: \(doctor)")
+    }
+
     @Test func gitCredentialFillAnswersMappedHostsOnly() {
         guard Installed.has("/usr/bin/git") else { return Installed.skip("git") }
         let runner = seeded(config: Self.gitConfig(nil))

@@ -31,6 +31,7 @@ enum DoctorCommand {
             checkCertificateAuthorities(configuration, environment, into: &checks)
             checkProviders(configuration, environment, into: &checks)
         }
+        checkGitHelper(global, environment, into: &checks)
         if arguments.has("json") {
             let objects = checks.map { check in
                 "{\"level\":\(SessionJSON.quoted(check.level.rawValue)),\"area\":\(SessionJSON.quoted(check.area)),"
@@ -71,6 +72,65 @@ enum DoctorCommand {
                     fix: "correct the JSON in \(path) (see README, Configuration)"))
             return nil
         }
+    }
+
+    /// The configuration line git accepts: a helper that starts with `!` runs as a shell command.
+    static let gitHelperLine = "git config --global credential.helper '!authdeck git-credential'"
+
+    /// Whether git asks authdeck for the hosts config.json maps. git runs a helper named `authdeck git-credential`
+    /// (no `!`, not a path) as `git credential-authdeck`, a command that does not exist, and then prompts or fails.
+    static func checkGitHelper(_ global: GlobalOptions, _ environment: [String: String], into checks: inout [Check]) {
+        let mapped = (try? GitCredentialCommand.configuredMap(global).count) ?? 0
+        guard let helpers = gitCredentialHelpers(environment) else {
+            if mapped > 0 {
+                checks.append(
+                    Check(
+                        level: .warn, area: "git", message: "config.json maps \(mapped) git hosts but git is not found",
+                        fix: "install git, then: \(gitHelperLine)"))
+            }
+            return
+        }
+        let ours = helpers.filter { $0.contains("authdeck") && $0.contains("git-credential") }
+        if let broken = ours.first(where: { !$0.hasPrefix("!") && !$0.hasPrefix("/") }) {
+            checks.append(
+                Check(
+                    level: .warn, area: "git",
+                    message:
+                        "credential.helper '\(broken)' makes git run 'git credential-authdeck', which does not exist",
+                    fix: "git config --global --unset-all credential.helper; \(gitHelperLine)"))
+        } else if let helper = ours.first {
+            checks.append(
+                Check(level: .ok, area: "git", message: "git asks authdeck (credential.helper '\(helper)')", fix: nil))
+        } else if mapped > 0 {
+            checks.append(
+                Check(
+                    level: .warn, area: "git",
+                    message: "config.json maps \(mapped) git hosts but git's credential.helper does not name authdeck",
+                    fix: gitHelperLine))
+        }
+    }
+
+    /// `git config --get-all credential.helper` as git itself reads it for this user; nil when git cannot run.
+    static func gitCredentialHelpers(_ environment: [String: String]) -> [String]? {
+        let path = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { "\($0)/git" }
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let path else { return nil }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = ["config", "--get-all", "credential.helper"]
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            return nil
+        }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
     static func checkStore(_ global: GlobalOptions, _ environment: [String: String], into checks: inout [Check]) {
