@@ -111,7 +111,7 @@ complete -c authdeck -n '__authdeck_in "dpop-proof"' -l nonce -x -d 'the DPoP-No
 complete -c authdeck -n '__authdeck_in "refresh"' -a '(__authdeck_sessions)'
 complete -c authdeck -n '__authdeck_in "refresh"' -l all -d 'every refreshable session'
 complete -c authdeck -n '__authdeck_in "logout"' -a '(__authdeck_sessions)'
-complete -c authdeck -n '__authdeck_in "logout"' -l all -d 'every session (asks first on a terminal)'
+complete -c authdeck -n '__authdeck_in "logout"' -l all -d 'every session (asks first on a terminal; without one, only with --yes)'
 complete -c authdeck -n '__authdeck_in "logout"' -l expired -d 'every session that expired and cannot be refreshed'
 complete -c authdeck -n '__authdeck_in "logout"' -l revoke -d 'also revoke the tokens at the provider'
 complete -c authdeck -n '__authdeck_in "logout"' -l yes -d 'do not ask before removing several sessions'

@@ -140,7 +140,12 @@ import Testing
         #expect(runner.run(["logout"]).status == 0, "logout with no key removes the selected session")
         #expect(runner.run(["list", "--json"]).stdout.contains("\"c\""))
         #expect(!runner.run(["list", "--json"]).stdout.contains("\"a\""))
-        #expect(runner.run(["logout", "--all"]).status == 0)
+        // Without a terminal to ask, removing every session takes --yes; refused, nothing goes.
+        let unasked = runner.run(["logout", "--all"])
+        #expect(unasked.status == 2)
+        #expect(unasked.stderr.contains("add --yes"), "stderr: \(unasked.stderr)")
+        #expect(runner.run(["list", "--json"]).stdout.contains("\"c\""))
+        #expect(runner.run(["logout", "--all", "--yes"]).status == 0)
         #expect(runner.run(["list", "--json"]).stdout == "[]\n")
     }
 

@@ -140,7 +140,7 @@ import Testing
         let storeHome = mountPoint + "/home"
         runner.environment["AUTHDECK_HOME"] = storeHome
         #expect(runner.run(["store", "import", "-"], stdin: #"{"key":"gone","accessToken":"t"}"#).status == 0)
-        #expect(runner.run(["logout", "--all"]).status == 0)
+        #expect(runner.run(["logout", "--all", "--yes"]).status == 0)
         let before = schema(runner, home: storeHome)
         #expect(before.indexes.contains("sessions_by_"))
 

@@ -158,7 +158,7 @@ enum Commands {
         "logout", synopsis: "logout [KEY|--all|--expired] [--revoke] [--yes]",
         summary: "Remove sessions from the store.",
         options: [
-            .flag("all", "every session (asks first on a terminal)"),
+            .flag("all", "every session (asks first on a terminal; without one, only with --yes)"),
             .flag("expired", "every session that expired and cannot be refreshed"),
             .flag("revoke", "also revoke the tokens at the provider"),
             .flag("yes", "do not ask before removing several sessions"),

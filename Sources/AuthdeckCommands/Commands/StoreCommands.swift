@@ -68,6 +68,10 @@ enum StoreCommands {
                 return .done
             }
             let what = "\(entries.count) \(expired ? "expired " : "")session\(entries.count == 1 ? "" : "s")"
+            if !arguments.has("yes"), all, !global.environment.input.isTerminal {
+                // A script or a pipe cannot be asked; removing every session must have been meant.
+                throw .usage("logout --all removes \(what) and there is no terminal to ask: add --yes")
+            }
             if !arguments.has("yes"), global.environment.input.isTerminal {
                 guard
                     Confirmation.ask(
