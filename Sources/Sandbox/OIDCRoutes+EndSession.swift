@@ -28,17 +28,19 @@ extension OIDCRoutes {
         if let clientID = parameters["client_id"], !audience.contains(clientID) {
             return Self.endSessionRefused("The client_id is not the client the ID token was issued to.")
         }
+        let target = parameters["post_logout_redirect_uri"]
+        if let target, !context.configuration.postLogoutRedirectURIs.contains(target) {
+            return Self.endSessionRefused("The post_logout_redirect_uri is not registered with this provider.")
+        }
+        // Everything checked: the session ends, then the browser goes on.
         if let subject = claims["sub"] as? String, let user = context.user(subject: subject, at: profile) {
             grants.withLock { grants in
                 grants.endSession(userName: user.name, clientID: tokenClient, profile: profile)
                 keep(grants)
             }
         }
-        guard let target = parameters["post_logout_redirect_uri"] else {
+        guard let target else {
             return .html(200, HTML.page(title: "Signed out", body: "<p>You are signed out.</p>"))
-        }
-        guard context.configuration.postLogoutRedirectURIs.contains(target) else {
-            return Self.endSessionRefused("The post_logout_redirect_uri is not registered with this provider.")
         }
         guard let state = parameters["state"] else { return .redirect(to: target) }
         return .redirect(to: target + (target.contains("?") ? "&" : "?") + FormEncoding.encode([("state", state)]))
