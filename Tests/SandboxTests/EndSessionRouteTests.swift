@@ -49,7 +49,10 @@ import Testing
         let cases: [[(String, String)]] = [
             [("post_logout_redirect_uri", Self.registered), ("state", "s")],
             [("id_token_hint", forged), ("post_logout_redirect_uri", Self.registered)],
-            [("id_token_hint", idToken), ("client_id", "another-client"), ("post_logout_redirect_uri", Self.registered)],
+            [
+                ("id_token_hint", idToken), ("client_id", "another-client"),
+                ("post_logout_redirect_uri", Self.registered),
+            ],
             [("id_token_hint", idToken), ("post_logout_redirect_uri", "http://127.0.0.1:5997/logout")],
             [("id_token_hint", idToken), ("post_logout_redirect_uri", Self.registered + "/")],
         ]

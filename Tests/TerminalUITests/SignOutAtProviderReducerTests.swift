@@ -21,24 +21,32 @@ import Testing
         let (offered, _) = AppFixtures.run(asked, [.endSessionOffered("lab-discord")])
         #expect(offered.overlay == .confirmSignOut(key: "lab-discord", revoke: false, atProvider: true))
         #expect(ConfirmDialog.dialog(for: offered.overlay)?.buttons.map(\.label) == ["Yes", "End at provider", "No"])
-        #expect(AppFixtures.run(offered, AppFixtures.keys("e")).1 == [.signOut("lab-discord", revoke: false, atProvider: true)])
+        #expect(
+            AppFixtures.run(offered, AppFixtures.keys("e")).1 == [
+                .signOut("lab-discord", revoke: false, atProvider: true)
+            ])
         // y still signs out here only; No keeps the focus, so Enter keeps everything.
         #expect(AppFixtures.run(offered, AppFixtures.keys("y")).1 == [.signOut("lab-discord", revoke: false)])
         #expect(AppFixtures.run(offered, [.key(.enter)]).1.isEmpty)
 
         let (revoking, _) = AppFixtures.run(start, AppFixtures.keys("R") + [.endSessionOffered("lab-discord")])
-        #expect(AppFixtures.run(revoking, AppFixtures.keys("e")).1 == [.signOut("lab-discord", revoke: true, atProvider: true)])
+        #expect(
+            AppFixtures.run(revoking, AppFixtures.keys("e")).1 == [
+                .signOut("lab-discord", revoke: true, atProvider: true)
+            ])
     }
 
     @Test func theResultNamesEachPlaceAndOnlyARemovedSessionLeavesTheTable() {
         let summary = "At the provider: signed out · Revoked: yes · Removed here: yes"
-        let (gone, _) = AppFixtures.run(start, [.signedOutAtProvider(key: "lab-discord", summary: summary, removed: true)])
+        let (gone, _) = AppFixtures.run(
+            start, [.signedOutAtProvider(key: "lab-discord", summary: summary, removed: true)])
         #expect(gone.sessions.count == 3)
         #expect(gone.message?.text == "lab-discord: " + summary)
         #expect(gone.message?.isError == false)
 
         let failed = "At the provider: failed (timed out) · Revoked: not tried · Removed here: no"
-        let (kept, _) = AppFixtures.run(start, [.signedOutAtProvider(key: "lab-discord", summary: failed, removed: false)])
+        let (kept, _) = AppFixtures.run(
+            start, [.signedOutAtProvider(key: "lab-discord", summary: failed, removed: false)])
         #expect(kept.sessions.count == 4)
         #expect(kept.message?.isError == true)
     }

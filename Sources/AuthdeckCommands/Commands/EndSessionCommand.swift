@@ -12,12 +12,7 @@ enum EndSessionCommand {
         global.environment.requireProcess("logout --end-session")
         let timeout = try arguments.integer("timeout", in: 5...3600) ?? 300
         let environment = global.environment.variables
-        let setup: SignInSetup
-        do throws(SignInError) {
-            setup = try SignInSetup.load(global: global, environment: environment)
-        } catch {
-            throw error.commandFailure
-        }
+        let setup = try SignInSetup.load(global: global)
         let store = try StoreCommands.requireStore(global)
         let chosen = try global.session(or: named)
         let key = try StoreCommands.attempt { () throws(StoreError) in try store.resolveKey(chosen) }

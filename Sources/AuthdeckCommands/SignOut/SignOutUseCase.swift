@@ -67,7 +67,8 @@ struct SignOutUseCase {
     /// Whether the session's provider has an end-session endpoint, as far as a discovery document fetched before
     /// says (no request is sent): what the TUI's sign-out question asks before it offers the provider.
     static func offered(_ record: SessionRecord, dataFolder: URL) -> Bool {
-        let cache = ProviderMetadataCache(transport: CurlTransport(), folder: dataFolder.appendingPathComponent("cache"))
+        let cache = ProviderMetadataCache(
+            transport: CurlTransport(), folder: dataFolder.appendingPathComponent("cache"))
         let discovery = ProviderEndpoints.discoveryURL(issuer: record.issuer)
         return cache.cachedEndpoints(issuer: record.issuer, discoveryURL: discovery)?.endSession != nil
     }
