@@ -55,8 +55,13 @@ public final class ProviderSignOut: Sendable {
         } catch {
             throw .unavailable("no random bytes for the state")
         }
-        guard URLComponents(string: endpoint)?.host != nil, !endpoint.contains("#") else {
-            throw .unavailable("the end-session endpoint '\(URLPolicy.redacted(endpoint))' is not a URL")
+        // The URL carries the ID token: only over https (or http on this machine), whether a browser opens it or
+        // the user copies it.
+        guard URLComponents(string: endpoint)?.host != nil, !endpoint.contains("#"), URLPolicy.isBrowsable(endpoint)
+        else {
+            throw .unavailable(
+                "the end-session endpoint '\(URLPolicy.redacted(endpoint))' is not an https URL "
+                    + "(http only on 127.0.0.1 or localhost)")
         }
         // Section 2: parameters the endpoint already has in its query are kept, ours follow.
         let url =

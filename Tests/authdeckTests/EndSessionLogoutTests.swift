@@ -118,6 +118,17 @@ import Testing
         #expect(try setup.listed().count == 1)
     }
 
+    /// The options of the sign-out at the provider mean nothing without it, or with more than one session.
+    @Test func endSessionOptionsAloneOrWithSeveralSessionsAreUsageErrors() throws {
+        try signIn("opts")
+        for arguments in [["opts", "--timeout", "5"], ["opts", "--no-browser"], ["--all", "--end-session"]] {
+            let result = runner.run(["logout"] + arguments, stdin: "", timeout: 30)
+            #expect(result.status == 2, "\(arguments): \(result.stderr)")
+            #expect(errorLines(result.stderr) == 1, "stderr: \(result.stderr)")
+        }
+        #expect(try setup.listed().count == 1)
+    }
+
     /// `--no-browser` prints the address to open (the ID token in it, as the specification has it) and waits.
     @Test func noBrowserPrintsTheEndSessionAddress() throws {
         try signIn("printed")
