@@ -10,7 +10,7 @@ enum EndSessionCommand {
         -> ExitCode
     {
         global.environment.requireProcess("logout --end-session")
-        let timeout = try arguments.integer("timeout", in: 5...3600) ?? 300
+        let timeout = try arguments.integer("timeout", in: 5...3600) ?? Int(SignOutUseCase.defaultTimeout)
         let environment = global.environment.variables
         let setup = try SignInSetup.load(global: global)
         let store = try StoreCommands.requireStore(global)
@@ -18,7 +18,8 @@ enum EndSessionCommand {
         let key = try StoreCommands.attempt { () throws(StoreError) in try store.resolveKey(chosen) }
         let refresher = SessionRefresher(transport: CurlTransport(), currentProvider: CurrentEndpoints.lookup(global))
         let useCase = SignOutUseCase(
-            configuration: setup.configuration, dataFolder: setup.dataFolder, store: store, refresher: refresher)
+            configuration: setup.configuration, dataFolder: setup.dataFolder, store: store, refresher: refresher,
+            transport: CurlTransport(timeout: 10))
         let target = try useCase.prepare(key)
         let browser = BrowserLauncher(environment: environment)
         let showsURL = arguments.has("no-browser") || browser.command == nil

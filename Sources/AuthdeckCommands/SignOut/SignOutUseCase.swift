@@ -53,6 +53,11 @@ struct SignOutUseCase {
     let dataFolder: URL
     let store: SessionStore
     let refresher: SessionRefresher
+    /// What fetches the issuer's discovery document (the command's CA trust goes with it).
+    let transport: HTTPTransport
+
+    /// How long the browser has to come back, unless `--timeout` says otherwise: as long as a sign-in has.
+    static let defaultTimeout: TimeInterval = 300
 
     /// What one sign-out at the provider sends, checked before anything opens.
     struct Target: Sendable {
@@ -78,8 +83,7 @@ struct SignOutUseCase {
     func prepare(_ key: String) throws(CommandFailure) -> Target {
         let session = try StoreCommands.attempt { () throws(StoreError) in try store.session(key) }
         let record = session.record
-        let metadata = ProviderMetadataCache(
-            transport: CurlTransport(timeout: 10), folder: dataFolder.appendingPathComponent("cache"))
+        let metadata = ProviderMetadataCache(transport: transport, folder: dataFolder.appendingPathComponent("cache"))
         let endpoints: ProviderEndpoints
         do throws(SignInError) {
             endpoints = try metadata.endpoints(

@@ -473,12 +473,14 @@ final class TUIEventLoop {
         let ending: StoredSessionWork = {
             opened, refresher, inbox throws(StoreError) in
             let useCase = SignOutUseCase(
-                configuration: setup.configuration, dataFolder: setup.dataFolder, store: opened, refresher: refresher)
+                configuration: setup.configuration, dataFolder: setup.dataFolder, store: opened, refresher: refresher,
+                transport: CurlTransport(timeout: 10))
             let report: SignOutReport
             do throws(CommandFailure) {
                 let target = try useCase.prepare(key)
                 let browser = BrowserLauncher(environment: setup.environment)
-                report = useCase.run(target, revoke: revoke, timeout: 300) { url throws(SignInError) in
+                report = useCase.run(target, revoke: revoke, timeout: SignOutUseCase.defaultTimeout) {
+                    url throws(SignInError) in
                     try browser.open(url)
                 }
             } catch {
