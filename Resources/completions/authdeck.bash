@@ -106,7 +106,10 @@ _authdeck() {
             options="--all"
             sessions=1 ;;
         "logout")
-            options="--all --expired --revoke --yes"
+            case "$prev" in
+                --timeout) return ;;
+            esac
+            options="--all --expired --revoke --yes --end-session --no-browser --timeout"
             sessions=1 ;;
         "status")
             options="--json"
@@ -128,11 +131,11 @@ _authdeck() {
             : ;;
         "sandbox")
             case "$prev" in
-                --port|--token-lifetime|--device-interval|--delay-ms) return ;;
+                --port|--token-lifetime|--device-interval|--post-logout-redirect-uri|--delay-ms) return ;;
                 --users|--outbox|--config-out) COMPREPLY=($(compgen -f -- "$cur")); return ;;
                 --fault) COMPREPLY=($(compgen -W "list token-5xx-html slow-provider code-expired code-reused access-denied access-denied-no-state authorization-response-mixup authorization-response-no-iss discovery-wrong-issuer id-token-future-iat id-token-wrong-aud id-token-wrong-iss id-token-wrong-nonce id-token-bad-signature id-token-alg-none id-token-no-iat id-token-no-sub id-token-kid-absent-single-jwks id-token-kid-absent-multiple-jwks rotated-signing-key signing-key-rotation no-email-claim userinfo-wrong-sub device-slow-down device-expired otp-rate-limit otp-expired totp-lockout redirect-unreachable dpop-nonce" -f -- "$cur")); return ;;
             esac
-            options="--port --users --outbox --config-out --token-lifetime --device-interval --fault --delay-ms"
+            options="--port --users --outbox --config-out --token-lifetime --device-interval --post-logout-redirect-uri --fault --delay-ms"
             subcommands="faults panel approve" ;;
         "sandbox faults")
             case "$prev" in

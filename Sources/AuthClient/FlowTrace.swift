@@ -64,6 +64,8 @@ public final class FlowTrace: Sendable {
         "token", "device_code", "password", "otpCode", "verificationToken", "oidcToken", "userJwt", "session",
         "sessionJwt", "clientSessionToken", "authCode", "codeVerifier", "assertion", "secret", "totpSecret",
         "privateKey", "privateKeyHex",
+        // RP-Initiated Logout puts the session's ID token in the end-session URL.
+        "id_token_hint",
         // The proxy's client signature message embeds the verification token; an enrolment link embeds the
         // TOTP secret.
         "clientSignature", "totpLink", "enrolmentLink", "otpauth",

@@ -55,11 +55,12 @@ public struct LoopbackBinding: Equatable, Sendable {
     }
 
     /// Starts the receiver; a fixed port that cannot be had is an error that names it, before any browser opens.
-    public func open(pages: CallbackPages, deliver: @escaping LoopbackReceiver.Deliver) throws(SignInError)
-        -> LoopbackReceiver
-    {
+    public func open(
+        pages: CallbackPages, received: String = "authdeck received the sign-in.",
+        deliver: @escaping LoopbackReceiver.Deliver
+    ) throws(SignInError) -> LoopbackReceiver {
         do {
-            return try LoopbackReceiver(port: port, path: path, pages: pages, deliver: deliver)
+            return try LoopbackReceiver(port: port, path: path, pages: pages, received: received, deliver: deliver)
         } catch {
             guard port != 0 else { throw error }
             let needs = registeredURI.map { " (the redirect URI \($0) needs it)" } ?? ""

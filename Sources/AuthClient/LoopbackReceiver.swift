@@ -20,9 +20,10 @@ public final class LoopbackReceiver: Sendable {
     public let callbackPath: String
 
     /// - Parameter port: 0 for an ephemeral port (the default), or the one `--listen` or the redirect URI names.
+    /// - Parameter received: what the browser page says when a callback is taken.
     public init(
         port: UInt16 = 0, path: String = LoopbackReceiver.path, pages: CallbackPages,
-        deliver: @escaping Deliver
+        received: String = "authdeck received the sign-in.", deliver: @escaping Deliver
     ) throws(SignInError) {
         callbackPath = path
         do {
@@ -30,7 +31,7 @@ public final class LoopbackReceiver: Sendable {
                 host: "127.0.0.1", port: port, maximumRequestBytes: CallbackParser.maximumLength,
                 connectionTimeout: 10
             ) { request in
-                Self.handle(request, path: path, pages: pages, deliver: deliver)
+                Self.handle(request, path: path, pages: pages, received: received, deliver: deliver)
             }
         } catch {
             throw .unavailable(reason: "the loopback receiver cannot listen: \(error.description)")
@@ -42,7 +43,10 @@ public final class LoopbackReceiver: Sendable {
 
     public func stop() { server.stop() }
 
-    static func handle(_ request: HTTPRequest, path: String, pages: CallbackPages, deliver: Deliver) -> HTTPResponse {
+    static func handle(
+        _ request: HTTPRequest, path: String, pages: CallbackPages,
+        received: String = "authdeck received the sign-in.", deliver: Deliver
+    ) -> HTTPResponse {
         // Another local user may know this attempt's state: only this user's own sockets may answer it, and a
         // refusal leaves the attempt as it was.
         guard LoopbackPeer.isCurrentUser(request) else {
@@ -70,7 +74,7 @@ public final class LoopbackReceiver: Sendable {
                 status: 405, headers: [("Allow", "GET, POST")], body: Array("Method not allowed.\n".utf8))
         }
         switch deliver(parsed, "loopback") {
-        case .accepted: return pages.success("authdeck received the sign-in.")
+        case .accepted: return pages.success(received)
         case .refused(let reason): return pages.error(400, reason)
         }
     }

@@ -28,6 +28,9 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
     /// `mtls_endpoint_aliases` (RFC 8705 5): where a client that presents a certificate sends its requests, by the
     /// metadata names (`token_endpoint`, `revocation_endpoint`, ...); nil when the provider names none.
     public var mtlsAliases: [String: String]?
+    /// `end_session_endpoint` (OpenID Connect RP-Initiated Logout 1.0, section 2.1): where `logout --end-session`
+    /// sends the browser; nil when the provider names none.
+    public var endSession: String?
 
     public init(
         issuer: String, authorization: String, token: String, jwks: String? = nil, userinfo: String? = nil,
@@ -75,6 +78,7 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
         }
         endpoints.tokenAuthSigningAlgs = strings(document["token_endpoint_auth_signing_alg_values_supported"])
         endpoints.mtlsAliases = aliases(document["mtls_endpoint_aliases"])
+        endpoints.endSession = document["end_session_endpoint"]?.string
         return endpoints
     }
 
@@ -123,6 +127,11 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
             }
         }
         return result
+    }
+
+    /// Where OIDC Discovery 1.0 section 4 puts an issuer's configuration document.
+    public static func discoveryURL(issuer: String) -> String {
+        issuer.trimmingSuffix("/") + "/.well-known/openid-configuration"
     }
 
     /// Where RFC 8414 section 3 puts an issuer's metadata: the well-known segment between host and path.
@@ -193,6 +202,15 @@ public final class ProviderMetadataCache: Sendable {
             throw .unavailable(
                 reason: "the discovery document at \(CurlTransport.redacted(discoveryURL)) is not JSON")
         }
+    }
+
+    /// The endpoints of a discovery document fetched before, from the cache only: no request is sent (the TUI asks
+    /// while it draws). Nil when none is cached or it does not read.
+    public func cachedEndpoints(issuer: String, discoveryURL: String, now: Date = Date()) -> ProviderEndpoints? {
+        guard let body = cached(discoveryURL, lifetime: Self.discoveryLifetime, now: now),
+            let document = try? JSONValue.parse(body)
+        else { return nil }
+        return try? ProviderEndpoints.fromDiscovery(document, expectedIssuer: issuer)
     }
 
     /// The JWKS document; `refresh` skips the cache (after an unknown `kid`).

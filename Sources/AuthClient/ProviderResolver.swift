@@ -199,11 +199,10 @@ public struct ProviderResolver: Sendable {
             guard let issuer else {
                 throw .unavailable(reason: "no issuer for \(preset.title): pass --issuer URL")
             }
-            let trimmed = issuer.trimmingSuffix("/")
             let discovery =
                 settings.issuer == nil
-                ? (preset.discoveryURL ?? trimmed + "/.well-known/openid-configuration")
-                : trimmed + "/.well-known/openid-configuration"
+                ? (preset.discoveryURL ?? ProviderEndpoints.discoveryURL(issuer: issuer))
+                : ProviderEndpoints.discoveryURL(issuer: issuer)
             found = try metadata.endpoints(issuer: issuer, discoveryURL: discovery, now: clock())
         }
         guard var endpoints = found else { throw .unavailable(reason: "no endpoints for \(preset.title)") }

@@ -101,6 +101,10 @@ public struct ProviderConfiguration: Equatable, Sendable, Codable {
     /// presents and its private key (an owner-only file, unencrypted PEM).
     public var clientCertificateFile: String?
     public var clientCertificateKeyFile: String?
+    /// Where the provider sends the browser after `logout --end-session` (RP-Initiated Logout 1.0): a loopback URL
+    /// with a fixed port, registered with the provider as a `post_logout_redirect_uri`; unset,
+    /// `http://127.0.0.1:PORT/logout` on `listen`'s port.
+    public var postLogoutRedirectURI: String?
 
     public init(
         clientID: String? = nil, clientSecretFile: String? = nil, issuer: String? = nil,
@@ -152,6 +156,7 @@ public struct ProviderConfiguration: Equatable, Sendable, Codable {
         merged.responseMode = other.responseMode ?? responseMode
         merged.clientCertificateFile = other.clientCertificateFile ?? clientCertificateFile
         merged.clientCertificateKeyFile = other.clientCertificateKeyFile ?? clientCertificateKeyFile
+        merged.postLogoutRedirectURI = other.postLogoutRedirectURI ?? postLogoutRedirectURI
         return merged
     }
 }

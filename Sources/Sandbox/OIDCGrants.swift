@@ -157,6 +157,15 @@ struct OIDCGrants {
         }
     }
 
+    /// RP-Initiated Logout: every token the user holds for the client at the profile ends with the session.
+    mutating func endSession(userName: String, clientID: String, profile: OIDCProfile) {
+        func other(_ token: Token) -> Bool {
+            token.userName != userName || token.clientID != clientID || token.profile != profile
+        }
+        accessTokens = accessTokens.filter { other($0.value) }
+        refreshTokens = refreshTokens.filter { other($0.value) }
+    }
+
     private mutating func revoke(grantID: String) {
         accessTokens = accessTokens.filter { $0.value.grantID != grantID }
         refreshTokens = refreshTokens.filter { $0.value.grantID != grantID }

@@ -45,6 +45,8 @@ final class OIDCRoutes: Sendable {
             return only(["GET", "HEAD"], request) { .json(200, Array(context.keys.jwksJSON.utf8)) }
         case "/revoke":
             return only(["POST"], request) { revoke(request, profile: profile) }
+        case "/end_session" where profile.issuesIDToken:
+            return only(["GET", "HEAD", "POST"], request) { endSession(request, profile: profile) }
         case profile.userEndpointPath:
             return only(["GET", "HEAD", "POST"], request) { user(request, profile: profile) }
         case "/device/code" where profile.supportsDeviceGrant:
@@ -108,6 +110,7 @@ final class OIDCRoutes: Sendable {
         ]
         if profile.issuesIDToken {
             document["userinfo_endpoint"] = endpoint(profile, profile.userEndpointPath)
+            document["end_session_endpoint"] = endpoint(profile, "/end_session")
             document["subject_types_supported"] = ["public"]
             document["id_token_signing_alg_values_supported"] = [profile.signingAlgorithm]
             document["claims_supported"] = [

@@ -62,6 +62,9 @@ enum SandboxConfigFile {
         var providers: [String: ProviderConfiguration] = [:]
         for profile in OIDCProfile.allCases {
             providers[profile.providerName] = provider(profile, context: context)
+            if profile.issuesIDToken {
+                providers[profile.providerName]?.postLogoutRedirectURI = settings.postLogoutRedirectURIs.first
+            }
         }
         var backends = ["sandbox": sandbox, "sandbox-turnkey": turnkey, "sandbox-portal": portal]
         if let client = settings.jwtClient {

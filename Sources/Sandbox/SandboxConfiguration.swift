@@ -32,6 +32,9 @@ public struct SandboxConfiguration: Sendable {
     public var clientIDs: [OIDCProfile: String]?
     /// Redirect URIs accepted exactly, beyond loopback (`http://127.0.0.1:PORT/…`) and `authdeck://…`.
     public var extraRedirectURIs: [String] = []
+    /// The `post_logout_redirect_uris` every client has registered (RP-Initiated Logout), matched exactly; config.json
+    /// names the first as `postLogoutRedirectURI`.
+    public var postLogoutRedirectURIs: [String] = []
     /// Each client's registered public keys (a JWKS document) that its request objects must be signed with
     /// (RFC 9101); a client without one has its request objects refused.
     public var requestObjectKeys: [String: String] = [:]

@@ -77,4 +77,17 @@ import Testing
         #expect(!text.contains("v.t.x"))
         #expect(!text.contains("JBSWY3DPEHPK3PXP"))
     }
+
+    /// An RP-Initiated Logout address carries the ID token as `id_token_hint`: a trace of it keeps the other
+    /// parameters and not the token.
+    @Test func anEndSessionAddressLosesItsIDTokenHint() {
+        let token = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJl"
+        let (base, parameters) = FlowTrace.redactedURL(
+            "https://id.example/logout?id_token_hint=\(token)&client_id=c&state=abcdefgh")
+        #expect(base == "https://id.example/logout")
+        #expect(parameters["id_token_hint"]?.string == "[redacted \(token.count) chars]")
+        #expect(parameters["client_id"]?.string == "c")
+        let snippet = FlowTrace.redactedSnippet(Array("id_token_hint=\(token)".utf8))
+        #expect(!snippet.contains(token))
+    }
 }

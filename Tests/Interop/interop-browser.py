@@ -4,6 +4,11 @@
 It signs in at the server's own login (glewlwyd's login API and grant API; django-oauth-toolkit's login form and
 consent form), approves or denies as INTEROP_DECISION says (approve by default), and follows the server's redirect to
 authdeck's loopback receiver as a browser would. Every step is appended to INTEROP_BROWSER_LOG.
+
+An end-session URL (RP-Initiated Logout) ends the user's session at the server as its pages do, then follows the
+redirect back to authdeck. With INTEROP_COOKIE_JAR the cookies live in that file from one run to the next, as a
+browser's do, so the sign-out meets the session the sign-in made; `interop-browser.py --signed-in ORIGIN` then logs
+whether glewlwyd still has a signed-in user for them.
 """
 import http.cookiejar
 import json
@@ -30,6 +35,7 @@ REWRITE_ISS = os.environ.get("INTEROP_REWRITE_ISS")
 # The private CA of a server that speaks HTTPS (the TLS glewlwyd): the browser trusts it as a user's browser would,
 # without SSL_CERT_FILE, which authdeck would read too.
 CA_FILE = os.environ.get("INTEROP_CA_FILE")
+COOKIE_JAR = os.environ.get("INTEROP_COOKIE_JAR")
 
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -39,7 +45,10 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
 
 class Browser:
     def __init__(self):
-        handlers = [urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()), NoRedirect]
+        self.cookies = http.cookiejar.LWPCookieJar(COOKIE_JAR) if COOKIE_JAR else http.cookiejar.CookieJar()
+        if COOKIE_JAR and os.path.exists(COOKIE_JAR):
+            self.cookies.load(ignore_discard=True)
+        handlers = [urllib.request.HTTPCookieProcessor(self.cookies), NoRedirect]
         if CA_FILE:
             handlers.append(urllib.request.HTTPSHandler(context=ssl.create_default_context(cafile=CA_FILE)))
         self.opener = urllib.request.build_opener(*handlers)
@@ -62,6 +71,10 @@ class Browser:
         location = urllib.parse.urljoin(url, location) if location else None
         log("%s %s -> %d%s" % (method, url.split("?")[0], status, " -> " + location.split("?")[0] if location else ""))
         return status, location, body.decode(errors="replace")
+
+    def keep_cookies(self):
+        if COOKIE_JAR:
+            self.cookies.save(ignore_discard=True)
 
     def follow(self, url, limit=10):
         """GETs until a page that is not a redirect, or authdeck's loopback (which ends the browser's part)."""
@@ -125,6 +138,35 @@ def glewlwyd(browser, url):
     browser.follow(callback + ("&" if "?" in callback else "?") + "g_continue")
 
 
+def glewlwyd_end_session(browser, url):
+    """glewlwyd's end_session answers with its login page and prompt=end_session; the page's script (EndSession.js)
+    lists the session's clients, deletes the OpenID Connect session, ends the user's glewlwyd session and then goes
+    to callback_url (the post-logout redirect with the state): the same calls, in that order."""
+    status, location, _ = browser.send("GET", url)
+    if not location or "login.html" not in location:
+        return browser.follow(location) if location else None
+    query = urllib.parse.parse_qs(urllib.parse.urlparse(location).query)
+    log("end_session prompt %s" % query.get("prompt", ["-"])[0])
+    if query.get("prompt") != ["end_session"]:
+        return None
+    origin = "{0.scheme}://{0.netloc}".format(urllib.parse.urlparse(url))
+    api = origin + "/api/" + query["plugin"][0]
+    sid = urllib.parse.quote(query["sid"][0], safe="")
+    target = query.get("post_redirect_to", [None])[0]
+    suffix = "?post_redirect_to=" + urllib.parse.quote(target, safe="") if target else ""
+    browser.send("GET", api + "/session/" + sid + "/" + urllib.parse.quote(query["client_id"][0], safe="") + suffix)
+    browser.send("DELETE", api + "/session/" + sid)
+    browser.send("DELETE", origin + "/api/auth/")
+    if "callback_url" in query:
+        browser.follow(query["callback_url"][0])
+
+
+def signed_in(browser, origin):
+    """Whether glewlwyd has a signed-in user for this browser's cookies: its profile API answers 200 or 401."""
+    status, _, _ = browser.send("GET", origin + "/api/profile_list")
+    log("signed in: %s" % ("yes" if status == 200 else "no (%d)" % status))
+
+
 def django(browser, url):
     """django-oauth-toolkit: its login form, then its consent (or device code and confirm) form."""
     page_url, status, body = browser.follow(url)
@@ -157,10 +199,15 @@ def main():
     url = sys.argv[-1]
     try:
         browser = Browser()
-        if "/api/oidc" in url:
+        if sys.argv[1:2] == ["--signed-in"]:
+            signed_in(browser, url)
+        elif "/api/oidc" in url and "/end_session" in url:
+            glewlwyd_end_session(browser, url)
+        elif "/api/oidc" in url:
             glewlwyd(browser, url)
         else:
             django(browser, url)
+        browser.keep_cookies()
     except BaseException as error:  # the log is the only place a failure can go
         log("error: %r" % (error,))
 

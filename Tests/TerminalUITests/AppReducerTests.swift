@@ -21,9 +21,10 @@ import Testing
     }
 
     @Test func signOutHappensOnlyAfterYes() {
-        let (asked, none) = AppFixtures.run(start, AppFixtures.keys("d"))
+        let (asked, question) = AppFixtures.run(start, AppFixtures.keys("d"))
         #expect(asked.overlay == .confirmSignOut(key: "lab-discord", revoke: false))
-        #expect(none.isEmpty)
+        // Only the question whether the provider can end the session too; nothing is signed out yet.
+        #expect(question == [.askEndSession("lab-discord")])
         #expect(AppFixtures.run(asked, AppFixtures.keys("n")).1.isEmpty)
         #expect(AppFixtures.run(asked, [.key(.escape)]).1.isEmpty)
         #expect(AppFixtures.run(asked, AppFixtures.keys("y")).1 == [.signOut("lab-discord", revoke: false)])

@@ -231,7 +231,7 @@ import Testing
         #expect(Set(bash(["authdeck", "store", "migrate", "--to", ""])) == ["secret-service", "passphrase"])
         #expect(bash(["authdeck", "store", "lock", "--"]).allSatisfy { Self.global.contains(String($0.dropFirst(2))) })
         #expect(bash(["authdeck", "sandbox", "panel", "--p"]) == [])
-        #expect(bash(["authdeck", "sandbox", "--p"]) == ["--port"])
+        #expect(bash(["authdeck", "sandbox", "--p"]) == ["--port", "--post-logout-redirect-uri"])
     }
 
     /// `login` names the providers SPEC section 6 lists, written out here, in the same order wherever it names

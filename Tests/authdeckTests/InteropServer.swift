@@ -58,6 +58,11 @@ final class InteropServer: @unchecked Sendable {
         let selfSignedKey: String?
         let unknownCertificate: String?
         let unknownKey: String?
+        /// RP-Initiated Logout: the address the clients registered as a post_logout_redirect_uri; glewlwyd's instance
+        /// with session management (its end_session endpoint) and the client registered with that address there.
+        let postLogoutRedirectURI: String?
+        let endSessionIssuer: String?
+        let logoutClient: String?
     }
 
     /// The two servers and how each is started.

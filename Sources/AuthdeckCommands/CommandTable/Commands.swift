@@ -155,13 +155,19 @@ enum Commands {
         run: SessionCommands.refresh)
 
     static let logout = Command(
-        "logout", synopsis: "logout [KEY|--all|--expired] [--revoke] [--yes]",
+        "logout", synopsis: "logout [KEY|--all|--expired] [--revoke] [--yes] [--end-session]",
         summary: "Remove sessions from the store.",
         options: [
             .flag("all", "every session (asks first on a terminal; without one, only with --yes)"),
             .flag("expired", "every session that expired and cannot be refreshed"),
             .flag("revoke", "also revoke the tokens at the provider"),
             .flag("yes", "do not ask before removing several sessions"),
+            .flag(
+                "end-session",
+                "first end the session at the provider in the browser (OpenID Connect RP-Initiated Logout); "
+                    + "config.json's postLogoutRedirectURI or listen says where the browser comes back"),
+            .flag("no-browser", "with --end-session: print the provider's sign-out address instead of opening it"),
+            .value("timeout", "SECONDS", "with --end-session: how long to wait for the browser (default 300)"),
         ],
         operands: .sessions, run: StoreCommands.logout)
 
@@ -208,6 +214,10 @@ enum Commands {
             .file("config-out", "write a config.json pointing every backend here"),
             .value("token-lifetime", "SECONDS", "access-token lifetime in seconds (default 3600)"),
             .value("device-interval", "SECONDS", "device-grant polling interval in seconds (default 5)"),
+            .value(
+                "post-logout-redirect-uri", "URI",
+                "the post-logout redirect URI its clients register, written to config.json "
+                    + "(default http://127.0.0.1:8751/logout)"),
             .choice(
                 "fault", ["list"] + SandboxFault.allCases.map(\.rawValue), files: true,
                 placeholder: "NAME[,NAME…]|FILE|list",

@@ -33,6 +33,11 @@ enum SandboxCommand {
                 ?? Int(SandboxConfiguration.defaultPort))
         configuration.tokenLifetime = try arguments.integer("token-lifetime", in: 1...86_400) ?? 3600
         configuration.deviceInterval = try arguments.integer("device-interval", in: 1...60) ?? 5
+        // RP-Initiated Logout returns to an address registered exactly; config.json names the same one.
+        configuration.postLogoutRedirectURIs = [
+            arguments.value("post-logout-redirect-uri")
+                ?? "http://127.0.0.1:\(SandboxConfiguration.defaultPort + 1)/logout"
+        ]
         if let fault = arguments.value("fault") {
             do throws(SandboxFaults.Failure) {
                 configuration.faults = try SandboxFaults.selection(argument: fault)

@@ -54,6 +54,13 @@ enum StoreCommands {
         let revoke = arguments.has("revoke")
         let all = arguments.has("all")
         let expired = arguments.has("expired")
+        if arguments.has("end-session") {
+            if all || expired { throw .usage("--end-session ends one session: give a KEY, not --all or --expired") }
+            return try EndSessionCommand.run(positional, arguments, global)
+        }
+        if arguments.has("no-browser") || arguments.value("timeout") != nil {
+            throw .usage("--no-browser and --timeout go with --end-session")
+        }
         if all || expired {
             if positional != nil || (all && expired) { throw .usage("give a KEY, --all or --expired, not two of them") }
             guard let store = try openStore(global, create: false) else {

@@ -15,12 +15,7 @@ enum TUICommand {
         _ = try arguments.positionals(atMost: 0)
         let started = ContinuousClock.now
         let environment = global.environment.variables
-        let setup: SignInSetup
-        do throws(SignInError) {
-            setup = try SignInSetup.load(global: global, environment: environment)
-        } catch {
-            throw error.commandFailure
-        }
+        let setup = try SignInSetup.load(global: global)
         let store = TUIStore(global: global, environment: environment)
 
         // The store is read before the terminal is taken over, so a damaged database is an ordinary error message.

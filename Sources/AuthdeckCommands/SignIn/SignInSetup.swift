@@ -22,6 +22,15 @@ struct SignInSetup: Sendable {
     /// refresh it starts makes.
     var trust: CATrust { CATrust.from(configuration: configuration, environment: environment) }
 
+    /// The same for a command that needs nothing else first: a configuration that does not load is its one line.
+    static func load(global: GlobalOptions) throws(CommandFailure) -> SignInSetup {
+        do throws(SignInError) {
+            return try load(global: global, environment: global.environment.variables)
+        } catch {
+            throw error.commandFailure
+        }
+    }
+
     /// The backends the chooser offers: the default first, then the configured ones by name, then `direct`.
     var backendNames: [String] {
         var names = [configuration.defaultBackendName]

@@ -243,8 +243,17 @@ final class TUIEventLoop {
                 try store.clearSelection()
                 return [.defaultCleared]
             }
-        case .signOut(let key, let revoke):
+        case .signOut(let key, let revoke, false):
             signOut(key, revoke: revoke)
+        case .signOut(let key, let revoke, true):
+            signOutAtProvider(key, revoke: revoke)
+        case .askEndSession(let key):
+            // On the loop's thread: the discovery cache is a file read, and no request is sent.
+            if let opened = try? store.store(create: false), let entry = try? opened.entry(key),
+                SignOutUseCase.offered(entry.record, dataFolder: setup.dataFolder)
+            {
+                dispatch(.endSessionOffered(key))
+            }
         case .refresh(let key):
             refresh(key, ifExpiringWithin: nil)
         case .autoRefresh(let key):
@@ -455,6 +464,32 @@ final class TUIEventLoop {
             inbox.post(.sessionRemoved(key))
         }
         onStoredSession(key, failed: { .storeFailed($0) }, work: revoking)
+    }
+
+    /// The same use case as `logout --end-session`, off the loop's thread: the provider's sign-out page in the
+    /// browser, revocation when asked, removal; the status line then names what happened at each place.
+    private func signOutAtProvider(_ key: String, revoke: Bool) {
+        let setup = self.setup
+        let ending: StoredSessionWork = {
+            opened, refresher, inbox throws(StoreError) in
+            let useCase = SignOutUseCase(
+                configuration: setup.configuration, dataFolder: setup.dataFolder, store: opened, refresher: refresher,
+                transport: CurlTransport(timeout: 10, trust: setup.trust))
+            let report: SignOutReport
+            do throws(CommandFailure) {
+                let target = try useCase.prepare(key)
+                let browser = BrowserLauncher(environment: setup.environment)
+                report = useCase.run(target, revoke: revoke, timeout: SignOutUseCase.defaultTimeout) {
+                    url throws(SignInError) in
+                    try browser.open(url)
+                }
+            } catch {
+                inbox.post(.storeFailed(error.message))
+                return
+            }
+            inbox.post(.signedOutAtProvider(key: key, summary: report.summary, removed: report.removedHere))
+        }
+        onStoredSession(key, failed: { .storeFailed($0) }, work: ending)
     }
 
     /// What runs on an opened store off the loop's thread: the store, a refresher, and the inbox to post results to.

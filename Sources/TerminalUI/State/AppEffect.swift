@@ -23,8 +23,12 @@ public enum AppEffect: Equatable, Sendable {
     case select(String)
     /// `z` when there was no default before: no session is the default any more.
     case clearDefault
-    /// A confirmed sign-out; with `revoke` the provider is told first.
-    case signOut(String, revoke: Bool)
+    /// A confirmed sign-out; with `revoke` the provider is told first; with `atProvider` the session is ended at
+    /// the provider in the browser before that (RP-Initiated Logout), and the result comes as `signedOutAtProvider`.
+    case signOut(String, revoke: Bool, atProvider: Bool = false)
+    /// The sign-out question is up: ask whether the session's provider has an end-session endpoint, from cached
+    /// discovery only; a yes comes back as `endSessionOffered`.
+    case askEndSession(String)
     /// Refresh one session now (`r`, or auto-refresh).
     case refresh(String)
     /// Refresh a session marked for auto-refresh, unless another process already did (its token no longer

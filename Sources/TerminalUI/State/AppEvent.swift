@@ -22,6 +22,12 @@ public enum AppEvent: Equatable, Sendable {
     case defaultCleared
     /// The session was signed out (removed from the store).
     case sessionRemoved(String)
+    /// The session's provider has an end-session endpoint (its cached discovery says so): the sign-out question
+    /// for that key offers ending the session there too.
+    case endSessionOffered(String)
+    /// A sign-out at the provider ended: what happened at each place (`summary`), and whether the session was
+    /// removed here.
+    case signedOutAtProvider(key: String, summary: String, removed: Bool)
     /// Another process (a script's `login`, `import`, `refresh`, `logout`) changed the store: the table reads its
     /// count and the rows on screen again; `removed` are marked keys that went away, and the selection is now
     /// `selected` (nil: none).

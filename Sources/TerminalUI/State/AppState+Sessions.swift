@@ -79,9 +79,11 @@ extension AppState {
             }
             guard let item = sessions.current else { return [] }
             overlay = .confirmSignOut(key: item.key, revoke: false)
+            return [.askEndSession(item.key)]
         case .revoke:
             guard let item = sessions.current else { return [] }
             overlay = .confirmSignOut(key: item.key, revoke: true)
+            return [.askEndSession(item.key)]
         case .mark:
             guard let item = sessions.current else { return [] }
             if marked.remove(item.key) == nil { marked.insert(item.key) }

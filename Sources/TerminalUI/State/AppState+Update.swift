@@ -104,6 +104,19 @@ extension AppState {
             marked.remove(key)
             message = Message("Signed out of \(key).")
             return []
+        case .endSessionOffered(let key):
+            // Only the question still up for that key changes; a late answer after it closed is dropped.
+            if case .confirmSignOut(key, let revoke, false) = overlay {
+                overlay = .confirmSignOut(key: key, revoke: revoke, atProvider: true)
+            }
+            return []
+        case .signedOutAtProvider(let key, let summary, let removed):
+            if removed {
+                sessions.remove(key)
+                marked.remove(key)
+            }
+            message = Message("\(key): \(summary)", isError: !removed)
+            return []
         case .sessionsChangedElsewhere(let removed, let selected):
             // No message: nothing the user did here happened, and the rows say it.
             sessions.applyExternal(removed: removed)
@@ -278,14 +291,24 @@ extension AppState {
     /// y signs out; n, Esc and Enter (No has the focus) keep everything.
     private mutating func confirmKey(_ request: KeyRequest) -> [AppEffect] {
         var answer: Bool?
+        var atProvider = false
+        let offersProvider: Bool
+        if case .confirmSignOut(_, _, true) = overlay { offersProvider = true } else { offersProvider = false }
         switch request {
         case .character("y"), .character("Y"): answer = true
+        case .character("e"), .character("E"):
+            // Only when the dialog offers it; else the key does nothing, like any other.
+            if offersProvider {
+                answer = true
+                atProvider = true
+            }
         case .character("n"), .character("N"), .escape, .interrupt, .enter: answer = false
         case .mouseClick(let row, let col):
             if let dialog = ConfirmDialog.dialog(for: overlay),
                 let index = dialog.buttonIndex(atRow: row, col: col, in: ConfirmDialog.area(rows: rows, cols: cols))
             {
-                answer = index == 0
+                answer = index == 0 || (offersProvider && index == 1)
+                atProvider = offersProvider && index == 1
             }
         default: break
         }
@@ -297,10 +320,14 @@ extension AppState {
             return []
         }
         switch asked {
-        case .confirmSignOut(let key, let revoke):
-            message = Message(revoke ? "Revoking and signing out of \(key)…" : "Signing out of \(key)…")
+        case .confirmSignOut(let key, let revoke, _):
+            if atProvider {
+                message = Message("Signing out of \(key) at the provider in the browser…")
+            } else {
+                message = Message(revoke ? "Revoking and signing out of \(key)…" : "Signing out of \(key)…")
+            }
             if case .details = mode { mode = .sessions }
-            return [.signOut(key, revoke: revoke)]
+            return [.signOut(key, revoke: revoke, atProvider: atProvider)]
         case .confirmSignOutMarked(let keys):
             message = Message("Signing out of \(keys.count) sessions…")
             marked = []

@@ -3,14 +3,17 @@ import AuthCore
 /// The question before a sign-out: nothing is removed (or revoked) without a yes. No has the focus, so a stray
 /// Enter keeps the session.
 public enum ConfirmDialog {
-    public static func dialog(key: String, revoke: Bool) -> Dialog {
-        let message =
+    public static func dialog(key: String, revoke: Bool, atProvider: Bool = false) -> Dialog {
+        var message =
             revoke
             ? ["Revoke the tokens of \(key) at the provider, then remove the session from this machine?"]
             : ["Sign out of \(key)? Its tokens are removed from this machine; the provider is not told."]
-        return Dialog(
-            title: revoke ? "Revoke and sign out" : "Sign out", message: message,
-            buttons: [Button("Yes", mnemonic: "y"), Button("No", mnemonic: "n", isFocused: true)])
+        var buttons = [Button("Yes", mnemonic: "y"), Button("No", mnemonic: "n", isFocused: true)]
+        if atProvider {
+            message.append("e: end the session at the provider too (its sign-out page opens in the browser).")
+            buttons.insert(Button("End at provider", mnemonic: "e"), at: 1)
+        }
+        return Dialog(title: revoke ? "Revoke and sign out" : "Sign out", message: message, buttons: buttons)
     }
 
     /// The question for the marked rows: how many, and the first few keys.
@@ -54,7 +57,8 @@ public enum ConfirmDialog {
     /// The dialog an overlay shows, if it is a sign-out question.
     public static func dialog(for overlay: Overlay) -> Dialog? {
         switch overlay {
-        case .confirmSignOut(let key, let revoke): return dialog(key: key, revoke: revoke)
+        case .confirmSignOut(let key, let revoke, let atProvider):
+            return dialog(key: key, revoke: revoke, atProvider: atProvider)
         case .confirmSignOutMarked(let keys): return dialog(keys: keys)
         case .none, .help, .trace, .traceHelp, .message, .doctor: return nil
         }

@@ -7,8 +7,9 @@ public enum Overlay: Equatable, Sendable {
     case trace
     /// `?` on the Trace screen: its keys over it; any key goes back to the trace.
     case traceHelp
-    /// `d` or `R` on a session: sign out (and revoke) only after a yes.
-    case confirmSignOut(key: String, revoke: Bool)
+    /// `d` or `R` on a session: sign out (and revoke) only after a yes; `atProvider` when the provider can end
+    /// the session too, which the dialog then offers.
+    case confirmSignOut(key: String, revoke: Bool, atProvider: Bool = false)
     /// `D`: what `authdeck doctor` found, one check a line.
     case doctor([String])
     /// `m`: the last message in full, wrapped, when the message line cut it.

@@ -54,4 +54,8 @@ OAUTH2_PROVIDER = {
     "OAUTH_DEVICE_VERIFICATION_URI_COMPLETE": BASE_URL + "/o/device/?user_code={user_code}",
     "DEVICE_FLOW_INTERVAL": 1,
     "OAUTH2_VALIDATOR_CLASS": "interop_validator.UserInfoValidator",
+    # RP-Initiated Logout: end_session_endpoint in discovery; a signed-in user whose ID token names them is not asked
+    # to confirm, and their tokens are deleted as the session ends (OIDC_RP_INITIATED_LOGOUT_DELETE_TOKENS).
+    "OIDC_RP_INITIATED_LOGOUT_ENABLED": True,
+    "OIDC_RP_INITIATED_LOGOUT_ALWAYS_PROMPT": False,
 }

@@ -73,7 +73,10 @@ def main():
     redirect_port = free_port()
     redirect = "http://127.0.0.1:%d/callback" % redirect_port
     secret = "s3cret with space:+/%"
-    common = dict(redirect_uris=redirect, algorithm=Application.RS256_ALGORITHM, skip_authorization=False)
+    # Where RP-Initiated Logout may send the browser back: registered like the redirect URI, with a fixed port.
+    logout = "http://127.0.0.1:%d/logout" % free_port()
+    common = dict(redirect_uris=redirect, algorithm=Application.RS256_ALGORITHM, skip_authorization=False,
+                  post_logout_redirect_uris=logout)
     Application.objects.create(client_id="authdeck-public", name="authdeck public", user=user,
                                client_type=Application.CLIENT_PUBLIC,
                                authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE, **common)
@@ -92,7 +95,7 @@ def main():
         "baseURL": base, "issuer": base + "/o", "redirectURI": redirect, "redirectPort": redirect_port,
         "user": "alice", "password": "alice-password-1", "email": "alice@example.org", "name": "Alice Example",
         "subject": str(user.pk), "publicClient": "authdeck-public", "confidentialClient": "authdeck-confidential",
-        "clientSecret": secret, "deviceClient": "authdeck-device",
+        "clientSecret": secret, "deviceClient": "authdeck-device", "postLogoutRedirectURI": logout,
     }), flush=True)
     import threading
     threading.Thread(target=server.serve_forever, daemon=True).start()

@@ -251,6 +251,7 @@ def configure(folder, base, server):
                                   "token_endpoint_auth_method": ["client_secret_basic", "private_key_jwt"],
                                   "pubkey": jar_public,
                                   "authorization_type": grants, "scope": [], "enabled": True})
+    end_session = add_end_session(api, base, parameters, redirect)
     print(json.dumps({
         "baseURL": base, "issuer": issuer, "redirectURI": redirect, "redirectPort": redirect_port,
         "user": "alice", "password": "alice-password-1", "email": "alice@example.org", "name": "Alice Example",
@@ -258,8 +259,35 @@ def configure(folder, base, server):
         "clientSecret": secret, "deviceClient": "authdeck-public",
         "oddClient": "authdeck-odd", "oddSecret": odd_secret, "dpopIssuer": base + "/api/oidcdpop",
         "fapiIssuer": base + "/api/oidcx", "parRequiredIssuer": base + "/api/oidcpar",
-        "jarClient": "authdeck-jar", "jarKeyFile": jar_key, **jwt_clients,
+        "jarClient": "authdeck-jar", "jarKeyFile": jar_key, **jwt_clients, **end_session,
     }), flush=True)
+
+
+def add_end_session(api, base, parameters, redirect):
+    """RP-Initiated Logout (docs/OIDC.md, "Session management"): an instance with session-management-allowed, which
+    names its end_session endpoint in discovery and a `sid` in every ID token (its session cookie's name and
+    lifetime are required with it), and a public client with a registered post_logout_redirect_uris entry: a fixed
+    loopback address, as providers register them."""
+    issuer = base + "/api/oidcsm"
+    settings = dict(parameters, iss=issuer, **{
+        "session-management-allowed": True, "session-cookie-name": "GLEWLWYD_OIDC_SID",
+        "session-cookie-expiration": 2419200,
+    })
+    api.must("POST", "/mod/plugin/", {"module": "oidc", "name": "oidcsm", "display_name": "OpenID Connect sessions",
+                                      "enabled": True, "parameters": settings})
+    # The package's client backend lists only the singular registration field; the end_session endpoint reads the
+    # plural list, so the operator adds it to the backend's data format (as glewlwyd's own tests have it).
+    backend = api.must("GET", "/mod/client/database")
+    backend["parameters"]["data-format"]["post_logout_redirect_uris"] = {"multiple": True, "read": True,
+                                                                         "write": True}
+    api.must("PUT", "/mod/client/database", backend)
+    api.must("PUT", "/mod/client/database/reset/")  # the running instance takes the new format
+    logout = "http://127.0.0.1:%d/logout" % free_port()
+    api.must("POST", "/client/", {"client_id": "authdeck-logout", "name": "authdeck end session",
+                                  "confidential": False, "redirect_uri": [redirect],
+                                  "post_logout_redirect_uris": [logout],
+                                  "authorization_type": ["code", "refresh_token"], "scope": [], "enabled": True})
+    return {"endSessionIssuer": issuer, "logoutClient": "authdeck-logout", "postLogoutRedirectURI": logout}
 
 
 def certificate(folder, name, subject, extensions, issuer=None):
