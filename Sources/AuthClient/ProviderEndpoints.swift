@@ -28,6 +28,8 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
     /// `mtls_endpoint_aliases` (RFC 8705 5): where a client that presents a certificate sends its requests, by the
     /// metadata names (`token_endpoint`, `revocation_endpoint`, ...); nil when the provider names none.
     public var mtlsAliases: [String: String]?
+    /// `introspection_endpoint` (RFC 7662, RFC 8414 2): where `authdeck introspect` asks whether a token is active.
+    public var introspection: String?
 
     public init(
         issuer: String, authorization: String, token: String, jwks: String? = nil, userinfo: String? = nil,
@@ -75,6 +77,7 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
         }
         endpoints.tokenAuthSigningAlgs = strings(document["token_endpoint_auth_signing_alg_values_supported"])
         endpoints.mtlsAliases = aliases(document["mtls_endpoint_aliases"])
+        endpoints.introspection = document["introspection_endpoint"]?.string
         return endpoints
     }
 
@@ -92,6 +95,7 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
         alias("userinfo_endpoint", \.userinfo)
         alias("device_authorization_endpoint", \.deviceAuthorization)
         alias("pushed_authorization_request_endpoint", \.pushedAuthorizationRequest)
+        alias("introspection_endpoint", \.introspection)
         return result
     }
 
@@ -113,6 +117,7 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
             result.tokenAuthMethods = Self.strings(metadata["token_endpoint_auth_methods_supported"])
         }
         if result.mtlsAliases == nil { result.mtlsAliases = Self.aliases(metadata["mtls_endpoint_aliases"]) }
+        if result.introspection == nil { result.introspection = metadata["introspection_endpoint"]?.string }
         if metadata["authorization_response_iss_parameter_supported"] == .bool(true) {
             result.issuerInAuthorizationResponse = true
         }
@@ -123,6 +128,11 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
             }
         }
         return result
+    }
+
+    /// Where OIDC Discovery 1.0 section 4 puts an issuer's configuration: `/.well-known/openid-configuration` after it.
+    public static func discoveryURL(issuer: String) -> String {
+        (issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer) + "/.well-known/openid-configuration"
     }
 
     /// Where RFC 8414 section 3 puts an issuer's metadata: the well-known segment between host and path.

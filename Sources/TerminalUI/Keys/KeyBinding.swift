@@ -95,6 +95,8 @@ public struct KeyBinding: Equatable, Sendable {
         KeyBinding([.character("d")], "d", .signOut, "sign out (asks first)", hint: "sign out"),
         KeyBinding([.character("R")], "R", .revoke, "revoke and sign out"),
         KeyBinding([.character("t")], "t", .trace, "trace of the last sign-in"),
+        KeyBinding([.character("i")], "i", .inspect, "inspector: tokens decoded and checked", hint: "inspect"),
+        KeyBinding([.character("I")], "I", .introspect, "ask the provider if the token is active", hint: "introspect"),
         KeyBinding([.character("c")], "c", .copyToken, "copy the access token (OSC 52)", hint: "copy"),
         KeyBinding([.character("y")], "y", .copyKey, "copy the key"),
         KeyBinding([.character("e")], "e", .copyExport, "copy export AUTHDECK_SESSION=…"),

@@ -12,6 +12,10 @@ public struct SessionDetailsScreen: Screen {
             title: "Session " + key, right: SessionsScreen.position(state.sessions), hints: hints,
             pinned: pinned, state: state, into: &buffer)
         let body = AppFrame.body(rows: buffer.rows, cols: buffer.cols)
+        if let inspector = state.inspector, inspector.key == key {
+            Self.drawInspector(inspector, in: body, into: &buffer)
+            return
+        }
         var lines = SessionsScreen.detailLines(item, state: state)
         if let binding = state.binding, binding.key == key {
             lines.append(SessionsScreen.DetailLine(label: "Token", value: binding.tokenLine))
@@ -38,6 +42,40 @@ public struct SessionDetailsScreen: Screen {
                 " " + DisplayText.padded(binding.label, toWidth: keyWidth) + "  ", row: row,
                 col: list.col, style: Style(attributes: .bold), maxWidth: list.cols)
             buffer.write(binding.help, row: row, col: end, maxWidth: list.right - end - 1)
+        }
+    }
+
+    /// The inspector (`i`): the rows `authdeck inspect` prints, headings bold, failed checks red, in the whole body.
+    static func drawInspector(_ inspector: Inspector, in body: Rect, into buffer: inout ScreenBuffer) {
+        Box(
+            title: "Inspector · i or Esc closes", style: Style(foreground: .dim), titleStyle: Style(attributes: .bold)
+        ).draw(in: body, into: &buffer)
+        let inside = body.inset(by: 1)
+        let rows: [TokenInspection.Row]
+        switch inspector.content {
+        case .checking: rows = [TokenInspection.Row(.holds, "checking", "the issuer's keys are being fetched…")]
+        case .failed(let reason): rows = [TokenInspection.Row(.failed, "failed", reason)]
+        case .inspected(let inspection): rows = inspection.rows
+        }
+        let width = min(16, rows.filter { $0.kind != .heading }.map { DisplayText.width(of: $0.label) }.max() ?? 0)
+        for (index, row) in rows.enumerated() where index < inside.rows {
+            let line = inside.row + index
+            switch row.kind {
+            case .heading:
+                let end = buffer.write(
+                    " " + row.label.prefix(1).uppercased() + row.label.dropFirst() + ": ", row: line, col: inside.col,
+                    style: Style(attributes: .bold), maxWidth: inside.cols)
+                buffer.write(row.value, row: line, col: end, maxWidth: inside.right - end - 1)
+            case .claim, .holds, .passed, .failed:
+                let end = buffer.write(
+                    "   " + DisplayText.padded(row.label, toWidth: width) + "  ", row: line, col: inside.col,
+                    style: Style(foreground: .accent), maxWidth: inside.cols)
+                let mark = row.kind == .passed ? "ok  " : row.kind == .failed ? "FAILED  " : ""
+                let color: Color = row.kind == .passed ? .active : row.kind == .failed ? .error : .normal
+                buffer.write(
+                    mark + row.value, row: line, col: end, style: Style(foreground: color),
+                    maxWidth: inside.right - end - 1)
+            }
         }
     }
 

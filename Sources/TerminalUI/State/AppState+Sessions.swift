@@ -46,9 +46,12 @@ extension AppState {
             guard let item = sessions.current else { return [] }
             mode = .details(item.key)
             if binding?.key != item.key { binding = nil }
+            inspector = nil
             return [.readBinding(item.key)]
         case .back:
-            if case .details = mode {
+            if case .details = mode, inspector != nil {
+                inspector = nil
+            } else if case .details = mode {
                 mode = .sessions
             } else if !sessions.filter.isEmpty || !marked.isEmpty {
                 sessions.setFilter("", now: now)
@@ -115,6 +118,26 @@ extension AppState {
             overlay = .help
         case .showMessage:
             break
+        case .inspect:
+            guard let item = sessions.current else { return [] }
+            if inspector?.key == item.key {
+                inspector = nil
+                return []
+            }
+            if isStoreLocked {
+                askToUnlock(for: "inspect the tokens of \(item.key)")
+                return []
+            }
+            inspector = Inspector(key: item.key)
+            return [.inspect(item.key)]
+        case .introspect:
+            guard let item = sessions.current else { return [] }
+            if isStoreLocked {
+                askToUnlock(for: "ask the provider about the token of \(item.key)")
+                return []
+            }
+            message = Message("Asking the provider whether the access token of \(item.key) is active…")
+            return [.introspect(item.key)]
         case .doctor:
             message = Message("Running authdeck doctor…")
             return [.runDoctor]
