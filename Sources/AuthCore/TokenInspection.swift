@@ -118,7 +118,10 @@ public struct TokenInspection: Equatable, Sendable {
                 checks.append(Check("signature", ok: true, (signer + ["of the issuer's JWKS"]).joined(separator: " ")))
             } catch {
                 if error == .unknownKeyID { unknownKey = true }
-                checks.append(Check("signature", ok: false, error.description))
+                // IDTokenFailure says "signature: …" for a bad one; the check's name says that already.
+                let reason = error.description
+                checks.append(
+                    Check("signature", ok: false, reason.hasPrefix("signature: ") ? String(reason.dropFirst(11)) : reason))
             }
         } else {
             checks.append(Check("signature", ok: false, "the issuer publishes no JWKS (no jwks_uri in its discovery)"))
