@@ -40,7 +40,8 @@ extension TokenInspection {
             case .opaque:
                 rows.append(Row(.heading, token.title, "opaque: only its issuer can read it (authdeck introspect asks)"))
             case .damaged(let reason):
-                rows.append(Row(.failed, token.title, "damaged: " + reason))
+                rows.append(Row(.heading, token.title, "damaged"))
+                rows.append(Row(.failed, "check decode", reason))
             case .jwt(let header, let claims):
                 let signer = [header["alg"]?.string, header["kid"]?.string.map { "key " + $0 }].compactMap { $0 }
                 rows.append(Row(.heading, token.title, (["JWT"] + signer).joined(separator: ", ")))

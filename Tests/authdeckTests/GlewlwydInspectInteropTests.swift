@@ -158,6 +158,31 @@ extension InteropTests {
             #expect(!after.stdout.contains(accessToken) && !after.stderr.contains(accessToken))
         }
 
+        /// Under tmux, the real TUI over the same store: `i` on Details shows the same decoded token with its checks
+        /// (the claims glewlwyd signed), `I` asks glewlwyd's introspection endpoint and the message line says active;
+        /// the status line offers both.
+        @Test(TmuxPane.required) func theTUIsInspectorAndIntrospection() throws {
+            try signIn("tui")
+            let python = try pythonDecoded([tokens("tui").id])
+            let subject = try #require((python.first?["claims"] as? [String: Any])?["sub"] as? String)
+            let pane = try setup.runner.startTUI(in: setup.folder.path, cols: 120, rows: 40)
+            defer { pane.close() }
+            try pane.waitFor("1 session")
+            try pane.press("Enter", until: "Session tui")
+            try pane.waitFor("i inspect")
+            try pane.waitFor("I introspect")
+            try pane.press("i", until: "check signature", timeout: 20)
+            let screen = pane.capture()
+            #expect(screen.contains("ID token: JWT, RS256"), "\(screen)")
+            #expect(screen.contains(subject), "\(screen)")
+            #expect(screen.range(of: #"check signature +ok"#, options: .regularExpression) != nil, "\(screen)")
+            #expect(!screen.contains("FAILED"), "\(screen)")
+            try pane.press("Escape", until: "Actions")
+            try pane.press("I", until: "Introspection: tui: active", timeout: 20)
+            #expect(pane.capture().contains("client \(info.introspectionClient ?? "-")"))
+            try pane.quit()
+        }
+
         /// The session as a `store import` line (SPEC 4's JSON lines): its listed fields and these tokens, with the
         /// client it signed in as; the secret comes from config.json's client for the issuer.
         func importLine(_ key: String, idToken: String, accessToken: String) throws -> String {

@@ -16,8 +16,7 @@ enum InspectCommand {
         } catch {
             throw CommandFailure(
                 .authenticationFailed,
-                "cannot check the signatures of '\(session.record.key)': \(error.message) (the issuer's keys are "
-                    + "needed; try again when it is reachable)")
+                "cannot check the signatures of '\(session.record.key)' without the issuer's keys: \(reason(error))")
         }
         global.out(arguments.has("json") ? inspection.json : inspection.text)
         guard inspection.passed else {
@@ -38,7 +37,7 @@ enum InspectCommand {
             let refresher = SessionRefresher(transport: CurlTransport(), currentProvider: CurrentEndpoints.lookup(global))
             answer = try introspection(session, inspector: inspector(global), refresher: refresher, now: now)
         } catch {
-            throw CommandFailure(.authenticationFailed, "cannot introspect '\(key)': \(error.message)")
+            throw CommandFailure(.authenticationFailed, "cannot introspect '\(key)': \(reason(error))")
         }
         if arguments.has("json") {
             global.out(JSONValue.object(answer).jsonText + "\n")
@@ -89,6 +88,12 @@ enum InspectCommand {
     }
 
     // MARK: - Shared
+
+    /// Why a request failed, without the "Sign-in unavailable" a sign-in's message would start with.
+    static func reason(_ error: SignInError) -> String {
+        if case .unavailable(let reason) = error { return reason }
+        return error.message
+    }
 
     /// The session KEY names (or the default one), read whole from the store.
     private static func storedSession(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> Session {

@@ -521,7 +521,7 @@ final class TUIEventLoop {
             do throws(SignInError) {
                 inbox.post(.inspected(key: key, .inspected(try inspector.inspect(session, now: Date()))))
             } catch {
-                inbox.post(.inspected(key: key, .failed("cannot check the signatures: " + error.message)))
+                inbox.post(.inspected(key: key, .failed("cannot check the signatures without the issuer's keys: " + InspectCommand.reason(error))))
             }
         }
     }
@@ -540,7 +540,7 @@ final class TUIEventLoop {
                         key: key, line: InspectCommand.summary(answer, key: key, now: Date()),
                         active: answer["active"] == .bool(true)))
             } catch {
-                inbox.post(failed(error.message))
+                inbox.post(failed(InspectCommand.reason(error)))
             }
         }
     }
