@@ -170,16 +170,16 @@ extension InteropTests {
             try pane.waitFor("1 session")
             try pane.press("Enter", until: "Session tui")
             try pane.waitFor("i inspect")
-            try pane.waitFor("I introspect")
             try pane.press("i", until: "check signature", timeout: 20)
             let screen = pane.capture()
             #expect(screen.contains("ID token: JWT, RS256"), "\(screen)")
             #expect(screen.contains(subject), "\(screen)")
             #expect(screen.range(of: #"check signature +ok"#, options: .regularExpression) != nil, "\(screen)")
             #expect(!screen.contains("FAILED"), "\(screen)")
-            try pane.press("Escape", until: "Actions")
+            #expect(screen.contains("I introspect"), "\(screen)")
             try pane.press("I", until: "Introspection: tui: active", timeout: 20)
             #expect(pane.capture().contains("client \(info.introspectionClient ?? "-")"))
+            try pane.press("Escape", until: "Actions")
             try pane.quit()
         }
 

@@ -106,6 +106,15 @@ public struct KeyBinding: Equatable, Sendable {
         KeyBinding([.character("q"), .interrupt], "q", .quit, "quit", hint: "quit"),
     ]
 
+    /// The status bar while the inspector is open over Details: the Details keys that matter there, introspection
+    /// first (the reducer reads them from `details`).
+    public static let inspector: [KeyBinding] = ([.introspect, .inspect, .back, .help, .quit] as [SessionAction])
+        .compactMap { command in
+            guard var binding = details.first(where: { $0.command == command }) else { return nil }
+            if command == .inspect { binding.hint = "close" }
+            return binding
+        }
+
     /// The Trace screen (`t`): a selection bar over the steps, their details, the attempts of this run.
     public static let trace: [KeyBinding] = [
         KeyBinding([.up, .character("k"), .scrollUp], "↑/k", .up, "previous step", hint: "move"),

@@ -7,12 +7,13 @@ public struct SessionDetailsScreen: Screen {
 
     public func render(_ state: AppState, into buffer: inout ScreenBuffer) {
         guard case .details(let key) = state.mode, let item = state.sessions.current, item.key == key else { return }
-        let (hints, pinned) = KeyBinding.hints(KeyBinding.details)
+        let inspecting = state.inspector?.key == key
+        let (hints, pinned) = KeyBinding.hints(inspecting ? KeyBinding.inspector : KeyBinding.details)
         AppFrame.draw(
             title: "Session " + key, right: SessionsScreen.position(state.sessions), hints: hints,
             pinned: pinned, state: state, into: &buffer)
         let body = AppFrame.body(rows: buffer.rows, cols: buffer.cols)
-        if let inspector = state.inspector, inspector.key == key {
+        if inspecting, let inspector = state.inspector {
             Self.drawInspector(inspector, in: body, into: &buffer)
             return
         }
