@@ -184,7 +184,9 @@ public struct SessionRefresher: Sendable {
     /// endpoint (with its DPoP key and certificate as configured). The endpoint is today's configured provider's for
     /// the session's issuer, else `discovered`'s (the issuer's own discovery, at its mutual TLS alias for a client
     /// that presents a certificate). Returns the answer's members as they came.
-    public func introspect(_ session: Session, discovered: ProviderEndpoints?) throws(SignInError) -> [String: JSONValue] {
+    public func introspect(_ session: Session, discovered: ProviderEndpoints?) throws(SignInError) -> [String:
+        JSONValue]
+    {
         guard let token = session.secrets.accessToken else {
             throw .unavailable(reason: "session '\(session.record.key)' holds no access token to ask about")
         }

@@ -38,7 +38,8 @@ extension TokenInspection {
         for token in tokens {
             switch token.content {
             case .opaque:
-                rows.append(Row(.heading, token.title, "opaque: only its issuer can read it (authdeck introspect asks)"))
+                rows.append(
+                    Row(.heading, token.title, "opaque: only its issuer can read it (authdeck introspect asks)"))
             case .damaged(let reason):
                 rows.append(Row(.heading, token.title, "damaged"))
                 rows.append(Row(.failed, "check decode", reason))
@@ -87,13 +88,15 @@ extension TokenInspection {
         for row in rows {
             switch row.kind {
             case .heading:
-                text += (text.isEmpty ? "" : "\n") + row.label.prefix(1).uppercased() + row.label.dropFirst() + ": "
+                text +=
+                    (text.isEmpty ? "" : "\n") + row.label.prefix(1).uppercased() + row.label.dropFirst() + ": "
                     + row.value + "\n"
             case .claim, .holds:
                 text += "  " + row.label.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + row.value + "\n"
             case .passed, .failed:
                 let mark = row.kind == .passed ? "ok     " : "FAILED "
-                text += "  " + row.label.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + mark + row.value
+                text +=
+                    "  " + row.label.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + mark + row.value
                     + "\n"
             }
         }
@@ -116,7 +119,9 @@ extension TokenInspection {
                 object["header"] = .object(header)
                 object["claims"] = .object(claims)
                 object["checks"] = .array(
-                    token.checks.map { .object(["name": .string($0.name), "ok": .bool($0.ok), "detail": .string($0.detail)]) }
+                    token.checks.map {
+                        .object(["name": .string($0.name), "ok": .bool($0.ok), "detail": .string($0.detail)])
+                    }
                 )
             }
             tokenValues.append(.object(object))

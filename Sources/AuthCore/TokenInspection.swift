@@ -121,7 +121,9 @@ public struct TokenInspection: Equatable, Sendable {
                 // IDTokenFailure says "signature: …" for a bad one; the check's name says that already.
                 let reason = error.description
                 checks.append(
-                    Check("signature", ok: false, reason.hasPrefix("signature: ") ? String(reason.dropFirst(11)) : reason))
+                    Check(
+                        "signature", ok: false, reason.hasPrefix("signature: ") ? String(reason.dropFirst(11)) : reason)
+                )
             }
         } else {
             checks.append(Check("signature", ok: false, "the issuer publishes no JWKS (no jwks_uri in its discovery)"))

@@ -67,7 +67,9 @@ import Testing
             ).0
         },
         Case(name: "session-inspector") { rows, cols in
-            let opened = AppFixtures.run(AppFixtures.state(rows: rows, cols: cols), [.key(.enter), .key(.character("i"))]).0
+            let opened = AppFixtures.run(
+                AppFixtures.state(rows: rows, cols: cols), [.key(.enter), .key(.character("i"))]
+            ).0
             let key = opened.sessions.current?.key ?? ""
             return AppFixtures.run(opened, [.inspected(key: key, .inspected(InspectorTests.inspection(key: key)))]).0
         },

@@ -68,7 +68,8 @@ import Testing
         let (asking, effects) = AppFixtures.run(state, [.key(.character("I"))])
         #expect(effects == [.introspect(key)])
         #expect(asking.message?.text.contains("Asking the provider") == true)
-        let active = AppFixtures.run(asking, [.introspected(key: key, line: "Introspection: \(key): active", active: true)])
+        let active = AppFixtures.run(
+            asking, [.introspected(key: key, line: "Introspection: \(key): active", active: true)])
         #expect(active.0.message == AppState.Message("Introspection: \(key): active"))
         let inactive = AppFixtures.run(asking, [.introspected(key: key, line: "not active", active: false)])
         #expect(inactive.0.message?.isError == true)

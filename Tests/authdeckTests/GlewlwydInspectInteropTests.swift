@@ -28,14 +28,16 @@ extension InteropTests {
 
         /// The ID token and the access token as `authdeck token` hands them out.
         func tokens(_ key: String) -> (id: String, access: String) {
-            let id = setup.runner.run(["token", key, "--id-token"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            let id = setup.runner.run(["token", key, "--id-token"]).stdout.trimmingCharacters(
+                in: .whitespacesAndNewlines)
             return (id, setup.token(key))
         }
 
         /// What Python decodes from the tokens and whether `cryptography` finds each signature good.
         func pythonDecoded(_ tokens: [String]) throws -> [[String: Any]] {
             let result = setup.runner.run(
-                executable: "/usr/bin/python3", [CLIRunner.repositoryRoot + "/Tests/Interop/jwt-claims.py", info.issuer],
+                executable: "/usr/bin/python3",
+                [CLIRunner.repositoryRoot + "/Tests/Interop/jwt-claims.py", info.issuer],
                 stdin: tokens.joined(separator: "\n"))
             try #require(result.status == 0, "jwt-claims.py: \(result.stderr)")
             return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
@@ -93,9 +95,12 @@ extension InteropTests {
             #expect(text.status == 0, "stderr: \(text.stderr)")
             #expect(text.stdout.contains("ID token: JWT, RS256"))
             #expect(text.stdout.contains(claims["sub"] as? String ?? "-"))
-            #expect(text.stdout.range(of: #"exp +20\d\d-\d\d-\d\dT\d\d:\d\d:\d\dZ \(in \d+m"#, options: .regularExpression) != nil)
+            #expect(
+                text.stdout.range(of: #"exp +20\d\d-\d\d-\d\dT\d\d:\d\d:\d\dZ \(in \d+m"#, options: .regularExpression)
+                    != nil)
             #expect(text.stdout.contains("check signature  ok"))
-            for secret in [idToken, accessToken] + [idToken, accessToken].compactMap({ $0.split(separator: ".").last })
+            for secret in [idToken, accessToken]
+                + [idToken, accessToken].compactMap({ $0.split(separator: ".").last })
                 .map(String.init)
             {
                 #expect(!text.stdout.contains(secret) && !result.stdout.contains(secret))
@@ -116,7 +121,8 @@ extension InteropTests {
             #expect(try pythonDecoded([tampered]).first?["signatureHolds"] as? Bool == false)
 
             let imported = setup.runner.run(
-                ["store", "import", "-", "--replace"], stdin: try importLine("t", idToken: tampered, accessToken: accessToken))
+                ["store", "import", "-", "--replace"],
+                stdin: try importLine("t", idToken: tampered, accessToken: accessToken))
             try #require(imported.status == 0, "stderr: \(imported.stderr)")
             let (result, document) = try inspected("t")
             #expect(result.status == 4, "stderr: \(result.stderr)")

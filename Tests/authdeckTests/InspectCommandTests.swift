@@ -62,7 +62,9 @@ import Testing
             #expect(result.stderr.contains("'far'") && result.stderr.contains("127.0.0.1 port 1"), "\(result.stderr)")
             #expect(!result.stderr.contains(token))
         }
-        #expect(runner.run(["inspect", "far"]).stderr.contains("cannot check the signatures of 'far' without the issuer's keys"))
+        #expect(
+            runner.run(["inspect", "far"]).stderr.contains(
+                "cannot check the signatures of 'far' without the issuer's keys"))
         #expect(listing == before)
     }
 

@@ -34,7 +34,8 @@ enum InspectCommand {
         let now = global.environment.now()
         let answer: [String: JSONValue]
         do throws(SignInError) {
-            let refresher = SessionRefresher(transport: CurlTransport(), currentProvider: CurrentEndpoints.lookup(global))
+            let refresher = SessionRefresher(
+                transport: CurlTransport(), currentProvider: CurrentEndpoints.lookup(global))
             answer = try introspection(session, inspector: inspector(global), refresher: refresher, now: now)
         } catch {
             throw CommandFailure(.authenticationFailed, "cannot introspect '\(key)': \(reason(error))")
@@ -62,7 +63,9 @@ enum InspectCommand {
 
     /// The answer in one line, for the TUI's message line.
     static func summary(_ answer: [String: JSONValue], key: String, now: Date) -> String {
-        guard answer["active"] == .bool(true) else { return "The provider says the access token of \(key) is not active." }
+        guard answer["active"] == .bool(true) else {
+            return "The provider says the access token of \(key) is not active."
+        }
         var parts = ["\(key): active"]
         if let scope = answer["scope"]?.string { parts.append("scope " + scope) }
         if let client = answer["client_id"]?.string { parts.append("client " + client) }
@@ -96,7 +99,8 @@ enum InspectCommand {
     }
 
     /// The session KEY names (or the default one), read whole from the store.
-    private static func storedSession(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> Session {
+    private static func storedSession(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> Session
+    {
         let named = try global.session(or: arguments.positionals(atMost: 1).first)
         let store = try StoreCommands.requireStore(global)
         return try StoreCommands.attempt { () throws(StoreError) in try store.session(try store.resolveKey(named)) }

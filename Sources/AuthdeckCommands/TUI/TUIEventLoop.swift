@@ -491,7 +491,8 @@ final class TUIEventLoop {
 
     /// What today's config.json says of a stored session's provider.
     private var currentProvider: @Sendable (SessionRecord) -> CurrentProvider? {
-        CurrentEndpoints.lookup(configuration: setup.configuration, catalog: setup.catalog, environment: setup.environment)
+        CurrentEndpoints.lookup(
+            configuration: setup.configuration, catalog: setup.catalog, environment: setup.environment)
     }
 
     private func refresh(_ key: String, ifExpiringWithin window: TimeInterval?) {
@@ -516,12 +517,14 @@ final class TUIEventLoop {
     /// The inspector's `TokenInspection`, made off the loop's thread (the issuer's keys may need fetching).
     private func inspect(_ key: String) {
         let inspector = InspectCommand.inspector(environment: setup.environment, currentProvider: currentProvider)
-        onStoredSession(key, failed: { .inspected(key: key, .failed($0)) }) { opened, _, inbox throws(StoreError) in
+        let failed: @Sendable (String) -> AppEvent = { .inspected(key: key, .failed($0)) }
+        onStoredSession(key, failed: failed) { opened, _, inbox throws(StoreError) in
             let session = try opened.session(key)
             do throws(SignInError) {
                 inbox.post(.inspected(key: key, .inspected(try inspector.inspect(session, now: Date()))))
             } catch {
-                inbox.post(.inspected(key: key, .failed("cannot check the signatures without the issuer's keys: " + InspectCommand.reason(error))))
+                inbox.post(
+                    failed("cannot check the signatures without the issuer's keys: " + InspectCommand.reason(error)))
             }
         }
     }
@@ -529,7 +532,9 @@ final class TUIEventLoop {
     /// `I`: the issuer's introspection answer, summed up in the message line.
     private func introspect(_ key: String) {
         let inspector = InspectCommand.inspector(environment: setup.environment, currentProvider: currentProvider)
-        let failed: @Sendable (String) -> AppEvent = { .introspected(key: key, line: "Cannot introspect \(key): \($0)", active: false) }
+        let failed: @Sendable (String) -> AppEvent = {
+            .introspected(key: key, line: "Cannot introspect \(key): \($0)", active: false)
+        }
         onStoredSession(key, failed: failed) { opened, refresher, inbox throws(StoreError) in
             let session = try opened.session(key)
             do throws(SignInError) {
