@@ -9,14 +9,15 @@ import Testing
 /// `I` asks for introspection and its answer is the message line, an inactive token as an error.
 @Suite struct InspectorTests {
     /// A JWT-shaped ID token of these claims (its signature filler) and an opaque access token, inspected with no
-    /// JWKS: the signature check fails and says why, the claim checks pass.
+    /// JWKS: the signature check fails and says why, the claim checks pass. Taller than an 80×24 screen.
     static func inspection(key: String) -> TokenInspection {
         func encoded(_ text: String) -> String {
             Data(text.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
         }
         let claims =
             #"{"iss":"https://issuer.example/google","sub":"sub-1","aud":"cli","exp":1800000250,"iat":1799999990,"#
-            + #""acr":"urn:mace:incommon:iap:silver","amr":["pwd","otp"],"cnf":{"jkt":"0ZcOCORZNYy"}}"#
+            + #""acr":"urn:mace:incommon:iap:silver","amr":["pwd","otp"],"cnf":{"jkt":"0ZcOCORZNYy"},"#
+            + #""auth_time":1799999900,"email":"ada@example.com","name":"Ada Lovelace","nonce":"n-0S6"}"#
         let token = encoded(#"{"alg":"RS256","kid":"k1"}"#) + "." + encoded(claims) + ".c2ln"
         return TokenInspection.inspect(
             key: key, issuer: "https://issuer.example/google", clientID: "cli", idToken: token,
@@ -76,5 +77,23 @@ import Testing
         // The status line offers it while the inspector is open, at 80 columns too.
         let small = AppFixtures.run(AppFixtures.state(rows: 24, cols: 80), [.key(.enter), .key(.character("i"))]).0
         #expect(AppScreen.frame(small).textDump().contains("I introspect"))
+    }
+
+    /// At 80×24 the inspection is taller than the box: ↓ and PgDn bring the access token into view, ↑ goes back,
+    /// and scrolling stops at the last row.
+    @Test func theInspectorScrolls() {
+        let opened = AppFixtures.run(AppFixtures.state(rows: 24, cols: 80), [.key(.enter), .key(.character("i"))]).0
+        let key = opened.sessions.current?.key ?? ""
+        let shown = AppFixtures.run(opened, [.inspected(key: key, .inspected(Self.inspection(key: key)))]).0
+        let tall = AppFixtures.run(shown, [.key(.character("k"))]).0
+        #expect(tall.inspector?.scroll == 0)
+        #expect(AppScreen.frame(tall).textDump().contains("Session: "))
+        let down = AppFixtures.run(tall, [.key(.pageDown), .key(.pageDown), .key(.pageDown)]).0
+        let screen = AppScreen.frame(down).textDump()
+        #expect(screen.contains("Access token: opaque") && !screen.contains("Session: "), "\(screen)")
+        #expect(down.inspector?.scroll == Inspector(key: key, content: down.inspector!.content).rows.count - 1)
+        let back = AppFixtures.run(down, [.key(.character("k"))]).0
+        #expect(back.inspector!.scroll == down.inspector!.scroll - 1)
+        #expect(back.mode == .details(key))
     }
 }

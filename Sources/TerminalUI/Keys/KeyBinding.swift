@@ -115,6 +115,14 @@ public struct KeyBinding: Equatable, Sendable {
             return binding
         }
 
+    /// Keys that scroll the inspector while it is open over Details (help lists them with the Details keys).
+    public static let inspectorScrolling: [KeyBinding] = [
+        KeyBinding([.up, .character("k"), .scrollUp], "↑/k", .up, "inspector: scroll up"),
+        KeyBinding([.down, .character("j"), .scrollDown], "↓/j", .down, "inspector: scroll down"),
+        KeyBinding([.pageUp], "PgUp", .pageUp, "inspector: page up"),
+        KeyBinding([.pageDown], "PgDn", .pageDown, "inspector: page down"),
+    ]
+
     /// The Trace screen (`t`): a selection bar over the steps, their details, the attempts of this run.
     public static let trace: [KeyBinding] = [
         KeyBinding([.up, .character("k"), .scrollUp], "↑/k", .up, "previous step", hint: "move"),

@@ -52,13 +52,10 @@ public struct SessionDetailsScreen: Screen {
             title: "Inspector · i or Esc closes", style: Style(foreground: .dim), titleStyle: Style(attributes: .bold)
         ).draw(in: body, into: &buffer)
         let inside = body.inset(by: 1)
-        let rows: [TokenInspection.Row]
-        switch inspector.content {
-        case .checking: rows = [TokenInspection.Row(.holds, "checking", "the issuer's keys are being fetched…")]
-        case .failed(let reason): rows = [TokenInspection.Row(.failed, "failed", reason)]
-        case .inspected(let inspection): rows = inspection.rows
-        }
-        let width = min(16, rows.filter { $0.kind != .heading }.map { DisplayText.width(of: $0.label) }.max() ?? 0)
+        let all = inspector.rows
+        let width = min(16, all.filter { $0.kind != .heading }.map { DisplayText.width(of: $0.label) }.max() ?? 0)
+        // Scrolled no further than the last screenful.
+        let rows = all.dropFirst(min(inspector.scroll, max(0, all.count - inside.rows)))
         for (index, row) in rows.enumerated() where index < inside.rows {
             let line = inside.row + index
             switch row.kind {

@@ -20,6 +20,12 @@ extension AppState {
     }
 
     mutating func detailsKey(_ request: KeyRequest, _ key: String) -> [AppEffect] {
+        if inspector?.key == key, let command = KeyBinding.command(for: request, in: KeyBinding.inspectorScrolling) {
+            let page = max(1, AppFrame.body(rows: rows, cols: cols).rows - 3)
+            let steps: [SessionAction: Int] = [.up: -1, .down: 1, .pageUp: -page, .pageDown: page]
+            inspector?.scroll(by: steps[command] ?? 0)
+            return []
+        }
         guard sessions.current?.key == key,
             let command = KeyBinding.command(for: request, in: KeyBinding.details)
         else { return [] }
