@@ -107,6 +107,39 @@ extension InteropTests {
             }
         }
 
+        /// A DPoP-bound session at glewlwyd's DPoP instance: its access token's `cnf.jkt` is shown as glewlwyd wrote
+        /// it (Python's decoding), and introspection, sent with the session's proof as every request of it is, says
+        /// active.
+        @Test func aDPoPBoundTokensConfirmationIsShownAndIntrospectionAgrees() throws {
+            let issuer = try #require(info.dpopIssuer)
+            try setup.configure([
+                "issuer": issuer, "clientID": try #require(info.introspectionClient),
+                "clientSecretFile": setup.secretFile(info.clientSecret), "redirectURI": info.redirectURI,
+                "scopes": ["openid"], "dpop": true,
+            ])
+            let login = setup.login(["--session-key", "dp"])
+            try #require(login.status == 0, "stderr: \(login.stderr)\nbrowser: \(setup.browserSteps)")
+            let accessToken = setup.token("dp")
+            let result = setup.runner.run(
+                executable: "/usr/bin/python3", [CLIRunner.repositoryRoot + "/Tests/Interop/jwt-claims.py", issuer],
+                stdin: accessToken)
+            let python = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
+            let claims = try #require(python?.first?["claims"] as? [String: Any], "jwt-claims.py: \(result.stderr)")
+            let jkt = try #require((claims["cnf"] as? [String: Any])?["jkt"] as? String)
+
+            let (inspected, document) = try inspected("dp")
+            #expect(inspected.status == 0, "stderr: \(inspected.stderr)")
+            let access = Self.token("access_token", in: document)
+            #expect((access?["claims"] as? NSDictionary) == (claims as NSDictionary))
+            #expect(Self.checks(access)["signature"] == true)
+            let text = setup.runner.run(["inspect", "dp"]).stdout
+            #expect(text.range(of: "cnf jkt +" + jkt, options: .regularExpression) != nil, "\(text)")
+
+            let asked = setup.runner.run(["introspect", "dp", "--json"])
+            #expect(asked.status == 0, "stderr: \(asked.stderr)")
+            #expect(asked.stdout.contains("\"active\":true"), "\(asked.stdout)")
+        }
+
         /// A stored ID token whose claims were changed after glewlwyd signed them (re-imported through `store
         /// import`): every claim is still shown, the signature check names itself, and the command exits 4.
         @Test func aTamperedIDTokenFailsItsSignatureCheck() throws {
