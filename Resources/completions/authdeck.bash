@@ -23,7 +23,7 @@ _authdeck() {
     cur="${COMP_WORDS[COMP_CWORD]}"
     prev="${COMP_WORDS[COMP_CWORD-1]}"
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "tui list login use token exec env git-credential agent stamp dpop-proof refresh logout status open-url totp sandbox store trace doctor --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "tui list login use token exec env git-credential agent stamp dpop-proof refresh logout status inspect introspect open-url totp sandbox store trace doctor --help --version" -- "$cur"))
         return
     fi
     # The command, then the subcommand: the first word after it that is not an option.
@@ -112,6 +112,12 @@ _authdeck() {
             options="--all --expired --revoke --yes --end-session --no-browser --timeout"
             sessions=1 ;;
         "status")
+            options="--json"
+            sessions=1 ;;
+        "inspect")
+            options="--json"
+            sessions=1 ;;
+        "introspect")
             options="--json"
             sessions=1 ;;
         "open-url")

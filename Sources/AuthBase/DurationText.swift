@@ -37,3 +37,27 @@ public enum DurationText {
         return hasDigits ? nil : total
     }
 }
+
+extension DurationText {
+    /// A duration as `inspect` shows one: its two largest units, the smaller left out when nought: `4m 10s`,
+    /// `2h 05m`, `2h`, `3d 04h`, `45s`.
+    public static func text(_ seconds: Int) -> String {
+        let magnitude = seconds.magnitude
+        let units: [(UInt, String)] = [(86_400, "d"), (3600, "h"), (60, "m"), (1, "s")]
+        guard let first = units.firstIndex(where: { magnitude >= $0.0 }) else { return "0s" }
+        let (size, name) = units[first]
+        var text = "\(magnitude / size)\(name)"
+        if first + 1 < units.count {
+            let (smaller, smallerName) = units[first + 1]
+            let rest = magnitude % size / smaller
+            if rest > 0 { text += " " + (rest < 10 ? "0" : "") + "\(rest)\(smallerName)" }
+        }
+        return text
+    }
+
+    /// A moment relative to now: `in 4m 10s`, `2h ago`, `now`.
+    public static func relative(_ secondsFromNow: Int) -> String {
+        if secondsFromNow == 0 { return "now" }
+        return secondsFromNow > 0 ? "in " + text(secondsFromNow) : text(secondsFromNow) + " ago"
+    }
+}

@@ -152,6 +152,19 @@ public struct OAuthClient: Sendable {
         }
     }
 
+    /// Introspection (RFC 7662 2): the token with the client's authentication, as at the token endpoint; the answer's
+    /// members as they came, `active` a boolean (2.2).
+    public func introspect(_ token: String, hint: String, endpoint: String) throws(SignInError) -> [String: JSONValue] {
+        let response = try post(endpoint, [("token", token), ("token_type_hint", hint)])
+        guard (200..<300).contains(response.status) else {
+            throw OAuthErrorResponse.error(from: response, endpoint: endpoint)
+        }
+        guard case .object(let answer) = try response.json(), case .bool? = answer["active"] else {
+            throw .unavailable(reason: "the introspection answer has no boolean active member")
+        }
+        return answer
+    }
+
     /// Pushed authorization request (RFC 9126 section 2): the parameters (or the request object) with the client's
     /// authentication, as at the token endpoint; the answer is the `request_uri` the browser carries instead.
     public func pushAuthorization(_ parameters: [(String, String)], endpoint: String) throws(SignInError)

@@ -31,6 +31,8 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
     /// `end_session_endpoint` (OpenID Connect RP-Initiated Logout 1.0, section 2.1): where `logout --end-session`
     /// sends the browser; nil when the provider names none.
     public var endSession: String?
+    /// `introspection_endpoint` (RFC 7662, RFC 8414 2): where `authdeck introspect` asks whether a token is active.
+    public var introspection: String?
 
     public init(
         issuer: String, authorization: String, token: String, jwks: String? = nil, userinfo: String? = nil,
@@ -79,6 +81,7 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
         endpoints.tokenAuthSigningAlgs = strings(document["token_endpoint_auth_signing_alg_values_supported"])
         endpoints.mtlsAliases = aliases(document["mtls_endpoint_aliases"])
         endpoints.endSession = document["end_session_endpoint"]?.string
+        endpoints.introspection = document["introspection_endpoint"]?.string
         return endpoints
     }
 
@@ -96,6 +99,7 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
         alias("userinfo_endpoint", \.userinfo)
         alias("device_authorization_endpoint", \.deviceAuthorization)
         alias("pushed_authorization_request_endpoint", \.pushedAuthorizationRequest)
+        alias("introspection_endpoint", \.introspection)
         return result
     }
 
@@ -117,6 +121,7 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
             result.tokenAuthMethods = Self.strings(metadata["token_endpoint_auth_methods_supported"])
         }
         if result.mtlsAliases == nil { result.mtlsAliases = Self.aliases(metadata["mtls_endpoint_aliases"]) }
+        if result.introspection == nil { result.introspection = metadata["introspection_endpoint"]?.string }
         if metadata["authorization_response_iss_parameter_supported"] == .bool(true) {
             result.issuerInAuthorizationResponse = true
         }

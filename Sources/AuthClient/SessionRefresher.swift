@@ -180,6 +180,35 @@ public struct SessionRefresher: Sendable {
         }
     }
 
+    /// Asks the introspection endpoint about the access token (RFC 7662), the client authenticating as at the token
+    /// endpoint (with its DPoP key and certificate as configured). The endpoint is today's configured provider's for
+    /// the session's issuer, else `discovered`'s (the issuer's own discovery, at its mutual TLS alias for a client
+    /// that presents a certificate). Returns the answer's members as they came.
+    public func introspect(_ session: Session, discovered: ProviderEndpoints?) throws(SignInError) -> [String:
+        JSONValue]
+    {
+        guard let token = session.secrets.accessToken else {
+            throw .unavailable(reason: "session '\(session.record.key)' holds no access token to ask about")
+        }
+        let configured = current(session)
+        var oauth: OAuthClient
+        if let endpoints = session.secrets.endpoints {
+            oauth = try client(endpoints, configured: configured).0
+        } else if let configured, let clientID = configured.clientID {
+            oauth = OAuthClient(transport: transport, clientID: clientID, authentication: configured.authentication)
+        } else {
+            throw .unavailable(reason: "session '\(session.record.key)' does not say which client it belongs to")
+        }
+        let fallback = oauth.authentication.certificate == nil ? discovered : discovered?.usingMTLSAliases()
+        guard let endpoint = configured?.endpoints.introspection ?? fallback?.introspection else {
+            throw .unavailable(
+                reason: "the provider of session '\(session.record.key)' has no introspection endpoint "
+                    + "(none in its discovery or RFC 8414 metadata)")
+        }
+        oauth.dpop = try DPoPProver(session: session.secrets, clock: clock)
+        return try oauth.introspect(token, hint: "access_token", endpoint: endpoint)
+    }
+
     /// Asks the user endpoint whether the access token still works.
     public func check(_ session: Session) throws(SignInError) -> RemoteTokenStatus {
         guard let token = session.secrets.bearer,

@@ -35,44 +35,81 @@ public struct IDTokenVerifier: Sendable {
     ///   the caller can refetch the JWKS once and try again.
     public func verify(_ idToken: String, jwks: String, now: Date) throws(IDTokenFailure) -> IDTokenClaims {
         let claims = try Self.signedClaims(idToken, jwks: jwks)
-        guard case .string(let iss)? = claims["iss"], iss == issuer else { throw .invalid("wrong issuer") }
+        if let problem = Self.issuerProblem(claims, issuer: issuer) { throw .invalid(problem) }
         guard case .string(let sub)? = claims["sub"], !sub.isEmpty else { throw .invalid("no subject") }
-        let audiences: [String]
-        switch claims["aud"] {
-        case .string(let single)?: audiences = [single]
-        case .array(let many)?: audiences = many.compactMap { if case .string(let value) = $0 { value } else { nil } }
-        default: audiences = []
+        if let problem = Self.audienceProblem(claims, clientID: clientID) { throw .invalid(problem) }
+        for check in [Self.expiryProblem, Self.issueTimeProblem, Self.notBeforeProblem] {
+            if let problem = check(claims, now) { throw .invalid(problem) }
         }
-        guard audiences.contains(clientID) else { throw .invalid("wrong audience") }
-        if audiences.count > 1 {
-            guard case .string(let azp)? = claims["azp"], azp == clientID else {
-                throw .invalid("several audiences and azp is not this client")
-            }
-        } else if case .string(let azp)? = claims["azp"], azp != clientID {
-            throw .invalid("azp is not this client")
-        }
-        guard let exp = claims["exp"]?.number else { throw .invalid("no expiry") }
-        guard let iat = claims["iat"]?.number else { throw .invalid("no issue time") }
-        let expiresAt = Date(timeIntervalSince1970: exp)
-        let issuedAt = Date(timeIntervalSince1970: iat)
-        guard now.timeIntervalSince(expiresAt) < Self.allowedSkew else { throw .invalid("expired") }
-        guard issuedAt.timeIntervalSince(now) <= Self.allowedSkew else { throw .invalid("issued in the future") }
-        if let nbf = claims["nbf"] {
-            guard let notBefore = nbf.number else { throw .invalid("nbf is not a number") }
-            guard notBefore - now.timeIntervalSince1970 <= Self.allowedSkew else { throw .invalid("not valid yet") }
-        }
+        // Both are numbers: the checks above passed.
+        let expiresAt = Date(timeIntervalSince1970: claims["exp"]?.number ?? 0)
+        let issuedAt = Date(timeIntervalSince1970: claims["iat"]?.number ?? 0)
         let tokenNonce = claims["nonce"]?.string
         if let nonce {
             guard let tokenNonce, ConstantTime.equals(tokenNonce, nonce) else { throw .invalid("wrong nonce") }
         }
         return IDTokenClaims(
-            issuer: iss, subject: sub, audiences: audiences, expiresAt: expiresAt, issuedAt: issuedAt,
+            issuer: issuer, subject: sub, audiences: Self.audiences(claims), expiresAt: expiresAt, issuedAt: issuedAt,
             nonce: tokenNonce, email: claims["email"]?.string, name: claims["name"]?.string,
             all: claims)
     }
 }
 
 extension IDTokenVerifier {
+    // MARK: - One check each: nil when it passes, else why not (what `verify` throws and `inspect` shows)
+
+    /// `iss` is exactly the issuer the session signed in with (OIDC Core 3.1.3.7 step 2).
+    public static func issuerProblem(_ claims: [String: JSONValue], issuer: String) -> String? {
+        guard case .string(let iss)? = claims["iss"], iss == issuer else { return "wrong issuer" }
+        return nil
+    }
+
+    /// `aud` holds the client id; with several audiences `azp` names this client, and an `azp` is always this client
+    /// (OIDC Core 3.1.3.7 steps 3 to 5).
+    public static func audienceProblem(_ claims: [String: JSONValue], clientID: String) -> String? {
+        let audiences = audiences(claims)
+        guard audiences.contains(clientID) else { return "wrong audience" }
+        if audiences.count > 1 {
+            guard case .string(let azp)? = claims["azp"], azp == clientID else {
+                return "several audiences and azp is not this client"
+            }
+        } else if case .string(let azp)? = claims["azp"], azp != clientID {
+            return "azp is not this client"
+        }
+        return nil
+    }
+
+    /// `exp` is there and not more than the allowed skew past.
+    public static func expiryProblem(_ claims: [String: JSONValue], now: Date) -> String? {
+        guard let exp = claims["exp"]?.number else { return "no expiry" }
+        guard now.timeIntervalSince1970 - exp < allowedSkew else { return "expired" }
+        return nil
+    }
+
+    /// `iat` is there and not more than the allowed skew ahead.
+    public static func issueTimeProblem(_ claims: [String: JSONValue], now: Date) -> String? {
+        guard let iat = claims["iat"]?.number else { return "no issue time" }
+        guard iat - now.timeIntervalSince1970 <= allowedSkew else { return "issued in the future" }
+        return nil
+    }
+
+    /// `nbf`, when present, is a number not more than the allowed skew ahead.
+    public static func notBeforeProblem(_ claims: [String: JSONValue], now: Date) -> String? {
+        guard let nbf = claims["nbf"] else { return nil }
+        guard let notBefore = nbf.number else { return "nbf is not a number" }
+        guard notBefore - now.timeIntervalSince1970 <= allowedSkew else { return "not valid yet" }
+        return nil
+    }
+
+    /// `aud` as a list: one string or an array of them.
+    public static func audiences(_ claims: [String: JSONValue]) -> [String] {
+        switch claims["aud"] {
+        case .string(let single)?: return [single]
+        case .array(let many)?: return many.compactMap(\.string)
+        default: return []
+        }
+    }
+
     /// The claims of a JWT signed by one of the issuer's keys with an accepted algorithm: the signature check ID
     /// tokens and JWT-secured authorization responses share.
     public static func signedClaims(_ jwt: String, jwks: String) throws(IDTokenFailure) -> [String: JSONValue] {

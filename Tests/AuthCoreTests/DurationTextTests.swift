@@ -22,4 +22,20 @@ import Testing
             #expect(DurationText.seconds(text) == nil, "\(text)")
         }
     }
+
+    /// How `inspect` shows a distance: the two largest units, the smaller left out when nought.
+    @Test func shownDistances() {
+        #expect(DurationText.text(0) == "0s")
+        #expect(DurationText.text(45) == "45s")
+        #expect(DurationText.text(250) == "4m 10s")
+        #expect(DurationText.text(305) == "5m 05s")
+        #expect(DurationText.text(7200) == "2h")
+        #expect(DurationText.text(7259) == "2h")
+        #expect(DurationText.text(9000) == "2h 30m")
+        #expect(DurationText.text(273_600) == "3d 04h")
+        #expect(DurationText.relative(250) == "in 4m 10s")
+        #expect(DurationText.relative(-7200) == "2h ago")
+        #expect(DurationText.relative(0) == "now")
+        #expect(DurationText.relative(Int.min + 1).hasSuffix(" ago"))
+    }
 }

@@ -66,6 +66,13 @@ import Testing
                 ]
             ).0
         },
+        Case(name: "session-inspector") { rows, cols in
+            let opened = AppFixtures.run(
+                AppFixtures.state(rows: rows, cols: cols), [.key(.enter), .key(.character("i"))]
+            ).0
+            let key = opened.sessions.current?.key ?? ""
+            return AppFixtures.run(opened, [.inspected(key: key, .inspected(InspectorTests.inspection(key: key)))]).0
+        },
         Case(name: "session-details-id-only") { rows, cols in
             var record = AppFixtures.record("google-3e479fbd", backend: "sandbox-portal", expiresIn: nil)
             record.subject = "3e479fbd-0f7c-4a8e-9d51-2b6f1c0e7a93"

@@ -25,6 +25,7 @@ import Testing
         "agent": ["allow", "socket", "confirm", "log"], "stamp": ["body", "header"], "refresh": ["all"],
         "dpop-proof": ["method", "url", "nonce"],
         "logout": ["all", "expired", "revoke", "yes"], "status": ["json"],
+        "inspect": ["json"], "introspect": ["json"],
         "totp": [], "totp add": ["secret", "uri", "replace"], "totp list": ["json"], "totp rm": [], "totp code": [],
         "sandbox": ["port", "users", "outbox", "config-out", "token-lifetime", "device-interval", "fault", "delay-ms"],
         "sandbox faults": ["delay-ms", "url", "json"], "sandbox panel": ["url"], "sandbox approve": ["user", "deny"],

@@ -43,6 +43,8 @@ final class InteropServer: @unchecked Sendable {
         let wrongKeyFile: String?
         let secretJWTClient: String?
         let jwtSecret: String?
+        /// glewlwyd only: a confidential client (Basic, `clientSecret`) allowed to introspect its own tokens.
+        let introspectionClient: String?
         /// glewlwyd over HTTPS (`serve.py --tls`): its private CA, the client registered by its certificate's DNS
         /// name (tls_client_auth) and the one registered by its self-signed certificate, and their certificates and
         /// owner-only keys (openssl's); `other…` is issued by the CA for another name, `unknown…` self-signed and

@@ -7,7 +7,7 @@ import Sandbox
 enum Commands {
     static let all: [Command] = [
         tui, list, login, use, token, exec, env, gitCredential, agent, stamp, dpopProof, refresh, logout, status,
-        openURL, totp,
+        inspect, introspect, openURL, totp,
         sandbox, store, trace, doctor,
     ]
 
@@ -175,6 +175,18 @@ enum Commands {
         "status", synopsis: "status [KEY] [--json]",
         summary: "Show when access and refresh tokens expire, checked against the server when it can.",
         options: [.flag("json", "print JSON")], operands: .sessions, run: StoreCommands.status)
+
+    static let inspect = Command(
+        "inspect", synopsis: "inspect [KEY] [--json]",
+        summary: "Decode the ID and access tokens and check their signatures, issuer, audience and times.",
+        options: [.flag("json", "print one JSON document: headers, claims and checks")], operands: .sessions,
+        run: InspectCommand.inspect)
+
+    static let introspect = Command(
+        "introspect", synopsis: "introspect [KEY] [--json]",
+        summary: "Ask the provider whether the access token is active (RFC 7662 introspection).",
+        options: [.flag("json", "print the provider's answer as JSON")], operands: .sessions,
+        run: InspectCommand.introspect)
 
     static let openURL = Command(
         "open-url", synopsis: "open-url URL",

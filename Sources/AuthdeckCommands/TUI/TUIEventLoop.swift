@@ -301,6 +301,10 @@ final class TUIEventLoop {
             if let opened = try? store.store(create: false), let session = try? opened.session(key) {
                 dispatch(.bindingRead(TUISignInWords.binding(session)))
             }
+        case .inspect(let key):
+            inspect(key)
+        case .introspect(let key):
+            introspect(key)
         case .repaint:
             terminal.repaintAll()
         case .quit:
@@ -517,10 +521,13 @@ final class TUIEventLoop {
 
     /// Refreshes and revokes stored sessions, an imported one with today's config.json client for its issuer.
     private var sessionRefresher: SessionRefresher {
-        SessionRefresher(
-            transport: CurlTransport(trust: setup.trust),
-            currentProvider: CurrentEndpoints.lookup(
-                configuration: setup.configuration, catalog: setup.catalog, environment: setup.environment))
+        SessionRefresher(transport: CurlTransport(trust: setup.trust), currentProvider: currentProvider)
+    }
+
+    /// What today's config.json says of a stored session's provider.
+    private var currentProvider: @Sendable (SessionRecord) -> CurrentProvider? {
+        CurrentEndpoints.lookup(
+            configuration: setup.configuration, catalog: setup.catalog, environment: setup.environment)
     }
 
     private func refresh(_ key: String, ifExpiringWithin window: TimeInterval?) {
@@ -540,6 +547,44 @@ final class TUIEventLoop {
             inbox.post(.refreshFinished(key: key, error: nil))
         }
         onStoredSession(key, failed: { .refreshFinished(key: key, error: $0) }, work: refreshing)
+    }
+
+    /// The inspector's `TokenInspection`, made off the loop's thread (the issuer's keys may need fetching).
+    private func inspect(_ key: String) {
+        let inspector = InspectCommand.inspector(
+            environment: setup.environment, trust: setup.trust, currentProvider: currentProvider)
+        let failed: @Sendable (String) -> AppEvent = { .inspected(key: key, .failed($0)) }
+        onStoredSession(key, failed: failed) { opened, _, inbox throws(StoreError) in
+            let session = try opened.session(key)
+            do throws(SignInError) {
+                inbox.post(.inspected(key: key, .inspected(try inspector.inspect(session, now: Date()))))
+            } catch {
+                inbox.post(
+                    failed("cannot check the signatures without the issuer's keys: " + InspectCommand.reason(error)))
+            }
+        }
+    }
+
+    /// `I`: the issuer's introspection answer, summed up in the message line.
+    private func introspect(_ key: String) {
+        let inspector = InspectCommand.inspector(
+            environment: setup.environment, trust: setup.trust, currentProvider: currentProvider)
+        let failed: @Sendable (String) -> AppEvent = {
+            .introspected(key: key, line: "Cannot introspect \(key): \($0)", active: false)
+        }
+        onStoredSession(key, failed: failed) { opened, refresher, inbox throws(StoreError) in
+            let session = try opened.session(key)
+            do throws(SignInError) {
+                let answer = try InspectCommand.introspection(
+                    session, inspector: inspector, refresher: refresher, now: Date())
+                inbox.post(
+                    .introspected(
+                        key: key, line: InspectCommand.summary(answer, key: key, now: Date()),
+                        active: answer["active"] == .bool(true)))
+            } catch {
+                inbox.post(failed(InspectCommand.reason(error)))
+            }
+        }
     }
 
     /// OSC 52: the terminal puts the text on the user's clipboard, over SSH and tmux too. The text itself is never

@@ -95,6 +95,8 @@ public struct KeyBinding: Equatable, Sendable {
         KeyBinding([.character("d")], "d", .signOut, "sign out (asks first)", hint: "sign out"),
         KeyBinding([.character("R")], "R", .revoke, "revoke and sign out"),
         KeyBinding([.character("t")], "t", .trace, "trace of the last sign-in"),
+        KeyBinding([.character("i")], "i", .inspect, "inspector: tokens decoded and checked", hint: "inspect"),
+        KeyBinding([.character("I")], "I", .introspect, "ask the provider if the token is active", hint: "introspect"),
         KeyBinding([.character("c")], "c", .copyToken, "copy the access token (OSC 52)", hint: "copy"),
         KeyBinding([.character("y")], "y", .copyKey, "copy the key"),
         KeyBinding([.character("e")], "e", .copyExport, "copy export AUTHDECK_SESSION=…"),
@@ -102,6 +104,23 @@ public struct KeyBinding: Equatable, Sendable {
         KeyBinding([.escape, .enter, .backspace, .left], "Esc", .back, "back to the list", hint: "back"),
         KeyBinding([.character("?"), .function(1)], "?", .help, "this help", hint: "help"),
         KeyBinding([.character("q"), .interrupt], "q", .quit, "quit", hint: "quit"),
+    ]
+
+    /// The status bar while the inspector is open over Details: the Details keys that matter there, introspection
+    /// first (the reducer reads them from `details`).
+    public static let inspector: [KeyBinding] = ([.introspect, .inspect, .back, .help, .quit] as [SessionAction])
+        .compactMap { command in
+            guard var binding = details.first(where: { $0.command == command }) else { return nil }
+            if command == .inspect { binding.hint = "close" }
+            return binding
+        }
+
+    /// Keys that scroll the inspector while it is open over Details (help lists them with the Details keys).
+    public static let inspectorScrolling: [KeyBinding] = [
+        KeyBinding([.up, .character("k"), .scrollUp], "↑/k", .up, "inspector: scroll up"),
+        KeyBinding([.down, .character("j"), .scrollDown], "↓/j", .down, "inspector: scroll down"),
+        KeyBinding([.pageUp], "PgUp", .pageUp, "inspector: page up"),
+        KeyBinding([.pageDown], "PgDn", .pageDown, "inspector: page down"),
     ]
 
     /// The Trace screen (`t`): a selection bar over the steps, their details, the attempts of this run.

@@ -28,6 +28,10 @@ public enum SessionAction: Hashable, Sendable {
     case copyExport
     /// `D`: run `authdeck doctor` and show its checks.
     case doctor
+    /// `i` on Details: the inspector, the session's tokens decoded and checked; again (or Esc) closes it.
+    case inspect
+    /// `I` on Details: ask the provider whether the access token is active (RFC 7662); the answer is the message.
+    case introspect
     /// `m`: the last message in full.
     case showMessage
     /// `S`: the Sandbox panel of the configured sandbox.

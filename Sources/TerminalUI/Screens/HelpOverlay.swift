@@ -12,7 +12,7 @@ public enum HelpOverlay {
         case .sessions:
             return KeyBinding.helpEntries(KeyBinding.sessions)
         case .details:
-            return KeyBinding.helpEntries(KeyBinding.details)
+            return KeyBinding.helpEntries(KeyBinding.details + KeyBinding.inspectorScrolling)
         case .sandbox:
             return KeyBinding.helpEntries(KeyBinding.sandbox)
         case .unlock:

@@ -54,6 +54,11 @@ public enum AppEffect: Equatable, Sendable {
     case readPage(SessionPageRequest)
     /// Details opened: read how the session's token is bound from its sealed half; it comes back as `bindingRead`.
     case readBinding(String)
+    /// `i` on Details: inspect the session's tokens against its issuer's keys; the result comes back as `inspected`.
+    case inspect(String)
+    /// `I` on Details: ask the issuer's introspection endpoint about the access token; it comes back as
+    /// `introspected`.
+    case introspect(String)
     /// Ctrl-L: repaint the whole terminal.
     case repaint
     /// `q`: leave the TUI.

@@ -61,4 +61,9 @@ public enum AppEvent: Equatable, Sendable {
     case signInRefused(flow: Int, SignInError)
     /// How a session's token is bound and how its client authenticated, read for its Details screen.
     case bindingRead(SessionBinding)
+    /// The inspector's result for a session: its tokens decoded and checked, or why they could not be.
+    case inspected(key: String, Inspector.Content)
+    /// The provider's introspection answer about a session's access token, as one line; `active` false or a
+    /// failure shows as an error.
+    case introspected(key: String, line: String, active: Bool)
 }

@@ -20,6 +20,12 @@ extension AppState {
     }
 
     mutating func detailsKey(_ request: KeyRequest, _ key: String) -> [AppEffect] {
+        if inspector?.key == key, let command = KeyBinding.command(for: request, in: KeyBinding.inspectorScrolling) {
+            let page = max(1, AppFrame.body(rows: rows, cols: cols).rows - 3)
+            let steps: [SessionAction: Int] = [.up: -1, .down: 1, .pageUp: -page, .pageDown: page]
+            inspector?.scroll(by: steps[command] ?? 0)
+            return []
+        }
         guard sessions.current?.key == key,
             let command = KeyBinding.command(for: request, in: KeyBinding.details)
         else { return [] }
@@ -46,9 +52,12 @@ extension AppState {
             guard let item = sessions.current else { return [] }
             mode = .details(item.key)
             if binding?.key != item.key { binding = nil }
+            inspector = nil
             return [.readBinding(item.key)]
         case .back:
-            if case .details = mode {
+            if case .details = mode, inspector != nil {
+                inspector = nil
+            } else if case .details = mode {
                 mode = .sessions
             } else if !sessions.filter.isEmpty || !marked.isEmpty {
                 sessions.setFilter("", now: now)
@@ -117,6 +126,26 @@ extension AppState {
             overlay = .help
         case .showMessage:
             break
+        case .inspect:
+            guard let item = sessions.current else { return [] }
+            if inspector?.key == item.key {
+                inspector = nil
+                return []
+            }
+            if isStoreLocked {
+                askToUnlock(for: "inspect the tokens of \(item.key)")
+                return []
+            }
+            inspector = Inspector(key: item.key)
+            return [.inspect(item.key)]
+        case .introspect:
+            guard let item = sessions.current else { return [] }
+            if isStoreLocked {
+                askToUnlock(for: "ask the provider about the token of \(item.key)")
+                return []
+            }
+            message = Message("Asking the provider whether the access token of \(item.key) is active…")
+            return [.introspect(item.key)]
         case .doctor:
             message = Message("Running authdeck doctor…")
             return [.runDoctor]

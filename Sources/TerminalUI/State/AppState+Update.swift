@@ -166,6 +166,12 @@ extension AppState {
         case .bindingRead(let read):
             binding = read
             return []
+        case .inspected(let key, let content):
+            if inspector?.key == key { inspector?.content = content }
+            return []
+        case .introspected(_, let line, let active):
+            message = Message(line, isError: !active)
+            return []
         }
     }
 

@@ -88,6 +88,8 @@ public struct AppState: Equatable, Sendable {
     /// How the token of the session on the Details screen is bound and how its client authenticated, once the event
     /// loop read it from the session's sealed half (nil until then, and for another session's Details).
     public var binding: SessionBinding?
+    /// The inspector open over a session's Details (`i`), nil when closed.
+    public var inspector: Inspector?
 
     /// Why `provider` cannot sign in through `backend`, or nil.
     public func refusal(provider: Provider, backend: String) -> String? {

@@ -236,6 +236,7 @@ def configure(folder, base, server):
                                   "token_endpoint_auth_method": ["client_secret_basic"],
                                   "authorization_type": grants, "scope": [], "enabled": True})
     jwt_clients = register_jwt_clients(api, folder, redirect, grants)
+    introspection = register_introspection_client(api, redirect, grants, secret)
     # The request-object client: confidential (Basic), its P-256 public key in the `pubkey` property glewlwyd checks
     # request objects with; the private key in an owner-only file for authdeck's privateKeyFile. At its PAR endpoint
     # glewlwyd counts a request object signed with that key as the client's authentication (private_key_jwt), so the
@@ -259,7 +260,7 @@ def configure(folder, base, server):
         "clientSecret": secret, "deviceClient": "authdeck-public",
         "oddClient": "authdeck-odd", "oddSecret": odd_secret, "dpopIssuer": base + "/api/oidcdpop",
         "fapiIssuer": base + "/api/oidcx", "parRequiredIssuer": base + "/api/oidcpar",
-        "jarClient": "authdeck-jar", "jarKeyFile": jar_key, **jwt_clients, **end_session,
+        "jarClient": "authdeck-jar", "jarKeyFile": jar_key, **jwt_clients, **end_session, **introspection,
     }), flush=True)
 
 
@@ -420,6 +421,18 @@ def register_jwt_clients(api, folder, redirect, grants):
         "ecJWTClient": "authdeck-ec-jwt", "ecKeyFile": ec_key, "wrongKeyFile": wrong_key,
         "secretJWTClient": "authdeck-secret-jwt", "jwtSecret": jwt_secret,
     }
+
+
+def register_introspection_client(api, redirect, grants, secret):
+    """A confidential client (Basic) that may introspect the tokens issued to it: glewlwyd's docs/OIDC.md lets a
+    token's own client call /introspect with its id and secret as HTTP Basic (the plugin's
+    introspection-revocation-allow-target-client) when the client has the authorization type client_credentials."""
+    api.must("POST", "/client/", {"client_id": "authdeck-introspect", "name": "authdeck introspection",
+                                  "confidential": True, "password": secret, "redirect_uri": [redirect],
+                                  "token_endpoint_auth_method": ["client_secret_basic"],
+                                  "authorization_type": grants + ["client_credentials"], "scope": [],
+                                  "enabled": True})
+    return {"introspectionClient": "authdeck-introspect"}
 
 
 if __name__ == "__main__":
