@@ -39,7 +39,12 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
 
 class Browser:
     def __init__(self):
-        handlers = [urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()), NoRedirect]
+        # INTEROP_COOKIE_JAR keeps the server's login session from one run to the next, as a browser profile does.
+        self.jar = http.cookiejar.LWPCookieJar(os.environ["INTEROP_COOKIE_JAR"]) \
+            if os.environ.get("INTEROP_COOKIE_JAR") else http.cookiejar.CookieJar()
+        if hasattr(self.jar, "filename") and os.path.exists(self.jar.filename):
+            self.jar.load(ignore_discard=True)
+        handlers = [urllib.request.HTTPCookieProcessor(self.jar), NoRedirect]
         if CA_FILE:
             handlers.append(urllib.request.HTTPSHandler(context=ssl.create_default_context(cafile=CA_FILE)))
         self.opener = urllib.request.build_opener(*handlers)
@@ -122,6 +127,12 @@ def glewlwyd(browser, url):
     if client and DECISION == "approve":
         browser.send("PUT", origin + "/api/auth/grant/" + urllib.parse.quote(client),
                      json_body={"scope": query.get("scope", ["openid"])[0]})
+        # Rich authorization requests: the user's consent to each type asked for, through the plugin's rar API.
+        plugin = urllib.parse.urlparse(url).path.split("/")[2]
+        asked = urllib.parse.parse_qs(urllib.parse.urlparse(url).query).get("authorization_details")
+        for detail in json.loads(asked[0]) if asked else []:
+            browser.send("PUT", "%s/api/%s/rar/%s/%s/1" % (origin, plugin, urllib.parse.quote(client),
+                                                           urllib.parse.quote(detail["type"])))
     browser.follow(callback + ("&" if "?" in callback else "?") + "g_continue")
 
 
@@ -163,6 +174,8 @@ def main():
             django(browser, url)
     except BaseException as error:  # the log is the only place a failure can go
         log("error: %r" % (error,))
+    if os.environ.get("INTEROP_COOKIE_JAR"):
+        browser.jar.save(ignore_discard=True)
 
 
 if __name__ == "__main__":
