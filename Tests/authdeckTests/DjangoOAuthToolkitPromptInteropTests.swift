@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 extension InteropTests {
-    /// `--prompt` against django-oauth-toolkit 3.4: `none` without a login at the toolkit ends in its
-    /// `login_required` (exit 4, nothing stored); `login` makes it show its login form again although the browser
-    /// still holds the toolkit's login, which without the prompt it does not.
+    /// `--prompt login` against django-oauth-toolkit 3.4: the toolkit shows its login form again although the
+    /// browser still holds its login, which without the prompt it does not. (Its `prompt=none` needs the validator's
+    /// `validate_silent_login`, which the toolkit leaves to the project: unimplemented it answers 500.)
     @Suite(.serialized, .enabled(if: InteropServer.Kind.djangoOAuthToolkit.available))
     struct DjangoOAuthToolkitPromptInteropTests {
         let server: InteropServer
@@ -19,12 +19,7 @@ extension InteropTests {
             ])
         }
 
-        @Test func promptNoneWithoutALoginIsRefusedAndPromptLoginAsksAgain() throws {
-            let silent = setup.login(["--session-key", "silent", "--prompt", "none"])
-            #expect(silent.status == 4, "stderr: \(silent.stderr)\nbrowser: \(setup.browserSteps)")
-            #expect(silent.stderr.contains("login_required"), "stderr: \(silent.stderr)")
-            #expect(try setup.listed().isEmpty)
-
+        @Test func promptLoginMakesTheToolkitAskForThePasswordAgain() throws {
             let jar = ["INTEROP_COOKIE_JAR": setup.folder.path + "/cookies.txt"]
             let first = setup.login(["--session-key", "first"], environment: jar)
             #expect(first.status == 0, "stderr: \(first.stderr)\nbrowser: \(setup.browserSteps)")

@@ -29,7 +29,8 @@ extension InteropTests {
         @Test func resourceAuthorizationDetailsAndClaimsReachWhatGlewlwydIssues() throws {
             try configureShaped()
             let resource = try #require(info.shapeResource)
-            let details = #"[{"type":"payment_initiation","locations":["https://bank.shape.test/"],"actions":["initiate"]}]"#
+            // glewlwyd keeps at the token request only the details whose locations name the resource (RFC 9396 6).
+            let details = #"[{"type":"payment_initiation","locations":["\#(resource)"],"actions":["initiate"]}]"#
             let detailsFile = setup.folder.write("details.json", details)
             let tracePath = setup.folder.path + "/trace.jsonl"
             let result = setup.login([

@@ -275,7 +275,7 @@ def configure_shaping(api, base, parameters, redirect, grants):
         "resource-client-property": "resource", "resource-scope-and-client-property": False,
         "oauth-rar-allowed": True, "rar-types-client-property": "authorization_details_types",
         "rar-allow-auth-unsigned": True, "rar-allow-auth-unencrypted": True,
-        "rar-types": {"payment_initiation": {"scopes": ["openid"], "locations": ["https://bank.shape.test/"],
+        "rar-types": {"payment_initiation": {"scopes": ["openid"], "locations": [resource],
                                              "actions": ["initiate", "status"], "datatypes": [], "enriched": [],
                                              "description": "a payment"}},
         "name-claim": "on-demand",
