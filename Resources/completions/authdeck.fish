@@ -77,7 +77,7 @@ complete -c authdeck -n '__authdeck_in "login"' -l par -d 'push the authorizatio
 complete -c authdeck -n '__authdeck_in "login"' -l request-object -d 'send the authorization request as a request object signed with privateKeyFile (JAR)'
 complete -c authdeck -n '__authdeck_in "login"' -l prompt -x -a 'login consent select_account none' -d 'OpenID Connect prompt: login, consent, select_account or none'
 complete -c authdeck -n '__authdeck_in "login"' -l login-hint -x -d 'the account to sign in as, sent as login_hint'
-complete -c authdeck -n '__authdeck_in "login"' -l max-age -x -d 'max_age: the provider asks again if the user signed in longer ago; the ID token\'s auth_time is checked'
+complete -c authdeck -n '__authdeck_in "login"' -l max-age -x -d 'max_age: sign in again if the last sign-in is older; the ID token\'s auth_time is checked'
 complete -c authdeck -n '__authdeck_in "login"' -l acr-values -x -d 'acr_values, space-separated; the ID token\'s acr must be one of them'
 complete -c authdeck -n '__authdeck_in "login"' -l claims -x -d 'the claims request parameter, a JSON object'
 complete -c authdeck -n '__authdeck_in "login"' -l resource -x -d 'the resource the token is for (RFC 8707), on the authorization and token requests; repeatable'

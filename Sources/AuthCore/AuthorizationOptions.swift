@@ -195,7 +195,9 @@ extension AuthorizationOptions {
         let name = String(text[..<equals])
         let value = String(text[text.index(after: equals)...])
         try checkParameterName(name)
-        guard !Configuration.hasControl(value) else { throw Problem(description: "\(name)'s value has a control character") }
+        guard !Configuration.hasControl(value) else {
+            throw Problem(description: "\(name)'s value has a control character")
+        }
         return (name, value)
     }
 
@@ -229,20 +231,31 @@ extension ProviderConfiguration {
     /// The request shaping config.json sets for this provider, each value checked as its option is; a problem
     /// names the field.
     public func authorizationOptions() throws(AuthorizationOptions.Problem) -> AuthorizationOptions {
-        func field<Value>(_ name: String, _ check: () throws(AuthorizationOptions.Problem) -> Value)
-            throws(AuthorizationOptions.Problem) -> Value
-        {
-            do {
-                return try check()
-            } catch {
-                throw AuthorizationOptions.Problem(description: "\(name) \(error.description)")
-            }
-        }
+        typealias Check = AuthorizationOptions
         var options = AuthorizationOptions()
-        if let prompt { options.prompt = try field("prompt") { () throws(AuthorizationOptions.Problem) in
-            try AuthorizationOptions.prompt(prompt) } }
-        if let loginHint { options.loginHint = try field("loginHint") { () throws(AuthorizationOptions.Problem) in
-            try AuthorizationOptions.loginHint(loginHint) } }
+        // The field being read, for the one line a bad value gets.
+        var field = ""
+        do throws(AuthorizationOptions.Problem) {
+            field = "prompt"
+            options.prompt = try prompt.map { (value) throws(Check.Problem) in try Check.prompt(value) }
+            field = "loginHint"
+            options.loginHint = try loginHint.map { (value) throws(Check.Problem) in try Check.loginHint(value) }
+            field = "claims"
+            options.claims = try claims.map { (value) throws(Check.Problem) in try Check.claims(Check.compact(value)) }
+            field = "authorizationDetails"
+            options.authorizationDetails = try authorizationDetails.map { (value) throws(Check.Problem) in
+                try Check.authorizationDetails(Check.compact(value))
+            }
+            field = "resources"
+            for resource in resources ?? [] { options.resources.append(try Check.resource(resource)) }
+            field = "authorizeParameters"
+            for (name, value) in (authorizeParameters ?? [:]).sorted(by: { $0.key < $1.key }) {
+                try Check.checkParameterName(name)
+                options.authorizeParameters.append((name, value))
+            }
+        } catch {
+            throw Check.Problem(description: "\(field) \(error.description)")
+        }
         if let maxAge {
             guard maxAge >= 0 else { throw .init(description: "maxAge takes a whole number of seconds (0 or more)") }
             options.maxAge = maxAge
@@ -253,23 +266,6 @@ extension ProviderConfiguration {
             }
             options.acrValues = acrValues
         }
-        if let claims { options.claims = try field("claims") { () throws(AuthorizationOptions.Problem) in
-            try AuthorizationOptions.claims(AuthorizationOptions.compact(claims)) } }
-        if let details = authorizationDetails {
-            options.authorizationDetails = try field("authorizationDetails") {
-                () throws(AuthorizationOptions.Problem) in
-                try AuthorizationOptions.authorizationDetails(AuthorizationOptions.compact(details))
-            }
-        }
-        for resource in resources ?? [] {
-            options.resources.append(try field("resources") { () throws(AuthorizationOptions.Problem) in
-                try AuthorizationOptions.resource(resource) })
-        }
-        for (name, value) in (authorizeParameters ?? [:]).sorted(by: { $0.key < $1.key }) {
-            try field("authorizeParameters") { () throws(AuthorizationOptions.Problem) in
-                try AuthorizationOptions.checkParameterName(name) }
-            options.authorizeParameters.append((name, value))
-        }
         for (name, value) in (tokenParameters ?? [:]).sorted(by: { $0.key < $1.key }) {
             guard !AuthorizationOptions.ownedTokenParameters.contains(name), !name.isEmpty else {
                 throw .init(description: "tokenParameters: \(name) is set by authdeck and cannot be replaced")
@@ -278,7 +274,8 @@ extension ProviderConfiguration {
         }
         for (name, value) in (requestHeaders ?? [:]).sorted(by: { $0.key < $1.key }) {
             let token = name.unicodeScalars.allSatisfy {
-                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "!#$%&'*+-.^_`|~".unicodeScalars.contains($0))
+                $0.isASCII
+                    && (CharacterSet.alphanumerics.contains($0) || "!#$%&'*+-.^_`|~".unicodeScalars.contains($0))
             }
             guard token, !name.isEmpty else {
                 throw .init(description: "requestHeaders: '\(name)' is not a header name")

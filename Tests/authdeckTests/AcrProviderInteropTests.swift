@@ -33,7 +33,8 @@ extension InteropTests {
         }
 
         func login(_ scenario: String, key: String, _ options: [String]) -> CLIRunner.Result {
-            setup.login(["--issuer", baseURL + "/" + scenario, "--client-id", "authdeck-acr", "--session-key", key] + options)
+            setup.login(
+                ["--issuer", baseURL + "/" + scenario, "--client-id", "authdeck-acr", "--session-key", key] + options)
         }
 
         /// Every request the provider received: its path, Origin header, and authorize query or token form.

@@ -61,7 +61,7 @@ enum Commands {
             .value("login-hint", "HINT", "the account to sign in as, sent as login_hint"),
             .value(
                 "max-age", "SECONDS",
-                "max_age: the provider asks again if the user signed in longer ago; the ID token's auth_time is checked"),
+                "max_age: sign in again if the last sign-in is older; the ID token's auth_time is checked"),
             .value("acr-values", "\"A B\"", "acr_values, space-separated; the ID token's acr must be one of them"),
             .value("claims", "JSON", "the claims request parameter, a JSON object"),
             .value(

@@ -111,26 +111,25 @@ public struct NewSignInForm: Equatable, Sendable {
 
     /// Why the typed request shaping cannot be used, in `login`'s words, and the field to fix; nil when it can.
     public var shapingProblem: (focus: Focus, message: String)? {
-        let checks: [(Focus, TextField, (String) throws(AuthorizationOptions.Problem) -> Void)] = [
-            (.loginHint, loginHint, { (text) throws(AuthorizationOptions.Problem) in
-                _ = try AuthorizationOptions.loginHint(text) }),
-            (.maxAge, maxAge, { (text) throws(AuthorizationOptions.Problem) in
-                _ = try AuthorizationOptions.maxAge(text) }),
-            (.acrValues, acrValues, { (text) throws(AuthorizationOptions.Problem) in
-                _ = try AuthorizationOptions.acrValues(text) }),
-            (.resource, resource, { (text) throws(AuthorizationOptions.Problem) in
-                _ = try AuthorizationOptions.resource(text) }),
+        let fields: [(Focus, String, TextField)] = [
+            (.loginHint, "Login hint", loginHint), (.maxAge, "Max age", maxAge), (.acrValues, "ACR values", acrValues),
+            (.resource, "Resource", resource),
         ]
-        let names: [Focus: String] = [
-            .loginHint: "Login hint", .maxAge: "Max age", .acrValues: "ACR values", .resource: "Resource",
-        ]
-        for (focus, field, check) in checks {
+        for (focus, name, field) in fields {
             let text = field.text.trimmingCharacters(in: .whitespaces)
             guard !text.isEmpty else { continue }
-            do {
-                try check(text)
+            do throws(AuthorizationOptions.Problem) {
+                switch focus {
+                case .loginHint: _ = try AuthorizationOptions.loginHint(text)
+                case .maxAge: _ = try AuthorizationOptions.maxAge(text)
+                case .acrValues: _ = try AuthorizationOptions.acrValues(text)
+                case .resource: _ = try AuthorizationOptions.resource(text)
+                case .providers, .backend, .sessionKey, .issuer, .clientID, .authMethod, .keyFile, .pushed,
+                    .signedRequest, .responseMode, .dpop, .prompt:
+                    break
+                }
             } catch {
-                return (focus, "\(names[focus] ?? ""): \(error.description).")
+                return (focus, "\(name): \(error.description).")
             }
         }
         return nil
