@@ -20,14 +20,12 @@ import hashlib
 import json
 import os
 import secrets
-import signal
 import sys
 import time
 import urllib.parse
-import http.server
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "authdeckTests", "Fixtures"))
-from fixture_http import QuietHandler  # noqa: E402
+from fixture_http import QuietHandler, serve_on_loopback  # noqa: E402
 
 from cryptography.hazmat.primitives import hashes  # noqa: E402
 from cryptography.hazmat.primitives.asymmetric import padding, rsa  # noqa: E402
@@ -131,13 +129,4 @@ class Handler(QuietHandler):
                              "id_token": signed(claims)})
 
 
-# The test runner may start this with signals blocked; SIGTERM must end it.
-signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM, signal.SIGINT])
-signal.signal(signal.SIGTERM, signal.SIG_DFL)
-server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-server.daemon_threads = True
-print("http://127.0.0.1:%d" % server.server_address[1], flush=True)
-try:
-    server.serve_forever()
-except KeyboardInterrupt:
-    pass
+serve_on_loopback(Handler)
