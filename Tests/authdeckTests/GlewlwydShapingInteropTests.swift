@@ -64,6 +64,20 @@ extension InteropTests {
             #expect(plainID["sub"] != nil && plainID["name"] == nil, "ID token: \(plainID)")
         }
 
+        /// Pushed (PAR, RFC 9126): the shaping travels in the pushed parameters, so glewlwyd's access token names the
+        /// resource although the browser carried only `client_id` and `request_uri`. (glewlwyd 2.7 does not read a
+        /// pushed `claims`, and pushed details would need the user's consent on its page, which the interop browser
+        /// gives only for details it sees.)
+        @Test func shapingTravelsInAPushedRequest() throws {
+            try configureShaped()
+            let resource = try #require(info.shapeResource)
+            let result = setup.login(["--session-key", "pushed", "--par", "--resource", resource])
+            #expect(result.status == 0, "stderr: \(result.stderr)\nbrowser: \(setup.browserSteps)")
+            #expect(result.stderr.contains("request_uri=") && !result.stderr.contains("resource="), "\(result.stderr)")
+            let access = setup.jwtClaims(setup.token("pushed"))
+            #expect(access["aud"] as? String == resource, "access token: \(access)")
+        }
+
         @Test func promptNoneWithoutAGlewlwydLoginEndsInItsRefusalWithNothingStored() throws {
             try configureShaped()
             let result = setup.login(["--session-key", "silent", "--prompt", "none"])

@@ -267,8 +267,8 @@ def configure(folder, base, server):
 def configure_shaping(api, base, parameters, redirect, grants):
     """An instance for shaped authorization requests (glewlwyd docs/OIDC.md): resource indicators (RFC 8707) allowed
     for the `openid` scope's one resource, rich authorization requests (`oauth-rar-allowed`, one `rar-types` entry,
-    taken unsigned) for a client whose `authorization_details_types` property lists it, and the `name` claim only on
-    demand, so it appears only when a `claims` request asks for it. A public client of its own."""
+    taken unsigned) for a client whose `authorization_details_types` property lists it, the `name` claim only on
+    demand, so it appears only when a `claims` request asks for it, and pushed requests. A public client of its own."""
     resource = "https://api.shape.test/"
     shape = dict(parameters, iss=base + "/api/oidcshape", **{
         "resource-allowed": True, "resource-scope": {"openid": [resource]},
@@ -279,6 +279,8 @@ def configure_shaping(api, base, parameters, redirect, grants):
                                              "actions": ["initiate", "status"], "datatypes": [], "enriched": [],
                                              "description": "a payment"}},
         "name-claim": "on-demand",
+        "oauth-par-allowed": True, "oauth-par-required": False, "oauth-par-duration": 90,
+        "oauth-par-request_uri-prefix": "urn:ietf:params:oauth:request_uri:",
     })
     api.must("POST", "/mod/plugin/", {"module": "oidc", "name": "oidcshape", "display_name": "OpenID Connect shaped",
                                       "enabled": True, "parameters": shape})
