@@ -78,6 +78,27 @@ extension InteropTests {
             #expect(access["aud"] as? String == resource, "access token: \(access)")
         }
 
+        /// A signed request object (RFC 9101) carries the shaping as claims: `claims` as a JSON object, which glewlwyd
+        /// reads from the object (its name claim appears), and `resource`, which names the access token's audience.
+        @Test func shapingTravelsInASignedRequestObject() throws {
+            let issuer = try #require(info.shapeIssuer)
+            try setup.configure([
+                "issuer": issuer, "clientID": try #require(info.jarClient),
+                "clientSecretFile": setup.secretFile(info.clientSecret), "redirectURI": info.redirectURI,
+                "scopes": ["openid"], "privateKeyFile": try #require(info.jarKeyFile),
+            ])
+            let resource = try #require(info.shapeResource)
+            let result = setup.login([
+                "--session-key", "signed", "--request-object", "--resource", resource,
+                "--claims", #"{"id_token":{"name":null}}"#,
+            ])
+            #expect(result.status == 0, "stderr: \(result.stderr)\nbrowser: \(setup.browserSteps)")
+            #expect(result.stderr.contains("request=") && !result.stderr.contains("claims="), "\(result.stderr)")
+            #expect(setup.jwtClaims(setup.token("signed"))["aud"] as? String == resource)
+            let idToken = setup.jwtClaims(setup.runner.run(["token", "signed", "--id-token"]).stdout)
+            #expect(idToken["name"] as? String == info.name, "ID token: \(idToken)")
+        }
+
         @Test func promptNoneWithoutAGlewlwydLoginEndsInItsRefusalWithNothingStored() throws {
             try configureShaped()
             let result = setup.login(["--session-key", "silent", "--prompt", "none"])
