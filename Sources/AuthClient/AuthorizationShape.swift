@@ -60,7 +60,13 @@ public struct RequestObjectSigner: Sendable {
         _ parameters: [(String, String)], clientID: String, issuer: String, now: Date, jti: String
     ) -> JSONValue {
         var claims: [String: JSONValue] = [:]
-        for (name, value) in parameters { claims[name] = .string(value) }
+        for (name, value) in parameters {
+            switch claims[name] {
+            case nil: claims[name] = Self.claim(name, value)
+            case .array(let values)? where name == "resource": claims[name] = .array(values + [.string(value)])
+            case .some(let first): claims[name] = .array([first, Self.claim(name, value)])
+            }
+        }
         let issued = Double(Int(now.timeIntervalSince1970))
         claims["iss"] = .string(clientID)
         claims["client_id"] = .string(clientID)
@@ -70,6 +76,17 @@ public struct RequestObjectSigner: Sendable {
         claims["nbf"] = .number(issued)
         claims["exp"] = .number(issued + Self.lifetime)
         return .object(claims)
+    }
+
+    /// A parameter as a request object's claim: a string, except what OpenID Connect and RFC 9396 define as JSON
+    /// (`claims`, `authorization_details`) or a number (`max_age`), which go in as such. A parameter named more than
+    /// once (RFC 8707's `resource`) becomes an array.
+    static func claim(_ name: String, _ value: String) -> JSONValue {
+        switch name {
+        case "claims", "authorization_details": return (try? JSONValue.parse(value)) ?? .string(value)
+        case "max_age": return Int(value).map { .number(Double($0)) } ?? .string(value)
+        default: return .string(value)
+        }
     }
 
     public func sign(

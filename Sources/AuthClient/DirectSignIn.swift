@@ -25,6 +25,9 @@ public struct ResolvedProvider: Sendable {
     public var dpop = false
     /// PAR, JAR and the response mode of the authorization request.
     public var shape = AuthorizationShape()
+    /// What the operator added to the requests (`prompt`, `max_age`, `resource`, extra parameters…) and what the ID
+    /// token must then show.
+    public var authorizationOptions = AuthorizationOptions()
 
     public init(
         preset: ProviderPreset, clientID: String, authentication: ClientAuthentication, scopes: [String],
@@ -130,7 +133,8 @@ public final class DirectSignIn: SignInBackend, Sendable {
                 endpoint: provider.endpoints.authorization, clientID: provider.clientID, redirectURI: redirectURI,
                 scopes: provider.scopes, state: attempt.state, codeChallenge: PKCE.challenge(for: attempt.codeVerifier),
                 nonce: attempt.nonce, responseMode: provider.preset.responseMode,
-                extraParameters: provider.extraAuthorizeParameters + dpopParameters)
+                extraParameters: provider.extraAuthorizeParameters + dpopParameters,
+                options: provider.authorizationOptions)
             if shape.responseMode != .query { authorize.responseMode = shape.responseMode.rawValue }
             let object = try shape.requestObject?.sign(
                 authorize.parameters, clientID: provider.clientID, issuer: provider.endpoints.issuer, now: clock())
@@ -173,7 +177,7 @@ public final class DirectSignIn: SignInBackend, Sendable {
         case .authorizationCode(let code):
             let tokens = try oauth.exchange(
                 code: code, verifier: attempt.codeVerifier, redirectURI: redirectURI,
-                endpoint: provider.endpoints.token)
+                endpoint: provider.endpoints.token, extra: provider.authorizationOptions.tokenRequestParameters)
             return .issued(try session(from: tokens, attempt: attempt))
         case .idToken, .portalToken:
             // A direct sign-in always exchanges a code: tokens in the redirect would skip PKCE.
@@ -258,9 +262,11 @@ public final class DirectSignIn: SignInBackend, Sendable {
             guard let jwksURL = provider.endpoints.jwks else {
                 throw .invalidIdToken(reason: "the provider has no JWKS")
             }
-            let verifier = IDTokenVerifier(
+            var verifier = IDTokenVerifier(
                 issuer: provider.endpoints.issuer, clientID: provider.clientID,
                 nonce: attempt.nonce)
+            verifier.maxAge = provider.authorizationOptions.maxAge
+            verifier.acrValues = provider.authorizationOptions.acrValues
             let claims = try metadata.verify(idToken, with: verifier, jwksURL: jwksURL, now: now)
             subject = claims.subject
             email = claims.email
@@ -289,6 +295,10 @@ public final class DirectSignIn: SignInBackend, Sendable {
                 }
             }
         } else {
+            if provider.authorizationOptions.checksIDToken {
+                throw .invalidIdToken(
+                    reason: "max_age or acr_values was requested, but the provider sent no ID token to show them")
+            }
             if provider.preset.idToken, provider.endpoints.userinfo == nil {
                 throw .invalidIdToken(reason: "the provider sent no ID token and has no UserInfo endpoint")
             }

@@ -125,12 +125,14 @@ public struct OAuthClient: Sendable {
     /// Authorization code + PKCE (RFC 6749 4.1.3, RFC 7636 4.5).
     public func exchange(
         code: String, verifier: String, redirectURI: String,
-        endpoint: String
+        endpoint: String, extra: [(String, String)] = []
     ) throws(SignInError) -> TokenResponse {
-        let pairs = [
-            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI),
-            ("code_verifier", verifier),
-        ]
+        // `extra`: RFC 8707's `resource` again and config.json's `tokenParameters`, whose names were checked.
+        let pairs =
+            [
+                ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI),
+                ("code_verifier", verifier),
+            ] + extra
         return try TokenResponse.parse(post(endpoint, pairs), endpoint: endpoint)
     }
 

@@ -25,6 +25,9 @@ public struct ProviderOverrides: Equatable, Sendable {
     /// `clientCertificateKeyFile` for one sign-in.
     public var clientCertificateFile: String?
     public var clientCertificateKeyFile: String?
+    /// `--prompt`, `--login-hint`, `--max-age`, `--acr-values`, `--claims`, `--resource`, `--authorization-details`
+    /// and `--param`: over config.json's request shaping for one sign-in.
+    public var authorization = AuthorizationOptions()
 
     public init(
         issuer: String? = nil, clientID: String? = nil, clientSecretFile: String? = nil, scopes: [String]? = nil,
@@ -143,7 +146,21 @@ public struct ProviderResolver: Sendable {
         resolved.revocationAuthentication = try revocationAuthentication(
             authentication, preset: preset, settings: settings, endpoints: endpoints)
         resolved.shape = try shape(settings: settings, overrides: overrides, endpoints: endpoints)
+        resolved.authorizationOptions = try Self.authorizationOptions(settings, provider: name)
+            .overridden(by: overrides.authorization)
         return resolved
+    }
+
+    /// config.json's request shaping for the provider (`prompt`, `resources`, `requestHeaders`…), each field checked
+    /// before anything is sent.
+    public static func authorizationOptions(
+        _ settings: ProviderConfiguration, provider: String
+    ) throws(SignInError) -> AuthorizationOptions {
+        do {
+            return try settings.authorizationOptions()
+        } catch {
+            throw .unavailable(reason: "config.json providers.\(provider).\(error.description)")
+        }
     }
 
     /// PAR when asked for or when discovery requires it; JAR with the client's key; the response mode. Every

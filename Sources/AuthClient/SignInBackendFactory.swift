@@ -109,6 +109,18 @@ public enum SignInBackendFactory {
         _ overrides: ProviderOverrides,
         _ clock: @escaping @Sendable () -> Date
     ) throws(SignInError) -> SignInBackend {
+        var transport = transport
+        var metadata = metadata
+        // config.json's headers go to its own provider only: `--issuer` names another, which gets none.
+        if overrides.issuer == nil {
+            let settings = configuration.provider(request.provider.name, backend: request.backendName)
+            let headers = try ProviderResolver.authorizationOptions(settings, provider: request.provider.name)
+                .requestHeaders
+            if !headers.isEmpty {
+                transport = ProviderHeadersTransport(inner: transport, headers: headers)
+                metadata = metadata.using(transport)
+            }
+        }
         let resolver = ProviderResolver(
             catalog: catalog, configuration: configuration, metadata: metadata,
             clock: clock)

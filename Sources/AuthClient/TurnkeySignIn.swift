@@ -134,7 +134,7 @@ public final class TurnkeySignIn: SignInBackend, Sendable {
                 scopes: provider.scopes, state: attempt.state,
                 codeChallenge: PKCE.challenge(for: attempt.codeVerifier),
                 nonce: provider.preset.idToken ? attempt.nonce : nil, responseMode: provider.preset.responseMode,
-                extraParameters: provider.extraAuthorizeParameters)
+                extraParameters: provider.extraAuthorizeParameters, options: provider.authorizationOptions)
             return .browser(url: try authorize.url())
         case .device:
             throw .authMethodUnavailable(method: "\(title) device")
@@ -251,15 +251,20 @@ public final class TurnkeySignIn: SignInBackend, Sendable {
     /// refused here with a reason rather than by the proxy without one.
     private func checkIDToken(_ idToken: String, provider: ResolvedProvider, nonce: String) throws(SignInError) {
         if let metadata, let jwks = provider.endpoints.jwks {
-            let verifier = IDTokenVerifier(
+            var verifier = IDTokenVerifier(
                 issuer: provider.endpoints.issuer, clientID: provider.clientID,
                 nonce: nonce)
+            verifier.maxAge = provider.authorizationOptions.maxAge
+            verifier.acrValues = provider.authorizationOptions.acrValues
             let claims = try metadata.verify(idToken, with: verifier, jwksURL: jwks, now: clock())
             attemptValues.withLock {
                 $0.identity.email = claims.email
                 $0.identity.name = claims.name
             }
         } else {
+            if provider.authorizationOptions.checksIDToken {
+                throw .invalidIdToken(reason: "max_age and acr_values need the provider's JWKS to check the ID token")
+            }
             let claims = Self.unverifiedClaims(idToken)
             guard claims["nonce"]?.string == nonce else { throw .invalidIdToken(reason: "nonce mismatch") }
             attemptValues.withLock {

@@ -13,11 +13,14 @@ public struct AuthorizationRequest: Equatable, Sendable {
     public var responseMode: String?
     /// Provider-specific extras (`prompt`, `access_type`, `sandbox_user`…), appended last in order.
     public var extraParameters: [(String, String)]
+    /// What the operator asked for (`prompt`, `max_age`, `resource`, `--param`…), after everything else, so PAR and
+    /// request objects carry it too.
+    public var options: AuthorizationOptions
 
     public init(
         endpoint: String, clientID: String, redirectURI: String, scopes: [String], state: String,
         codeChallenge: String, nonce: String? = nil, responseMode: String? = nil,
-        extraParameters: [(String, String)] = []
+        extraParameters: [(String, String)] = [], options: AuthorizationOptions = AuthorizationOptions()
     ) {
         self.endpoint = endpoint
         self.clientID = clientID
@@ -28,6 +31,7 @@ public struct AuthorizationRequest: Equatable, Sendable {
         self.nonce = nonce
         self.responseMode = responseMode
         self.extraParameters = extraParameters
+        self.options = options
     }
 
     public var parameters: [(String, String)] {
@@ -42,7 +46,7 @@ public struct AuthorizationRequest: Equatable, Sendable {
         ]
         if let nonce { pairs.append(("nonce", nonce)) }
         if let responseMode { pairs.append(("response_mode", responseMode)) }
-        return pairs + extraParameters
+        return pairs + extraParameters + options.parameters
     }
 
     /// The endpoint with the parameters appended; an endpoint that already has a query keeps it.
@@ -66,6 +70,6 @@ public struct AuthorizationRequest: Equatable, Sendable {
         lhs.endpoint == rhs.endpoint && lhs.clientID == rhs.clientID && lhs.redirectURI == rhs.redirectURI
             && lhs.scopes == rhs.scopes && lhs.state == rhs.state && lhs.codeChallenge == rhs.codeChallenge
             && lhs.nonce == rhs.nonce && lhs.responseMode == rhs.responseMode
-            && lhs.extraParameters.elementsEqual(rhs.extraParameters, by: ==)
+            && lhs.extraParameters.elementsEqual(rhs.extraParameters, by: ==) && lhs.options == rhs.options
     }
 }

@@ -105,6 +105,20 @@ public struct ProviderConfiguration: Equatable, Sendable, Codable {
     /// with a fixed port, registered with the provider as a `post_logout_redirect_uri`; unset,
     /// `http://127.0.0.1:PORT/logout` on `listen`'s port.
     public var postLogoutRedirectURI: String?
+    /// What every authorization request to this provider carries (`AuthorizationOptions`), as `login`'s
+    /// `--prompt`, `--login-hint`, `--max-age`, `--acr-values`, `--claims` (a JSON object), `--resource` and
+    /// `--authorization-details` (a JSON array) set it for one sign-in.
+    public var prompt: String?
+    public var loginHint: String?
+    public var maxAge: Int?
+    public var acrValues: [String]?
+    public var claims: JSONValue?
+    public var resources: [String]?
+    public var authorizationDetails: JSONValue?
+    /// Extra parameters of the authorization and token requests, and headers for every request to the provider.
+    public var authorizeParameters: [String: String]?
+    public var tokenParameters: [String: String]?
+    public var requestHeaders: [String: String]?
 
     public init(
         clientID: String? = nil, clientSecretFile: String? = nil, issuer: String? = nil,
@@ -157,6 +171,16 @@ public struct ProviderConfiguration: Equatable, Sendable, Codable {
         merged.clientCertificateFile = other.clientCertificateFile ?? clientCertificateFile
         merged.clientCertificateKeyFile = other.clientCertificateKeyFile ?? clientCertificateKeyFile
         merged.postLogoutRedirectURI = other.postLogoutRedirectURI ?? postLogoutRedirectURI
+        merged.prompt = other.prompt ?? prompt
+        merged.loginHint = other.loginHint ?? loginHint
+        merged.maxAge = other.maxAge ?? maxAge
+        merged.acrValues = other.acrValues ?? acrValues
+        merged.claims = other.claims ?? claims
+        merged.resources = other.resources ?? resources
+        merged.authorizationDetails = other.authorizationDetails ?? authorizationDetails
+        merged.authorizeParameters = other.authorizeParameters ?? authorizeParameters
+        merged.tokenParameters = other.tokenParameters ?? tokenParameters
+        merged.requestHeaders = other.requestHeaders ?? requestHeaders
         return merged
     }
 }

@@ -22,6 +22,10 @@ public struct IDTokenVerifier: Sendable {
     public let issuer: String
     public let clientID: String
     public let nonce: String?
+    /// `max_age` was requested: `auth_time` must be there and no older than this many seconds (OIDC Core 3.1.3.7).
+    public var maxAge: Int?
+    /// `acr_values` was requested: the token's `acr` must be one of them.
+    public var acrValues: [String]?
     public static let allowedSkew: TimeInterval = 60
     public static let algorithms: Set<String> = ["RS256", "ES256"]
 
@@ -48,6 +52,7 @@ public struct IDTokenVerifier: Sendable {
         if let nonce {
             guard let tokenNonce, ConstantTime.equals(tokenNonce, nonce) else { throw .invalid("wrong nonce") }
         }
+        try checkAuthentication(claims, now: now)
         return IDTokenClaims(
             issuer: issuer, subject: sub, audiences: Self.audiences(claims), expiresAt: expiresAt, issuedAt: issuedAt,
             nonce: tokenNonce, email: claims["email"]?.string, name: claims["name"]?.string,
@@ -107,6 +112,28 @@ extension IDTokenVerifier {
         case .string(let single)?: return [single]
         case .array(let many)?: return many.compactMap(\.string)
         default: return []
+        }
+    }
+
+    /// How and when the user authenticated, against what the request asked: `auth_time` within `max_age` (with the
+    /// same skew as the other times), `acr` one of `acr_values`.
+    func checkAuthentication(_ claims: [String: JSONValue], now: Date) throws(IDTokenFailure) {
+        if let maxAge {
+            guard let authTime = claims["auth_time"]?.number else {
+                throw .invalid("it has no auth_time, which max_age \(maxAge) requires")
+            }
+            let age = now.timeIntervalSince1970 - authTime
+            guard age <= Double(maxAge) + Self.allowedSkew else {
+                throw .invalid("the user signed in at the provider \(Int(age)) s ago, more than max_age \(maxAge)")
+            }
+        }
+        if let acrValues {
+            let requested = acrValues.joined(separator: " ")
+            guard let acr = claims["acr"] else { throw .invalid("it has no acr (requested: \(requested))") }
+            guard let value = acr.string, acrValues.contains(value) else {
+                let got = acr.string.map { SignInError.printable(String($0.prefix(80))) } ?? "not a string"
+                throw .invalid("its acr is '\(got)', not one requested (\(requested))")
+            }
         }
     }
 

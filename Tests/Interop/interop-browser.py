@@ -135,6 +135,12 @@ def glewlwyd(browser, url):
     if client and DECISION == "approve":
         browser.send("PUT", origin + "/api/auth/grant/" + urllib.parse.quote(client),
                      json_body={"scope": query.get("scope", ["openid"])[0]})
+        # Rich authorization requests: the user's consent to each type asked for, through the plugin's rar API.
+        plugin = urllib.parse.urlparse(url).path.split("/")[2]
+        asked = urllib.parse.parse_qs(urllib.parse.urlparse(url).query).get("authorization_details")
+        for detail in json.loads(asked[0]) if asked else []:
+            browser.send("PUT", "%s/api/%s/rar/%s/%s/1" % (origin, plugin, urllib.parse.quote(client),
+                                                           urllib.parse.quote(detail["type"])))
     browser.follow(callback + ("&" if "?" in callback else "?") + "g_continue")
 
 
@@ -197,8 +203,8 @@ def django(browser, url):
 
 def main():
     url = sys.argv[-1]
+    browser = Browser()
     try:
-        browser = Browser()
         if sys.argv[1:2] == ["--signed-in"]:
             signed_in(browser, url)
         elif "/api/oidc" in url and "/end_session" in url:
@@ -207,9 +213,10 @@ def main():
             glewlwyd(browser, url)
         else:
             django(browser, url)
-        browser.keep_cookies()
     except BaseException as error:  # the log is the only place a failure can go
         log("error: %r" % (error,))
+    # Kept even when a step failed, as a browser profile keeps what it was given.
+    browser.keep_cookies()
 
 
 if __name__ == "__main__":

@@ -88,7 +88,7 @@ import Testing
         let typed = AppFixtures.run(
             Self.onIssuer(),
             AppFixtures.keys("https://id.example.com")
-                + Array(repeating: .key(.tab), count: 8) + Array(repeating: .key(.left), count: 4)
+                + Array(repeating: .key(.tab), count: 13) + Array(repeating: .key(.left), count: 4)
         ).0
         #expect(Self.form(typed)?.provider.name == "google")
         let (_, google) = AppState.update(typed, .key(.enter))

@@ -57,6 +57,18 @@ struct InteropLogin {
         runner.run(["token", key]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// The payload of a JWT (an ID token, glewlwyd's access tokens), decoded by Python's base64 and json on
+    /// standard input, so no code of ours reads it; the signature is not checked.
+    func jwtClaims(_ jwt: String) -> [String: Any] {
+        let script = """
+            import base64, json, sys
+            payload = sys.stdin.read().strip().split(".")[1]
+            print(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)).decode())
+            """
+        let decoded = runner.run(executable: "/usr/bin/python3", ["-c", script], stdin: jwt).stdout
+        return (try? JSONSerialization.jsonObject(with: Data(decoded.utf8)) as? [String: Any]) ?? [:]
+    }
+
     var browserSteps: String { (try? String(contentsOfFile: browserLog, encoding: .utf8)) ?? "" }
 
     /// A trace written by `login --trace`, as one text, and its steps.

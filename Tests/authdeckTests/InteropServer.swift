@@ -65,6 +65,11 @@ final class InteropServer: @unchecked Sendable {
         let postLogoutRedirectURI: String?
         let endSessionIssuer: String?
         let logoutClient: String?
+        /// glewlwyd only: the instance that takes resource indicators, rich authorization requests and claims
+        /// requests, its public client, and the one resource its `openid` scope allows.
+        let shapeIssuer: String?
+        let shapeClient: String?
+        let shapeResource: String?
     }
 
     /// The two servers and how each is started.

@@ -2,6 +2,8 @@
 struct Arguments {
     private(set) var positionals: [String] = []
     private var values: [String: String] = [:]
+    /// Every value of each valued option, in order (a repeated option's `values`; `value` is the last).
+    private var repeated: [String: [String]] = [:]
     private var flags: Set<String> = []
 
     /// Parses `--name value`, `--name=value` and flags; `--` ends options. Unknown options are usage errors.
@@ -36,6 +38,7 @@ struct Arguments {
                 } else {
                     throw .usage("--\(name) needs a value")
                 }
+                repeated[name, default: []].append(values[name] ?? "")
             } else {
                 if inlineValue != nil { throw .usage("--\(name) takes no value") }
                 flags.insert(name)
@@ -59,6 +62,8 @@ struct Arguments {
     }
 
     func value(_ name: String) -> String? { values[name] }
+    /// Each value a repeatable option was given, in order.
+    func values(_ name: String) -> [String] { repeated[name] ?? [] }
     func has(_ name: String) -> Bool { flags.contains(name) }
 
     func integer(_ name: String, in range: ClosedRange<Int>) throws(CommandFailure) -> Int? {

@@ -55,6 +55,24 @@ enum Commands {
             .flag(
                 "request-object",
                 "send the authorization request as a request object signed with privateKeyFile (JAR)"),
+            .choice(
+                "prompt", AuthorizationOptions.prompts, placeholder: "PROMPT",
+                "OpenID Connect prompt: login, consent, select_account or none"),
+            .value("login-hint", "HINT", "the account to sign in as, sent as login_hint"),
+            .value(
+                "max-age", "SECONDS",
+                "max_age: sign in again if the last sign-in is older; the ID token's auth_time is checked"),
+            .value("acr-values", "\"A B\"", "acr_values, space-separated; the ID token's acr must be one of them"),
+            .value("claims", "JSON", "the claims request parameter, a JSON object"),
+            .value(
+                "resource", "URI",
+                "the resource the token is for (RFC 8707), on the authorization and token requests; repeatable"),
+            .value(
+                "authorization-details", "JSON|@FILE",
+                "RFC 9396 authorization_details, a JSON array, or @FILE to read it from a file"),
+            .value(
+                "param", "NAME=VALUE",
+                "an extra authorization request parameter; repeatable (not state, nonce, redirect_uri…)"),
             .value(
                 "listen", "127.0.0.1:PORT",
                 "loopback receiver address, 127.0.0.1:PORT (a redirectURI port must match)"),

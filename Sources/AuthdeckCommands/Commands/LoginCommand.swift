@@ -55,6 +55,7 @@ enum LoginCommand {
         if arguments.has("dpop") { input.dpop = true }
         if arguments.has("par") { input.pushedAuthorizationRequests = true }
         if arguments.has("request-object") { input.requestObject = "signed" }
+        try shape(&input, arguments)
         if let key = input.request.sessionKey, let problem = SessionKeyRule.problem(key) {
             throw .usage("--session-key: \(problem)")
         }
@@ -154,6 +155,66 @@ enum LoginCommand {
             throw CommandFailure(.failed, "\(path) is a symbolic link; the trace is not written through it")
         }
         try PrivateFile.write(Array(trace.jsonLines().utf8), to: path, failure: "cannot write the trace to \(path)")
+    }
+
+    /// The request-shaping options, each checked now: a bad value is one usage line (exit 2) before the store opens
+    /// or anything is sent.
+    static func shape(_ input: inout SignInInput, _ arguments: Arguments) throws(CommandFailure) {
+        typealias Check = AuthorizationOptions
+        // The option being read, for the one line a bad value gets.
+        var option = ""
+        do throws(AuthorizationOptions.Problem) {
+            option = "prompt"
+            input.prompt = try arguments.value(option).map { (value) throws(Check.Problem) in try Check.prompt(value) }
+            option = "login-hint"
+            input.loginHint = try arguments.value(option).map { (value) throws(Check.Problem) in
+                try Check.loginHint(value)
+            }
+            option = "max-age"
+            input.maxAge = try arguments.value(option).map { (value) throws(Check.Problem) in try Check.maxAge(value) }
+            option = "acr-values"
+            input.acrValues = try arguments.value(option).map { (value) throws(Check.Problem) in
+                try Check.acrValues(value)
+            }
+            option = "claims"
+            input.claims = try arguments.value(option).map { (value) throws(Check.Problem) in try Check.claims(value) }
+            option = "resource"
+            for value in arguments.values(option) { input.resources.append(try Check.resource(value)) }
+            option = "param"
+            for value in arguments.values(option) {
+                let pair = try Check.parameter(value)
+                input.extraParameters.removeAll { $0.0 == pair.0 }
+                input.extraParameters.append(pair)
+            }
+        } catch {
+            throw .usage("--\(option): \(error.description)")
+        }
+        if let value = arguments.value("authorization-details") {
+            let text = try value.hasPrefix("@") ? detailsFile(String(value.dropFirst())) : value
+            do throws(AuthorizationOptions.Problem) {
+                input.authorizationDetails = try Check.authorizationDetails(text)
+            } catch {
+                throw .usage("--authorization-details: \(error.description)")
+            }
+        }
+        let shaped =
+            input.prompt != nil || input.loginHint != nil || input.claims != nil || !input.resources.isEmpty
+            || input.authorizationDetails != nil || !input.extraParameters.isEmpty
+        if shaped, input.request.useDevice {
+            throw .usage(
+                "--device has no authorization request to shape: drop --prompt, --login-hint, --claims, --resource, "
+                    + "--authorization-details and --param, or sign in through the browser")
+        }
+    }
+
+    /// `--authorization-details @FILE`: the file's text, at most 64 KiB.
+    static func detailsFile(_ path: String) throws(CommandFailure) -> String {
+        guard let data = FileManager.default.contents(atPath: (path as NSString).expandingTildeInPath),
+            data.count <= 65536, let text = String(data: data, encoding: .utf8)
+        else {
+            throw .usage("--authorization-details: cannot read \(path) (a readable UTF-8 file of at most 64 KiB)")
+        }
+        return text
     }
 
     /// `--contact` for email and SMS, validated and normalised; a bad one is a usage error (exit 2) before any

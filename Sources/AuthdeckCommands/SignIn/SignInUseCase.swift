@@ -33,6 +33,17 @@ struct SignInInput: Sendable {
     var requestObject: String?
     /// New sign-in's response mode; nil leaves config.json's `responseMode`.
     var responseMode: String?
+    /// `--prompt`, `--login-hint`, `--max-age`, `--acr-values`, `--claims`, `--resource`, `--authorization-details`
+    /// and `--param` (New sign-in's prompt, login hint, max age, acr values and resource; a step-up's acr values and
+    /// max age), each checked already (`AuthorizationOptions`'s checks); nil and empty leave config.json's.
+    var prompt: String?
+    var loginHint: String?
+    var maxAge: Int?
+    var acrValues: [String]?
+    var claims: String?
+    var resources: [String] = []
+    var authorizationDetails: String?
+    var extraParameters: [(String, String)] = []
 
     var overrides: ProviderOverrides {
         var overrides = ProviderOverrides(
@@ -43,6 +54,9 @@ struct SignInInput: Sendable {
         overrides.responseMode = responseMode
         overrides.clientCertificateFile = clientCertificateFile
         overrides.clientCertificateKeyFile = clientCertificateKeyFile
+        overrides.authorization = AuthorizationOptions(
+            prompt: prompt, loginHint: loginHint, maxAge: maxAge, acrValues: acrValues, claims: claims,
+            resources: resources, authorizationDetails: authorizationDetails, authorizeParameters: extraParameters)
         return overrides
     }
 }

@@ -19,6 +19,11 @@ enum TUISignInWords {
                 pushed: settings.pushedAuthorizationRequests ?? false,
                 signedRequest: settings.requestObject == "signed", responseMode: settings.responseMode,
                 dpop: settings.dpop ?? false)
+            options[backend]?.prompt = settings.prompt
+            options[backend]?.loginHint = settings.loginHint
+            options[backend]?.maxAge = settings.maxAge
+            options[backend]?.acrValues = settings.acrValues
+            options[backend]?.resources = settings.resources ?? []
         }
         return options
     }
@@ -31,6 +36,12 @@ enum TUISignInWords {
         input.requestObject = options.signedRequest ? "signed" : "none"
         input.responseMode = options.responseMode
         input.dpop = options.dpop
+        // Checked on the form already (`NewSignInForm.shapingProblem`); empty fields leave config.json's.
+        input.prompt = options.prompt.flatMap { try? AuthorizationOptions.prompt($0) }
+        input.loginHint = options.loginHint
+        input.maxAge = options.maxAge
+        input.acrValues = options.acrValues
+        input.resources = options.resources
     }
 
     /// The provider a prepared sign-in resolved, for the backends that sign in with one (direct, and the

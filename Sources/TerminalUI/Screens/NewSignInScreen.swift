@@ -77,6 +77,31 @@ public struct NewSignInScreen: Screen {
         sessionKeyRect(rows: rows, cols: cols).row + 5
     }
 
+    /// The row of OIDC's prompt chooser, under the request choices.
+    static func promptRow(rows: Int, cols: Int) -> Int {
+        requestRow(rows: rows, cols: cols) + 1
+    }
+
+    /// OIDC's request-shaping text fields (login hint, max age, acr values, resource), one a row under the prompt.
+    public static func shapingFieldRects(rows: Int, cols: Int) -> [(focus: NewSignInForm.Focus, rect: Rect)] {
+        let key = sessionKeyRect(rows: rows, cols: cols)
+        let fields: [NewSignInForm.Focus] = [.loginHint, .maxAge, .acrValues, .resource]
+        return fields.enumerated().map { index, focus in
+            let width = focus == .maxAge ? 16 : max(0, min(60, cols - 18))
+            return (focus, Rect(row: promptRow(rows: rows, cols: cols) + 1 + index, col: key.col, rows: 1, cols: width))
+        }
+    }
+
+    /// The last row of OIDC's fields.
+    static func lastOIDCRow(rows: Int, cols: Int) -> Int {
+        promptRow(rows: rows, cols: cols) + 4
+    }
+
+    /// What the prompt chooser shows (nil: the provider decides).
+    static func promptLabel(_ prompt: String?) -> String {
+        prompt ?? "provider's default"
+    }
+
     /// What the auth-method chooser shows for a method (nil: authdeck chooses, as `login` does).
     static func methodLabel(_ method: String?) -> String {
         method ?? "automatic (as login chooses)"
@@ -117,6 +142,14 @@ public struct NewSignInScreen: Screen {
                 OptionFrame(focus: focus, rect: Rect(row: row, col: col, rows: 1, cols: width), text: text, isOn: isOn))
             col += width + 2
         }
+        let promptText = "‹ " + promptLabel(options.prompt) + " ›"
+        frames.append(
+            OptionFrame(
+                focus: .prompt,
+                rect: Rect(
+                    row: promptRow(rows: rows, cols: cols), col: method.col, rows: 1,
+                    cols: DisplayText.width(of: promptText)),
+                text: promptText, isOn: options.prompt != nil))
         return frames
     }
 
@@ -144,7 +177,7 @@ public struct NewSignInScreen: Screen {
         // The last field's row: the session key, or OIDC's request choices under its issuer, client and key.
         let fieldsEnd =
             form.showsIssuerFields
-            ? Self.requestRow(rows: rows, cols: cols)
+            ? Self.lastOIDCRow(rows: rows, cols: cols)
             : Self.sessionKeyRect(rows: rows, cols: cols).row
         if form.error == nil, !greyed.isEmpty {
             let current = state.refusal(provider: form.provider, backend: form.backend)
@@ -225,6 +258,19 @@ public struct NewSignInScreen: Screen {
         keyField.isFocused = form.focus == .keyFile
         keyField.draw(in: keyRect, into: &buffer)
         buffer.write("  Request", row: requestRow(rows: rows, cols: cols), col: 0, style: Style(foreground: .accent))
+        buffer.write("  Prompt", row: promptRow(rows: rows, cols: cols), col: 0, style: Style(foreground: .accent))
+        let labels: [NewSignInForm.Focus: String] = [
+            .loginHint: "  Login hint", .maxAge: "  Max age", .acrValues: "  ACR values", .resource: "  Resource",
+        ]
+        let fields: [NewSignInForm.Focus: TextField] = [
+            .loginHint: form.loginHint, .maxAge: form.maxAge, .acrValues: form.acrValues, .resource: form.resource,
+        ]
+        for (focus, rect) in shapingFieldRects(rows: rows, cols: cols) {
+            buffer.write(labels[focus] ?? "", row: rect.row, col: 0, style: Style(foreground: .accent))
+            guard var field = fields[focus] else { continue }
+            field.isFocused = form.focus == focus
+            field.draw(in: rect, into: &buffer)
+        }
         for frame in optionFrames(form, rows: rows, cols: cols) where frame.rect.right <= cols - 1 {
             let style =
                 form.focus == frame.focus

@@ -38,6 +38,12 @@ extension AppState {
             {
                 form.focus = .clientID
             } else if form.showsIssuerFields,
+                let clicked = NewSignInScreen.shapingFieldRects(rows: rows, cols: cols).first(where: {
+                    $0.rect.contains(row: row, col: col)
+                })
+            {
+                form.focus = clicked.focus
+            } else if form.showsIssuerFields,
                 let clicked = NewSignInScreen.optionFrames(form, rows: rows, cols: cols).first(where: {
                     $0.rect.contains(row: row, col: col)
                 })
@@ -56,7 +62,15 @@ extension AppState {
                 if let edited = form.clientID.applying(request) { form.clientID = edited }
             case .keyFile:
                 if let edited = form.keyFile.applying(request) { form.keyFile = edited }
-            case .providers, .backend, .authMethod, .pushed, .signedRequest, .responseMode, .dpop:
+            case .loginHint:
+                if let edited = form.loginHint.applying(request) { form.loginHint = edited }
+            case .maxAge:
+                if let edited = form.maxAge.applying(request) { form.maxAge = edited }
+            case .acrValues:
+                if let edited = form.acrValues.applying(request) { form.acrValues = edited }
+            case .resource:
+                if let edited = form.resource.applying(request) { form.resource = edited }
+            case .providers, .backend, .authMethod, .pushed, .signedRequest, .responseMode, .dpop, .prompt:
                 switch request {
                 case .left, .right:
                     let step = request == .left ? -1 : 1
@@ -97,7 +111,10 @@ extension AppState {
         let order: [NewSignInForm.Focus] =
             [.providers, .backend, .sessionKey]
             + (form.showsIssuerFields
-                ? [.issuer, .clientID, .authMethod, .keyFile, .pushed, .signedRequest, .responseMode, .dpop] : [])
+                ? [
+                    .issuer, .clientID, .authMethod, .keyFile, .pushed, .signedRequest, .responseMode, .dpop, .prompt,
+                    .loginHint, .maxAge, .acrValues, .resource,
+                ] : [])
         let index = order.firstIndex(of: focus) ?? 0
         return order[(index + step + order.count) % order.count]
     }
@@ -128,7 +145,7 @@ extension AppState {
             return []
         }
         // OIDC's issuer and client id fields: checked here, so a typo is told on the form, not by a failed start.
-        if form.showsIssuerFields, let problem = form.issuerProblem {
+        if form.showsIssuerFields, let problem = form.issuerProblem ?? form.shapingProblem {
             form.error = problem.message
             form.focus = problem.focus
             mode = .newSignIn(form)

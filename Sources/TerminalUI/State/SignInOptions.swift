@@ -1,3 +1,5 @@
+import AuthCore
+
 /// OIDC's protocol choices for one sign-in: how the client authenticates, whether the authorization request is
 /// pushed (PAR) or signed (JAR), how the answer comes back, and whether the tokens are DPoP-bound. New sign-in starts
 /// from config.json's entry for the provider on the chosen backend (the event loop reads it) and may change each for
@@ -16,6 +18,13 @@ public struct SignInOptions: Equatable, Sendable {
     public var responseMode: String?
     /// `dpop`.
     public var dpop: Bool
+    /// `prompt`, `loginHint`, `maxAge`, `acrValues` and `resources` as config.json sets them (`login`'s `--prompt`,
+    /// `--login-hint`, `--max-age`, `--acr-values` and `--resource`); nil is the provider's default.
+    public var prompt: String?
+    public var loginHint: String?
+    public var maxAge: Int?
+    public var acrValues: [String]?
+    public var resources: [String] = []
 
     public init(
         authMethod: String? = nil, privateKeyFile: String? = nil, pushed: Bool = false, signedRequest: Bool = false,
@@ -34,6 +43,9 @@ public struct SignInOptions: Equatable, Sendable {
         "client_secret_basic", "client_secret_post", "client_secret_jwt", "private_key_jwt", "tls_client_auth",
         "self_signed_tls_client_auth", "none",
     ]
+
+    /// What the prompt chooser goes through: the provider's default first, then OpenID Connect's values.
+    public static let prompts: [String?] = [nil] + AuthorizationOptions.prompts.map { $0 }
 
     /// The response modes `responseMode` takes.
     public static let responseModes = ["query", "form_post", "jwt"]

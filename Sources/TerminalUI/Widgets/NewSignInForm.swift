@@ -19,6 +19,13 @@ public struct NewSignInForm: Equatable, Sendable {
         case signedRequest
         case responseMode
         case dpop
+        /// OIDC only: how the request is shaped (`--prompt`, `--login-hint`, `--max-age`, `--acr-values`,
+        /// `--resource`), pre-filled from config.json.
+        case prompt
+        case loginHint
+        case maxAge
+        case acrValues
+        case resource
     }
 
     public var providers: [Provider]
@@ -45,6 +52,11 @@ public struct NewSignInForm: Equatable, Sendable {
     public var options: SignInOptions
     /// OIDC: the private key file's path; empty keeps config.json's.
     public var keyFile: TextField
+    /// OIDC: the login hint, max age (seconds), acr values (space-separated) and resource; empty sends none.
+    public var loginHint = TextField(placeholder: "none (the account to sign in as)", maxLength: 512)
+    public var maxAge = TextField(placeholder: "none (seconds)", maxLength: 10)
+    public var acrValues = TextField(placeholder: "none (space-separated)", maxLength: 1024)
+    public var resource = TextField(placeholder: "none (an absolute URI)", maxLength: 2048)
 
     public init(
         providers: [Provider], backends: [String], defaultBackend: String,
@@ -72,6 +84,13 @@ public struct NewSignInForm: Equatable, Sendable {
         options = configuredOptions[backend] ?? SignInOptions()
         keyFile = TextField(
             text: options.privateKeyFile ?? "", placeholder: keyFile.placeholder, maxLength: keyFile.maxLength)
+        func refilled(_ field: TextField, _ text: String) -> TextField {
+            TextField(text: text, placeholder: field.placeholder, maxLength: field.maxLength)
+        }
+        loginHint = refilled(loginHint, options.loginHint ?? "")
+        maxAge = refilled(maxAge, options.maxAge.map(String.init) ?? "")
+        acrValues = refilled(acrValues, options.acrValues?.joined(separator: " ") ?? "")
+        resource = refilled(resource, options.resources.first ?? "")
     }
 
     /// The choices as the start takes them: the key file as typed (empty: config.json's).
@@ -79,7 +98,41 @@ public struct NewSignInForm: Equatable, Sendable {
         var chosen = options
         let path = keyFile.text.trimmingCharacters(in: .whitespaces)
         chosen.privateKeyFile = path.isEmpty ? nil : path
+        func typed(_ field: TextField) -> String? {
+            let text = field.text.trimmingCharacters(in: .whitespaces)
+            return text.isEmpty ? nil : text
+        }
+        chosen.loginHint = typed(loginHint)
+        chosen.maxAge = typed(maxAge).flatMap { try? AuthorizationOptions.maxAge($0) }
+        chosen.acrValues = typed(acrValues).flatMap { try? AuthorizationOptions.acrValues($0) }
+        chosen.resources = typed(resource).map { [$0] } ?? []
         return chosen
+    }
+
+    /// Why the typed request shaping cannot be used, in `login`'s words, and the field to fix; nil when it can.
+    public var shapingProblem: (focus: Focus, message: String)? {
+        let fields: [(Focus, String, TextField)] = [
+            (.loginHint, "Login hint", loginHint), (.maxAge, "Max age", maxAge), (.acrValues, "ACR values", acrValues),
+            (.resource, "Resource", resource),
+        ]
+        for (focus, name, field) in fields {
+            let text = field.text.trimmingCharacters(in: .whitespaces)
+            guard !text.isEmpty else { continue }
+            do throws(AuthorizationOptions.Problem) {
+                switch focus {
+                case .loginHint: _ = try AuthorizationOptions.loginHint(text)
+                case .maxAge: _ = try AuthorizationOptions.maxAge(text)
+                case .acrValues: _ = try AuthorizationOptions.acrValues(text)
+                case .resource: _ = try AuthorizationOptions.resource(text)
+                case .providers, .backend, .sessionKey, .issuer, .clientID, .authMethod, .keyFile, .pushed,
+                    .signedRequest, .responseMode, .dpop, .prompt:
+                    break
+                }
+            } catch {
+                return (focus, "\(name): \(error.description).")
+            }
+        }
+        return nil
     }
 
     /// What ←/→ goes through on the auth-method field.
@@ -98,7 +151,10 @@ public struct NewSignInForm: Equatable, Sendable {
             let modes: [String?] = SignInOptions.responseModes.map { $0 }
             options.responseMode = SignInOptions.cycled(options.responseMode ?? "query", in: modes, step: step)
         case .dpop: options.dpop.toggle()
-        case .providers, .backend, .sessionKey, .issuer, .clientID, .keyFile: break
+        case .prompt: options.prompt = SignInOptions.cycled(options.prompt, in: SignInOptions.prompts, step: step)
+        case .providers, .backend, .sessionKey, .issuer, .clientID, .keyFile, .loginHint, .maxAge, .acrValues,
+            .resource:
+            break
         }
     }
 

@@ -253,6 +253,7 @@ def configure(folder, base, server):
                                   "pubkey": jar_public,
                                   "authorization_type": grants, "scope": [], "enabled": True})
     end_session = add_end_session(api, base, parameters, redirect)
+    shaping = configure_shaping(api, base, parameters, redirect, grants)
     print(json.dumps({
         "baseURL": base, "issuer": issuer, "redirectURI": redirect, "redirectPort": redirect_port,
         "user": "alice", "password": "alice-password-1", "email": "alice@example.org", "name": "Alice Example",
@@ -261,6 +262,7 @@ def configure(folder, base, server):
         "oddClient": "authdeck-odd", "oddSecret": odd_secret, "dpopIssuer": base + "/api/oidcdpop",
         "fapiIssuer": base + "/api/oidcx", "parRequiredIssuer": base + "/api/oidcpar",
         "jarClient": "authdeck-jar", "jarKeyFile": jar_key, **jwt_clients, **end_session, **introspection,
+        **shaping,
     }), flush=True)
 
 
@@ -289,6 +291,33 @@ def add_end_session(api, base, parameters, redirect):
                                   "post_logout_redirect_uris": [logout],
                                   "authorization_type": ["code", "refresh_token"], "scope": [], "enabled": True})
     return {"endSessionIssuer": issuer, "logoutClient": "authdeck-logout", "postLogoutRedirectURI": logout}
+
+
+def configure_shaping(api, base, parameters, redirect, grants):
+    """An instance for shaped authorization requests (glewlwyd docs/OIDC.md): resource indicators (RFC 8707) allowed
+    for the `openid` scope's one resource, rich authorization requests (`oauth-rar-allowed`, one `rar-types` entry,
+    taken unsigned) for a client whose `authorization_details_types` property lists it, the `name` claim only on
+    demand, so it appears only when a `claims` request asks for it, and pushed requests. A public client of its own."""
+    resource = "https://api.shape.test/"
+    shape = dict(parameters, iss=base + "/api/oidcshape", **{
+        "resource-allowed": True, "resource-scope": {"openid": [resource]},
+        "resource-client-property": "resource", "resource-scope-and-client-property": False,
+        "oauth-rar-allowed": True, "rar-types-client-property": "authorization_details_types",
+        "rar-allow-auth-unsigned": True, "rar-allow-auth-unencrypted": True,
+        "rar-types": {"payment_initiation": {"scopes": ["openid"], "locations": [resource],
+                                             "actions": ["initiate", "status"], "datatypes": [], "enriched": [],
+                                             "description": "a payment"}},
+        "name-claim": "on-demand",
+        "oauth-par-allowed": True, "oauth-par-required": False, "oauth-par-duration": 90,
+        "oauth-par-request_uri-prefix": "urn:ietf:params:oauth:request_uri:",
+    })
+    api.must("POST", "/mod/plugin/", {"module": "oidc", "name": "oidcshape", "display_name": "OpenID Connect shaped",
+                                      "enabled": True, "parameters": shape})
+    api.must("POST", "/client/", {"client_id": "authdeck-shape", "name": "authdeck shaped requests",
+                                  "confidential": False, "redirect_uri": [redirect], "authorization_type": grants,
+                                  "authorization_details_types": ["payment_initiation"], "scope": [],
+                                  "enabled": True})
+    return {"shapeIssuer": base + "/api/oidcshape", "shapeClient": "authdeck-shape", "shapeResource": resource}
 
 
 def certificate(folder, name, subject, extensions, issuer=None):

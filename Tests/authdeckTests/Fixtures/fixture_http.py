@@ -15,3 +15,20 @@ class QuietHandler(http.server.BaseHTTPRequestHandler):
 
     def log_message(self, *args):
         pass
+
+
+def serve_on_loopback(handler):
+    """Serves `handler` on a free port of 127.0.0.1 until SIGTERM, after printing the base URL as the first line of
+    standard output (what `CLIRunner.startServer` waits for). The test runner may start this with signals blocked;
+    SIGTERM must end it."""
+    import http.server
+    import signal
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM, signal.SIGINT])
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    print("http://127.0.0.1:%d" % server.server_address[1], flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass

@@ -14,14 +14,12 @@ Every request's method, path, headers and body are appended to $HOSTILE_LOG.wire
 (a client secret sent anywhere shows up there).
 """
 import base64
-import http.server
 import json
 import os
-import signal
 import sys
 import time
 
-from fixture_http import QuietHandler
+from fixture_http import QuietHandler, serve_on_loopback
 
 ESCAPES = "\x1b]0;pwned\x07\x1b[2J\x1b[31m\x9b1m\x00\x08\r\u202e\u2066"
 BIG = 50 * 1024 * 1024
@@ -118,13 +116,4 @@ class Handler(QuietHandler):
         self.send_json(404, {"error": "not_found"})
 
 
-# The test runner may start this with signals blocked; SIGTERM must end it.
-signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM, signal.SIGINT])
-signal.signal(signal.SIGTERM, signal.SIG_DFL)
-server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-server.daemon_threads = True
-print("http://127.0.0.1:%d" % server.server_address[1], flush=True)
-try:
-    server.serve_forever()
-except KeyboardInterrupt:
-    pass
+serve_on_loopback(Handler)
