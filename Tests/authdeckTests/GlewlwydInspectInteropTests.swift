@@ -89,14 +89,14 @@ extension InteropTests {
             #expect(userinfo.body["sub"] as? String == claims["sub"] as? String)
             #expect(userinfo.body["email"] as? String == info.email && claims["email"] as? String == info.email)
 
-            // The text form shows the same claims, times as UTC dates with a distance, and never a token or its
-            // signature.
+            // The text form shows the same claims, times as UTC dates with a distance (an hour or minutes: read within
+            // the second it was issued, the token has a whole hour left), and never a token or its signature.
             let text = setup.runner.run(["inspect", "i"])
             #expect(text.status == 0, "stderr: \(text.stderr)")
             #expect(text.stdout.contains("ID token: JWT, RS256"))
             #expect(text.stdout.contains(claims["sub"] as? String ?? "-"))
             #expect(
-                text.stdout.range(of: #"exp +20\d\d-\d\d-\d\dT\d\d:\d\d:\d\dZ \(in \d+m"#, options: .regularExpression)
+                text.stdout.range(of: #"exp +20\d\d-\d\d-\d\dT\d\d:\d\d:\d\dZ \(in \d+[hm]"#, options: .regularExpression)
                     != nil)
             #expect(text.stdout.contains("check signature  ok"))
             for secret in [idToken, accessToken]
