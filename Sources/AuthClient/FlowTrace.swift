@@ -64,6 +64,8 @@ public final class FlowTrace: Sendable {
         "token", "device_code", "password", "otpCode", "verificationToken", "oidcToken", "userJwt", "session",
         "sessionJwt", "clientSessionToken", "authCode", "codeVerifier", "assertion", "secret", "totpSecret",
         "privateKey", "privateKeyHex",
+        // CIBA's request handle (polled with it, like a device code) and token exchange's subject and actor tokens.
+        "auth_req_id", "subject_token", "actor_token",
         // The proxy's client signature message embeds the verification token; an enrolment link embeds the
         // TOTP secret.
         "clientSignature", "totpLink", "enrolmentLink", "otpauth",

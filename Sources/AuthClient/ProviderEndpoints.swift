@@ -28,6 +28,8 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
     /// `mtls_endpoint_aliases` (RFC 8705 5): where a client that presents a certificate sends its requests, by the
     /// metadata names (`token_endpoint`, `revocation_endpoint`, ...); nil when the provider names none.
     public var mtlsAliases: [String: String]?
+    /// `backchannel_authentication_endpoint` (OpenID CIBA Core 1.0 section 4): where CIBA requests go.
+    public var backchannelAuthentication: String?
 
     public init(
         issuer: String, authorization: String, token: String, jwks: String? = nil, userinfo: String? = nil,
@@ -75,6 +77,7 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
         }
         endpoints.tokenAuthSigningAlgs = strings(document["token_endpoint_auth_signing_alg_values_supported"])
         endpoints.mtlsAliases = aliases(document["mtls_endpoint_aliases"])
+        endpoints.backchannelAuthentication = document["backchannel_authentication_endpoint"]?.string
         return endpoints
     }
 
@@ -92,6 +95,7 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
         alias("userinfo_endpoint", \.userinfo)
         alias("device_authorization_endpoint", \.deviceAuthorization)
         alias("pushed_authorization_request_endpoint", \.pushedAuthorizationRequest)
+        alias("backchannel_authentication_endpoint", \.backchannelAuthentication)
         return result
     }
 
@@ -113,6 +117,9 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
             result.tokenAuthMethods = Self.strings(metadata["token_endpoint_auth_methods_supported"])
         }
         if result.mtlsAliases == nil { result.mtlsAliases = Self.aliases(metadata["mtls_endpoint_aliases"]) }
+        if result.backchannelAuthentication == nil {
+            result.backchannelAuthentication = metadata["backchannel_authentication_endpoint"]?.string
+        }
         if metadata["authorization_response_iss_parameter_supported"] == .bool(true) {
             result.issuerInAuthorizationResponse = true
         }

@@ -1,3 +1,4 @@
+import AuthClient
 import AuthCore
 import Sandbox
 
@@ -50,7 +51,17 @@ enum Commands {
             .flag("dpop", "DPoP-bound tokens (RFC 9449): a key per session, a proof with every request"),
             .value("contact", "ADDRESS", "email address or phone number (email, sms)"),
             .flag("no-browser", "print the URL and wait for the pasted redirect"),
-            .flag("device", "use the device authorization grant"),
+            .flag("device", "use the device authorization grant (the same as --grant device)"),
+            .choice(
+                "grant", SignInGrant.names, placeholder: "GRANT",
+                "authorization-code (default), device, client-credentials (a machine session), ciba or "
+                    + "token-exchange"),
+            .value("login-hint", "USER", "whom --grant ciba asks to approve, as the provider names users"),
+            .value("binding-message", "TEXT", "--grant ciba: the message shown on both devices"),
+            .session("subject-session", "KEY", "--grant token-exchange: the session whose access token is exchanged"),
+            .value("audience", "A", "--grant token-exchange: the audience of the new token"),
+            .value("resource", "URI", "--grant token-exchange: the resource the new token is for"),
+            .value("requested-token-type", "TYPE", "--grant token-exchange: the token type to ask for (a URN)"),
             .flag("par", "push the authorization request first (PAR), as pushedAuthorizationRequests: true"),
             .flag(
                 "request-object",

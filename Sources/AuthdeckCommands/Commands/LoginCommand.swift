@@ -26,6 +26,7 @@ enum LoginCommand {
         if arguments.value("issuer") != nil, arguments.value("client-id") == nil {
             throw .usage("--issuer needs --client-id (config.json's client id and secret are for its own issuer)")
         }
+        let grant = try grant(arguments)
         let timeout = try arguments.integer("timeout", in: 5...3600) ?? 300
         let listen = try listenPort(arguments.value("listen"))
         let setup: SignInSetup
@@ -45,7 +46,7 @@ enum LoginCommand {
                 provider: provider, backendName: arguments.value("backend") ?? setup.configuration.defaultBackendName,
                 sessionKey: arguments.value("session-key"), replace: arguments.has("replace"),
                 scopes: arguments.value("scope").map { $0.split(separator: " ").map(String.init) },
-                contact: contact, useDevice: arguments.has("device"), timeout: TimeInterval(timeout)),
+                contact: contact, timeout: TimeInterval(timeout), grant: grant),
             issuer: arguments.value("issuer"), clientID: arguments.value("client-id"),
             clientSecretFile: arguments.value("client-secret-file"), authMethod: arguments.value("auth-method"),
             privateKeyFile: arguments.value("private-key-file"), keyID: arguments.value("key-id"),
@@ -82,6 +83,8 @@ enum LoginCommand {
             }
         } catch {
             switch error {
+            case .store(.noSuchSession(let key)) where key == subjectSession(of: grant):
+                throw .usage("--subject-session: no session '\(key)' in the store (authdeck list shows them)")
             case .store(let failure): throw StoreCommands.failure(failure)
             case .signIn(let failure): throw failure.commandFailure
             }
@@ -143,6 +146,51 @@ enum LoginCommand {
         case .failure(let error):
             throw error.commandFailure
         }
+    }
+
+    /// `--grant` and the options that belong to it, checked before anything is opened or sent: an unknown grant,
+    /// CIBA without `--login-hint`, token exchange without `--subject-session`, or an option of another grant is a
+    /// usage error (exit 2). The token exchange's parent session is read from the store later (`SignInUseCase`).
+    static func grant(_ arguments: Arguments) throws(CommandFailure) -> SignInGrant {
+        let name = arguments.value("grant") ?? (arguments.has("device") ? "device" : "authorization-code")
+        if arguments.has("device"), name != "device" {
+            throw .usage("--device is --grant device; it cannot go with --grant \(name)")
+        }
+        let cibaOptions = ["login-hint", "binding-message"]
+        let exchangeOptions = ["subject-session", "audience", "resource", "requested-token-type"]
+        func refuse(_ options: [String]) throws(CommandFailure) {
+            for option in options where arguments.value(option) != nil {
+                throw .usage("--\(option) is not for --grant \(name)")
+            }
+        }
+        switch name {
+        case "authorization-code", "device", "client-credentials":
+            try refuse(cibaOptions + exchangeOptions)
+            if name == "device" { return .device }
+            return name == "client-credentials" ? .clientCredentials : .authorizationCode
+        case "ciba":
+            try refuse(exchangeOptions)
+            guard let hint = arguments.value("login-hint"), !hint.isEmpty else {
+                throw .usage("--grant ciba needs --login-hint USER: whom the provider asks to approve")
+            }
+            return .ciba(loginHint: hint, bindingMessage: arguments.value("binding-message"))
+        case "token-exchange":
+            try refuse(cibaOptions)
+            guard let parent = arguments.value("subject-session"), !parent.isEmpty else {
+                throw .usage("--grant token-exchange needs --subject-session KEY: the session whose token is exchanged")
+            }
+            return .tokenExchange(
+                TokenExchange(
+                    parentKey: parent, audience: arguments.value("audience"), resource: arguments.value("resource"),
+                    requestedTokenType: arguments.value("requested-token-type")))
+        default:
+            throw .usage("unknown grant '\(name)' (\(SignInGrant.names.joined(separator: ", ")))")
+        }
+    }
+
+    private static func subjectSession(of grant: SignInGrant) -> String? {
+        if case .tokenExchange(let exchange) = grant { return exchange.parentKey }
+        return nil
     }
 
     /// Writes the trace as JSON lines, readable by the user only (it names accounts and endpoints): a new 0600
