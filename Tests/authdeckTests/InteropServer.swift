@@ -58,19 +58,33 @@ final class InteropServer: @unchecked Sendable {
         let selfSignedKey: String?
         let unknownCertificate: String?
         let unknownKey: String?
+        /// The grants without a browser: a confidential client for client credentials (both servers); glewlwyd's
+        /// instance that also allows CIBA in poll mode, and its CIBA client.
+        let machineClient: String?
+        let grantsIssuer: String?
+        let cibaClient: String?
     }
 
     /// The two servers and how each is started.
     enum Kind: String {
         case glewlwyd
         case djangoOAuthToolkit = "django-oauth-toolkit"
+        /// The RFC 8693 token endpoint in Tests/Interop/exchange, written from the RFC (no token exchange server
+        /// installs here simply); it signs with Python's `cryptography`.
+        case tokenExchange = "token-exchange"
 
         var script: String {
-            CLIRunner.repositoryRoot + "/Tests/Interop/" + (self == .glewlwyd ? "glewlwyd" : "dot") + "/serve.py"
+            let folder: String
+            switch self {
+            case .glewlwyd: folder = "glewlwyd"
+            case .djangoOAuthToolkit: folder = "dot"
+            case .tokenExchange: folder = "exchange"
+            }
+            return CLIRunner.repositoryRoot + "/Tests/Interop/" + folder + "/serve.py"
         }
 
         var python: String {
-            self == .glewlwyd ? "/usr/bin/python3" : CLIRunner.repositoryRoot + "/.build/interop-venv/bin/python"
+            self == .djangoOAuthToolkit ? CLIRunner.repositoryRoot + "/.build/interop-venv/bin/python" : "/usr/bin/python3"
         }
 
         /// Why this server cannot run here, or nil when it can. Printed by the tests that skip.
@@ -93,6 +107,9 @@ final class InteropServer: @unchecked Sendable {
                     executable: python, ["-c", "import oauth2_provider"],
                     timeout: 60)
                 return check.status == 0 ? nil : "django-oauth-toolkit does not import in \(python)"
+            case .tokenExchange:
+                let check = CLIRunner(home: "/tmp").run(executable: python, ["-c", "import cryptography"], timeout: 60)
+                return check.status == 0 ? nil : "Python's cryptography is missing (make setup installs python3-cryptography)"
             }
         }
 
@@ -110,7 +127,8 @@ final class InteropServer: @unchecked Sendable {
     private let input: Pipe
 
     /// - Parameter arguments: after the folder, for the script (glewlwyd's `--tls`).
-    init(_ kind: Kind, arguments: [String] = []) throws {
+    /// - Parameter environment: more variables for the script (the exchange server's token lifetime).
+    init(_ kind: Kind, arguments: [String] = [], environment extra: [String: String] = [:]) throws {
         folder = TemporaryFolder()
         let outputPath = folder.path + "/server.out"
         FileManager.default.createFile(atPath: outputPath, contents: nil)
@@ -123,6 +141,7 @@ final class InteropServer: @unchecked Sendable {
         try? FileManager.default.createDirectory(
             atPath: environment["INTEROP_CACHE"]!,
             withIntermediateDirectories: true)
+        environment.merge(extra) { $1 }
         process.environment = environment
         input = Pipe()
         process.standardInput = input
@@ -172,6 +191,19 @@ final class InteropServer: @unchecked Sendable {
         func line(_ index: Int) -> String { index < lines.count ? lines[index] : "" }
         let body = (try? JSONSerialization.jsonObject(with: Data(line(1).utf8)) as? [String: Any]) ?? [:]
         return (Int(line(0)) ?? -1, body ?? [:], line(2), line(3))
+    }
+
+    /// Asks an introspection endpoint (RFC 7662) about a token as `client` (HTTP Basic with `secret`; token and
+    /// secret on standard input, never in arguments): the HTTP status and the JSON body.
+    func introspect(_ endpoint: String, token: String, client: String, secret: String) -> (
+        status: Int, body: [String: Any]
+    ) {
+        let result = CLIRunner(home: folder.path).run(
+            executable: "/usr/bin/python3", [CLIRunner.repositoryRoot + "/Tests/Interop/introspect.py", endpoint, client],
+            stdin: token + "\n" + secret)
+        let lines = result.stdout.split(separator: "\n", maxSplits: 1)
+        let body = lines.count > 1 ? try? JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any] : nil
+        return (lines.first.flatMap { Int($0) } ?? -1, (body ?? nil) ?? [:])
     }
 
     deinit {
