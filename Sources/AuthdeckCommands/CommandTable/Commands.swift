@@ -54,8 +54,8 @@ enum Commands {
             .flag("device", "use the device authorization grant (the same as --grant device)"),
             .choice(
                 "grant", SignInGrant.names, placeholder: "GRANT",
-                "authorization-code (default), device, client-credentials (a machine session), ciba or "
-                    + "token-exchange"),
+                "how tokens are asked for: authorization-code (the default), device, client-credentials (a "
+                    + "machine session), ciba or token-exchange"),
             .value("login-hint", "USER", "whom --grant ciba asks to approve, as the provider names users"),
             .value("binding-message", "TEXT", "--grant ciba: the message shown on both devices"),
             .session("subject-session", "KEY", "--grant token-exchange: the session whose access token is exchanged"),
