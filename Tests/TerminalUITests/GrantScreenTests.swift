@@ -19,6 +19,7 @@ import Testing
         let screen = AppScreen.frame(state).textDump()
         #expect(screen.contains("The provider asks alice to approve on their own device."), "\(screen)")
         #expect(screen.contains("    authdeck 4271"), "\(screen)")
+        #expect(screen.contains("Waiting for the user to approve on their device…"), "\(screen)")
         // The request's handle is the controller's to poll with, never shown.
         #expect(!screen.contains(request.authRequestID))
     }

@@ -191,7 +191,11 @@ public struct AwaitingCallbackScreen: Screen {
         guard case .running(let state) = flow.phase else { return "  Waiting for the provider to answer…" }
         switch state {
         case .awaitingCallback(_, .waiting):
-            return "  Waiting for the redirect from the browser…"
+            switch flow.prompt {
+            case .backchannel?: return "  Waiting for the user to approve on their device…"
+            case .tokenRequest?: return "  Asking the token endpoint…"
+            case .browser?, .device?, .codeSent?, nil: return "  Waiting for the redirect from the browser…"
+            }
         case .awaitingCallback(_, .verifying), .totpRequired(_, _, .verifying):
             return "  Callback accepted: exchanging it for a session…"
         case .awaitingCallback(_, .confirming), .totpRequired(_, _, .confirming):
