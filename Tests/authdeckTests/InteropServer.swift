@@ -69,9 +69,12 @@ final class InteropServer: @unchecked Sendable {
     enum Kind: String {
         case glewlwyd
         case djangoOAuthToolkit = "django-oauth-toolkit"
-        /// The RFC 8693 token endpoint in Tests/Interop/exchange, written from the RFC (no token exchange server
-        /// installs here simply); it signs with Python's `cryptography`.
+        /// The RFC 8693 token endpoint in Tests/Interop/exchange, written from the RFC; it signs with Python's
+        /// `cryptography`, and logs what each exchange request carried.
         case tokenExchange = "token-exchange"
+        /// idpyoidc's authorization server (PyPI, in the venv `make setup` builds), configured in
+        /// Tests/Interop/idpyoidc: client credentials, token exchange and introspection.
+        case idpyoidc
 
         var script: String {
             let folder: String
@@ -79,12 +82,17 @@ final class InteropServer: @unchecked Sendable {
             case .glewlwyd: folder = "glewlwyd"
             case .djangoOAuthToolkit: folder = "dot"
             case .tokenExchange: folder = "exchange"
+            case .idpyoidc: folder = "idpyoidc"
             }
             return CLIRunner.repositoryRoot + "/Tests/Interop/" + folder + "/serve.py"
         }
 
         var python: String {
-            self == .djangoOAuthToolkit ? CLIRunner.repositoryRoot + "/.build/interop-venv/bin/python" : "/usr/bin/python3"
+            switch self {
+            case .djangoOAuthToolkit: return CLIRunner.repositoryRoot + "/.build/interop-venv/bin/python"
+            case .idpyoidc: return CLIRunner.repositoryRoot + "/.build/exchange-venv/bin/python"
+            case .glewlwyd, .tokenExchange: return "/usr/bin/python3"
+            }
         }
 
         /// Why this server cannot run here, or nil when it can. Printed by the tests that skip.
@@ -107,6 +115,12 @@ final class InteropServer: @unchecked Sendable {
                     executable: python, ["-c", "import oauth2_provider"],
                     timeout: 60)
                 return check.status == 0 ? nil : "django-oauth-toolkit does not import in \(python)"
+            case .idpyoidc:
+                guard FileManager.default.isExecutableFile(atPath: python) else {
+                    return "\(python) is missing (make setup builds the venv with idpyoidc)"
+                }
+                let check = CLIRunner(home: "/tmp").run(executable: python, ["-c", "import idpyoidc"], timeout: 60)
+                return check.status == 0 ? nil : "idpyoidc does not import in \(python)"
             case .tokenExchange:
                 let check = CLIRunner(home: "/tmp").run(executable: python, ["-c", "import cryptography"], timeout: 60)
                 return check.status == 0 ? nil : "Python's cryptography is missing (make setup installs python3-cryptography)"

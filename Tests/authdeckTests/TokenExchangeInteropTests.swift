@@ -3,9 +3,10 @@ import Testing
 
 extension InteropTests {
     /// Token exchange (RFC 8693) against the token endpoint in Tests/Interop/exchange, written from the RFC and
-    /// signing with Python's `cryptography`: no token exchange server installs here simply (glewlwyd has none; a
-    /// PyPI provider such as idpyoidc needs a whole provider configured around it). The parent session comes from
-    /// the same server by client credentials.
+    /// signing with Python's `cryptography`, for what idpyoidc (below) does not show: the request's fields as they
+    /// arrived (its log), `resource` (idpyoidc takes only resources it knows), a parent from another issuer, and a
+    /// machine session renewed by every `token` (idpyoidc fails a second client-credentials request for one
+    /// client). The parent session comes from the same server by client credentials.
     @Suite(.serialized, .enabled(if: InteropServer.Kind.tokenExchange.available))
     struct TokenExchangeInteropTests {
         let server: InteropServer
@@ -145,6 +146,59 @@ extension InteropTests {
                 #expect(lines.count == 2 && lines.last?.hasPrefix("usage:") == true, "\(arguments): \(result.stderr)")
             }
             #expect(try setup.listed().isEmpty)
+        }
+    }
+}
+
+extension InteropTests {
+    /// Token exchange against idpyoidc's authorization server (PyPI), configured in Tests/Interop/idpyoidc: the parent
+    /// session by its client credentials, the exchange judged by idpyoidc's own RFC 8693 helper, which takes only
+    /// subject tokens it issued and still holds active.
+    @Suite(.serialized, .enabled(if: InteropServer.Kind.idpyoidc.available))
+    struct IdpyoidcTokenExchangeTests {
+        let server: InteropServer
+        let setup = InteropLogin()
+        var info: InteropServer.Info { server.info }
+
+        init() throws {
+            server = try InteropServer(.idpyoidc)
+            try setup.configure([
+                "issuer": info.issuer, "clientID": info.confidentialClient,
+                "clientSecretFile": setup.secretFile(info.clientSecret), "scopes": ["api"],
+            ])
+        }
+
+        func introspected(_ token: String) -> (status: Int, body: [String: Any]) {
+            server.introspect(
+                info.baseURL + "/introspect", token: token, client: info.confidentialClient, secret: info.clientSecret)
+        }
+
+        /// idpyoidc exchanges the parent's access token for one for the audience asked, which its introspection
+        /// says is active for that audience; the new session names its parent; a token type idpyoidc cannot issue
+        /// ends the attempt with its words (exit 4) and nothing stored.
+        @Test func idpyoidcExchangesTheParentsToken() throws {
+            let parent = setup.login(["--grant", "client-credentials", "--session-key", "parent"])
+            #expect(parent.status == 0, "stderr: \(parent.stderr)")
+            #expect(introspected(setup.token("parent")).body["active"] as? Bool == true)
+            let result = setup.login([
+                "--grant", "token-exchange", "--subject-session", "parent", "--audience", "https://api.example",
+                "--session-key", "child",
+            ])
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            let child = setup.token("child")
+            #expect(!child.isEmpty && child != setup.token("parent"))
+            let answer = introspected(child)
+            #expect(answer.status == 200 && answer.body["active"] as? Bool == true, "\(answer)")
+            #expect(answer.body["aud"] as? [String] == ["https://api.example"], "\(answer)")
+            #expect(setup.runner.run(["status", "child"]).stdout.contains("parent session: parent"))
+
+            let refused = setup.login([
+                "--grant", "token-exchange", "--subject-session", "parent", "--requested-token-type", "urn:example:nope",
+                "--session-key", "x",
+            ])
+            #expect(refused.status == 4, "stderr: \(refused.stderr)")
+            #expect(refused.stderr.contains("Unsupported requested token type"), "stderr: \(refused.stderr)")
+            #expect(try setup.listed().count == 2)
         }
     }
 }

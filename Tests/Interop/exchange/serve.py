@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """A token endpoint that speaks OAuth 2.0 Token Exchange (RFC 8693), written from the RFC for authdeck's interop
-suite, because no token exchange server installs here simply (glewlwyd has none; see the suite's notes). It checks
+suite, beside idpyoidc's, for what that one cannot show (the request's fields as received, `resource`, renewal by
+a second client-credentials request). It checks
 every field of the request itself and signs what it issues with Python's `cryptography` (RS256, RFC 7518 3.3), never
 with authdeck's code.
 
