@@ -90,7 +90,9 @@ public struct TokenExchange: Equatable, Sendable, CustomStringConvertible, Custo
     public var parent: SessionRecord?
     public var subjectToken: String?
 
-    public init(parentKey: String, audience: String? = nil, resource: String? = nil, requestedTokenType: String? = nil) {
+    public init(
+        parentKey: String, audience: String? = nil, resource: String? = nil, requestedTokenType: String? = nil
+    ) {
         self.parentKey = parentKey
         self.audience = audience
         self.resource = resource

@@ -39,7 +39,8 @@ import Testing
         machine.grant = "client_credentials"
         #expect(machine.grantLine?.hasPrefix("client credentials: a machine session") == true)
         // A browser sign-in's Details have no Grant line.
-        let plain = AppScreen.frame(AppFixtures.run(opened, [.bindingRead(SessionBinding(key: key, tokenType: "Bearer"))]).0)
+        let plain = AppScreen.frame(
+            AppFixtures.run(opened, [.bindingRead(SessionBinding(key: key, tokenType: "Bearer"))]).0)
         #expect(!plain.textDump().contains("Grant "))
     }
 }

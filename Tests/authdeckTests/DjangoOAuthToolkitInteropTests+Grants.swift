@@ -6,7 +6,8 @@ extension InteropTests.DjangoOAuthToolkitInteropTests {
     /// toolkit's introspection for that client; `refresh` asks again (no refresh token) and the new token is active.
     @Test func clientCredentialsMakeAMachineSessionTheToolkitIntrospects() throws {
         let machine = try #require(info.machineClient)
-        try configure(client: machine, ["clientSecretFile": setup.secretFile(info.clientSecret), "scopes": ["profile"]])
+        try configure(
+            client: machine, ["clientSecretFile": setup.secretFile(info.clientSecret), "scopes": ["profile"]])
         let result = setup.login(["--grant", "client-credentials", "--session-key", "m"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let session = try #require(try setup.session("m"))

@@ -6,7 +6,8 @@ import Testing
 extension InteropTests.GlewlwydInteropTests {
     func configureGrants(client: String, secret: Bool = true) throws {
         var oidc: [String: Any] = [
-            "issuer": info.grantsIssuer ?? "", "clientID": client, "redirectURI": info.redirectURI, "scopes": ["openid"],
+            "issuer": info.grantsIssuer ?? "", "clientID": client, "redirectURI": info.redirectURI,
+            "scopes": ["openid"],
         ]
         if secret { oidc["clientSecretFile"] = setup.secretFile(info.clientSecret) }
         try setup.configure(oidc)

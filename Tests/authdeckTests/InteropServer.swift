@@ -123,7 +123,8 @@ final class InteropServer: @unchecked Sendable {
                 return check.status == 0 ? nil : "idpyoidc does not import in \(python)"
             case .tokenExchange:
                 let check = CLIRunner(home: "/tmp").run(executable: python, ["-c", "import cryptography"], timeout: 60)
-                return check.status == 0 ? nil : "Python's cryptography is missing (make setup installs python3-cryptography)"
+                return check.status == 0
+                    ? nil : "Python's cryptography is missing (make setup installs python3-cryptography)"
             }
         }
 
@@ -213,10 +214,12 @@ final class InteropServer: @unchecked Sendable {
         status: Int, body: [String: Any]
     ) {
         let result = CLIRunner(home: folder.path).run(
-            executable: "/usr/bin/python3", [CLIRunner.repositoryRoot + "/Tests/Interop/introspect.py", endpoint, client],
+            executable: "/usr/bin/python3",
+            [CLIRunner.repositoryRoot + "/Tests/Interop/introspect.py", endpoint, client],
             stdin: token + "\n" + secret)
         let lines = result.stdout.split(separator: "\n", maxSplits: 1)
-        let body = lines.count > 1 ? try? JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any] : nil
+        let body =
+            lines.count > 1 ? try? JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any] : nil
         return (lines.first.flatMap { Int($0) } ?? -1, (body ?? nil) ?? [:])
     }
 

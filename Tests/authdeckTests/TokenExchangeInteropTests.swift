@@ -15,10 +15,7 @@ extension InteropTests {
 
         init() throws {
             server = try InteropServer(.tokenExchange)
-            try setup.configure([
-                "issuer": info.issuer, "clientID": info.confidentialClient,
-                "clientSecretFile": setup.secretFile(info.clientSecret), "scopes": ["api"],
-            ])
+            try setup.configureConfidential(server.info, scopes: ["api"])
         }
 
         /// The requests the server logged, one object each (fields as received, no token).
@@ -39,7 +36,8 @@ extension InteropTests {
         func claims(_ jwt: String) -> [String: Any] {
             let parts = jwt.split(separator: ".")
             guard parts.count == 3 else { return [:] }
-            var text = String(parts[1]).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+            var text = String(parts[1]).replacingOccurrences(of: "-", with: "+").replacingOccurrences(
+                of: "_", with: "/")
             while text.count % 4 != 0 { text += "=" }
             guard let data = Data(base64Encoded: text) else { return [:] }
             return (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
@@ -85,7 +83,8 @@ extension InteropTests {
         @Test func refusalsAndBadParentsStoreNothing() throws {
             #expect(setup.login(["--grant", "client-credentials", "--session-key", "parent"]).status == 0)
             let refused = setup.login([
-                "--grant", "token-exchange", "--subject-session", "parent", "--requested-token-type", "urn:example:nope",
+                "--grant", "token-exchange", "--subject-session", "parent", "--requested-token-type",
+                "urn:example:nope",
                 "--session-key", "x",
             ])
             #expect(refused.status == 4, "stderr: \(refused.stderr)")
@@ -99,11 +98,10 @@ extension InteropTests {
 
             // The same key at another issuer: the parent's token would leave for a server it did not come from.
             let other = try InteropServer(.tokenExchange)
-            try setup.configure([
-                "issuer": other.info.issuer, "clientID": other.info.confidentialClient,
-                "clientSecretFile": setup.secretFile(other.info.clientSecret),
+            try setup.configureConfidential(other.info)
+            let elsewhere = setup.login([
+                "--grant", "token-exchange", "--subject-session", "parent", "--session-key", "x",
             ])
-            let elsewhere = setup.login(["--grant", "token-exchange", "--subject-session", "parent", "--session-key", "x"])
             #expect(elsewhere.status == 4, "stderr: \(elsewhere.stderr)")
             #expect(elsewhere.stderr.contains("goes to no other issuer"), "stderr: \(elsewhere.stderr)")
             let otherLog = (try? String(contentsOfFile: other.folder.path + "/exchanges.jsonl", encoding: .utf8)) ?? ""
@@ -115,10 +113,7 @@ extension InteropTests {
         /// asking again with the client's credentials: no refresh token is involved.
         @Test func tokenRenewsAMachineSessionByAskingAgain() throws {
             let short = try InteropServer(.tokenExchange, environment: ["EXCHANGE_TOKEN_LIFETIME": "30"])
-            try setup.configure([
-                "issuer": short.info.issuer, "clientID": short.info.confidentialClient,
-                "clientSecretFile": setup.secretFile(short.info.clientSecret),
-            ])
+            try setup.configureConfidential(short.info)
             #expect(setup.login(["--grant", "client-credentials", "--session-key", "m"]).status == 0)
             let first = setup.runner.run(["token", "m"])
             let second = setup.runner.run(["token", "m"])
@@ -162,10 +157,7 @@ extension InteropTests {
 
         init() throws {
             server = try InteropServer(.idpyoidc)
-            try setup.configure([
-                "issuer": info.issuer, "clientID": info.confidentialClient,
-                "clientSecretFile": setup.secretFile(info.clientSecret), "scopes": ["api"],
-            ])
+            try setup.configureConfidential(server.info, scopes: ["api"])
         }
 
         func introspected(_ token: String) -> (status: Int, body: [String: Any]) {
@@ -193,7 +185,8 @@ extension InteropTests {
             #expect(setup.runner.run(["status", "child"]).stdout.contains("parent session: parent"))
 
             let refused = setup.login([
-                "--grant", "token-exchange", "--subject-session", "parent", "--requested-token-type", "urn:example:nope",
+                "--grant", "token-exchange", "--subject-session", "parent", "--requested-token-type",
+                "urn:example:nope",
                 "--session-key", "x",
             ])
             #expect(refused.status == 4, "stderr: \(refused.stderr)")

@@ -16,17 +16,18 @@ itself: only the `jti`s)."""
 import base64
 import json
 import os
-import signal
-import socket
 import sys
 import threading
 import time
 import urllib.parse
 import uuid
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
-from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import machine_server  # noqa: E402 (Tests/Interop)
 
 CLIENT_ID = "authdeck-exchanger"
 CLIENT_SECRET = "exchange-secret-1"
@@ -191,23 +192,7 @@ def handler(issuer, folder):
 
 def main():
     folder = sys.argv[1]
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    base = "http://127.0.0.1:%d" % port
-    issuer = Issuer(base)
-    server = ThreadingHTTPServer(("127.0.0.1", port), handler(issuer, folder))
-    server.daemon_threads = True
-    signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    # The fields every interop server names (InteropServer.Info): this one has no users, browser or redirect.
-    print(json.dumps({"baseURL": base, "issuer": base, "redirectURI": base + "/unused", "redirectPort": 0,
-                      "user": "", "email": "", "name": "", "subject": None, "publicClient": CLIENT_ID,
-                      "confidentialClient": CLIENT_ID, "clientSecret": CLIENT_SECRET, "deviceClient": CLIENT_ID,
-                      "machineClient": CLIENT_ID}), flush=True)
-    # The test holds our standard input: when it goes away (even killed), the server goes too.
-    sys.stdin.read()
-    os._exit(0)
+    machine_server.serve(lambda base: handler(Issuer(base), folder), CLIENT_ID, CLIENT_SECRET)
 
 
 if __name__ == "__main__":

@@ -12,16 +12,16 @@ it makes for a client-credentials session gets usage rules that let its access t
 authorization-code grants of its tests are configured to."""
 import json
 import os
-import signal
-import socket
 import sys
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 from idpyoidc.server import Server
 from idpyoidc.server.authz import AuthzHandling
 from idpyoidc.server.client_authn import verify_client
 from idpyoidc.server.configure import ASConfiguration
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import machine_server  # noqa: E402 (Tests/Interop)
 
 CLIENT_ID = "authdeck-exchanger"
 CLIENT_SECRET = "exchange-secret-1"
@@ -125,23 +125,7 @@ def handler(server, base):
 
 def main():
     folder = sys.argv[1]
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    base = "http://127.0.0.1:%d" % port
-    server = configure(base, folder)
-    http = ThreadingHTTPServer(("127.0.0.1", port), handler(server, base))
-    http.daemon_threads = True
-    signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
-    threading.Thread(target=http.serve_forever, daemon=True).start()
-    # The fields every interop server names (InteropServer.Info): this one has no users, browser or redirect.
-    print(json.dumps({"baseURL": base, "issuer": base, "redirectURI": base + "/unused", "redirectPort": 0,
-                      "user": "", "email": "", "name": "", "subject": None, "publicClient": CLIENT_ID,
-                      "confidentialClient": CLIENT_ID, "clientSecret": CLIENT_SECRET, "deviceClient": CLIENT_ID,
-                      "machineClient": CLIENT_ID}), flush=True)
-    # The test holds our standard input: when it goes away (even killed), the server goes too.
-    sys.stdin.read()
-    os._exit(0)
+    machine_server.serve(lambda base: handler(configure(base, folder), base), CLIENT_ID, CLIENT_SECRET)
 
 
 if __name__ == "__main__":
