@@ -223,6 +223,12 @@ final class InteropServer: @unchecked Sendable {
         return (lines.first.flatMap { Int($0) } ?? -1, (body ?? nil) ?? [:])
     }
 
+    /// `introspect` at the server's `/introspect` as its confidential client (the token servers without users).
+    func introspectAsClient(_ token: String) -> (status: Int, body: [String: Any]) {
+        introspect(
+            info.baseURL + "/introspect", token: token, client: info.confidentialClient, secret: info.clientSecret)
+    }
+
     deinit {
         try? input.fileHandleForWriting.close()
         if process.isRunning {

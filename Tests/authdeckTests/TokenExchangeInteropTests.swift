@@ -26,11 +26,7 @@ extension InteropTests {
             }
         }
 
-        func introspected(_ token: String) -> [String: Any] {
-            server.introspect(
-                info.baseURL + "/introspect", token: token, client: info.confidentialClient, secret: info.clientSecret
-            ).body
-        }
+        func introspected(_ token: String) -> [String: Any] { server.introspectAsClient(token).body }
 
         /// The JWT's payload, decoded here (base64url, RFC 7515) to name the token the server was given.
         func claims(_ jwt: String) -> [String: Any] {
@@ -160,18 +156,13 @@ extension InteropTests {
             try setup.configureConfidential(server.info, scopes: ["api"])
         }
 
-        func introspected(_ token: String) -> (status: Int, body: [String: Any]) {
-            server.introspect(
-                info.baseURL + "/introspect", token: token, client: info.confidentialClient, secret: info.clientSecret)
-        }
-
         /// idpyoidc exchanges the parent's access token for one for the audience asked, which its introspection
         /// says is active for that audience; the new session names its parent; a token type idpyoidc cannot issue
         /// ends the attempt with its words (exit 4) and nothing stored.
         @Test func idpyoidcExchangesTheParentsToken() throws {
             let parent = setup.login(["--grant", "client-credentials", "--session-key", "parent"])
             #expect(parent.status == 0, "stderr: \(parent.stderr)")
-            #expect(introspected(setup.token("parent")).body["active"] as? Bool == true)
+            #expect(server.introspectAsClient(setup.token("parent")).body["active"] as? Bool == true)
             let result = setup.login([
                 "--grant", "token-exchange", "--subject-session", "parent", "--audience", "https://api.example",
                 "--session-key", "child",
@@ -179,7 +170,7 @@ extension InteropTests {
             #expect(result.status == 0, "stderr: \(result.stderr)")
             let child = setup.token("child")
             #expect(!child.isEmpty && child != setup.token("parent"))
-            let answer = introspected(child)
+            let answer = server.introspectAsClient(child)
             #expect(answer.status == 200 && answer.body["active"] as? Bool == true, "\(answer)")
             #expect(answer.body["aud"] as? [String] == ["https://api.example"], "\(answer)")
             #expect(setup.runner.run(["status", "child"]).stdout.contains("parent session: parent"))
