@@ -80,8 +80,10 @@ extension InteropTests.GlewlwydInteropTests {
         let user = try cibaUser("approve")
         let hint = "{\"username\":\"\(info.user)\"}"
         let result = setup.login(
-            ["--grant", "ciba", "--login-hint", hint, "--binding-message", "authdeck 4271", "--session-key", "c"],
-            timeout: 90)
+            [
+                "--grant", "ciba", "--login-hint", hint, "--binding-message", "authdeck 4271", "--session-key", "c",
+                "--trace", setup.folder.path + "/ciba.jsonl",
+            ], timeout: 90)
         _ = user.process.wait(timeout: 30)
         let seen = (try? String(contentsOfFile: user.output, encoding: .utf8)) ?? ""
         #expect(result.status == 0, "stderr: \(result.stderr)\nuser: \(seen)")
@@ -89,6 +91,10 @@ extension InteropTests.GlewlwydInteropTests {
         #expect(seen.contains("\"bindingMessage\": \"authdeck 4271\""), "user: \(seen)")
         let session = try #require(try setup.session("c"))
         #expect(session["email"] as? String == info.email)
+        // The request's handle is polled with like a device code: the trace names it only redacted.
+        let handles = InteropLogin.values(
+            named: "auth_req_id", in: setup.trace(setup.folder.path + "/ciba.jsonl").steps)
+        #expect(!handles.isEmpty && handles.allSatisfy { $0.hasPrefix("[redacted") }, "\(handles)")
         let answer = server.userinfo((info.grantsIssuer ?? "") + "/userinfo", token: setup.token("c"))
         #expect(answer.status == 200)
         #expect(answer.body["sub"] as? String == session["subject"] as? String)

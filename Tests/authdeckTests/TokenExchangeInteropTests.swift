@@ -49,6 +49,7 @@ extension InteropTests {
                 "--grant", "token-exchange", "--subject-session", "parent", "--audience", "https://api.example",
                 "--resource", "https://api.example/v1",
                 "--requested-token-type", "urn:ietf:params:oauth:token-type:access_token", "--session-key", "child",
+                "--trace", setup.folder.path + "/exchange.jsonl",
             ])
             #expect(result.status == 0, "stderr: \(result.stderr)")
             let request = try #require(exchanges.last)
@@ -62,6 +63,11 @@ extension InteropTests {
 
             let child = setup.token("child")
             #expect(child != parentToken)
+            // The trace shows the request with the subject token redacted by name, and neither token anywhere.
+            let trace = setup.trace(setup.folder.path + "/exchange.jsonl")
+            #expect(!trace.text.contains(parentToken) && !trace.text.contains(child))
+            let subjects = InteropLogin.values(named: "subject_token", in: trace.steps)
+            #expect(!subjects.isEmpty && subjects.allSatisfy { $0.hasPrefix("[redacted") }, "\(subjects)")
             let answer = introspected(child)
             #expect(answer["active"] as? Bool == true && answer["aud"] as? String == "https://api.example")
             #expect(answer["parent_jti"] as? String == claims(parentToken)["jti"] as? String)
