@@ -293,10 +293,13 @@ public final class DirectSignIn: SignInBackend, Sendable {
             }
         case .clientCredentials:
             let tokens = try oauth.clientCredentials(scopes: provider.scopes, endpoint: endpoint)
-            return .issued(try issuedWithoutUser(tokens, grant: request.grant))
+            return .issued(try issuedWithoutUser(tokens, parent: nil))
         case .tokenExchange(let exchange):
+            guard let parent = exchange.parent else {
+                throw .grantUnavailable(grant: "token-exchange", reason: "session '\(exchange.parentKey)' was not read")
+            }
             let tokens = try oauth.exchangeToken(exchange, scopes: request.scopes ?? [], endpoint: endpoint)
-            return .issued(try issuedWithoutUser(tokens, grant: request.grant))
+            return .issued(try issuedWithoutUser(tokens, parent: parent))
         }
         switch poll {
         case .pending: return nil
@@ -434,28 +437,16 @@ public final class DirectSignIn: SignInBackend, Sendable {
         return IssuedSession(session: Session(record: record, secrets: secrets), kind: .login)
     }
 
-    /// A session no user signed in to here: client credentials' (the client is the subject, a machine session,
-    /// renewed by asking again) or a token exchange's (the parent session's user, marked with the parent's key).
-    private func issuedWithoutUser(_ tokens: TokenResponse, grant: SignInGrant) throws(SignInError) -> IssuedSession {
+    /// A session no user signed in to here. Without `parent`, client credentials': the client is the subject (a
+    /// machine session), renewed with the client's credentials when it expires, so it counts as refreshable. With
+    /// `parent`, a token exchange's: the parent session's user, marked with the parent's key.
+    private func issuedWithoutUser(_ tokens: TokenResponse, parent: SessionRecord?) throws(SignInError) -> IssuedSession
+    {
         let prover = dpop.withLock { $0 }
         if prover != nil { try DPoPProver.checkBound(tokens) }
         let now = clock()
         let expiresAt = tokens.expiresIn.map { now.addingTimeInterval(TimeInterval($0)) }
-        switch grant {
-        case .tokenExchange(let exchange):
-            guard let parent = exchange.parent else {
-                throw .unavailable(reason: "session '\(exchange.parentKey)' was not read")
-            }
-            let record = SessionRecord(
-                key: request.sessionKey
-                    ?? SessionKeyName.generated(provider: provider.preset.provider, user: parent.key + "-exchanged"),
-                backend: provider.backendName, provider: provider.preset.name, subject: parent.subject,
-                email: parent.email, phone: parent.phone, displayName: parent.displayName,
-                issuer: provider.endpoints.issuer, createdAt: now, expiresAt: expiresAt,
-                refreshable: tokens.refreshToken != nil, scopes: tokens.scope ?? request.scopes ?? [])
-            return stored(record, tokens, prover: prover, parent: parent.key)
-        case .authorizationCode, .device, .ciba, .clientCredentials:
-            // Renewed with the client's credentials when it expires, so it counts as refreshable.
+        guard let parent else {
             let record = SessionRecord(
                 key: request.sessionKey
                     ?? SessionKeyName.generated(provider: provider.preset.provider, user: provider.clientID),
@@ -465,6 +456,14 @@ public final class DirectSignIn: SignInBackend, Sendable {
                 scopes: tokens.scope ?? provider.scopes)
             return stored(record, tokens, prover: prover, userEndpoint: false)
         }
+        let record = SessionRecord(
+            key: request.sessionKey
+                ?? SessionKeyName.generated(provider: provider.preset.provider, user: parent.key + "-exchanged"),
+            backend: provider.backendName, provider: provider.preset.name, subject: parent.subject,
+            email: parent.email, phone: parent.phone, displayName: parent.displayName,
+            issuer: provider.endpoints.issuer, createdAt: now, expiresAt: expiresAt,
+            refreshable: tokens.refreshToken != nil, scopes: tokens.scope ?? request.scopes ?? [])
+        return stored(record, tokens, prover: prover, parent: parent.key)
     }
 
     /// Revokes the refresh and access tokens of a sign-in that failed after the provider issued them (RFC 7009),
