@@ -11,6 +11,8 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
     public var userinfo: String?
     public var revocation: String?
     public var deviceAuthorization: String?
+    /// `backchannel_authentication_endpoint` (OpenID CIBA Core 1.0 section 4): where CIBA requests go.
+    public var backchannelAuthentication: String?
     /// `token_endpoint_auth_methods_supported`; nil when the provider does not say.
     public var tokenAuthMethods: [String]?
     /// `revocation_endpoint_auth_methods_supported`; nil when the provider does not say.
@@ -28,8 +30,6 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
     /// `mtls_endpoint_aliases` (RFC 8705 5): where a client that presents a certificate sends its requests, by the
     /// metadata names (`token_endpoint`, `revocation_endpoint`, ...); nil when the provider names none.
     public var mtlsAliases: [String: String]?
-    /// `backchannel_authentication_endpoint` (OpenID CIBA Core 1.0 section 4): where CIBA requests go.
-    public var backchannelAuthentication: String?
 
     public init(
         issuer: String, authorization: String, token: String, jwks: String? = nil, userinfo: String? = nil,
@@ -72,12 +72,12 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
         endpoints.issuerInAuthorizationResponse =
             document["authorization_response_iss_parameter_supported"] == .bool(true)
         endpoints.pushedAuthorizationRequest = document["pushed_authorization_request_endpoint"]?.string
+        endpoints.backchannelAuthentication = document["backchannel_authentication_endpoint"]?.string
         if case .bool(let required)? = document["require_pushed_authorization_requests"] {
             endpoints.requiresPushedAuthorizationRequests = required
         }
         endpoints.tokenAuthSigningAlgs = strings(document["token_endpoint_auth_signing_alg_values_supported"])
         endpoints.mtlsAliases = aliases(document["mtls_endpoint_aliases"])
-        endpoints.backchannelAuthentication = document["backchannel_authentication_endpoint"]?.string
         return endpoints
     }
 

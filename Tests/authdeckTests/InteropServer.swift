@@ -22,6 +22,11 @@ final class InteropServer: @unchecked Sendable {
         let confidentialClient: String
         let clientSecret: String
         let deviceClient: String
+        /// The grants without a browser: a confidential client for client credentials (both servers); glewlwyd's
+        /// instance that also allows CIBA in poll mode, and its CIBA client.
+        let machineClient: String?
+        let grantsIssuer: String?
+        let cibaClient: String?
         /// glewlwyd only: a confidential client whose secret form-encoding changes.
         let oddClient: String?
         let oddSecret: String?
@@ -58,11 +63,6 @@ final class InteropServer: @unchecked Sendable {
         let selfSignedKey: String?
         let unknownCertificate: String?
         let unknownKey: String?
-        /// The grants without a browser: a confidential client for client credentials (both servers); glewlwyd's
-        /// instance that also allows CIBA in poll mode, and its CIBA client.
-        let machineClient: String?
-        let grantsIssuer: String?
-        let cibaClient: String?
     }
 
     /// The two servers and how each is started.

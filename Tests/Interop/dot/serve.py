@@ -94,9 +94,10 @@ def main():
     signal.signal(signal.SIGTERM, lambda *_: (server.server_close(), os._exit(0)))
     print(json.dumps({
         "baseURL": base, "issuer": base + "/o", "redirectURI": redirect, "redirectPort": redirect_port,
+        "machineClient": "authdeck-machine",
         "user": "alice", "password": "alice-password-1", "email": "alice@example.org", "name": "Alice Example",
         "subject": str(user.pk), "publicClient": "authdeck-public", "confidentialClient": "authdeck-confidential",
-        "clientSecret": secret, "deviceClient": "authdeck-device", "machineClient": "authdeck-machine",
+        "clientSecret": secret, "deviceClient": "authdeck-device",
     }), flush=True)
     import threading
     threading.Thread(target=server.serve_forever, daemon=True).start()
