@@ -21,6 +21,10 @@ DEBIAN_PACKAGES = pkg-config libncurses-dev libssl-dev libcjose-dev libjansson-d
 # the suite then says it skipped that server.
 INTEROP_VENV = .build/interop-venv
 INTEROP_PYPI = "django-oauth-toolkit>=3.4,<3.5" "oauthlib>=3.2.2,<4"
+# idpyoidc's authorization server (token exchange, RFC 8693), in a venv of its own: it pins other versions of the
+# libraries the toolkit uses.
+EXCHANGE_VENV = .build/exchange-venv
+EXCHANGE_PYPI = "idpyoidc==5.0.0"
 
 .PHONY: setup build release test lint format run bench fuzz install clean
 
@@ -34,6 +38,8 @@ setup:
 		kubernetes-client
 	( python3 -m venv $(INTEROP_VENV) && $(INTEROP_VENV)/bin/pip install -q $(INTEROP_PYPI) ) \
 		|| echo "make setup: django-oauth-toolkit not installed; the interop suite will skip it" >&2
+	( python3 -m venv $(EXCHANGE_VENV) && $(EXCHANGE_VENV)/bin/pip install -q $(EXCHANGE_PYPI) ) \
+		|| echo "make setup: idpyoidc not installed; the interop suite will skip it" >&2
 
 build:
 	$(SWIFT) build $(SWIFT_BUILD_FLAGS)

@@ -64,6 +64,7 @@ public final class DirectSignIn: SignInBackend, Sendable {
     private let metadata: ProviderMetadataCache
     private let clock: @Sendable () -> Date
     private let device = Mutex<DeviceAuthorization?>(nil)
+    private let backchannel = Mutex<BackchannelAuthorization?>(nil)
     /// The session's DPoP prover, made with the attempt when the provider uses DPoP.
     private let dpop = Mutex<DPoPProver?>(nil)
     /// When the pushed request's `request_uri` stops being good, and for how long it was (RFC 9126 2.2).
@@ -87,18 +88,52 @@ public final class DirectSignIn: SignInBackend, Sendable {
         return client
     }
 
-    public var waitsForRedirect: Bool { !request.useDevice }
+    public var waitsForRedirect: Bool { request.grant == .authorizationCode }
 
     public var registeredRedirectURI: String? { provider.registeredRedirectURI }
 
+    /// The grants other than the authorization code all wait the device grant's way: nothing comes back through a
+    /// redirect, the token endpoint is polled (or, with no one to approve, asked once).
     public func method(loopbackRedirectURI: String?) throws(SignInError) -> SignInMethod {
-        if request.useDevice {
+        switch request.grant {
+        case .authorizationCode:
+            return try provider.browserMethod(loopbackRedirectURI: loopbackRedirectURI)
+        case .device:
             guard provider.endpoints.deviceAuthorization != nil else {
                 throw .authMethodUnavailable(method: "\(provider.preset.title) device")
             }
-            return .device
+        case .clientCredentials:
+            try requireConfidentialClient("client-credentials")
+        case .ciba:
+            guard provider.endpoints.backchannelAuthentication != nil else {
+                throw .grantUnavailable(
+                    grant: "ciba", reason: "\(provider.endpoints.issuer) names no backchannel_authentication_endpoint")
+            }
+            try requireConfidentialClient("ciba")
+        case .tokenExchange(let exchange):
+            guard let parent = exchange.parent, exchange.subjectToken != nil else {
+                throw .grantUnavailable(
+                    grant: "token-exchange", reason: "session '\(exchange.parentKey)' holds no access token")
+            }
+            // The subject token goes only to the issuer that issued it.
+            guard parent.issuer == provider.endpoints.issuer else {
+                throw .grantUnavailable(
+                    grant: "token-exchange",
+                    reason: "session '\(parent.key)' comes from \(parent.issuer), not \(provider.endpoints.issuer), "
+                        + "and its token goes to no other issuer")
+            }
         }
-        return try provider.browserMethod(loopbackRedirectURI: loopbackRedirectURI)
+        return .device
+    }
+
+    /// Grants with no user's code to protect them need the client to prove itself (RFC 6749 4.4, CIBA Core 7.1).
+    private func requireConfidentialClient(_ grant: String) throws(SignInError) {
+        guard provider.authentication != .none else {
+            throw .grantUnavailable(
+                grant: grant,
+                reason: "it needs a confidential client; give its secret (--client-secret-file), key "
+                    + "(--private-key-file) or certificate (--client-certificate)")
+        }
     }
 
     public func makeAttempt(id: AttemptID, method: SignInMethod, deadline: Date) throws(SignInError) -> Attempt {
@@ -155,12 +190,25 @@ public final class DirectSignIn: SignInBackend, Sendable {
                     ("client_id", provider.clientID), ("request_uri", pushed.requestURI),
                 ]))
         case .device:
-            guard let endpoint = provider.endpoints.deviceAuthorization else {
-                throw .authMethodUnavailable(method: "\(provider.preset.title) device")
+            switch request.grant {
+            case .authorizationCode, .device:
+                guard let endpoint = provider.endpoints.deviceAuthorization else {
+                    throw .authMethodUnavailable(method: "\(provider.preset.title) device")
+                }
+                let started = try oauth.startDeviceAuthorization(scopes: provider.scopes, endpoint: endpoint)
+                device.withLock { $0 = started }
+                return .device(started)
+            case .ciba(let loginHint, let bindingMessage):
+                guard let endpoint = provider.endpoints.backchannelAuthentication else {
+                    throw .unavailable(reason: "the provider names no backchannel_authentication_endpoint")
+                }
+                let started = try oauth.startBackchannelAuthentication(
+                    loginHint: loginHint, bindingMessage: bindingMessage, scopes: provider.scopes, endpoint: endpoint)
+                backchannel.withLock { $0 = started }
+                return .backchannel(started)
+            case .clientCredentials, .tokenExchange:
+                return .tokenRequest(grant: request.grant.grantType)
             }
-            let started = try oauth.startDeviceAuthorization(scopes: provider.scopes, endpoint: endpoint)
-            device.withLock { $0 = started }
-            return .device(started)
         case .oneTimeCode:
             throw .authMethodUnavailable(method: "one-time code")
         }
@@ -224,10 +272,40 @@ public final class DirectSignIn: SignInBackend, Sendable {
         try? SessionRefresher(transport: transport, clock: clock).revoke(issued.session)
     }
 
+    /// One poll of the token endpoint: the device grant's and CIBA's until approved; client credentials and token
+    /// exchange have no one to wait for, so their one request answers at once.
     public func pollDevice(_ attempt: Attempt, interval: inout Int) throws(SignInError) -> BackendAnswer? {
-        let current = device.withLock { $0 }
-        guard let current else { throw .unavailable(reason: "the device authorization has not started") }
-        switch try oauth.pollDevice(current, endpoint: provider.endpoints.token) {
+        let endpoint = provider.endpoints.token
+        let poll: DevicePoll
+        switch request.grant {
+        case .authorizationCode, .device:
+            let current = device.withLock { $0 }
+            guard let current else { throw .unavailable(reason: "the device authorization has not started") }
+            poll = try oauth.pollDevice(current, endpoint: endpoint)
+        case .ciba(let loginHint, _):
+            let current = backchannel.withLock { $0 }
+            guard let current else { throw .unavailable(reason: "the backchannel request has not started") }
+            do throws(SignInError) {
+                poll = try oauth.pollBackchannel(current, endpoint: endpoint)
+            } catch .timedOut {
+                throw .unavailable(
+                    reason: "the backchannel request expired before \(loginHint) approved it (expired_token)")
+            } catch {
+                guard error.code == "access_denied" else { throw error }
+                throw .providerAnswered(
+                    "access_denied", description: "\(loginHint) declined the backchannel request")
+            }
+        case .clientCredentials:
+            let tokens = try oauth.clientCredentials(scopes: provider.scopes, endpoint: endpoint)
+            return .issued(try issuedWithoutUser(tokens, parent: nil))
+        case .tokenExchange(let exchange):
+            guard let parent = exchange.parent else {
+                throw .grantUnavailable(grant: "token-exchange", reason: "session '\(exchange.parentKey)' was not read")
+            }
+            let tokens = try oauth.exchangeToken(exchange, scopes: request.scopes ?? [], endpoint: endpoint)
+            return .issued(try issuedWithoutUser(tokens, parent: parent))
+        }
+        switch poll {
         case .pending: return nil
         case .slowDown:
             interval += 5
@@ -335,8 +413,29 @@ public final class DirectSignIn: SignInBackend, Sendable {
             clientSecretFileFromSignIn: provider.clientSecretFile == nil ? nil : true,
             tokenAuthMethod: provider.authentication.method.rawValue,
             revocationAuthMethod: provider.revocationAuthentication?.method.rawValue)
+        return stored(record, tokens, prover: prover)
+    }
+
+    /// The session's secrets as every direct sign-in keeps them: the tokens, where and how the client refreshes and
+    /// revokes them, the grant when not a user's browser or device sign-in, and the DPoP key.
+    private func stored(
+        _ record: SessionRecord, _ tokens: TokenResponse, prover: DPoPProver?, userEndpoint: Bool = true,
+        parent: String? = nil
+    ) -> IssuedSession {
+        var endpoints = SessionEndpoints(
+            clientID: provider.clientID, token: provider.endpoints.token,
+            revocation: provider.endpoints.revocation, user: userEndpoint ? provider.endpoints.userinfo : nil,
+            clientSecretFile: provider.clientSecretFile,
+            clientSecretFileFromSignIn: provider.clientSecretFile == nil ? nil : true,
+            tokenAuthMethod: provider.authentication.method.rawValue,
+            revocationAuthMethod: provider.revocationAuthentication?.method.rawValue)
         endpoints.keepAssertion(of: provider.authentication)
         endpoints.keepCertificate(of: provider.authentication)
+        switch request.grant {
+        case .authorizationCode, .device: break
+        case .clientCredentials, .ciba, .tokenExchange: endpoints.grant = request.grant.grantType
+        }
+        endpoints.parentSession = parent
         var secrets = SessionSecrets(
             accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
             idToken: tokens.idToken, endpoints: endpoints)
@@ -346,6 +445,35 @@ public final class DirectSignIn: SignInBackend, Sendable {
             secrets.tokenType = "DPoP"
         }
         return IssuedSession(session: Session(record: record, secrets: secrets), kind: .login)
+    }
+
+    /// A session no user signed in to here. Without `parent`, client credentials': the client is the subject (a
+    /// machine session), renewed with the client's credentials when it expires, so it counts as refreshable. With
+    /// `parent`, a token exchange's: the parent session's user, marked with the parent's key.
+    private func issuedWithoutUser(_ tokens: TokenResponse, parent: SessionRecord?) throws(SignInError) -> IssuedSession
+    {
+        let prover = dpop.withLock { $0 }
+        if prover != nil { try DPoPProver.checkBound(tokens) }
+        let now = clock()
+        let expiresAt = tokens.expiresIn.map { now.addingTimeInterval(TimeInterval($0)) }
+        guard let parent else {
+            let record = SessionRecord(
+                key: request.sessionKey
+                    ?? SessionKeyName.generated(provider: provider.preset.provider, user: provider.clientID),
+                backend: provider.backendName, provider: provider.preset.name, subject: provider.clientID,
+                displayName: SessionRecord.machineLabel(clientID: provider.clientID),
+                issuer: provider.endpoints.issuer, createdAt: now, expiresAt: expiresAt, refreshable: true,
+                scopes: tokens.scope ?? provider.scopes)
+            return stored(record, tokens, prover: prover, userEndpoint: false)
+        }
+        let record = SessionRecord(
+            key: request.sessionKey
+                ?? SessionKeyName.generated(provider: provider.preset.provider, user: parent.key + "-exchanged"),
+            backend: provider.backendName, provider: provider.preset.name, subject: parent.subject,
+            email: parent.email, phone: parent.phone, displayName: parent.displayName,
+            issuer: provider.endpoints.issuer, createdAt: now, expiresAt: expiresAt,
+            refreshable: tokens.refreshToken != nil, scopes: tokens.scope ?? request.scopes ?? [])
+        return stored(record, tokens, prover: prover, parent: parent.key)
     }
 
     /// Revokes the refresh and access tokens of a sign-in that failed after the provider issued them (RFC 7009),

@@ -69,6 +69,8 @@ public final class FlowTrace: Sendable {
         // The proxy's client signature message embeds the verification token; an enrolment link embeds the
         // TOTP secret.
         "clientSignature", "totpLink", "enrolmentLink", "otpauth",
+        // CIBA's request handle (polled with it, like a device code) and token exchange's subject and actor tokens.
+        "auth_req_id", "subject_token", "actor_token",
     ]
     /// Values that bind an attempt (state, nonce): shown by their first characters only, enough to match them up.
     public static let bindingNames: Set<String> = ["state", "nonce", "code_challenge"]

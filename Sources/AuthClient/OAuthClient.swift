@@ -213,7 +213,12 @@ public struct OAuthClient: Sendable {
             ("grant_type", "urn:ietf:params:oauth:grant-type:device_code"),
             ("device_code", authorization.deviceCode),
         ]
-        let response = try post(endpoint, pairs)
+        return try Self.polled(post(endpoint, pairs), endpoint: endpoint)
+    }
+
+    /// A poll's answer, the same for the device grant (RFC 8628 3.5) and CIBA (CIBA Core 11): tokens, wait, wait
+    /// longer, or an end (`expired_token` as the timeout it is; any other error as the provider said it).
+    private static func polled(_ response: IncomingResponse, endpoint: String) throws(SignInError) -> DevicePoll {
         if (200..<300).contains(response.status) {
             return .approved(try TokenResponse.parse(response, endpoint: endpoint))
         }
@@ -223,6 +228,64 @@ public struct OAuthClient: Sendable {
         case "expired_token": throw .timedOut
         default: throw OAuthErrorResponse.error(from: response, endpoint: endpoint)
         }
+    }
+
+    /// Client credentials (RFC 6749 4.4.2): tokens for the client itself, no user; the client authenticates as at
+    /// every other request.
+    public func clientCredentials(scopes: [String], endpoint: String) throws(SignInError) -> TokenResponse {
+        var pairs = [("grant_type", SessionEndpoints.clientCredentialsGrant)]
+        if !scopes.isEmpty { pairs.append(("scope", scopes.joined(separator: " "))) }
+        return try TokenResponse.parse(post(endpoint, pairs), endpoint: endpoint)
+    }
+
+    /// CIBA's authentication request (CIBA Core 7.1, 7.3): whom to ask (`login_hint`), for what scopes, with what
+    /// binding message; the answer names the request to poll for.
+    public func startBackchannelAuthentication(
+        loginHint: String, bindingMessage: String?, scopes: [String], endpoint: String
+    ) throws(SignInError) -> BackchannelAuthorization {
+        var pairs = [("scope", scopes.joined(separator: " ")), ("login_hint", loginHint)]
+        if let bindingMessage { pairs.append(("binding_message", bindingMessage)) }
+        let response = try post(endpoint, pairs)
+        guard (200..<300).contains(response.status) else {
+            throw OAuthErrorResponse.error(from: response, endpoint: endpoint)
+        }
+        let json = try response.json()
+        guard let id = json["auth_req_id"]?.string, !id.isEmpty, let expiresIn = json["expires_in"]?.integer,
+            expiresIn > 0
+        else {
+            throw .unavailable(reason: "the backchannel authentication answer lacks auth_req_id or expires_in")
+        }
+        return BackchannelAuthorization(
+            authRequestID: id, expiresIn: expiresIn, interval: max(1, json["interval"]?.integer ?? 5),
+            bindingMessage: bindingMessage, loginHint: loginHint)
+    }
+
+    /// One CIBA poll of the token endpoint (CIBA Core 10.1): `authorization_pending`, `slow_down` and
+    /// `expired_token` as for the device grant; `access_denied` when the user declined.
+    public func pollBackchannel(
+        _ authorization: BackchannelAuthorization, endpoint: String
+    ) throws(SignInError) -> DevicePoll {
+        let pairs = [("grant_type", SessionEndpoints.cibaGrant), ("auth_req_id", authorization.authRequestID)]
+        return try Self.polled(post(endpoint, pairs), endpoint: endpoint)
+    }
+
+    /// Token exchange (RFC 8693 2.1): the subject token (an access token) for a new token, for `audience` or
+    /// `resource` when given, of `requestedTokenType` when given.
+    public func exchangeToken(_ exchange: TokenExchange, scopes: [String], endpoint: String) throws(SignInError)
+        -> TokenResponse
+    {
+        guard let subjectToken = exchange.subjectToken else {
+            throw .unavailable(reason: "session '\(exchange.parentKey)' holds no access token to exchange")
+        }
+        var pairs = [
+            ("grant_type", SessionEndpoints.tokenExchangeGrant), ("subject_token", subjectToken),
+            ("subject_token_type", TokenExchange.accessTokenType),
+        ]
+        if let audience = exchange.audience { pairs.append(("audience", audience)) }
+        if let resource = exchange.resource { pairs.append(("resource", resource)) }
+        if let type = exchange.requestedTokenType { pairs.append(("requested_token_type", type)) }
+        if !scopes.isEmpty { pairs.append(("scope", scopes.joined(separator: " "))) }
+        return try TokenResponse.parse(post(endpoint, pairs), endpoint: endpoint)
     }
 }
 

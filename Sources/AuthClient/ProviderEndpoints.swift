@@ -11,6 +11,8 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
     public var userinfo: String?
     public var revocation: String?
     public var deviceAuthorization: String?
+    /// `backchannel_authentication_endpoint` (OpenID CIBA Core 1.0 section 4): where CIBA requests go.
+    public var backchannelAuthentication: String?
     /// `token_endpoint_auth_methods_supported`; nil when the provider does not say.
     public var tokenAuthMethods: [String]?
     /// `revocation_endpoint_auth_methods_supported`; nil when the provider does not say.
@@ -75,6 +77,7 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
         endpoints.issuerInAuthorizationResponse =
             document["authorization_response_iss_parameter_supported"] == .bool(true)
         endpoints.pushedAuthorizationRequest = document["pushed_authorization_request_endpoint"]?.string
+        endpoints.backchannelAuthentication = document["backchannel_authentication_endpoint"]?.string
         if case .bool(let required)? = document["require_pushed_authorization_requests"] {
             endpoints.requiresPushedAuthorizationRequests = required
         }
@@ -100,6 +103,7 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
         alias("device_authorization_endpoint", \.deviceAuthorization)
         alias("pushed_authorization_request_endpoint", \.pushedAuthorizationRequest)
         alias("introspection_endpoint", \.introspection)
+        alias("backchannel_authentication_endpoint", \.backchannelAuthentication)
         return result
     }
 
@@ -122,6 +126,9 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
         }
         if result.mtlsAliases == nil { result.mtlsAliases = Self.aliases(metadata["mtls_endpoint_aliases"]) }
         if result.introspection == nil { result.introspection = metadata["introspection_endpoint"]?.string }
+        if result.backchannelAuthentication == nil {
+            result.backchannelAuthentication = metadata["backchannel_authentication_endpoint"]?.string
+        }
         if metadata["authorization_response_iss_parameter_supported"] == .bool(true) {
             result.issuerInAuthorizationResponse = true
         }

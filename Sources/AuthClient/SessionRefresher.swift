@@ -104,19 +104,27 @@ public struct SessionRefresher: Sendable {
     /// A refreshed copy of the session: new access token and expiry; the refresh token rotated when the provider
     /// rotates it, kept otherwise; a new ID token when one comes and it passes OIDC Core 12.2's checks against
     /// the issuer's keys (one that cannot be checked, the issuer's keys being unknown here, is not kept).
+    /// A machine session (client credentials) has no refresh token: it is renewed by asking again with the client's
+    /// credentials, for the scopes it holds.
     public func refresh(_ session: Session) throws(SignInError) -> Session {
-        guard let refreshToken = session.secrets.refreshToken else {
-            throw .unavailable(reason: "session '\(session.record.key)' has no refresh token; sign in again")
-        }
         guard let endpoints = session.secrets.endpoints else {
             throw .unavailable(
                 reason: "session '\(session.record.key)' does not say where to refresh it; sign in again")
+        }
+        let refreshToken = session.secrets.refreshToken
+        guard refreshToken != nil || endpoints.isMachineSession else {
+            throw .unavailable(reason: "session '\(session.record.key)' has no refresh token; sign in again")
         }
         let configured = current(session)
         var (oauth, endpoint) = try client(endpoints, configured: configured)
         let prover = try DPoPProver(session: session.secrets, clock: clock)
         oauth.dpop = prover
-        let tokens = try oauth.refresh(refreshToken, endpoint: endpoint ?? endpoints.token)
+        let tokens: TokenResponse
+        if let refreshToken {
+            tokens = try oauth.refresh(refreshToken, endpoint: endpoint ?? endpoints.token)
+        } else {
+            tokens = try oauth.clientCredentials(scopes: session.record.scopes, endpoint: endpoint ?? endpoints.token)
+        }
         let now = clock()
         var refreshed = session
         if let prover {
@@ -135,7 +143,7 @@ public struct SessionRefresher: Sendable {
             refreshed.secrets.idToken = idToken
         }
         refreshed.record.expiresAt = tokens.expiresIn.map { now.addingTimeInterval(TimeInterval($0)) }
-        refreshed.record.refreshable = refreshed.secrets.refreshToken != nil
+        refreshed.record.refreshable = refreshed.secrets.refreshToken != nil || endpoints.isMachineSession
         if let scope = tokens.scope { refreshed.record.scopes = scope }
         return refreshed
     }

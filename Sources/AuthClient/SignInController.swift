@@ -412,6 +412,17 @@ public final class SignInController: @unchecked Sendable {
                 ])
         case .codeSent:
             trace?.record(.authorize, "one-time code sent")
+        case .backchannel(let authorization):
+            trace?.learnSecret(authorization.authRequestID)
+            trace?.record(
+                .authorize, "backchannel request for \(authorization.loginHint)",
+                [
+                    "interval": .number(Double(authorization.interval)),
+                    "expiresIn": .number(Double(authorization.expiresIn)),
+                    "bindingMessage": authorization.bindingMessage.map { .string($0) } ?? .null,
+                ])
+        case .tokenRequest(let grant):
+            trace?.record(.authorize, "no user to ask: \(grant) at the token endpoint")
         }
         // Told at once, not after the timeout: the provider will send the browser where no receiver listens.
         if case .browser = prompt, case .browser(let redirectURI) = attempt.method,
@@ -444,6 +455,11 @@ public final class SignInController: @unchecked Sendable {
             pollDevice(attempt, interval: authorization.interval)
         case .codeSent(let otpID):
             run(machine.codeSent(attempt.id, otpID: otpID, resendAvailableAt: nextResend()))
+        case .backchannel(let authorization):
+            // The provider reaches the user itself; the token endpoint is polled as for the device grant.
+            pollDevice(attempt, interval: authorization.interval)
+        case .tokenRequest:
+            pollDevice(attempt, interval: 0)
         }
     }
 

@@ -11,7 +11,8 @@ extension SignInError {
         case .unavailable(let reason): return .unavailable(reason: reason + "; " + note)
         case .network(let message): return .network(message: message + "; " + note)
         case .closed, .signInInProgress, .callbackIncomplete, .stateMismatch, .issuerMismatch, .authMethodUnavailable,
-            .unauthorized, .rateLimited, .sessionStorageFailure, .timedOut, .invalidContact, .invalidCode:
+            .grantUnavailable, .unauthorized, .rateLimited, .sessionStorageFailure, .timedOut, .invalidContact,
+            .invalidCode:
             return .authenticationFailed(providerError: message.trimmingSuffix(".") + "; " + note)
         }
     }

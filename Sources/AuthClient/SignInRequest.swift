@@ -17,12 +17,26 @@ public struct SignInRequest: Equatable, Sendable {
     public var replace: Bool
     public var scopes: [String]?
     public var contact: Contact?
-    public var useDevice: Bool
+    /// `login --grant`: how the tokens are asked for.
+    public var grant: SignInGrant
     public var timeout: TimeInterval
+
+    /// `--device` (and New sign-in's device choice): the device authorization grant.
+    public var useDevice: Bool {
+        get { grant == .device }
+        set {
+            if newValue {
+                grant = .device
+            } else if grant == .device {
+                grant = .authorizationCode
+            }
+        }
+    }
 
     public init(
         provider: Provider, backendName: String, sessionKey: String? = nil, replace: Bool = false,
-        scopes: [String]? = nil, contact: Contact? = nil, useDevice: Bool = false, timeout: TimeInterval = 300
+        scopes: [String]? = nil, contact: Contact? = nil, useDevice: Bool = false, timeout: TimeInterval = 300,
+        grant: SignInGrant? = nil
     ) {
         self.provider = provider
         self.backendName = backendName
@@ -30,7 +44,64 @@ public struct SignInRequest: Equatable, Sendable {
         self.replace = replace
         self.scopes = scopes
         self.contact = contact
-        self.useDevice = useDevice
+        self.grant = grant ?? (useDevice ? .device : .authorizationCode)
         self.timeout = timeout
     }
+}
+
+/// The OAuth grant a sign-in runs (`login --grant NAME`).
+public enum SignInGrant: Equatable, Sendable {
+    /// Authorization code with PKCE, through the browser: the default.
+    case authorizationCode
+    /// RFC 8628: a code typed on any device while authdeck polls.
+    case device
+    /// RFC 6749 4.4: tokens for the client itself, no user (a machine session).
+    case clientCredentials
+    /// OpenID CIBA Core 1.0, poll mode: the provider asks the user `loginHint` names on a device of theirs.
+    case ciba(loginHint: String, bindingMessage: String?)
+    /// RFC 8693: another session's access token exchanged for a new session's tokens.
+    case tokenExchange(TokenExchange)
+
+    /// `--grant`'s values, in the order help lists them.
+    public static let names = ["authorization-code", "device", "client-credentials", "ciba", "token-exchange"]
+
+    /// The grant type sent to the token endpoint.
+    public var grantType: String {
+        switch self {
+        case .authorizationCode: return "authorization_code"
+        case .device: return "urn:ietf:params:oauth:grant-type:device_code"
+        case .clientCredentials: return SessionEndpoints.clientCredentialsGrant
+        case .ciba: return SessionEndpoints.cibaGrant
+        case .tokenExchange: return SessionEndpoints.tokenExchangeGrant
+        }
+    }
+}
+
+/// What a token exchange (RFC 8693 2.1) sends: the parent session's access token as the subject token, and what
+/// the new token is for. The subject token is a secret: `description` leaves it out.
+public struct TokenExchange: Equatable, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+    /// `--subject-session`: the key of the session whose access token is exchanged.
+    public var parentKey: String
+    public var audience: String?
+    public var resource: String?
+    public var requestedTokenType: String?
+    /// The parent session as the store has it and its access token, read by the sign-in use case once the store is
+    /// open; nil until then.
+    public var parent: SessionRecord?
+    public var subjectToken: String?
+
+    public init(
+        parentKey: String, audience: String? = nil, resource: String? = nil, requestedTokenType: String? = nil
+    ) {
+        self.parentKey = parentKey
+        self.audience = audience
+        self.resource = resource
+        self.requestedTokenType = requestedTokenType
+    }
+
+    /// RFC 8693 3: the subject token is an OAuth access token.
+    public static let accessTokenType = "urn:ietf:params:oauth:token-type:access_token"
+
+    public var description: String { "TokenExchange(parent: \(parentKey))" }
+    public var debugDescription: String { description }
 }

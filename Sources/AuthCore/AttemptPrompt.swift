@@ -6,4 +6,9 @@ public enum AttemptPrompt: Equatable, Sendable {
     case device(DeviceAuthorization)
     /// A one-time code was sent to the contact.
     case codeSent(otpID: String)
+    /// CIBA: the provider asks the user on a device of theirs; the binding message shows on both sides.
+    case backchannel(BackchannelAuthorization)
+    /// No one approves (client credentials, token exchange): the token endpoint is asked at once; `grant` names
+    /// the grant type sent.
+    case tokenRequest(grant: String)
 }

@@ -48,6 +48,10 @@ public struct SessionRecord: Sendable, Equatable, Codable {
         displayName ?? email ?? phone ?? subject
     }
 
+    /// What a machine session (client credentials: no user, the client is the subject) shows as its user, in the
+    /// clear metadata `list` reads without the master key.
+    public static func machineLabel(clientID: String) -> String { "machine session (client \(clientID))" }
+
     public func status(at now: Date) -> SessionStatus {
         SessionStatus(expiresAt: expiresAt, now: now)
     }
@@ -150,6 +154,18 @@ public struct SessionEndpoints: Sendable, Equatable, Codable {
     /// stored), so refresh, revocation and UserInfo present the certificate the tokens are bound to.
     public var clientCertificateFile: String?
     public var clientCertificateKeyFile: String?
+    /// The grant the session's tokens came from, when not a user's sign-in (`client_credentials`, CIBA's and token
+    /// exchange's URNs); a `client_credentials` session is renewed by asking again, having no refresh token.
+    public var grant: String?
+    /// Token exchange (RFC 8693): the key of the session whose access token was exchanged for this one's.
+    public var parentSession: String?
+
+    /// A session without a user: its tokens were issued to the client itself.
+    public var isMachineSession: Bool { grant == Self.clientCredentialsGrant }
+
+    public static let clientCredentialsGrant = "client_credentials"
+    public static let cibaGrant = "urn:openid:params:grant-type:ciba"
+    public static let tokenExchangeGrant = "urn:ietf:params:oauth:grant-type:token-exchange"
 
     public init(
         clientID: String, token: String, revocation: String? = nil, user: String? = nil,

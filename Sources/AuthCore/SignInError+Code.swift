@@ -13,6 +13,7 @@ extension SignInError {
         case .stateMismatch: return "state_mismatch"
         case .issuerMismatch: return "issuer_mismatch"
         case .authMethodUnavailable: return "method_unavailable"
+        case .grantUnavailable: return "grant_unavailable"
         case .authenticationFailed(let providerError):
             return Self.providerCode(in: providerError) ?? "authentication_failed"
         case .invalidIdToken: return "id_token_rejected"

@@ -16,6 +16,8 @@ public enum SignInError: Error, Equatable, Sendable, CustomStringConvertible {
     case issuerMismatch(received: String?, expected: String)
     /// The backend does not offer this sign-in method.
     case authMethodUnavailable(method: String)
+    /// `login --grant` asked for a grant this provider or client cannot run (no CIBA endpoint, a public client).
+    case grantUnavailable(grant: String, reason: String)
     /// The provider or backend refused the sign-in; its own description rides along.
     case authenticationFailed(providerError: String)
     /// An ID token failed verification (signature, issuer, audience, expiry, nonce).
@@ -52,6 +54,7 @@ public enum SignInError: Error, Equatable, Sendable, CustomStringConvertible {
             return "The response came from another issuer: it carried no iss, which \(expected) always sends "
                 + "(RFC 9207); nothing was stored."
         case .authMethodUnavailable(let method): return "\(method) sign-in is not enabled for this backend."
+        case .grantUnavailable(let grant, let reason): return "The \(grant) grant cannot run: \(reason)."
         case .authenticationFailed(let providerError): return "Authentication failed: \(providerError)."
         case .invalidIdToken(let reason): return "Refused the ID token: \(reason)."
         case .unauthorized:

@@ -49,6 +49,7 @@ enum SecretsCodec {
                 (",\"signingAlg\":", endpoints.signingAlg), (",\"assertionAudience\":", endpoints.assertionAudience),
                 (",\"clientCertificateFile\":", endpoints.clientCertificateFile),
                 (",\"clientCertificateKeyFile\":", endpoints.clientCertificateKeyFile),
+                (",\"grant\":", endpoints.grant), (",\"parentSession\":", endpoints.parentSession),
             ], skippingUnset: true)
         if let fromSignIn = endpoints.clientSecretFileFromSignIn {
             buffer.raw(",\"clientSecretFileFromSignIn\":")

@@ -14,12 +14,13 @@ import Testing
             .sessionStorageFailure(message: "disk full"), .timedOut, .invalidContact, .invalidCode,
             .network(message: "connection refused"),
             .issuerMismatch(received: "https://attacker.example", expected: "https://server.example.com"),
+            .grantUnavailable(grant: "ciba", reason: "no backchannel_authentication_endpoint"),
         ]
         func listed(_ error: SignInError) -> Bool {
             switch error {
             case .closed, .signInInProgress, .unavailable, .callbackIncomplete, .stateMismatch, .authMethodUnavailable,
                 .authenticationFailed, .invalidIdToken, .unauthorized, .rateLimited, .sessionStorageFailure, .timedOut,
-                .invalidContact, .invalidCode, .network, .issuerMismatch:
+                .invalidContact, .invalidCode, .network, .issuerMismatch, .grantUnavailable:
                 return true
             }
         }
@@ -27,7 +28,7 @@ import Testing
     }()
 
     @Test func everyErrorCaseHasADistinctNonEmptyCode() {
-        #expect(Self.oneOfEach.count == 16)
+        #expect(Self.oneOfEach.count == 17)
         let codes = Self.oneOfEach.map(\.code)
         #expect(Set(codes).count == codes.count, "\(codes)")
         for code in codes {

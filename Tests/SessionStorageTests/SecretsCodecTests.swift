@@ -39,6 +39,13 @@ import Testing
             tokenAuthMethod: "client_secret_basic",
             revocationAuthMethod: "none"),
         SessionEndpoints(clientID: "", token: "", revocationAuthMethod: "client_secret_post"),
+        // A token exchange's session: its grant and its parent's key.
+        {
+            var exchanged = SessionEndpoints(clientID: "machine", token: "https://id.example/token")
+            exchanged.grant = SessionEndpoints.tokenExchangeGrant
+            exchanged.parentSession = "alice-main \u{2603}"
+            return exchanged
+        }(),
     ])
     func endpointsReadBackAsStored(_ endpoints: SessionEndpoints) throws {
         try Self.expectReadBack(SecretsCodec.endpointsJSON(endpoints), as: endpoints)

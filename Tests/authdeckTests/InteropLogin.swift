@@ -30,6 +30,16 @@ struct InteropLogin {
         try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: configPath))
     }
 
+    /// Writes config.json for `info`'s confidential client at its issuer, its secret in an owner-only file.
+    func configureConfidential(_ info: InteropServer.Info, scopes: [String] = []) throws {
+        var oidc: [String: Any] = [
+            "issuer": info.issuer, "clientID": info.confidentialClient,
+            "clientSecretFile": secretFile(info.clientSecret),
+        ]
+        if !scopes.isEmpty { oidc["scopes"] = scopes }
+        try configure(oidc)
+    }
+
     /// A client secret file, readable by the user only.
     func secretFile(_ secret: String) -> String {
         let path = folder.write("client-secret", secret + "\n")

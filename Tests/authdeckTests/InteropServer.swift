@@ -22,6 +22,11 @@ final class InteropServer: @unchecked Sendable {
         let confidentialClient: String
         let clientSecret: String
         let deviceClient: String
+        /// The grants without a browser: a confidential client for client credentials (both servers); glewlwyd's
+        /// instance that also allows CIBA in poll mode, and its CIBA client.
+        let machineClient: String?
+        let grantsIssuer: String?
+        let cibaClient: String?
         /// glewlwyd only: a confidential client whose secret form-encoding changes.
         let oddClient: String?
         let oddSecret: String?
@@ -76,13 +81,30 @@ final class InteropServer: @unchecked Sendable {
     enum Kind: String {
         case glewlwyd
         case djangoOAuthToolkit = "django-oauth-toolkit"
+        /// The RFC 8693 token endpoint in Tests/Interop/exchange, written from the RFC; it signs with Python's
+        /// `cryptography`, and logs what each exchange request carried.
+        case tokenExchange = "token-exchange"
+        /// idpyoidc's authorization server (PyPI, in the venv `make setup` builds), configured in
+        /// Tests/Interop/idpyoidc: client credentials, token exchange and introspection.
+        case idpyoidc
 
         var script: String {
-            CLIRunner.repositoryRoot + "/Tests/Interop/" + (self == .glewlwyd ? "glewlwyd" : "dot") + "/serve.py"
+            let folder: String
+            switch self {
+            case .glewlwyd: folder = "glewlwyd"
+            case .djangoOAuthToolkit: folder = "dot"
+            case .tokenExchange: folder = "exchange"
+            case .idpyoidc: folder = "idpyoidc"
+            }
+            return CLIRunner.repositoryRoot + "/Tests/Interop/" + folder + "/serve.py"
         }
 
         var python: String {
-            self == .glewlwyd ? "/usr/bin/python3" : CLIRunner.repositoryRoot + "/.build/interop-venv/bin/python"
+            switch self {
+            case .djangoOAuthToolkit: return CLIRunner.repositoryRoot + "/.build/interop-venv/bin/python"
+            case .idpyoidc: return CLIRunner.repositoryRoot + "/.build/exchange-venv/bin/python"
+            case .glewlwyd, .tokenExchange: return "/usr/bin/python3"
+            }
         }
 
         /// Why this server cannot run here, or nil when it can. Printed by the tests that skip.
@@ -105,6 +127,16 @@ final class InteropServer: @unchecked Sendable {
                     executable: python, ["-c", "import oauth2_provider"],
                     timeout: 60)
                 return check.status == 0 ? nil : "django-oauth-toolkit does not import in \(python)"
+            case .idpyoidc:
+                guard FileManager.default.isExecutableFile(atPath: python) else {
+                    return "\(python) is missing (make setup builds the venv with idpyoidc)"
+                }
+                let check = CLIRunner(home: "/tmp").run(executable: python, ["-c", "import idpyoidc"], timeout: 60)
+                return check.status == 0 ? nil : "idpyoidc does not import in \(python)"
+            case .tokenExchange:
+                let check = CLIRunner(home: "/tmp").run(executable: python, ["-c", "import cryptography"], timeout: 60)
+                return check.status == 0
+                    ? nil : "Python's cryptography is missing (make setup installs python3-cryptography)"
             }
         }
 
@@ -122,7 +154,8 @@ final class InteropServer: @unchecked Sendable {
     private let input: Pipe
 
     /// - Parameter arguments: after the folder, for the script (glewlwyd's `--tls`).
-    init(_ kind: Kind, arguments: [String] = []) throws {
+    /// - Parameter environment: more variables for the script (the exchange server's token lifetime).
+    init(_ kind: Kind, arguments: [String] = [], environment extra: [String: String] = [:]) throws {
         folder = TemporaryFolder()
         let outputPath = folder.path + "/server.out"
         FileManager.default.createFile(atPath: outputPath, contents: nil)
@@ -135,6 +168,7 @@ final class InteropServer: @unchecked Sendable {
         try? FileManager.default.createDirectory(
             atPath: environment["INTEROP_CACHE"]!,
             withIntermediateDirectories: true)
+        environment.merge(extra) { $1 }
         process.environment = environment
         input = Pipe()
         process.standardInput = input
@@ -184,6 +218,27 @@ final class InteropServer: @unchecked Sendable {
         func line(_ index: Int) -> String { index < lines.count ? lines[index] : "" }
         let body = (try? JSONSerialization.jsonObject(with: Data(line(1).utf8)) as? [String: Any]) ?? [:]
         return (Int(line(0)) ?? -1, body ?? [:], line(2), line(3))
+    }
+
+    /// Asks an introspection endpoint (RFC 7662) about a token as `client` (HTTP Basic with `secret`; token and
+    /// secret on standard input, never in arguments): the HTTP status and the JSON body.
+    func introspect(_ endpoint: String, token: String, client: String, secret: String) -> (
+        status: Int, body: [String: Any]
+    ) {
+        let result = CLIRunner(home: folder.path).run(
+            executable: "/usr/bin/python3",
+            [CLIRunner.repositoryRoot + "/Tests/Interop/introspect.py", endpoint, client],
+            stdin: token + "\n" + secret)
+        let lines = result.stdout.split(separator: "\n", maxSplits: 1)
+        let body =
+            lines.count > 1 ? try? JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any] : nil
+        return (lines.first.flatMap { Int($0) } ?? -1, (body ?? nil) ?? [:])
+    }
+
+    /// `introspect` at the server's `/introspect` as its confidential client (the token servers without users).
+    func introspectAsClient(_ token: String) -> (status: Int, body: [String: Any]) {
+        introspect(
+            info.baseURL + "/introspect", token: token, client: info.confidentialClient, secret: info.clientSecret)
     }
 
     deinit {

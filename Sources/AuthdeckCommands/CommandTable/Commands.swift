@@ -1,3 +1,4 @@
+import AuthClient
 import AuthCore
 import Sandbox
 
@@ -50,7 +51,15 @@ enum Commands {
             .flag("dpop", "DPoP-bound tokens (RFC 9449): a key per session, a proof with every request"),
             .value("contact", "ADDRESS", "email address or phone number (email, sms)"),
             .flag("no-browser", "print the URL and wait for the pasted redirect"),
-            .flag("device", "use the device authorization grant"),
+            .flag("device", "use the device authorization grant (the same as --grant device)"),
+            .choice(
+                "grant", SignInGrant.names, placeholder: "GRANT",
+                "how tokens are asked for: authorization-code (the default), device, client-credentials (a "
+                    + "machine session), ciba or token-exchange"),
+            .value("binding-message", "TEXT", "--grant ciba: the message shown on both devices"),
+            .session("subject-session", "KEY", "--grant token-exchange: the session whose access token is exchanged"),
+            .value("audience", "A", "--grant token-exchange: the audience of the new token"),
+            .value("requested-token-type", "TYPE", "--grant token-exchange: the token type to ask for (a URN)"),
             .flag("par", "push the authorization request first (PAR), as pushedAuthorizationRequests: true"),
             .flag(
                 "request-object",
@@ -58,7 +67,9 @@ enum Commands {
             .choice(
                 "prompt", AuthorizationOptions.prompts, placeholder: "PROMPT",
                 "OpenID Connect prompt: login, consent, select_account or none"),
-            .value("login-hint", "HINT", "the account to sign in as, sent as login_hint"),
+            .value(
+                "login-hint", "HINT",
+                "the account to sign in as, sent as login_hint; with --grant ciba, whom the provider asks to approve"),
             .value(
                 "max-age", "SECONDS",
                 "max_age: sign in again if the last sign-in is older; the ID token's auth_time is checked"),
@@ -66,7 +77,8 @@ enum Commands {
             .value("claims", "JSON", "the claims request parameter, a JSON object"),
             .value(
                 "resource", "URI",
-                "the resource the token is for (RFC 8707), on the authorization and token requests; repeatable"),
+                "the resource the token is for (RFC 8707), on the authorization and token requests; repeatable "
+                    + "(once with --grant token-exchange)"),
             .value(
                 "authorization-details", "JSON|@FILE",
                 "RFC 9396 authorization_details, a JSON array, or @FILE to read it from a file"),

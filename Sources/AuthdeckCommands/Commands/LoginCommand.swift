@@ -26,6 +26,7 @@ enum LoginCommand {
         if arguments.value("issuer") != nil, arguments.value("client-id") == nil {
             throw .usage("--issuer needs --client-id (config.json's client id and secret are for its own issuer)")
         }
+        let grant = try grant(arguments)
         let timeout = try arguments.integer("timeout", in: 5...3600) ?? 300
         let listen = try listenPort(arguments.value("listen"))
         let setup: SignInSetup
@@ -45,7 +46,7 @@ enum LoginCommand {
                 provider: provider, backendName: arguments.value("backend") ?? setup.configuration.defaultBackendName,
                 sessionKey: arguments.value("session-key"), replace: arguments.has("replace"),
                 scopes: arguments.value("scope").map { $0.split(separator: " ").map(String.init) },
-                contact: contact, useDevice: arguments.has("device"), timeout: TimeInterval(timeout)),
+                contact: contact, timeout: TimeInterval(timeout), grant: grant),
             issuer: arguments.value("issuer"), clientID: arguments.value("client-id"),
             clientSecretFile: arguments.value("client-secret-file"), authMethod: arguments.value("auth-method"),
             privateKeyFile: arguments.value("private-key-file"), keyID: arguments.value("key-id"),
@@ -83,6 +84,8 @@ enum LoginCommand {
             }
         } catch {
             switch error {
+            case .store(.noSuchSession(let key)) where key == subjectSession(of: grant):
+                throw .usage("--subject-session: no session '\(key)' in the store (authdeck list shows them)")
             case .store(let failure): throw StoreCommands.failure(failure)
             case .signIn(let failure): throw failure.commandFailure
             }
@@ -146,6 +149,52 @@ enum LoginCommand {
         }
     }
 
+    /// `--grant` and the options that belong to it, checked before anything is opened or sent: an unknown grant,
+    /// CIBA without `--login-hint`, token exchange without `--subject-session`, or an option of another grant is a
+    /// usage error (exit 2). The token exchange's parent session is read from the store later (`SignInUseCase`).
+    static func grant(_ arguments: Arguments) throws(CommandFailure) -> SignInGrant {
+        let name = arguments.value("grant") ?? (arguments.has("device") ? "device" : "authorization-code")
+        if arguments.has("device"), name != "device" {
+            throw .usage("--device is --grant device; it cannot go with --grant \(name)")
+        }
+        // --login-hint and --resource shape the browser's request too; `shape` says where else they belong.
+        let cibaOptions = ["binding-message"]
+        let exchangeOptions = ["subject-session", "audience", "requested-token-type"]
+        func refuse(_ options: [String]) throws(CommandFailure) {
+            for option in options where arguments.value(option) != nil {
+                throw .usage("--\(option) is not for --grant \(name)")
+            }
+        }
+        switch name {
+        case "authorization-code", "device", "client-credentials":
+            try refuse(cibaOptions + exchangeOptions)
+            if name == "device" { return .device }
+            return name == "client-credentials" ? .clientCredentials : .authorizationCode
+        case "ciba":
+            try refuse(exchangeOptions)
+            guard let hint = arguments.value("login-hint"), !hint.isEmpty else {
+                throw .usage("--grant ciba needs --login-hint USER: whom the provider asks to approve")
+            }
+            return .ciba(loginHint: hint, bindingMessage: arguments.value("binding-message"))
+        case "token-exchange":
+            try refuse(cibaOptions)
+            guard let parent = arguments.value("subject-session"), !parent.isEmpty else {
+                throw .usage("--grant token-exchange needs --subject-session KEY: the session whose token is exchanged")
+            }
+            return .tokenExchange(
+                TokenExchange(
+                    parentKey: parent, audience: arguments.value("audience"), resource: arguments.value("resource"),
+                    requestedTokenType: arguments.value("requested-token-type")))
+        default:
+            throw .usage("unknown grant '\(name)' (\(SignInGrant.names.joined(separator: ", ")))")
+        }
+    }
+
+    private static func subjectSession(of grant: SignInGrant) -> String? {
+        if case .tokenExchange(let exchange) = grant { return exchange.parentKey }
+        return nil
+    }
+
     /// Writes the trace as JSON lines, readable by the user only (it names accounts and endpoints): a new 0600
     /// file next to `path`, renamed over it, so neither a planted symlink nor an old file's mode decides where the
     /// trace goes or who can read it. A symlink at `path` is refused.
@@ -197,13 +246,28 @@ enum LoginCommand {
                 throw .usage("--authorization-details: \(error.description)")
             }
         }
-        let shaped =
-            input.prompt != nil || input.loginHint != nil || input.claims != nil || !input.resources.isEmpty
-            || input.authorizationDetails != nil || !input.extraParameters.isEmpty
-        if shaped, input.request.useDevice {
+        // What only the browser's authorization request carries; CIBA takes the login hint and a token exchange
+        // one resource as their own.
+        let grant = input.request.grant
+        var isCIBA = false
+        if case .ciba = grant { isCIBA = true }
+        var isExchange = false
+        if case .tokenExchange = grant { isExchange = true }
+        let browserOnly = [
+            ("prompt", input.prompt != nil), ("login-hint", input.loginHint != nil && !isCIBA),
+            ("claims", input.claims != nil), ("resource", !input.resources.isEmpty && !isExchange),
+            ("authorization-details", input.authorizationDetails != nil), ("param", !input.extraParameters.isEmpty),
+        ].filter(\.1).map(\.0)
+        if grant == .device, !browserOnly.isEmpty {
             throw .usage(
                 "--device has no authorization request to shape: drop --prompt, --login-hint, --claims, --resource, "
                     + "--authorization-details and --param, or sign in through the browser")
+        }
+        if grant != .authorizationCode, let option = browserOnly.first {
+            throw .usage("--\(option) is not for --grant \(arguments.value("grant") ?? "device")")
+        }
+        if isExchange, input.resources.count > 1 {
+            throw .usage("--grant token-exchange takes one --resource")
         }
     }
 

@@ -7,7 +7,7 @@ import SessionStorage
 enum StatusReport {
     static func text(
         entry: StoreEntry?, location: StoreLocation, source: MasterKeySource?, unlocked: Bool,
-        now: Date, server: String? = nil, tokenType: String? = nil
+        now: Date, server: String? = nil, tokenType: String? = nil, endpoints: SessionEndpoints? = nil
     ) -> String {
         var text = "store:          \(location.databasePath)\n"
         text += "master key:     \(source?.rawValue ?? "not created yet")\n"
@@ -17,11 +17,19 @@ enum StatusReport {
         text += "session:        \(record.key)\(entry.isSelected ? " (selected)" : "")\n"
         text += "user:           \(record.userLabel)\n"
         text += "provider:       \(record.provider) via \(record.backend)\n"
+        if endpoints?.isMachineSession == true {
+            text += "kind:           machine session (client credentials: no user, the client is the subject)\n"
+        } else if let grant = endpoints?.grant {
+            text += "grant:          \(grant)\n"
+        }
+        if let parent = endpoints?.parentSession { text += "parent session: \(parent) (token exchange)\n" }
         text += "status:         \(record.status(at: now).rawValue)\n"
         if let tokenType { text += "token type:     \(tokenType)\n" }
         text += "access expires: \(describe(record.expiresAt, now: now))\n"
         text += "refresh token:  "
-        if record.refreshable {
+        if endpoints?.isMachineSession == true {
+            text += "none; renewed by asking again with the client's credentials"
+        } else if record.refreshable {
             text += entry.refreshExpiresAt.map { "held, expires \(describe($0, now: now))" } ?? "held, no expiry given"
         } else {
             text += "none"
@@ -34,7 +42,7 @@ enum StatusReport {
 
     static func json(
         entry: StoreEntry?, location: StoreLocation, source: MasterKeySource?, unlocked: Bool,
-        now: Date, server: String? = nil, tokenType: String? = nil
+        now: Date, server: String? = nil, tokenType: String? = nil, endpoints: SessionEndpoints? = nil
     ) -> String {
         var text = "{\"store\":{\"path\":\(SessionJSON.quoted(location.databasePath)),"
         text += "\"keySource\":\(SessionJSON.quoted(source?.rawValue)),\"unlocked\":\(unlocked)},\"session\":"
@@ -45,6 +53,10 @@ enum StatusReport {
             text += "\"expiresAt\":\(SessionJSON.quoted(record.expiresAt.map(SessionJSON.iso8601))),"
             text += "\"refreshable\":\(record.refreshable),"
             if let tokenType { text += "\"tokenType\":\(SessionJSON.quoted(tokenType))," }
+            if let endpoints, endpoints.grant != nil || endpoints.parentSession != nil {
+                text += "\"machine\":\(endpoints.isMachineSession),\"grant\":\(SessionJSON.quoted(endpoints.grant)),"
+                text += "\"parentSession\":\(SessionJSON.quoted(endpoints.parentSession)),"
+            }
             text += "\"refreshExpiresAt\":\(SessionJSON.quoted(entry.refreshExpiresAt.map(SessionJSON.iso8601))),"
             text += "\"serverChecked\":\(server != nil),\"server\":\(SessionJSON.quoted(server))}"
         } else {

@@ -141,18 +141,19 @@ enum StoreCommands {
         let server = serverCheck(entry, store: store, global: global)
         let unlocked = store?.isUnlockedInCache ?? false
         // The token type is sealed with the secrets: shown when they can be read now and name one (DPoP).
-        let tokenType = entry.flatMap { entry in try? store?.session(entry.record.key) }?.secrets.tokenType
+        let secrets = entry.flatMap { entry in try? store?.session(entry.record.key) }?.secrets
+        let tokenType = secrets?.tokenType
         let now = global.environment.now()
         if arguments.has("json") {
             global.out(
                 StatusReport.json(
                     entry: entry, location: location(global), source: source, unlocked: unlocked,
-                    now: now, server: server, tokenType: tokenType))
+                    now: now, server: server, tokenType: tokenType, endpoints: secrets?.endpoints))
         } else {
             global.out(
                 StatusReport.text(
                     entry: entry, location: location(global), source: source, unlocked: unlocked,
-                    now: now, server: server, tokenType: tokenType))
+                    now: now, server: server, tokenType: tokenType, endpoints: secrets?.endpoints))
         }
         return .done
     }

@@ -1,6 +1,7 @@
 import AuthClient
 import AuthCore
 import Foundation
+import SessionStorage
 import Synchronization
 
 #if canImport(Glibc)
@@ -87,6 +88,19 @@ final class CommandLinePresenter: Sendable {
             let alphabet = format.alphanumeric ? "letters and digits" : "digits"
             say("A code was sent to \(contact). Type it (\(format.length) \(alphabet)) and press Enter.")
             say("Type 'resend' for a new code (after \(Int(SignInStateMachine.resendCooldown)) s). Ctrl-C cancels.")
+        case .backchannel(let authorization):
+            let hint = TerminalText.sanitized(authorization.loginHint)
+            say("The provider asks \(hint) to approve this sign-in on their own device.")
+            if let message = authorization.bindingMessage {
+                say("They should see this binding message:\n\n  \(TerminalText.sanitized(message))\n")
+            }
+            let now = Date()
+            let expiry = now.addingTimeInterval(TimeInterval(authorization.expiresIn))
+            say(
+                "Waiting for approval: \(SessionTable.expiresIn(expiry, now: now)) left (until "
+                    + "\(SessionJSON.iso8601(expiry))). Ctrl-C cancels.")
+        case .tokenRequest(let grant):
+            say("Asking the token endpoint for tokens (\(grant)); no one needs to approve.")
         }
     }
 

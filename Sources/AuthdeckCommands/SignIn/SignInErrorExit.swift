@@ -7,7 +7,7 @@ extension SignInError {
         case .closed: return .cancelled
         case .timedOut: return .timedOut
         case .authenticationFailed, .invalidIdToken, .unauthorized, .stateMismatch, .invalidCode, .rateLimited,
-            .authMethodUnavailable, .issuerMismatch:
+            .authMethodUnavailable, .grantUnavailable, .issuerMismatch:
             return .authenticationFailed
         case .sessionStorageFailure: return .store
         case .invalidContact: return .usage

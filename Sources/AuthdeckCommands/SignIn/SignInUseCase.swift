@@ -96,10 +96,22 @@ struct SignInUseCase {
         _ input: SignInInput, trace: FlowTrace?, report: @escaping SignInController.Report,
         moved: @escaping @Sendable (String, String) -> Void
     ) throws(SignInStartFailure) -> Prepared {
-        let request = input.request
+        var request = input.request
         // Checked against the store now: another process may have taken the key since it was typed.
         if let key = request.sessionKey, !request.replace, (try? store.entry(key)) != nil {
             throw .store(.keyTaken(key))
+        }
+        if case .tokenExchange(var exchange) = request.grant {
+            // The parent's access token is the subject token (RFC 8693 2.1); it stays in this process.
+            let parent: Session
+            do throws(StoreError) {
+                parent = try store.session(exchange.parentKey)
+            } catch {
+                throw .store(error)
+            }
+            exchange.parent = parent.record
+            exchange.subjectToken = parent.secrets.accessToken
+            request.grant = .tokenExchange(exchange)
         }
         let listenPort: UInt16
         let backend: SignInBackend

@@ -83,6 +83,8 @@ enum TUISignInWords {
         var binding = SessionBinding(
             key: session.record.key, tokenType: secrets.tokenType ?? "Bearer",
             clientAuthMethod: secrets.endpoints?.tokenAuthMethod)
+        binding.grant = secrets.endpoints?.grant
+        binding.parentSession = secrets.endpoints?.parentSession
         if secrets.isDPoPBound, let hex = secrets.dpopKeyHex, let raw = Hex.decode(hex),
             let key = try? DPoPKey(rawRepresentation: raw)
         {

@@ -22,7 +22,7 @@ public struct AwaitingCallbackScreen: Screen {
         var qr: [[Bool]]?
         switch flow.prompt {
         case .browser?, .device?: qr = flow.hidesQRCode ? nil : flow.promptQR
-        case .codeSent?, nil: qr = nil
+        case .codeSent?, .backchannel?, .tokenRequest?, nil: qr = nil
         }
         let top = body.row + 1
         var wholeURL: String?
@@ -117,6 +117,14 @@ public struct AwaitingCallbackScreen: Screen {
         case .device(let authorization)?:
             lines.add("  On any device, go to " + authorization.verificationURI + " and enter the code:")
             lines.add("    " + authorization.userCode, Style(foreground: .accent, attributes: .bold))
+        case .backchannel(let authorization)?:
+            lines.add("  The provider asks " + authorization.loginHint + " to approve on their own device.")
+            if let message = authorization.bindingMessage {
+                lines.add("  They should see this binding message:")
+                lines.add("    " + message, Style(foreground: .accent, attributes: .bold))
+            }
+        case .tokenRequest(let grant)?:
+            lines.add("  Asking the token endpoint (" + grant + "); no one needs to approve.")
         case .codeSent?, nil:
             lines.add("  Starting the sign-in…", Style(foreground: .dim))
         }
@@ -183,7 +191,11 @@ public struct AwaitingCallbackScreen: Screen {
         guard case .running(let state) = flow.phase else { return "  Waiting for the provider to answer…" }
         switch state {
         case .awaitingCallback(_, .waiting):
-            return "  Waiting for the redirect from the browser…"
+            switch flow.prompt {
+            case .backchannel?: return "  Waiting for the user to approve on their device…"
+            case .tokenRequest?: return "  Asking the token endpoint…"
+            case .browser?, .device?, .codeSent?, nil: return "  Waiting for the redirect from the browser…"
+            }
         case .awaitingCallback(_, .verifying), .totpRequired(_, _, .verifying):
             return "  Callback accepted: exchanging it for a session…"
         case .awaitingCallback(_, .confirming), .totpRequired(_, _, .confirming):

@@ -61,7 +61,7 @@ public struct ResultScreen: Screen {
         case .timedOut:
             return "The browser did not come back in time; the doctor (D on the list) checks that the redirect "
                 + "URI can reach here."
-        case .unavailable, .authMethodUnavailable:
+        case .unavailable, .authMethodUnavailable, .grantUnavailable:
             return "Check config.json for this provider and backend (authdeck doctor helps)."
         case .stateMismatch, .callbackIncomplete:
             return "The redirect did not belong to this sign-in; start again and use the newest link."

@@ -24,6 +24,7 @@ public struct SessionDetailsScreen: Screen {
                 let value = method == "none" ? "none: a public client (PKCE only)" : "authenticated with " + method
                 lines.append(SessionsScreen.DetailLine(label: "Client", value: value))
             }
+            if let grant = binding.grantLine { lines.append(SessionsScreen.DetailLine(label: "Grant", value: grant)) }
         }
         lines.append(SessionsScreen.DetailLine(label: "Scripts", value: Self.scriptsLine(item, state: state)))
         let actions = KeyBinding.details.filter { ![.back, .help, .quit].contains($0.command) }

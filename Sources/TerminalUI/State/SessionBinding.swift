@@ -13,6 +13,10 @@ public struct SessionBinding: Equatable, Sendable {
     /// How the client authenticated at the token endpoint (`private_key_jwt`, `client_secret_basic`…); nil when
     /// the session does not say (an auth proxy's, or one stored before authdeck recorded it).
     public var clientAuthMethod: String?
+    /// The grant the tokens came from when no user signed in through a browser or device (client credentials,
+    /// CIBA, token exchange), and for a token exchange the session it was derived from.
+    public var grant: String?
+    public var parentSession: String?
 
     public init(
         key: String, tokenType: String, dpopThumbprint: String? = nil, certificateThumbprint: String? = nil,
@@ -23,6 +27,18 @@ public struct SessionBinding: Equatable, Sendable {
         self.dpopThumbprint = dpopThumbprint
         self.certificateThumbprint = certificateThumbprint
         self.clientAuthMethod = clientAuthMethod
+    }
+
+    /// The Details screen's "Grant" line: how a session that was not a browser or device sign-in came to be; nil
+    /// for those.
+    public var grantLine: String? {
+        if let parentSession { return "token exchange of session '\(parentSession)' (its parent)" }
+        switch grant {
+        case "client_credentials": return "client credentials: a machine session, no user (renewed by asking again)"
+        case "urn:openid:params:grant-type:ciba": return "CIBA: approved on the user's own device"
+        case let other?: return other
+        case nil: return nil
+        }
     }
 
     /// The Details screen's "Token" line: the type and what binds it (whole: a thumbprint is compared by eye).

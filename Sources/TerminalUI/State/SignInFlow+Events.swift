@@ -16,6 +16,8 @@ extension SignInFlow {
             case .device(let authorization):
                 what = "device code \(authorization.userCode) at \(authorization.verificationURI)"
             case .codeSent: what = "code sent"
+            case .backchannel(let authorization): what = "backchannel request for \(authorization.loginHint)"
+            case .tokenRequest(let grant): what = "token request (\(grant))"
             }
             record(now, .state, "began \(attempt.id): \(what)")
             if !receivers.isEmpty { record(now, .state, "listening: " + receivers.joined(separator: ", ")) }

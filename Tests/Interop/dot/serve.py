@@ -86,6 +86,10 @@ def main():
     Application.objects.create(client_id="authdeck-device", name="authdeck device", user=user,
                                client_type=Application.CLIENT_PUBLIC,
                                authorization_grant_type=Application.GRANT_DEVICE_CODE, **common)
+    # A machine client: tokens for itself through the client credentials grant, no user (RFC 6749 4.4).
+    Application.objects.create(client_id="authdeck-machine", name="authdeck machine", user=user,
+                               client_type=Application.CLIENT_CONFIDENTIAL, client_secret=secret,
+                               authorization_grant_type=Application.GRANT_CLIENT_CREDENTIALS, **common)
 
     from django.core.wsgi import get_wsgi_application
     server = make_server("127.0.0.1", port, get_wsgi_application(), server_class=ThreadingServer,
@@ -93,6 +97,7 @@ def main():
     signal.signal(signal.SIGTERM, lambda *_: (server.server_close(), os._exit(0)))
     print(json.dumps({
         "baseURL": base, "issuer": base + "/o", "redirectURI": redirect, "redirectPort": redirect_port,
+        "machineClient": "authdeck-machine",
         "user": "alice", "password": "alice-password-1", "email": "alice@example.org", "name": "Alice Example",
         "subject": str(user.pk), "publicClient": "authdeck-public", "confidentialClient": "authdeck-confidential",
         "clientSecret": secret, "deviceClient": "authdeck-device", "postLogoutRedirectURI": logout,

@@ -237,6 +237,7 @@ def configure(folder, base, server):
                                   "authorization_type": grants, "scope": [], "enabled": True})
     jwt_clients = register_jwt_clients(api, folder, redirect, grants)
     introspection = register_introspection_client(api, redirect, grants, secret)
+    grant_clients = configure_grants(api, base, parameters, redirect, secret)
     # The request-object client: confidential (Basic), its P-256 public key in the `pubkey` property glewlwyd checks
     # request objects with; the private key in an owner-only file for authdeck's privateKeyFile. At its PAR endpoint
     # glewlwyd counts a request object signed with that key as the client's authentication (private_key_jwt), so the
@@ -258,7 +259,7 @@ def configure(folder, base, server):
         "baseURL": base, "issuer": issuer, "redirectURI": redirect, "redirectPort": redirect_port,
         "user": "alice", "password": "alice-password-1", "email": "alice@example.org", "name": "Alice Example",
         "subject": None, "publicClient": "authdeck-public", "confidentialClient": "authdeck-confidential",
-        "clientSecret": secret, "deviceClient": "authdeck-public",
+        "clientSecret": secret, "deviceClient": "authdeck-public", **grant_clients,
         "oddClient": "authdeck-odd", "oddSecret": odd_secret, "dpopIssuer": base + "/api/oidcdpop",
         "fapiIssuer": base + "/api/oidcx", "parRequiredIssuer": base + "/api/oidcpar",
         "jarClient": "authdeck-jar", "jarKeyFile": jar_key, **jwt_clients, **end_session, **introspection,
@@ -462,6 +463,34 @@ def register_introspection_client(api, redirect, grants, secret):
                                   "authorization_type": grants + ["client_credentials"], "scope": [],
                                   "enabled": True})
     return {"introspectionClient": "authdeck-introspect"}
+
+
+def configure_grants(api, base, parameters, redirect, secret):
+    """One more instance, so the scenarios above stay as they are, for the grants without a browser: client
+    credentials (auth-type-client-enabled; a confidential client with that grant and the scope it may ask for) and
+    CIBA in poll mode (glewlwyd docs/OIDC.md, its oauth-ciba-* settings; a confidential client whose
+    backchannel_token_delivery_mode is poll). Tokens are introspected by the client they were issued to
+    (introspection-revocation-allow-target-client, which glewlwyd grants to clients with client_credentials)."""
+    grants = dict(parameters, iss=base + "/api/oidcgrants", **{
+        # glewlwyd serves client_credentials only where plain OAuth 2.0 requests are allowed too.
+        "auth-type-client-enabled": True, "allow-non-oidc": True, "oauth-ciba-allowed": True, "oauth-ciba-default-expiry": 600,
+        "oauth-ciba-maximum-expiry": 1200, "oauth-ciba-mode-poll-allowed": True,
+        "oauth-ciba-mode-ping-allowed": False, "oauth-ciba-mode-push-allowed": False,
+        "oauth-ciba-allow-https-non-secure": False, "oauth-ciba-user-code-allowed": False,
+        "oauth-ciba-email-allowed": False,
+    })
+    api.must("POST", "/mod/plugin/", {"module": "oidc", "name": "oidcgrants", "display_name": "OpenID Connect grants",
+                                      "enabled": True, "parameters": grants})
+    common = {"confidential": True, "password": secret, "redirect_uri": [redirect], "enabled": True,
+              "token_endpoint_auth_method": ["client_secret_basic"]}
+    api.must("POST", "/client/", dict(common, client_id="authdeck-machine", name="authdeck client credentials",
+                                      authorization_type=["client_credentials"], scope=["openid"]))
+    api.must("POST", "/client/", dict(common, client_id="authdeck-ciba", name="authdeck CIBA", scope=[],
+                                      authorization_type=["urn:openid:params:grant-type:ciba", "refresh_token",
+                                                          "client_credentials"],
+                                      backchannel_token_delivery_mode="poll"))
+    return {"grantsIssuer": base + "/api/oidcgrants", "machineClient": "authdeck-machine",
+            "cibaClient": "authdeck-ciba"}
 
 
 if __name__ == "__main__":
