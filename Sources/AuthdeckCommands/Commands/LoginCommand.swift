@@ -27,6 +27,7 @@ enum LoginCommand {
             throw .usage("--issuer needs --client-id (config.json's client id and secret are for its own issuer)")
         }
         let grant = try grant(arguments)
+        try refuseBrowserOnlyOptions(arguments, grant: grant)
         let timeout = try arguments.integer("timeout", in: 5...3600) ?? 300
         let listen = try listenPort(arguments.value("listen"))
         let setup: SignInSetup
@@ -246,27 +247,27 @@ enum LoginCommand {
                 throw .usage("--authorization-details: \(error.description)")
             }
         }
-        // What only the browser's authorization request carries; CIBA takes the login hint and a token exchange
-        // one resource as their own.
-        let grant = input.request.grant
+    }
+
+    /// The shaping options only the browser's authorization request carries, refused with any other grant before
+    /// anything is loaded; CIBA takes the login hint and a token exchange one resource as their own.
+    static func refuseBrowserOnlyOptions(_ arguments: Arguments, grant: SignInGrant) throws(CommandFailure) {
         var isCIBA = false
         if case .ciba = grant { isCIBA = true }
         var isExchange = false
         if case .tokenExchange = grant { isExchange = true }
-        let browserOnly = [
-            ("prompt", input.prompt != nil), ("login-hint", input.loginHint != nil && !isCIBA),
-            ("claims", input.claims != nil), ("resource", !input.resources.isEmpty && !isExchange),
-            ("authorization-details", input.authorizationDetails != nil), ("param", !input.extraParameters.isEmpty),
-        ].filter(\.1).map(\.0)
-        if grant == .device, !browserOnly.isEmpty {
+        let given = ["prompt", "login-hint", "claims", "resource", "authorization-details", "param"].filter {
+            !arguments.values($0).isEmpty && !($0 == "login-hint" && isCIBA) && !($0 == "resource" && isExchange)
+        }
+        if grant == .device, !given.isEmpty {
             throw .usage(
                 "--device has no authorization request to shape: drop --prompt, --login-hint, --claims, --resource, "
                     + "--authorization-details and --param, or sign in through the browser")
         }
-        if grant != .authorizationCode, let option = browserOnly.first {
+        if grant != .authorizationCode, let option = given.first {
             throw .usage("--\(option) is not for --grant \(arguments.value("grant") ?? "device")")
         }
-        if isExchange, input.resources.count > 1 {
+        if isExchange, arguments.values("resource").count > 1 {
             throw .usage("--grant token-exchange takes one --resource")
         }
     }
