@@ -25,6 +25,11 @@ public struct ProviderOverrides: Equatable, Sendable {
     /// `clientCertificateKeyFile` for one sign-in.
     public var clientCertificateFile: String?
     public var clientCertificateKeyFile: String?
+    /// OpenID Connect Core 3.1.2.1's `prompt` (`select_account` by default for a second session of one provider),
+    /// and RFC 9470's `acr_values` and `max_age` (what a step-up challenge asked for).
+    public var prompt: String?
+    public var acrValues: [String]?
+    public var maxAge: Int?
 
     public init(
         issuer: String? = nil, clientID: String? = nil, clientSecretFile: String? = nil, scopes: [String]? = nil,
@@ -143,7 +148,19 @@ public struct ProviderResolver: Sendable {
         resolved.revocationAuthentication = try revocationAuthentication(
             authentication, preset: preset, settings: settings, endpoints: endpoints)
         resolved.shape = try shape(settings: settings, overrides: overrides, endpoints: endpoints)
+        resolved.extraAuthorizeParameters += Self.requestShaping(overrides)
         return resolved
+    }
+
+    /// The authorization request's `prompt`, `acr_values` and `max_age` (OpenID Connect Core 3.1.2.1), as given.
+    static func requestShaping(_ overrides: ProviderOverrides) -> [(String, String)] {
+        var parameters: [(String, String)] = []
+        if let prompt = overrides.prompt { parameters.append(("prompt", prompt)) }
+        if let values = overrides.acrValues, !values.isEmpty {
+            parameters.append(("acr_values", values.joined(separator: " ")))
+        }
+        if let maxAge = overrides.maxAge { parameters.append(("max_age", String(maxAge))) }
+        return parameters
     }
 
     /// PAR when asked for or when discovery requires it; JAR with the client's key; the response mode. Every

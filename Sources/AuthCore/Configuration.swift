@@ -101,6 +101,9 @@ public struct ProviderConfiguration: Equatable, Sendable, Codable {
     /// presents and its private key (an owner-only file, unencrypted PEM).
     public var clientCertificateFile: String?
     public var clientCertificateKeyFile: String?
+    /// The browser command sign-ins with this provider open their page in: words split without a shell, `{url}`
+    /// the page and `{profile}` a folder of the session's own under the data folder (`login --browser` per session).
+    public var browser: String?
 
     public init(
         clientID: String? = nil, clientSecretFile: String? = nil, issuer: String? = nil,
@@ -152,6 +155,7 @@ public struct ProviderConfiguration: Equatable, Sendable, Codable {
         merged.responseMode = other.responseMode ?? responseMode
         merged.clientCertificateFile = other.clientCertificateFile ?? clientCertificateFile
         merged.clientCertificateKeyFile = other.clientCertificateKeyFile ?? clientCertificateKeyFile
+        merged.browser = other.browser ?? browser
         return merged
     }
 }

@@ -50,6 +50,12 @@ enum Commands {
             .flag("dpop", "DPoP-bound tokens (RFC 9449): a key per session, a proof with every request"),
             .value("contact", "ADDRESS", "email address or phone number (email, sms)"),
             .flag("no-browser", "print the URL and wait for the pasted redirect"),
+            .value(
+                "browser", "CMD",
+                "browser command for this session, kept with it: {url} the page, {profile} its own profile folder"),
+            .value("step-up", "KEY", "sign session KEY in again as it was, replacing it on success (RFC 9470)"),
+            .value("acr-values", "\"A B\"", "with --step-up: the authentication context classes to ask for"),
+            .value("max-age", "SECONDS", "with --step-up: the longest time since the user last signed in"),
             .flag("device", "use the device authorization grant"),
             .flag("par", "push the authorization request first (PAR), as pushedAuthorizationRequests: true"),
             .flag(
@@ -87,11 +93,14 @@ enum Commands {
         operands: .sessions, run: TokenCommand.run)
 
     static let exec = Command(
-        "exec", synopsis: "exec [--env NAME] [--min-valid DUR] -- COMMAND ARGS…",
+        "exec", synopsis: "exec [--env NAME] [--min-valid DUR] [--step-up-watch] -- COMMAND ARGS…",
         summary: "Run a command with the token in $AUTHDECK_TOKEN and the key in $AUTHDECK_SESSION.",
         options: [
             .value("env", "NAME", "the variable that holds the token (default AUTHDECK_TOKEN)"),
             .value("min-valid", "DUR", "refresh first unless the token stays valid this long (default 60 s)"),
+            .flag(
+                "step-up-watch",
+                "watch the command's output for a step-up challenge (RFC 9470) and say how to answer it"),
         ],
         operands: .command, run: ExecCommand.run)
 
