@@ -1,8 +1,8 @@
 import AuthCore
 import LoopbackHTTP
 
-/// Who a browser is signed in as at one profile, as a real provider remembers it: a cookie naming a session the
-/// sandbox keeps in memory. `scripted` marks a sign-in made by the scripting hook (`sandbox_auto=signin`): the
+/// Who a browser is signed in as at one profile, as a real provider remembers it: a persistent cookie (a day; a
+/// browser keeps no session cookie once it closes) naming a session the sandbox keeps in memory. `scripted` marks a sign-in made by the scripting hook (`sandbox_auto=signin`): the
 /// scripted person then also answers that browser's account chooser and consent, picking their own account.
 struct BrowserSession: Sendable {
     let userName: String
@@ -103,7 +103,7 @@ extension OIDCRoutes {
         answer.headers.append(
             (
                 "Set-Cookie",
-                "\(Self.sessionCookie)=\(value); Path=/oidc/\(profile.rawValue)/; HttpOnly; SameSite=Lax"
+                "\(Self.sessionCookie)=\(value); Path=/oidc/\(profile.rawValue)/; Max-Age=86400; HttpOnly; SameSite=Lax"
             ))
         return answer
     }

@@ -7,11 +7,15 @@ section 3), and the Authorization header each request carried is appended to AUT
 Usage: step-up-resource.py WWW_AUTHENTICATE AUTHORIZATION_LOG PORT_FILE"""
 import http.server
 import os
+import signal
 import sys
 
 from fixture_http import QuietHandler
 
 challenge, authorization_log, port_file = sys.argv[1:4]
+# The test stops this server with SIGTERM; a test runner's thread may have had it blocked, and the mask is inherited.
+signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 class Handler(QuietHandler):
