@@ -49,11 +49,11 @@ _authdeck() {
         "login")
             case "$prev" in
                 --backend) COMPREPLY=($(compgen -W "direct sandbox sandbox-turnkey sandbox-portal turnkey portal" -- "$cur")); return ;;
-                --session-key|--issuer|--client-id|--key-id|--scope|--contact|--listen|--timeout) return ;;
+                --session-key|--issuer|--client-id|--key-id|--scope|--contact|--browser|--step-up|--acr-values|--max-age|--listen|--timeout) return ;;
                 --client-secret-file|--private-key-file|--client-certificate|--client-certificate-key|--trace) COMPREPLY=($(compgen -f -- "$cur")); return ;;
                 --auth-method) COMPREPLY=($(compgen -W "client_secret_basic client_secret_post client_secret_jwt private_key_jwt tls_client_auth self_signed_tls_client_auth none" -- "$cur")); return ;;
             esac
-            options="--backend --session-key --replace --issuer --client-id --client-secret-file --auth-method --private-key-file --key-id --client-certificate --client-certificate-key --scope --dpop --contact --no-browser --device --par --request-object --listen --timeout --trace --json --yes"
+            options="--backend --session-key --replace --issuer --client-id --client-secret-file --auth-method --private-key-file --key-id --client-certificate --client-certificate-key --scope --dpop --contact --no-browser --browser --step-up --acr-values --max-age --device --par --request-object --listen --timeout --trace --json --yes"
             operands="google apple discord x oidc email sms" ;;
         "use")
             options="--here"
@@ -69,7 +69,7 @@ _authdeck() {
             case "$prev" in
                 --env|--min-valid) return ;;
             esac
-            options="--env --min-valid"
+            options="--env --min-valid --step-up-watch"
             commands=1 ;;
         "env")
             case "$prev" in
