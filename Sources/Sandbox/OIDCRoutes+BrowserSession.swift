@@ -73,16 +73,9 @@ extension OIDCRoutes {
             chosen = query["sandbox_user"]
             scripted = true
         } else {
-            var choices = ""
-            for (index, user) in context.users.enumerated() {
-                let checked = index == 0 ? " checked" : ""
-                choices +=
-                    "<label><input type=\"radio\" name=\"user\" value=\"\(HTML.escape(user.name))\"\(checked)> "
-                    + "\(HTML.escape(user.displayName))</label>\n"
-            }
             let body = """
                 <form method="post" action="\(HTML.escape(request.target))">
-                \(choices)
+                \(userChoices())
                 <p><button type="submit">Sign in</button></p>
                 </form>
                 """
@@ -132,6 +125,18 @@ extension OIDCRoutes {
 }
 
 extension OIDCRoutes {
+    /// A radio button per sandbox user, by display name, the first checked: the sign-in and device pages' choice.
+    func userChoices() -> String {
+        var choices = ""
+        for (index, user) in context.users.enumerated() {
+            let checked = index == 0 ? " checked" : ""
+            choices +=
+                "<label><input type=\"radio\" name=\"user\" value=\"\(HTML.escape(user.name))\"\(checked)> "
+                + "\(HTML.escape(user.displayName))</label>\n"
+        }
+        return choices
+    }
+
     /// The user `login_hint` names, by name or email address.
     func user(hinted hint: String) -> SandboxUser? {
         context.user(named: hint) ?? context.users.first { $0.email == hint.lowercased() }

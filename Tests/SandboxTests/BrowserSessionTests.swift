@@ -57,8 +57,9 @@ import Testing
         #expect(try signedInName(try authorize([("prompt", "none")], cookie: cookie)) == "Bob")
         // Another browser (no cookie, or a cookie the sandbox never set) is not signed in.
         #expect(try authorize([]).status == 200)
-        #expect(try authorize([("prompt", "none")], cookie: "sandbox_session=forged").locationQuery["error"]
-            == "login_required")
+        #expect(
+            try authorize([("prompt", "none")], cookie: "sandbox_session=forged").locationQuery["error"]
+                == "login_required")
     }
 
     @Test func aPersonChoosesAndSignsInAgainOnThePage() throws {
@@ -75,7 +76,8 @@ import Testing
         let hinted = try authorize([("login_hint", "ada@example.com")], cookie: cookie)
         #expect(hinted.status == 200)
         #expect(hinted.text.contains("value=\"ada\" checked"))
-        #expect(try authorize([("login_hint", "ada"), ("prompt", "none")], cookie: cookie).locationQuery["error"]
-            == "login_required")
+        #expect(
+            try authorize([("login_hint", "ada"), ("prompt", "none")], cookie: cookie).locationQuery["error"]
+                == "login_required")
     }
 }
