@@ -72,7 +72,7 @@ _authdeck() {
             case "$prev" in
                 --env|--min-valid) return ;;
             esac
-            options="--env --min-valid"
+            options="--env --min-valid --step-up-watch"
             commands=1 ;;
         "env")
             case "$prev" in

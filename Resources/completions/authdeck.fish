@@ -104,6 +104,7 @@ complete -c authdeck -n '__authdeck_in "token"' -l min-valid -x -d 'refresh firs
 complete -c authdeck -n '__authdeck_in "token"' -l format -x -a 'plain json exec-credential' -d 'plain, json, or exec-credential (kubectl\'s exec plugin object)'
 complete -c authdeck -n '__authdeck_in "exec"' -l env -x -d 'the variable that holds the token (default AUTHDECK_TOKEN)'
 complete -c authdeck -n '__authdeck_in "exec"' -l min-valid -x -d 'refresh first unless the token stays valid this long (default 60 s)'
+complete -c authdeck -n '__authdeck_in "exec"' -l step-up-watch -d 'watch the command\'s output for a step-up challenge (RFC 9470) and say how to answer it'
 complete -c authdeck -n '__authdeck_in "env"' -a '(__authdeck_sessions)'
 complete -c authdeck -n '__authdeck_in "env"' -l shell -x -a 'bash zsh sh fish' -d 'bash, zsh, sh or fish (default: from $SHELL)'
 complete -c authdeck -n '__authdeck_in "env"' -l env -x -d 'the variable that holds the token (default AUTHDECK_TOKEN)'

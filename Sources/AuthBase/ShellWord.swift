@@ -49,6 +49,45 @@ public enum ShellWord {
         return text
     }
 
+    /// A command line split into words as a POSIX shell splits it, without running one (nothing is expanded):
+    /// blanks separate words; in single quotes everything is literal; in double quotes a backslash escapes only
+    /// `"`, `\`, `$` and `` ` ``; elsewhere a backslash keeps the next character. Nil for an unterminated quote
+    /// or a trailing backslash. config.json's and `login --browser`'s browser command is read here.
+    public static func split(_ line: String) -> [String]? {
+        var words: [String] = []
+        var word = ""
+        var inWord = false
+        var quote: Unicode.Scalar?
+        var escaped = false
+        for scalar in line.unicodeScalars {
+            if escaped {
+                if quote == "\"", !["\"", "\\", "$", "`"].contains(scalar) { word += "\\" }
+                word.unicodeScalars.append(scalar)
+                escaped = false
+            } else if quote == "'" {
+                if scalar == "'" { quote = nil } else { word.unicodeScalars.append(scalar) }
+            } else if scalar == "\\" {
+                escaped = true
+                inWord = true
+            } else if quote == "\"" {
+                if scalar == "\"" { quote = nil } else { word.unicodeScalars.append(scalar) }
+            } else if scalar == "'" || scalar == "\"" {
+                quote = scalar
+                inWord = true
+            } else if scalar == " " || scalar == "\t" || scalar == "\n" {
+                if inWord { words.append(word) }
+                word = ""
+                inWord = false
+            } else {
+                word.unicodeScalars.append(scalar)
+                inWord = true
+            }
+        }
+        guard quote == nil, !escaped else { return nil }
+        if inWord { words.append(word) }
+        return words
+    }
+
     /// Whether `scalar` is written in escapes rather than raw: C0 and C1 controls and DEL (a newline aside, which
     /// single quotes carry and a terminal shows as a line break), format characters (bidi controls, the BOM,
     /// joiners) and the line and paragraph separators.

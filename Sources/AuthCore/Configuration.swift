@@ -119,6 +119,9 @@ public struct ProviderConfiguration: Equatable, Sendable, Codable {
     public var authorizeParameters: [String: String]?
     public var tokenParameters: [String: String]?
     public var requestHeaders: [String: String]?
+    /// The browser command sign-ins with this provider open their page in: words split without a shell, `{url}`
+    /// the page and `{profile}` a folder of the session's own under the data folder (`login --browser` per session).
+    public var browser: String?
 
     public init(
         clientID: String? = nil, clientSecretFile: String? = nil, issuer: String? = nil,
@@ -181,6 +184,7 @@ public struct ProviderConfiguration: Equatable, Sendable, Codable {
         merged.authorizeParameters = other.authorizeParameters ?? authorizeParameters
         merged.tokenParameters = other.tokenParameters ?? tokenParameters
         merged.requestHeaders = other.requestHeaders ?? requestHeaders
+        merged.browser = other.browser ?? browser
         return merged
     }
 }

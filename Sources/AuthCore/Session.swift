@@ -99,6 +99,9 @@ public struct SessionSecrets: Sendable, Equatable, Codable, CustomStringConverti
     public var dpopNonce: String?
     /// The access token's type as the token endpoint named it (`DPoP`, `Bearer`); nil means Bearer.
     public var tokenType: String?
+    /// The browser command this session was signed in with (`login --browser`), for its later sign-ins; no secret,
+    /// but kept here with the rest of what the session's sign-in chose.
+    public var browser: String?
 
     public init(
         accessToken: String? = nil, refreshToken: String? = nil, idToken: String? = nil,

@@ -98,8 +98,15 @@ extension OIDCRoutes {
             return reply.error("invalid_scope", "the scope must include openid")
         }
 
+        let prompt: PromptRequest
+        switch PromptRequest.parse(query["prompt"]) {
+        case .success(let parsed): prompt = parsed
+        case .failure(let refusal): return reply.error(refusal.code, refusal.description)
+        }
+
         let action: String?
         let userName: String?
+        let session = browserSession(request)
         if request.method == "POST" {
             guard let form = request.formParameters else {
                 return Self.errorPage(400, "The consent form must be sent as application/x-www-form-urlencoded.")
@@ -111,8 +118,20 @@ extension OIDCRoutes {
             // request_uri or request object, whose parameters are otherwise the only ones that count.
             action = scripted
             userName = query["sandbox_user"] ?? outer["sandbox_user"]
+        } else if let answered = answerFromSession(session, prompt: prompt, loginHint: query["login_hint"]) {
+            switch answered {
+            case .success(let name):
+                action = "approve"
+                userName = name
+            case .failure(let refusal):
+                consumePushed(outer)
+                return reply.error(refusal.code, refusal.description)
+            }
         } else {
-            return consentPage(request, profile: profile, clientID: clientID, redirectURI: redirectURI, scope: scope)
+            let hinted = query["login_hint"].flatMap { user(hinted: $0) }?.name
+            return consentPage(
+                request, profile: profile, clientID: clientID, redirectURI: redirectURI, scope: scope,
+                selected: hinted ?? session?.userName, choosing: prompt.selectAccount)
         }
 
         if action == "deny" || action == "approve" { consumePushed(outer) }
@@ -152,14 +171,17 @@ extension OIDCRoutes {
 
     /// The consent screen: who asks, where the answer goes, and a user to pick. It posts to the same URL, query
     /// included, so the request is checked again when the choice comes back.
+    /// `selected` is the user picked first (the browser's account, or `login_hint`'s); `choosing` titles it the
+    /// account chooser `prompt=select_account` asks for.
     private func consentPage(
         _ request: HTTPRequest, profile: OIDCProfile, clientID: String, redirectURI: String,
-        scope: String
+        scope: String, selected: String? = nil, choosing: Bool = false
     ) -> HTTPResponse {
         var choices = ""
-        for (index, user) in context.users.enumerated() {
+        let first = selected ?? context.users.first?.name
+        for user in context.users {
             let contact = user.email ?? user.phone ?? "no contact"
-            let checked = index == 0 ? " checked" : ""
+            let checked = user.name == first ? " checked" : ""
             choices +=
                 "<label><input type=\"radio\" name=\"user\" value=\"\(HTML.escape(user.name))\"\(checked)> "
                 + "\(HTML.escape(user.displayName)) (\(HTML.escape(contact)))</label>\n"
@@ -174,7 +196,8 @@ extension OIDCRoutes {
             <button type="submit" name="action" value="deny">Deny</button></p>
             </form>
             """
-        return .html(200, HTML.page(title: "Sign in — \(profile.rawValue) (sandbox)", body: body))
+        let title = choosing ? "Choose an account" : "Sign in"
+        return .html(200, HTML.page(title: "\(title) — \(profile.rawValue) (sandbox)", body: body))
     }
 
     static func errorPage(_ status: Int, _ message: String) -> HTTPResponse {

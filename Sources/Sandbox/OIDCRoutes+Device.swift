@@ -109,13 +109,7 @@ extension OIDCRoutes {
         profile: OIDCProfile, userCode: String, message: String?,
         status: Int = 200
     ) -> HTTPResponse {
-        var choices = ""
-        for (index, user) in context.users.enumerated() {
-            let checked = index == 0 ? " checked" : ""
-            choices +=
-                "<label><input type=\"radio\" name=\"user\" value=\"\(HTML.escape(user.name))\"\(checked)> "
-                + "\(HTML.escape(user.displayName))</label>\n"
-        }
+        let choices = userChoices()
         let note = message.map { "<p><strong>\(HTML.escape($0))</strong></p>" } ?? ""
         let body = """
             \(note)<form method="post" action="\(HTML.escape(endpoint(profile, "/device")))">

@@ -15,6 +15,8 @@ final class OIDCRoutes: Sendable {
     let pushedRequests = Mutex<[String: PushedRequest]>([:])
     /// The client assertions seen (client id and jti) until they expire, so none is accepted twice.
     let usedAssertions = Mutex<[String: Double]>([:])
+    /// Browsers signed in at a profile, by their session cookie's value (`/signin`); in memory only.
+    let browserSessions = Mutex<[String: BrowserSession]>([:])
 
     static let deviceGrantType = "urn:ietf:params:oauth:grant-type:device_code"
 
@@ -39,6 +41,8 @@ final class OIDCRoutes: Sendable {
             return only(["GET", "HEAD", "POST"], request) { authorize(request, profile: profile) }
         case "/token":
             return only(["POST"], request) { token(request, profile: profile) }
+        case "/signin":
+            return only(["GET", "HEAD", "POST"], request) { signInPage(request, profile: profile) }
         case "/par":
             return only(["POST"], request) { pushAuthorization(request, profile: profile) }
         case "/jwks":

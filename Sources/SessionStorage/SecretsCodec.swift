@@ -30,6 +30,7 @@ enum SecretsCodec {
         if let value = secrets.dpopKeyHex { append(.dpopKeyHex, Array(value.utf8)) }
         if let value = secrets.dpopNonce { append(.dpopNonce, Array(value.utf8)) }
         if let value = secrets.tokenType { append(.tokenType, Array(value.utf8)) }
+        if let value = secrets.browser { append(.browser, Array(value.utf8)) }
         return output
     }
 
@@ -97,6 +98,7 @@ enum SecretsCodec {
             case .dpopKeyHex: secrets.dpopKeyHex = String(decoding: field, as: UTF8.self)
             case .dpopNonce: secrets.dpopNonce = String(decoding: field, as: UTF8.self)
             case .tokenType: secrets.tokenType = String(decoding: field, as: UTF8.self)
+            case .browser: secrets.browser = String(decoding: field, as: UTF8.self)
             case nil:
                 break  // A field from a later version: kept in the blob, not understood here.
             }

@@ -60,6 +60,7 @@ public enum SessionJSON {
                 (",\"idToken\":", secrets.idToken), (",\"sessionJwt\":", secrets.sessionJwt),
                 (",\"privateKeyHex\":", secrets.privateKeyHex), (",\"dpopKeyHex\":", secrets.dpopKeyHex),
                 (",\"dpopNonce\":", secrets.dpopNonce), (",\"tokenType\":", secrets.tokenType),
+                (",\"browser\":", secrets.browser),
             ], skippingUnset: true)
         if let refreshExpiresAt = secrets.refreshExpiresAt {
             buffer.raw(",\"refreshExpiresAt\":")
@@ -246,6 +247,7 @@ public enum SessionJSON {
         secrets.dpopKeyHex = try string("dpopKeyHex")
         secrets.dpopNonce = try string("dpopNonce")
         secrets.tokenType = try string("tokenType")
+        secrets.browser = try string("browser")
         if let key = secrets.dpopKeyHex, key.utf8.count != 64 || Hex.decode(key) == nil {
             throw .invalidInput("line \(number): 'dpopKeyHex' must be 64 hex characters")
         }

@@ -17,6 +17,7 @@ package enum SecretFields {
         case dpopKeyHex
         case dpopNonce
         case tokenType
+        case browser
     }
 
     /// Calls `visit` with each field's raw tag and bytes, in order; returns false (having stopped) when the bytes are

@@ -1,3 +1,4 @@
+import AuthCore
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -23,6 +24,15 @@ struct AgentClient {
         let line = try exchange(AgentMessage.request(requirement, request, origin: Self.hostName()))
         switch AgentMessage.parseProofAnswer(line) {
         case .success(let proof): return proof
+        case .failure(let failure): throw failure
+        }
+    }
+
+    /// Tells the agent a resource answered `key`'s token with a step-up challenge; the command that answers it.
+    func reportStepUp(_ challenge: StepUpChallenge, key: String) throws(CommandFailure) -> String {
+        let line = try exchange(AgentMessage.request(stepUp: challenge, key: key, origin: Self.hostName()))
+        switch AgentMessage.parseStepUpAnswer(line) {
+        case .success(let command): return command
         case .failure(let failure): throw failure
         }
     }

@@ -23,15 +23,55 @@ enum AgentMessage {
         return Array(text.utf8)
     }
 
-    /// A request as the agent reads it (with the proof asked for, for a DPoP proof request), or a message for a
-    /// malformed one.
+    /// A client's report that a resource answered the session's token with RFC 9470's step-up challenge: the agent
+    /// then refuses the session's tokens, naming the `login --step-up` to run, until it is signed in again.
+    static func request(stepUp challenge: StepUpChallenge, key: String, origin: String) -> [UInt8] {
+        let text =
+            "{\"op\":\"step-up\",\"session\":\(SessionJSON.quoted(key)),"
+            + "\"acrValues\":\(SessionJSON.quoted(challenge.acrValues.joined(separator: " "))),"
+            + "\"maxAge\":\(challenge.maxAge.map(String.init) ?? "null"),\"origin\":\(SessionJSON.quoted(origin))}\n"
+        return Array(text.utf8)
+    }
+
+    /// The agent's answer to a step-up report: the command that answers the challenge.
+    static func answer(stepUp command: String, key: String) -> [UInt8] {
+        Array(("{\"ok\":true,\"key\":\(SessionJSON.quoted(key)),\"stepUp\":\(SessionJSON.quoted(command))}\n").utf8)
+    }
+
+    /// The command in an answer to a step-up report, or the failure it reports.
+    static func parseStepUpAnswer(_ line: [UInt8]) -> Result<String, CommandFailure> {
+        switch answered(line) {
+        case .success(let object):
+            guard let command = object["stepUp"] as? String else {
+                return .failure(CommandFailure(.failed, "the agent's answer holds no step-up command"))
+            }
+            return .success(command)
+        case .failure(let failure): return .failure(failure)
+        }
+    }
+
+    /// A request as the agent reads it (with the proof asked for, for a DPoP proof request, and the challenge
+    /// reported, for a step-up report), or a message for a malformed one.
     static func parseRequest(
         _ line: [UInt8]
-    ) -> Result<(TokenRequirement, origin: String, proof: ProofRequest?), CommandFailure> {
+    ) -> Result<
+        (TokenRequirement, origin: String, proof: ProofRequest?, stepUp: StepUpChallenge?), CommandFailure
+    > {
         guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
-            let op = object["op"] as? String, op == "token" || op == "dpop-proof"
+            let op = object["op"] as? String, op == "token" || op == "dpop-proof" || op == "step-up"
         else {
             return .failure(.usage("not a token request"))
+        }
+        var stepUp: StepUpChallenge?
+        if op == "step-up" {
+            guard object["session"] is String else { return .failure(.usage("a step-up report names its session")) }
+            let maxAge = object["maxAge"] as? Int
+            if let maxAge, maxAge < 0 { return .failure(.usage("bad maxAge in step-up report")) }
+            let values = (object["acrValues"] as? String ?? "").split(separator: " ").map(String.init)
+            guard values.count <= 16, values.allSatisfy({ $0.utf8.count <= 256 && SessionKeyRule.isValid($0) }) else {
+                return .failure(.usage("bad acrValues in step-up report"))
+            }
+            stepUp = StepUpChallenge(acrValues: values, maxAge: maxAge)
         }
         var proof: ProofRequest?
         if op == "dpop-proof" {
@@ -69,7 +109,7 @@ enum AgentMessage {
                                 || "-._".unicodeScalars.contains($0))
                     }.prefix(64).map(Character.init))
             }.flatMap { $0.isEmpty ? nil : $0 } ?? "?"
-        return .success((requirement, origin, proof))
+        return .success((requirement, origin, proof, stepUp))
     }
 
     static func answer(_ issued: IssuedToken) -> [UInt8] {

@@ -1,3 +1,4 @@
+import AuthCore
 import Foundation
 import SessionStorage
 import Synchronization
@@ -21,6 +22,9 @@ final class AgentServer: Sendable {
     private let serving = Mutex(0)
     /// Held while the operator answers a `--confirm` prompt: one question on the terminal at a time.
     private let prompt = Mutex(())
+    /// Step-up challenges clients reported, by session key, with the session's sign-in time then: its tokens are
+    /// refused until a sign-in again (a later `createdAt`) replaces it.
+    private let stepUps = Mutex([String: (challenge: StepUpChallenge, signedInAt: Date)]())
 
     /// Seconds a client has to send its whole request, however slowly the bytes come.
     static let requestTimeoutSeconds = 10
@@ -93,13 +97,15 @@ final class AgentServer: Sendable {
         case .failure(let failure):
             log.record("\(place) pid \(pid): refused, \(failure.message)")
             answer = AgentMessage.answer(failure)
-        case .success(let (requirement, origin, proof)):
-            answer = respond(requirement, proof: proof, who: "\(place) pid \(pid) origin \(origin)")
+        case .success(let (requirement, origin, proof, stepUp)):
+            answer = respond(requirement, proof: proof, stepUp: stepUp, who: "\(place) pid \(pid) origin \(origin)")
         }
         connection.write(answer)
     }
 
-    private func respond(_ requirement: TokenRequirement, proof: ProofRequest?, who: String) -> [UInt8] {
+    private func respond(
+        _ requirement: TokenRequirement, proof: ProofRequest?, stepUp: StepUpChallenge?, who: String
+    ) -> [UInt8] {
         var requirement = requirement
         do throws(CommandFailure) {
             let key = try StoreCommands.attempt { () throws(StoreError) in try store.resolveKey(requirement.key) }
@@ -108,26 +114,51 @@ final class AgentServer: Sendable {
                 log.record("session '\(key)' for \(who): refused, not on the allow-list")
                 throw CommandFailure(.authenticationFailed, "session '\(key)' is not on this agent's allow-list")
             }
-            let what = proof == nil ? "the token" : "a DPoP proof"
-            let question = "authdeck agent: allow \(who) \(what) of '\(key)'? [y/N] "
-            if confirm && !prompt.withLock({ _ in Confirmation.ask(question) }) {
-                log.record("session '\(key)' for \(who): refused at the prompt")
-                throw CommandFailure(.authenticationFailed, "the agent's operator refused the request")
+            let signedInAt = try StoreCommands.attempt { () throws(StoreError) in try store.entry(key) }.record
+                .createdAt
+            if let stepUp {
+                stepUps.withLock { $0[key] = (stepUp, signedInAt) }
+                log.record("session '\(key)' for \(who): step-up asked (\(stepUp.summary))")
+                return AgentMessage.answer(stepUp: stepUp.command(key: key), key: key)
             }
-            if let proof {
-                let made = try DPoPProofCommand.make(proof, requirement, store: store, config: config)
-                log.record("session '\(key)' for \(who): DPoP proof for \(proof.method) handed out")
-                return AgentMessage.answer(proof: made, key: key)
+            if let pending = stepUps.withLock({ $0[key] }) {
+                guard pending.signedInAt == signedInAt else {
+                    stepUps.withLock { _ = $0.removeValue(forKey: key) }
+                    return try respond(requirement, key: key, proof: proof, who: who)
+                }
+                log.record("session '\(key)' for \(who): refused, step-up needed")
+                throw CommandFailure(
+                    .authenticationFailed,
+                    "step-up needed: a resource asked for \(pending.challenge.summary); run "
+                        + pending.challenge.command(key: key))
             }
-            let issued = try TokenSource.issue(requirement, store: store, config: config)
-            log.record("session '\(key)' for \(who): token handed out")
-            return AgentMessage.answer(issued)
+            return try respond(requirement, key: key, proof: proof, who: who)
         } catch {
             if error.code != .authenticationFailed {
                 log.record("session '\(requirement.key ?? "(default)")' for \(who): failed, \(error.message)")
             }
             return AgentMessage.answer(error)
         }
+    }
+
+    /// The token or DPoP proof of session `key` (on the allow-list), after the operator's yes with `--confirm`.
+    private func respond(
+        _ requirement: TokenRequirement, key: String, proof: ProofRequest?, who: String
+    ) throws(CommandFailure) -> [UInt8] {
+        let what = proof == nil ? "the token" : "a DPoP proof"
+        let question = "authdeck agent: allow \(who) \(what) of '\(key)'? [y/N] "
+        if confirm && !prompt.withLock({ _ in Confirmation.ask(question) }) {
+            log.record("session '\(key)' for \(who): refused at the prompt")
+            throw CommandFailure(.authenticationFailed, "the agent's operator refused the request")
+        }
+        if let proof {
+            let made = try DPoPProofCommand.make(proof, requirement, store: store, config: config)
+            log.record("session '\(key)' for \(who): DPoP proof for \(proof.method) handed out")
+            return AgentMessage.answer(proof: made, key: key)
+        }
+        let issued = try TokenSource.issue(requirement, store: store, config: config)
+        log.record("session '\(key)' for \(who): token handed out")
+        return AgentMessage.answer(issued)
     }
 
     /// "remote" when the peer is an ssh client forwarding a socket from another machine, else "local".

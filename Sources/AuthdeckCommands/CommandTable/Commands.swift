@@ -60,6 +60,10 @@ enum Commands {
             .session("subject-session", "KEY", "--grant token-exchange: the session whose access token is exchanged"),
             .value("audience", "A", "--grant token-exchange: the audience of the new token"),
             .value("requested-token-type", "TYPE", "--grant token-exchange: the token type to ask for (a URN)"),
+            .value(
+                "browser", "CMD",
+                "browser command for this session, kept with it: {url} the page, {profile} its own profile folder"),
+            .value("step-up", "KEY", "sign session KEY in again as it was, replacing it on success (RFC 9470)"),
             .flag("par", "push the authorization request first (PAR), as pushedAuthorizationRequests: true"),
             .flag(
                 "request-object",
@@ -117,11 +121,14 @@ enum Commands {
         operands: .sessions, run: TokenCommand.run)
 
     static let exec = Command(
-        "exec", synopsis: "exec [--env NAME] [--min-valid DUR] -- COMMAND ARGS…",
+        "exec", synopsis: "exec [--env NAME] [--min-valid DUR] [--step-up-watch] -- COMMAND ARGS…",
         summary: "Run a command with the token in $AUTHDECK_TOKEN and the key in $AUTHDECK_SESSION.",
         options: [
             .value("env", "NAME", "the variable that holds the token (default AUTHDECK_TOKEN)"),
             .value("min-valid", "DUR", "refresh first unless the token stays valid this long (default 60 s)"),
+            .flag(
+                "step-up-watch",
+                "watch the command's output for a step-up challenge (RFC 9470) and say how to answer it"),
         ],
         operands: .command, run: ExecCommand.run)
 

@@ -16,6 +16,7 @@ enum LoginCommand {
             throw .usage("login names its new session with --session-key KEY (--session picks an existing one)")
         }
         let positionals = try arguments.positionals(atMost: 1)
+        if let key = arguments.value("step-up") { return try stepUp(key, arguments, global, positionals) }
         guard let name = positionals.first else {
             throw .usage("name a provider: \(Provider.standardNames)")
         }
@@ -58,9 +59,66 @@ enum LoginCommand {
         if arguments.has("par") { input.pushedAuthorizationRequests = true }
         if arguments.has("request-object") { input.requestObject = "signed" }
         try shape(&input, arguments)
+        input.browser = try browserCommand(arguments)
         if let key = input.request.sessionKey, let problem = SessionKeyRule.problem(key) {
             throw .usage("--session-key: \(problem)")
         }
+        return try signIn(input, setup: setup, arguments, global)
+    }
+
+    /// `login --step-up KEY`: the session's sign-in again (`SignInInput.again`), asking for what the resource's
+    /// challenge named (RFC 9470: `--acr-values`, `--max-age`); the new session replaces it only on success.
+    static func stepUp(
+        _ key: String, _ arguments: Arguments, _ global: GlobalOptions, _ positionals: [String]
+    ) throws(CommandFailure) -> ExitCode {
+        let environment = global.environment.variables
+        for option in ["session-key", "backend", "issuer", "client-id", "contact", "device"]
+        where arguments.value(option) != nil || arguments.has(option) {
+            throw .usage("--step-up signs the session in again as it was: drop --\(option)")
+        }
+        let setup: SignInSetup
+        do throws(SignInError) {
+            setup = try SignInSetup.load(global: global, environment: environment)
+        } catch {
+            throw error.commandFailure
+        }
+        let store = try StoreCommands.attempt { () throws(StoreError) in
+            try SessionStore.open(
+                StoreCommands.location(global), options: StoreCommands.storeOptions(global), create: false)
+        }
+        guard let store else { throw CommandFailure(.store, "no session store yet: nothing to step up") }
+        try StoreCommands.attempt { () throws(StoreError) in try store.unlock() }
+        let session = try StoreCommands.attempt { () throws(StoreError) in try store.session(key) }
+        if let name = positionals.first, name != session.record.provider {
+            throw .usage("\(key) is a \(session.record.provider) session, not \(name): drop the provider")
+        }
+        var input = SignInInput.again(session, configuration: setup.configuration)
+        // What the challenge asked (--acr-values, --max-age), checked as every sign-in's shaping is.
+        try shape(&input, arguments)
+        if let timeout = try arguments.integer("timeout", in: 5...3600) {
+            input.request.timeout = TimeInterval(timeout)
+        }
+        input.listenPort = try listenPort(arguments.value("listen"))
+        input.opensBrowser = !arguments.has("no-browser")
+        if let browser = try browserCommand(arguments) { input.browser = browser }
+        store.close()
+        return try signIn(input, setup: setup, arguments, global)
+    }
+
+    /// `--browser CMD`: checked to split into words now, so a typo is told before the store is opened.
+    static func browserCommand(_ arguments: Arguments) throws(CommandFailure) -> String? {
+        guard let line = arguments.value("browser") else { return nil }
+        guard let words = ShellWord.split(line), !words.isEmpty else {
+            throw .usage("--browser takes a command line such as 'chromium --user-data-dir={profile} {url}'")
+        }
+        return line
+    }
+
+    /// Runs `input` to its end: opens the store, starts the sign-in and prints the session's key (or JSON).
+    static func signIn(
+        _ input: SignInInput, setup: SignInSetup, _ arguments: Arguments, _ global: GlobalOptions
+    ) throws(CommandFailure) -> ExitCode {
+        let noBrowser = !input.opensBrowser
 
         // The store opens first: a locked store fails now, not after the user has signed in.
         let store = try StoreCommands.attempt { () throws(StoreError) in
@@ -74,7 +132,7 @@ enum LoginCommand {
         let trace = arguments.value("trace").map { _ in FlowTrace() }
         let presenter = CommandLinePresenter(
             errors: global.environment.errors, quiet: global.quiet,
-            showQR: noBrowser || BrowserLauncher(environment: environment).command == nil,
+            showQR: noBrowser || (try? signIn.browser(for: input))?.command == nil,
             keepsWithoutAsking: arguments.has("yes"), hasTestSeed: { signIn.testSeed(for: $0) != nil })
         let prepared: SignInUseCase.Prepared
         do throws(SignInStartFailure) {

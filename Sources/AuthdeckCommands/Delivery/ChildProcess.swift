@@ -25,7 +25,17 @@ struct ChildProcess {
     let pid: pid_t
 
     /// Starts `command` (looked up on PATH unless it holds a slash) with `environment` as its whole environment.
-    static func start(_ command: [String], environment: [String: String]) throws(StartFailure) -> ChildProcess {
+    /// `output`, when given, becomes the child's stdout and stderr (`exec --step-up-watch`'s pipes).
+    static func start(
+        _ command: [String], environment: [String: String], output: (Int32, Int32)? = nil
+    ) throws(StartFailure) -> ChildProcess {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if let output {
+            posix_spawn_file_actions_adddup2(&actions, output.0, STDOUT_FILENO)
+            posix_spawn_file_actions_adddup2(&actions, output.1, STDERR_FILENO)
+        }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -46,7 +56,7 @@ struct ChildProcess {
         // Handlers go in before the child exists, so no signal in between can end authdeck and orphan it.
         installForwarding()
         var pid: pid_t = 0
-        let status = posix_spawnp(&pid, command[0], nil, &attributes, argv, envp)
+        let status = posix_spawnp(&pid, command[0], &actions, &attributes, argv, envp)
         switch status {
         case 0:
             // A signal that came while the child was starting (a busy machine can stall this process for longer

@@ -19,9 +19,27 @@ enum ExecCommand {
         var environment = global.environment.variables
         environment[name] = issued.token
         environment["AUTHDECK_SESSION"] = issued.key
-        let child: ChildProcess
         do throws(ChildProcess.StartFailure) {
-            child = try ChildProcess.start(command, environment: environment)
+            guard arguments.has("step-up-watch") else {
+                exit(try ChildProcess.start(command, environment: environment).wait())
+            }
+            let (status, challenge) = try StepUpWatch.run(command, environment: environment)
+            if let challenge {
+                // RFC 9470: the resource wants a stronger or more recent sign-in than this token carries. The agent
+                // the token came from is told too, so it hands out no more of the session's tokens until then.
+                var command = challenge.command(key: issued.key)
+                if let socket = TokenSource.agentSocket(global) {
+                    do throws(CommandFailure) {
+                        command = try AgentClient(path: socket).reportStepUp(challenge, key: issued.key)
+                    } catch {
+                        global.err("authdeck exec: the agent was not told of the step-up: \(error.message)\n")
+                    }
+                }
+                global.err(
+                    "authdeck exec: the resource asked for a stronger sign-in (\(challenge.summary)): run "
+                        + command + "\n")
+            }
+            exit(status)
         } catch {
             switch error {
             case .notFound:
@@ -32,7 +50,6 @@ enum ExecCommand {
                 exit(126)
             }
         }
-        exit(child.wait())
     }
 
     /// A shell variable name: letters, digits and underscores, not starting with a digit.

@@ -35,7 +35,8 @@ struct SignInInput: Sendable {
     var responseMode: String?
     /// `--prompt`, `--login-hint`, `--max-age`, `--acr-values`, `--claims`, `--resource`, `--authorization-details`
     /// and `--param` (New sign-in's prompt, login hint, max age, acr values and resource; a step-up's acr values and
-    /// max age), each checked already (`AuthorizationOptions`'s checks); nil and empty leave config.json's.
+    /// max age), each checked already (`AuthorizationOptions`'s checks); nil and empty leave config.json's. A nil
+    /// `prompt` asks for `select_account` when another session of the same provider, issuer and client is stored.
     var prompt: String?
     var loginHint: String?
     var maxAge: Int?
@@ -44,6 +45,9 @@ struct SignInInput: Sendable {
     var resources: [String] = []
     var authorizationDetails: String?
     var extraParameters: [(String, String)] = []
+    /// `--browser`: the command this session's sign-ins open their page in (over config.json's `browser`), kept
+    /// with the session so its later sign-ins open the same browser profile.
+    var browser: String?
 
     var overrides: ProviderOverrides {
         var overrides = ProviderOverrides(
@@ -115,20 +119,66 @@ struct SignInUseCase {
         }
         let listenPort: UInt16
         let backend: SignInBackend
+        let launcher: BrowserLauncher?
         do throws(SignInError) {
             listenPort = try setup.listenPort(given: input.listenPort)
-            backend = try setup.backend(for: request, overrides: input.overrides, trace: trace)
+            var overrides = input.overrides
+            var built = try setup.backend(for: request, overrides: overrides, trace: trace)
+            if overrides.authorization.prompt == nil, let resolved = TUISignInWords.resolvedProvider(built),
+                resolved.authorizationOptions.prompt == nil,
+                hasOtherSession(like: resolved, provider: request.provider.name, replacing: request.sessionKey)
+            {
+                // OpenID Connect Core 3.1.2.1: the provider shows its account chooser, so a browser signed in as the
+                // first account does not sign the second session in as that account again.
+                overrides.authorization.prompt = "select_account"
+                built = try setup.backend(for: request, overrides: overrides, trace: trace)
+            }
+            backend = built
+            launcher = input.opensBrowser ? try browser(for: input) : nil
         } catch {
             throw .signIn(error)
         }
-        let launcher = input.opensBrowser ? BrowserLauncher(environment: setup.environment) : nil
+        let persist = SessionKeyChoice(request).persist(into: store, moved: moved)
+        let browserCommand = input.browser
         let controller = SignInController(
-            report: report, persist: SessionKeyChoice(request).persist(into: store, moved: moved),
+            report: report,
+            persist: { session throws(SignInError) in
+                var session = session
+                session.secrets.browser = browserCommand
+                return try persist(session)
+            },
             receivers: ReceiverOptions(
                 loopbackPort: listenPort,
                 schemeSocketPath: SchemeReceiver.defaultSocketPath(environment: setup.environment)),
             browser: launcher?.command == nil ? nil : launcher, trace: trace)
         return Prepared(controller: controller, backend: backend, timeout: request.timeout)
+    }
+
+    /// The session's browser: `--browser` (or the one stored with the session), else config.json's `browser` for
+    /// the provider, else `$BROWSER`; `{profile}` is the session key's folder under the data folder.
+    func browser(for input: SignInInput) throws(SignInError) -> BrowserLauncher {
+        let request = input.request
+        let configured = setup.configuration.provider(request.provider.name, backend: request.backendName).browser
+        return try BrowserLauncher(
+            command: input.browser ?? configured,
+            profile: request.sessionKey.map {
+                BrowserLauncher.profileFolder(dataFolder: setup.dataFolder, sessionKey: $0)
+            },
+            environment: setup.environment)
+    }
+
+    /// Whether the store holds a session, other than the one being replaced, of the same provider, issuer and
+    /// client as `resolved`: a second account is being signed in.
+    func hasOtherSession(like resolved: ResolvedProvider, provider: String, replacing key: String?) -> Bool {
+        guard let entries = try? store.entries() else { return false }
+        return entries.contains { entry in
+            let record = entry.record
+            guard record.key != key, record.provider == provider, record.issuer == resolved.endpoints.issuer else {
+                return false
+            }
+            let clientID = (try? store.session(record.key))?.secrets.endpoints?.clientID
+            return clientID == nil || clientID == resolved.clientID
+        }
     }
 
     /// The stored test-account seed that answers `challenge`: by the user the backend named, else by the account
