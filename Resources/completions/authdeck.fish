@@ -80,6 +80,8 @@ complete -c authdeck -n '__authdeck_in "login"' -l binding-message -x -d '--gran
 complete -c authdeck -n '__authdeck_in "login"' -l subject-session -x -a '(__authdeck_sessions)' -d '--grant token-exchange: the session whose access token is exchanged'
 complete -c authdeck -n '__authdeck_in "login"' -l audience -x -d '--grant token-exchange: the audience of the new token'
 complete -c authdeck -n '__authdeck_in "login"' -l requested-token-type -x -d '--grant token-exchange: the token type to ask for (a URN)'
+complete -c authdeck -n '__authdeck_in "login"' -l browser -x -d 'browser command for this session, kept with it: {url} the page, {profile} its own profile folder'
+complete -c authdeck -n '__authdeck_in "login"' -l step-up -x -d 'sign session KEY in again as it was, replacing it on success (RFC 9470)'
 complete -c authdeck -n '__authdeck_in "login"' -l par -d 'push the authorization request first (PAR), as pushedAuthorizationRequests: true'
 complete -c authdeck -n '__authdeck_in "login"' -l request-object -d 'send the authorization request as a request object signed with privateKeyFile (JAR)'
 complete -c authdeck -n '__authdeck_in "login"' -l prompt -x -a 'login consent select_account none' -d 'OpenID Connect prompt: login, consent, select_account or none'

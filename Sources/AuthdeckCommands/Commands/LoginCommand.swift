@@ -143,7 +143,7 @@ enum LoginCommand {
             }
         } catch {
             switch error {
-            case .store(.noSuchSession(let key)) where key == subjectSession(of: grant):
+            case .store(.noSuchSession(let key)) where key == subjectSession(of: input.request.grant):
                 throw .usage("--subject-session: no session '\(key)' in the store (authdeck list shows them)")
             case .store(let failure): throw StoreCommands.failure(failure)
             case .signIn(let failure): throw failure.commandFailure
