@@ -17,6 +17,9 @@ struct OIDCGrants {
         /// `dpop_jkt` of the authorization request: the code is redeemed only with a proof of that key
         /// (RFC 9449 section 10).
         var dpopJKT: String? = nil
+        /// The authentication context class the user is taken to have met: the first of the request's
+        /// `acr_values` (OpenID Connect Core 3.1.2.1), as an IdP that performed that step would say.
+        var acr: String? = nil
     }
 
     /// Who a token was issued to. Tokens of one grant share `grantID`, so revoking a refresh token (or replaying

@@ -152,7 +152,8 @@ extension OIDCRoutes {
             let value = OIDCGrants.Code(
                 profile: profile, clientID: clientID, redirectURI: redirectURI,
                 challenge: challenge, nonce: query["nonce"], scope: scope,
-                userName: user.name, issuedAt: now, dpopJKT: query["dpop_jkt"])
+                userName: user.name, issuedAt: now, dpopJKT: query["dpop_jkt"],
+                acr: query["acr_values"]?.split(separator: " ").first.map(String.init))
             grants.withLock { $0.add(code: code, value, now: now) }
             return reply.success(code: code)
         default:

@@ -113,7 +113,7 @@ extension OIDCRoutes {
         grants.withLock { $0.link(code: code, to: grantID) }
         return try issueTokens(
             profile: profile, clientID: clientID, user: redeemed.user, scope: redeemed.value.scope,
-            nonce: redeemed.value.nonce, grantID: grantID, jkt: jkt)
+            nonce: redeemed.value.nonce, grantID: grantID, jkt: jkt, acr: redeemed.value.acr)
     }
 
     /// Redeems a code once: it is gone after this call whether or not the checks pass, and a second redemption
@@ -214,7 +214,7 @@ extension OIDCRoutes {
     /// generic when `openid` was asked for.
     private func issueTokens(
         profile: OIDCProfile, clientID: String, user: SandboxUser, scope: String,
-        nonce: String?, grantID: String, jkt: String?
+        nonce: String?, grantID: String, jkt: String?, acr: String? = nil
     ) throws(OAuthError) -> [String: Any] {
         let accessToken = try random()
         let refreshToken = try random()
@@ -233,7 +233,8 @@ extension OIDCRoutes {
         ]
         let wantsIDToken = profile == .apple || scope.split(separator: " ").contains("openid")
         if profile.issuesIDToken && wantsIDToken {
-            answer["id_token"] = try idToken(profile: profile, audience: clientID, user: user, nonce: nonce)
+            answer["id_token"] = try idToken(
+                profile: profile, audience: clientID, user: user, nonce: nonce, acr: acr)
         }
         return answer
     }
@@ -242,7 +243,7 @@ extension OIDCRoutes {
     /// the oidcToken of Discord and X logins.
     func idToken(
         profile: OIDCProfile, audience: String, user: SandboxUser,
-        nonce: String?
+        nonce: String?, acr: String? = nil
     ) throws(OAuthError) -> String {
         let now = context.clock.seconds
         var claims: [String: Any] = [
@@ -254,6 +255,7 @@ extension OIDCRoutes {
             claims["email_verified"] = true
         }
         if let nonce { claims["nonce"] = nonce }
+        if let acr { claims["acr"] = acr }
         do {
             return try context.keys.sign(claims, algorithm: profile.signingAlgorithm)
         } catch {

@@ -119,7 +119,7 @@ final class OIDCRoutes: Sendable {
             document["id_token_signing_alg_values_supported"] = [profile.signingAlgorithm]
             document["claims_supported"] = [
                 "iss", "aud", "azp", "sub", "iat", "exp", "nonce", "email",
-                "email_verified", "name",
+                "email_verified", "name", "auth_time", "acr",
             ]
         }
         if profile.supportsDeviceGrant {
