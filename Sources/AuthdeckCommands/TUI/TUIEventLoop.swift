@@ -271,8 +271,13 @@ final class TUIEventLoop {
             copy(text, what: what)
         case .copyToken(let key):
             storeWork { store throws(StoreError) in
-                guard let token = try store.session(key).secrets.bearer else {
+                let session = try store.session(key)
+                guard let token = session.secrets.bearer else {
                     return [.storeFailed("\(key) holds no access token to copy.")]
+                }
+                // The reducer refreshed first or refused; another process may have changed the session since.
+                if let expiresAt = session.record.expiresAt, expiresAt <= Date() {
+                    return [.storeFailed("\(key) expired: nothing was copied. Refresh it (r) or sign in again (n).")]
                 }
                 copy(token, what: "the access token of \(key)")
                 return []

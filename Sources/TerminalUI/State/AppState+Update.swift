@@ -102,7 +102,7 @@ extension AppState {
         case .sessionRemoved(let key):
             sessions.remove(key)
             marked.remove(key)
-            message = Message("Signed out of \(key).")
+            if !bulkAnswered(key, error: nil) { message = Message("Signed out of \(key).") }
             return []
         case .sessionsChangedElsewhere(let removed, let selected):
             // No message: nothing the user did here happened, and the rows say it.
@@ -118,10 +118,14 @@ extension AppState {
             return startAutoRefresh(candidates)
         case .refreshFinished(let key, let error):
             sessions.update(key) { $0.refresh = error.map { .failed($0) } ?? .refreshed(now) }
+            guard !bulkAnswered(key, error: error) else { return [] }
             message =
                 error.map { Message("Refresh of \(key) failed: \($0)", isError: true) }
                 ?? Message("Refreshed \(key).")
-            return []
+            guard copyAfterRefresh == key else { return [] }
+            copyAfterRefresh = nil
+            if let error { message = Message("Refresh of \(key) failed, nothing was copied: \(error)", isError: true) }
+            return error == nil ? [.copyToken(key)] : []
         case .storeFailed(let text):
             message = Message(text, isError: true)
             return []
@@ -275,6 +279,18 @@ extension AppState {
         traceScroll = max(0, min(top, lastTop))
     }
 
+    /// Whether `key` answers the bulk action under way: its message comes once every key answered.
+    private mutating func bulkAnswered(_ key: String, error: String?) -> Bool {
+        guard var action = bulk, action.pending.contains(key) else { return false }
+        if let done = action.answer(key, error: error) {
+            message = done
+            bulk = nil
+        } else {
+            bulk = action
+        }
+        return true
+    }
+
     /// y signs out; n, Esc and Enter (No has the focus) keep everything.
     private mutating func confirmKey(_ request: KeyRequest) -> [AppEffect] {
         var answer: Bool?
@@ -282,7 +298,7 @@ extension AppState {
         case .character("y"), .character("Y"): answer = true
         case .character("n"), .character("N"), .escape, .interrupt, .enter: answer = false
         case .mouseClick(let row, let col):
-            if let dialog = ConfirmDialog.dialog(for: overlay),
+            if let dialog = ConfirmDialog.dialog(for: overlay, sessions: sessions),
                 let index = dialog.buttonIndex(atRow: row, col: col, in: ConfirmDialog.area(rows: rows, cols: cols))
             {
                 answer = index == 0
@@ -303,6 +319,7 @@ extension AppState {
             return [.signOut(key, revoke: revoke)]
         case .confirmSignOutMarked(let keys):
             message = Message("Signing out of \(keys.count) sessions…")
+            bulk = BulkAction("Signed out of", keys: keys)
             marked = []
             return keys.map { .signOut($0, revoke: false) }
         case .none, .help, .trace, .traceHelp, .message, .doctor:

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+/// The mistakes a busy operator makes, each against the real binary in tmux: a destructive key after a filter that
+/// also matches near-namesakes acts on the exact key, its question names the session in full, and an action on
+/// marked rows names every session it touched; `c` on an expired session that cannot be refreshed copies nothing
+/// and says why, as `authdeck token` refuses it.
+@Suite(.serialized, TmuxPane.required)
+struct TUIRightSessionTmuxTests {
+    let runner = CLIRunner.passphraseStore()
+    var folder: TemporaryFolder { runner.folder }
+
+    /// Near-namesakes of google-bob that sort before it by key.
+    func seeded(expired: Bool = false) -> CLIRunner {
+        var store = runner
+        store.environment["AUTHDECK_PASSPHRASE_FILE"] = folder.write("passphrase", "correct horse\n")
+        let keys = ["globex-google-bob-001", "google-bob", "google-bob-2", "acme-google-bob", "zeta-x"]
+        let sessions = keys.map { key in
+            SeedSession(
+                key: key, provider: key == "zeta-x" ? "x" : "google", email: "\(key)@example.com", created: -600,
+                expires: expired && key == "zeta-x" ? -3700 : 3600, accessToken: "token-\(key)")
+        }
+        SeedSession.importAll(sessions, into: store, via: folder)
+        return store
+    }
+
+    func keys(_ store: CLIRunner) throws -> [String] {
+        let result = store.run(["list", "--json"])
+        let rows = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? []
+        return rows.compactMap { $0["key"] as? String }
+    }
+
+    @Test func aDestructiveKeyAfterAFilterActsOnTheExactKeyAndNamesItInFull() throws {
+        let store = seeded()
+        let pane = try store.startTUI(in: folder.path, cols: 120)
+        defer { pane.close() }
+        try pane.waitFor("5 sessions")
+        pane.send("/")
+        try pane.press("google-bob", until: "4 of 5 match “google-bob”")
+        pane.send("Enter")
+        // The revoke question names the session, its provider and user, and the host it would ask.
+        try pane.press("R", until: "Revoke the tokens of google-bob (google, google-bob@example.com) at issuer.example")
+        try pane.press("n", until: "Nothing was signed out.")
+        try pane.press("d", until: "Sign out of google-bob (google, google-bob@example.com)?")
+        try pane.press("y", until: "Signed out of google-bob.")
+        #expect(try keys(store) == ["acme-google-bob", "globex-google-bob-001", "google-bob-2", "zeta-x"])
+        pane.send("/")
+        pane.send("Escape")
+        // key: is a key exactly (key:name* its start); ^ and $ anchor a word at a field's start and end; a quoted
+        // text is a whole field.
+        for (filter, count) in [
+            ("key:google-bob-2", 1), ("key:g*", 2), ("^glo", 1), ("bob-001$", 1), ("\"zeta-x\"", 1), ("\"zeta\"", 0),
+        ] {
+            pane.send("/")
+            try pane.press(filter, until: "\(count) of 4 match “\(filter)”")
+            pane.send("Escape")
+        }
+        pane.send("Escape")
+        try pane.quit()
+    }
+
+    @Test func signingOutOfMarkedSessionsNamesEveryOne() throws {
+        let store = seeded()
+        let pane = try store.startTUI(in: folder.path, cols: 120)
+        defer { pane.close() }
+        try pane.waitFor("5 sessions")
+        // Rows in key order: acme-google-bob, globex-google-bob-001, google-bob, …: mark the first three.
+        try pane.press("g", until: "1/5")
+        pane.send("Space")
+        pane.send("Space")
+        try pane.press("Space", until: "3 marked")
+        try pane.press("d", until: "Sign out of 3 marked sessions")
+        try pane.press("y", until: "Signed out of 3 sessions: acme-google-bob, globex-google-bob-001, google-bob.")
+        #expect(try keys(store) == ["google-bob-2", "zeta-x"])
+        try pane.quit()
+    }
+
+    @Test func copyingAnExpiredSessionThatCannotRefreshCopiesNothingAndSaysWhy() throws {
+        let store = seeded(expired: true)
+        // What `authdeck token` says of the same session.
+        let token = store.run(["token", "zeta-x"])
+        #expect(token.status != 0)
+        #expect(token.stderr.contains("expired"))
+        let pane = try store.startTUI(in: folder.path, cols: 120)
+        defer { pane.close() }
+        pane.tmuxCommand(["set", "-s", "set-clipboard", "on"])
+        pane.tmuxCommand(["set-buffer", "before"])
+        try pane.waitFor("5 sessions")
+        try pane.press("G", until: "5/5")
+        try pane.press("c", until: "zeta-x expired 1h 01m ago and cannot be refreshed: nothing copied")
+        #expect(pane.pasteBuffer() == "before")
+        // A current session's token still copies.
+        try pane.press("g", until: "1/5")
+        try pane.press("c", until: "Copied the access token of acme-google-bob")
+        #expect(pane.pasteBuffer() == "token-acme-google-bob")
+        try pane.quit()
+    }
+}
