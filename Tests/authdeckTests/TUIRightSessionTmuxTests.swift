@@ -4,7 +4,8 @@ import Testing
 /// The mistakes a busy operator makes, each against the real binary in tmux: a destructive key after a filter that
 /// also matches near-namesakes acts on the exact key, its question names the session in full, and an action on
 /// marked rows names every session it touched; `c` on an expired session that cannot be refreshed copies nothing
-/// and says why, as `authdeck token` refuses it.
+/// and says why, as `authdeck token` refuses it; `authdeck store lock` in another process locks an open TUI, and
+/// `L` locks it from the keyboard.
 @Suite(.serialized, TmuxPane.required)
 struct TUIRightSessionTmuxTests {
     let runner = CLIRunner.passphraseStore()
@@ -94,5 +95,32 @@ struct TUIRightSessionTmuxTests {
         try pane.press("c", until: "Copied the access token of acme-google-bob")
         #expect(pane.pasteBuffer() == "token-acme-google-bob")
         try pane.quit()
+    }
+
+    @Test func storeLockElsewhereLocksAnOpenTUIAndItsCopyKey() throws {
+        let store = seeded()
+        // `token` unlocks the store from the passphrase file and caches the key; the TUI, which has no passphrase
+        // file, starts unlocked from that cache.
+        #expect(store.run(["token", "google-bob"]).stdout == "token-google-bob\n")
+        let pane = try store.startTUI(in: folder.path, ["AUTHDECK_PASSPHRASE_FILE": ""], cols: 120)
+        defer { pane.close() }
+        pane.tmuxCommand(["set", "-s", "set-clipboard", "on"])
+        try pane.waitFor("5 sessions")
+        try pane.waitFor("unlocked")
+        try pane.press("c", until: "Copied the access token of")
+        pane.tmuxCommand(["set-buffer", "before"])
+        let locked = store.run(["store", "lock"])
+        #expect(locked.status == 0, "\(locked.stderr)")
+        try pane.waitFor("Locked by authdeck store lock", timeout: 5)
+        try pane.waitFor("The session store is locked.")
+        // Listing goes on without the key; c asks to unlock instead of copying.
+        try pane.press("Escape", until: "5 sessions")
+        try pane.press("c", until: "Unlock the store to copy the token")
+        #expect(pane.pasteBuffer() == "before")
+        // The typed passphrase unlocks it again, and L locks it from the keyboard.
+        try pane.submit("correct horse", until: "Store unlocked.")
+        try pane.press("L", until: "Locked with L")
+        #expect(store.run(["token", "google-bob"], environment: ["AUTHDECK_PASSPHRASE_FILE": ""]).status != 0)
+        try pane.quit(with: "C-c")
     }
 }

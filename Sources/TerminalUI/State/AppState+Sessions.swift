@@ -120,6 +120,12 @@ extension AppState {
             return [.runDoctor]
         case .sandboxPanel:
             return openSandboxPanel()
+        case .lockStore:
+            guard !isStoreLocked else {
+                message = Message("The store is locked already.")
+                return []
+            }
+            return [.lockStore]
         case .switchFault, .faultsOff, .openTraceFile, .expandAll:
             break  // the Sandbox panel's and the Trace screen's own
         case .quit:

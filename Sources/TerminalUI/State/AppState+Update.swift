@@ -77,6 +77,19 @@ extension AppState {
                 break
             }
             return []
+        case .storeLocked(let reason):
+            // Tokens close at once: the unlock screen replaces the list (Esc there lists sessions, locked).
+            store = .locked(reason)
+            copyAfterRefresh = nil
+            switch mode {
+            case .sessions, .details:
+                overlay = .none
+                mode = .unlock(UnlockForm(reason: reason))
+            case .unlock, .newSignIn, .contact, .signIn, .sandbox:
+                break
+            }
+            message = Message("Store locked: tokens stay closed until it is unlocked.")
+            return []
         case .unlockFailed(let text):
             if case .unlock(var form) = mode {
                 form.isUnlocking = false
