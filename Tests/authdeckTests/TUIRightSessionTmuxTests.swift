@@ -5,7 +5,8 @@ import Testing
 /// also matches near-namesakes acts on the exact key, its question names the session in full, and an action on
 /// marked rows names every session it touched; `c` on an expired session that cannot be refreshed copies nothing
 /// and says why, as `authdeck token` refuses it; `authdeck store lock` in another process locks an open TUI, and
-/// `L` locks it from the keyboard.
+/// `L` locks it from the keyboard; on New sign-in under NO_COLOR, a letter typed on a row other than the
+/// providers' starts nothing and the focused row is marked with `>`.
 @Suite(.serialized, TmuxPane.required)
 struct TUIRightSessionTmuxTests {
     let runner = CLIRunner.passphraseStore()
@@ -122,5 +123,38 @@ struct TUIRightSessionTmuxTests {
         try pane.press("L", until: "Locked with L")
         #expect(store.run(["token", "google-bob"], environment: ["AUTHDECK_PASSPHRASE_FILE": ""]).status != 0)
         try pane.quit(with: "C-c")
+    }
+
+    /// The pane's line that contains `text`.
+    func line(_ pane: TmuxPane, containing text: String) -> String {
+        pane.capture().split(separator: "\n").first { $0.contains(text) }.map(String.init) ?? ""
+    }
+
+    @Test func lettersStartAProviderOnlyOnItsRowAndFocusShowsWithoutColour() throws {
+        var store = seeded()
+        // A sandbox whose Google sign-in would start at once, with a browser that opens nothing.
+        let sandbox = try SandboxProcess(folder: folder, runner: store)
+        store.environment["AUTHDECK_CONFIG"] = sandbox.configPath
+        let pane = try store.startTUI(in: folder.path, ["NO_COLOR": "1", "BROWSER": "/bin/true"], cols: 100)
+        defer { pane.close() }
+        try pane.waitFor("5 sessions")
+        try pane.press("n", until: "Sign in with")
+        #expect(line(pane, containing: "[g]").hasPrefix(">"))
+        #expect(line(pane, containing: "Backend").hasPrefix("  "))
+        pane.send("Tab")
+        try pane.waitFor("> Backend")
+        // One Tab short of the session key: the letters are not Google's, Apple's or Discord's shortcuts.
+        pane.send("gad")
+        pane.send("Tab")
+        try pane.waitFor("> Session key")
+        pane.send("gad-key")
+        try pane.waitFor("gad-key")
+        let screen = pane.capture()
+        #expect(screen.contains("Sign in with"))
+        #expect(!screen.contains("Signing in") && !screen.contains("Waiting"))
+        #expect(line(pane, containing: "Backend").hasPrefix("  "))
+        #expect(!line(pane, containing: "[g]").hasPrefix(">"))
+        try pane.press("Escape", until: "5 sessions")
+        try pane.quit()
     }
 }
