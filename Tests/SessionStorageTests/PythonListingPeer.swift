@@ -65,7 +65,8 @@ enum PythonListingPeer {
             terms.map { term -> [String] in
                 switch term {
                 case .text(let value): return ["text", value]
-                case .anchored(let value, let start, let end): return ["anchored", value, start ? "1" : "0", end ? "1" : "0"]
+                case .anchored(let value, let start, let end):
+                    return ["anchored", value, start ? "1" : "0", end ? "1" : "0"]
                 case .key(let value, let prefix): return ["key", value, prefix ? "1" : "0"]
                 case .status(let value): return ["status", value]
                 case .backend(let value): return ["backend", value]

@@ -217,7 +217,8 @@ final class CommandLinePresenter: Sendable {
     /// The two-factor step asks: a line read before it is the code; with none and standard input at its end, the
     /// attempt ends at once rather than waiting for a code that cannot come.
     private func takeCodeFromInput() {
-        let (code, enter, giveUp) = shown.withLock { shown -> (String?, (@Sendable (String) -> Void)?, (@Sendable () -> Void)?) in
+        let (code, enter, giveUp) = shown.withLock {
+            shown -> (String?, (@Sendable (String) -> Void)?, (@Sendable () -> Void)?) in
             if !shown.held.isEmpty { return (shown.held.removeFirst(), shown.enterCode, nil) }
             guard shown.inputHasEnded, shown.waitsForCode, !shown.codeInputEnded else { return (nil, nil, nil) }
             shown.codeInputEnded = true
