@@ -26,6 +26,19 @@ struct TUIRightSessionTmuxTests {
         return store
     }
 
+    /// `store` in the TUI with tmux taking OSC 52 copies into its paste buffer, once it lists its five sessions.
+    func clipboardTUI(_ store: CLIRunner, _ extra: [String: String] = [:]) throws -> TmuxPane {
+        let pane = try store.startTUI(in: folder.path, extra, cols: 120)
+        pane.tmuxCommand(["set", "-s", "set-clipboard", "on"])
+        do {
+            try pane.waitFor("5 sessions")
+        } catch {
+            pane.close()
+            throw error
+        }
+        return pane
+    }
+
     func keys(_ store: CLIRunner) throws -> [String] {
         let result = store.run(["list", "--json"])
         let rows = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? []
@@ -83,11 +96,9 @@ struct TUIRightSessionTmuxTests {
         let token = store.run(["token", "zeta-x"])
         #expect(token.status != 0)
         #expect(token.stderr.contains("expired"))
-        let pane = try store.startTUI(in: folder.path, cols: 120)
+        let pane = try clipboardTUI(store)
         defer { pane.close() }
-        pane.tmuxCommand(["set", "-s", "set-clipboard", "on"])
         pane.tmuxCommand(["set-buffer", "before"])
-        try pane.waitFor("5 sessions")
         try pane.press("G", until: "5/5")
         try pane.press("c", until: "zeta-x expired 1h 01m ago and cannot be refreshed: nothing copied")
         #expect(pane.pasteBuffer() == "before")
@@ -103,10 +114,8 @@ struct TUIRightSessionTmuxTests {
         // `token` unlocks the store from the passphrase file and caches the key; the TUI, which has no passphrase
         // file, starts unlocked from that cache.
         #expect(store.run(["token", "google-bob"]).stdout == "token-google-bob\n")
-        let pane = try store.startTUI(in: folder.path, ["AUTHDECK_PASSPHRASE_FILE": ""], cols: 120)
+        let pane = try clipboardTUI(store, ["AUTHDECK_PASSPHRASE_FILE": ""])
         defer { pane.close() }
-        pane.tmuxCommand(["set", "-s", "set-clipboard", "on"])
-        try pane.waitFor("5 sessions")
         try pane.waitFor("unlocked")
         try pane.press("c", until: "Copied the access token of")
         pane.tmuxCommand(["set-buffer", "before"])
