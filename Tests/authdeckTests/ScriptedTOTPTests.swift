@@ -38,7 +38,9 @@ import Testing
         #expect(result.stderr.contains("Two-factor code required"))
         let lines = result.stderr.split(separator: "\n")
         #expect(
-            lines.contains { $0.hasPrefix("authdeck login: standard input ended before a two-factor code: pipe it in") },
+            lines.contains {
+                $0.hasPrefix("authdeck login: standard input ended before a two-factor code: pipe it in")
+            },
             "\(result.stderr.suffix(300))")
         #expect(!result.stderr.contains("timed out"))
         #expect(try setup.listed().isEmpty)

@@ -217,18 +217,17 @@ final class CommandLinePresenter: Sendable {
     /// The two-factor step asks: a line read before it is the code; with none and standard input at its end, the
     /// attempt ends at once rather than waiting for a code that cannot come.
     private func takeCodeFromInput() {
-        let (code, enter, giveUp) = shown.withLock {
-            shown -> (String?, (@Sendable (String) -> Void)?, (@Sendable () -> Void)?) in
-            if !shown.held.isEmpty { return (shown.held.removeFirst(), shown.enterCode, nil) }
-            guard shown.inputHasEnded, shown.waitsForCode, !shown.codeInputEnded else { return (nil, nil, nil) }
+        // What to do is chosen under the lock and done outside it: the controller reports back on its queue.
+        let step: (@Sendable () -> Void)? = shown.withLock { shown in
+            if !shown.held.isEmpty, let enter = shown.enterCode {
+                let code = shown.held.removeFirst()
+                return { enter(code) }
+            }
+            guard shown.inputHasEnded, shown.waitsForCode, !shown.codeInputEnded else { return nil }
             shown.codeInputEnded = true
-            return (nil, nil, shown.giveUp)
+            return shown.giveUp  // the command says why (`codeInputEnded`), in one line
         }
-        if let code {
-            enter?(code)
-        } else {
-            giveUp?()  // the command says why (`codeInputEnded`), in one line
-        }
+        step?()
     }
 
     private func redirectUnreachable(_ reason: String) {
