@@ -7,6 +7,10 @@ public struct SessionQuery: Equatable, Sendable {
     public enum Term: Equatable, Sendable {
         /// Lower-cased text found in the key, user label, email, phone, provider or backend.
         case text(String)
+        /// Lower-cased text one of those fields starts with, ends with, or is whole (both).
+        case anchored(String, start: Bool, end: Bool)
+        /// The key exactly, or its start.
+        case key(String, prefix: Bool)
         /// The start of the status (`active`, `expiring`, `expired`) at the query's time.
         case status(String)
         /// The start of the backend's name, lower-cased.
@@ -17,6 +21,9 @@ public struct SessionQuery: Equatable, Sendable {
 
     public var order: SessionOrder
     public var terms: [Term]
+    /// Keys equal to one of these come first, then keys starting with one, then the rest (each in `order`); the
+    /// store leaves them out when no key ranks (`ranked`), so the order's index reads the listing.
+    public var rankWords: [String] = []
     /// The time `status:` terms are judged at.
     public var now: Date
 
@@ -38,15 +45,25 @@ public struct SessionQuery: Equatable, Sendable {
         ]
         for term in terms {
             switch term {
-            case .text(let needle):
+            case .text(let needle), .anchored(let needle, _, _):
                 var pattern = "%"
+                if case .anchored(_, true, _) = term { pattern = "" }
                 for character in needle {
                     if character == "%" || character == "_" || character == "\\" { pattern.append("\\") }
                     pattern.append(character)
                 }
-                values.append(.text(pattern + "%"))
+                if case .anchored(_, _, true) = term {} else { pattern.append("%") }
+                values.append(.text(pattern))
                 let like = searched.map { "\($0) LIKE ?\(values.count) ESCAPE '\\'" }
                 parts.append(like.joined(separator: " OR "))
+            case .key(let name, false):
+                values.append(.text(name))
+                parts.append("key = ?\(values.count)")
+            case .key(let name, true):
+                // A range of the key's index rather than a function of every key.
+                values.append(.text(name))
+                values.append(.text(Self.pastPrefix(name)))
+                parts.append("key >= ?\(values.count - 1) AND key < ?\(values.count)")
             case .backend(let prefix), .provider(let prefix):
                 values.append(.text(prefix))
                 let column = term == .backend(prefix) ? "backend" : "provider"
@@ -56,15 +73,32 @@ public struct SessionQuery: Equatable, Sendable {
                 parts.append(statusCondition(prefix, now: "?\(values.count)"))
             }
         }
+        values += rankWords.map { .text($0) }
         return (parts.isEmpty ? "1" : parts.map { "(\($0))" }.joined(separator: " AND "), values)
     }
+
+    /// The rank (0, 1 or 2) of the key `expression` names, as SQL on the rank words `condition` bound last; nil
+    /// when nothing ranks.
+    func rank(of expression: String, _ condition: (sql: String, values: [SQLiteValue])) -> String? {
+        guard !rankWords.isEmpty else { return nil }
+        let words = (condition.values.count - rankWords.count + 1...condition.values.count).map { "?\($0)" }
+        let exact = words.map { "\(expression) = \($0)" }.joined(separator: " OR ")
+        let start = words.map { "substr(\(expression), 1, length(\($0))) = \($0)" }.joined(separator: " OR ")
+        return "CASE WHEN \(exact) THEN 0 WHEN \(start) THEN 1 ELSE 2 END"
+    }
+
+    /// The least text greater than every text that starts with `prefix` (in SQLite's byte order): `prefix` and
+    /// the highest scalar.
+    static func pastPrefix(_ prefix: String) -> String { prefix + "\u{10FFFF}" }
 
     /// The text words the trigram index can look up as a whole: three characters or more (Unicode scalars, as the
     /// index counts them).
     var searchableTexts: [String] {
         terms.compactMap { term in
-            guard case .text(let needle) = term, needle.unicodeScalars.count >= 3 else { return nil }
-            return needle
+            switch term {
+            case .text(let needle), .anchored(let needle, _, _): return needle.unicodeScalars.count >= 3 ? needle : nil
+            default: return nil
+            }
         }
     }
 

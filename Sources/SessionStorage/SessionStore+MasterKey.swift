@@ -33,14 +33,34 @@ extension SessionStore {
         _ = try unlockedKey()
     }
 
-    /// Forgets the master key: drops the kernel keyring cache entry and this object's copy. Returns whether a cache
-    /// entry was dropped.
+    /// Forgets the master key: drops the kernel keyring cache entry and this object's copy, and records the time
+    /// (`lockStamp`) so other processes holding the key (an open TUI) forget it too. Returns whether a cache entry
+    /// was dropped.
     @discardableResult
     public func lockStore() -> Bool {
         lock.lock()
         defer { lock.unlock() }
         masterKey = nil
+        // Best effort: a store that cannot be written is still locked here and in the cache.
+        try? write { () throws(SQLiteError) in
+            try Self.writeMeta(
+                database, StoreSchema.Meta.lockedAt, text: String(Date().timeIntervalSince1970))
+        }
         return KeyCache(storeID: storeID).drop()
+    }
+
+    /// What the last lock recorded (any process's), nil when the store was never locked.
+    public func lockStamp() -> String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return try? Self.readMetaText(database, StoreSchema.Meta.lockedAt)
+    }
+
+    /// Forgets this object's copy of the master key only: another process locked the store (`lockStamp` changed).
+    public func forgetKey() {
+        lock.lock()
+        defer { lock.unlock() }
+        masterKey = nil
     }
 
     /// Moves the master key to `target`: stores it in the Secret Service or wraps it under a new passphrase.

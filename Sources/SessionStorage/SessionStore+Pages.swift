@@ -91,9 +91,10 @@ extension SessionStore {
 
     /// The 0-based row of `key` in `query`'s listing, nil when the filter leaves it out or it is not stored.
     public func rowNumber(of key: String, in query: SessionQuery) throws(StoreError) -> Int? {
-        let condition = query.condition()
-        let order = query.order
-        return try locked { () throws(SQLiteError) -> Int? in
+        try locked { () throws(SQLiteError) -> Int? in
+            let query = try ranked(query)
+            let condition = query.condition()
+            let order = query.order
             let next = Int32(condition.values.count + 1)
             let anchor = try database.prepare(
                 """
@@ -107,7 +108,8 @@ extension SessionStore {
             if case .index = way { from = "\(Self.searched) WHERE \(Self.matching(condition)) AND" }
             let before = try database.prepare(
                 """
-                SELECT count(*) FROM \(from) (\(condition.sql)) AND \(Self.range(order, forward: false, first: next))
+                SELECT count(*) FROM \(from) (\(condition.sql)) AND \
+                \(Self.range(order, forward: false, first: next, rank: query.rank(of:_:), condition))
                 """)
             for (index, value) in condition.values.enumerated() { value.bind(to: before, at: Int32(index + 1)) }
             Self.bindAnchor(anchor, into: before, order: order, first: next, key: key)
@@ -141,11 +143,14 @@ extension SessionStore {
         _ query: SessionQuery, anchor key: String?, forward: Bool, skip: Int,
         limit: Int
     ) throws(StoreError) -> [StoreEntry] {
-        let condition = query.condition()
-        let order = query.order
-        let direction = forward ? "" : " DESC"
-        let ordering = order == .key ? "key\(direction)" : "\(order.sortExpression)\(direction), key\(direction)"
-        return try locked { () throws(SQLiteError) -> [StoreEntry] in
+        try locked { () throws(SQLiteError) -> [StoreEntry] in
+            let query = try ranked(query)
+            let condition = query.condition()
+            let order = query.order
+            let direction = forward ? "" : " DESC"
+            var ordering =
+                order == .key ? "key\(direction)" : "\(order.sortExpression)\(direction), key\(direction)"
+            if let rank = query.rank(of: "key", condition) { ordering = "\(rank)\(direction), " + ordering }
             let next = Int32(condition.values.count + 1)
             var anchor: SQLiteStatement?
             if let key {
@@ -154,7 +159,9 @@ extension SessionStore {
                 guard try found.step() else { throw SQLiteError(code: -2, message: key) }
                 anchor = found
             }
-            let range = anchor == nil ? "1" : Self.range(order, forward: forward, first: next)
+            let range =
+                anchor == nil
+                ? "1" : Self.range(order, forward: forward, first: next, rank: query.rank(of:_:), condition)
             let after = anchor == nil ? next : next + 2
             let selected = try Self.readMetaText(database, StoreSchema.Meta.selected)
             /// The page read from `from` (FROM's text up to its WHERE) with `extra` ANDed to the filter, and what
@@ -178,7 +185,7 @@ extension SessionStore {
                 while try statement.step() { result.append(Self.entry(from: statement, selected: selected)) }
                 return result
             }
-            guard query.terms.contains(where: { if case .text = $0 { true } else { false } }) else {
+            guard !query.searchableTexts.isEmpty || !query.shortASCIITexts.isEmpty else {
                 return try read("sessions", "")
             }
             if let match = query.trigramMatch() {
@@ -188,23 +195,26 @@ extension SessionStore {
                 guard try any.step() else { return [] }
             }
             // Most filters' words are in most rows: the listing in order up to its `scanBudget`th row (the
-            // order's index, stopped by that row), a page of matches among them enough.
-            let edge = try database.prepare(
-                """
-                SELECT \(order.sortExpression), key FROM sessions WHERE \(range) ORDER BY \(ordering) \
-                LIMIT 1 OFFSET \(Self.scanBudget - 1)
-                """)
-            if let anchor, let key { Self.bindAnchor(anchor, into: edge, order: order, first: next, key: key) }
-            guard try edge.step(), let edgeKey = edge.string(1) else {
-                return try read("sessions", "")  // no more rows than that: all of them
+            // order's index, stopped by that row), a page of matches among them enough. Not when keys rank: no
+            // index holds that order.
+            if query.rankWords.isEmpty {
+                let edge = try database.prepare(
+                    """
+                    SELECT \(order.sortExpression), key FROM sessions WHERE \(range) ORDER BY \(ordering) \
+                    LIMIT 1 OFFSET \(Self.scanBudget - 1)
+                    """)
+                if let anchor, let key { Self.bindAnchor(anchor, into: edge, order: order, first: next, key: key) }
+                guard try edge.step(), let edgeKey = edge.string(1) else {
+                    return try read("sessions", "")  // no more rows than that: all of them
+                }
+                let last = Int32(condition.values.count + 6)
+                let found = try read(
+                    "sessions", Self.range(order, forward: !forward, first: last, inclusive: true) + " AND "
+                ) {
+                    Self.bindAnchor(edge, into: $0, order: order, first: last, key: edgeKey)
+                }
+                if found.count == max(0, limit) { return found }
             }
-            let last = Int32(condition.values.count + 6)
-            let found = try read(
-                "sessions", Self.range(order, forward: !forward, first: last, inclusive: true) + " AND "
-            ) {
-                Self.bindAnchor(edge, into: $0, order: order, first: last, key: edgeKey)
-            }
-            if found.count == max(0, limit) { return found }
             switch try search(query) {
             case .nothing: return []
             case .index(let match):
@@ -214,6 +224,22 @@ extension SessionStore {
             case .all, .scan: return try read("sessions", "")
             }
         }
+    }
+
+    /// `query` without its rank words when no key equals or starts with one: the listing is then in the order's
+    /// index. Each word is one look-up in the key's index.
+    func ranked(_ query: SessionQuery) throws(SQLiteError) -> SessionQuery {
+        var query = query
+        guard !query.rankWords.isEmpty else { return query }
+        let probe = try database.prepare("SELECT 1 FROM sessions WHERE key >= ?1 AND key < ?2 LIMIT 1")
+        for word in query.rankWords {
+            probe.reset()
+            probe.bind(1, word)
+            probe.bind(2, SessionQuery.pastPrefix(word))
+            if try probe.step() { return query }
+        }
+        query.rankWords = []
+        return query
     }
 
     // MARK: - The trigram index
@@ -292,9 +318,19 @@ extension SessionStore {
     /// Rows strictly after (or before) the anchor bound at `?first` (its sort value) and `?first+1` (its key).
     /// The leading single-column bound lets SQLite search the expression index; the row value settles ties.
     /// With `inclusive`, the anchor's row too.
-    private static func range(_ order: SessionOrder, forward: Bool, first: Int32, inclusive: Bool = false) -> String {
+    private static func range(
+        _ order: SessionOrder, forward: Bool, first: Int32, inclusive: Bool = false,
+        rank: (String, (sql: String, values: [SQLiteValue])) -> String? = { _, _ in nil },
+        _ condition: (sql: String, values: [SQLiteValue]) = ("1", [])
+    ) -> String {
         let op = forward ? ">" : "<"
         let rowOp = op + (inclusive ? "=" : "")
+        if let rows = rank("key", condition), let anchor = rank("?\(first + 1)", condition) {
+            // Ranked keys first: the rank leads the row value, the anchor's rank worked out from its key.
+            let value = order == .key ? "" : "\(order.sortExpression), "
+            let anchorValue = order == .key ? "" : "?\(first), "
+            return "(\(rows), \(value)key) \(rowOp) (\(anchor), \(anchorValue)?\(first + 1))"
+        }
         if order == .key { return "key \(rowOp) ?\(first + 1)" }
         let value = order.sortExpression
         return "\(value) \(op)= ?\(first) AND (\(value), key) \(rowOp) (?\(first), ?\(first + 1))"

@@ -94,6 +94,9 @@ package enum StoreSchema {
         package static let kdfParameters = "kdf_parameters"
         package static let wrappedKey = "wrapped_key"
         package static let selected = "selected"
+        /// When the store was last locked (`store lock`, the TUI's lock key): a write that every open TUI's watch
+        /// sees, so each drops its key too.
+        package static let lockedAt = "locked_at"
     }
 
     /// The columns every session query reads, in the order `SessionStore.entry(from:)` expects.

@@ -6,11 +6,14 @@ import Testing
 @testable import SessionStorage
 
 /// The listing as a Python peer works it out from the same database file: plain `SELECT`, then matching and
-/// sorting in Python by SPEC's rules (ASCII letters folded, nothing else), for every order and each filter. What
+/// sorting in Python by SPEC's rules (ASCII letters folded, nothing else), for every order and each filter, keys
+/// equal to a filter's rank words first and keys starting with one next when `ranks` gives them. What
 /// SessionPagesTests and SessionSearchTests check the store's SQL against.
 enum PythonListingPeer {
     /// For each order and filter, the keys in order, keyed "ORDER|INDEX".
-    static func keys(databasePath: String, now: Date, filters: [[SessionQuery.Term]]) throws -> [String: [String]] {
+    static func keys(
+        databasePath: String, now: Date, filters: [[SessionQuery.Term]], ranks: [[String]]? = nil
+    ) throws -> [String: [String]] {
         let script = """
             import json, sqlite3, sys
             now = float(sys.argv[2])
@@ -26,9 +29,15 @@ enum PythonListingPeer {
                 left = r[7] - now
                 return "expired" if left <= 0 else "expiring" if left <= 300 else "active"
             def matches(r, term):
-                kind, value = term
+                kind, value = term[0], term[1]
+                fields = [fold(f) for f in [r[0], label(r), r[4] or "", r[5] or "", r[2], r[1]]]
                 if kind == "text":
-                    return any(value in fold(f) for f in [r[0], label(r), r[4] or "", r[5] or "", r[2], r[1]])
+                    return any(value in f for f in fields)
+                if kind == "anchored":
+                    start, end = term[2] == "1", term[3] == "1"
+                    return any(f == value if start and end else f.startswith(value) if start else f.endswith(value)
+                               for f in fields)
+                if kind == "key": return r[0].startswith(value) if term[2] == "1" else r[0] == value
                 if kind == "status": return status(r).startswith(value)
                 if kind == "backend": return fold(r[1]).startswith(value)
                 return fold(r[2]).startswith(value)
@@ -40,17 +49,25 @@ enum PythonListingPeer {
                 "backend": lambda r: (r[1], r[0]),
             }
             filters = json.loads(sys.argv[3])
+            ranks = json.loads(sys.argv[4])
+            def rank(r, words):
+                return 0 if r[0] in words else 1 if any(r[0].startswith(w) for w in words) else 2
             out = {}
             for name, key in orders.items():
                 for index, terms in enumerate(filters):
                     chosen = [r for r in rows if all(matches(r, t) for t in terms)]
-                    out[f"{name}|{index}"] = [r[0] for r in sorted(chosen, key=key)]
+                    words = ranks[index]
+                    ordered = sorted(chosen, key=lambda r: (rank(r, words), key(r)))
+                    out[f"{name}|{index}"] = [r[0] for r in ordered]
             print(json.dumps(out))
             """
         let encoded = filters.map { terms in
             terms.map { term -> [String] in
                 switch term {
                 case .text(let value): return ["text", value]
+                case .anchored(let value, let start, let end):
+                    return ["anchored", value, start ? "1" : "0", end ? "1" : "0"]
+                case .key(let value, let prefix): return ["key", value, prefix ? "1" : "0"]
                 case .status(let value): return ["status", value]
                 case .backend(let value): return ["backend", value]
                 case .provider(let value): return ["provider", value]
@@ -58,7 +75,9 @@ enum PythonListingPeer {
             }
         }
         let filterJSON = String(decoding: try JSONSerialization.data(withJSONObject: encoded), as: UTF8.self)
-        let peer = try Program.python(script, [databasePath, String(now.timeIntervalSince1970), filterJSON])
+        let rankWords = ranks ?? filters.map { _ in [] }
+        let rankJSON = String(decoding: try JSONSerialization.data(withJSONObject: rankWords), as: UTF8.self)
+        let peer = try Program.python(script, [databasePath, String(now.timeIntervalSince1970), filterJSON, rankJSON])
         #expect(peer.status == 0)
         return try JSONSerialization.jsonObject(with: peer.data) as? [String: [String]] ?? [:]
     }

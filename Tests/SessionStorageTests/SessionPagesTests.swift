@@ -42,6 +42,40 @@ import Testing
         try PythonListingPeer.keys(databasePath: fixture.databasePath, now: Self.now, filters: Self.filters)
     }
 
+    /// Anchored, quoted and key words, and keys that rank first: an exact key, keys it starts, and a word no key
+    /// starts (which leaves the order as it is).
+    static let rankedFilters: [([SessionQuery.Term], [String])] = [
+        ([.text("1")], ["k010"]), ([.text("2")], ["k02"]), ([.text("0"), .key("k1", prefix: true)], ["k10", "0"]),
+        ([.anchored("user1", start: true, end: false)], []), ([.anchored("example.com", start: false, end: true)], []),
+        ([.anchored("adam 1", start: true, end: true)], []), ([.key("k005", prefix: false)], ["k005"]),
+        ([.key("k00", prefix: true)], ["k00"]), ([.text("user")], ["nokey"]), ([], ["k2"]),
+    ]
+
+    @Test func rankedAnchoredAndKeyFiltersPageLikeThePythonPeer() throws {
+        let store = try seeded()
+        let expected = try PythonListingPeer.keys(
+            databasePath: fixture.databasePath, now: Self.now, filters: Self.rankedFilters.map(\.0),
+            ranks: Self.rankedFilters.map(\.1))
+        // Hand-checked: k010 leads the first filter's listing, k020…k029 the second's, in every order.
+        #expect(expected["expiry|0"]?.first == "k010")
+        #expect(expected["user|1"].map { Set($0.prefix(10)) } == Set((20..<30).map { "k0\($0)" }))
+        #expect(expected["key|6"] == ["k005"])
+        for order in SessionOrder.allCases {
+            for (index, (terms, words)) in Self.rankedFilters.enumerated() {
+                var query = SessionQuery(order: order, terms: terms, now: Self.now)
+                query.rankWords = words
+                let want = try #require(expected["\(order.rawValue)|\(index)"])
+                let label = "\(order) \(terms) ranked by \(words)"
+                #expect(try store.count(query) == want.count, "\(label)")
+                #expect(try store.keys(query, forwardInPagesOf: 7) == want, "\(label) forward")
+                #expect(try store.keys(query, backwardInPagesOf: 5) == want, "\(label) backward")
+                for (row, key) in want.enumerated() where row % 7 == 0 {
+                    #expect(try store.rowNumber(of: key, in: query) == row, "\(label) row of \(key)")
+                }
+            }
+        }
+    }
+
     @Test func everyOrderAndFilterPagesLikeThePythonPeer() throws {
         let store = try seeded()
         let expected = try peer()

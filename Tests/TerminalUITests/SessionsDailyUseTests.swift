@@ -164,6 +164,20 @@ import Testing
 @Suite struct CopyAndMessageTests {
     let start = AppFixtures.state()
 
+    @Test func copyingATokenAboutToExpireRefreshesItFirstAndCopiesOnlyWhenThatWorked() {
+        let due = SessionItem(record: AppFixtures.record("due", expiresIn: 30, refreshable: true), isSelected: false)
+        let state = AppFixtures.state(sessions: [due])
+        let (asked, refresh) = AppFixtures.run(state, AppFixtures.keys("c"))
+        #expect(refresh == [.refresh("due")])
+        #expect(asked.message?.text == "Refreshing due before copying its token…")
+        #expect(AppFixtures.run(asked, [.refreshFinished(key: "due", error: nil)]).1 == [.copyToken("due")])
+        let (failed, none) = AppFixtures.run(asked, [.refreshFinished(key: "due", error: "invalid_grant")])
+        #expect(none.isEmpty)
+        #expect(failed.message?.text == "Refresh of due failed, nothing was copied: invalid_grant")
+        // A later refresh of the same session (r) copies nothing.
+        #expect(AppFixtures.run(failed, [.refreshFinished(key: "due", error: nil)]).1.isEmpty)
+    }
+
     @Test func copyKeysAskForTheKeyTheExportLineAndTheToken() {
         #expect(AppFixtures.run(start, AppFixtures.keys("y")).1 == [.copy("lab-discord", what: "the key lab-discord")])
         #expect(

@@ -151,6 +151,7 @@ enum LoginCommand {
         }
         let controller = prepared.controller
         presenter.answersIdentity { controller.answerIdentity(keep: $0) }
+        presenter.takesCodes(enter: { controller.enterCode($0) }, giveUp: { controller.cancel() })
 
         let interrupts = InterruptWatch { controller.cancel() }
         defer { interrupts.stop() }
@@ -164,8 +165,11 @@ enum LoginCommand {
                     } else if !line.isEmpty {
                         controller.enterCode(line)
                     }
-                } else {
+                } else if Self.looksLikeRedirect(line) {
                     presenter.pasted(controller.paste(line))
+                } else if !line.isEmpty {
+                    // A two-factor code piped in before its step asked: kept for that step, never a paste.
+                    presenter.hold(line)
                 }
             case .totpRequired(_, let challenge, .waiting):
                 // A stored test-account seed is used only when asked for, by typing `seed`.
@@ -178,18 +182,24 @@ enum LoginCommand {
                 presenter.answered(line)
             case .awaitingCallback(_, .storageFailed), .totpRequired(_, _, .storageFailed):
                 controller.retryPersist()
-            case .idle, .authenticated, .awaitingCallback, .totpRequired:
+            case .idle:
+                if !line.isEmpty { presenter.hold(line) }  // piped before the attempt began
+            case .authenticated, .awaitingCallback, .totpRequired:
                 break
             }
         }
         lines.start()
         let result = presenter.waitForResult()
+        let noCode = CommandFailure(
+            .usage,
+            "standard input ended before a two-factor code: pipe it in (printf '%s\\n' CODE | authdeck login …) "
+                + "or run login on a terminal")
         if let trace, let path = arguments.value("trace") {
             // The exit code closes the trace, so `trace replay` can tell whether it got what the customer got.
             let code: ExitCode
             switch result {
             case .success: code = .done
-            case .failure(let error): code = error.exitCode
+            case .failure(let error): code = presenter.codeInputEnded ? noCode.code : error.exitCode
             }
             trace.record(.exit, "exit code \(code.rawValue)", ["code": .number(Double(code.rawValue))])
             try writeTrace(trace, to: path)
@@ -204,7 +214,7 @@ enum LoginCommand {
             }
             return .done
         case .failure(let error):
-            throw error.commandFailure
+            throw presenter.codeInputEnded ? noCode : error.commandFailure
         }
     }
 
@@ -252,6 +262,12 @@ enum LoginCommand {
     private static func subjectSession(of grant: SignInGrant) -> String? {
         if case .tokenExchange(let exchange) = grant { return exchange.parentKey }
         return nil
+    }
+
+    /// Whether a line read while the browser's redirect is awaited is a pasted redirect (a URL or its query)
+    /// rather than a code typed or piped ahead of the two-factor step.
+    static func looksLikeRedirect(_ line: String) -> Bool {
+        line.contains("://") || line.hasPrefix("?") || line.contains("code=") || line.contains("error=")
     }
 
     /// Writes the trace as JSON lines, readable by the user only (it names accounts and endpoints): a new 0600

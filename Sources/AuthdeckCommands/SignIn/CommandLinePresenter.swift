@@ -28,6 +28,17 @@ final class CommandLinePresenter: Sendable {
         /// The question is on screen and waits for a line.
         var asksIdentity = false
         var inputHasEnded = false
+        /// Lines read while no code was asked for that are no redirect URL: a script's code piped in early, kept for
+        /// the two-factor step rather than pasted as a redirect.
+        var held: [String] = []
+        /// Takes a two-factor code to the controller; set once before the sign-in starts.
+        var enterCode: (@Sendable (String) -> Void)?
+        /// Ends the attempt: the two-factor step asked with standard input at its end.
+        var giveUp: (@Sendable () -> Void)?
+        /// The attempt ended because the code step found standard input at its end (exit 2).
+        var codeInputEnded = false
+        /// The two-factor step waits for a code now (not verifying one).
+        var waitsForCode = false
     }
     private let shown = Mutex(Shown())
     /// Whether a stored test-account TOTP seed answers a challenge (`SignInUseCase.testSeed`).
@@ -45,6 +56,23 @@ final class CommandLinePresenter: Sendable {
         self.showQR = showQR
         self.keepsWithoutAsking = keepsWithoutAsking
     }
+
+    /// Where a two-factor code read before its step asked goes, and how the attempt ends when that step finds
+    /// standard input at its end.
+    func takesCodes(enter: @escaping @Sendable (String) -> Void, giveUp: @escaping @Sendable () -> Void) {
+        shown.withLock {
+            $0.enterCode = enter
+            $0.giveUp = giveUp
+        }
+    }
+
+    /// Keeps a line that came before any step asked for one, for the two-factor step.
+    func hold(_ line: String) {
+        shown.withLock { $0.held.append(line) }
+    }
+
+    /// Whether the attempt ended because the two-factor step found standard input at its end.
+    var codeInputEnded: Bool { shown.withLock { $0.codeInputEnded } }
 
     /// Where the answer to "keep this session?" goes (the controller's `answerIdentity`).
     func answersIdentity(with answer: @escaping @Sendable (Bool) -> Void) {
@@ -105,6 +133,9 @@ final class CommandLinePresenter: Sendable {
     }
 
     private func stateChanged(_ state: SignInStateMachine.State) {
+        let waits: Bool
+        if case .totpRequired(_, _, .waiting) = state { waits = true } else { waits = false }
+        shown.withLock { $0.waitsForCode = waits }
         switch state {
         case .awaitingCallback(let attempt, .waiting):
             guard case .oneTimeCode(let contact, _, let otpID?) = attempt.method else { return }
@@ -128,7 +159,10 @@ final class CommandLinePresenter: Sendable {
                 return firstPrompt
             }
             // Back to waiting after a wrong code: the prompt is shown once, the wrong code's notice says the rest.
-            guard firstPrompt else { return }
+            guard firstPrompt else {
+                takeCodeFromInput()
+                return
+            }
             if let link = challenge.enrolmentLink, let code = QRCode(link) {
                 // The link carries the TOTP secret: only the QR code is shown, never the text.
                 say("Not enrolled yet? Scan this with your authenticator app:")
@@ -139,6 +173,7 @@ final class CommandLinePresenter: Sendable {
             if hasTestSeed(challenge) {
                 say("A test-account TOTP seed is stored for this user: type seed to use its current code.")
             }
+            takeCodeFromInput()
         case .awaitingCallback(_, .confirming(let issued)), .totpRequired(_, _, .confirming(let issued)):
             askIdentity(issued.session.record)
         case .idle, .awaitingCallback, .totpRequired, .authenticated:
@@ -179,16 +214,34 @@ final class CommandLinePresenter: Sendable {
         answer?(Confirmation.isYes(line))
     }
 
-    /// Standard input ended: a question that waits for it is answered no.
+    /// Standard input ended: a question that waits for it is answered no, and a two-factor step that waits for a
+    /// code ends the attempt.
     func inputEnded() {
-        let answer = shown.withLock { shown in
+        let (answer, waitsForCode) = shown.withLock { shown in
             shown.inputHasEnded = true
             let answer = shown.asksIdentity ? shown.answerIdentity : nil
             shown.asksIdentity = false
-            return answer
+            return (answer, shown.waitsForCode)
         }
         if answer != nil { errors.write("\nauthdeck: input ended: the session is not kept\n") }
         answer?(false)
+        if waitsForCode { takeCodeFromInput() }
+    }
+
+    /// The two-factor step asks: a line read before it is the code; with none and standard input at its end, the
+    /// attempt ends at once rather than waiting for a code that cannot come.
+    private func takeCodeFromInput() {
+        // What to do is chosen under the lock and done outside it: the controller reports back on its queue.
+        let step: (@Sendable () -> Void)? = shown.withLock { shown in
+            if !shown.held.isEmpty, let enter = shown.enterCode {
+                let code = shown.held.removeFirst()
+                return { enter(code) }
+            }
+            guard shown.inputHasEnded, shown.waitsForCode, !shown.codeInputEnded else { return nil }
+            shown.codeInputEnded = true
+            return shown.giveUp  // the command says why (`codeInputEnded`), in one line
+        }
+        step?()
     }
 
     private func redirectUnreachable(_ reason: String) {

@@ -174,6 +174,18 @@ final class TUIEventLoop {
     /// The store's change counter when last looked at; the first look always reads the store again, so nothing
     /// slips in between the first frame and the watch.
     private var watchedCounter: Int64 = -1
+    /// The store's lock record when last looked at (nil: not yet looked). A new one means `store lock` ran
+    /// elsewhere: this TUI forgets its key too.
+    private var watchedLock: String??
+
+    /// Locks when another process locked the store since the last look, while this TUI holds the key.
+    private func followLock(_ opened: SessionStore) {
+        let stamp = opened.lockStamp()
+        defer { watchedLock = stamp }
+        guard let seen = watchedLock, seen != stamp, case .unlocked = state.store else { return }
+        opened.forgetKey()
+        dispatch(.storeLocked("Locked by authdeck store lock: type the passphrase to unlock."))
+    }
 
     /// When another process committed to the store (a script's login, import, refresh or logout), the table reads
     /// its count and the rows on screen again; marks on sessions that went away are dropped. True when it looked.
@@ -186,6 +198,7 @@ final class TUIEventLoop {
         }
         guard counter != watchedCounter else { return false }
         watchedCounter = counter
+        followLock(opened)
         let removed = state.marked.filter { key in
             do throws(StoreError) {
                 _ = try opened.entry(key)
@@ -263,6 +276,11 @@ final class TUIEventLoop {
                 try store.setAutoRefresh(key, enabled)
                 return [.sessionStored(TUIStore.item(try store.entry(key)), focus: false)]
             }
+        case .lockStore:
+            guard let opened = try? store.store(create: false) else { break }
+            opened.lockStore()
+            watchedLock = opened.lockStamp()
+            dispatch(.storeLocked("Locked with L: type the passphrase to unlock."))
         case .unlock(let passphrase):
             let store = self.store
             let inbox = self.inbox
@@ -280,8 +298,13 @@ final class TUIEventLoop {
             copy(text, what: what)
         case .copyToken(let key):
             storeWork { store throws(StoreError) in
-                guard let token = try store.session(key).secrets.bearer else {
+                let session = try store.session(key)
+                guard let token = session.secrets.bearer else {
                     return [.storeFailed("\(key) holds no access token to copy.")]
+                }
+                // The reducer refreshed first or refused; another process may have changed the session since.
+                if let expiresAt = session.record.expiresAt, expiresAt <= Date() {
+                    return [.storeFailed("\(key) expired: nothing was copied. Refresh it (r) or sign in again (n).")]
                 }
                 copy(token, what: "the access token of \(key)")
                 return []

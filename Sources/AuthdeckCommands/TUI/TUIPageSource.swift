@@ -108,15 +108,20 @@ final class TUIPageSource: SessionPageSource {
 
     /// The TUI's filter words as the store's query terms.
     static func query(_ sort: SessionSort, _ filter: String, _ date: Date) -> SessionQuery {
-        let terms = SessionList.terms(filter).map { term -> SessionQuery.Term in
+        let words = SessionList.terms(filter)
+        let terms = words.map { term -> SessionQuery.Term in
             switch term {
             case .text(let text): return .text(text)
+            case .anchored(let text, let start, let end): return .anchored(text, start: start, end: end)
+            case .key(let name, let prefix): return .key(name, prefix: prefix)
             case .status(let prefix): return .status(prefix)
             case .backend(let prefix): return .backend(prefix)
             case .provider(let prefix): return .provider(prefix)
             }
         }
-        return SessionQuery(order: SessionOrder(rawValue: sort.rawValue) ?? .key, terms: terms, now: date)
+        var query = SessionQuery(order: SessionOrder(rawValue: sort.rawValue) ?? .key, terms: terms, now: date)
+        query.rankWords = words.compactMap(\.rankWord)
+        return query
     }
 
     /// A page, nil when its anchor row went away (the list then reads from an end of the listing).

@@ -34,6 +34,8 @@ public enum SessionAction: Hashable, Sendable {
     case introspect
     /// `m`: the last message in full.
     case showMessage
+    /// `L`: lock the store, as `authdeck store lock` does (every open TUI locks too).
+    case lockStore
     /// `S`: the Sandbox panel of the configured sandbox.
     case sandboxPanel
     /// Space on the Sandbox panel: switch the selected fault on or off at the sandbox.

@@ -37,7 +37,8 @@ public struct AppScreen: Screen {
                 isError: message.isError
             )
             .draw(in: AppFrame.body(rows: buffer.rows, cols: buffer.cols), into: &buffer)
-        case .confirmSignOut, .confirmSignOutMarked: ConfirmDialog.draw(state.overlay, into: &buffer)
+        case .confirmSignOut, .confirmSignOutMarked:
+            ConfirmDialog.draw(state.overlay, sessions: state.sessions, into: &buffer)
         }
     }
 

@@ -245,6 +245,34 @@ public struct NewSignInScreen: Screen {
                 "  " + line, row: fieldsEnd + 4 + index, col: 0, style: Style(foreground: .dim),
                 maxWidth: cols)
         }
+        Self.markFocus(form, buttons: frames, rows: rows, cols: cols, into: &buffer)
+    }
+
+    /// A `>` before the focused row and before the focused button or choice on it: focus shows without colour or
+    /// reverse video (NO_COLOR, monochrome terminals), so a letter is never typed into the wrong field unseen.
+    private static func markFocus(
+        _ form: NewSignInForm, buttons: [Rect], rows: Int, cols: Int, into buffer: inout ScreenBuffer
+    ) {
+        var item: Rect?
+        let row: Int
+        switch form.focus {
+        case .providers:
+            item = buttons[form.providerIndex].isEmpty ? nil : buttons[form.providerIndex]
+            row = item?.row ?? AppFrame.body(rows: rows, cols: cols).row + 2
+        case .backend: row = backendRect(rows: rows, cols: cols).row
+        case .sessionKey: row = sessionKeyRect(rows: rows, cols: cols).row
+        case .issuer: row = issuerRect(rows: rows, cols: cols).row
+        case .clientID: row = clientIDRect(rows: rows, cols: cols).row
+        case .keyFile: row = keyFileRect(rows: rows, cols: cols).row
+        case .authMethod, .pushed, .signedRequest, .responseMode, .dpop:
+            item = optionFrames(form, rows: rows, cols: cols).first { $0.focus == form.focus }?.rect
+            row = item?.row ?? requestRow(rows: rows, cols: cols)
+        }
+        let marker = Style(attributes: .bold)
+        buffer.write(">", row: row, col: 0, style: marker)
+        if let item, item.col > 1, item.right <= cols - 1 {
+            buffer.write(">", row: item.row, col: item.col - 1, style: marker)
+        }
     }
 
     /// OIDC's client authentication, key file and request choices; the focused choice is reversed, one that is on

@@ -38,6 +38,8 @@ public enum AppEffect: Equatable, Sendable {
     case setAutoRefresh(String, Bool)
     /// Unlock the store with a typed passphrase.
     case unlock(passphrase: String)
+    /// `L`: lock the store (as `authdeck store lock`), here and in every other open TUI.
+    case lockStore
     /// Put text on the clipboard with OSC 52; `what` names it in the message.
     case copy(String, what: String)
     /// Put a session's access token on the clipboard (read from the store, so the state never holds it).

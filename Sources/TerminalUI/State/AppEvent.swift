@@ -12,6 +12,8 @@ public enum AppEvent: Equatable, Sendable {
     case sessionsLoaded([SessionItem])
     /// The store's lock changed (unlocked at start or by the prompt).
     case storeChanged(StoreStatus)
+    /// The store was locked (`authdeck store lock` elsewhere, or the lock key here): the key is gone.
+    case storeLocked(String)
     /// The passphrase did not unlock the store.
     case unlockFailed(String)
     /// One session was stored or changed (a sign-in, a refresh): one row updated, no reload.

@@ -115,7 +115,7 @@ extension AppState {
                 askToUnlock(for: "copy the token of \(item.key)")
                 return []
             }
-            return [.copyToken(item.key)]
+            return copyToken(item)
         case .copyKey:
             guard let item = sessions.current else { return [] }
             return [.copy(item.key, what: "the key \(item.key)")]
@@ -151,6 +151,12 @@ extension AppState {
             return [.runDoctor]
         case .sandboxPanel:
             return openSandboxPanel()
+        case .lockStore:
+            guard !isStoreLocked else {
+                message = Message("The store is locked already.")
+                return []
+            }
+            return [.lockStore]
         case .switchFault, .faultsOff, .openTraceFile, .expandAll:
             break  // the Sandbox panel's and the Trace screen's own
         case .quit:
@@ -178,6 +184,26 @@ extension AppState {
             }
         }
         return []
+    }
+
+    /// `c`: the token as `authdeck token` hands it out. One that expires within the refresh window is refreshed
+    /// first (through the loop's locked refresh, as `token` does) and copied once that worked; an expired one that
+    /// cannot be refreshed is not copied, and the message says how to renew it.
+    private mutating func copyToken(_ item: SessionItem) -> [AppEffect] {
+        let record = item.record
+        guard record.needsRefresh(at: now) else { return [.copyToken(item.key)] }
+        guard record.refreshable else {
+            guard let expiresAt = record.expiresAt, expiresAt <= now else { return [.copyToken(item.key)] }
+            message = Message(
+                "\(item.key) expired \(TimeText.remaining(-TimeText.secondsUntil(expiresAt, from: now))) ago and cannot be "
+                    + "refreshed: nothing copied. Sign in again (n).", isError: true)
+            return []
+        }
+        copyAfterRefresh = item.key
+        if case .refreshing = item.refresh { return [] }  // the refresh already out copies when it lands
+        sessions.update(item.key) { $0.refresh = .refreshing }
+        message = Message("Refreshing \(item.key) before copying its token…")
+        return [.refresh(item.key)]
     }
 
     /// The marked keys in table order, then any marked rows the filter hides.
@@ -244,6 +270,7 @@ extension AppState {
         message = Message(
             "Refreshing \(effects.count) sessions…"
                 + (skipped > 0 ? " (\(skipped) hold no refresh token)" : ""))
+        bulk = BulkAction("Refreshed", keys: effects.compactMap { if case .refresh(let key) = $0 { key } else { nil } })
         return effects
     }
 

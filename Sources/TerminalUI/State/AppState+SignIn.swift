@@ -91,8 +91,9 @@ extension AppState {
                     form.useDevice.toggle()
                 case .character("?"):
                     overlay = .help
-                case .character(let letter):
-                    // Mnemonics press their button from anywhere but the text field.
+                case .character(let letter) where form.focus == .providers:
+                    // Mnemonics press their button only on the provider row: a letter typed one Tab short of a
+                    // text field must not start a sign-in.
                     if let index = form.providers.firstIndex(where: { $0.mnemonic == letter }) {
                         return start(index, form)
                     }

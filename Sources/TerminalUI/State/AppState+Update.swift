@@ -77,6 +77,19 @@ extension AppState {
                 break
             }
             return []
+        case .storeLocked(let reason):
+            // Tokens close at once: the unlock screen replaces the list (Esc there lists sessions, locked).
+            store = .locked(reason)
+            copyAfterRefresh = nil
+            switch mode {
+            case .sessions, .details:
+                overlay = .none
+                mode = .unlock(UnlockForm(reason: reason))
+            case .unlock, .newSignIn, .contact, .signIn, .sandbox:
+                break
+            }
+            message = Message("Store locked: tokens stay closed until it is unlocked.")
+            return []
         case .unlockFailed(let text):
             if case .unlock(var form) = mode {
                 form.isUnlocking = false
@@ -102,7 +115,7 @@ extension AppState {
         case .sessionRemoved(let key):
             sessions.remove(key)
             marked.remove(key)
-            message = Message("Signed out of \(key).")
+            if !bulkAnswered(key, error: nil) { message = Message("Signed out of \(key).") }
             return []
         case .endSessionOffered(let key):
             // Only the question still up for that key changes; a late answer after it closed is dropped.
@@ -131,10 +144,14 @@ extension AppState {
             return startAutoRefresh(candidates)
         case .refreshFinished(let key, let error):
             sessions.update(key) { $0.refresh = error.map { .failed($0) } ?? .refreshed(now) }
+            guard !bulkAnswered(key, error: error) else { return [] }
             message =
                 error.map { Message("Refresh of \(key) failed: \($0)", isError: true) }
                 ?? Message("Refreshed \(key).")
-            return []
+            guard copyAfterRefresh == key else { return [] }
+            copyAfterRefresh = nil
+            if let error { message = Message("Refresh of \(key) failed, nothing was copied: \(error)", isError: true) }
+            return error == nil ? [.copyToken(key)] : []
         case .storeFailed(let text):
             message = Message(text, isError: true)
             return []
@@ -294,6 +311,18 @@ extension AppState {
         traceScroll = max(0, min(top, lastTop))
     }
 
+    /// Whether `key` answers the bulk action under way: its message comes once every key answered.
+    private mutating func bulkAnswered(_ key: String, error: String?) -> Bool {
+        guard var action = bulk, action.pending.contains(key) else { return false }
+        if let done = action.answer(key, error: error) {
+            message = done
+            bulk = nil
+        } else {
+            bulk = action
+        }
+        return true
+    }
+
     /// y signs out; n, Esc and Enter (No has the focus) keep everything.
     private mutating func confirmKey(_ request: KeyRequest) -> [AppEffect] {
         var answer: Bool?
@@ -310,7 +339,7 @@ extension AppState {
             }
         case .character("n"), .character("N"), .escape, .interrupt, .enter: answer = false
         case .mouseClick(let row, let col):
-            if let dialog = ConfirmDialog.dialog(for: overlay),
+            if let dialog = ConfirmDialog.dialog(for: overlay, sessions: sessions),
                 let index = dialog.buttonIndex(atRow: row, col: col, in: ConfirmDialog.area(rows: rows, cols: cols))
             {
                 answer = index == 0 || (offersProvider && index == 1)
@@ -336,6 +365,7 @@ extension AppState {
             return [.signOut(key, revoke: revoke, atProvider: atProvider)]
         case .confirmSignOutMarked(let keys):
             message = Message("Signing out of \(keys.count) sessions…")
+            bulk = BulkAction("Signed out of", keys: keys)
             marked = []
             return keys.map { .signOut($0, revoke: false) }
         case .none, .help, .trace, .traceHelp, .message, .doctor:

@@ -74,6 +74,10 @@ public struct AppState: Equatable, Sendable {
     public var directorySession: String?
     /// Rows marked with Space, by key: `r` and `d` act on all of them.
     public var marked: Set<String>
+    /// A sign-out or refresh of the marked rows while its answers come in: its message names them all.
+    public var bulk: BulkAction?
+    /// The session whose token `c` copies once the refresh it started for it worked.
+    public var copyAfterRefresh: String?
     /// The sandbox's outbox file, where its one-time codes go: the code screen of a sandbox backend names it.
     public var sandboxOutbox: String?
     /// The sandbox's base URL when a configured backend is the sandbox: `S` opens its fault panel.

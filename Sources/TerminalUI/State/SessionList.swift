@@ -4,7 +4,9 @@ import Foundation
 /// The sessions the table shows: every item, the filter and sort order, and the cursor.
 ///
 /// The filter is words that must all match: plain text matches key, user, provider and backend; `status:`,
-/// `backend:` and `provider:` match that field's start (`status:exp` finds expired and expiring).
+/// `backend:` and `provider:` match that field's start (`status:exp` finds expired and expiring); `key:` a key
+/// (`key:name*` its start), `^`/`$` a field's start or end and `"quoted text"` a whole field (`terms`). Keys equal
+/// to a text or key word come first, then keys starting with one, then the rest, each in the sort order.
 ///
 /// Two ways to hold the rows. In memory (tests, and any caller that hands over items): every item, with the
 /// filtered and sorted order a cached list of indices rebuilt only when the items, the filter or the order change.
@@ -565,6 +567,11 @@ public struct SessionList: Equatable, Sendable {
         // The store lists by key already; checking first avoids sorting 100,000 rows that are in order.
         let sorted = zip(indices, indices.dropFirst()).allSatisfy { !order.precedes(all[$0.1], all[$0.0]) }
         if !sorted { indices.sort { order.precedes(all[$0], all[$1]) } }
+        let words = terms.compactMap(\.rankWord)
+        if !words.isEmpty {
+            let ranks = indices.map { Self.rank(all[$0].key, words) }
+            indices = (0...2).flatMap { rank in indices.indices.filter { ranks[$0] == rank }.map { indices[$0] } }
+        }
         visible = indices
         if let key, let row = visible.firstIndex(where: { items[$0].key == key }) {
             cursor = row
@@ -575,7 +582,12 @@ public struct SessionList: Equatable, Sendable {
 
     /// One word of the filter.
     public enum Term: Equatable, Sendable {
+        /// Text found anywhere in the key, user, email, phone, provider or backend.
         case text(String)
+        /// Text a field starts with (`^word`), ends with (`word$`) or is whole (both, or `"quoted words"`).
+        case anchored(String, start: Bool, end: Bool)
+        /// The key as typed (`key:name`), or its start (`key:name*`).
+        case key(String, prefix: Bool)
         case status(String)
         case backend(String)
         case provider(String)
@@ -583,22 +595,71 @@ public struct SessionList: Equatable, Sendable {
         public func matches(_ item: SessionItem, at date: Date) -> Bool {
             switch self {
             case .text(let needle): return item.searchText.contains(needle)
+            case .anchored(let needle, let start, let end):
+                // Every field is framed by U+0001 in the searched text, so an anchor is that mark.
+                let framed = "\u{1}" + item.searchText + "\u{1}"
+                return framed.contains((start ? "\u{1}" : "") + needle + (end ? "\u{1}" : ""))
+            case .key(let name, let prefix): return prefix ? item.key.hasPrefix(name) : item.key == name
             case .status(let prefix): return item.record.status(at: date).rawValue.hasPrefix(prefix)
             case .backend(let prefix): return item.record.backend.lowercased().hasPrefix(prefix)
             case .provider(let prefix): return item.record.provider.lowercased().hasPrefix(prefix)
             }
         }
+
+        /// The word a key equal to it (or starting with it) ranks first for: text and key words.
+        public var rankWord: String? {
+            switch self {
+            case .text(let word), .anchored(let word, _, _), .key(let word, _): return word
+            case .status, .backend, .provider: return nil
+            }
+        }
     }
 
-    /// The filter's words, lower-cased; an unknown `field:` is plain text.
+    /// The filter's words: split at spaces outside double quotes, lower-cased except a `key:` value; an unknown
+    /// `field:` is plain text. A quoted text (closed or still being typed) is a whole field; `^` and `$` anchor a
+    /// word at a field's start and end; `key:name` is that key exactly and `key:name*` the keys it starts.
     public static func terms(_ filter: String) -> [Term] {
-        filter.lowercased().split(whereSeparator: { $0 == " " }).map { word in
-            let text = String(word)
-            for (name, make) in [("status:", Term.status), ("backend:", Term.backend), ("provider:", Term.provider)]
-            where text.hasPrefix(name) {
-                return make(String(text.dropFirst(name.count)))
+        var terms: [Term] = []
+        var rest = Substring(filter)
+        while let first = rest.firstIndex(where: { $0 != " " }) {
+            rest = rest[first...]
+            if rest.first == "\"" {
+                let body = rest.dropFirst()
+                let close = body.firstIndex(of: "\"") ?? body.endIndex
+                let text = body[..<close].lowercased()
+                if !text.isEmpty { terms.append(.anchored(text, start: true, end: true)) }
+                rest = close == body.endIndex ? "" : body[body.index(after: close)...]
+                continue
             }
-            return .text(text)
+            let stop = rest.firstIndex(of: " ") ?? rest.endIndex
+            if let term = term(String(rest[..<stop])) { terms.append(term) }
+            rest = rest[stop...]
         }
+        return terms
+    }
+
+    /// One unquoted word as a term; nil when nothing is left of it (a lone `^`, `key:`).
+    private static func term(_ word: String) -> Term? {
+        if word.lowercased().hasPrefix("key:") {
+            let name = word.dropFirst(4)
+            if name.hasSuffix("*") { return name.count > 1 ? .key(String(name.dropLast()), prefix: true) : nil }
+            return name.isEmpty ? nil : .key(String(name), prefix: false)
+        }
+        let text = word.lowercased()
+        for (name, make) in [("status:", Term.status), ("backend:", Term.backend), ("provider:", Term.provider)]
+        where text.hasPrefix(name) {
+            return make(String(text.dropFirst(name.count)))
+        }
+        let start = text.hasPrefix("^")
+        let end = text.count > (start ? 1 : 0) && text.hasSuffix("$")
+        let needle = String(text.dropFirst(start ? 1 : 0).dropLast(end ? 1 : 0))
+        if !start && !end { return .text(text) }
+        return needle.isEmpty ? nil : .anchored(needle, start: start, end: end)
+    }
+
+    /// How a key ranks for the filter's words: 0 when it is one of them, 1 when it starts with one, else 2.
+    public static func rank(_ key: String, _ words: [String]) -> Int {
+        if words.contains(key) { return 0 }
+        return words.contains(where: { key.hasPrefix($0) }) ? 1 : 2
     }
 }

@@ -1,13 +1,19 @@
 import AuthCore
+import Foundation
 
 /// The question before a sign-out: nothing is removed (or revoked) without a yes. No has the focus, so a stray
 /// Enter keeps the session.
 public enum ConfirmDialog {
-    public static func dialog(key: String, revoke: Bool, atProvider: Bool = false) -> Dialog {
+    /// The session is named in full (key, provider, user) when `item` is known, and a revoke names the host of
+    /// the provider's issuer it asks, so a near-namesake is told apart before anything is removed; `atProvider`
+    /// adds the sign-out at the provider (`e`) where the provider has an end-session endpoint.
+    public static func dialog(key: String, revoke: Bool, atProvider: Bool = false, item: SessionItem? = nil) -> Dialog {
+        let named = item.map { "\($0.record.provider), \($0.record.userLabel)" }.map { "\(key) (\($0))" } ?? key
+        let host = item.flatMap { URL(string: $0.record.issuer)?.host }.map { " at \($0)" } ?? " at the provider"
         var message =
             revoke
-            ? ["Revoke the tokens of \(key) at the provider, then remove the session from this machine?"]
-            : ["Sign out of \(key)? Its tokens are removed from this machine; the provider is not told."]
+            ? ["Revoke the tokens of \(named)\(host), then remove the session from this machine?"]
+            : ["Sign out of \(named)? Its tokens are removed from this machine; the provider is not told."]
         var buttons = [Button("Yes", mnemonic: "y"), Button("No", mnemonic: "n", isFocused: true)]
         if atProvider {
             message.append("e: end the session at the provider too (its sign-out page opens in the browser).")
@@ -55,10 +61,10 @@ public enum ConfirmDialog {
     }
 
     /// The dialog an overlay shows, if it is a sign-out question.
-    public static func dialog(for overlay: Overlay) -> Dialog? {
+    public static func dialog(for overlay: Overlay, sessions: SessionList? = nil) -> Dialog? {
         switch overlay {
         case .confirmSignOut(let key, let revoke, let atProvider):
-            return dialog(key: key, revoke: revoke, atProvider: atProvider)
+            return dialog(key: key, revoke: revoke, atProvider: atProvider, item: sessions?.item(forKey: key))
         case .confirmSignOutMarked(let keys): return dialog(keys: keys)
         case .none, .help, .trace, .traceHelp, .message, .doctor: return nil
         }
@@ -69,7 +75,7 @@ public enum ConfirmDialog {
         AppFrame.body(rows: rows, cols: cols)
     }
 
-    public static func draw(_ overlay: Overlay, into buffer: inout ScreenBuffer) {
-        dialog(for: overlay)?.draw(in: area(rows: buffer.rows, cols: buffer.cols), into: &buffer)
+    public static func draw(_ overlay: Overlay, sessions: SessionList? = nil, into buffer: inout ScreenBuffer) {
+        dialog(for: overlay, sessions: sessions)?.draw(in: area(rows: buffer.rows, cols: buffer.cols), into: &buffer)
     }
 }
