@@ -267,6 +267,11 @@ public struct NewSignInScreen: Screen {
         case .authMethod, .pushed, .signedRequest, .responseMode, .dpop:
             item = optionFrames(form, rows: rows, cols: cols).first { $0.focus == form.focus }?.rect
             row = item?.row ?? requestRow(rows: rows, cols: cols)
+        case .prompt: row = promptRow(rows: rows, cols: cols)
+        case .loginHint, .maxAge, .acrValues, .resource:
+            row =
+                shapingFieldRects(rows: rows, cols: cols).first { $0.focus == form.focus }?.rect.row
+                ?? promptRow(rows: rows, cols: cols)
         }
         let marker = Style(attributes: .bold)
         buffer.write(">", row: row, col: 0, style: marker)
