@@ -137,11 +137,13 @@ public struct OAuthClient: Sendable {
     }
 
     /// Refresh (RFC 6749 section 6). Providers may rotate the refresh token; the caller keeps the old one when not.
-    public func refresh(_ refreshToken: String, scopes: [String]? = nil, endpoint: String) throws(SignInError)
-        -> TokenResponse
-    {
+    /// `extra`: config.json's `tokenParameters`, whose names were checked.
+    public func refresh(
+        _ refreshToken: String, scopes: [String]? = nil, endpoint: String, extra: [(String, String)] = []
+    ) throws(SignInError) -> TokenResponse {
         var pairs = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
         if let scopes, !scopes.isEmpty { pairs.append(("scope", scopes.joined(separator: " "))) }
+        pairs += extra
         return try TokenResponse.parse(post(endpoint, pairs), endpoint: endpoint)
     }
 

@@ -22,6 +22,10 @@ public struct CurrentProvider: Sendable {
     public var revocationAuthentication: ClientAuthentication?
     /// Where refreshed ID tokens are checked against the issuer's keys (the JWKS cache).
     public var metadata: ProviderMetadataCache?
+    /// config.json's `requestHeaders` and `tokenParameters` for the provider: what its refresh, revocation and
+    /// introspection requests carry as its sign-ins' do.
+    public var requestHeaders: [(String, String)] = []
+    public var tokenParameters: [(String, String)] = []
 
     public init(
         endpoints: ProviderEndpoints, clientID: String? = nil, authentication: ClientAuthentication = .none,
@@ -38,6 +42,8 @@ public struct CurrentProvider: Sendable {
         self.init(
             endpoints: resolved.endpoints, clientID: resolved.clientID, authentication: resolved.authentication,
             revocationAuthentication: resolved.revocationAuthentication, metadata: metadata)
+        requestHeaders = resolved.authorizationOptions.requestHeaders
+        tokenParameters = resolved.authorizationOptions.tokenParameters
     }
 }
 
@@ -71,6 +77,11 @@ public struct SessionRefresher: Sendable {
         _ endpoints: SessionEndpoints, configured: CurrentProvider?, revocation: Bool = false
     ) throws(SignInError) -> (OAuthClient, endpoint: String?) {
         let stored = revocation ? endpoints.revocation : endpoints.token
+        // config.json's headers for the provider, which `current` named only for the session's own issuer.
+        var transport = self.transport
+        if let headers = configured?.requestHeaders, !headers.isEmpty {
+            transport = ProviderHeadersTransport(inner: transport, headers: headers)
+        }
         // A file is followed only when this session's sign-in read it here. One stored before sign-ins marked
         // their files (imports used to keep the path a line named) is treated as no file of its own: the
         // configured client for its issuer, at that client's endpoints, or none.
@@ -121,7 +132,8 @@ public struct SessionRefresher: Sendable {
         oauth.dpop = prover
         let tokens: TokenResponse
         if let refreshToken {
-            tokens = try oauth.refresh(refreshToken, endpoint: endpoint ?? endpoints.token)
+            tokens = try oauth.refresh(
+                refreshToken, endpoint: endpoint ?? endpoints.token, extra: configured?.tokenParameters ?? [])
         } else {
             tokens = try oauth.clientCredentials(scopes: session.record.scopes, endpoint: endpoint ?? endpoints.token)
         }

@@ -10,8 +10,8 @@ Each issuer is `BASE/SCENARIO`, where SCENARIO says what the ID token carries:
   old        acr "urn:authdeck:gold", auth_time an hour ago
   noauthtime acr "urn:authdeck:gold", no auth_time
 The authorization endpoint approves at once: it redirects back with a code, the state and `iss`. The token endpoint
-takes the code with its PKCE verifier (RFC 7636 4.6, checked here) and answers with an access token and the ID token
-(the authorize request's nonce in it). Every request is appended to $ACR_PROVIDER_LOG as one JSON line: its path,
+takes the code with its PKCE verifier (RFC 7636 4.6, checked here) and answers with an access token, a refresh token
+and the ID token (the authorize request's nonce in it); a refresh token it issued gets a new access token. Every request is appended to $ACR_PROVIDER_LOG as one JSON line: its path,
 its Origin header, and the authorize query or the token form.
 Prints the base URL on its first line, then serves until killed.
 """
@@ -40,6 +40,7 @@ SCENARIOS = {
     "noauthtime": {"acr": "urn:authdeck:gold"},
 }
 CODES = {}
+REFRESH_TOKENS = set()
 LOG = os.environ.get("ACR_PROVIDER_LOG")
 
 
@@ -109,6 +110,12 @@ class Handler(QuietHandler):
         length = int(self.headers.get("Content-Length") or 0)
         form = dict(urllib.parse.parse_qsl(self.rfile.read(length).decode()))
         self.record({"form": form})
+        if form.get("grant_type") == "refresh_token":
+            # RFC 6749 6: a new access token for a refresh token this provider issued; no ID token.
+            if form.get("refresh_token") not in REFRESH_TOKENS:
+                return self.send_json(400, {"error": "invalid_grant"})
+            return self.send_json(200, {"access_token": secrets.token_urlsafe(24), "token_type": "Bearer",
+                                        "expires_in": 600})
         request = CODES.pop(form.get("code", ""), None)
         if request is None or form.get("grant_type") != "authorization_code":
             return self.send_json(400, {"error": "invalid_grant"})
@@ -125,8 +132,10 @@ class Handler(QuietHandler):
             claims["acr"] = scenario["acr"]
         if "age" in scenario:
             claims["auth_time"] = now - scenario["age"]
+        refresh_token = secrets.token_urlsafe(24)
+        REFRESH_TOKENS.add(refresh_token)
         self.send_json(200, {"access_token": secrets.token_urlsafe(24), "token_type": "Bearer", "expires_in": 600,
-                             "id_token": signed(claims)})
+                             "refresh_token": refresh_token, "id_token": signed(claims)})
 
 
 serve_on_loopback(Handler)

@@ -109,6 +109,14 @@ extension InteropTests {
             let token = try #require(tokenRequest?["form"] as? [String: String])
             #expect(token["audience"] == "https://api.test/" && token["grant_type"] == "authorization_code")
 
+            // A refresh carries them too, as the provider logged it.
+            let refreshed = setup.runner.run(["refresh", "configured"])
+            #expect(refreshed.status == 0, "stderr: \(refreshed.stderr)")
+            let refresh = try #require(
+                requests.last { ($0["form"] as? [String: String])?["grant_type"] == "refresh_token" })
+            #expect(refresh["origin"] as? String == "http://127.0.0.1:9", "request: \(refresh)")
+            #expect((refresh["form"] as? [String: String])?["audience"] == "https://api.test/", "request: \(refresh)")
+
             // A configured value authdeck cannot send is one line before any request, even with a flag over it.
             let before = requests.count
             try setup.configure(["issuer": baseURL + "/gold", "clientID": "authdeck-acr", "prompt": "sometimes"])

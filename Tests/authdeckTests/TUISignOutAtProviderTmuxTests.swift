@@ -36,7 +36,7 @@ struct TUISignOutAtProviderTmuxTests: SandboxLoginSuite {
         for _ in 0..<4 { pane.send("BSpace") }
         try pane.press("chat", until: "1 of 1 match “chat”")
         pane.send("Enter")
-        try pane.press("d", until: "Sign out of chat?")
+        try pane.press("d", until: "Sign out of chat (discord, Ada)?")
         #expect(!pane.capture().contains("End at provider"))
         try pane.press("n", until: "Nothing was signed out.")
         try pane.quit()
