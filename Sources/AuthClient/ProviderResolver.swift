@@ -27,20 +27,30 @@ public struct ProviderOverrides: Equatable, Sendable {
     public var clientCertificateKeyFile: String?
     /// `--prompt`, `--login-hint`, `--max-age`, `--acr-values`, `--claims`, `--resource`, `--authorization-details`
     /// and `--param`: over config.json's request shaping for one sign-in.
-    public var authorization = AuthorizationOptions()
+    public var authorization: AuthorizationOptions
 
+    /// Every field is given here or left nil (config.json's then applies).
     public init(
         issuer: String? = nil, clientID: String? = nil, clientSecretFile: String? = nil, scopes: [String]? = nil,
-        dpop: Bool? = nil, authMethod: String? = nil, privateKeyFile: String? = nil, keyID: String? = nil
+        dpop: Bool? = nil, pushedAuthorizationRequests: Bool? = nil, requestObject: String? = nil,
+        responseMode: String? = nil, authMethod: String? = nil, privateKeyFile: String? = nil, keyID: String? = nil,
+        clientCertificateFile: String? = nil, clientCertificateKeyFile: String? = nil,
+        authorization: AuthorizationOptions = AuthorizationOptions()
     ) {
         self.issuer = issuer
         self.clientID = clientID
         self.clientSecretFile = clientSecretFile
         self.scopes = scopes
         self.dpop = dpop
+        self.pushedAuthorizationRequests = pushedAuthorizationRequests
+        self.requestObject = requestObject
+        self.responseMode = responseMode
         self.authMethod = authMethod
         self.privateKeyFile = privateKeyFile
         self.keyID = keyID
+        self.clientCertificateFile = clientCertificateFile
+        self.clientCertificateKeyFile = clientCertificateKeyFile
+        self.authorization = authorization
     }
 }
 

@@ -50,18 +50,14 @@ struct SignInInput: Sendable {
     var browser: String?
 
     var overrides: ProviderOverrides {
-        var overrides = ProviderOverrides(
+        ProviderOverrides(
             issuer: issuer, clientID: clientID, clientSecretFile: clientSecretFile, scopes: request.scopes,
-            dpop: dpop, authMethod: authMethod, privateKeyFile: privateKeyFile, keyID: keyID)
-        overrides.pushedAuthorizationRequests = pushedAuthorizationRequests
-        overrides.requestObject = requestObject
-        overrides.responseMode = responseMode
-        overrides.clientCertificateFile = clientCertificateFile
-        overrides.clientCertificateKeyFile = clientCertificateKeyFile
-        overrides.authorization = AuthorizationOptions(
-            prompt: prompt, loginHint: loginHint, maxAge: maxAge, acrValues: acrValues, claims: claims,
-            resources: resources, authorizationDetails: authorizationDetails, authorizeParameters: extraParameters)
-        return overrides
+            dpop: dpop, pushedAuthorizationRequests: pushedAuthorizationRequests, requestObject: requestObject,
+            responseMode: responseMode, authMethod: authMethod, privateKeyFile: privateKeyFile, keyID: keyID,
+            clientCertificateFile: clientCertificateFile, clientCertificateKeyFile: clientCertificateKeyFile,
+            authorization: AuthorizationOptions(
+                prompt: prompt, loginHint: loginHint, maxAge: maxAge, acrValues: acrValues, claims: claims,
+                resources: resources, authorizationDetails: authorizationDetails, authorizeParameters: extraParameters))
     }
 }
 
