@@ -50,15 +50,9 @@ public final class DPoPProver: Sendable {
         }
     }
 
-    /// Sends `request` with a proof in its `DPoP` header; when the server demands a nonce it supplies, sends it once
-    /// more with a fresh proof carrying that nonce.
-    public func send(
-        _ request: OutgoingRequest, accessToken: String? = nil, via transport: HTTPTransport
-    ) throws(SignInError) -> IncomingResponse {
-        try send({ () throws(SignInError) in request }, accessToken: accessToken, via: transport)
-    }
-
-    /// The same, with the request built afresh for the retry (a client assertion in it is good for one use).
+    /// Sends the request `request` builds with a proof in its `DPoP` header; when the server demands a nonce it
+    /// supplies, builds it afresh (a client assertion in it is good for one use) and sends it once more with a fresh
+    /// proof carrying that nonce.
     public func send(
         _ request: () throws(SignInError) -> OutgoingRequest, accessToken: String? = nil,
         via transport: HTTPTransport

@@ -540,6 +540,6 @@ public enum UserEndpoint {
             ("Authorization", (dpop == nil ? "Bearer " : "DPoP ") + accessToken), ("Accept", "application/json"),
         ]
         guard let dpop else { return try transport.send(request) }
-        return try dpop.send(request, accessToken: accessToken, via: transport)
+        return try dpop.send({ () throws(SignInError) in request }, accessToken: accessToken, via: transport)
     }
 }
