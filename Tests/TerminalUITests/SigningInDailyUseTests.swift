@@ -319,6 +319,37 @@ import Testing
         #expect(!flow.choice.useDevice)
     }
 
+    /// For an OpenID Connect provider `m` goes on to CIBA and client credentials, then back to the browser; CIBA
+    /// without a login hint is told on the form (the keyboard on Login hint) and starts nothing.
+    @Test func mCyclesAnOIDCProvidersGrantsAndCIBANeedsALoginHint() {
+        var (form, _) = AppFixtures.run(AppFixtures.state(), AppFixtures.keys("n"))
+        for _ in 0..<4 { form = AppFixtures.run(form, [.key(.right)]).0 }
+        var seen: [String] = []
+        for _ in 0..<4 {
+            form = AppFixtures.run(form, AppFixtures.keys("m")).0
+            let screen = AppScreen.frame(form).textDump()
+            seen.append(
+                ["device grant", "CIBA:", "client credentials:", "browser redirect"].first { screen.contains($0) }
+                    ?? "?")
+        }
+        #expect(seen == ["device grant", "CIBA:", "client credentials:", "browser redirect"])
+        form = AppFixtures.run(form, AppFixtures.keys("mm")).0
+        let (refused, effects) = AppFixtures.run(form, [.key(.enter)])
+        #expect(effects.isEmpty)
+        #expect(AppScreen.frame(refused).textDump().contains("CIBA asks the user the login hint names"))
+        guard case .newSignIn(let refusedForm) = refused.mode else {
+            Issue.record("the form stays")
+            return
+        }
+        #expect(refusedForm.focus == .loginHint)
+        let (_, started) = AppFixtures.run(refused, AppFixtures.keys("ada@example.com") + [.key(.enter)])
+        guard case .startSignIn(_, let choice) = started.first else {
+            Issue.record("Enter starts CIBA once a login hint is typed")
+            return
+        }
+        #expect(choice.method == .backchannel && choice.options?.loginHint == "ada@example.com")
+    }
+
     @Test func aResentCodeIsAnnouncedWithItsTime() {
         let state = AppScreenSnapshotTests.codeState(24, 80, typed: "")
         let format = try! OTPCodeFormat(length: 6, alphanumeric: false)

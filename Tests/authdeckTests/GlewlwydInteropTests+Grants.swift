@@ -56,6 +56,31 @@ extension InteropTests.GlewlwydInteropTests {
         #expect(try setup.session("p") == nil)
     }
 
+    /// New sign-in's `m` picks client credentials for an OpenID Connect provider: under tmux, the real TUI signs a
+    /// machine session in at glewlwyd, and glewlwyd's introspection says its token is active.
+    @Test(TmuxPane.required) func newSignInsMethodChoiceMakesAMachineSession() throws {
+        let machine = try #require(info.machineClient)
+        try configureGrants(client: machine)
+        let pane = try setup.runner.startTUI(in: setup.folder.path, cols: 120, rows: 40)
+        defer { pane.close() }
+        try pane.waitFor("No sessions yet")
+        try pane.press("n", until: "Sign in with")
+        for _ in 0..<4 { pane.send("Right") }
+        try pane.waitFor("Client id")
+        try pane.press("m", until: "device grant")
+        try pane.press("m", until: "CIBA")
+        try pane.press("m", until: "client credentials: a machine session")
+        try pane.press(
+            "Enter", until: "Signed in with OIDC as machine session (client \(machine))", timeout: 30)
+        try pane.press("Enter", until: "1 session")
+        try pane.quit()
+        let session = try #require(try setup.listed().first)
+        #expect(session["subject"] as? String == machine)
+        let key = try #require(session["key"] as? String)
+        let answer = introspected(setup.token(key), client: machine)
+        #expect(answer.status == 200 && answer.body["active"] as? Bool == true, "\(answer)")
+    }
+
     /// Starts ciba-user.py, which signs in to glewlwyd as the user and approves (or denies) the first CIBA request
     /// that reaches them; returns where its one JSON line goes.
     func cibaUser(_ verdict: String) throws -> (process: SpawnedProcess, output: String) {

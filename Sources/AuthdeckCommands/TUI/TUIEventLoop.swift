@@ -369,6 +369,16 @@ final class TUIEventLoop {
                 useDevice: choice.useDevice),
             issuer: choice.issuer, clientID: choice.clientID)
         if let options = choice.options { TUISignInWords.apply(options, to: &input) }
+        // `m`'s grants without a browser, as `login --grant` runs them: CIBA asks the user the login hint names.
+        switch choice.method {
+        case .backchannel:
+            input.request.grant = .ciba(loginHint: input.loginHint ?? "", bindingMessage: nil)
+            input.loginHint = nil
+        case .machine:
+            input.request.grant = .clientCredentials
+        case .browser, .device:
+            break
+        }
         let signIn = SignInUseCase(setup: setup, store: sessionStore)
         let prepared: SignInUseCase.Prepared
         do throws(SignInStartFailure) {

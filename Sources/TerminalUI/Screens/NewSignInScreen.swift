@@ -192,11 +192,11 @@ public struct NewSignInScreen: Screen {
         let end = buffer.write(backendText, row: backendRect.row, col: backendRect.col, style: backendStyle)
         let choices = form.backends.count > 1 ? "  b or ←/→ changes (\(form.backends.count) configured)" : ""
         buffer.write(choices, row: backendRect.row, col: end, style: Style(foreground: .dim))
-        let method = form.useDevice ? "device grant: a code to type on any device" : "browser redirect"
+        let method = form.method.label
         let methodEnd = buffer.write("  Method", row: backendRect.row - 1, col: 0, style: Style(foreground: .accent))
         buffer.write(
             String(repeating: " ", count: max(0, 16 - methodEnd)) + method + "  (m changes)",
-            row: backendRect.row - 1, col: methodEnd, style: Style(attributes: form.useDevice ? .bold : []),
+            row: backendRect.row - 1, col: methodEnd, style: Style(attributes: form.method == .browser ? [] : .bold),
             maxWidth: cols - methodEnd - 1)
 
         let keyRect = Self.sessionKeyRect(rows: rows, cols: cols)

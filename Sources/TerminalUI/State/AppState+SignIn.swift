@@ -88,7 +88,7 @@ extension AppState {
                     form.backendIndex = (form.backendIndex + 1) % form.backends.count
                     form.resetOptions()
                 case .character("m"):
-                    form.useDevice.toggle()
+                    form.method = form.method.next(openIDConnect: form.showsIssuerFields)
                 case .character("?"):
                     overlay = .help
                 case .character(let letter) where form.focus == .providers:
@@ -153,9 +153,17 @@ extension AppState {
             return []
         }
         let provider = form.provider
+        // CIBA asks the user the login hint names: without one there is nobody to ask.
+        if form.method == .backchannel, form.showsIssuerFields, form.loginHint.text.isEmpty {
+            form.error = "CIBA asks the user the login hint names: type it in Login hint."
+            form.focus = .loginHint
+            mode = .newSignIn(form)
+            return []
+        }
+        let method = GrantChoice.choices(openIDConnect: form.showsIssuerFields).contains(form.method)
         var choice = SignInChoice(
             provider: provider, backend: form.backend, sessionKey: key.isEmpty ? nil : key, replace: replace,
-            useDevice: form.useDevice && !provider.sendsCode)
+            method: provider.sendsCode || !method ? .browser : form.method)
         if form.showsIssuerFields {
             choice.issuer = form.typedIssuer
             choice.clientID = form.typedClientID

@@ -10,8 +10,11 @@ public struct SignInChoice: Equatable, Sendable {
     public var contact: Contact?
     /// Whether the session under `sessionKey` may be replaced (the user confirmed it).
     public var replace: Bool
-    /// The device grant instead of a browser redirect (a code to type on any device).
-    public var useDevice: Bool
+    /// How tokens are asked for: the browser's redirect, the device grant (a code to type on any device), CIBA or
+    /// client credentials.
+    public var method: GrantChoice
+    /// The device grant instead of a browser redirect.
+    public var useDevice: Bool { method == .device }
     /// OIDC: the issuer that replaces config.json's (every endpoint from its discovery), as `--issuer`.
     public var issuer: String?
     /// OIDC: the client id that replaces config.json's, as `--client-id`.
@@ -22,14 +25,14 @@ public struct SignInChoice: Equatable, Sendable {
 
     public init(
         provider: Provider, backend: String, sessionKey: String? = nil,
-        contact: Contact? = nil, replace: Bool = false, useDevice: Bool = false
+        contact: Contact? = nil, replace: Bool = false, useDevice: Bool = false, method: GrantChoice? = nil
     ) {
         self.provider = provider
         self.backend = backend
         self.sessionKey = sessionKey
         self.contact = contact
         self.replace = replace
-        self.useDevice = useDevice
+        self.method = method ?? (useDevice ? .device : .browser)
     }
 
     /// Whether this sign-in goes by a one-time code rather than a browser.

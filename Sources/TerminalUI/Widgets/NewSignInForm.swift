@@ -39,8 +39,10 @@ public struct NewSignInForm: Equatable, Sendable {
     public var error: String?
     /// A taken key the user was warned about: starting again with it unchanged replaces that session.
     public var replaceKey: String?
-    /// `m`: browser providers sign in with the device grant (a code typed on any device) instead of a redirect.
-    public var useDevice: Bool
+    /// `m`: how tokens are asked for (the browser's redirect, the device grant, CIBA or client credentials).
+    public var method: GrantChoice
+    /// Whether `m` chose the device grant (a code typed on any device) instead of a redirect.
+    public var useDevice: Bool { method == .device }
     /// OIDC (the generic provider): an issuer URL instead of config.json's; empty keeps config.json's.
     public var issuer: TextField
     /// OIDC: the client id registered with that issuer; empty keeps config.json's.
@@ -70,7 +72,7 @@ public struct NewSignInForm: Equatable, Sendable {
         focus = .providers
         error = nil
         replaceKey = nil
-        useDevice = false
+        method = .browser
         issuer = TextField(placeholder: "config.json's (https://id.example.com)", maxLength: 2048)
         clientID = TextField(placeholder: "config.json's", maxLength: 512)
         self.configuredOptions = configuredOptions
