@@ -141,11 +141,6 @@ public struct ProviderEndpoints: Equatable, Sendable, Codable {
         return result
     }
 
-    /// Where OIDC Discovery 1.0 section 4 puts an issuer's configuration document.
-    public static func discoveryURL(issuer: String) -> String {
-        issuer.trimmingSuffix("/") + "/.well-known/openid-configuration"
-    }
-
     /// Where RFC 8414 section 3 puts an issuer's metadata: the well-known segment between host and path.
     public static func authorizationServerMetadataURL(issuer: String) -> String? {
         guard var components = URLComponents(string: issuer), components.host != nil else { return nil }

@@ -228,8 +228,8 @@ public struct ProviderResolver: Sendable {
             }
             let discovery =
                 settings.issuer == nil
-                ? (preset.discoveryURL ?? ProviderEndpoints.discoveryURL(issuer: issuer))
-                : ProviderEndpoints.discoveryURL(issuer: issuer)
+                ? (preset.discoveryURL ?? ProviderPreset.discoveryURL(issuer: issuer))
+                : ProviderPreset.discoveryURL(issuer: issuer)
             found = try metadata.endpoints(issuer: issuer, discoveryURL: discovery, now: clock())
         }
         guard var endpoints = found else { throw .unavailable(reason: "no endpoints for \(preset.title)") }

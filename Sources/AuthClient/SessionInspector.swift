@@ -23,7 +23,7 @@ public struct SessionInspector: Sendable {
             return current.endpoints
         }
         return try metadata.endpoints(
-            issuer: record.issuer, discoveryURL: ProviderEndpoints.discoveryURL(issuer: record.issuer), now: now)
+            issuer: record.issuer, discoveryURL: ProviderPreset.discoveryURL(issuer: record.issuer), now: now)
     }
 
     /// The session's tokens decoded and checked. A session without an ID or access token (an auth proxy's, a

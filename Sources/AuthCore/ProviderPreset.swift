@@ -71,7 +71,12 @@ public struct ProviderPreset: Equatable, Sendable, Codable {
     public var discoveryURL: String? {
         if let discovery { return discovery }
         guard kind == .oidc, let issuer else { return nil }
-        return (issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer) + "/.well-known/openid-configuration"
+        return Self.discoveryURL(issuer: issuer)
+    }
+
+    /// Where OIDC Discovery 1.0 section 4 puts an issuer's configuration document.
+    public static func discoveryURL(issuer: String) -> String {
+        (issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer) + "/.well-known/openid-configuration"
     }
 }
 

@@ -8,7 +8,7 @@ extension DoctorCommand {
     /// asks for that discovery lacks. Nothing when discovery cannot be fetched (the provider line above says so).
     static func checkProtocols(_ provider: ResolvedProvider, transport: HTTPTransport, area: String) -> [Check] {
         let issuer = provider.endpoints.issuer
-        let url = (issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer) + "/.well-known/openid-configuration"
+        let url = ProviderPreset.discoveryURL(issuer: issuer)
         guard let response = try? transport.send(OutgoingRequest(url: url, headers: [("Accept", "application/json")])),
             response.status == 200, let document = try? response.json(),
             document["issuer"]?.string == issuer

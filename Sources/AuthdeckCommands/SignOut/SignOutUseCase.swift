@@ -74,7 +74,7 @@ struct SignOutUseCase {
     static func offered(_ record: SessionRecord, dataFolder: URL) -> Bool {
         let cache = ProviderMetadataCache(
             transport: CurlTransport(), folder: dataFolder.appendingPathComponent("cache"))
-        let discovery = ProviderEndpoints.discoveryURL(issuer: record.issuer)
+        let discovery = ProviderPreset.discoveryURL(issuer: record.issuer)
         return cache.cachedEndpoints(issuer: record.issuer, discoveryURL: discovery)?.endSession != nil
     }
 
@@ -87,7 +87,7 @@ struct SignOutUseCase {
         let endpoints: ProviderEndpoints
         do throws(SignInError) {
             endpoints = try metadata.endpoints(
-                issuer: record.issuer, discoveryURL: ProviderEndpoints.discoveryURL(issuer: record.issuer))
+                issuer: record.issuer, discoveryURL: ProviderPreset.discoveryURL(issuer: record.issuer))
         } catch {
             throw CommandFailure(
                 error.exitCode,
