@@ -134,6 +134,14 @@ extension InteropTests {
                 (["--grant", "token-exchange"], "--grant token-exchange needs --subject-session"),
                 (["--grant", "client-credentials", "--login-hint", "a"], "--login-hint is not for --grant"),
                 (["--grant", "ciba", "--device", "--login-hint", "a"], "--device is --grant device"),
+                // CIBA takes the login hint and a token exchange one resource; the browser's other shaping is refused.
+                (["--grant", "ciba", "--login-hint", "a", "--prompt", "login"], "--prompt is not for --grant ciba"),
+                (
+                    [
+                        "--grant", "token-exchange", "--subject-session", "p", "--resource", "https://a.test/",
+                        "--resource", "https://b.test/",
+                    ], "--grant token-exchange takes one --resource"
+                ),
             ] {
                 let result = setup.login(arguments)
                 #expect(result.status == 2, "\(arguments): \(result.stderr)")

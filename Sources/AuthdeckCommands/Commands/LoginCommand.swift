@@ -326,12 +326,15 @@ enum LoginCommand {
     /// The shaping options only the browser's authorization request carries, refused with any other grant before
     /// anything is loaded; CIBA takes the login hint and a token exchange one resource as their own.
     static func refuseBrowserOnlyOptions(_ arguments: Arguments, grant: SignInGrant) throws(CommandFailure) {
-        var isCIBA = false
-        if case .ciba = grant { isCIBA = true }
-        var isExchange = false
-        if case .tokenExchange = grant { isExchange = true }
+        // The one shaping option a grant without a browser takes as its own.
+        let own: String? =
+            switch grant {
+            case .ciba: "login-hint"
+            case .tokenExchange: "resource"
+            default: nil
+            }
         let given = ["prompt", "login-hint", "claims", "resource", "authorization-details", "param"].filter {
-            !arguments.values($0).isEmpty && !($0 == "login-hint" && isCIBA) && !($0 == "resource" && isExchange)
+            !arguments.values($0).isEmpty && $0 != own
         }
         if grant == .device, !given.isEmpty {
             throw .usage(
@@ -341,7 +344,7 @@ enum LoginCommand {
         if grant != .authorizationCode, let option = given.first {
             throw .usage("--\(option) is not for --grant \(arguments.value("grant") ?? "device")")
         }
-        if isExchange, arguments.values("resource").count > 1 {
+        if own == "resource", arguments.values("resource").count > 1 {
             throw .usage("--grant token-exchange takes one --resource")
         }
     }
