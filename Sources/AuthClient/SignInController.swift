@@ -226,6 +226,10 @@ public final class SignInController: @unchecked Sendable {
             report(.finished(.failure(error)))
         case .replay(let outcome):
             report(.replayed(outcome))
+        case .replayStep:
+            // The same step again, as PortalSwift's handleRedirect answers it: the code prompt is shown anew.
+            trace?.record(.notice, "the exchanged redirect came again; the same TOTP step, nothing exchanged")
+            report(.stateChanged(machine.state))
         case .discard(_, let issued, let error):
             // Cancelled while the session was being issued: it is not stored, and revoked where the backend can.
             let backend = self.backend
@@ -310,7 +314,7 @@ public final class SignInController: @unchecked Sendable {
                 let verdict: CallbackVerdict
                 var refusal: SignInError?
                 switch action {
-                case .exchange, .replay: verdict = .accepted
+                case .exchange, .replay, .replayStep: verdict = .accepted
                 case .reject(let error):
                     verdict = .refused(error.message)
                     refusal = error

@@ -45,6 +45,10 @@ public struct Attempt: Equatable, Sendable {
     public var confirmsStatelessSession = false
     /// Set by the machine when it took a redirect without `state` for an attempt that `confirmsStatelessSession`.
     public internal(set) var awaitsIdentityConfirmation = false
+    /// The SHA-256 of the Portal token the attempt exchanged, set by the machine: a re-delivery of that redirect
+    /// replays the step or result it led to (as PortalSwift's `handleRedirect` keys its memory on the token), never
+    /// a second exchange. The digest, not the token, so the spent credential is not kept.
+    public internal(set) var exchangedTokenDigest: [UInt8]?
     /// The issuer the authorization request went to: a redirect's `iss` must be exactly this (RFC 9207 2.4).
     /// Nil for backends whose redirect does not come from an OAuth authorization server.
     public var expectedIssuer: String?
@@ -130,6 +134,9 @@ public struct Callback: Equatable, Sendable {
     public var idToken: String?
     /// Portal's one-time `token` parameter.
     public var token: String?
+    /// Portal's `login_type` (`GOOGLE`, `APPLE`): the sign-in method a `token` is for, without which PortalSwift
+    /// exchanges nothing.
+    public var loginType: String?
     /// The authorization server's issuer identifier (RFC 9207 `iss`), on success and error responses alike.
     public var issuer: String?
     /// A JWT-secured authorization response (JARM's `response`): its parameters count only once verified.
@@ -137,7 +144,8 @@ public struct Callback: Equatable, Sendable {
 
     public init(
         code: String? = nil, state: String? = nil, error: String? = nil, errorDescription: String? = nil,
-        idToken: String? = nil, token: String? = nil, issuer: String? = nil, response: String? = nil
+        idToken: String? = nil, token: String? = nil, issuer: String? = nil, response: String? = nil,
+        loginType: String? = nil
     ) {
         self.code = code
         self.state = state
@@ -147,6 +155,7 @@ public struct Callback: Equatable, Sendable {
         self.token = token
         self.issuer = issuer
         self.response = response
+        self.loginType = loginType
     }
 }
 

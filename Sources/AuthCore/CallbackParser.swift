@@ -60,7 +60,7 @@ public enum CallbackParser {
     }
 
     private static let known: Set<String> = [
-        "code", "state", "error", "error_description", "id_token", "token", "iss", "response",
+        "code", "state", "error", "error_description", "id_token", "token", "iss", "response", "login_type",
     ]
 
     /// Parameters that arrived some other way: a verified JWT-secured response's claims, as strings.
@@ -78,6 +78,6 @@ public enum CallbackParser {
         return Callback(
             code: seen["code"], state: seen["state"], error: seen["error"],
             errorDescription: seen["error_description"], idToken: seen["id_token"], token: seen["token"],
-            issuer: seen["iss"], response: seen["response"])
+            issuer: seen["iss"], response: seen["response"], loginType: seen["login_type"])
     }
 }

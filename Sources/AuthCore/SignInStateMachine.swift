@@ -62,13 +62,17 @@ public struct SignInStateMachine: Sendable {
         case fail(AttemptID, SignInError)
         /// Show the outcome of an attempt again: a replayed callback, never a second exchange.
         case replay(SignInOutcome)
+        /// Show the attempt's step again: the redirect it already exchanged came again while it waits for its TOTP
+        /// code (PortalSwift's `handleRedirect` answers the same step), never a second exchange.
+        case replayStep(AttemptID)
         /// The attempt ended with this error, and this session it issued is not stored: revoke it if possible.
         case discard(AttemptID, IssuedSession, SignInError)
     }
 
     public private(set) var state: State
-    /// The attempt that ended most recently and how; only to recognise replays and late callbacks.
-    private var ended: (state: String, outcome: SignInOutcome?)?
+    /// The attempt that ended most recently and how; only to recognise replays and late callbacks (by its state,
+    /// or by the digest of the Portal token it exchanged).
+    private var ended: (state: String, tokenDigest: [UInt8]?, outcome: SignInOutcome?)?
 
     public init() {
         state = .idle(lastError: nil)
@@ -138,6 +142,12 @@ public struct SignInStateMachine: Sendable {
             } else if let idToken = callback.idToken, !idToken.isEmpty {
                 grant = .idToken(idToken)
             } else if let token = callback.token, !token.isEmpty {
+                // PortalSwift exchanges a token only under the sign-in method it names; without one it is not a
+                // sign-in result, and the token stays unspent for the whole redirect.
+                guard let loginType = callback.loginType, Self.portalLoginTypes.contains(loginType) else {
+                    return .reject(Self.unmarkedPortalRedirect)
+                }
+                taken.exchangedTokenDigest = SHA256.hash(token)
                 grant = .portalToken(token)
             } else {
                 return .reject(.callbackIncomplete)
@@ -145,18 +155,33 @@ public struct SignInStateMachine: Sendable {
             state = .awaitingCallback(taken, .verifying)
             return .exchange(attempt.id, grant)
         case .totpRequired(let attempt, _, _):
-            // The attempt's callback was already used; a replay must not restart the exchange.
+            // The attempt's callback was already used; a replay must not restart the exchange. Portal's redirect
+            // has no state: its token says it is the same one, and it answers the same step.
+            if Self.sameToken(callback, attempt.exchangedTokenDigest) { return .replayStep(attempt.id) }
             return callback.state.map { ConstantTime.equals($0, attempt.state) } == true
                 ? .none : .reject(.stateMismatch)
         case .idle, .authenticated:
             // Rules 2 and 4: late callbacks of ended attempts are ignored; a completed one reports its result again.
-            if let ended, let received = callback.state, ConstantTime.equals(received, ended.state),
-                let outcome = ended.outcome
-            {
-                return .replay(outcome)
-            }
-            return .none
+            guard let ended, let outcome = ended.outcome else { return .none }
+            if let received = callback.state, ConstantTime.equals(received, ended.state) { return .replay(outcome) }
+            return Self.sameToken(callback, ended.tokenDigest) ? .replay(outcome) : .none
         }
+    }
+
+    /// The `login_type` values PortalSwift exchanges a token under (its `AuthMethod`'s OAuth cases).
+    static let portalLoginTypes: Set<String> = ["GOOGLE", "APPLE"]
+
+    /// A Portal redirect with a token but no sign-in method: refused, its token unspent, the attempt waiting.
+    static let unmarkedPortalRedirect = SignInError.authenticationFailed(
+        providerError: "the Portal redirect names no login_type (GOOGLE or APPLE), without which Portal's SDK "
+            + "exchanges nothing; paste the whole redirect URL")
+
+    /// Whether a redirect without state re-delivers the Portal token whose digest is `digest` (an error redirect
+    /// never replays: PortalSwift reads the error first).
+    private static func sameToken(_ callback: Callback, _ digest: [UInt8]?) -> Bool {
+        guard callback.state == nil, callback.error == nil, let digest, let token = callback.token, !token.isEmpty
+        else { return false }
+        return ConstantTime.equals(SHA256.hash(token), digest)
     }
 
     /// Why a redirect cannot be from the issuer the request went to (RFC 9207 2.4): its `iss` is another, or it has
@@ -338,7 +363,7 @@ public struct SignInStateMachine: Sendable {
         case .awaitingCallback(let attempt, .persisting(let issued)) where attempt.id == id,
             .totpRequired(let attempt, _, .persisting(let issued)) where attempt.id == id:
             let outcome = SignInOutcome(record: record, kind: issued.kind)
-            ended = (attempt.state, outcome)
+            ended = (attempt.state, attempt.exchangedTokenDigest, outcome)
             state = .authenticated(outcome)
             return .report(outcome)
         case .idle, .awaitingCallback, .totpRequired, .authenticated:
@@ -452,7 +477,7 @@ public struct SignInStateMachine: Sendable {
     }
 
     private mutating func end(_ attempt: Attempt, _ error: SignInError) -> Action {
-        ended = (attempt.state, nil)
+        ended = (attempt.state, nil, nil)
         state = .idle(lastError: error)
         return .fail(attempt.id, error)
     }

@@ -14,9 +14,12 @@ import Testing
     let controller: SignInController
     init() { controller = .recording(presenter, persist: stored.persist) }
 
-    /// Starts `provider` through `sandbox-portal` and answers the attempt and the URL to open.
-    func start(_ sandbox: TurnkeySandbox, _ provider: Provider = .google) throws -> (Attempt, String) {
-        controller.start(try sandbox.backend(provider, backend: "sandbox-portal"), timeout: 60)
+    /// Starts `provider` through `sandbox-portal` and answers the attempt and the URL to open; `transport` sees
+    /// every request the backend sends.
+    func start(
+        _ sandbox: TurnkeySandbox, _ provider: Provider = .google, transport: RecordingTransport = RecordingTransport()
+    ) throws -> (Attempt, String) {
+        controller.start(try sandbox.backend(provider, backend: "sandbox-portal", transport: transport), timeout: 60)
         let attempt = try #require(presenter.waitForBegin())
         guard case .browser(let url)? = presenter.prompts.last else {
             throw TurnkeySandbox.BrowseFailure(description: "no browser prompt: \(presenter.results)")
@@ -228,6 +231,63 @@ import Testing
             guard case .network(let message) = error as? SignInError else { return false }
             return message.contains("HTTP 500") && message.contains("token store down")
         }
+    }
+
+    /// PortalSwift keys its replay memory on the token: a redirect delivered again during the TOTP step answers
+    /// the same step, and after the sign-in the same result; the sandbox's token endpoint is asked once.
+    @Test func aReDeliveredRedirectReplaysTheStepThenTheResultAndIsExchangedOnce() throws {
+        let sandbox = try TurnkeySandbox()
+        let transport = RecordingTransport()
+        let (_, url) = try start(sandbox, transport: transport)
+        let final = try sandbox.browse(url, user: "dora")
+        #expect(controller.paste(final) == .accepted)
+        #expect(presenter.wait { if case .totpRequired(_, _, .waiting) = controller.state { true } else { false } })
+        let stepsShown = presenter.reports.count { if case .stateChanged(.totpRequired) = $0 { true } else { false } }
+        #expect(controller.paste(final) == .accepted)
+        #expect(
+            presenter.wait {
+                presenter.reports.count { if case .stateChanged(.totpRequired) = $0 { true } else { false } }
+                    > stepsShown
+            })
+        #expect(presenter.notices.isEmpty)
+        #expect(transport.count("/oauth/tokens") == 1)
+        controller.enterCode(sandbox.totp())
+        _ = presenter.wait { controller.state.confirming != nil }
+        controller.answerIdentity(keep: true)
+        guard case .success(let outcome)? = ended() else {
+            Issue.record("no session")
+            return
+        }
+        #expect(controller.paste(final) == .accepted)
+        #expect(presenter.wait { presenter.reports.contains(.replayed(outcome)) })
+        #expect(transport.count("/oauth/tokens") == 1)
+        #expect(stored.count == 1)
+    }
+
+    /// PortalSwift exchanges nothing for a redirect without `login_type`: refused in one line, nothing exchanged or
+    /// stored, and the whole redirect still signs in.
+    @Test func aRedirectWithoutLoginTypeIsRefusedAndItsTokenStaysUnspent() throws {
+        let sandbox = try TurnkeySandbox()
+        let transport = RecordingTransport()
+        let (_, url) = try start(sandbox, transport: transport)
+        let final = try sandbox.browse(url)
+        let token = try #require(URLComponents(string: final)?.queryItems?.first { $0.name == "token" }?.value)
+        let unmarked = "authdeck://callback?" + FormEncoding.encode([("token", token)])
+        guard case .refused(let reason) = controller.paste(unmarked) else {
+            Issue.record("a redirect without login_type was taken")
+            return
+        }
+        #expect(reason.contains("login_type") && !reason.contains(token) && !reason.contains("\n"))
+        #expect(transport.count("/oauth/tokens") == 0)
+        #expect(stored.count == 0)
+        #expect(controller.paste(final) == .accepted)
+        #expect(confirming() != nil)
+        controller.answerIdentity(keep: true)
+        guard case .success? = ended() else {
+            Issue.record("the whole redirect did not sign in")
+            return
+        }
+        #expect(transport.count("/oauth/tokens") == 1)
     }
 }
 

@@ -21,10 +21,13 @@ import Testing
         return attempt
     }
 
+    /// Portal's redirect: its one-time token under the sign-in method it is for, no state.
+    static let portalRedirect = Callback(token: "portal-token", loginType: "GOOGLE")
+
     /// A Portal attempt whose stateless redirect was exchanged: waiting for the session, or (`totp`) for its code.
     static func portalExchanging(totp: Bool = false) -> Machine {
         var m = Fixture.awaiting(portalAttempt())
-        _ = m.callbackReceived(Callback(token: "portal-token"), now: t0)
+        _ = m.callbackReceived(portalRedirect, now: t0)
         if totp {
             _ = m.totpChallenged(one, Fixture.challenge)
             _ = m.codeEntered("654321", now: t0)
@@ -131,7 +134,7 @@ import Testing
     static let events: [(String, @Sendable (inout Machine) -> Machine.Action)] = [
         ("start", { $0.startRequested(Fixture.browserAttempt(id: 9, state: "other")) }),
         ("callback", { $0.callbackReceived(Fixture.goodCallback, now: t0) }),
-        ("stateless", { $0.callbackReceived(Callback(token: "portal-token"), now: t0) }),
+        ("stateless", { $0.callbackReceived(portalRedirect, now: t0) }),
         ("codeSent", { $0.codeSent(one, otpID: "otp-1", resendAvailableAt: t0) }),
         ("code", { $0.codeEntered("123456", now: t0) }),
         ("resend", { $0.resendRequested(now: t0) }),
@@ -262,7 +265,7 @@ import Testing
             "decline": "none =",
         ],
         "tr.confirm": [
-            "start": "reject(signInInProgress) =", "callback": "none =", "stateless": "reject(stateMismatch) =",
+            "start": "reject(signInInProgress) =", "callback": "none =", "stateless": "replayStep =",
             "codeSent": "none =", "code": "none =", "resend": "none =", "issued": "none =", "totp": "none =",
             "codeRequired": "none =", "rejected": "none =", "failed": "none =", "persisted": "none =",
             "persistFailed": "none =", "retry": "none =", "cancel": "discard(closed) → idle!", "tick": "none =",
@@ -342,7 +345,7 @@ import Testing
         var attempt = Fixture.browserAttempt()
         attempt.acceptsStatelessRedirect = true
         var m = Fixture.awaiting(attempt)
-        let stateless = Callback(token: "portal-token")
+        let stateless = Self.portalRedirect
         #expect(m.callbackReceived(stateless, now: Self.t0) == .exchange(Self.one, .portalToken("portal-token")))
         #expect(m.callbackReceived(stateless, now: Self.t0) == .none)
         #expect(m.callbackReceived(Callback(state: "forged", token: "t"), now: Self.t0) == .reject(.stateMismatch))
@@ -359,7 +362,9 @@ import Testing
     /// Proxy's nonce), asks nothing.
     @Test func aSessionFromAStatelessRedirectIsStoredOnlyOnceTheUserKeepsIt() {
         var m = Fixture.awaiting(Self.portalAttempt())
-        #expect(m.callbackReceived(Callback(token: "t"), now: Self.t0) == .exchange(Self.one, .portalToken("t")))
+        #expect(
+            m.callbackReceived(Callback(token: "t", loginType: "APPLE"), now: Self.t0)
+                == .exchange(Self.one, .portalToken("t")))
         #expect(m.sessionIssued(Self.one, Fixture.issued) == .confirmIdentity(Self.one, Fixture.issued))
         #expect(m.tick(now: Self.late) == .none)
         #expect(m.identityAnswered(keep: true) == .persist(Self.one, Fixture.issued))
@@ -374,13 +379,63 @@ import Testing
         #expect(m.sessionIssued(Self.one, Fixture.issued) == .confirmIdentity(Self.one, Fixture.issued))
         // With the attempt's state the redirect proves itself; a bound stateless grant needs no question.
         m = Fixture.awaiting(Self.portalAttempt())
-        _ = m.callbackReceived(Callback(state: Fixture.state, token: "t"), now: Self.t0)
+        _ = m.callbackReceived(Callback(state: Fixture.state, token: "t", loginType: "GOOGLE"), now: Self.t0)
         #expect(m.sessionIssued(Self.one, Fixture.issued) == .persist(Self.one, Fixture.issued))
         var bound = Fixture.browserAttempt()
         bound.acceptsStatelessRedirect = true
         m = Fixture.awaiting(bound)
-        _ = m.callbackReceived(Callback(token: "t"), now: Self.t0)
+        _ = m.callbackReceived(Callback(token: "t", loginType: "APPLE"), now: Self.t0)
         #expect(m.sessionIssued(Self.one, Fixture.issued) == .persist(Self.one, Fixture.issued))
+    }
+
+    /// PortalSwift's `_handleRedirect` exchanges a token only under `login_type` GOOGLE or APPLE, matched exactly;
+    /// a redirect without one is refused in one line, its token unspent, and the attempt goes on waiting.
+    @Test func aPortalRedirectWithoutItsLoginTypeIsRefusedAndNothingIsExchanged() {
+        for loginType in [nil, "", "google", "EMAIL_MAGIC_LINK", "GOOGLE "] {
+            var m = Fixture.awaiting(Self.portalAttempt())
+            let redirect = Callback(token: "portal-token", loginType: loginType)
+            guard case .reject(let error) = m.callbackReceived(redirect, now: Self.t0) else {
+                Issue.record("\(String(describing: loginType)) was not refused")
+                continue
+            }
+            #expect(error.message.contains("login_type"))
+            #expect(!error.message.contains("\n"))
+            #expect(Self.name(m.state) == "aw.wait")
+        }
+        var m = Fixture.awaiting(Self.portalAttempt())
+        _ = m.callbackReceived(Callback(token: "portal-token"), now: Self.t0)
+        // The whole redirect, pasted after, is still taken: the token was never spent.
+        #expect(
+            m.callbackReceived(Self.portalRedirect, now: Self.t0) == .exchange(Self.one, .portalToken("portal-token")))
+    }
+
+    /// Keyed on the token, as PortalSwift's replay memory is: a re-delivery during the TOTP step answers the same
+    /// step (even without its marker: the memory is read first), after the sign-in the same result; never a
+    /// second exchange. Another token, or an error redirect, is not a replay.
+    @Test func aReDeliveredPortalRedirectReplaysItsStepThenItsResult() {
+        var m = Fixture.awaiting(Self.portalAttempt())
+        #expect(
+            m.callbackReceived(Self.portalRedirect, now: Self.t0) == .exchange(Self.one, .portalToken("portal-token")))
+        _ = m.totpChallenged(Self.one, Fixture.challenge)
+        #expect(m.callbackReceived(Self.portalRedirect, now: Self.t0) == .replayStep(Self.one))
+        #expect(m.callbackReceived(Callback(token: "portal-token"), now: Self.t0) == .replayStep(Self.one))
+        #expect(
+            m.callbackReceived(Callback(token: "other", loginType: "GOOGLE"), now: Self.t0) == .reject(.stateMismatch))
+        #expect(
+            m.callbackReceived(Callback(error: "oauth_failed", token: "portal-token"), now: Self.t0)
+                == .reject(.stateMismatch))
+        #expect(Self.name(m.state) == "tr.wait")
+        _ = m.codeEntered("123456", now: Self.t0)
+        _ = m.sessionIssued(Self.one, Fixture.issued)
+        _ = m.identityAnswered(keep: true)
+        #expect(m.persisted(Self.one, Fixture.record) == .report(Fixture.outcome))
+        #expect(m.callbackReceived(Self.portalRedirect, now: Self.t0) == .replay(Fixture.outcome))
+        #expect(m.callbackReceived(Callback(token: "other", loginType: "GOOGLE"), now: Self.t0) == .none)
+        // An attempt that ended without a session has nothing to replay.
+        m = Fixture.awaiting(Self.portalAttempt())
+        _ = m.callbackReceived(Self.portalRedirect, now: Self.t0)
+        _ = m.requestFailed(Self.one, Self.network)
+        #expect(m.callbackReceived(Self.portalRedirect, now: Self.t0) == .none)
     }
 
     // MARK: - Names
@@ -417,6 +472,7 @@ import Testing
         case .persist: return "persist"
         case .report: return "report"
         case .replay: return "replay"
+        case .replayStep: return "replayStep"
         case .reject(let error): return "reject(\(name(error)))"
         case .fail(_, let error): return "fail(\(name(error)))"
         case .discard(_, _, let error): return "discard(\(name(error)))"
