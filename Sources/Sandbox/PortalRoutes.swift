@@ -5,16 +5,18 @@ import LoopbackHTTP
 import Synchronization
 
 /// Portal's Client Auth routes (SPEC 3.5) under `/portal/api/v3/auth`, in the shapes portal-hq/PortalSwift's
-/// `PortalAuthApi` and `PortalAuthWireTypes` read; every call with the `x-portal-auth-environment-id` header;
-/// errors are `{"error": message}`.
+/// `PortalAuthApi` and `PortalAuthWireTypes` read; every call with the `x-portal-auth-environment-id` header of the
+/// configured environment (another, or none, is 401). Refusals carry `{"error": message}` for people reading them;
+/// PortalSwift reads them by status (`PortalRequests`: every 401 is unauthorized, whatever its body).
 /// - `GET /methods` → `{"data": {"allowedAuthMethods": ["GOOGLE", "APPLE"], "autoCreateWallet": false}}`.
 /// - `GET /oauth/urls?redirectUrl=URL[&isAccountAbstracted=true|false]` → `{"data": {"google": URL,
 ///   "apple": URL}}`. The URLs go through the sandbox's own consent page and come back to the portal's callback,
 ///   which exchanges the code and redirects to `redirectUrl?token=<one-time>&login_type=GOOGLE|APPLE`, or
 ///   `?error=oauth_failed` (the only error Portal sends). No app-side state goes in or comes back. Both URLs
 ///   share one single-use state. `redirectUrl` is matched byte for byte against the environment's allow-list
-///   (`portalRedirectURLs`, then `extraRedirectURIs`; a loopback URL with another port is refused): 401, as Portal
-///   answers a redirect URL that is not allow-listed.
+///   (`portalRedirectURLs`, then `extraRedirectURIs`; a loopback URL with another port is refused) in the form
+///   Portal's SDKs send it (`PortalRedirectForm`): one sent unencoded is refused, not decoded into a match. 401,
+///   as Portal answers a redirect URL that is not allow-listed.
 /// - `POST /oauth/tokens {"token"}` → `{"data": {endUserId, clientId, isAccountAbstracted, clientSessionToken}}`,
 ///   or `{"data": {endUserId, clientId, isAccountAbstracted, userJwt, totpLink?}}` when a TOTP code is due.
 /// - `POST /totps/validations {"code"}` with `Authorization: Bearer <userJwt>` →
@@ -67,7 +69,7 @@ final class PortalRoutes: Sendable {
         guard !environment.isEmpty else {
             return PortalError.unauthorized("the x-portal-auth-environment-id header is required").response
         }
-        if let expected = context.configuration.portalEnvironmentID, !ConstantTime.equals(environment, expected) {
+        guard ConstantTime.equals(environment, context.configuration.writtenPortalEnvironmentID) else {
             return PortalError.unauthorized("unknown auth environment").response
         }
         do throws(PortalError) {
@@ -103,7 +105,7 @@ final class PortalRoutes: Sendable {
             throw .badRequest("redirectUrl is required")
         }
         let allowList = context.configuration.portalRedirectURLs + context.configuration.extraRedirectURIs
-        guard allowList.contains(redirectURL) else {
+        guard allowList.contains(redirectURL), PortalRedirectForm.isSent(request.query, as: redirectURL) else {
             throw .unauthorized("redirectUrl is not allow-listed for this environment")
         }
         var abstracted: Bool?

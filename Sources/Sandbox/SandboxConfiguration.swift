@@ -57,7 +57,8 @@ public struct SandboxConfiguration: Sendable {
     /// Auth Proxy contract does not have, so off unless asked for; config.json then says `totpExtension`.
     public var turnkeyTOTPExtension = false
 
-    /// The portal's `x-portal-auth-environment-id`; nil accepts any non-empty value.
+    /// The portal's `x-portal-auth-environment-id`, the only one accepted (another is refused with 401, as Portal
+    /// refuses an unknown auth environment); nil is `sandbox-environment`, which config.json names.
     public var portalEnvironmentID: String?
     /// The OAuth methods the portal's environment enables.
     public var portalMethods: [OIDCProfile] = [.google, .apple]

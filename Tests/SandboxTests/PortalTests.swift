@@ -25,7 +25,8 @@ import Testing
 
     @Test func methodsNeedTheEnvironmentHeader() throws {
         let sandbox = try SandboxFixture { $0.portalEnvironmentID = "test-environment" }
-        let methods = try sandbox.get("/portal/api/v3/auth/methods", headers: SandboxFixture.portalHeaders)
+        let methods = try sandbox.get(
+            "/portal/api/v3/auth/methods", headers: ["x-portal-auth-environment-id": "test-environment"])
         #expect(methods.status == 200)
         // PortalAuthWireTypes' AuthMethodsResponse: Portal's method names, and the wallet hint.
         #expect((methods.json["data"] as? [String: Any])?["allowedAuthMethods"] as? [String] == ["GOOGLE", "APPLE"])
@@ -146,5 +147,41 @@ import Testing
         #expect(late.headers["location"] == nil)
         #expect(try sandbox.portal("/oauth/tokens", ["token": "made-up"]).status == 401)
         #expect(try sandbox.portal("/oauth/tokens", [:]).status == 400)
+    }
+
+    /// Portal refuses an auth environment it does not know with 401, which PortalSwift reads as unauthorized: by
+    /// default the sandbox knows only the one config.json names.
+    @Test func anUnknownEnvironmentIsRefusedByDefault() throws {
+        let sandbox = try SandboxFixture()
+        #expect(try sandbox.get("/portal/api/v3/auth/methods", headers: SandboxFixture.portalHeaders).status == 200)
+        for other in ["other", "sandbox-environment ", "SANDBOX-ENVIRONMENT"] {
+            let reply = try sandbox.get(
+                "/portal/api/v3/auth/methods", headers: ["x-portal-auth-environment-id": other])
+            #expect(reply.status == 401, "\(other)")
+        }
+        #expect(try sandbox.portal("/oauth/tokens", ["token": "made-up"]).status == 401)
+    }
+
+    /// The allow-list is matched byte for byte on what Portal's SDKs send (Java's URLEncoder form, `%20` for
+    /// space, as PortalSwift's formUrlEncode documents): an unencoded or otherwise escaped redirectUrl is not
+    /// decoded into a match.
+    @Test func aRedirectURLIsMatchedInTheFormTheSDKsSend() throws {
+        let sandbox = try SandboxFixture { $0.portalRedirectURLs.append("http://127.0.0.1:7000/cb-1.x") }
+        let sent = [
+            ("authdeck%3A%2F%2Fcallback", 200),
+            ("http%3A%2F%2F127.0.0.1%3A7000%2Fcb-1.x", 200),
+            ("authdeck://callback", 401),
+            ("authdeck%3a%2f%2fcallback", 401),
+            ("authdeck:%2F%2Fcallback", 401),
+            ("http%3A%2F%2F127%2E0%2E0%2E1%3A7000%2Fcb%2D1.x", 401),
+            ("http%3A%2F%2F127.0.0.1%3A7000%2Fcb-1.x&redirectUrl=http%3A%2F%2F127.0.0.1%3A7000%2Fcb-1.x", 401),
+        ]
+        for (value, status) in sent {
+            // A whole URL: the helper reads a bare target holding `://` as one.
+            let reply = try sandbox.get(
+                sandbox.base + "/portal/api/v3/auth/oauth/urls?redirectUrl=" + value,
+                headers: SandboxFixture.portalHeaders)
+            #expect(reply.status == status, "\(value)")
+        }
     }
 }

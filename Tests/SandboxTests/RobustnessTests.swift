@@ -29,7 +29,7 @@ import Testing
                 "POST", port: sandbox.port, "/portal/api/v3/auth/oauth/tokens",
                 headers: [
                     "Content-Type": type,
-                    "x-portal-auth-environment-id": "e",
+                    "x-portal-auth-environment-id": "sandbox-environment",
                 ], body: body)
             #expect(portal.status == 400)
             #expect(portal.string("error") != nil)

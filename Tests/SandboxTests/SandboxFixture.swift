@@ -16,7 +16,8 @@ final class SandboxFixture: Sendable {
 
     static let loopback = "http://127.0.0.1:5999/callback"
     static let proxyHeaders = ["X-Auth-Proxy-Config-ID": "test-config"]
-    static let portalHeaders = ["x-portal-auth-environment-id": "test-environment"]
+    /// The auth environment config.json names, the only one the sandbox accepts unless a test sets another.
+    static let portalHeaders = ["x-portal-auth-environment-id": "sandbox-environment"]
 
     init(_ adjust: (inout SandboxConfiguration) -> Void = { _ in }) throws {
         running = try FrozenSandbox(adjust)
