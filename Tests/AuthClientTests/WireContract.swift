@@ -8,7 +8,9 @@ import Foundation
 /// `type` (object, array, string, integer, boolean), `properties`, `required`, `additionalProperties` (absent:
 /// no other member is allowed), `items`, `enum`, `format: int64` (a decimal string), `$ref` into `definitions`,
 /// and authdeck's `x-json` (a string holding JSON text), `x-jwt` (a JWT's claims) and `x-data` (the `data` of an
-/// envelope). The checker was written from that description, not from the code it checks.
+/// envelope). `x-authdeck: "added"` marks what a file adds beyond its source; it is checked like the rest. A contract
+/// with `refusals` (Portal's) is read by status, a body checked only where its SDK parses one (`parsed`); otherwise
+/// every refusal has the `error` shape. The checker was written from that description, not from the code it checks.
 struct WireContract: Sendable {
     let name: String
     /// Where a route's path starts inside a URL path (`/v1/`, `/api/v3/auth/`).
@@ -36,6 +38,12 @@ struct WireContract: Sendable {
     }
 
     static let portal = load("portal-client-auth.json", routePrefix: "/api/v3/auth/")
+
+    /// A contract from its text, for tests of the checker itself.
+    static func parse(_ text: String, routePrefix: String) throws -> WireContract {
+        let document = try JSONValue.parse(Array(text.utf8))
+        return WireContract(name: "test", routePrefix: routePrefix, document: document, extensions: [])
+    }
 
     /// The route a URL path belongs to (`/v1/otp_init`), nil when the path is not this API's.
     func route(ofPath path: String) -> String? {
@@ -104,6 +112,9 @@ struct WireContract: Sendable {
         guard let path = URLComponents(string: request.url)?.path, let route = route(ofPath: path),
             let spec = routes[route]
         else { return [] }
+        if !(200..<300).contains(response.status), let refusals = document["refusals"] {
+            return check(refusal: response, route: route, refusals)
+        }
         guard let body = try? JSONValue.parse(response.body) else {
             return ["answer \(name) \(route): HTTP \(response.status) without a JSON body"]
         }
@@ -113,6 +124,52 @@ struct WireContract: Sendable {
         guard var schema = spec["response"] else { return [] }
         schema = widened(schema, route: route)
         return validate(body, schema, at: route + " answer").map { "answer \($0)" }
+    }
+
+    /// A refusal read by its status: the SDK reads no body but where `parsed` names a shape for the route.
+    private func check(refusal response: IncomingResponse, route: String, _ refusals: JSONValue) -> [String] {
+        let rule = refusals[String(response.status)] ?? refusals["other"] ?? .null
+        guard let schema = rule["parsed"]?[route] else { return [] }
+        guard let body = try? JSONValue.parse(response.body) else {
+            return ["answer \(name) \(route): HTTP \(response.status) without the JSON body the SDK parses"]
+        }
+        return validate(body, schema, at: "\(route) refusal").map { "answer \($0)" }
+    }
+
+    /// The schema keywords the checker knows; a schema (an object with `type` or `$ref`) using another is refused,
+    /// and `x-authdeck` may only say `added`.
+    static let keywords: Set<String> = [
+        "type", "properties", "required", "additionalProperties", "items", "enum", "format", "$ref", "x-json",
+        "x-jwt", "x-data", "x-authdeck",
+    ]
+
+    /// What in the contract file the checker cannot read: unknown keywords, or a marker that is not `added`.
+    func unreadable() -> [String] {
+        func walk(_ value: JSONValue, _ path: String) -> [String] {
+            switch value {
+            case .object(let members):
+                var problems: [String] = []
+                if let marker = members["x-authdeck"], marker != .string("added") {
+                    problems.append("\(path): x-authdeck says something other than added")
+                }
+                // A `properties` object names members (one may be called `type`); any other with `type` or `$ref`
+                // is a schema.
+                if !path.hasSuffix(".properties"), members["type"] != nil || members["$ref"] != nil {
+                    for key in members.keys.sorted() where !Self.keywords.contains(key) {
+                        problems.append("\(path): \(key) is not a keyword the checker knows")
+                    }
+                }
+                for (key, member) in members.sorted(by: { $0.key < $1.key }) {
+                    problems += walk(member, path + "." + key)
+                }
+                return problems
+            case .array(let items):
+                return items.enumerated().flatMap { walk($0.element, "\(path)[\($0.offset)]") }
+            default:
+                return []
+            }
+        }
+        return walk(document, name)
     }
 
     /// A redirect's query parameters against the contract's `redirect` shape (Portal's).

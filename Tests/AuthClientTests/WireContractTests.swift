@@ -164,29 +164,67 @@ import Testing
         }
     }
 
-    @Test func portalRefusalsHaveTheErrorShape() throws {
+    /// Portal's refusals are read by status, as PortalSwift's PortalRequests reads them: the sandbox's 401s and
+    /// other refusals pass with any body, a 400 from oauth/urls must carry the `{"error"}` the SDK parses there.
+    @Test func portalRefusalsAreReadByStatus() throws {
         let sandbox = try TurnkeySandbox()
         let contract = WireContract.portal
         let transport = CurlTransport(timeout: 3)
         let headers = [("x-portal-auth-environment-id", "sandbox-environment")]
         let base = sandbox.base + "/portal/api/v3/auth"
-        let answers = [
-            try transport.send(.json(base + "/oauth/tokens", Array("{}".utf8), headers: headers)),
-            try transport.send(OutgoingRequest(url: base + "/oauth/urls", headers: headers)),
-            try transport.send(
+        let requests: [(OutgoingRequest, Int)] = [
+            (.json(base + "/oauth/tokens", Array("{}".utf8), headers: headers), 400),
+            (OutgoingRequest(url: base + "/oauth/urls", headers: headers), 400),
+            (
                 OutgoingRequest(
-                    url: base + "/oauth/urls?redirectUrl=http%3A%2F%2F127.0.0.1%3A1%2Fcb",
-                    headers: headers)),
-            try transport.send(
-                .json(
-                    base + "/totps/validations", Array("{\"code\":\"123456\"}".utf8),
-                    headers: headers)),
+                    url: base + "/oauth/urls?redirectUrl=http%3A%2F%2F127.0.0.1%3A1%2Fcb", headers: headers), 401
+            ),
+            (.json(base + "/totps/validations", Array("{\"code\":\"123456\"}".utf8), headers: headers), 401),
+            (OutgoingRequest(url: base + "/methods", headers: [("x-portal-auth-environment-id", "other")]), 401),
         ]
-        for answer in answers {
-            #expect((400..<500).contains(answer.status))
-            let body = try JSONValue.parse(answer.body)
-            #expect(contract.validate(body, contract.errorSchema, at: "error").isEmpty, "\(body)")
+        for (request, status) in requests {
+            let answer = try transport.send(request)
+            #expect(answer.status == status, "\(request.url)")
+            #expect(contract.check(response: answer, to: request).isEmpty, "\(request.url)")
         }
+        // What the checker holds a refusal to: nothing of a 401's body, the parsed shape of a 400 from oauth/urls.
+        let urls = OutgoingRequest(url: base + "/oauth/urls?redirectUrl=x", headers: headers)
+        func answer(_ status: Int, _ body: String) -> IncomingResponse {
+            IncomingResponse(status: status, headers: [:], body: Array(body.utf8), duration: 0)
+        }
+        #expect(contract.check(response: answer(401, "<html>no</html>"), to: urls).isEmpty)
+        #expect(contract.check(response: answer(429, ""), to: urls).isEmpty)
+        #expect(contract.check(response: answer(400, #"{"error":"no abstraction"}"#), to: urls).isEmpty)
+        #expect(!contract.check(response: answer(400, #"{"error":7}"#), to: urls).isEmpty)
+        #expect(!contract.check(response: answer(400, "Bad Request"), to: urls).isEmpty)
+        let tokens = OutgoingRequest.json(base + "/oauth/tokens", Array("{}".utf8), headers: headers)
+        #expect(contract.check(response: answer(400, "Bad Request"), to: tokens).isEmpty)
+    }
+
+    /// The Portal file names the commits it was read from and marks what it adds beyond them, in words the
+    /// checker reads; a marker saying anything but `added`, or a keyword it does not know, is refused.
+    @Test func thePortalContractIsPinnedAndMarksWhatItAdds() throws {
+        let url = WireContract.folder.appendingPathComponent("portal-client-auth.json")
+        let document = try JSONValue.parse(Array(try Data(contentsOf: url)))
+        guard case .array(let lines)? = document["source"] else {
+            Issue.record("no source")
+            return
+        }
+        let source = lines.compactMap(\.string).joined(separator: " ")
+        #expect(source.contains("portal-hq/PortalSwift"))
+        let pinned = source.split(separator: " ").filter { word in
+            word.prefix(40).count == 40 && word.prefix(40).allSatisfy(\.isHexDigit)
+        }
+        #expect(pinned.count >= 4, "\(source)")
+        #expect(WireContract.portal.unreadable().isEmpty, "\(WireContract.portal.unreadable())")
+        #expect(document["definitions"]?["UserJwtClaims"]?["properties"]?["exp"]?["x-authdeck"] == .string("added"))
+        let drifted = try WireContract.parse(
+            #"{"definitions": {"A": {"type": "string", "x-authdeck": "maybe", "pattern": "x"}}}"#,
+            routePrefix: "/")
+        let problems = drifted.unreadable()
+        #expect(problems.count == 2)
+        #expect(problems.contains { $0.contains("pattern is not a keyword") })
+        #expect(problems.contains { $0.contains("other than added") })
     }
 
     // MARK: - Turnkey wire details
