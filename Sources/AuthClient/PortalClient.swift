@@ -3,7 +3,7 @@ import Foundation
 
 /// The wire calls of Portal's Client Auth API (SPEC 3.5) under `<base>/api/v3/auth`, each with the
 /// `x-portal-auth-environment-id` header, as portal-hq/PortalSwift's `PortalAuthApi` makes them. Answers are wrapped
-/// in `{"data": …}`; refusals are `{"error": message}`.
+/// in `{"data": …}`; refusals are read by their status as `PortalRequests` reads them (`refusal(_:call:codeSent:)`).
 public struct PortalClient: Sendable {
     /// The backend's base URL, without `/api/v3/auth` (the sandbox's is `http://127.0.0.1:PORT/portal`).
     public let baseURL: String
@@ -64,8 +64,9 @@ public struct PortalClient: Sendable {
         return try Self.tokens(data, call: "oauth/tokens")
     }
 
-    /// Validates a TOTP code for the pending sign-in `userJwt` names; a wrong code is `invalidCode`. The answer
-    /// carries no `endUserId`: it is read from the userJwt's `endUserId` claim, before the code is spent.
+    /// Validates a TOTP code for the pending sign-in `userJwt` names; a wrong code is `invalidCode` (any 401: it
+    /// does not spend the userJwt, so another code may follow). The answer carries no `endUserId`: it is read from
+    /// the userJwt's `endUserId` claim, before the code is spent.
     public func validateTOTP(userJwt: String, code: String) throws(SignInError) -> Tokens {
         guard let endUserID = Self.endUserID(userJwt: userJwt) else {
             throw .network(message: "Portal's userJwt carries no endUserId claim")
@@ -109,6 +110,39 @@ public struct PortalClient: Sendable {
         return output
     }
 
+    /// A refusal as PortalSwift reads it: by status first, the body only where the SDK parses it. Every 401 is
+    /// unauthorized whatever its body (`invalidCode` where the request carried a typed code: a wrong code leaves
+    /// the userJwt usable); 429 is a rate limit; a 400 from `oauth/urls` with `{"error": message}` says account
+    /// abstraction is unavailable; any other refusal keeps its status and its body as text, unparsed.
+    static func refusal(_ response: IncomingResponse, call: String, codeSent: Bool) -> SignInError {
+        let status = response.status
+        switch status {
+        case 401:
+            return codeSent ? .invalidCode : .unauthorized
+        case 429:
+            return .rateLimited
+        case 400 where call == "oauth/urls":
+            if let message = (try? JSONValue.parse(response.body))?["error"]?.string {
+                return .authenticationFailed(
+                    providerError: "account abstraction is not available for this auth environment: "
+                        + TurnkeyProxyError.printable(String(message.prefix(200))))
+            }
+        default:
+            break
+        }
+        let body = bodyText(response)
+        if status >= 500 { return .network(message: "Portal failed on \(call) (HTTP \(status))\(body)") }
+        return .authenticationFailed(providerError: "Portal refused \(call) (HTTP \(status))\(body)")
+    }
+
+    /// A refusal's body for a message, as text (PortalSwift copies it whole into its error): one printable line,
+    /// or what kind of body it was when it is not one (an HTML page, nothing).
+    private static func bodyText(_ response: IncomingResponse) -> String {
+        let kind = TurnkeyProxyError.bodyKind(response)
+        if response.body.isEmpty || kind.contains("HTML") { return " and \(kind)" }
+        return ": " + TurnkeyProxyError.printable(String(decoding: response.body.prefix(400), as: UTF8.self))
+    }
+
     // MARK: - Pieces
 
     private func headers() -> [(String, String)] {
@@ -132,15 +166,14 @@ public struct PortalClient: Sendable {
             isAccountAbstracted: data["isAccountAbstracted"]?.bool)
     }
 
-    /// Sends one request and unwraps `data`. 401 is `unauthorized` (a redirect URL that is not allow-listed, a
-    /// wrong environment), or `invalidCode` where the request carried a typed code.
+    /// Sends one request and unwraps `data`.
     private func call(
         _ request: OutgoingRequest, name: String,
         codeSent: Bool = false
     ) throws(SignInError) -> JSONValue {
         let response = try transport.send(request)
         guard (200..<300).contains(response.status) else {
-            throw TurnkeyProxyError.error(from: response, service: "Portal", call: name, codeSent: codeSent)
+            throw Self.refusal(response, call: name, codeSent: codeSent)
         }
         let json = try response.json()
         guard let data = json["data"] else { throw .network(message: "Portal's \(name) answer has no data") }

@@ -103,8 +103,25 @@ public final class PortalSignIn: SignInBackend, Sendable {
         return .totpRequired(TOTPChallenge(userJwt: userJwt, enrolmentLink: tokens.totpLink, user: tokens.endUserID))
     }
 
+    /// A wrong code (any 401) keeps the code step: PortalSwift's `verifyTotp` says it does not spend the userJwt.
+    /// Once the userJwt's `exp` has passed the step is over, and the sign-in must start again (no code is spent
+    /// on it, and a 401 then is the expiry, not the code).
     public func verifyTOTP(_ attempt: Attempt, userJwt: String, code: String) throws(SignInError) -> BackendAnswer {
-        .issued(try session(try client.validateTOTP(userJwt: userJwt, code: code)))
+        if stepExpired(userJwt) { throw Self.expiredStep }
+        do throws(SignInError) {
+            return .issued(try session(try client.validateTOTP(userJwt: userJwt, code: code)))
+        } catch .invalidCode where stepExpired(userJwt) {
+            throw Self.expiredStep
+        }
+    }
+
+    static let expiredStep = SignInError.authenticationFailed(
+        providerError: "Portal's TOTP step expired before a code was accepted; sign in again")
+
+    /// Whether the userJwt's `exp` claim (read unverified, as its `endUserId` is) has passed by this clock.
+    private func stepExpired(_ userJwt: String) -> Bool {
+        guard let expiry = TurnkeySignIn.unverifiedClaims(userJwt)["exp"]?.number else { return false }
+        return clock().timeIntervalSince1970 >= expiry
     }
 
     func session(_ tokens: PortalClient.Tokens) throws(SignInError) -> IssuedSession {
