@@ -154,10 +154,15 @@ public struct SignInStateMachine: Sendable {
             }
             state = .awaitingCallback(taken, .verifying)
             return .exchange(attempt.id, grant)
-        case .totpRequired(let attempt, _, _):
+        case .totpRequired(let attempt, _, let progress):
             // The attempt's callback was already used; a replay must not restart the exchange. Portal's redirect
             // has no state: its token says it is the same one, and it answers the same step.
-            if Self.sameToken(callback, attempt.exchangedTokenDigest) { return .replayStep(attempt.id) }
+            if Self.sameToken(callback, attempt.exchangedTokenDigest) {
+                switch progress {
+                case .waiting, .verifying: return .replayStep(attempt.id)
+                case .confirming, .persisting, .storageFailed, .cancelling: return .none  // the answer decides
+                }
+            }
             return callback.state.map { ConstantTime.equals($0, attempt.state) } == true
                 ? .none : .reject(.stateMismatch)
         case .idle, .authenticated:

@@ -265,7 +265,7 @@ import Testing
             "decline": "none =",
         ],
         "tr.confirm": [
-            "start": "reject(signInInProgress) =", "callback": "none =", "stateless": "replayStep =",
+            "start": "reject(signInInProgress) =", "callback": "none =", "stateless": "none =",
             "codeSent": "none =", "code": "none =", "resend": "none =", "issued": "none =", "totp": "none =",
             "codeRequired": "none =", "rejected": "none =", "failed": "none =", "persisted": "none =",
             "persistFailed": "none =", "retry": "none =", "cancel": "discard(closed) → idle!", "tick": "none =",
@@ -426,7 +426,10 @@ import Testing
                 == .reject(.stateMismatch))
         #expect(Self.name(m.state) == "tr.wait")
         _ = m.codeEntered("123456", now: Self.t0)
+        #expect(m.callbackReceived(Self.portalRedirect, now: Self.t0) == .replayStep(Self.one))
         _ = m.sessionIssued(Self.one, Fixture.issued)
+        // Once the code is accepted the user's answer, then the write, decide: the redirect changes nothing.
+        #expect(m.callbackReceived(Self.portalRedirect, now: Self.t0) == .none)
         _ = m.identityAnswered(keep: true)
         #expect(m.persisted(Self.one, Fixture.record) == .report(Fixture.outcome))
         #expect(m.callbackReceived(Self.portalRedirect, now: Self.t0) == .replay(Fixture.outcome))
