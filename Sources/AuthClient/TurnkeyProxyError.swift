@@ -2,8 +2,8 @@ import AuthCore
 import Foundation
 
 /// Turns an Auth Proxy's refusal (`{"code", "message", "details"}` with a gRPC code and an HTTP status) into the
-/// sign-in's error, keeping the proxy's own words where the error has room for them. Portal's `{"error"}` shape
-/// maps the same way.
+/// sign-in's error, keeping the proxy's own words where the error has room for them. (Portal's refusals are read by
+/// status instead, as PortalSwift reads them: `PortalClient.refusal`.)
 enum TurnkeyProxyError {
     /// - Parameter service: who answered, for the message ("the auth proxy", "Portal").
     /// - Parameter codeSent: the request carried a code the user typed, so UNAUTHENTICATED means that code was
