@@ -151,4 +151,33 @@ import Testing
         }
         #expect(message.contains("HTTP 502") && message.contains("HTML"))
     }
+
+    /// Outside the code step too: a 401 is unauthorized whatever its body, a 400 from oauth/urls is read for the
+    /// `{"error"}` the SDK parses there (its account-abstraction refusal), any other 400 keeps its text unparsed.
+    @Test func refusalsOutsideTheCodeStepAreReadByStatus() throws {
+        let answers = [
+            HTTPResponse(status: 401, headers: [("Content-Type", "text/plain")], body: Array("Unauthorized".utf8)),
+            TurnkeyTestProxy.json(400, #"{"error":"this custodian has no account abstraction"}"#),
+            HTTPResponse(status: 400, headers: [("Content-Type", "text/plain")], body: Array("Bad Request".utf8)),
+        ]
+        let turn = Mutex(0)
+        let proxy = try TurnkeyTestProxy { _, _ in
+            answers[
+                turn.withLock { count in
+                    defer { count += 1 }
+                    return count
+                }]
+        }
+        let client = PortalClient(baseURL: proxy.baseURL, environmentID: "env", transport: CurlTransport(timeout: 3))
+        #expect(throws: SignInError.unauthorized) { _ = try client.methods() }
+        #expect(
+            throws: SignInError.authenticationFailed(
+                providerError: "account abstraction is not available for this auth environment: "
+                    + "this custodian has no account abstraction")
+        ) { _ = try client.oauthURLs(redirectURL: "authdeck://callback") }
+        #expect(
+            throws: SignInError.authenticationFailed(
+                providerError: "Portal refused oauth/tokens (HTTP 400): Bad Request")
+        ) { _ = try client.exchange(token: "t") }
+    }
 }
