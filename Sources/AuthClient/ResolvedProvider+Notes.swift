@@ -7,10 +7,12 @@ extension ResolvedProvider {
     func redirectNotes(for attempt: Attempt, randomPort: Bool) -> [String] {
         guard let note = preset.note, registeredRedirectURI == nil, case .browser(let redirectURI) = attempt.method
         else { return [] }
-        var sent = "this sign-in sends the redirect URI \(redirectURI); \(preset.title) refuses it unless exactly "
+        var sent =
+            "this sign-in sends the redirect URI \(redirectURI); \(preset.title) refuses it unless exactly "
             + "that URI is registered"
         if randomPort {
-            sent += " (its port is random on every sign-in: set \"listen\": \"127.0.0.1:PORT\" in config.json, or "
+            sent +=
+                " (its port is random on every sign-in: set \"listen\": \"127.0.0.1:PORT\" in config.json, or "
                 + "--listen, and register that port once; authdeck doctor checks it)"
         }
         return [note, sent]

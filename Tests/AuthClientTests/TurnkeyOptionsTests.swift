@@ -194,8 +194,9 @@ import Testing
         let random = String(state.prefix { $0 != "&" })
         for forged in [random, random + "&app=authdeck&return_to=%2Fsomewhere"] {
             let refusalsBefore = presenter.notices.count
-            #expect(controller.paste(final.replacingOccurrences(of: sent, with: "state=" + FormEncoding.escape(forged)))
-                != .accepted)
+            #expect(
+                controller.paste(final.replacingOccurrences(of: sent, with: "state=" + FormEncoding.escape(forged)))
+                    != .accepted)
             #expect(presenter.wait { presenter.notices.count == refusalsBefore + 1 })
             #expect(presenter.notices.last == .stateMismatch)
             #expect(stored.sessions.isEmpty)
@@ -234,9 +235,10 @@ import Testing
         let scope = URLComponents(string: url)?.queryItems?.first { $0.name == "scope" }?.value
         #expect(scope == "tweet.read users.read")
         #expect(presenter.wait { notes.count == 2 })
-        let redirect = try #require(presenter.attempt.flatMap { attempt -> String? in
-            if case .browser(let uri) = attempt.method { uri } else { nil }
-        })
+        let redirect = try #require(
+            presenter.attempt.flatMap { attempt -> String? in
+                if case .browser(let uri) = attempt.method { uri } else { nil }
+            })
         #expect(notes.last?.contains("sends the redirect URI \(redirect)") == true)
         #expect(notes.last?.contains("\"listen\": \"127.0.0.1:PORT\"") == true)
         #expect(controller.paste(try sandbox.browse(url, user: "cleo")) == .accepted)
