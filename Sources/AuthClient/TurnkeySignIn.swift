@@ -281,9 +281,9 @@ public final class TurnkeySignIn: SignInBackend, Sendable {
 
     /// config.json's additionalState as it may be sent: up to 16 pairs with non-empty keys, 512 characters encoded;
     /// anything else is one line naming the setting, before anything is sent.
-    static func checkedAdditionalState(_ pairs: [String: String]?, provider: String) throws(SignInError) -> [String:
-        String]
-    {
+    static func checkedAdditionalState(
+        _ pairs: [String: String]?, provider: String
+    ) throws(SignInError) -> [String: String] {
         let pairs = pairs ?? [:]
         let encoded = state(random: "", additional: pairs)
         guard pairs.count <= 16, !pairs.keys.contains(where: \.isEmpty), encoded.utf8.count <= 512 else {
