@@ -92,6 +92,10 @@ public final class DirectSignIn: SignInBackend, Sendable {
 
     public var registeredRedirectURI: String? { provider.registeredRedirectURI }
 
+    public func notes(for attempt: Attempt, randomPort: Bool) -> [String] {
+        provider.redirectNotes(for: attempt, randomPort: randomPort)
+    }
+
     /// The grants other than the authorization code all wait the device grant's way: nothing comes back through a
     /// redirect, the token endpoint is polled (or, with no one to approve, asked once).
     public func method(loopbackRedirectURI: String?) throws(SignInError) -> SignInMethod {

@@ -55,6 +55,10 @@ public final class SandboxAccountSignIn: SignInBackend, Sendable {
 
     public func revoke(_ issued: IssuedSession) { inner.revoke(issued) }
 
+    public func notes(for attempt: Attempt, randomPort: Bool) -> [String] {
+        inner.notes(for: attempt, randomPort: randomPort)
+    }
+
     public func responseParameters(_ callback: Callback) throws(SignInError) -> Callback {
         try inner.responseParameters(callback)
     }

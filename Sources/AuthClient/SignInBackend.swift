@@ -27,6 +27,9 @@ public protocol SignInBackend: AnyObject, Sendable {
     /// The redirect's parameters as the callback checks read them (a JWT-secured response verified and unpacked);
     /// runs on the receiver's thread, before the state machine sees the redirect. A throw ends the attempt.
     func responseParameters(_ callback: Callback) throws(SignInError) -> Callback
+    /// What to tell the user as the attempt begins (`SignInProgress.note`); `randomPort`: the loopback receiver
+    /// took a free port for this attempt (no `listen`), so a loopback redirect URI changes on every sign-in.
+    func notes(for attempt: Attempt, randomPort: Bool) -> [String]
 }
 
 extension SignInBackend {
@@ -52,4 +55,6 @@ extension SignInBackend {
     public func revoke(_ issued: IssuedSession) {}
 
     public func responseParameters(_ callback: Callback) throws(SignInError) -> Callback { callback }
+
+    public func notes(for attempt: Attempt, randomPort: Bool) -> [String] { [] }
 }

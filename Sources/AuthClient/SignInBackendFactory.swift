@@ -84,8 +84,20 @@ public enum SignInBackendFactory {
                 }
                 return try resolver.resolve(provider: request.provider.name, backend: name, overrides: chosen)
             }
+            // As the SDK does, Google and Apple go through the proxy's hosted pages unless a client secret of one's own
+            // is configured (the code exchange needs it) or oauthFlow says otherwise.
+            let settings = asDirect.provider(request.provider.name, backend: name)
+            let hasSecret = [
+                overrides.clientSecretFile, overrides.privateKeyFile, overrides.clientCertificateFile,
+                settings.clientSecretFile, settings.privateKeyFile, settings.clientCertificateFile,
+            ].contains { $0 != nil }
+            let flow = backend.oauthFlow ?? (hasSecret ? "code" : "hosted")
+            let reason =
+                backend.oauthFlow != nil
+                ? "set in config.json"
+                : hasSecret ? "a client secret is configured" : "no client secret is configured"
             let hosted: String?
-            switch backend.oauthFlow ?? "code" {
+            switch flow {
             case "code": hosted = nil
             case "hosted": hosted = backend.oauthOriginURL ?? TurnkeySignIn.defaultOAuthOrigin
             default:
@@ -93,7 +105,9 @@ public enum SignInBackendFactory {
             }
             return TurnkeySignIn(
                 request: request, client: client, provider: leg, metadata: metadata,
-                hostedOrigin: hosted, clock: clock)
+                hostedOrigin: hosted, oauthFlowReason: reason, secondaryClientIDs: settings.secondaryClientIDs ?? [],
+                additionalState: try TurnkeySignIn.checkedAdditionalState(
+                    settings.additionalState, provider: request.provider.name), clock: clock)
         case .portal:
             if let code = kind.codeTitle { throw .authMethodUnavailable(method: code) }
             let base = try required(backend.baseURL, "baseURL", backend: name)

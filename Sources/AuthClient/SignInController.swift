@@ -437,6 +437,11 @@ public final class SignInController: @unchecked Sendable {
             trace?.record(.notice, "redirect unreachable: " + reason)
             report(.redirectUnreachable(reason))
         }
+        let randomPort = receiverOptions.loopbackPort == 0 && loopback != nil
+        for note in backend?.notes(for: attempt, randomPort: randomPort) ?? [] {
+            trace?.record(.notice, note)
+            report(.note(note))
+        }
         switch prompt {
         case .browser(let url):
             if let browser {

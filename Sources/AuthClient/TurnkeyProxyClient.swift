@@ -125,15 +125,38 @@ public struct TurnkeyProxyClient: Sendable {
     }
 
     /// Creates an account for a social identity; answers its organization.
-    public func signup(oidcToken: String, providerName: String) throws(SignInError) -> String? {
-        let provider: JSONValue = .object(["providerName": .string(providerName), "oidcToken": .string(oidcToken)])
+    public func signup(
+        oidcToken: String, providerName: String, secondaryClientIDs: [String] = []
+    ) throws(SignInError) -> String? {
+        var providers: [JSONValue] = [
+            .object(["providerName": .string(providerName), "oidcToken": .string(oidcToken)])
+        ]
+        // As the SDK's buildSecondaryOauthProviders: one signup_v2 entry per secondary client id, the token's own
+        // iss and sub with that id as aud (v1OauthProviderParamsV2's oidcClaims), which only signup_v2 takes.
+        let claims = TurnkeySignIn.unverifiedClaims(oidcToken)
+        if !secondaryClientIDs.isEmpty, let issuer = claims["iss"]?.string, let subject = claims["sub"]?.string {
+            for clientID in secondaryClientIDs {
+                providers.append(
+                    .object([
+                        "providerName": .string(providerName),
+                        "oidcClaims": .object([
+                            "aud": .string(clientID), "iss": .string(issuer), "sub": .string(subject),
+                        ]),
+                    ]))
+            }
+        }
         let json = try call(
-            "signup",
+            providers.count > 1 ? "signup_v2" : "signup",
             [
                 "apiKeys": .array([]), "authenticators": .array([]),
-                "oauthProviders": .array([provider]),
+                "oauthProviders": .array(providers),
             ])
         return json["organizationId"]?.string
+    }
+
+    /// The `providerName` a signup registers a social identity under, as the SDK names it (X is `twitter`).
+    public static func signupProviderName(_ provider: String) -> String {
+        provider == "x" ? "twitter" : provider
     }
 
     /// Logs in with a verificationToken, proving with the client signature that the caller holds the key the

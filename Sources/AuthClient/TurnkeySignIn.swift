@@ -16,6 +16,13 @@ public final class TurnkeySignIn: SignInBackend, Sendable {
     public let client: TurnkeyProxyClient
     /// Google and Apple: the proxy's hosted redirect (an `id_token` comes back) instead of a code exchange.
     public let hostedOrigin: String?
+    /// Why this flow runs for Google and Apple (`oauthFlow` set, or whether a client secret is configured), told as
+    /// the attempt begins.
+    public let oauthFlowReason: String?
+    /// config.json's `secondaryClientIDs`: registered as more OIDC audiences when a sign-up creates the account.
+    public let secondaryClientIDs: [String]
+    /// config.json's `additionalState`: appended to the request's `state`, and so checked on the redirect.
+    public let additionalState: [String: String]
     private let resolveProvider: ProviderLeg?
     private let metadata: ProviderMetadataCache?
     private let clock: @Sendable () -> Date
@@ -47,12 +54,16 @@ public final class TurnkeySignIn: SignInBackend, Sendable {
     ///   flow); nil runs the code exchange with the configured client.
     public init(
         request: SignInRequest, client: TurnkeyProxyClient, provider: ProviderLeg? = nil,
-        metadata: ProviderMetadataCache? = nil, hostedOrigin: String? = nil,
+        metadata: ProviderMetadataCache? = nil, hostedOrigin: String? = nil, oauthFlowReason: String? = nil,
+        secondaryClientIDs: [String] = [], additionalState: [String: String] = [:],
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.secondaryClientIDs = secondaryClientIDs
+        self.additionalState = additionalState
         self.request = request
         self.client = client
         self.hostedOrigin = hostedOrigin
+        self.oauthFlowReason = oauthFlowReason
         self.resolveProvider = provider
         self.metadata = metadata
         self.clock = clock
@@ -89,6 +100,23 @@ public final class TurnkeySignIn: SignInBackend, Sendable {
         return try resolved.browserMethod(loopbackRedirectURI: loopbackRedirectURI)
     }
 
+    /// Which flow runs for Google and Apple; for Discord and X, the redirect URI that must be registered.
+    public func notes(for attempt: Attempt, randomPort: Bool) -> [String] {
+        guard case .browser = attempt.method, let provider = attemptValues.withLock({ $0.provider }) else { return [] }
+        let reason = oauthFlowReason.map { " (\($0))" } ?? ""
+        if hosted, let hostedOrigin {
+            return [
+                "\(title) signs in through the auth proxy's hosted pages at \(hostedOrigin), oauthFlow hosted\(reason)"
+            ]
+        }
+        var notes = provider.redirectNotes(for: attempt, randomPort: randomPort)
+        if [Provider.google, .apple].contains(request.provider) {
+            notes.insert(
+                "\(title) signs in with authdeck's own client \(provider.clientID), oauthFlow code\(reason)", at: 0)
+        }
+        return notes
+    }
+
     public func makeAttempt(id: AttemptID, method: SignInMethod, deadline: Date) throws(SignInError) -> Attempt {
         do {
             // A fresh session key per attempt: the proxy binds the session (and, for social logins, the ID token's
@@ -96,7 +124,8 @@ public final class TurnkeySignIn: SignInBackend, Sendable {
             let sessionKey = try P256PrivateKey()
             let publicKey = sessionKey.publicKey.compressedHex
             let pkce = PKCE(randomBytes: try SecureRandom.bytes(32))
-            let state = AttemptSecrets.state(randomBytes: try SecureRandom.bytes(16))
+            let state = Self.state(
+                random: AttemptSecrets.state(randomBytes: try SecureRandom.bytes(16)), additional: additionalState)
             attemptValues.withLock {
                 $0.key = sessionKey
                 $0.kind = .login
@@ -107,8 +136,9 @@ public final class TurnkeySignIn: SignInBackend, Sendable {
                 id: id, backend: request.backendName, provider: request.provider, method: method,
                 state: state, codeVerifier: pkce.verifier, nonce: nonce,
                 sessionPublicKeyHex: publicKey, deadline: deadline)
-            // The hosted redirect may not hand `state` back; its id_token is bound to this key by the nonce.
-            attempt.acceptsStatelessRedirect = hosted
+            // The hosted redirect may not hand `state` back; its id_token is bound to this key by the nonce. With
+            // additionalState, `state` must come back: its pairs are what the redirect is checked for.
+            attempt.acceptsStatelessRedirect = hosted && additionalState.isEmpty
             return attempt
         } catch {
             throw .unavailable(reason: error.description)
@@ -122,16 +152,23 @@ public final class TurnkeySignIn: SignInBackend, Sendable {
         case .browser(let redirectURI):
             let provider = try resolvedProvider()
             if let hostedOrigin, hosted, let nonce = attempt.nonce {
-                let query = FormEncoding.encode([
-                    ("provider", request.provider.name), ("clientId", provider.clientID), ("redirectUri", redirectURI),
-                    ("nonce", nonce), ("state", attempt.state),
-                ])
+                // The SDK's buildOAuthURL also adds each additionalState pair as a query item of its own.
+                let query = FormEncoding.encode(
+                    [
+                        ("provider", request.provider.name), ("clientId", provider.clientID),
+                        ("redirectUri", redirectURI), ("nonce", nonce), ("state", attempt.state),
+                    ] + additionalState.sorted { $0.key < $1.key })
                 return .browser(url: hostedOrigin + (hostedOrigin.contains("?") ? "&" : "?") + query)
             }
             // Discord and X issue no ID token, so the nonce goes to the proxy's oauth2_authenticate instead.
+            // Through the proxy the provider's own tokens are never kept, so no refresh token is asked for: X's preset
+            // `offline.access` is left out, as the SDK asks `tweet.read users.read` (scopes set in config.json stay).
+            let scopes =
+                provider.scopes == provider.preset.scopes
+                ? provider.scopes.filter { $0 != "offline.access" } : provider.scopes
             let authorize = AuthorizationRequest(
                 endpoint: provider.endpoints.authorization, clientID: provider.clientID, redirectURI: redirectURI,
-                scopes: provider.scopes, state: attempt.state,
+                scopes: scopes, state: attempt.state,
                 codeChallenge: PKCE.challenge(for: attempt.codeVerifier),
                 nonce: provider.preset.idToken ? attempt.nonce : nil, responseMode: provider.preset.responseMode,
                 extraParameters: provider.extraAuthorizeParameters, options: provider.authorizationOptions)
@@ -184,7 +221,9 @@ public final class TurnkeySignIn: SignInBackend, Sendable {
     private func login(oidcToken: String, provider: ResolvedProvider) throws(SignInError) -> BackendAnswer {
         var organizationID = try client.account(filterType: "OIDC_TOKEN", filterValue: oidcToken)
         if organizationID == nil {
-            organizationID = try client.signup(oidcToken: oidcToken, providerName: provider.preset.name)
+            organizationID = try client.signup(
+                oidcToken: oidcToken, providerName: TurnkeyProxyClient.signupProviderName(provider.preset.name),
+                secondaryClientIDs: secondaryClientIDs)
             attemptValues.withLock { $0.kind = .signup }
         }
         let answer = try client.oauthLogin(
@@ -230,6 +269,30 @@ public final class TurnkeySignIn: SignInBackend, Sendable {
     }
 
     // MARK: - Helpers
+
+    /// The request's `state`: the attempt's random value, then each additionalState pair as `&key=value`, both
+    /// sides percent-encoded, in key order (tkhq/sdk's buildOAuthState appends them the same way).
+    static func state(random: String, additional: [String: String]) -> String {
+        let pairs = additional.sorted { $0.key < $1.key }.map {
+            FormEncoding.escape($0.key) + "=" + FormEncoding.escape($0.value)
+        }
+        return ([random] + pairs).joined(separator: "&")
+    }
+
+    /// config.json's additionalState as it may be sent: up to 16 pairs with non-empty keys, 512 characters encoded;
+    /// anything else is one line naming the setting, before anything is sent.
+    static func checkedAdditionalState(
+        _ pairs: [String: String]?, provider: String
+    ) throws(SignInError) -> [String: String] {
+        let pairs = pairs ?? [:]
+        let encoded = state(random: "", additional: pairs)
+        guard pairs.count <= 16, !pairs.keys.contains(where: \.isEmpty), encoded.utf8.count <= 512 else {
+            throw .unavailable(
+                reason: "config.json: providers.\(provider).additionalState takes up to 16 pairs with non-empty keys "
+                    + "and 512 characters")
+        }
+        return pairs
+    }
 
     private var title: String { request.provider.title }
 

@@ -122,6 +122,12 @@ public struct ProviderConfiguration: Equatable, Sendable, Codable {
     /// The browser command sign-ins with this provider open their page in: words split without a shell, `{url}`
     /// the page and `{profile}` a folder of the session's own under the data folder (`login --browser` per session).
     public var browser: String?
+    /// turnkey: more client ids of this provider (a web or mobile app's), registered with the primary one as OIDC
+    /// audiences of the sub-organization a sign-up creates, so the user can later sign in through those clients too.
+    public var secondaryClientIDs: [String]?
+    /// turnkey: key-value pairs appended to the OAuth request's `state` (`&key=value`, as the Turnkey SDKs build
+    /// it) and checked on the redirect: one that comes back without them, or with other values, is refused.
+    public var additionalState: [String: String]?
 
     public init(
         clientID: String? = nil, clientSecretFile: String? = nil, issuer: String? = nil,
@@ -185,6 +191,8 @@ public struct ProviderConfiguration: Equatable, Sendable, Codable {
         merged.tokenParameters = other.tokenParameters ?? tokenParameters
         merged.requestHeaders = other.requestHeaders ?? requestHeaders
         merged.browser = other.browser ?? browser
+        merged.secondaryClientIDs = other.secondaryClientIDs ?? secondaryClientIDs
+        merged.additionalState = other.additionalState ?? additionalState
         return merged
     }
 }

@@ -16,4 +16,7 @@ public enum SignInProgress: Equatable, Sendable {
     /// Right after the attempt began: the redirect URI it sends reaches none of the receivers, so the browser will
     /// not come back on its own; the attempt goes on (a paste still works).
     case redirectUnreachable(String)
+    /// Right after the attempt began: what the user must know to finish it (which flow runs, which redirect URI the
+    /// provider must have registered), one sentence each; the attempt goes on.
+    case note(String)
 }

@@ -12,6 +12,9 @@ struct ProxyAccounts {
         var identities: Set<String>
         /// The users-file entry behind the account, which decides about TOTP.
         var userName: String?
+        /// The OIDC audiences (client ids) signup registered for each identity: the oidcToken's own and each
+        /// `oidcClaims` entry's. An identity with none recorded (the users file's) takes any audience.
+        var audiences: [String: Set<String>] = [:]
     }
 
     struct PendingCode {
@@ -88,6 +91,7 @@ struct ProxyAccounts {
                 if let email = account.email { object["email"] = email }
                 if let phone = account.phone { object["phone"] = phone }
                 if let userName = account.userName { object["userName"] = userName }
+                if !account.audiences.isEmpty { object["audiences"] = account.audiences.mapValues { $0.sorted() } }
                 return object
             }
         ]
@@ -104,7 +108,8 @@ struct ProxyAccounts {
                     userID: userID, organizationID: organizationID, email: object["email"] as? String,
                     phone: object["phone"] as? String,
                     identities: Set(object["identities"] as? [String] ?? []),
-                    userName: object["userName"] as? String))
+                    userName: object["userName"] as? String,
+                    audiences: (object["audiences"] as? [String: [String]] ?? [:]).mapValues { Set($0) }))
         }
     }
 }

@@ -55,6 +55,13 @@ enum ProxyRequestSchema {
 
     static let oauthProvider = Kind.object(["providerName": .string(true), "oidcToken": .string(true)])
 
+    /// signup_v2's `v1OauthProviderParamsV2`: one of `oidcToken` or `oidcClaims` (`v1OidcClaims`).
+    static let oauthProviderV2 = Kind.object([
+        "providerName": .string(true), "oidcToken": .string(),
+        "oidcClaims": Field(
+            kind: .object(["aud": .string(true), "iss": .string(true), "sub": .string(true)]), required: false),
+    ])
+
     /// Each route's request, by the path after `/v1/`.
     static let routes: [String: [String: Field]] = [
         "wallet_kit_config": [:],
@@ -89,9 +96,16 @@ enum ProxyRequestSchema {
         ],
     ]
 
+    /// signup_v2: signup's members, its oauthProviders entries as `v1OauthProviderParamsV2`.
+    static var signupV2: [String: Field] {
+        var fields = routes["signup"] ?? [:]
+        fields["oauthProviders"] = Field(kind: .array(oauthProviderV2), required: true)
+        return fields
+    }
+
     /// Checks `body` against the route's request; nil route (an extension route) checks nothing.
     static func check(_ body: [String: Any], route: String) throws(ProxyError) {
-        guard let fields = routes[route] else { return }
+        guard let fields = route == "signup_v2" ? signupV2 : routes[route] else { return }
         try check(body, fields: fields, path: "")
     }
 

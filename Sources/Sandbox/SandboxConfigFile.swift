@@ -11,7 +11,8 @@ import Foundation
 ///                             "proxyBaseURL": B/turnkey, "configID": C,
 ///                             "portalBaseURL": B/portal, "environmentID": E},
 ///         "sandbox-turnkey": {"type": "turnkey", "baseURL": B/turnkey, "configID": C,
-///                             "oauthOriginURL": B/turnkey/oauth-origin, "usesSandbox": true},
+///                             "oauthOriginURL": B/turnkey/oauth-origin, "oauthFlow": "code",
+///                             "usesSandbox": true},
 ///         "sandbox-portal":  {"type": "portal", "baseURL": B/portal, "environmentID": E,
 ///                             "redirectURL": "authdeck://callback", "usesSandbox": true},
 ///         "sandbox-jwt":     {"type": "direct", "usesSandbox": true,
@@ -52,6 +53,9 @@ enum SandboxConfigFile {
             type: .turnkey, baseURL: base + "/turnkey",
             configID: settings.writtenProxyConfigID)
         turnkey.oauthOriginURL = base + "/turnkey/oauth-origin"
+        // The profiles take public clients, so the code flow needs no secret here; without this line Google and
+        // Apple would run the hosted flow, the default when no client secret is configured.
+        turnkey.oauthFlow = "code"
         turnkey.usesSandbox = true
         turnkey.totpExtension = totp
         var portal = BackendConfiguration(

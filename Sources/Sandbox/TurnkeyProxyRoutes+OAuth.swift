@@ -8,6 +8,8 @@ struct VerifiedIdentity {
     let subject: String
     let email: String?
     let nonce: String?
+    /// The token's `aud`, one or several client ids.
+    var audiences: [String] = []
 
     /// How accounts link the identity.
     var key: String { "\(issuer) \(subject)" }
@@ -63,6 +65,11 @@ extension TurnkeyProxyRoutes {
             guard let found = accounts.account(identity: identity.key) else {
                 throw .notFound("no account for this identity; sign up first")
             }
+            // The sub-organization's OIDC providers are issuer, subject and audience: a token for a client id
+            // signup did not register (as the primary or a secondary one) is another provider.
+            if let registered = found.audiences[identity.key], registered.isDisjoint(with: identity.audiences) {
+                throw .unauthenticated("the oidcToken's audience is not a client id this account registered")
+            }
             guard accounts.spentOIDCTokens.insert(tokenHash).inserted else {
                 throw .unauthenticated("the oidcToken was already used to log in")
             }
@@ -91,10 +98,15 @@ extension TurnkeyProxyRoutes {
         let audiences = (claims["aud"] as? String).map { [$0] } ?? (claims["aud"] as? [String]) ?? []
         guard !audiences.isEmpty else { throw .unauthenticated("the oidcToken has no audience") }
         if let configured = context.configuration.clientIDs?[profile], !audiences.contains(configured) {
-            throw .unauthenticated("the oidcToken was issued to another client")
+            // A secondary client id signup registered for this identity is as good as the configured one.
+            let key = "\(issuer) \(subject)"
+            let registered = state.withLock { $0.account(identity: key)?.audiences[key] ?? [] }
+            guard !registered.isDisjoint(with: audiences) else {
+                throw .unauthenticated("the oidcToken was issued to another client")
+            }
         }
         return VerifiedIdentity(
             profile: profile, issuer: issuer, subject: subject, email: claims["email"] as? String,
-            nonce: claims["nonce"] as? String)
+            nonce: claims["nonce"] as? String, audiences: audiences)
     }
 }

@@ -94,6 +94,7 @@ final class TurnkeyProxyRoutes: Sendable {
         case otpVerify = "otp_verify"
         case otpLogin = "otp_login"
         case signup
+        case signupV2 = "signup_v2"
         case totpVerify = "totp_verify"
 
         func run(_ routes: TurnkeyProxyRoutes, _ body: [String: Any]) throws(ProxyError) -> [String: Any] {
@@ -105,7 +106,7 @@ final class TurnkeyProxyRoutes: Sendable {
             case .otpInit: return try routes.otpInit(body)
             case .otpVerify: return try routes.otpVerify(body)
             case .otpLogin: return try routes.otpLogin(body)
-            case .signup: return try routes.signup(body)
+            case .signup, .signupV2: return try routes.signup(body)
             case .totpVerify: return try routes.totpVerify(body)
             }
         }
@@ -168,16 +169,37 @@ final class TurnkeyProxyRoutes: Sendable {
             try Self.contact(text, otpType: "OTP_TYPE_SMS")
         }
         var identities: [VerifiedIdentity] = []
+        var claimed: [(issuer: String, subject: String, audience: String)] = []
         if let providers = body["oauthProviders"] {
             guard let list = providers as? [Any], list.count <= 8 else {
                 throw .invalidArgument("oauthProviders must be an array of {providerName, oidcToken}")
             }
             for entry in list {
+                // signup_v2's v1OauthProviderParamsV2: an oidcToken, or oidcClaims {iss, sub, aud} naming one more
+                // client id (audience) for an identity a token in the same request proves.
+                if let object = entry as? [String: Any], let claims = object["oidcClaims"] as? [String: Any] {
+                    guard let issuer = JSONText.string(claims, "iss"), let subject = JSONText.string(claims, "sub"),
+                        let audience = JSONText.string(claims, "aud"), !audience.isEmpty, audience.utf8.count <= 256
+                    else {
+                        throw .invalidArgument("oidcClaims needs iss, sub and aud")
+                    }
+                    claimed.append((issuer, subject, audience))
+                    continue
+                }
                 guard let object = entry as? [String: Any], let token = JSONText.string(object, "oidcToken") else {
                     throw .invalidArgument("each oauthProviders entry needs an oidcToken")
                 }
                 identities.append(try verifiedOIDCToken(token))
             }
+        }
+        var audiences: [String: Set<String>] = [:]
+        for identity in identities { audiences[identity.key, default: []].formUnion(identity.audiences) }
+        for claim in claimed {
+            let key = "\(claim.issuer) \(claim.subject)"
+            guard audiences[key] != nil else {
+                throw .invalidArgument("an oidcClaims entry must name the iss and sub of an oidcToken in this signup")
+            }
+            audiences[key]?.insert(claim.audience)
         }
         guard email != nil || phone != nil || !identities.isEmpty else {
             throw .invalidArgument("signup needs userEmail, userPhoneNumber or oauthProviders")
@@ -211,7 +233,7 @@ final class TurnkeyProxyRoutes: Sendable {
         }
         let created = ProxyAccounts.Account(
             userID: userID, organizationID: organizationID, email: email, phone: phone,
-            identities: Set(identities.map(\.key)), userName: userName)
+            identities: Set(identities.map(\.key)), userName: userName, audiences: audiences)
         try state.withLock { (accounts) throws(ProxyError) in
             var taken =
                 email.flatMap { accounts.account(email: $0) } != nil

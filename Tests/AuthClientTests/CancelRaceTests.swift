@@ -54,7 +54,7 @@ final class StateReadingPresenter: Sendable {
             reads.withLock { $0.append((reported, read)) }
         case .finished:
             ended.signal()
-        case .began, .notice, .callbackArrived, .replayed, .redirectUnreachable:
+        case .began, .notice, .callbackArrived, .replayed, .redirectUnreachable, .note:
             break
         }
     }

@@ -181,7 +181,7 @@ final class RecordingPresenter: @unchecked Sendable {
         case .callbackArrived(let source, let refusal):
             lock.withLock { verdicts.append((source, refusal.map { .refused($0) } ?? .accepted)) }
         case .finished(let result): finished(result)
-        case .stateChanged, .replayed, .redirectUnreachable: break
+        case .stateChanged, .replayed, .redirectUnreachable, .note: break
         }
     }
 

@@ -274,7 +274,11 @@ import Testing
                 reports: AppFixtures.browserReports() + [.finished(.success(AppFixtures.outcome))])
         },
         Case(name: "result-account-created") { rows, cols in
-            let created = SignInOutcome(record: AppFixtures.outcome.record, kind: .signup)
+            // Discord's own session: the record the sign-in on screen (provider d) would store.
+            let record = AppFixtures.record(
+                "discord-ada", provider: "discord", user: "Ada", email: "ada@example.com", backend: "sandbox",
+                scopes: ["identify", "email"])
+            let created = SignInOutcome(record: record, kind: .signup)
             return AppFixtures.flowState(
                 rows: rows, cols: cols, provider: "d",
                 reports: AppFixtures.browserReports() + [.finished(.success(created))])

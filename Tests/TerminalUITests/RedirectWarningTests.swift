@@ -25,4 +25,22 @@ import Testing
         ).textDump()
         #expect(!plain.contains("⚠"))
     }
+
+    /// A backend's notes (which Turnkey flow runs, the redirect URI X must have registered) are lines of the waiting
+    /// screen from the start, and steps of the trace, but no error.
+    @Test func theBackendsNotesAreOnTheWaitingScreen() {
+        let notes = [
+            "Google signs in through the auth proxy's hosted pages at https://oauth-origin.turnkey.com, oauthFlow "
+                + "hosted (no client secret is configured)",
+            "this sign-in sends the redirect URI http://127.0.0.1:41234/callback; X refuses it unless exactly that URI "
+                + "is registered",
+        ]
+        let state = AppFixtures.flowState(
+            rows: 40, cols: 120, reports: AppFixtures.browserReports() + notes.map { .note($0) })
+        #expect(state.flow?.notes == notes)
+        #expect(state.flow?.trace.contains { $0.text == notes[0] && !$0.isError } == true)
+        let screen = AppScreen.frame(state).textDump()
+        #expect(screen.contains("Google signs in through the auth proxy's hosted pages"))
+        #expect(screen.contains("sends the redirect URI http://127.0.0.1:41234/callback"))
+    }
 }

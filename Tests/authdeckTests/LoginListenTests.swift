@@ -54,6 +54,43 @@ import Testing
         #expect(try setup.listed().isEmpty)
     }
 
+    /// X and Discord compare the redirect URI exactly: the sign-in says at its start which URI it sends and that it
+    /// must be registered, and while the port is random how to fix it; with `listen`, that port and no advice.
+    @Test(arguments: ["x", "discord"]) func anExactRedirectProviderNamesTheURIItSends(_ provider: String) throws {
+        let random = setup.runner.run(["login", provider], stdin: "")
+        #expect(random.status == 0, "stderr: \(random.stderr)")
+        let lines = random.stderr.split(separator: "\n").map(String.init)
+        let sent = try #require(lines.firstIndex { $0.contains("sends the redirect URI") })
+        #expect(lines[sent].hasPrefix("authdeck: this sign-in sends the redirect URI http://127.0.0.1:"))
+        #expect(lines[sent].contains("unless exactly that URI is registered"))
+        #expect(lines[sent].contains("set \"listen\": \"127.0.0.1:PORT\" in config.json"))
+        #expect(lines[sent - 1].hasPrefix("authdeck: ") && lines[sent - 1].contains("compares the"))
+        let port = try freePort()
+        let fixed = setup.runner.run(
+            ["login", provider], stdin: "",
+            environment: ["AUTHDECK_CONFIG": try config(listen: "127.0.0.1:\(port)")])
+        #expect(fixed.status == 0, "stderr: \(fixed.stderr)")
+        #expect(fixed.stderr.contains("sends the redirect URI http://127.0.0.1:\(port)/callback; "))
+        #expect(!fixed.stderr.contains("random on every sign-in"))
+    }
+
+    /// doctor: an exact-redirect provider on a random port is a warning whose fix is `listen`; with it, none.
+    @Test func doctorOffersListenAsTheFixForExactRedirectProviders() throws {
+        func randomPortChecks(_ environment: [String: String?]) throws -> [[String: Any]] {
+            let result = setup.runner.run(["doctor", "--json"], stdin: "", environment: environment)
+            let checks = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? []
+            return checks.filter { ($0["message"] as? String)?.contains("listen on a random port") == true }
+        }
+        let warned = try randomPortChecks([:])
+        #expect(Set(warned.compactMap { $0["area"] as? String }) == ["provider discord", "provider x"])
+        for check in warned {
+            #expect(check["level"] as? String == "warn")
+            #expect((check["fix"] as? String)?.hasPrefix("set \"listen\": \"127.0.0.1:PORT\" in config.json") == true)
+        }
+        let port = try freePort()
+        #expect(try randomPortChecks(["AUTHDECK_CONFIG": try config(listen: "127.0.0.1:\(port)")]).isEmpty)
+    }
+
     @Test func aBadListenInConfigIsAClearError() throws {
         let result = setup.runner.run(
             ["login", "google"], stdin: "",

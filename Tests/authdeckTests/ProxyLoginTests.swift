@@ -199,6 +199,37 @@ import Testing
         try expectStored(result, backend: "sandbox-turnkey", provider: provider)
     }
 
+    /// Without oauthFlow and without a client secret, Google and Apple run the proxy's hosted pages (the default the
+    /// seed shows), the answer coming back through authdeck://, and the sign-in says which flow runs and why; the
+    /// sandbox's own config sets oauthFlow code, and the sign-in says that too.
+    @Test(arguments: ["google", "apple"])
+    func withoutAClientSecretTheHostedFlowRunsAndSaysSo(_ provider: String) throws {
+        var config =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: sandbox.configPath))) as? [String: Any] ?? [:]
+        var backends = config["backends"] as? [String: Any] ?? [:]
+        var turnkey = backends["sandbox-turnkey"] as? [String: Any] ?? [:]
+        turnkey["oauthFlow"] = nil
+        backends["sandbox-turnkey"] = turnkey
+        config["backends"] = backends
+        let path = setup.folder.path + "/hosted-default.json"
+        try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: path))
+        let title = provider == "google" ? "Google" : "Apple"
+        let hosted = login([provider, "--backend", "sandbox-turnkey"], environment: ["AUTHDECK_CONFIG": path])
+        #expect(
+            hosted.stderr.contains(
+                "authdeck: \(title) signs in through the auth proxy's hosted pages at http://127.0.0.1:"),
+            "stderr: \(hosted.stderr)")
+        #expect(hosted.stderr.contains("/turnkey/oauth-origin, oauthFlow hosted (no client secret is configured)"))
+        try expectStored(hosted, backend: "sandbox-turnkey", provider: provider)
+        let code = login([provider, "--backend", "sandbox-turnkey", "--session-key", "\(provider)-code"])
+        #expect(
+            code.stderr.contains(
+                "authdeck: \(title) signs in with authdeck's own client sandbox-\(provider), oauthFlow code (set in config.json)"
+            ))
+        try expectStored(code, backend: "sandbox-turnkey", provider: provider)
+    }
+
     @Test func aNewSocialUserSignsUpThroughTheTurnkeyProxy() throws {
         let result = login(["google", "--backend", "sandbox-turnkey"], environment: ["SANDBOX_USER": "cleo"])
         #expect(result.stderr.contains("Account created and signed in"))

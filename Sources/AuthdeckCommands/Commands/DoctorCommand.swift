@@ -296,7 +296,21 @@ enum DoctorCommand {
             checks.append(checkClientAuthentication(provider, area: area))
             checks.append(contentsOf: checkProtocols(provider, transport: transport, area: area))
             checks.append(checkRedirect(provider, listen: configuration.listen, transport: transport, area: area))
+            if let exact = checkFixedPort(provider, listen: configuration.listen, area: area) { checks.append(exact) }
         }
+    }
+
+    /// A provider that compares the redirect URI exactly (X, Discord: its preset's note says so) without a fixed
+    /// port: every sign-in sends another URI, which the provider refuses unless that very one is registered.
+    static func checkFixedPort(_ provider: ResolvedProvider, listen: String?, area: String) -> Check? {
+        guard provider.preset.note != nil, provider.registeredRedirectURI == nil, listen == nil else { return nil }
+        let title = provider.preset.title
+        return Check(
+            level: .warn, area: area,
+            message: "\(title) compares the redirect URI exactly, but sign-ins listen on a random port, so each one "
+                + "sends another URI",
+            fix: "set \"listen\": \"127.0.0.1:PORT\" in config.json and register http://127.0.0.1:PORT/callback "
+                + "with \(title)")
     }
 
     /// How the client authenticates (a configured key was read, owner-only, and its algorithm is one the issuer's
@@ -418,8 +432,8 @@ enum DoctorCommand {
         }
         let fix =
             binding.port == 0
-            ? "register a fixed loopback redirect with the provider and set providers.\(name).redirectURI to it "
-                + "(http://127.0.0.1:PORT/callback), or set listen to that port"
+            ? "set \"listen\": \"127.0.0.1:PORT\" in config.json and register http://127.0.0.1:PORT/callback with "
+                + "the provider (or set providers.\(name).redirectURI to the URI it has registered)"
             : "register \(redirect) with the provider, or set providers.\(name).redirectURI to the registered one"
         do throws(SignInError) {
             let response = try transport.send(OutgoingRequest(url: url, headers: [("Accept", "text/html")]))

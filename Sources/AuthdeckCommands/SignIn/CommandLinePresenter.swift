@@ -94,6 +94,7 @@ final class CommandLinePresenter: Sendable {
         case .finished(let result): finished(result)
         case .replayed: break
         case .redirectUnreachable(let reason): redirectUnreachable(reason)
+        case .note(let text): say("authdeck: " + text)
         }
     }
 

@@ -137,6 +137,7 @@ public struct AwaitingCallbackScreen: Screen {
                 "  ⚠ " + warning.prefix(1).uppercased() + warning.dropFirst()
                     + ". Paste the final URL if it comes; D on the list runs doctor.", Style(foreground: .error))
         }
+        for note in flow.notes { lines.add("  " + note, Style(foreground: .accent)) }
         if !flow.protections.isEmpty {
             lines.add("  Protocol: " + flow.protections.joined(separator: " · "), Style(foreground: .accent))
         }

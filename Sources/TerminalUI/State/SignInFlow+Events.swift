@@ -51,6 +51,9 @@ extension SignInFlow {
         case .redirectUnreachable(let reason):
             redirectWarning = reason
             record(now, .notice, "redirect unreachable: " + reason, isError: true)
+        case .note(let text):
+            notes.append(text)
+            record(now, .notice, text)
         case .notice(let error):
             notice = error.message
             if error == .invalidCode {

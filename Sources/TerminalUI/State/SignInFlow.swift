@@ -50,6 +50,9 @@ public struct SignInFlow: Equatable, Sendable {
     /// Why the browser cannot come back to any receiver (a redirect URI on another host, port or scheme), told on
     /// the waiting screen as soon as the attempt began.
     public var redirectWarning: String?
+    /// What the user must know to finish this sign-in (which flow runs, which redirect URI must be registered),
+    /// told on the waiting screen as the attempt began.
+    public var notes: [String] = []
     /// The waiting screen leaves the QR code out (`v`), so the URL gets whole rows and a mouse copy takes it whole.
     public var hidesQRCode = false
     /// The protocol features this sign-in uses (`PAR`, `DPoP`, `private_key_jwt`…), named on the waiting screen.
