@@ -64,6 +64,36 @@ public struct PortalClient: Sendable {
         return try Self.tokens(data, call: "oauth/tokens")
     }
 
+    /// Sends the magic-link email (`POST /magic-links`, PortalSwift's `SendMagicLinkRequest`): the address trimmed
+    /// and lower-cased as the SDK sends it (Portal requires lower case), the allow-listed redirect URL the link leads
+    /// to, and the environment's sender and template. The answer's body says nothing; 429 is the address's
+    /// per-minute limit.
+    public func sendMagicLink(
+        email: String, redirectURL: String, fromEmail: String, templateID: String
+    ) throws(SignInError) {
+        let body = try TurnkeyProxyClient.encode(
+            .object([
+                "email": .string(email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()),
+                "redirectUrl": .string(redirectURL), "fromEmail": .string(fromEmail),
+                "templateId": .string(templateID),
+            ]))
+        let response = try transport.send(.json(authBase + "/magic-links", Array(body.utf8), headers: headers()))
+        if response.status == 429 { throw .rateLimited }
+        guard (200..<300).contains(response.status) else {
+            throw TurnkeyProxyError.error(from: response, service: "Portal", call: "magic-links", codeSent: false)
+        }
+    }
+
+    /// Exchanges a magic link's one-time token (`POST /magic-links/validations`): the same request and answer as
+    /// `/oauth/tokens`.
+    public func validateMagicLink(token: String) throws(SignInError) -> Tokens {
+        let body = try TurnkeyProxyClient.encode(.object(["token": .string(token)]))
+        let data = try call(
+            .json(authBase + "/magic-links/validations", Array(body.utf8), headers: headers()),
+            name: "magic-links/validations")
+        return try Self.tokens(data, call: "magic-links/validations")
+    }
+
     /// Validates a TOTP code for the pending sign-in `userJwt` names; a wrong code is `invalidCode`. The answer
     /// carries no `endUserId`: it is read from the userJwt's `endUserId` claim, before the code is spent.
     public func validateTOTP(userJwt: String, code: String) throws(SignInError) -> Tokens {

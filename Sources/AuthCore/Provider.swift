@@ -11,6 +11,9 @@ public struct Provider: Hashable, Sendable, CustomStringConvertible, Expressible
         case social
         /// A one-time code sent to an email address or a phone number; no browser.
         case code
+        /// A sign-in link sent to an email address (Portal's magic link): the redirect it leads to, opened in a
+        /// browser or pasted, completes the sign-in as a social login's redirect does.
+        case link
     }
 
     public let name: String
@@ -34,7 +37,7 @@ public struct Provider: Hashable, Sendable, CustomStringConvertible, Expressible
     /// The provider of that name in `standard`, or one authdeck does not know (a stored session's, an imported
     /// one's): titled by its name, with no key, a social login the auth proxy does not offer.
     public init(_ name: String) {
-        if let known = Self.standard.first(where: { $0.name == name }) {
+        if let known = Self.loginNames.first(where: { $0.name == name }) {
             self = known
         } else {
             self.name = name
@@ -57,9 +60,15 @@ public struct Provider: Hashable, Sendable, CustomStringConvertible, Expressible
     public static let oidc = Provider("oidc", "OIDC", "o", .social, authProxy: false)
     public static let email = Provider("email", "Email code", "e", .code, authProxy: true)
     public static let sms = Provider("sms", "SMS code", "s", .code, authProxy: true)
+    /// Portal's email magic link (`EMAIL_MAGIC_LINK`).
+    public static let emailLink = Provider("email-link", "Email link", "l", .link, authProxy: false)
 
     /// The providers `authdeck login` takes and the New sign-in screen shows, in the order SPEC section 6 lists them.
     public static let standard: [Provider] = [.google, .apple, .discord, .x, .oidc, .email, .sms]
+
+    /// What `authdeck login` takes: the standard providers and those only one backend offers (`email-link`, the
+    /// portal backend's), which the New sign-in screen does not show.
+    public static let loginNames: [Provider] = standard + [.emailLink]
 
     /// `google, apple, discord, x, oidc, email or sms`: the standard names as a sentence lists them.
     public static var standardNames: String {
@@ -71,7 +80,10 @@ public struct Provider: Hashable, Sendable, CustomStringConvertible, Expressible
     public var sendsCode: Bool { kind == .code }
 
     /// Whether `authdeck login` knows this provider.
-    public var isStandard: Bool { Self.standard.contains(self) }
+    public var isStandard: Bool { Self.loginNames.contains(self) }
+
+    /// Email and SMS codes and the email link: the sign-in starts from an address (`--contact`).
+    public var needsContact: Bool { kind != .social }
 
     /// The code goes to a phone number (SMS) rather than an email address.
     public var contactIsPhone: Bool { self == .sms }
@@ -79,7 +91,7 @@ public struct Provider: Hashable, Sendable, CustomStringConvertible, Expressible
     /// Whether `contact` is where this provider's code goes: an address for email, a number for SMS.
     public func accepts(_ contact: Contact) -> Bool {
         switch contact {
-        case .email: return self == .email
+        case .email: return self == .email || self == .emailLink
         case .phone: return self == .sms
         }
     }

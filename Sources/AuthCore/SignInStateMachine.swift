@@ -138,7 +138,8 @@ public struct SignInStateMachine: Sendable {
             } else if let idToken = callback.idToken, !idToken.isEmpty {
                 grant = .idToken(idToken)
             } else if let token = callback.token, !token.isEmpty {
-                grant = .portalToken(token)
+                // Portal routes the token by its marker, as PortalSwift's handleRedirect does.
+                grant = callback.authMethod == "EMAIL_MAGIC_LINK" ? .portalMagicLinkToken(token) : .portalToken(token)
             } else {
                 return .reject(.callbackIncomplete)
             }
