@@ -12,6 +12,7 @@ public enum ProviderSupport {
         }
         let sendsCode = provider.sendsCode
         let what = provider.codeTitle.map { $0 + "s" } ?? provider.name
+        if provider == .emailLink, backend.type != .portal { return "email links are Portal's: use a portal backend" }
         switch backend.type {
         case .sandbox:
             return nil

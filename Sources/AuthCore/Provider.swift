@@ -37,7 +37,7 @@ public struct Provider: Hashable, Sendable, CustomStringConvertible, Expressible
     /// The provider of that name in `standard`, or one authdeck does not know (a stored session's, an imported
     /// one's): titled by its name, with no key, a social login the auth proxy does not offer.
     public init(_ name: String) {
-        if let known = Self.loginNames.first(where: { $0.name == name }) {
+        if let known = Self.standard.first(where: { $0.name == name }) {
             self = known
         } else {
             self.name = name
@@ -64,13 +64,9 @@ public struct Provider: Hashable, Sendable, CustomStringConvertible, Expressible
     public static let emailLink = Provider("email-link", "Email link", "l", .link, authProxy: false)
 
     /// The providers `authdeck login` takes and the New sign-in screen shows, in the order SPEC section 6 lists them.
-    public static let standard: [Provider] = [.google, .apple, .discord, .x, .oidc, .email, .sms]
+    public static let standard: [Provider] = [.google, .apple, .discord, .x, .oidc, .email, .sms, .emailLink]
 
-    /// What `authdeck login` takes: the standard providers and those only one backend offers (`email-link`, the
-    /// portal backend's), which the New sign-in screen does not show.
-    public static let loginNames: [Provider] = standard + [.emailLink]
-
-    /// `google, apple, discord, x, oidc, email or sms`: the standard names as a sentence lists them.
+    /// `google, apple, discord, x, oidc, email, sms or email-link`: the standard names as a sentence lists them.
     public static var standardNames: String {
         let names = standard.map(\.name)
         return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
@@ -80,7 +76,7 @@ public struct Provider: Hashable, Sendable, CustomStringConvertible, Expressible
     public var sendsCode: Bool { kind == .code }
 
     /// Whether `authdeck login` knows this provider.
-    public var isStandard: Bool { Self.loginNames.contains(self) }
+    public var isStandard: Bool { Self.standard.contains(self) }
 
     /// Email and SMS codes and the email link: the sign-in starts from an address (`--contact`).
     public var needsContact: Bool { kind != .social }

@@ -22,7 +22,7 @@ enum LoginCommand {
         }
         let provider = Provider(name)
         guard provider.isStandard else {
-            throw .usage("unknown provider '\(name)' (\(Provider.loginNames.map(\.name).joined(separator: ", ")))")
+            throw .usage("unknown provider '\(name)' (\(Provider.standard.map(\.name).joined(separator: ", ")))")
         }
         if arguments.value("issuer") != nil, arguments.value("client-id") == nil {
             throw .usage("--issuer needs --client-id (config.json's client id and secret are for its own issuer)")
