@@ -97,6 +97,27 @@ import Testing
         #expect(try setup.listed().count == 1)
     }
 
+    /// The TUI: Email link on New sign-in's portal backend asks the address, says "Check your email", and the
+    /// redirect the link leads to, pasted into the waiting screen, ends at the Keep dialog; y stores the session.
+    @Test(TmuxPane.required) func newSignInSendsTheLinkAndTakesThePastedRedirect() throws {
+        let pane = try runner.startTUI(in: folder.path)
+        defer { pane.close() }
+        try pane.waitFor("No sessions yet")
+        try pane.press("n", until: "Backend")
+        for _ in 0..<8 where !pane.capture().contains("‹ sandbox-portal ›") { pane.send("b") }
+        try pane.press("l", until: "Which address should the sign-in link go to?")
+        try pane.submit(Self.address, until: "Check your email: a sign-in link was sent to \(Self.address)")
+        let (_, redirect) = try Self.click(try #require(sandbox.links(to: Self.address).last))
+        try pane.press("p", until: "Enter sends")
+        try pane.submit(redirect, until: "Keep this session?", timeout: 20)
+        #expect(try setup.listed().isEmpty)
+        try pane.press("y", until: "Signed in with Email link")
+        pane.send("Enter")
+        try pane.waitFor("1 session")
+        try pane.quit()
+        #expect(try setup.listed().map { $0["provider"] as? String } == ["email-link"])
+    }
+
     @Test func aWrongAddressIsOneLineAndNothingIsSent() throws {
         for contact in ["ada@@example.com", "ada example.com", "+15550100001"] {
             let result = runner.run(["login", "email-link", "--backend", "sandbox-portal", "--contact", contact])

@@ -39,7 +39,7 @@ public struct CodeEntryScreen: Screen {
             isPhone
             ? "  International format: + and the country code, 8 to 15 digits."
             : isLink
-                ? "  A sign-in link is sent there; open it in a browser, or paste where it leads on the next screen."
+                ? "  A sign-in link is sent there; open it, or paste where it leads, next."
                 : "  A one-time code is sent there; you type it on the next screen."
         buffer.write(hint, row: body.row + 7, col: 0, style: Style(foreground: .dim), maxWidth: buffer.cols)
     }
