@@ -57,11 +57,7 @@ public struct PortalClient: Sendable {
 
     /// Exchanges the redirect's one-time token.
     public func exchange(token: String) throws(SignInError) -> Tokens {
-        let body = try TurnkeyProxyClient.encode(.object(["token": .string(token)]))
-        let data = try call(
-            .json(authBase + "/oauth/tokens", Array(body.utf8), headers: headers()),
-            name: "oauth/tokens")
-        return try Self.tokens(data, call: "oauth/tokens")
+        try exchangeGrant("oauth/tokens", token: token)
     }
 
     /// Sends the magic-link email (`POST /magic-links`, PortalSwift's `SendMagicLinkRequest`): the address trimmed
@@ -87,11 +83,14 @@ public struct PortalClient: Sendable {
     /// Exchanges a magic link's one-time token (`POST /magic-links/validations`): the same request and answer as
     /// `/oauth/tokens`.
     public func validateMagicLink(token: String) throws(SignInError) -> Tokens {
+        try exchangeGrant("magic-links/validations", token: token)
+    }
+
+    /// Both grant exchanges: `{"token"}` in, a session or a TOTP step's userJwt out (PortalSwift's `exchangeGrant`).
+    private func exchangeGrant(_ route: String, token: String) throws(SignInError) -> Tokens {
         let body = try TurnkeyProxyClient.encode(.object(["token": .string(token)]))
-        let data = try call(
-            .json(authBase + "/magic-links/validations", Array(body.utf8), headers: headers()),
-            name: "magic-links/validations")
-        return try Self.tokens(data, call: "magic-links/validations")
+        let data = try call(.json(authBase + "/" + route, Array(body.utf8), headers: headers()), name: route)
+        return try Self.tokens(data, call: route)
     }
 
     /// Validates a TOTP code for the pending sign-in `userJwt` names; a wrong code is `invalidCode`. The answer

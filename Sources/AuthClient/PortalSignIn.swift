@@ -6,7 +6,9 @@ import Synchronization
 /// The `portal` backend: Portal runs the provider leg itself. authdeck asks for the provider URL with its redirect
 /// URL (allow-listed for the environment byte for byte: a fixed loopback port or `authdeck://`), the browser comes
 /// back with a one-time `token` (and `login_type`), which is exchanged for a client session token, or for a TOTP
-/// challenge first when the user has a second factor.
+/// challenge first when the user has a second factor. `login email-link` sends Portal's magic link to the contact
+/// instead; the redirect it leads to comes back to the same URL marked `authMethod=EMAIL_MAGIC_LINK`, and its token
+/// goes to `/magic-links/validations`.
 ///
 /// Portal's redirect carries no app-side `state` (its own `state` binds the provider to Portal, not authdeck to
 /// Portal). So one redirect without state is taken while the attempt waits, once; what remains is the login-CSRF

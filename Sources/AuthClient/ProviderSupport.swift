@@ -19,7 +19,7 @@ public enum ProviderSupport {
         case .direct:
             return sendsCode ? "\(what) need a turnkey or sandbox backend" : nil
         case .portal:
-            return sendsCode ? "Portal signs in with social providers only, not \(what)" : nil
+            return sendsCode ? "Portal signs in with social providers and email links only, not \(what)" : nil
         case .turnkey:
             if provider.isOfferedByAuthProxy { return nil }
             return "the auth proxy signs in with email, SMS, Google, Apple, Discord and X only"

@@ -197,7 +197,8 @@ final class PortalRoutes: Sendable {
         else {
             throw .unauthorized("the token is unknown, expired or already used")
         }
-        return try grant(user: user, endUserID: Self.endUserID(user, profile: result.profile),
+        return try grant(
+            user: user, endUserID: Self.endUserID(user, profile: result.profile),
             accountAbstracted: result.accountAbstracted)
     }
 

@@ -13,7 +13,7 @@ import Testing
         let configuration = sandbox.configuration
         #expect(
             ProviderSupport.refusal(provider: "sms", backend: "sandbox-portal", in: configuration)
-                == "Portal signs in with social providers only, not SMS codes")
+                == "Portal signs in with social providers and email links only, not SMS codes")
         #expect(ProviderSupport.refusal(provider: "email", backend: "sandbox-portal", in: configuration) != nil)
         #expect(ProviderSupport.refusal(provider: "google", backend: "sandbox-portal", in: configuration) == nil)
         for provider in Self.providers where provider != .emailLink {

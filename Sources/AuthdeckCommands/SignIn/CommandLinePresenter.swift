@@ -132,7 +132,7 @@ final class CommandLinePresenter: Sendable {
         case .linkSent(let contact):
             say("Check your email: a sign-in link was sent to \(contact).")
             say("Waiting for the redirect it leads to (\(receivers.joined(separator: ", "))).")
-            say("If the link opens on another machine, paste the address it leads to here and press Enter. Ctrl-C cancels.")
+            say("Opened on another machine? Paste the address it leads to here and press Enter. Ctrl-C cancels.")
         }
     }
 
