@@ -231,7 +231,7 @@ public final class DirectSignIn: SignInBackend, Sendable {
                 code: code, verifier: attempt.codeVerifier, redirectURI: redirectURI,
                 endpoint: provider.endpoints.token, extra: provider.authorizationOptions.tokenRequestParameters)
             return .issued(try session(from: tokens, attempt: attempt))
-        case .idToken, .portalToken:
+        case .idToken, .portalToken, .portalMagicLinkToken:
             // A direct sign-in always exchanges a code: tokens in the redirect would skip PKCE.
             throw .callbackIncomplete
         }

@@ -57,11 +57,39 @@ public struct PortalClient: Sendable {
 
     /// Exchanges the redirect's one-time token.
     public func exchange(token: String) throws(SignInError) -> Tokens {
+        try exchangeGrant("oauth/tokens", token: token)
+    }
+
+    /// Sends the magic-link email (`POST /magic-links`, PortalSwift's `SendMagicLinkRequest`): the address trimmed
+    /// and lower-cased as the SDK sends it (Portal requires lower case), the allow-listed redirect URL the link leads
+    /// to, and the environment's sender and template. The answer's body says nothing; 429 is the address's
+    /// per-minute limit.
+    public func sendMagicLink(
+        email: String, redirectURL: String, fromEmail: String, templateID: String
+    ) throws(SignInError) {
+        let body = try TurnkeyProxyClient.encode(
+            .object([
+                "email": .string(email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()),
+                "redirectUrl": .string(redirectURL), "fromEmail": .string(fromEmail),
+                "templateId": .string(templateID),
+            ]))
+        let response = try transport.send(.json(authBase + "/magic-links", Array(body.utf8), headers: headers()))
+        guard (200..<300).contains(response.status) else {
+            throw Self.refusal(response, call: "magic-links", codeSent: false)
+        }
+    }
+
+    /// Exchanges a magic link's one-time token (`POST /magic-links/validations`): the same request and answer as
+    /// `/oauth/tokens`.
+    public func validateMagicLink(token: String) throws(SignInError) -> Tokens {
+        try exchangeGrant("magic-links/validations", token: token)
+    }
+
+    /// Both grant exchanges: `{"token"}` in, a session or a TOTP step's userJwt out (PortalSwift's `exchangeGrant`).
+    private func exchangeGrant(_ route: String, token: String) throws(SignInError) -> Tokens {
         let body = try TurnkeyProxyClient.encode(.object(["token": .string(token)]))
-        let data = try call(
-            .json(authBase + "/oauth/tokens", Array(body.utf8), headers: headers()),
-            name: "oauth/tokens")
-        return try Self.tokens(data, call: "oauth/tokens")
+        let data = try call(.json(authBase + "/" + route, Array(body.utf8), headers: headers()), name: route)
+        return try Self.tokens(data, call: route)
     }
 
     /// Validates a TOTP code for the pending sign-in `userJwt` names; a wrong code is `invalidCode` (any 401: it
@@ -121,7 +149,7 @@ public struct PortalClient: Sendable {
             return codeSent ? .invalidCode : .unauthorized
         case 429:
             return .rateLimited
-        case 400 where call == "oauth/urls":
+        case 400 where call == "oauth/urls" || call == "magic-links":
             if let message = (try? JSONValue.parse(response.body))?["error"]?.string {
                 return .authenticationFailed(
                     providerError: "account abstraction is not available for this auth environment: "

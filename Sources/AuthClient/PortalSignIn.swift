@@ -6,7 +6,9 @@ import Synchronization
 /// The `portal` backend: Portal runs the provider leg itself. authdeck asks for the provider URL with its redirect
 /// URL (allow-listed for the environment byte for byte: a fixed loopback port or `authdeck://`), the browser comes
 /// back with a one-time `token` (and `login_type`), which is exchanged for a client session token, or for a TOTP
-/// challenge first when the user has a second factor.
+/// challenge first when the user has a second factor. `login email-link` sends Portal's magic link to the contact
+/// instead; the redirect it leads to comes back to the same URL marked `authMethod=EMAIL_MAGIC_LINK`, and its token
+/// goes to `/magic-links/validations`.
 ///
 /// Portal's redirect carries no app-side `state` (its own `state` binds the provider to Portal, not authdeck to
 /// Portal). So one redirect without state is taken while the attempt waits, once; what remains is the login-CSRF
@@ -19,17 +21,32 @@ public final class PortalSignIn: SignInBackend, Sendable {
     public let client: PortalClient
     /// The allow-listed redirect URL (config.json's `redirectURL`).
     public let redirectURL: String?
+    /// The sender and template a magic link is sent with (config.json's `magicLinkFromEmail`,
+    /// `magicLinkTemplateID`); nil when the backend has none.
+    public let magicLink: MagicLink?
     private let clock: @Sendable () -> Date
     /// Who the TOTP enrolment link named (an email or a name): Portal otherwise knows the user only by a UUID.
     private let learnedAccount = Mutex<String?>(nil)
 
+    /// PortalSwift's `MagicLinkConfig`: both are checked by Portal against the environment.
+    public struct MagicLink: Equatable, Sendable {
+        public var fromEmail: String
+        public var templateID: String
+
+        public init(fromEmail: String, templateID: String) {
+            self.fromEmail = fromEmail
+            self.templateID = templateID
+        }
+    }
+
     public init(
-        request: SignInRequest, client: PortalClient, redirectURL: String?,
+        request: SignInRequest, client: PortalClient, redirectURL: String?, magicLink: MagicLink? = nil,
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.request = request
         self.client = client
         self.redirectURL = redirectURL
+        self.magicLink = magicLink
         self.clock = clock
     }
 
@@ -37,11 +54,22 @@ public final class PortalSignIn: SignInBackend, Sendable {
 
     private var title: String { request.provider.title }
 
+    /// `login email-link`: a magic link to the contact instead of a provider's page.
+    private var sendsLink: Bool { request.provider == .emailLink }
+
+    /// The method as Portal names it in `allowedAuthMethods`: `GOOGLE`, `APPLE`, `EMAIL_MAGIC_LINK`.
+    private var portalMethod: String { sendsLink ? "EMAIL_MAGIC_LINK" : request.provider.name.uppercased() }
+
     public func method(loopbackRedirectURI: String?) throws(SignInError) -> SignInMethod {
         if request.useDevice { throw .authMethodUnavailable(method: "\(title) device") }
+        if sendsLink, magicLink == nil {
+            throw .unavailable(
+                reason: "an email link needs magicLinkFromEmail and magicLinkTemplateID in config.json, "
+                    + "as the environment names its sender and template")
+        }
         let offered = try client.methods()
         // Portal names methods in capitals (`GOOGLE`, `APPLE`); authdeck's provider names are lower case.
-        guard offered.contains(where: { $0.caseInsensitiveCompare(request.provider.name) == .orderedSame }) else {
+        guard offered.contains(where: { $0.caseInsensitiveCompare(portalMethod) == .orderedSame }) else {
             throw .authMethodUnavailable(method: title)
         }
         // Portal matches the redirect URL byte for byte against the environment's allow-list, so a port picked
@@ -82,6 +110,13 @@ public final class PortalSignIn: SignInBackend, Sendable {
         guard case .browser(let redirectURI) = attempt.method else {
             throw .authMethodUnavailable(method: "\(title) without a browser")
         }
+        if sendsLink {
+            guard let magicLink, case .email(let address)? = request.contact else { throw .invalidContact }
+            try client.sendMagicLink(
+                email: address, redirectURL: redirectURI, fromEmail: magicLink.fromEmail,
+                templateID: magicLink.templateID)
+            return .linkSent(contact: .email(address))
+        }
         let urls = try client.oauthURLs(redirectURL: redirectURI)
         guard
             let url = urls.first(where: { $0.key.caseInsensitiveCompare(request.provider.name) == .orderedSame })?.value
@@ -92,11 +127,15 @@ public final class PortalSignIn: SignInBackend, Sendable {
     }
 
     public func exchange(_ attempt: Attempt, _ grant: Grant) throws(SignInError) -> BackendAnswer {
-        guard case .portalToken(let token) = grant else {
-            // Portal's redirect brings a one-time token; a code or ID token is not its answer.
+        let tokens: PortalClient.Tokens
+        switch grant {
+        case .portalToken(let token) where !sendsLink: tokens = try client.exchange(token: token)
+        case .portalMagicLinkToken(let token) where sendsLink: tokens = try client.validateMagicLink(token: token)
+        case .portalToken, .portalMagicLinkToken, .authorizationCode, .idToken:
+            // Portal's redirect brings a one-time token marked with the method that sent it (a magic link's
+            // `authMethod`); a code, an ID token or another method's token is not this attempt's answer.
             throw .callbackIncomplete
         }
-        let tokens = try client.exchange(token: token)
         if tokens.clientSessionToken != nil { return .issued(try session(tokens)) }
         guard let userJwt = tokens.userJwt else { throw .callbackIncomplete }
         if let account = OTPAuthAccount.account(in: tokens.totpLink) { learnedAccount.withLock { $0 = account } }

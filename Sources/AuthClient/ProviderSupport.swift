@@ -12,13 +12,14 @@ public enum ProviderSupport {
         }
         let sendsCode = provider.sendsCode
         let what = provider.codeTitle.map { $0 + "s" } ?? provider.name
+        if provider == .emailLink, backend.type != .portal { return "email links are Portal's: use a portal backend" }
         switch backend.type {
         case .sandbox:
             return nil
         case .direct:
             return sendsCode ? "\(what) need a turnkey or sandbox backend" : nil
         case .portal:
-            return sendsCode ? "Portal signs in with social providers only, not \(what)" : nil
+            return sendsCode ? "Portal signs in with social providers and email links only, not \(what)" : nil
         case .turnkey:
             if provider.isOfferedByAuthProxy { return nil }
             return "the auth proxy signs in with email, SMS, Google, Apple, Discord and X only"

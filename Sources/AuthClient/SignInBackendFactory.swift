@@ -26,7 +26,8 @@ public enum SignInBackendFactory {
         }
         let kind = request.provider
         let sendsCode = kind.sendsCode
-        if sendsCode, request.contact == nil { throw .invalidContact }
+        if kind.needsContact, request.contact == nil { throw .invalidContact }
+        if kind == .emailLink, backend.type != .portal { throw .authMethodUnavailable(method: kind.title) }
         var transport = transport
         var metadata = metadata
         if backend.type == .sandbox {
@@ -113,7 +114,12 @@ public enum SignInBackendFactory {
             let base = try required(backend.baseURL, "baseURL", backend: name)
             let environmentID = try required(backend.environmentID, "environmentID", backend: name)
             let client = PortalClient(baseURL: base, environmentID: environmentID, transport: transport)
-            return PortalSignIn(request: request, client: client, redirectURL: backend.redirectURL, clock: clock)
+            var link: PortalSignIn.MagicLink?
+            if let sender = backend.magicLinkFromEmail, let template = backend.magicLinkTemplateID {
+                link = PortalSignIn.MagicLink(fromEmail: sender, templateID: template)
+            }
+            return PortalSignIn(
+                request: request, client: client, redirectURL: backend.redirectURL, magicLink: link, clock: clock)
         }
     }
 

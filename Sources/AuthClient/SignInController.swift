@@ -427,9 +427,13 @@ public final class SignInController: @unchecked Sendable {
                 ])
         case .tokenRequest(let grant):
             trace?.record(.authorize, "no user to ask: \(grant) at the token endpoint")
+        case .linkSent(let contact):
+            trace?.record(
+                .authorize, "sign-in link sent to \(contact)",
+                ["receivers": .array(receivers.map { .string($0) })])
         }
         // Told at once, not after the timeout: the provider will send the browser where no receiver listens.
-        if case .browser = prompt, case .browser(let redirectURI) = attempt.method,
+        if prompt.waitsForRedirect, case .browser(let redirectURI) = attempt.method,
             let reason = RedirectReach.problem(
                 redirectURI: redirectURI, loopback: loopback?.redirectURI,
                 schemeReceiver: scheme != nil)
@@ -469,6 +473,8 @@ public final class SignInController: @unchecked Sendable {
             pollDevice(attempt, interval: authorization.interval)
         case .tokenRequest:
             pollDevice(attempt, interval: 0)
+        case .linkSent:
+            break  // the link is opened from the mail, and its redirect comes to the receivers
         }
     }
 

@@ -141,6 +141,9 @@ public struct Callback: Equatable, Sendable {
     public var issuer: String?
     /// A JWT-secured authorization response (JARM's `response`): its parameters count only once verified.
     public var response: String?
+    /// Portal's marker of a magic link's redirect (`authMethod=EMAIL_MAGIC_LINK`): its token is exchanged at
+    /// `/magic-links/validations`, not `/oauth/tokens`.
+    public var authMethod: String?
 
     public init(
         code: String? = nil, state: String? = nil, error: String? = nil, errorDescription: String? = nil,
@@ -166,4 +169,6 @@ public enum Grant: Equatable, Sendable {
     case idToken(String)
     /// Portal's one-time token.
     case portalToken(String)
+    /// Portal's one-time token from a magic link's redirect (marked `authMethod=EMAIL_MAGIC_LINK`).
+    case portalMagicLinkToken(String)
 }

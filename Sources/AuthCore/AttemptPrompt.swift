@@ -11,4 +11,15 @@ public enum AttemptPrompt: Equatable, Sendable {
     /// No one approves (client credentials, token exchange): the token endpoint is asked at once; `grant` names
     /// the grant type sent.
     case tokenRequest(grant: String)
+    /// A sign-in link was sent to `contact` (Portal's magic link); the redirect it leads to, opened in a browser or
+    /// pasted, comes back as a browser sign-in's does.
+    case linkSent(contact: Contact)
+
+    /// Whether the attempt waits for a redirect to its receivers.
+    public var waitsForRedirect: Bool {
+        switch self {
+        case .browser, .linkSent: return true
+        case .device, .codeSent, .backchannel, .tokenRequest: return false
+        }
+    }
 }

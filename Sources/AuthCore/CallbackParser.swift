@@ -61,6 +61,7 @@ public enum CallbackParser {
 
     private static let known: Set<String> = [
         "code", "state", "error", "error_description", "id_token", "token", "iss", "response", "login_type",
+        "authMethod",
     ]
 
     /// Parameters that arrived some other way: a verified JWT-secured response's claims, as strings.
@@ -75,9 +76,11 @@ public enum CallbackParser {
             if seen[name] != nil { throw .duplicateParameter(name) }
             seen[name] = value
         }
-        return Callback(
+        var callback = Callback(
             code: seen["code"], state: seen["state"], error: seen["error"],
             errorDescription: seen["error_description"], idToken: seen["id_token"], token: seen["token"],
             issuer: seen["iss"], response: seen["response"], loginType: seen["login_type"])
+        callback.authMethod = seen["authMethod"]
+        return callback
     }
 }

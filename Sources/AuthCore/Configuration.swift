@@ -40,6 +40,10 @@ public struct BackendConfiguration: Equatable, Sendable, Codable {
     /// portal: the redirect URL the environment allow-lists, matched there byte for byte: `authdeck://callback`
     /// or a loopback URL with a fixed port (`http://127.0.0.1:PORT/callback`, with `--listen 127.0.0.1:PORT`).
     public var redirectURL: String?
+    /// portal, `login email-link`: the sender and the email template of the magic link (PortalSwift's
+    /// `MagicLinkConfig`), which the environment must have: a sender of an enabled domain, an existing template.
+    public var magicLinkFromEmail: String?
+    public var magicLinkTemplateID: String?
     /// A PEM file of the certificate authorities trusted for `baseURL`'s HTTPS (a private CA).
     public var caFile: String?
 

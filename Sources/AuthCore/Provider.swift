@@ -11,6 +11,9 @@ public struct Provider: Hashable, Sendable, CustomStringConvertible, Expressible
         case social
         /// A one-time code sent to an email address or a phone number; no browser.
         case code
+        /// A sign-in link sent to an email address (Portal's magic link): the redirect it leads to, opened in a
+        /// browser or pasted, completes the sign-in as a social login's redirect does.
+        case link
     }
 
     public let name: String
@@ -57,11 +60,13 @@ public struct Provider: Hashable, Sendable, CustomStringConvertible, Expressible
     public static let oidc = Provider("oidc", "OIDC", "o", .social, authProxy: false)
     public static let email = Provider("email", "Email code", "e", .code, authProxy: true)
     public static let sms = Provider("sms", "SMS code", "s", .code, authProxy: true)
+    /// Portal's email magic link (`EMAIL_MAGIC_LINK`).
+    public static let emailLink = Provider("email-link", "Email link", "l", .link, authProxy: false)
 
     /// The providers `authdeck login` takes and the New sign-in screen shows, in the order SPEC section 6 lists them.
-    public static let standard: [Provider] = [.google, .apple, .discord, .x, .oidc, .email, .sms]
+    public static let standard: [Provider] = [.google, .apple, .discord, .x, .oidc, .email, .sms, .emailLink]
 
-    /// `google, apple, discord, x, oidc, email or sms`: the standard names as a sentence lists them.
+    /// `google, apple, discord, x, oidc, email, sms or email-link`: the standard names as a sentence lists them.
     public static var standardNames: String {
         let names = standard.map(\.name)
         return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
@@ -73,13 +78,16 @@ public struct Provider: Hashable, Sendable, CustomStringConvertible, Expressible
     /// Whether `authdeck login` knows this provider.
     public var isStandard: Bool { Self.standard.contains(self) }
 
+    /// Email and SMS codes and the email link: the sign-in starts from an address (`--contact`).
+    public var needsContact: Bool { kind != .social }
+
     /// The code goes to a phone number (SMS) rather than an email address.
     public var contactIsPhone: Bool { self == .sms }
 
     /// Whether `contact` is where this provider's code goes: an address for email, a number for SMS.
     public func accepts(_ contact: Contact) -> Bool {
         switch contact {
-        case .email: return self == .email
+        case .email: return self == .email || self == .emailLink
         case .phone: return self == .sms
         }
     }

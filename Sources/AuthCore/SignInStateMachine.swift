@@ -142,13 +142,17 @@ public struct SignInStateMachine: Sendable {
             } else if let idToken = callback.idToken, !idToken.isEmpty {
                 grant = .idToken(idToken)
             } else if let token = callback.token, !token.isEmpty {
-                // PortalSwift exchanges a token only under the sign-in method it names; without one it is not a
+                // Portal routes the token by its marker, as PortalSwift's handleRedirect does: a magic link's
+                // redirect says authMethod=EMAIL_MAGIC_LINK, an OAuth one its login_type; without either it is not a
                 // sign-in result, and the token stays unspent for the whole redirect.
-                guard let loginType = callback.loginType, Self.portalLoginTypes.contains(loginType) else {
+                if callback.authMethod == "EMAIL_MAGIC_LINK" {
+                    grant = .portalMagicLinkToken(token)
+                } else if let loginType = callback.loginType, Self.portalLoginTypes.contains(loginType) {
+                    grant = .portalToken(token)
+                } else {
                     return .reject(Self.unmarkedPortalRedirect)
                 }
                 taken.exchangedTokenDigest = SHA256.hash(token)
-                grant = .portalToken(token)
             } else {
                 return .reject(.callbackIncomplete)
             }
@@ -178,8 +182,8 @@ public struct SignInStateMachine: Sendable {
 
     /// A Portal redirect with a token but no sign-in method: refused, its token unspent, the attempt waiting.
     static let unmarkedPortalRedirect = SignInError.authenticationFailed(
-        providerError: "the Portal redirect names no login_type (GOOGLE or APPLE), without which Portal's SDK "
-            + "exchanges nothing; paste the whole redirect URL")
+        providerError: "the Portal redirect names neither login_type (GOOGLE or APPLE) nor authMethod "
+            + "(EMAIL_MAGIC_LINK), without which Portal's SDK exchanges nothing; paste the whole redirect URL")
 
     /// Whether a redirect without state re-delivers the Portal token whose digest is `digest` (an error redirect
     /// never replays: PortalSwift reads the error first).

@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
 
-/// Where the sandbox "sends" one-time codes: a JSON-lines file (`contact`, `otpId`, `code`, `sentAt`) that
-/// scripts and tests read, and the same line handed to `announce` (the command prints it on stdout).
+/// Where the sandbox "sends" one-time codes: a JSON-lines file (`contact`, `otpId`, `code`, `sentAt`; a magic link
+/// is `contact`, `link`, `sentAt`) that scripts and tests read, and the same line handed to `announce` (the command prints it on stdout).
 /// Delivering codes is the sandbox's whole point, so these are the only secrets it ever writes out.
 final class Outbox: Sendable {
     private let path: String?
@@ -22,13 +22,22 @@ final class Outbox: Sendable {
     /// Appends one delivery; fails only when the file cannot be written, so the caller can refuse the request
     /// rather than hand out an otpId whose code nobody can read.
     func deliver(contact: String, otpID: String, code: String, sentAt: Double) throws(Failure) {
-        let line = JSONText.line([
-            "contact": contact, "otpId": otpID, "code": code, "sentAt": Self.timestamp(sentAt),
-        ])
+        try record(
+            JSONText.line([
+                "contact": contact, "otpId": otpID, "code": code, "sentAt": Self.timestamp(sentAt),
+            ]))
+    }
+
+    private func record(_ line: String) throws(Failure) {
         try lock.withLock { _ throws(Failure) in
             if let path { try Self.append(line, to: path) }
         }
         announce?(line)
+    }
+
+    /// Appends one magic link (`contact`, `link`, `sentAt`): the address Portal's email would carry.
+    func deliver(contact: String, link: String, sentAt: Double) throws(Failure) {
+        try record(JSONText.line(["contact": contact, "link": link, "sentAt": Self.timestamp(sentAt)]))
     }
 
     private static func append(_ line: String, to path: String) throws(Failure) {

@@ -57,9 +57,14 @@ final class PortalRoutes: Sendable {
             }
             return callback(request, profile: profile)
         }
+        // The magic link in the email is opened by a browser, which knows nothing of the environment header either.
+        if route.hasPrefix(Self.openLinkRoute), context.configuration.portalMagicLinks {
+            guard request.method == "GET" else { return Self.methodNotAllowed("GET") }
+            return openMagicLink(id: String(route.dropFirst(Self.openLinkRoute.count)))
+        }
         let expectations: [String: String] = [
             "/methods": "GET", "/oauth/urls": "GET", "/oauth/tokens": "POST",
-            "/totps/validations": "POST",
+            "/totps/validations": "POST", "/magic-links": "POST", "/magic-links/validations": "POST",
         ]
         guard let method = expectations[route] else { return PortalError.notFound("no such path").response }
         guard request.method == method || (method == "GET" && request.method == "HEAD") else {
@@ -77,6 +82,8 @@ final class PortalRoutes: Sendable {
             case "/methods": return .json(200, object: ["data": methods()])
             case "/oauth/urls": return .json(200, object: ["data": try urls(request)])
             case "/oauth/tokens": return .json(200, object: ["data": try tokens(request)])
+            case "/magic-links": return .json(200, object: try sendMagicLink(request))
+            case "/magic-links/validations": return .json(200, object: ["data": try validateMagicLink(request)])
             default: return .json(200, object: ["data": try validations(request)])
             }
         } catch {
@@ -93,8 +100,9 @@ final class PortalRoutes: Sendable {
     // MARK: - Routes
 
     private func methods() -> [String: Any] {
-        [
-            "allowedAuthMethods": context.configuration.portalMethods.map { $0.rawValue.uppercased() },
+        let magicLink = context.configuration.portalMagicLinks ? [Self.magicLinkMethod] : []
+        return [
+            "allowedAuthMethods": magicLink + context.configuration.portalMethods.map { $0.rawValue.uppercased() },
             "autoCreateWallet": false,
         ]
     }
@@ -191,19 +199,27 @@ final class PortalRoutes: Sendable {
         else {
             throw .unauthorized("the token is unknown, expired or already used")
         }
-        let endUserID = Self.endUserID(user, profile: result.profile)
+        return try grant(
+            user: user, endUserID: Self.endUserID(user, profile: result.profile),
+            accountAbstracted: result.accountAbstracted)
+    }
+
+    /// A grant exchange's answer for `user`: a client session token, or a userJwt and the TOTP link when the user
+    /// has a second factor.
+    func grant(user: SandboxUser, endUserID: String, accountAbstracted: Bool) throws(PortalError) -> [String: Any] {
+        let now = context.clock.now
         guard let challengeID = try? context.randomToken(bytes: 16) else {
             throw .server("the sandbox could not draw random bytes")
         }
         let seconds = context.clock.seconds
         var data: [String: Any] = [
             "endUserId": endUserID, "clientId": Self.portalClient,
-            "isAccountAbstracted": result.accountAbstracted,
+            "isAccountAbstracted": accountAbstracted,
         ]
         if let seed = user.totpSeed, let secret = user.totpSecret {
             data["userJwt"] = try sign([
                 "iss": context.baseURL + "/portal", "purpose": Purpose.portalUser, "jti": challengeID,
-                "sub": endUserID, "endUserId": endUserID, "isAccountAbstracted": result.accountAbstracted,
+                "sub": endUserID, "endUserId": endUserID, "isAccountAbstracted": accountAbstracted,
                 "iat": seconds, "exp": seconds + 600,
             ])
             state.withLock { $0.totp.add(id: challengeID, seed: seed, expiresAt: Double(seconds + 600), now: now) }
@@ -252,7 +268,7 @@ final class PortalRoutes: Sendable {
     // MARK: - Pieces
 
     /// Portal identifies an end user by email; a user without one by the provider's subject.
-    private static func endUserID(_ user: SandboxUser, profile: OIDCProfile) -> String {
+    static func endUserID(_ user: SandboxUser, profile: OIDCProfile) -> String {
         let seed = user.email.map { "end user \($0)" } ?? "end user \(profile.rawValue) \(user.subject(at: profile))"
         return ProxyAccounts.stableID(seed)
     }

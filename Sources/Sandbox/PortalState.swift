@@ -19,6 +19,11 @@ struct PortalState {
     var pending: [String: PendingLogin] = [:]
     var results: [String: Result] = [:]
     var totp: TOTPChallenges
+    /// Magic links sent and not opened yet, by the link's id; one-time tokens their redirects carry; when each
+    /// address was sent a link (Portal's per-minute limit).
+    var magicLinks: [String: MagicLink] = [:]
+    var magicLinkResults: [String: MagicLinkResult] = [:]
+    var linksSent: [String: [Double]] = [:]
 
     init(maximumAttempts: Int) {
         totp = TOTPChallenges(maximumAttempts: maximumAttempts)
@@ -27,5 +32,11 @@ struct PortalState {
     mutating func prune(now: Double) {
         pending = pending.filter { $0.value.expiresAt > now }
         results = results.filter { $0.value.expiresAt > now }
+        magicLinks = magicLinks.filter { $0.value.expiresAt > now }
+        magicLinkResults = magicLinkResults.filter { $0.value.expiresAt > now }
+        linksSent = linksSent.compactMapValues { times in
+            let recent = times.filter { $0 > now - 60 }
+            return recent.isEmpty ? nil : recent
+        }
     }
 }

@@ -63,6 +63,10 @@ enum SandboxConfigFile {
             environmentID: settings.writtenPortalEnvironmentID)
         portal.redirectURL = settings.portalRedirectURLs.first ?? "authdeck://callback"
         portal.usesSandbox = true
+        if settings.portalMagicLinks {
+            portal.magicLinkFromEmail = settings.portalMagicLinkSender
+            portal.magicLinkTemplateID = settings.portalMagicLinkTemplate
+        }
         var providers: [String: ProviderConfiguration] = [:]
         for profile in OIDCProfile.allCases {
             providers[profile.providerName] = provider(profile, context: context)

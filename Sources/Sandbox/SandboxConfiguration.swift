@@ -65,6 +65,12 @@ public struct SandboxConfiguration: Sendable {
     /// The portal environment's redirect allow-list, matched byte for byte as Portal matches it (so a loopback
     /// redirect needs its fixed port here or in `extraRedirectURIs`).
     public var portalRedirectURLs = ["authdeck://callback"]
+    /// Whether the environment enables email magic links (`EMAIL_MAGIC_LINK`), the sender and template a send must
+    /// name (config.json writes them), and how many links one address may be sent in a minute.
+    public var portalMagicLinks = true
+    public var portalMagicLinkSender = "login@sandbox.example"
+    public var portalMagicLinkTemplate = "sandbox-magic-link"
+    public var portalMagicLinksPerMinute = 3
 
     /// The faults switched on at start (`--fault`); the admin route changes them while the sandbox runs.
     public var faults = SandboxFaults.Selection()

@@ -162,7 +162,7 @@ import Testing
         let right = PortalClient(
             baseURL: sandbox.base + "/portal", environmentID: "the-right-one",
             transport: transport)
-        #expect(try right.methods() == ["GOOGLE", "APPLE"])
+        #expect(try right.methods() == ["EMAIL_MAGIC_LINK", "GOOGLE", "APPLE"])
         #expect(throws: SignInError.unauthorized) {
             _ = try right.oauthURLs(redirectURL: "https://evil.example/callback")
         }

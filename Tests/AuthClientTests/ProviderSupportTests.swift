@@ -6,19 +6,22 @@ import Testing
 /// The New sign-in screen greys a provider a backend cannot do; what it greys must be exactly what
 /// `SignInBackendFactory.make` refuses for the sandbox's own config.json (SMS on sandbox-portal).
 @Suite struct ProviderSupportTests {
-    static let providers: [Provider] = ["google", "apple", "discord", "x", "oidc", "email", "sms"]
+    static let providers: [Provider] = ["google", "apple", "discord", "x", "oidc", "email", "sms", "email-link"]
 
     @Test func theSandboxConfigGreysCodesOnPortalAndNothingOnTheSandbox() throws {
         let sandbox = try TurnkeySandbox()
         let configuration = sandbox.configuration
         #expect(
             ProviderSupport.refusal(provider: "sms", backend: "sandbox-portal", in: configuration)
-                == "Portal signs in with social providers only, not SMS codes")
+                == "Portal signs in with social providers and email links only, not SMS codes")
         #expect(ProviderSupport.refusal(provider: "email", backend: "sandbox-portal", in: configuration) != nil)
         #expect(ProviderSupport.refusal(provider: "google", backend: "sandbox-portal", in: configuration) == nil)
-        for provider in Self.providers {
+        for provider in Self.providers where provider != .emailLink {
             #expect(ProviderSupport.refusal(provider: provider, backend: "sandbox", in: configuration) == nil)
         }
+        // Portal's magic link is the portal backend's alone.
+        #expect(ProviderSupport.refusal(provider: .emailLink, backend: "sandbox-portal", in: configuration) == nil)
+        #expect(ProviderSupport.refusal(provider: .emailLink, backend: "sandbox", in: configuration) != nil)
         #expect(ProviderSupport.refusal(provider: "sms", backend: "direct", in: configuration) != nil)
         #expect(
             ProviderSupport.refusal(provider: "google", backend: "nowhere", in: configuration)
@@ -37,7 +40,7 @@ import Testing
                 let contact: Contact? =
                     provider == "sms"
                     ? .phone("+15550100")
-                    : (provider == "email" ? .email("ada@example.com") : nil)
+                    : (provider.needsContact ? .email("ada@example.com") : nil)
                 do {
                     _ = try sandbox.backend(provider, backend: name, contact: contact)
                     Issue.record("\(provider) via \(name) is greyed but the backend was built")

@@ -202,7 +202,7 @@ import Testing
         #expect(catalog["x"]?.scopes == ["tweet.read", "users.read", "offline.access"])
         #expect(catalog["oidc"]?.issuer == nil)
         // Every social login `login` takes has its endpoints here, and every preset here is one `login` takes.
-        #expect(catalog.providers.map(\.provider) == Provider.standard.filter { !$0.sendsCode })
+        #expect(catalog.providers.map(\.provider) == Provider.standard.filter { $0.kind == .social })
     }
 
     @Test func refusesBrokenFiles() {

@@ -17,14 +17,14 @@ import Testing
         #expect(Provider("google").codeTitle == nil)
     }
 
-    @Test func loginKnowsSevenProvidersAndTheAuthProxySixOfThem() {
-        let login = ["google", "apple", "discord", "x", "oidc", "email", "sms"]
+    @Test func loginKnowsEightProvidersAndTheAuthProxySixOfThem() {
+        let login = ["google", "apple", "discord", "x", "oidc", "email", "sms", "email-link"]
         #expect(Provider.standard.map(\.name) == login)
         #expect(!Provider("github").isStandard && !Provider("Google").isStandard)
         // The auth proxy has no generic OIDC issuer: its social logins are Google, Apple, Discord and X.
         let proxy = [
             "google": true, "apple": true, "discord": true, "x": true, "oidc": false, "email": true,
-            "sms": true, "github": false,
+            "sms": true, "email-link": false, "github": false,
         ]
         for (name, expected) in proxy {
             #expect(Provider(name).isOfferedByAuthProxy == expected, "\(name)")
@@ -38,6 +38,7 @@ import Testing
             ("google", "Google", "g", false), ("apple", "Apple", "a", false), ("discord", "Discord", "d", false),
             ("x", "X", "x", false), ("oidc", "OIDC", "o", false), ("email", "Email code", "e", true),
             ("sms", "SMS code", "s", true),
+            ("email-link", "Email link", "l", false),
         ]
         #expect(Provider.standard.count == expected.count)
         for (provider, row) in zip(Provider.standard, expected) {
@@ -48,7 +49,11 @@ import Testing
             #expect(provider.letter == row.key.uppercased(), "\(provider)")
         }
         #expect(Set(Provider.standard.compactMap(\.mnemonic)).count == expected.count, "a key picks two providers")
-        #expect(Provider.standardNames == "google, apple, discord, x, oidc, email or sms")
+        #expect(Provider.standardNames == "google, apple, discord, x, oidc, email, sms or email-link")
+        // Portal's magic link: the address first, then a redirect as a social login's.
+        #expect(Provider.emailLink.needsContact && !Provider.emailLink.sendsCode)
+        #expect(Provider.emailLink.accepts(.email("ada@example.com")))
+        #expect(!Provider.emailLink.accepts(.phone("+15550100001")))
         // A stored session's provider that authdeck does not know: titled by its name, no key, letter O.
         let other = Provider("github")
         #expect(other.title == "github" && other.mnemonic == nil && other.letter == "O" && !other.isStandard)

@@ -33,13 +33,21 @@ public final class FrozenSandbox: Sendable {
 public final class Deliveries: Sendable {
     /// Each delivery as contact, otpId and code; JSON objects themselves are not Sendable.
     private let lines = Mutex<[(contact: String, otpID: String, code: String)]>([])
+    /// Each magic link as contact and link.
+    private let links = Mutex<[(contact: String, link: String)]>([])
 
     func append(_ line: String) {
         guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any],
-            let contact = object["contact"] as? String, let otpID = object["otpId"] as? String,
-            let code = object["code"] as? String
+            let contact = object["contact"] as? String
         else { return }
+        if let link = object["link"] as? String { links.withLock { $0.append((contact, link)) } }
+        guard let otpID = object["otpId"] as? String, let code = object["code"] as? String else { return }
         lines.withLock { $0.append((contact, otpID, code)) }
+    }
+
+    /// The last magic link sent to `contact`.
+    public func link(to contact: String) -> String? {
+        links.withLock { all in all.last(where: { $0.contact == contact })?.link }
     }
 
     /// The last code sent to `contact`.

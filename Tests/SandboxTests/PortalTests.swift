@@ -28,8 +28,10 @@ import Testing
         let methods = try sandbox.get(
             "/portal/api/v3/auth/methods", headers: ["x-portal-auth-environment-id": "test-environment"])
         #expect(methods.status == 200)
-        // PortalAuthWireTypes' AuthMethodsResponse: Portal's method names, and the wallet hint.
-        #expect((methods.json["data"] as? [String: Any])?["allowedAuthMethods"] as? [String] == ["GOOGLE", "APPLE"])
+        // PortalAuthWireTypes' AuthMethodsResponse: Portal's method names (PortalAuthTypes' AuthMethod raw values),
+        // and the wallet hint.
+        let allowed = (methods.json["data"] as? [String: Any])?["allowedAuthMethods"] as? [String]
+        #expect(allowed == ["EMAIL_MAGIC_LINK", "GOOGLE", "APPLE"])
         #expect((methods.json["data"] as? [String: Any])?["autoCreateWallet"] as? Bool == false)
         let missing = try sandbox.get("/portal/api/v3/auth/methods")
         #expect(missing.status == 401)

@@ -148,6 +148,23 @@ import Testing
                 AppFixtures.state(rows: rows, cols: cols), AppFixtures.keys("nsnot a phone") + [.key(.enter)]
             ).0
         },
+        Case.afterKeys("contact-link", "nlada@"),
+        Case(name: "awaiting-link") { rows, cols in
+            // Portal's magic link: the address asked on the contact step, then the waiting screen with its paste
+            // field for where the link leads.
+            let typed = AppFixtures.keys("nlada@example.com") + [.key(.enter)]
+            let attempt = AppFixtures.attempt(
+                method: .browser(redirectURI: "authdeck://callback"), provider: .emailLink)
+            let reports: [SignInProgress] = [
+                .began(
+                    attempt, .linkSent(contact: .email("ada@example.com")),
+                    receivers: ["authdeck:// (/run/user/1000/authdeck/scheme.sock)", "paste"]),
+                .stateChanged(.awaitingCallback(attempt, .waiting)),
+            ]
+            return AppFixtures.run(
+                AppFixtures.state(rows: rows, cols: cols), typed + reports.map { .signIn(flow: 1, $0) }
+            ).0
+        },
         Case(name: "awaiting-starting") { rows, cols in AppFixtures.flowState(rows: rows, cols: cols) },
         Case(name: "awaiting-browser") { rows, cols in
             AppFixtures.flowState(

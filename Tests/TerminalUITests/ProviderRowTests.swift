@@ -25,13 +25,13 @@ import Testing
             #expect(screen.contains("[\(key)] \(label)"), "\(provider): \(screen)")
             #expect(helpKeys.contains(String(key)), "\(provider): the help does not name \(key)")
 
-            // The key starts this provider: a browser sign-in at once, a code one at its contact step.
+            // The key starts this provider: a browser sign-in at once, a code or link one at its contact step.
             let (pressed, effects) = AppFixtures.run(opened, AppFixtures.keys(String(key)))
             switch pressed.mode {
             case .contact(let contact):
-                #expect(provider.sendsCode && contact.choice.provider == provider, "\(provider)")
+                #expect(provider.needsContact && contact.choice.provider == provider, "\(provider)")
             default:
-                #expect(!provider.sendsCode, "\(provider)")
+                #expect(!provider.needsContact, "\(provider)")
                 var choice = SignInChoice(provider: provider, backend: "sandbox")
                 // OIDC carries its protocol choices, config.json's (none here) unless changed on the form.
                 if provider == .oidc { choice.options = SignInOptions() }

@@ -235,11 +235,11 @@ import Testing
         #expect(bash(["authdeck", "sandbox", "--p"]) == ["--port", "--post-logout-redirect-uri"])
     }
 
-    /// `login` names the providers SPEC section 6 lists, written out here, in the same order wherever it names
+    /// `login` names the providers SPEC section 5 lists, written out here, in the same order wherever it names
     /// them: its help, its two usage errors and bash's completion of its operand (the New sign-in buttons and
     /// letters come from the same table: ProviderRowTests).
     @Test func loginNamesTheSameProvidersInItsHelpErrorsAndCompletion() {
-        let providers = ["google", "apple", "discord", "x", "oidc", "email", "sms"]
+        let providers = ["google", "apple", "discord", "x", "oidc", "email", "sms", "email-link"]
         let sentence = providers.dropLast().joined(separator: ", ") + " or " + providers.last!
         // `login` runs only as its own process.
         let runner = runner.realBinary

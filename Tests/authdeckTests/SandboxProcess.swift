@@ -32,6 +32,17 @@ final class SandboxProcess: @unchecked Sendable {
         }
     }
 
+    /// The magic links the sandbox wrote to its outbox (what Portal's email would carry), newest last.
+    func links(to contact: String) -> [String] {
+        guard let text = try? String(contentsOfFile: outboxPath, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { line in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                object["contact"] as? String == contact
+            else { return nil }
+            return object["link"] as? String
+        }
+    }
+
     /// Sets `fields` on provider `name` in the config.json it wrote; `discovered` leaves that provider's endpoints
     /// to discovery (where the PAR endpoint is named).
     func configure(provider name: String, _ fields: [String: Any], discovered: Bool = false) throws {

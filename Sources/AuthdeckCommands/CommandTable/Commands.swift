@@ -49,7 +49,7 @@ enum Commands {
             .file("client-certificate-key", "owner-only PEM private key of --client-certificate"),
             .value("scope", "SCOPES", "scopes, space-separated"),
             .flag("dpop", "DPoP-bound tokens (RFC 9449): a key per session, a proof with every request"),
-            .value("contact", "ADDRESS", "email address or phone number (email, sms)"),
+            .value("contact", "ADDRESS", "email address or phone number (email, sms, email-link)"),
             .flag("no-browser", "print the URL and wait for the pasted redirect"),
             .flag("device", "use the device authorization grant (the same as --grant device)"),
             .choice(

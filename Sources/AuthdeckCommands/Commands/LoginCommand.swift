@@ -359,11 +359,11 @@ enum LoginCommand {
         return text
     }
 
-    /// `--contact` for email and SMS, validated and normalised; a bad one is a usage error (exit 2) before any
-    /// request. Social providers take no contact.
+    /// `--contact` for email, SMS and the email link, validated and normalised; a bad one is a usage error (exit 2)
+    /// before any request. Social providers take no contact.
     static func contact(for kind: Provider, _ value: String?) throws(CommandFailure) -> Contact? {
-        guard kind.sendsCode else {
-            if value != nil { throw .usage("--contact is only for email and sms sign-in") }
+        guard kind.needsContact else {
+            if value != nil { throw .usage("--contact is only for email, sms and email-link sign-in") }
             return nil
         }
         guard let value else {

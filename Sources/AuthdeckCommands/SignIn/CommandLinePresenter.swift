@@ -130,6 +130,10 @@ final class CommandLinePresenter: Sendable {
                     + "\(SessionJSON.iso8601(expiry))). Ctrl-C cancels.")
         case .tokenRequest(let grant):
             say("Asking the token endpoint for tokens (\(grant)); no one needs to approve.")
+        case .linkSent(let contact):
+            say("Check your email: a sign-in link was sent to \(contact).")
+            say("Waiting for the redirect it leads to (\(receivers.joined(separator: ", "))).")
+            say("Opened on another machine? Paste the address it leads to here and press Enter. Ctrl-C cancels.")
         }
     }
 

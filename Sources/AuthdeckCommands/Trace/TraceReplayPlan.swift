@@ -112,7 +112,7 @@ struct TraceReplayPlan {
         if let range = url.range(of: "/oidc/") {
             let name = url[range.upperBound...].prefix { $0 != "/" }
             let known = Provider(String(name))
-            return known.isStandard && !known.sendsCode ? known.name : "oidc"
+            return known.isStandard && known.kind == .social ? known.name : "oidc"
         }
         let host = URLComponents(string: url)?.host?.lowercased() ?? ""
         if host.hasSuffix("google.com") { return "google" }

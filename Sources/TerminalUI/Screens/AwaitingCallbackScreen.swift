@@ -22,7 +22,7 @@ public struct AwaitingCallbackScreen: Screen {
         var qr: [[Bool]]?
         switch flow.prompt {
         case .browser?, .device?: qr = flow.hidesQRCode ? nil : flow.promptQR
-        case .codeSent?, .backchannel?, .tokenRequest?, nil: qr = nil
+        case .codeSent?, .backchannel?, .tokenRequest?, .linkSent?, nil: qr = nil
         }
         let top = body.row + 1
         var wholeURL: String?
@@ -125,6 +125,9 @@ public struct AwaitingCallbackScreen: Screen {
             }
         case .tokenRequest(let grant)?:
             lines.add("  Asking the token endpoint (" + grant + "); no one needs to approve.")
+        case .linkSent(let contact)?:
+            lines.add("  Check your email: a sign-in link was sent to \(contact).", Style(attributes: .bold))
+            lines.add("  Open it in a browser, or paste the address it leads to below.")
         case .codeSent?, nil:
             lines.add("  Starting the sign-in…", Style(foreground: .dim))
         }
@@ -195,6 +198,7 @@ public struct AwaitingCallbackScreen: Screen {
             switch flow.prompt {
             case .backchannel?: return "  Waiting for the user to approve on their device…"
             case .tokenRequest?: return "  Asking the token endpoint…"
+            case .linkSent?: return "  Waiting for the sign-in link to be opened…"
             case .browser?, .device?, .codeSent?, nil: return "  Waiting for the redirect from the browser…"
             }
         case .awaitingCallback(_, .verifying), .totpRequired(_, _, .verifying):

@@ -15,13 +15,16 @@ public struct CodeEntryScreen: Screen {
     }
 
     private func renderContact(_ form: ContactForm, state: AppState, into buffer: inout ScreenBuffer) {
+        let isLink = !form.choice.provider.sendsCode
         AppFrame.draw(
             title: "\(form.choice.title) via \(form.choice.backend)",
-            hints: [.init("Enter", "send code"), .init("Esc", "back")], state: state, into: &buffer)
+            hints: [.init("Enter", isLink ? "send link" : "send code"), .init("Esc", "back")], state: state,
+            into: &buffer)
         let body = AppFrame.body(rows: buffer.rows, cols: buffer.cols)
         let isPhone = form.choice.provider.contactIsPhone
+        let sent = isLink ? "sign-in link" : "code"
         buffer.write(
-            isPhone ? "  Which phone number should the code go to?" : "  Which address should the code go to?",
+            isPhone ? "  Which phone number should the code go to?" : "  Which address should the \(sent) go to?",
             row: body.row + 1, col: 0, style: Style(attributes: .bold))
         buffer.write(isPhone ? "  Phone" : "  Email", row: body.row + 3, col: 0, style: Style(foreground: .accent))
         form.field.draw(
@@ -35,7 +38,9 @@ public struct CodeEntryScreen: Screen {
         let hint =
             isPhone
             ? "  International format: + and the country code, 8 to 15 digits."
-            : "  A one-time code is sent there; you type it on the next screen."
+            : isLink
+                ? "  A sign-in link is sent there; open it, or paste where it leads, next."
+                : "  A one-time code is sent there; you type it on the next screen."
         buffer.write(hint, row: body.row + 7, col: 0, style: Style(foreground: .dim), maxWidth: buffer.cols)
     }
 

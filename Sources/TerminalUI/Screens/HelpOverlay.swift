@@ -51,20 +51,22 @@ public enum HelpOverlay {
         }
     }
 
-    /// New sign-in's provider keys from the table of providers, the social logins' then the codes':
-    /// `g a d x o` Google, Apple, Discord, X, OIDC and `e s` email or SMS code.
+    /// New sign-in's provider keys from the table of providers, the social logins' then those from an address:
+    /// `g a d x o` Google, Apple, Discord, X, OIDC and `e s l` email or SMS code, email link.
     static var providerEntries: [Entry] {
-        let social = Provider.standard.filter { !$0.sendsCode }
+        let social = Provider.standard.filter { !$0.needsContact }
         let codes = Provider.standard.filter(\.sendsCode)
+        let links = Provider.standard.filter { $0.kind == .link }
         func keys(_ providers: [Provider]) -> String {
             providers.compactMap(\.mnemonic).map(String.init).joined(separator: " ")
         }
         // "Email code", "SMS code": one "code" for both, lower case as the other lines start.
         let kinds = codes.map { $0.title.hasSuffix(" code") ? String($0.title.dropLast(5)) : $0.title }
-        let either = kinds.joined(separator: " or ") + " code"
+        let either = ([kinds.joined(separator: " or ") + " code"] + links.map { $0.title.lowercased() })
+            .joined(separator: ", ")
         return [
             Entry(keys(social), social.map(\.title).joined(separator: ", ")),
-            Entry(keys(codes), either.prefix(1).lowercased() + either.dropFirst()),
+            Entry(keys(codes + links), either.prefix(1).lowercased() + either.dropFirst()),
         ]
     }
 

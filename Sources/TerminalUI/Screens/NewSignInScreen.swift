@@ -1,14 +1,14 @@
 import AuthCore
 
-/// New sign-in: provider buttons with their mnemonics (g a d x o e s), a backend chooser and a session-key field.
+/// New sign-in: provider buttons with their mnemonics (g a d x o e s l), a backend chooser and a session-key field.
 public struct NewSignInScreen: Screen {
     public init() {}
 
     /// Lines reserved for the provider buttons, which wrap on narrow terminals.
     static let buttonLines = 3
 
-    /// Where each provider button is drawn: the browser providers on one line, the code ones on the next, wrapped
-    /// when the terminal is narrow.
+    /// Where each provider button is drawn: the browser providers on one line, the ones that start from an address
+    /// (codes, the email link) on the next, wrapped when the terminal is narrow.
     public static func buttonFrames(_ form: NewSignInForm, rows: Int, cols: Int) -> [Rect] {
         let body = AppFrame.body(rows: rows, cols: cols)
         let left = body.col + 3
@@ -18,7 +18,7 @@ public struct NewSignInScreen: Screen {
         var previousUsedCode: Bool?
         for provider in form.providers {
             let width = Button(label(provider), mnemonic: provider.mnemonic).width
-            let usesCode = provider.sendsCode
+            let usesCode = provider.needsContact
             let groupChanged = previousUsedCode.map { $0 != usesCode } ?? false
             if col > left && (groupChanged || col + width > body.right - 1) {
                 line += 1

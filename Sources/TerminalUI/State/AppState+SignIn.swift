@@ -163,13 +163,13 @@ extension AppState {
         let method = GrantChoice.choices(openIDConnect: form.showsIssuerFields).contains(form.method)
         var choice = SignInChoice(
             provider: provider, backend: form.backend, sessionKey: key.isEmpty ? nil : key, replace: replace,
-            method: provider.sendsCode || !method ? .browser : form.method)
+            method: provider.needsContact || !method ? .browser : form.method)
         if form.showsIssuerFields {
             choice.issuer = form.typedIssuer
             choice.clientID = form.typedClientID
             choice.options = form.chosenOptions
         }
-        if choice.usesCode {
+        if provider.needsContact {
             mode = .contact(ContactForm(choice: choice))
             return []
         }

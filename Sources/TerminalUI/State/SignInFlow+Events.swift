@@ -18,6 +18,7 @@ extension SignInFlow {
             case .codeSent: what = "code sent"
             case .backchannel(let authorization): what = "backchannel request for \(authorization.loginHint)"
             case .tokenRequest(let grant): what = "token request (\(grant))"
+            case .linkSent(let contact): what = "sign-in link sent to \(contact)"
             }
             record(now, .state, "began \(attempt.id): \(what)")
             if !receivers.isEmpty { record(now, .state, "listening: " + receivers.joined(separator: ", ")) }

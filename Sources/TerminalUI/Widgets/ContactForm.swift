@@ -1,6 +1,6 @@
 import AuthCore
 
-/// The contact step of an email or SMS sign-in: where the one-time code should go.
+/// The contact step of an email or SMS sign-in, or of Portal's email link: where the code or the link should go.
 public struct ContactForm: Equatable, Sendable {
     public var choice: SignInChoice
     public var field: TextField
@@ -14,7 +14,8 @@ public struct ContactForm: Equatable, Sendable {
         error = nil
     }
 
-    /// The typed contact, validated the way the backend will be asked: email for `email`, E.164 for `sms`.
+    /// The typed contact, validated the way the backend will be asked: email for `email` and `email-link`, E.164
+    /// for `sms`.
     public func validatedContact() -> Result<Contact, SignInError> {
         Result { () throws(SignInError) in
             choice.provider.contactIsPhone
