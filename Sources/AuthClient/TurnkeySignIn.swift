@@ -338,8 +338,9 @@ public final class TurnkeySignIn: SignInBackend, Sendable {
         let now = clock()
         let subject = claims["sub"]?.string ?? ""
         let record = SessionRecord(
-            key: request.sessionKey ?? SessionKeyName.generated(
-                provider: request.provider, user: known.email ?? known.name ?? subject),
+            key: request.sessionKey
+                ?? SessionKeyName.generated(
+                    provider: request.provider, user: known.email ?? known.name ?? subject),
             backend: request.backendName, provider: request.provider.name, subject: subject, email: known.email,
             phone: nil, displayName: known.name, issuer: claims["iss"]?.string ?? client.baseURL, createdAt: now,
             expiresAt: claims["exp"]?.integer.map { Date(timeIntervalSince1970: TimeInterval($0)) },

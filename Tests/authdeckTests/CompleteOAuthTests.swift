@@ -20,7 +20,9 @@ struct CompleteOAuthTests: SandboxLoginSuite {
         let keys = TemporaryFolder()
         _ = CLIRunner(home: keys.path).run(executable: "/usr/bin/python3", [Self.mint, "keys", keys.path])
         issuerKeys = keys
-        setup = try SandboxLoginSetup(sandboxArguments: ["--trust-issuer", Self.issuer + "=" + keys.path + "/jwks.json"])
+        setup = try SandboxLoginSetup(sandboxArguments: [
+            "--trust-issuer", Self.issuer + "=" + keys.path + "/jwks.json",
+        ])
     }
 
     static let mint = CLIRunner.repositoryRoot + "/Tests/authdeckTests/Fixtures/oidc-token-mint.py"
@@ -105,7 +107,10 @@ struct CompleteOAuthTests: SandboxLoginSuite {
             (["--oidc-token", folder.path + "/missing", "--public-key", publicKey], "cannot read"),
             (["--oidc-token", openFile, "--public-key", publicKey], "chmod 600"),
             (["--oidc-token", tokenFile("not.a-jwt", name: "junk"), "--public-key", publicKey], "holds no JWT"),
-            (["--oidc-token", tokenFile(minted(for: publicKey), name: "t1"), "--public-key", "abc"], "compressed P-256"),
+            (
+                ["--oidc-token", tokenFile(minted(for: publicKey), name: "t1"), "--public-key", "abc"],
+                "compressed P-256"
+            ),
             (
                 ["--oidc-token", tokenFile(minted(for: stranger), name: "t2"), "--public-key", stranger],
                 "holds no pending session key"
@@ -126,7 +131,9 @@ struct CompleteOAuthTests: SandboxLoginSuite {
             #expect(lines.count == 2 && lines.last?.hasPrefix("usage: authdeck login") == true, "\(result.stderr)")
         }
         #expect(try setup.listed().isEmpty)
-        let done = complete(["--oidc-token", tokenFile(minted(for: publicKey), name: "good"), "--public-key", publicKey])
+        let done = complete([
+            "--oidc-token", tokenFile(minted(for: publicKey), name: "good"), "--public-key", publicKey,
+        ])
         #expect(done.status == 0, "stderr: \(done.stderr)")
     }
 }

@@ -50,7 +50,8 @@ extension InteropTests {
         /// Runs `extra` after `arguments` to its end, typing the email's code when the proxy treats the user as new
         /// (Para's verification step, with the code the sandbox's outbox got).
         func signIn(_ extra: [String]) throws -> CLIRunner.Result {
-            let run = try LiveLogin(runner: runner, arguments: arguments + extra + ["--timeout", "60"], environment: browser)
+            let run = try LiveLogin(
+                runner: runner, arguments: arguments + extra + ["--timeout", "60"], environment: browser)
             _ = run.wait { run.stderr.contains("New account") || run.stderr.contains("authdeck login:") }
             if run.stderr.contains("New account"), let code = setup.sandbox.codes().last?.code { run.send(code) }
             return run.finish(timeout: 60)

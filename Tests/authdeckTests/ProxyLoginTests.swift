@@ -201,7 +201,9 @@ import Testing
 
     /// Para's branch on both backends that can tell a new user from an existing one: an unknown social user
     /// verifies the email with the code the sandbox's outbox got before anything is stored.
-    @Test(arguments: [("google", "sandbox"), ("discord", "sandbox"), ("google", "sandbox-turnkey"), ("discord", "sandbox-turnkey")])
+    @Test(arguments: [
+        ("google", "sandbox"), ("discord", "sandbox"), ("google", "sandbox-turnkey"), ("discord", "sandbox-turnkey"),
+    ])
     func aNewSocialUserVerifiesTheEmailCode(_ provider: String, _ backend: String) throws {
         let run = try live([provider, "--backend", backend], environment: ["SANDBOX_USER": "cleo"])
         #expect(run.wait { run.stderr.contains("New account: verify the email. A code was sent to cleo@example.com") })
