@@ -86,6 +86,20 @@ struct CompleteOAuthTests: SandboxLoginSuite {
         #expect(again.stderr.contains("holds no pending session key"), "stderr: \(again.stderr)")
     }
 
+    /// `--json` prints the SDK's onOAuthSuccess value: the token, the public key and the provider's name.
+    @Test func theFirstStepAsJSONNamesTokenKeyAndProvider() throws {
+        let result = runner.run(
+            ["login", "google", "--backend", "sandbox-turnkey", "--oidc-token-only", "--json"], stdin: "")
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let token = try #require(object["oidcToken"] as? String)
+        let publicKey = try #require(object["publicKey"] as? String)
+        #expect(object["providerName"] as? String == "google" && object["expiresAt"] is String)
+        #expect(InteropLogin().jwtClaims(token)["nonce"] as? String == python(["nonce", publicKey]))
+        #expect(!result.stderr.contains(token))
+    }
+
     /// completeOAuth with an OIDC token from elsewhere: Python's issuer mints it for the pending key, standard input
     /// carries it, and the proxy (trusting that issuer's JWKS) signs the new user up and binds the session to the key.
     @Test func aTokenMintedElsewhereForThePendingKeyFinishesFromStandardInput() throws {
