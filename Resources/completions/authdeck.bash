@@ -49,15 +49,15 @@ _authdeck() {
         "login")
             case "$prev" in
                 --backend) COMPREPLY=($(compgen -W "direct sandbox sandbox-turnkey sandbox-portal turnkey portal" -- "$cur")); return ;;
-                --session-key|--issuer|--client-id|--key-id|--scope|--contact|--binding-message|--audience|--requested-token-type|--browser|--step-up|--login-hint|--max-age|--acr-values|--claims|--resource|--authorization-details|--param|--listen|--timeout) return ;;
-                --client-secret-file|--private-key-file|--client-certificate|--client-certificate-key|--trace) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+                --session-key|--issuer|--client-id|--key-id|--scope|--contact|--binding-message|--audience|--requested-token-type|--browser|--step-up|--login-hint|--max-age|--acr-values|--claims|--resource|--authorization-details|--param|--listen|--timeout|--public-key) return ;;
+                --client-secret-file|--private-key-file|--client-certificate|--client-certificate-key|--trace|--oidc-token) COMPREPLY=($(compgen -f -- "$cur")); return ;;
                 --auth-method) COMPREPLY=($(compgen -W "client_secret_basic client_secret_post client_secret_jwt private_key_jwt tls_client_auth self_signed_tls_client_auth none" -- "$cur")); return ;;
                 --grant) COMPREPLY=($(compgen -W "authorization-code device client-credentials ciba token-exchange" -- "$cur")); return ;;
                 --subject-session) _authdeck_sessions; return ;;
                 --prompt) COMPREPLY=($(compgen -W "login consent select_account none" -- "$cur")); return ;;
             esac
-            options="--backend --session-key --replace --issuer --client-id --client-secret-file --auth-method --private-key-file --key-id --client-certificate --client-certificate-key --scope --dpop --contact --no-browser --device --grant --binding-message --subject-session --audience --requested-token-type --browser --step-up --par --request-object --prompt --login-hint --max-age --acr-values --claims --resource --authorization-details --param --listen --timeout --trace --json --yes"
-            operands="google apple discord x oidc email sms email-link" ;;
+            options="--backend --session-key --replace --issuer --client-id --client-secret-file --auth-method --private-key-file --key-id --client-certificate --client-certificate-key --scope --dpop --contact --no-browser --device --grant --binding-message --subject-session --audience --requested-token-type --browser --step-up --par --request-object --prompt --login-hint --max-age --acr-values --claims --resource --authorization-details --param --listen --timeout --trace --json --yes --oidc-token-only --oidc-token --public-key"
+            operands="google apple discord x oidc email sms" ;;
         "use")
             options="--here"
             sessions=1 ;;
@@ -140,11 +140,11 @@ _authdeck() {
             : ;;
         "sandbox")
             case "$prev" in
-                --port|--token-lifetime|--device-interval|--post-logout-redirect-uri|--delay-ms) return ;;
+                --port|--token-lifetime|--device-interval|--post-logout-redirect-uri|--delay-ms|--trust-issuer) return ;;
                 --users|--outbox|--config-out) COMPREPLY=($(compgen -f -- "$cur")); return ;;
                 --fault) COMPREPLY=($(compgen -W "list token-5xx-html slow-provider code-expired code-reused access-denied access-denied-no-state authorization-response-mixup authorization-response-no-iss discovery-wrong-issuer id-token-future-iat id-token-wrong-aud id-token-wrong-iss id-token-wrong-nonce id-token-bad-signature id-token-alg-none id-token-no-iat id-token-no-sub id-token-kid-absent-single-jwks id-token-kid-absent-multiple-jwks rotated-signing-key signing-key-rotation no-email-claim userinfo-wrong-sub device-slow-down device-expired otp-rate-limit otp-expired totp-lockout redirect-unreachable dpop-nonce" -f -- "$cur")); return ;;
             esac
-            options="--port --users --outbox --config-out --token-lifetime --device-interval --post-logout-redirect-uri --fault --delay-ms"
+            options="--port --users --outbox --config-out --token-lifetime --device-interval --post-logout-redirect-uri --fault --delay-ms --trust-issuer"
             subcommands="faults panel approve" ;;
         "sandbox faults")
             case "$prev" in

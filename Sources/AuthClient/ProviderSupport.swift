@@ -22,7 +22,7 @@ public enum ProviderSupport {
             return sendsCode ? "Portal signs in with social providers and email links only, not \(what)" : nil
         case .turnkey:
             if provider.isOfferedByAuthProxy { return nil }
-            return "the auth proxy signs in with email, SMS, Google, Apple, Discord and X only"
+            return "the auth proxy signs in with email, SMS, Google, Apple, Discord, X and OIDC issuers only"
         }
     }
 }

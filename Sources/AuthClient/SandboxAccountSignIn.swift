@@ -1,12 +1,15 @@
 import AuthCore
+import AuthCrypto
 import Foundation
 import Synchronization
 
 /// The `sandbox` backend's social sign-ins, with Para's branch (seed 001): the provider leg runs as a direct
-/// sign-in, then the sandbox's auth proxy is asked whether it knows the identity. A known user is signed in at
-/// once; an unknown one gets an account (`signup` with the ID token) and must verify the email with a code sent to
-/// it (`otp_init`, entered on the code screen, `otp_verify`) before the session counts. Providers without an ID
-/// token (Discord, X) sign in directly.
+/// sign-in, then the sandbox's auth proxy is asked whether it knows the user. A known user is signed in at once;
+/// an unknown one must verify the email the provider named with a code sent to it (`otp_init`, entered on the code
+/// screen, `otp_verify`) before the session counts. Google and Apple are looked up by their ID token and get their
+/// account (`signup` with it) before the code goes out, as Para's `createUser` comes before its verification;
+/// Discord and X, which issue no ID token, are looked up by the email (Para's `checkIfUserExists(email:)`) and
+/// signed up with it once the code proved it. A provider that names no email signs in without the branch.
 public final class SandboxAccountSignIn: SignInBackend, Sendable {
     public let inner: SignInBackend
     public let proxy: TurnkeyProxyClient
@@ -15,6 +18,8 @@ public final class SandboxAccountSignIn: SignInBackend, Sendable {
         /// The session the provider issued, held while its new account's email is verified.
         var held: IssuedSession?
         var contact: Contact?
+        /// No ID token to sign up with: the account is made from the email once the code proved it.
+        var signsUpByEmail = false
     }
     private let newAccount = Mutex(NewAccount())
 
@@ -47,8 +52,21 @@ public final class SandboxAccountSignIn: SignInBackend, Sendable {
     }
 
     public func verifyCode(_ attempt: Attempt, otpID: String, code: String) throws(SignInError) -> BackendAnswer {
-        guard let issued = newAccount.withLock({ $0.held }) else { throw .invalidCode }
-        _ = try proxy.verifyOTP(otpID: otpID, code: code, publicKey: nil)
+        let (held, contact, byEmail) = newAccount.withLock { ($0.held, $0.contact, $0.signsUpByEmail) }
+        guard let issued = held, let contact else { throw .invalidCode }
+        if byEmail {
+            // The verification token is bound to a key of this signup only, whose signature the signup carries.
+            let key: P256PrivateKey
+            do {
+                key = try P256PrivateKey()
+            } catch {
+                throw .unavailable(reason: error.description)
+            }
+            let token = try proxy.verifyOTP(otpID: otpID, code: code, publicKey: key.publicKey.compressedHex)
+            _ = try proxy.signup(contact: contact, verificationToken: token, key: key)
+        } else {
+            _ = try proxy.verifyOTP(otpID: otpID, code: code, publicKey: nil)
+        }
         newAccount.withLock { $0.held = nil }
         return .issued(issued)
     }
@@ -70,19 +88,22 @@ public final class SandboxAccountSignIn: SignInBackend, Sendable {
         return try proxy.initOTP(contact: contact)
     }
 
-    /// A provider session whose identity the proxy does not know becomes a new account waiting for its email code.
+    /// A provider session whose user the proxy does not know becomes a new account waiting for its email code.
     private func checkAccount(_ answer: BackendAnswer) throws(SignInError) -> BackendAnswer {
-        guard case .issued(let issued) = answer, let idToken = issued.session.secrets.idToken,
-            let email = issued.session.record.email
-        else { return answer }
-        if try proxy.account(filterType: "OIDC_TOKEN", filterValue: idToken) != nil { return answer }
-        _ = try proxy.signup(oidcToken: idToken, providerName: issued.session.record.provider)
+        guard case .issued(let issued) = answer, let email = issued.session.record.email else { return answer }
         let contact = Contact.email(email)
+        if let idToken = issued.session.secrets.idToken {
+            if try proxy.account(filterType: "OIDC_TOKEN", filterValue: idToken) != nil { return answer }
+            _ = try proxy.signup(oidcToken: idToken, providerName: issued.session.record.provider)
+        } else if try proxy.account(filterType: "EMAIL", filterValue: email) != nil {
+            return answer
+        }
         let config = try proxy.walletKitConfig()
         let otpID = try proxy.initOTP(contact: contact)
         newAccount.withLock {
             $0.held = IssuedSession(session: issued.session, kind: .signup)
             $0.contact = contact
+            $0.signsUpByEmail = issued.session.secrets.idToken == nil
         }
         return .codeRequired(contact: contact, format: config.otpFormat, otpID: otpID)
     }

@@ -43,6 +43,10 @@ public enum SignInBackendFactory {
             transport = SandboxGuardTransport(inner: transport, backend: name)
             metadata = metadata.using(transport)
         }
+        // Turnkey's completeOAuth split in two belongs to the Auth Proxy's social sign-in only.
+        if request.oidcStep != nil, backend.type != .turnkey || sendsCode {
+            throw .authMethodUnavailable(method: "an OIDC token step through backend '\(name)' (a turnkey one only)")
+        }
         switch backend.type {
         case .direct:
             if let code = kind.codeTitle { throw .authMethodUnavailable(method: code) }

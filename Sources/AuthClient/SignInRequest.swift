@@ -20,6 +20,8 @@ public struct SignInRequest: Equatable, Sendable {
     /// `login --grant`: how the tokens are asked for.
     public var grant: SignInGrant
     public var timeout: TimeInterval
+    /// Turnkey's `completeOAuth` in two steps (`login --oidc-token-only`, then `--oidc-token`); nil signs in whole.
+    public var oidcStep: OIDCTokenStep?
 
     /// `--device` (and New sign-in's device choice): the device authorization grant.
     public var useDevice: Bool {
@@ -47,6 +49,24 @@ public struct SignInRequest: Equatable, Sendable {
         self.grant = grant ?? (useDevice ? .device : .authorizationCode)
         self.timeout = timeout
     }
+}
+
+/// The turnkey backend's social sign-in split where the SDK's `onOAuthSuccess` splits it.
+/// The token and the key are secrets: `description` leaves them out.
+public enum OIDCTokenStep: Equatable, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+    /// Stop once the provider's OIDC token is in hand: nothing goes to `account`, `signup` or `oauth_login`.
+    case stopAtToken
+    /// `completeOAuth(oidcToken:publicKey:)`: no provider leg; `oidcToken`, whose nonce is sha256 of the session key's
+    /// public half, goes to the proxy with that key (32 raw bytes, kept pending in the store since the first step).
+    case complete(oidcToken: String, sessionKey: [UInt8])
+
+    public var description: String {
+        switch self {
+        case .stopAtToken: return "OIDCTokenStep.stopAtToken"
+        case .complete: return "OIDCTokenStep.complete(redacted)"
+        }
+    }
+    public var debugDescription: String { description }
 }
 
 /// The OAuth grant a sign-in runs (`login --grant NAME`).

@@ -34,6 +34,8 @@ public final class TurnkeySignIn: SignInBackend, Sendable {
         var key: P256PrivateKey?
         var kind = SignInKind.login
         var identity = Identity()
+        /// A new social account waiting for its email's code before `oauth_login` (Para's verification step).
+        var newAccount: (oidcToken: String, organizationID: String?)?
     }
     private let attemptValues = Mutex(AttemptValues())
 
@@ -74,11 +76,21 @@ public final class TurnkeySignIn: SignInBackend, Sendable {
     /// Whether this attempt goes through the proxy's hosted redirect.
     private var hosted: Bool { hostedOrigin != nil && [Provider.google, .apple].contains(request.provider) }
 
-    public var waitsForRedirect: Bool { !sendsCode }
+    public var waitsForRedirect: Bool { !sendsCode && completion == nil }
+
+    /// `completeOAuth`: the OIDC token obtained elsewhere and the pending session key its nonce is bound to.
+    private var completion: (oidcToken: String, sessionKey: [UInt8])? {
+        guard case .complete(let oidcToken, let sessionKey) = request.oidcStep else { return nil }
+        return (oidcToken, sessionKey)
+    }
 
     public func method(loopbackRedirectURI: String?) throws(SignInError) -> SignInMethod {
         let config = try client.walletKitConfig()
-        guard config.enables(request.provider.name) else { throw .authMethodUnavailable(method: title) }
+        // enabledProviders names the SDK's helper providers; any other OIDC issuer's token goes to oauth_login as
+        // Turnkey takes it from any OIDC provider, and the proxy decides there.
+        guard request.provider == .oidc || config.enables(request.provider.name) else {
+            throw .authMethodUnavailable(method: title)
+        }
         attemptValues.withLock { $0.walletKit = config }
         if sendsCode {
             guard let contact = request.contact, request.provider.accepts(contact) else {
@@ -86,6 +98,8 @@ public final class TurnkeySignIn: SignInBackend, Sendable {
             }
             return .oneTimeCode(contact: contact, format: config.otpFormat, otpID: nil)
         }
+        // No provider leg: nothing to wait for but the proxy's answer.
+        if completion != nil { return .device }
         guard request.provider.isOfferedByAuthProxy, let resolveProvider else {
             throw .authMethodUnavailable(method: "\(title) through the turnkey backend")
         }
@@ -121,7 +135,12 @@ public final class TurnkeySignIn: SignInBackend, Sendable {
         do {
             // A fresh session key per attempt: the proxy binds the session (and, for social logins, the ID token's
             // nonce) to it, so a key is never reused across sign-ins.
-            let sessionKey = try P256PrivateKey()
+            let sessionKey: P256PrivateKey
+            if let completion {
+                sessionKey = try P256PrivateKey(rawRepresentation: completion.sessionKey)
+            } else {
+                sessionKey = try P256PrivateKey()
+            }
             let publicKey = sessionKey.publicKey.compressedHex
             let pkce = PKCE(randomBytes: try SecureRandom.bytes(32))
             let state = Self.state(
@@ -130,6 +149,7 @@ public final class TurnkeySignIn: SignInBackend, Sendable {
                 $0.key = sessionKey
                 $0.kind = .login
                 $0.identity = Identity()
+                $0.newAccount = nil
             }
             let nonce = sendsCode ? nil : AttemptSecrets.turnkeyNonce(sessionPublicKeyHex: publicKey)
             var attempt = Attempt(
@@ -174,8 +194,21 @@ public final class TurnkeySignIn: SignInBackend, Sendable {
                 extraParameters: provider.extraAuthorizeParameters, options: provider.authorizationOptions)
             return .browser(url: try authorize.url())
         case .device:
-            throw .authMethodUnavailable(method: "\(title) device")
+            guard completion != nil else { throw .authMethodUnavailable(method: "\(title) device") }
+            return .tokenRequest(grant: "oauth_login")
         }
+    }
+
+    /// `completeOAuth(oidcToken:publicKey:)`: the token obtained elsewhere goes to the proxy with the pending key,
+    /// its claims read only to name the user (the proxy verifies it).
+    public func pollDevice(_ attempt: Attempt, interval: inout Int) throws(SignInError) -> BackendAnswer? {
+        guard let completion else { throw .authMethodUnavailable(method: "\(title) device") }
+        let claims = Self.unverifiedClaims(completion.oidcToken)
+        attemptValues.withLock {
+            $0.identity.email = claims["email"]?.string
+            $0.identity.name = claims["name"]?.string
+        }
+        return try login(oidcToken: completion.oidcToken, providerName: request.provider.name)
     }
 
     public func exchange(_ attempt: Attempt, _ grant: Grant) throws(SignInError) -> BackendAnswer {
@@ -189,7 +222,7 @@ public final class TurnkeySignIn: SignInBackend, Sendable {
             guard case .idToken(let idToken) = grant else { throw .callbackIncomplete }
             try checkIDToken(idToken, provider: provider, nonce: nonce)
             oidcToken = idToken
-            return try login(oidcToken: oidcToken, provider: provider)
+            return try login(oidcToken: oidcToken, providerName: provider.preset.name)
         }
         // Tokens in the redirect would skip PKCE; only a code is accepted.
         guard case .authorizationCode(let code) = grant else { throw .callbackIncomplete }
@@ -214,17 +247,31 @@ public final class TurnkeySignIn: SignInBackend, Sendable {
                 $0.identity.name = claims["name"]?.string
             }
         }
-        return try login(oidcToken: oidcToken, provider: provider)
+        return try login(oidcToken: oidcToken, providerName: provider.preset.name)
     }
 
-    /// `account` → (`signup`) → `oauth_login` for a proven social identity.
-    private func login(oidcToken: String, provider: ResolvedProvider) throws(SignInError) -> BackendAnswer {
+    /// `account` → (`signup`) → `oauth_login` for a proven social identity; `--oidc-token-only` stops before them.
+    private func login(oidcToken: String, providerName: String) throws(SignInError) -> BackendAnswer {
+        if request.oidcStep == .stopAtToken { return .issued(try tokenOnly(oidcToken)) }
         var organizationID = try client.account(filterType: "OIDC_TOKEN", filterValue: oidcToken)
         if organizationID == nil {
             organizationID = try client.signup(
-                oidcToken: oidcToken, providerName: TurnkeyProxyClient.signupProviderName(provider.preset.name),
+                oidcToken: oidcToken, providerName: TurnkeyProxyClient.signupProviderName(providerName),
                 secondaryClientIDs: secondaryClientIDs)
             attemptValues.withLock { $0.kind = .signup }
+            // Para's branch (seed 001): a new user verifies the email the provider named before the session is
+            // issued; the login waits on the code screen.
+            if let email = attemptValues.withLock({ $0.identity.email }),
+                let contact = try? Contact.validatedEmail(email)
+            {
+                let otpID = try client.initOTP(contact: contact)
+                // wallet_kit_config came first and named the code's shape; six digits is Turnkey's default.
+                let format = attemptValues.withLock { values in
+                    values.newAccount = (oidcToken, organizationID)
+                    return values.walletKit?.otpFormat ?? .totp
+                }
+                return .codeRequired(contact: contact, format: format, otpID: otpID)
+            }
         }
         let answer = try client.oauthLogin(
             oidcToken: oidcToken, publicKey: try sessionKey().publicKey.compressedHex,
@@ -235,6 +282,14 @@ public final class TurnkeySignIn: SignInBackend, Sendable {
     public func verifyCode(_ attempt: Attempt, otpID: String, code: String) throws(SignInError) -> BackendAnswer {
         guard case .oneTimeCode(let contact, _, _) = attempt.method else { throw .invalidCode }
         let key = try sessionKey()
+        if let newAccount = attemptValues.withLock({ $0.newAccount }) {
+            _ = try client.verifyOTP(otpID: otpID, code: code, publicKey: key.publicKey.compressedHex)
+            attemptValues.withLock { $0.newAccount = nil }
+            return try backendAnswer(
+                try client.oauthLogin(
+                    oidcToken: newAccount.oidcToken, publicKey: key.publicKey.compressedHex,
+                    organizationID: newAccount.organizationID))
+        }
         let verificationToken = try client.verifyOTP(otpID: otpID, code: code, publicKey: key.publicKey.compressedHex)
         attemptValues.withLock {
             switch contact {
@@ -335,6 +390,26 @@ public final class TurnkeySignIn: SignInBackend, Sendable {
                 $0.identity.name = claims["name"]?.string
             }
         }
+    }
+
+    /// The SDK's `onOAuthSuccess`: the OIDC token and the session key its nonce is bound to, as a "session" the
+    /// front end keeps pending instead of storing (`SignInKind.oidcTokenOnly`).
+    private func tokenOnly(_ oidcToken: String) throws(SignInError) -> IssuedSession {
+        let key = try sessionKey()
+        let claims = Self.unverifiedClaims(oidcToken)
+        let known = attemptValues.withLock { $0.identity }
+        let now = clock()
+        let subject = claims["sub"]?.string ?? ""
+        let record = SessionRecord(
+            key: request.sessionKey
+                ?? SessionKeyName.generated(
+                    provider: request.provider, user: known.email ?? known.name ?? subject),
+            backend: request.backendName, provider: request.provider.name, subject: subject, email: known.email,
+            phone: nil, displayName: known.name, issuer: claims["iss"]?.string ?? client.baseURL, createdAt: now,
+            expiresAt: claims["exp"]?.integer.map { Date(timeIntervalSince1970: TimeInterval($0)) },
+            refreshable: false, scopes: [])
+        let secrets = SessionSecrets(idToken: oidcToken, privateKeyHex: Hex.encode(key.rawRepresentation))
+        return IssuedSession(session: Session(record: record, secrets: secrets), kind: .oidcTokenOnly)
     }
 
     private func backendAnswer(_ answer: TurnkeyProxyClient.LoginAnswer) throws(SignInError) -> BackendAnswer {

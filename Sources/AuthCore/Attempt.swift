@@ -101,6 +101,9 @@ public struct TOTPChallenge: Equatable, Sendable {
 /// Whether the backend logged an existing account in or created one (the Para new-versus-existing flow).
 public enum SignInKind: String, Equatable, Sendable, Codable {
     case login, signup
+    /// `login --oidc-token-only` (Turnkey's `onOAuthSuccess`): the sign-in stopped at the provider's OIDC token; the
+    /// "session" carries only that token and its session key, which the store keeps pending, not as a session.
+    case oidcTokenOnly
 }
 
 /// The result of a sign-in that reached the store.

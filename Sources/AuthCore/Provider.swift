@@ -22,8 +22,8 @@ public struct Provider: Hashable, Sendable, CustomStringConvertible, Expressible
     /// The key that picks it on the New sign-in screen; nil for a name authdeck does not know.
     public let mnemonic: Character?
     public let kind: Kind
-    /// Whether the Turnkey auth proxy signs in with it (email, SMS and its `OAUTH2_PROVIDER_*` and OIDC social
-    /// logins; a generic issuer is not one of them).
+    /// Whether the Turnkey auth proxy signs in with it (email, SMS, its `OAUTH2_PROVIDER_*` and OIDC social logins,
+    /// and a generic OIDC issuer, whose ID token `oauth_login` takes as Turnkey takes any OIDC provider's).
     public let isOfferedByAuthProxy: Bool
 
     private init(_ name: String, _ title: String, _ mnemonic: Character, _ kind: Kind, authProxy: Bool) {
@@ -57,7 +57,7 @@ public struct Provider: Hashable, Sendable, CustomStringConvertible, Expressible
     public static let discord = Provider("discord", "Discord", "d", .social, authProxy: true)
     public static let x = Provider("x", "X", "x", .social, authProxy: true)
     /// A generic OpenID Connect issuer (`--issuer`).
-    public static let oidc = Provider("oidc", "OIDC", "o", .social, authProxy: false)
+    public static let oidc = Provider("oidc", "OIDC", "o", .social, authProxy: true)
     public static let email = Provider("email", "Email code", "e", .code, authProxy: true)
     public static let sms = Provider("sms", "SMS code", "s", .code, authProxy: true)
     /// Portal's email magic link (`EMAIL_MAGIC_LINK`).

@@ -44,6 +44,10 @@ public struct SandboxConfiguration: Sendable {
     /// The JWT client whose key file config.json names (`register`), so `authdeck sandbox` can show it.
     public var jwtClient: SandboxJWTClient?
 
+    /// OpenID Connect issuers besides the sandbox's profiles whose ID tokens the auth proxy takes (Turnkey takes any
+    /// OIDC provider's), each with its JWKS document (`authdeck sandbox --trust-issuer ISSUER=FILE`).
+    public var trustedIssuers: [String: String] = [:]
+
     /// The auth proxy's `X-Auth-Proxy-Config-ID`; nil accepts any non-empty value.
     public var proxyConfigID: String?
     public var otpLength = 6

@@ -81,14 +81,38 @@ extension TurnkeyProxyRoutes {
         return try sessionOrChallenge(account: account, publicKey: publicKey)
     }
 
-    /// Checks signature, issuer (one of the profiles), expiry and audience of an ID token or oidcToken.
+    /// Checks signature, issuer (one of the profiles, or a trusted outside issuer), expiry and audience of an ID
+    /// token or oidcToken.
     func verifiedOIDCToken(_ token: String) throws(ProxyError) -> VerifiedIdentity {
+        if let outside = try outsideIssuerClaims(token) { return try identity(outside, profile: nil) }
         guard let claims = context.keys.verifiedClaims(token) ?? context.faults.claimsSignedByRotatedKeys(token) else {
             throw .unauthenticated("the oidcToken's signature does not verify")
         }
         guard let issuer = claims["iss"] as? String, let profile = context.profile(issuer: issuer) else {
             throw .unauthenticated("the oidcToken's issuer is not a sandbox profile")
         }
+        return try identity(claims, profile: profile)
+    }
+
+    /// The claims of a token whose `iss` names a trusted outside issuer, verified against that issuer's JWKS (RFC
+    /// 7515 with the keys of RFC 7517, as OpenID Connect Core 3.1.3.7 checks an ID token); nil for any other token.
+    private func outsideIssuerClaims(_ token: String) throws(ProxyError) -> [String: Any]? {
+        let trusted = context.configuration.trustedIssuers
+        guard !trusted.isEmpty, token.utf8.count <= 8192, let parts = try? JWS.decodeUnverified(token),
+            let claimed = JSONText.object(parts.payload), let issuer = claimed["iss"] as? String,
+            let jwks = trusted[issuer]
+        else { return nil }
+        guard let verified = try? JWS.verify(token, jwks: jwks),
+            let claims = JSONText.object(verified.payload), claims["iss"] as? String == issuer
+        else {
+            throw .unauthenticated("the oidcToken's signature does not verify with \(issuer)'s keys")
+        }
+        return claims
+    }
+
+    /// Expiry, subject and audience, the checks every issuer's token gets.
+    private func identity(_ claims: [String: Any], profile: OIDCProfile?) throws(ProxyError) -> VerifiedIdentity {
+        let issuer = claims["iss"] as? String ?? ""
         guard let expiry = claims["exp"] as? Int, Double(expiry) > context.clock.now else {
             throw .unauthenticated("the oidcToken has expired")
         }
@@ -97,7 +121,7 @@ extension TurnkeyProxyRoutes {
         }
         let audiences = (claims["aud"] as? String).map { [$0] } ?? (claims["aud"] as? [String]) ?? []
         guard !audiences.isEmpty else { throw .unauthenticated("the oidcToken has no audience") }
-        if let configured = context.configuration.clientIDs?[profile], !audiences.contains(configured) {
+        if let profile, let configured = context.configuration.clientIDs?[profile], !audiences.contains(configured) {
             // A secondary client id signup registered for this identity is as good as the configured one.
             let key = "\(issuer) \(subject)"
             let registered = state.withLock { $0.account(identity: key)?.audiences[key] ?? [] }

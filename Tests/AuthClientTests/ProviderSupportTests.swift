@@ -55,13 +55,15 @@ import Testing
         #expect(greyed >= 4)
     }
 
-    @Test func theAuthProxyOffersOnlyItsSocialProviders() throws {
+    /// Turnkey takes any OIDC provider's ID token, so a generic issuer is offered too; a name authdeck does not
+    /// know is not.
+    @Test func theAuthProxyOffersItsSocialProvidersAndAnyOIDCIssuer() throws {
         let json = #"{"backends": {"corp": {"type": "turnkey", "baseURL": "https://proxy.example", "configID": "c"}}}"#
         let configuration = try Configuration(json: Data(json.utf8))
         #expect(
-            ProviderSupport.refusal(provider: "oidc", backend: "corp", in: configuration)
-                == "the auth proxy signs in with email, SMS, Google, Apple, Discord and X only")
-        for provider: Provider in ["google", "apple", "discord", "x", "email", "sms"] {
+            ProviderSupport.refusal(provider: "github", backend: "corp", in: configuration)
+                == "the auth proxy signs in with email, SMS, Google, Apple, Discord, X and OIDC issuers only")
+        for provider: Provider in ["google", "apple", "discord", "x", "oidc", "email", "sms"] {
             #expect(ProviderSupport.refusal(provider: provider, backend: "corp", in: configuration) == nil)
         }
     }

@@ -371,10 +371,47 @@ import Testing
         #expect(claims["public_key"]?.string == presenter.attempt?.sessionPublicKeyHex)
     }
 
-    @Test func socialLoginOfANewUserSignsUp() throws {
+    /// Para's branch (seed 001) on the turnkey backend: a user the proxy does not know gets an account, then must
+    /// verify the email the provider named with the code the proxy sent to it before `oauth_login` issues the
+    /// session; a wrong code stores nothing. The code is the one the sandbox's outbox delivered.
+    @Test(arguments: ["google", "apple", "discord", "x"])
+    func aNewSocialUserVerifiesTheEmailBeforeTheSession(_ provider: String) throws {
         let sandbox = try TurnkeySandbox()
-        let outcome = try social("google", user: "cleo", sandbox: sandbox)
+        let transport = RecordingTransport()
+        controller.start(
+            try sandbox.backend(Provider(provider), backend: "sandbox-turnkey", transport: transport), timeout: 60)
+        let attempt = try #require(presenter.waitForBegin())
+        guard case .browser(let url)? = presenter.prompts.last else {
+            Issue.record("no browser prompt: \(presenter.results)")
+            return
+        }
+        #expect(controller.paste(try sandbox.browse(url, user: "cleo")) == .accepted)
+        #expect(
+            presenter.wait {
+                if case .awaitingCallback(_, .waiting) = controller.state,
+                    case .oneTimeCode(.email("cleo@example.com"), _, _?) = controller.state.attempt?.method
+                {
+                    true
+                } else {
+                    false
+                }
+            })
+        #expect(stored.count == 0 && transport.count("/v1/oauth_login") == 0)
+        guard case .oneTimeCode(_, _, let otpID?) = controller.state.attempt?.method else {
+            Issue.record("no verification step")
+            return
+        }
+        let code = try #require(sandbox.code(otpID: otpID))
+        controller.enterCode(TurnkeySandbox.wrongCode(for: code))
+        #expect(presenter.wait { presenter.notices.contains(.invalidCode) })
+        #expect(stored.count == 0 && transport.count("/v1/oauth_login") == 0)
+        controller.enterCode(code)
+        let outcome = try outcome()
         #expect(outcome.kind == .signup)
+        #expect(outcome.record.email == "cleo@example.com")
+        #expect(transport.count("/v1/signup") == 1 && transport.count("/v1/oauth_login") == 1)
+        let claims = try Self.claims(try #require(stored.sessions.first?.secrets.sessionJwt))
+        #expect(claims["public_key"]?.string == attempt.sessionPublicKeyHex)
     }
 
     @Test func aMethodTheProxyDoesNotEnableIsUnavailable() throws {

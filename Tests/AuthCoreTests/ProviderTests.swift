@@ -17,13 +17,13 @@ import Testing
         #expect(Provider("google").codeTitle == nil)
     }
 
-    @Test func loginKnowsEightProvidersAndTheAuthProxySixOfThem() {
+    @Test func loginKnowsEightProvidersAndTheAuthProxySevenOfThem() {
         let login = ["google", "apple", "discord", "x", "oidc", "email", "sms", "email-link"]
         #expect(Provider.standard.map(\.name) == login)
         #expect(!Provider("github").isStandard && !Provider("Google").isStandard)
-        // The auth proxy has no generic OIDC issuer: its social logins are Google, Apple, Discord and X.
+        // Turnkey takes any OIDC provider's ID token: the generic issuer too, besides Google, Apple, Discord and X.
         let proxy = [
-            "google": true, "apple": true, "discord": true, "x": true, "oidc": false, "email": true,
+            "google": true, "apple": true, "discord": true, "x": true, "oidc": true, "email": true,
             "sms": true, "email-link": false, "github": false,
         ]
         for (name, expected) in proxy {

@@ -262,6 +262,16 @@ import Testing
             state.sandboxOutbox = "/home/ada/.local/share/authdeck-sandbox/sandbox-outbox.jsonl"
             return AppFixtures.run(state, [.key(.enter)] + SigningInDailyUseTests.wrongCodeReports(left: 2)).0
         },
+        // Para's verification step: a social sign-in of a new user waits for the code sent to its email.
+        Case(name: "code-entry-new-account") { rows, cols in
+            let format = try! OTPCodeFormat(length: 6, alphanumeric: false)
+            let verifying = AppFixtures.attempt(
+                method: .oneTimeCode(contact: .email("cleo@example.com"), format: format, otpID: "otp-2"),
+                resendIn: 25)
+            return AppFixtures.flowState(
+                rows: rows, cols: cols,
+                reports: AppFixtures.browserReports() + [.stateChanged(.awaitingCallback(verifying, .waiting))])
+        },
         Case(name: "result-code-used-up") { rows, cols in
             let state = codeState(rows, cols, typed: "")
             return AppFixtures.run(state, [.signIn(flow: 1, .finished(.failure(.rateLimited)))]).0

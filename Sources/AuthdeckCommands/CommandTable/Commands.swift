@@ -96,6 +96,15 @@ enum Commands {
             .file("trace", "write a JSON trace of every protocol step to this file"),
             .flag("json", "print the new session as JSON instead of its key"),
             .flag("yes", "keep a session that came without state (Portal) without asking whom it signs in"),
+            .flag(
+                "oidc-token-only",
+                "turnkey: stop at the provider's OIDC token and print it (stdout) with the session public key; "
+                    + "no session is stored, only its key, pending"),
+            OptionSpec(
+                name: "oidc-token", takesValue: true,
+                help: "turnkey: finish with this OIDC token (an owner-only file, or - for standard input)",
+                placeholder: "FILE|-", completion: .files),
+            .value("public-key", "HEX", "with --oidc-token: the pending session public key its nonce is bound to"),
         ],
         operands: .words(Provider.standard.map(\.name)), run: LoginCommand.run)
 
@@ -272,6 +281,9 @@ enum Commands {
                 placeholder: "NAME[,NAME…]|FILE|list",
                 "faults to switch on: NAME[,NAME…], a JSON file, or list"),
             .value("delay-ms", "N", "the slow-provider delay in milliseconds (default 8000)"),
+            .value(
+                "trust-issuer", "ISSUER=FILE",
+                "an outside OIDC issuer whose ID tokens the auth proxy takes, its JWKS in FILE; repeatable"),
         ],
         subcommands: [
             Command(

@@ -1,5 +1,6 @@
 import AuthClient
 import AuthCore
+import AuthCrypto
 import Foundation
 import SessionStorage
 
@@ -29,6 +30,7 @@ enum LoginCommand {
         }
         let grant = try grant(arguments)
         try refuseBrowserOnlyOptions(arguments, grant: grant)
+        let tokenStep = try oidcTokenStep(arguments, global, provider: provider, grant: grant)
         let timeout = try arguments.integer("timeout", in: 5...3600) ?? 300
         let listen = try listenPort(arguments.value("listen"))
         let setup: SignInSetup
@@ -40,12 +42,18 @@ enum LoginCommand {
         } catch {
             throw error.commandFailure
         }
+        let backendName = arguments.value("backend") ?? setup.configuration.defaultBackendName
+        if tokenStep != nil, setup.configuration.backend(named: backendName)?.type != .turnkey {
+            throw .usage(
+                "--oidc-token-only and --oidc-token are Turnkey's completeOAuth: name a turnkey backend "
+                    + "(--backend turnkey or sandbox-turnkey)")
+        }
         // The contact is checked before anything else happens: a typo never reaches the proxy (SPEC 3.3).
         let contact = try contact(for: provider, arguments.value("contact"))
         let noBrowser = arguments.has("no-browser")
         var input = SignInInput(
             request: SignInRequest(
-                provider: provider, backendName: arguments.value("backend") ?? setup.configuration.defaultBackendName,
+                provider: provider, backendName: backendName,
                 sessionKey: arguments.value("session-key"), replace: arguments.has("replace"),
                 scopes: arguments.value("scope").map { $0.split(separator: " ").map(String.init) },
                 contact: contact, timeout: TimeInterval(timeout), grant: grant),
@@ -63,7 +71,90 @@ enum LoginCommand {
         if let key = input.request.sessionKey, let problem = SessionKeyRule.problem(key) {
             throw .usage("--session-key: \(problem)")
         }
-        return try signIn(input, setup: setup, arguments, global)
+        if tokenStep == .stopAtToken { input.request.oidcStep = .stopAtToken }
+        return try signIn(input, setup: setup, arguments, global, completing: tokenStep?.completion)
+    }
+
+    /// `--oidc-token-only`, or `--oidc-token FILE|-` with `--public-key HEX`: Turnkey's `completeOAuth` split where
+    /// the SDK's `onOAuthSuccess` splits it. Everything is checked before the store opens or anything is sent: the
+    /// token must be a JWT whose nonce is sha256 of the public key (the SDK's rule), unexpired; a bad one is one
+    /// usage line (exit 2) and nothing is stored.
+    enum TokenStep: Equatable {
+        case stopAtToken
+        case complete(oidcToken: String, publicKeyHex: String)
+
+        var completion: (oidcToken: String, publicKeyHex: String)? {
+            guard case .complete(let oidcToken, let publicKeyHex) = self else { return nil }
+            return (oidcToken, publicKeyHex)
+        }
+    }
+
+    static func oidcTokenStep(
+        _ arguments: Arguments, _ global: GlobalOptions, provider: Provider, grant: SignInGrant
+    ) throws(CommandFailure) -> TokenStep? {
+        let stops = arguments.has("oidc-token-only")
+        let source = arguments.value("oidc-token")
+        guard stops || source != nil else {
+            if arguments.value("public-key") != nil { throw .usage("--public-key goes with --oidc-token FILE|-") }
+            return nil
+        }
+        if stops, source != nil {
+            throw .usage("--oidc-token-only and --oidc-token are the two halves of one sign-in: pass one of them")
+        }
+        let option = stops ? "--oidc-token-only" : "--oidc-token"
+        guard !provider.sendsCode, grant == .authorizationCode else {
+            throw .usage("\(option) is for a social sign-in through the browser, not \(provider.title) or --grant")
+        }
+        if stops {
+            if arguments.value("public-key") != nil { throw .usage("--public-key goes with --oidc-token FILE|-") }
+            for name in ["session-key", "replace"] where arguments.value(name) != nil || arguments.has(name) {
+                throw .usage("--oidc-token-only stores no session: drop --\(name)")
+            }
+            return .stopAtToken
+        }
+        guard let given = arguments.value("public-key") else {
+            throw .usage("--oidc-token needs --public-key HEX: the session public key --oidc-token-only printed")
+        }
+        let publicKeyHex = given.lowercased()
+        guard publicKeyHex.count == 66, let bytes = Hex.decode(publicKeyHex),
+            (try? P256PublicKey(compressedRepresentation: bytes)) != nil
+        else {
+            throw .usage("--public-key: not a compressed P-256 public key (66 hex digits, as --oidc-token-only prints)")
+        }
+        let oidcToken = try readOIDCToken(source ?? "-", global)
+        guard let parts = try? JWS.decodeUnverified(oidcToken), case .object = try? JSONValue.parse(parts.header),
+            let claims = try? JSONValue.parse(parts.payload), case .object = claims
+        else {
+            throw .usage("--oidc-token: \(source ?? "-") holds no JWT (header.payload.signature)")
+        }
+        guard claims["nonce"]?.string == AttemptSecrets.turnkeyNonce(sessionPublicKeyHex: publicKeyHex) else {
+            throw .usage("--oidc-token: its nonce is not sha256 of --public-key: the token was issued for another key")
+        }
+        if let expiry = claims["exp"]?.integer, TimeInterval(expiry) <= global.environment.now().timeIntervalSince1970 {
+            throw .usage("--oidc-token: the token has expired; sign in again with --oidc-token-only")
+        }
+        return .complete(oidcToken: oidcToken, publicKeyHex: publicKeyHex)
+    }
+
+    /// The OIDC token from `-` (standard input's first line) or an owner-only file (it is a secret, as a
+    /// passphrase file is), trimmed.
+    static func readOIDCToken(_ source: String, _ global: GlobalOptions) throws(CommandFailure) -> String {
+        let text: String
+        if source == "-" {
+            guard let line = global.environment.input.readLine() else {
+                throw .usage("--oidc-token -: standard input ended before the token")
+            }
+            text = line
+        } else {
+            do throws(SecretFile.Refusal) {
+                let bytes = try SecretFile.read(
+                    source, subject: "the OIDC token file \(source)", regularOnly: true, limit: 16_384)
+                text = String(decoding: bytes, as: UTF8.self)
+            } catch {
+                throw .usage("--oidc-token: \(error.message)")
+            }
+        }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// `login --step-up KEY`: the session's sign-in again (`SignInInput.again`), asking for what the resource's
@@ -116,9 +207,11 @@ enum LoginCommand {
 
     /// Runs `input` to its end: opens the store, starts the sign-in and prints the session's key (or JSON).
     static func signIn(
-        _ input: SignInInput, setup: SignInSetup, _ arguments: Arguments, _ global: GlobalOptions
+        _ input: SignInInput, setup: SignInSetup, _ arguments: Arguments, _ global: GlobalOptions,
+        completing: (oidcToken: String, publicKeyHex: String)? = nil
     ) throws(CommandFailure) -> ExitCode {
         let noBrowser = !input.opensBrowser
+        var input = input
 
         // The store opens first: a locked store fails now, not after the user has signed in.
         let store = try StoreCommands.attempt { () throws(StoreError) in
@@ -127,6 +220,18 @@ enum LoginCommand {
         }
         guard let store else { throw CommandFailure(.store, "the session store cannot be opened") }
         try StoreCommands.attempt { () throws(StoreError) in try store.unlock() }
+        if let completing {
+            // completeOAuth needs the key the token's nonce names: one this store made and still holds.
+            let pending = try StoreCommands.attempt { () throws(StoreError) in
+                try store.pendingKey(publicKeyHex: completing.publicKeyHex)
+            }
+            guard let pending else {
+                throw .usage(
+                    "--public-key: this store holds no pending session key \(completing.publicKeyHex.prefix(16))… "
+                        + "(used, expired or made elsewhere): run login --oidc-token-only again")
+            }
+            input.request.oidcStep = .complete(oidcToken: completing.oidcToken, sessionKey: pending)
+        }
 
         let signIn = SignInUseCase(setup: setup, store: store)
         let trace = arguments.value("trace").map { _ in FlowTrace() }
@@ -205,7 +310,31 @@ enum LoginCommand {
             try writeTrace(trace, to: path)
         }
         switch result {
+        case .success(let outcome) where outcome.kind == .oidcTokenOnly:
+            guard let held = prepared.heldToken?.value else { throw CommandFailure(.failed, "no OIDC token was kept") }
+            // The token only ever goes to standard output; the public key is no secret.
+            if arguments.has("json") {
+                let object: JSONValue = .object([
+                    "oidcToken": .string(held.oidcToken), "publicKey": .string(held.publicKeyHex),
+                    "providerName": .string(outcome.record.provider),
+                    "expiresAt": .string(SessionJSON.iso8601(held.expiresAt)),
+                ])
+                global.out(object.jsonText + "\n")
+            } else {
+                global.out(held.oidcToken + "\n" + held.publicKeyHex + "\n")
+            }
+            if !global.quiet {
+                global.err(
+                    "Session public key \(held.publicKeyHex), pending until \(SessionJSON.iso8601(held.expiresAt)): "
+                        + "finish with authdeck login \(outcome.record.provider) --backend \(outcome.record.backend) "
+                        + "--oidc-token FILE --public-key \(held.publicKeyHex)\n")
+            }
+            return .done
         case .success(let outcome):
+            if let completing {
+                // The token is spent at the proxy: its key is the session's now, not pending.
+                try? store.removePendingKey(publicKeyHex: completing.publicKeyHex)
+            }
             if arguments.has("json") {
                 let entry = StoreEntry(record: outcome.record, isSelected: false)
                 global.out(SessionJSON.listObject(entry, now: Date()) + "\n")

@@ -48,6 +48,7 @@ enum SandboxCommand {
         if let delay = try arguments.integer("delay-ms", in: SandboxFaults.Selection.delayRange) {
             configuration.faults.delayMs = delay
         }
+        configuration.trustedIssuers = try trustedIssuers(arguments.values("trust-issuer"))
         // `make run` shows the TOTP step of the proxy too; the config.json it writes turns the extension on.
         configuration.turnkeyTOTPExtension = true
         do {
@@ -118,6 +119,27 @@ enum SandboxCommand {
         while sigwait(&signals, &received) != 0 {}
         server.stop()
         return .done
+    }
+
+    /// `--trust-issuer ISSUER=FILE`: each issuer's JWKS document, read now, so a bad file is told at start (exit 2).
+    static func trustedIssuers(_ values: [String]) throws(CommandFailure) -> [String: String] {
+        var trusted: [String: String] = [:]
+        for value in values {
+            guard let split = value.firstIndex(of: "="), case let issuer = String(value[..<split]),
+                issuer.hasPrefix("http"), !value[value.index(after: split)...].isEmpty
+            else {
+                throw .usage("--trust-issuer takes ISSUER=FILE: the issuer URL, =, and a file holding its JWKS")
+            }
+            let path = String(value[value.index(after: split)...])
+            guard let data = FileManager.default.contents(atPath: path), data.count <= 65_536,
+                let document = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                let keys = document["keys"] as? [Any], !keys.isEmpty
+            else {
+                throw .usage("--trust-issuer: \(path) is not a JWKS document ({\"keys\": [...]}, at most 64 KiB)")
+            }
+            trusted[issuer] = String(decoding: data, as: UTF8.self)
+        }
+        return trusted
     }
 
     /// sandbox-users.json in `$AUTHDECK_RESOURCES`, next to an installed binary (`PREFIX/share/authdeck`) or in

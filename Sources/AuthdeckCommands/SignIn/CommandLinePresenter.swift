@@ -152,7 +152,7 @@ final class CommandLinePresenter: Sendable {
                 return (isNew, verifiesNewAccount)
             }
             if isNew && verifiesNewAccount {
-                say("Account created. A code was sent to \(contact) to verify it: type it and press Enter.")
+                say("New account: verify the email. A code was sent to \(contact): type it and press Enter.")
             } else if isNew {
                 say("A new code was sent to \(contact). Type it and press Enter.")
             }
@@ -283,9 +283,13 @@ final class CommandLinePresenter: Sendable {
 
     private func finished(_ result: Result<SignInOutcome, SignInError>) {
         if case .success(let outcome) = result {
-            let verb = outcome.kind == .signup ? "Account created and signed in" : "Signed in"
             let record = outcome.record
-            say("\(verb) with \(record.provider) as \(record.userLabel) (session \(record.key)).")
+            if outcome.kind == .oidcTokenOnly {
+                say("Got \(record.userLabel)'s OIDC token from \(record.provider); no session is stored, only its key.")
+            } else {
+                let verb = outcome.kind == .signup ? "Account created and signed in" : "Signed in"
+                say("\(verb) with \(record.provider) as \(record.userLabel) (session \(record.key)).")
+            }
         }
         shown.withLock { $0.result = result }
         done.signal()

@@ -1,7 +1,9 @@
 import AuthClient
 import AuthCore
+import AuthCrypto
 import Foundation
 import SessionStorage
+import Synchronization
 
 /// What one sign-in is asked to do. Every front end fills this one value: `login`'s options (and so `trace replay`,
 /// which runs `login`), the TUI's New sign-in form and its `R` (the same sign-in again).
@@ -81,6 +83,8 @@ struct SignInUseCase {
         let controller: SignInController
         let backend: SignInBackend
         let timeout: TimeInterval
+        /// `--oidc-token-only`: the token and public key to print once the attempt ends; nil for a whole sign-in.
+        var heldToken: HeldOIDCToken?
 
         func start() {
             controller.start(backend, timeout: timeout)
@@ -136,9 +140,11 @@ struct SignInUseCase {
         }
         let persist = SessionKeyChoice(request).persist(into: store, moved: moved)
         let browserCommand = input.browser
+        let heldToken = request.oidcStep == .stopAtToken ? HeldOIDCToken() : nil
         let controller = SignInController(
             report: report,
             persist: { session throws(SignInError) in
+                if let heldToken { return try heldToken.keep(session, in: store) }
                 var session = session
                 session.secrets.browser = browserCommand
                 return try persist(session)
@@ -147,7 +153,7 @@ struct SignInUseCase {
                 loopbackPort: listenPort,
                 schemeSocketPath: SchemeReceiver.defaultSocketPath(environment: setup.environment)),
             browser: launcher?.command == nil ? nil : launcher, trace: trace)
-        return Prepared(controller: controller, backend: backend, timeout: request.timeout)
+        return Prepared(controller: controller, backend: backend, timeout: request.timeout, heldToken: heldToken)
     }
 
     /// The session's browser: `--browser` (or the one stored with the session), else config.json's `browser` for
@@ -182,5 +188,38 @@ struct SignInUseCase {
     func testSeed(for challenge: TOTPChallenge) -> TestAccountSeed? {
         TOTPCommand.seed(for: challenge.user, in: store)
             ?? TOTPCommand.seed(for: OTPAuthAccount.account(in: challenge.enrolmentLink), in: store)
+    }
+}
+
+/// What `login --oidc-token-only` ends with (the SDK's `onOAuthSuccess`): the provider's OIDC token and the public
+/// half of the session key its nonce is bound to. The private half goes into the store as a pending key, never a
+/// session; `login --oidc-token … --public-key …` takes it from there.
+final class HeldOIDCToken: Sendable {
+    struct Held: Sendable {
+        let oidcToken: String
+        let publicKeyHex: String
+        let expiresAt: Date
+    }
+    private let held = Mutex<Held?>(nil)
+
+    var value: Held? { held.withLock { $0 } }
+
+    /// The persist step of a sign-in that stopped at its OIDC token: the key is kept pending until the token
+    /// expires (an hour when it names no expiry).
+    func keep(_ session: Session, in store: SessionStore) throws(SignInError) -> SessionRecord {
+        guard let oidcToken = session.secrets.idToken, let raw = session.secrets.privateKeyHex.flatMap(Hex.decode),
+            let key = try? P256PrivateKey(rawRepresentation: raw)
+        else {
+            throw .unavailable(reason: "the sign-in stopped without an OIDC token and its session key")
+        }
+        let publicKeyHex = key.publicKey.compressedHex
+        let expiresAt = session.record.expiresAt ?? Date().addingTimeInterval(3600)
+        do throws(StoreError) {
+            try store.storePendingKey(raw, publicKeyHex: publicKeyHex, expiresAt: expiresAt)
+        } catch {
+            throw .sessionStorageFailure(message: error.description)
+        }
+        held.withLock { $0 = Held(oidcToken: oidcToken, publicKeyHex: publicKeyHex, expiresAt: expiresAt) }
+        return session.record
     }
 }

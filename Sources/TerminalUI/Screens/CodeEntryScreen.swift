@@ -46,8 +46,10 @@ public struct CodeEntryScreen: Screen {
 
     private func renderCode(_ flow: SignInFlow, state: AppState, into buffer: inout ScreenBuffer) {
         let left = flow.secondsLeft(now: state.now)
+        // A social sign-in that reaches a code is a new account verifying its email: the seed's verification step.
+        let verifiesEmail = !flow.choice.usesCode
         AppFrame.draw(
-            title: "\(flow.choice.title) via \(flow.choice.backend)",
+            title: (verifiesEmail ? "Verify your email · " : "") + "\(flow.choice.title) via \(flow.choice.backend)",
             right: left.map { "\(TimeText.countdown($0)) left" } ?? "",
             hints: [
                 .init("Enter", "verify"), .init("Tab", "resend"), .init("Esc", "cancel"),
@@ -55,16 +57,22 @@ public struct CodeEntryScreen: Screen {
             ],
             state: state, into: &buffer)
         let body = AppFrame.body(rows: buffer.rows, cols: buffer.cols)
-        let contact = flow.choice.contact?.value ?? "your contact"
+        var contact = flow.choice.contact?.value ?? "your contact"
         var progress: SignInStateMachine.Progress = .waiting
         var resendAt: Date?
         var sent = false
         if case .running(.awaitingCallback(let attempt, let current)) = flow.phase {
             progress = current
             resendAt = attempt.resendAvailableAt
-            if case .oneTimeCode(_, _, let otpID) = attempt.method { sent = otpID != nil }
+            if case .oneTimeCode(let to, _, let otpID) = attempt.method {
+                sent = otpID != nil
+                contact = to.value
+            }
         }
         var lines = ScreenLines()
+        if verifiesEmail {
+            lines.add("  New account: verify the email the provider named.", Style(attributes: .bold))
+        }
         if let resent = flow.codeResentAt {
             let time = TimeText.clock(resent, offset: state.utcOffsetSeconds)
             lines.add("  A new code was sent to \(contact) at \(time).", Style(attributes: .bold))
