@@ -57,7 +57,7 @@ _authdeck() {
                 --prompt) COMPREPLY=($(compgen -W "login consent select_account none" -- "$cur")); return ;;
             esac
             options="--backend --session-key --replace --issuer --client-id --client-secret-file --auth-method --private-key-file --key-id --client-certificate --client-certificate-key --scope --dpop --contact --no-browser --device --grant --binding-message --subject-session --audience --requested-token-type --browser --step-up --par --request-object --prompt --login-hint --max-age --acr-values --claims --resource --authorization-details --param --listen --timeout --trace --json --yes --oidc-token-only --oidc-token --public-key"
-            operands="google apple discord x oidc email sms" ;;
+            operands="google apple discord x oidc email sms email-link" ;;
         "use")
             options="--here"
             sessions=1 ;;
