@@ -62,6 +62,19 @@ import Testing
         for problem in transports.flatMap({ $0.takeViolations() }) { Issue.record(Comment(rawValue: problem)) }
     }
 
+    /// Para's branch: a new social user verifies the email the provider named with the code the proxy sent.
+    func verifyNewAccountEmail(_ sandbox: TurnkeySandbox) throws {
+        #expect(
+            presenter.wait {
+                if case .oneTimeCode(_, _, _?) = controller.state.attempt?.method { true } else { false }
+            })
+        guard case .oneTimeCode(_, _, let otpID?) = controller.state.attempt?.method else {
+            Issue.record("no verification step for the new account")
+            return
+        }
+        controller.enterCode(try #require(sandbox.code(otpID: otpID)))
+    }
+
     func outcome() throws -> SignInOutcome {
         switch try #require(presenter.waitForEnd()) {
         case .success(let outcome): return outcome
@@ -138,6 +151,7 @@ import Testing
         let transport = RecordingTransport()
         let first = try start("google", sandbox, configuration: configuration, transport: transport)
         #expect(controller.paste(try sandbox.browse(first, user: "cleo")) == .accepted)
+        try verifyNewAccountEmail(sandbox)
         let created = try outcome()
         #expect(created.kind == .signup)
         let signup = try #require(transport.bodies("/v1/signup_v2").first)
@@ -242,6 +256,7 @@ import Testing
         #expect(notes.last?.contains("sends the redirect URI \(redirect)") == true)
         #expect(notes.last?.contains("\"listen\": \"127.0.0.1:PORT\"") == true)
         #expect(controller.paste(try sandbox.browse(url, user: "cleo")) == .accepted)
+        try verifyNewAccountEmail(sandbox)
         #expect(try outcome().kind == .signup)
         let signup = try #require(transport.bodies("/v1/signup").first)
         guard case .array(let entries)? = signup["oauthProviders"] else {
