@@ -13,14 +13,24 @@ public struct TurnkeyProxyClient: Sendable {
     /// Whether the sandbox's TOTP step (`totpRequired`, `/v1/totp_verify`) is accepted. It is not in the Auth
     /// Proxy contract, so it stays off unless the backend's config.json entry turns it on (`totpExtension`).
     public let totpExtension: Bool
+    /// The key that must have signed `otp_init_v2`'s encryption target (hex, uncompressed P-256): Turnkey's
+    /// production signer unless config.json's `otpSignerPublicKey` names another (the sandbox's).
+    public let otpSignerPublicKey: String
 
     public static let clientSignatureScheme = "CLIENT_SIGNATURE_SCHEME_API_P256"
+    /// tkhq/swift-sdk's `TurnkeyConstants.productionTlsFetcherSignPublicKey`, which signs the OTP target bundle.
+    public static let productionOTPSigner =
+        "046b4f88421f76b6ba418afc2ea1d8ced671337d7db6b80478a60d8531bf8f17fa9a512f0fef96fc0c9b4cd9dff70b34992e520ce04c79d931f6ff6296b547d201"
 
-    public init(baseURL: String, configID: String, transport: HTTPTransport, totpExtension: Bool = false) {
+    public init(
+        baseURL: String, configID: String, transport: HTTPTransport, totpExtension: Bool = false,
+        otpSignerPublicKey: String? = nil
+    ) {
         self.baseURL = baseURL.trimmingSuffix("/")
         self.configID = configID
         self.transport = transport
         self.totpExtension = totpExtension
+        self.otpSignerPublicKey = otpSignerPublicKey ?? Self.productionOTPSigner
     }
 
     /// What `wallet_kit_config` says about the proxy: which methods are on, the code shape, session lifetime and
@@ -282,10 +292,11 @@ public struct TurnkeyProxyClient: Sendable {
     }
 
     /// The JSON object a 2xx answer to `path` holds; any other answer as the error it is.
-    private static func object(
+    static func object(
         _ response: IncomingResponse, of path: String, codeSent: Bool
     ) throws(SignInError) -> JSONValue {
         guard (200..<300).contains(response.status) else {
+            if codeSent { throw codeRefusal(response) }
             throw TurnkeyProxyError.error(from: response, call: path, codeSent: codeSent)
         }
         let json = try response.json()
@@ -295,7 +306,7 @@ public struct TurnkeyProxyClient: Sendable {
         return json
     }
 
-    private func send(_ path: String, _ body: [String: JSONValue]) throws(SignInError) -> IncomingResponse {
+    func send(_ path: String, _ body: [String: JSONValue]) throws(SignInError) -> IncomingResponse {
         let request = OutgoingRequest.json(
             baseURL + "/v1/" + path, Array(try Self.encode(.object(body)).utf8),
             headers: [("X-Auth-Proxy-Config-ID", configID)])

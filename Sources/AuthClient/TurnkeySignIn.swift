@@ -27,6 +27,8 @@ public final class TurnkeySignIn: SignInBackend, Sendable {
         var key: P256PrivateKey?
         var kind = SignInKind.login
         var identity = Identity()
+        /// Each otpId's encryption target from `otp_init_v2`; an otpId without one was sent through v1.
+        var targetBundles: [String: String] = [:]
     }
     private let attemptValues = Mutex(AttemptValues())
 
@@ -118,7 +120,7 @@ public final class TurnkeySignIn: SignInBackend, Sendable {
     public func begin(_ attempt: Attempt) throws(SignInError) -> AttemptPrompt {
         switch attempt.method {
         case .oneTimeCode(let contact, _, _):
-            return .codeSent(otpID: try client.initOTP(contact: contact))
+            return .codeSent(otpID: try startOTP(contact))
         case .browser(let redirectURI):
             let provider = try resolvedProvider()
             if let hostedOrigin, hosted, let nonce = attempt.nonce {
@@ -184,7 +186,8 @@ public final class TurnkeySignIn: SignInBackend, Sendable {
     private func login(oidcToken: String, provider: ResolvedProvider) throws(SignInError) -> BackendAnswer {
         var organizationID = try client.account(filterType: "OIDC_TOKEN", filterValue: oidcToken)
         if organizationID == nil {
-            organizationID = try client.signup(oidcToken: oidcToken, providerName: provider.preset.name)
+            organizationID = try client.signupV2(
+                oidcToken: oidcToken, providerName: provider.preset.name, now: clock())
             attemptValues.withLock { $0.kind = .signup }
         }
         let answer = try client.oauthLogin(
@@ -196,7 +199,15 @@ public final class TurnkeySignIn: SignInBackend, Sendable {
     public func verifyCode(_ attempt: Attempt, otpID: String, code: String) throws(SignInError) -> BackendAnswer {
         guard case .oneTimeCode(let contact, _, _) = attempt.method else { throw .invalidCode }
         let key = try sessionKey()
-        let verificationToken = try client.verifyOTP(otpID: otpID, code: code, publicKey: key.publicKey.compressedHex)
+        // The SDK's routes (v2) when otp_init_v2 answered; a proxy that has only v1 keeps v1 throughout.
+        let bundle = attemptValues.withLock { $0.targetBundles[otpID] }
+        let verificationToken: String
+        if let bundle {
+            verificationToken = try client.verifyOTP(
+                otpID: otpID, code: code, targetBundle: bundle, publicKey: key.publicKey.compressedHex)
+        } else {
+            verificationToken = try client.verifyOTP(otpID: otpID, code: code, publicKey: key.publicKey.compressedHex)
+        }
         attemptValues.withLock {
             switch contact {
             case .email(let address): $0.identity.email = address
@@ -209,8 +220,16 @@ public final class TurnkeySignIn: SignInBackend, Sendable {
             verificationToken: verificationToken)
         if organizationID == nil {
             // The Para flow: a contact without an account signs up first, and the result says so.
-            organizationID = try client.signup(contact: contact, verificationToken: verificationToken, key: key)
+            if bundle == nil {
+                organizationID = try client.signup(contact: contact, verificationToken: verificationToken, key: key)
+            } else {
+                organizationID = try client.signupV2(
+                    contact: contact, verificationToken: verificationToken, key: key, now: clock())
+            }
             attemptValues.withLock { $0.kind = .signup }
+        }
+        guard bundle == nil else {
+            return try backendAnswer(try client.otpLoginV2(verificationToken: verificationToken, key: key))
         }
         let answer = try client.otpLogin(
             verificationToken: verificationToken, key: key,
@@ -226,7 +245,14 @@ public final class TurnkeySignIn: SignInBackend, Sendable {
         guard case .oneTimeCode(let contact, _, _) = attempt.method else {
             throw .authMethodUnavailable(method: "one-time code")
         }
-        return try client.initOTP(contact: contact)
+        return try startOTP(contact)
+    }
+
+    /// `otp_init_v2` (or v1), keeping the otpId's encryption target for the code typed later.
+    private func startOTP(_ contact: Contact) throws(SignInError) -> String {
+        let start = try client.startOTP(contact: contact)
+        attemptValues.withLock { $0.targetBundles[start.otpID] = start.targetBundle }
+        return start.otpID
     }
 
     // MARK: - Helpers

@@ -54,6 +54,11 @@ enum ProxyRequestSchema {
     ])
 
     static let oauthProvider = Kind.object(["providerName": .string(true), "oidcToken": .string(true)])
+    /// `v1OauthProviderParamsV2`: the token or the claims (iss, sub, aud) that name the identity.
+    static let oauthProviderV2 = Kind.object([
+        "providerName": .string(true), "oidcToken": .string(),
+        "oidcClaims": Field(kind: .object(["iss": .string(true), "sub": .string(true), "aud": .string(true)]), required: false),
+    ])
 
     /// Each route's request, by the path after `/v1/`.
     static let routes: [String: [String: Field]] = [
@@ -65,7 +70,7 @@ enum ProxyRequestSchema {
         "oauth2_authenticate": [
             "provider": Field(kind: .enumeration(["OAUTH2_PROVIDER_X", "OAUTH2_PROVIDER_DISCORD"]), required: true),
             "authCode": .string(true), "redirectUri": .string(true), "codeVerifier": .string(true),
-            "nonce": .string(), "clientId": .string(true),
+            "nonce": .string(true), "clientId": .string(true),
         ],
         "oauth_login": [
             "oidcToken": .string(true), "publicKey": .string(true), "invalidateExisting": .boolean(),
@@ -87,6 +92,22 @@ enum ProxyRequestSchema {
             "clientSignature": Field(kind: clientSignature, required: false),
             // `wallet` is passed through unchecked: the sandbox creates no wallets.
         ],
+        "otp_init_v2": ["otpType": .string(true), "contact": .string(true)],
+        "otp_verify_v2": ["otpId": .string(true), "encryptedOtpBundle": .string(true)],
+        "otp_login_v2": [
+            "verificationToken": .string(true), "publicKey": .string(true),
+            "invalidateExisting": .boolean(), "organizationId": .string(),
+            "clientSignature": Field(kind: clientSignature, required: true),
+        ],
+        "signup_v2": [
+            "userEmail": .string(), "userPhoneNumber": .string(), "userTag": .string(), "userName": .string(),
+            "organizationName": .string(), "verificationToken": .string(),
+            "apiKeys": Field(kind: .array(apiKey), required: true),
+            "authenticators": Field(kind: .array(authenticator), required: true),
+            "oauthProviders": Field(kind: .array(oauthProviderV2), required: true),
+            "clientSignature": Field(kind: clientSignature, required: false),
+        ],
+        "wallet_kit_client_params": [:],
     ]
 
     /// Checks `body` against the route's request; nil route (an extension route) checks nothing.

@@ -44,7 +44,8 @@ public struct SandboxConfiguration: Sendable {
     /// The JWT client whose key file config.json names (`register`), so `authdeck sandbox` can show it.
     public var jwtClient: SandboxJWTClient?
 
-    /// The auth proxy's `X-Auth-Proxy-Config-ID`; nil accepts any non-empty value.
+    /// The auth proxy's `X-Auth-Proxy-Config-ID`; nil is `sandbox-config`. Any other id is refused, as the real proxy
+    /// refuses a config id it does not know.
     public var proxyConfigID: String?
     public var otpLength = 6
     public var otpAlphanumeric = false
@@ -83,7 +84,7 @@ public struct SandboxConfiguration: Sendable {
         clientIDs?[profile] ?? profile.defaultClientID
     }
 
-    /// The config id config.json writes.
+    /// The config id the proxy answers to, and config.json writes.
     var writtenProxyConfigID: String { proxyConfigID ?? "sandbox-config" }
     var writtenPortalEnvironmentID: String { portalEnvironmentID ?? "sandbox-environment" }
     /// The client id the portal uses for its own leg at the OIDC profiles.

@@ -71,7 +71,7 @@ final class TurnkeyProxyRoutes: Sendable {
         guard !configID.isEmpty else {
             return ProxyError.unauthenticated("the X-Auth-Proxy-Config-ID header is required").response
         }
-        if let expected = context.configuration.proxyConfigID, !ConstantTime.equals(configID, expected) {
+        if !ConstantTime.equals(configID, context.configuration.writtenProxyConfigID) {
             return ProxyError.unauthenticated("unknown auth proxy config id").response
         }
         guard let body = request.jsonObject else {
@@ -95,6 +95,11 @@ final class TurnkeyProxyRoutes: Sendable {
         case otpLogin = "otp_login"
         case signup
         case totpVerify = "totp_verify"
+        case otpInitV2 = "otp_init_v2"
+        case otpVerifyV2 = "otp_verify_v2"
+        case otpLoginV2 = "otp_login_v2"
+        case signupV2 = "signup_v2"
+        case walletKitClientParams = "wallet_kit_client_params"
 
         func run(_ routes: TurnkeyProxyRoutes, _ body: [String: Any]) throws(ProxyError) -> [String: Any] {
             switch self {
@@ -107,6 +112,11 @@ final class TurnkeyProxyRoutes: Sendable {
             case .otpLogin: return try routes.otpLogin(body)
             case .signup: return try routes.signup(body)
             case .totpVerify: return try routes.totpVerify(body)
+            case .otpInitV2: return try routes.otpInitV2(body)
+            case .otpVerifyV2: return try routes.otpVerifyV2(body)
+            case .otpLoginV2: return try routes.otpLoginV2(body)
+            case .signupV2: return try routes.signup(body, usage: "signupV2")
+            case .walletKitClientParams: return [:]
             }
         }
     }
@@ -160,7 +170,8 @@ final class TurnkeyProxyRoutes: Sendable {
         return ["organizationId": found.organizationID]
     }
 
-    private func signup(_ body: [String: Any]) throws(ProxyError) -> [String: Any] {
+    /// `usage`: the token-usage member the clientSignature's message carries (`signupV2` for signup_v2).
+    func signup(_ body: [String: Any], usage: String = "signup") throws(ProxyError) -> [String: Any] {
         var email = try Self.optionalString(body, "userEmail").map { (text) throws(ProxyError) in
             try Self.contact(text, otpType: "OTP_TYPE_EMAIL")
         }
@@ -193,7 +204,7 @@ final class TurnkeyProxyRoutes: Sendable {
             if let boundKey = verified.publicKey {
                 let signed = try checkedClientSignature(
                     body, boundKey: boundKey, tokenID: verified.id,
-                    type: "USAGE_TYPE_SIGNUP", usage: "signup")
+                    type: "USAGE_TYPE_SIGNUP", usage: usage)
                 let raw = [JSONText.string(body, "userEmail"), JSONText.string(body, "userPhoneNumber")]
                 guard JSONText.string(signed, "email") == raw[0], JSONText.string(signed, "phoneNumber") == raw[1]
                 else {

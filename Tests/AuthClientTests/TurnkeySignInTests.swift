@@ -180,12 +180,12 @@ import Testing
         }
         #expect(presenter.wait { presenter.notices.count == 4 })
         #expect(presenter.notices.allSatisfy { $0 == .invalidCode })
-        #expect(transport.count("/v1/otp_verify") == 0)
+        #expect(transport.count("/v1/otp_verify_v2") == 0)
         // Lower case and a dash are normalised, then sent.
         let code = try #require(sandbox.code(otpID: otpID))
         controller.enterCode(code.prefix(4).lowercased() + "-" + code.dropFirst(4).lowercased())
         #expect(try outcome().kind == .login)
-        #expect(transport.count("/v1/otp_verify") == 1)
+        #expect(transport.count("/v1/otp_verify_v2") == 1)
     }
 
     /// The TUI shows a typed code as being checked at once; a code the machine refuses without sending must bring
@@ -213,7 +213,13 @@ import Testing
         let (_, otpID) = try startCode(sandbox, contact: .email("ada@example.com"))
         let code = try #require(sandbox.code(otpID: otpID))
         controller.enterCode(TurnkeySandbox.wrongCode(for: code))
-        #expect(presenter.wait { presenter.notices == [.invalidCode] })
+        // The proxy's own words (its rpcStatus message), as the SDK's code screen stays for another try.
+        #expect(presenter.wait { presenter.notices.count == 1 })
+        guard case .codeRefused(let reason)? = presenter.notices.first else {
+            Issue.record("got \(presenter.notices)")
+            return
+        }
+        #expect(reason.hasPrefix("invalid code"))
         #expect(
             presenter.wait {
                 if case .awaitingCallback(_, .waiting) = controller.state { true } else { false }
@@ -224,18 +230,28 @@ import Testing
         #expect(stored.count == 1)
     }
 
-    @Test func anExpiredCodeEndsTheAttemptWithTheProxysReason() throws {
+    @Test func anExpiredCodeKeepsTheCodeStepWithTheProxysReasonAndANewCodeSignsIn() throws {
         let sandbox = try TurnkeySandbox { $0.otpLifetime = 60 }
         let (_, otpID) = try startCode(sandbox, contact: .email("ada@example.com"))
         sandbox.clock.advance(by: 61)
         controller.enterCode(try #require(sandbox.code(otpID: otpID)))
-        let error = try #require(try failure())
-        guard case .authenticationFailed(let reason) = error else {
-            Issue.record("got \(error)")
+        #expect(presenter.wait { presenter.notices.count == 1 })
+        guard case .codeRefused(let reason)? = presenter.notices.first else {
+            Issue.record("got \(presenter.notices)")
             return
         }
         #expect(reason.contains("expired"))
         #expect(stored.count == 0)
+        now.advance(by: 31)
+        controller.resend()
+        #expect(
+            presenter.wait {
+                guard case .oneTimeCode(_, _, let next?) = controller.state.attempt?.method else { return false }
+                return next != otpID
+            })
+        guard case .oneTimeCode(_, _, let next?) = controller.state.attempt?.method else { return }
+        controller.enterCode(try #require(sandbox.code(otpID: next)))
+        #expect(try outcome().kind == .login)
     }
 
     @Test func anExpiredOrUnknownOtpIDIsRefused() throws {
@@ -250,32 +266,47 @@ import Testing
             return
         }
         let code = try #require(sandbox.code(otpID: otpID))
-        #expect(throws: SignInError.authenticationFailed(providerError: "unknown otpId")) {
+        #expect(throws: SignInError.codeRefused(reason: "unknown otpId")) {
             _ = try backend.verifyCode(attempt, otpID: "no-such-otp", code: code)
         }
         sandbox.clock.advance(by: 61)
-        #expect(throws: SignInError.authenticationFailed(providerError: "the code has expired; request a new one")) {
+        #expect(throws: SignInError.codeRefused(reason: "the code has expired; request a new one")) {
             _ = try backend.verifyCode(attempt, otpID: otpID, code: code)
         }
         // The expired otpId is gone: asking again names it unknown.
-        #expect(throws: SignInError.authenticationFailed(providerError: "unknown otpId")) {
+        #expect(throws: SignInError.codeRefused(reason: "unknown otpId")) {
             _ = try backend.verifyCode(attempt, otpID: otpID, code: code)
         }
     }
 
-    @Test func tooManyWrongCodesEndTheAttempt() throws {
+    @Test func tooManyWrongCodesKeepTheCodeStepUntilANewCodeIsSent() throws {
         let sandbox = try TurnkeySandbox()
         let (_, otpID) = try startCode(sandbox, contact: .email("ada@example.com"))
         let code = try #require(sandbox.code(otpID: otpID))
-        for round in 1...4 {
+        for round in 1...5 {
             controller.enterCode(TurnkeySandbox.wrongCode(for: code))
             #expect(presenter.wait { presenter.notices.count == round })
         }
-        controller.enterCode(TurnkeySandbox.wrongCode(for: code))
-        #expect(try failure() == .rateLimited)
-        // The attempt is over: the right code now changes nothing.
+        // The fifth answer is RESOURCE_EXHAUSTED (429); the SDK's code screen stays, and so does the step.
+        guard case .codeRefused(let reason)? = presenter.notices.last else {
+            Issue.record("got \(presenter.notices)")
+            return
+        }
+        #expect(reason.contains("too many attempts"))
+        // That otpId is spent: even the right code is refused, and nothing is stored.
         controller.enterCode(code)
+        #expect(presenter.wait { presenter.notices.count == 6 })
         #expect(controller.sync { stored.count } == 0)
+        now.advance(by: 31)
+        controller.resend()
+        #expect(
+            presenter.wait {
+                guard case .oneTimeCode(_, _, let next?) = controller.state.attempt?.method else { return false }
+                return next != otpID
+            })
+        guard case .oneTimeCode(_, _, let next?) = controller.state.attempt?.method else { return }
+        controller.enterCode(try #require(sandbox.code(otpID: next)))
+        #expect(try outcome().kind == .login)
     }
 
     @Test func aResendInsideTheCooldownIsRefusedAndAfterItSendsANewCode() throws {
@@ -285,7 +316,7 @@ import Testing
         controller.resend()
         #expect(presenter.wait { presenter.notices == [.rateLimited] })
         #expect(sandbox.codesSent == 1)
-        #expect(transport.count("/v1/otp_init") == 1)
+        #expect(transport.count("/v1/otp_init_v2") == 1)
 
         now.advance(by: 31)
         controller.resend()

@@ -8,7 +8,9 @@ import Foundation
 /// `type` (object, array, string, integer, boolean), `properties`, `required`, `additionalProperties` (absent:
 /// no other member is allowed), `items`, `enum`, `format: int64` (a decimal string), `$ref` into `definitions`,
 /// and authdeck's `x-json` (a string holding JSON text), `x-jwt` (a JWT's claims) and `x-data` (the `data` of an
-/// envelope). The checker was written from that description, not from the code it checks.
+/// envelope). `x-added` (a non-empty string saying where it comes from) marks what a file adds beyond its sources;
+/// it is enforced like the rest, and a file with any other `x-` keyword is refused, so a misspelt marker cannot
+/// pass. The checker was written from that description, not from the code it checks.
 struct WireContract: Sendable {
     let name: String
     /// Where a route's path starts inside a URL path (`/v1/`, `/api/v3/auth/`).
@@ -26,9 +28,34 @@ struct WireContract: Sendable {
         else {
             fatalError("cannot read the contract \(url.path)")
         }
+        if let problem = unknownKeyword(in: document, at: file) { fatalError(problem) }
         return WireContract(
             name: document["api"]?.string ?? file, routePrefix: routePrefix, document: document,
             extensions: extensions)
+    }
+
+    static let keywords: Set<String> = ["x-json", "x-jwt", "x-data", "x-added"]
+
+    /// The first `x-` keyword the schema language does not have, or an `x-added` without its reason. Under
+    /// `properties` and `headers` the keys are names, not keywords.
+    static func unknownKeyword(in value: JSONValue, at path: String, namesHere: Bool = false) -> String? {
+        switch value {
+        case .object(let members):
+            for (key, member) in members.sorted(by: { $0.key < $1.key }) {
+                if !namesHere, key.hasPrefix("x-"), !keywords.contains(key) {
+                    return "\(path): unknown keyword \(key)"
+                }
+                if !namesHere, key == "x-added", member.string?.isEmpty != false {
+                    return "\(path): x-added without a reason"
+                }
+                let names = !namesHere && (key == "properties" || key == "headers")
+                if let problem = unknownKeyword(in: member, at: path + "." + key, namesHere: names) { return problem }
+            }
+        case .array(let items):
+            for item in items { if let problem = unknownKeyword(in: item, at: path) { return problem } }
+        default: break
+        }
+        return nil
     }
 
     static func turnkey(totpExtension: Bool = false) -> WireContract {

@@ -15,7 +15,8 @@ final class SandboxFixture: Sendable {
     let base: String
 
     static let loopback = "http://127.0.0.1:5999/callback"
-    static let proxyHeaders = ["X-Auth-Proxy-Config-ID": "test-config"]
+    /// The config id a sandbox without `proxyConfigID` answers to (config.json's); any other is refused.
+    static let proxyHeaders = ["X-Auth-Proxy-Config-ID": "sandbox-config"]
     static let portalHeaders = ["x-portal-auth-environment-id": "test-environment"]
 
     init(_ adjust: (inout SandboxConfiguration) -> Void = { _ in }) throws {

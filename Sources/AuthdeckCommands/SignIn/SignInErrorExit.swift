@@ -6,7 +6,7 @@ extension SignInError {
         switch self {
         case .closed: return .cancelled
         case .timedOut: return .timedOut
-        case .authenticationFailed, .invalidIdToken, .unauthorized, .stateMismatch, .invalidCode, .rateLimited,
+        case .authenticationFailed, .invalidIdToken, .unauthorized, .stateMismatch, .invalidCode, .codeRefused, .rateLimited,
             .authMethodUnavailable, .grantUnavailable, .issuerMismatch:
             return .authenticationFailed
         case .sessionStorageFailure: return .store

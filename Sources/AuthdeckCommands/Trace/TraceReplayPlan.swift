@@ -153,10 +153,11 @@ struct TraceReplayPlan {
             case ("token", 400?) where code == "expired_token":
                 on(.deviceExpired)
                 explained = true
-            case ("otp_init", 429?):
+            case ("otp_init", 429?), ("otp_init_v2", 429?):
                 on(.otpRateLimit)
                 explained = true
-            case ("otp_verify", let status?) where status >= 400 && description.lowercased().contains("expired"):
+            case ("otp_verify", let status?) where status >= 400 && description.lowercased().contains("expired"),
+                ("otp_verify_v2", let status?) where status >= 400 && description.lowercased().contains("expired"):
                 on(.otpExpired)
                 explained = true
             case ("totp_verify", 429?), ("validations", 429?):
