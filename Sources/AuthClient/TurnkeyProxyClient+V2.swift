@@ -42,13 +42,13 @@ extension TurnkeyProxyClient {
     }
 
     /// `otp_verify_v2`: the code and `publicKey` (bound into the verificationToken) sealed to the bundle's target.
-    /// Any refusal keeps the code step (`codeSent`), as the SDK's code screen stays for another try.
+    /// Any refusal keeps the code step (`codeRefusal`), as the SDK's code screen stays for another try.
     public func verifyOTP(
         otpID: String, code: String, targetBundle: String, publicKey: String
     ) throws(SignInError) -> String {
         let sealed = try encryptedOTPBundle(code: code, publicKey: publicKey, targetBundle: targetBundle)
         let json = try call(
-            "otp_verify_v2", ["otpId": .string(otpID), "encryptedOtpBundle": .string(sealed)], codeSent: true)
+            "otp_verify_v2", ["otpId": .string(otpID), "encryptedOtpBundle": .string(sealed)], codeStep: true)
         return try Self.member(json, "verificationToken", of: "otp_verify_v2")
     }
 

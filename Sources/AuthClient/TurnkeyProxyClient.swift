@@ -86,12 +86,13 @@ public struct TurnkeyProxyClient: Sendable {
         return try Self.member(json, "otpId", of: "otp_init")
     }
 
-    /// Checks a typed code; a wrong one is `invalidCode`, so the sign-in keeps waiting for another. `publicKey`
+    /// Checks a typed code through v1 (proxies without `otp_verify_v2`); any refusal is `codeRefused`, so the sign-in
+    /// keeps waiting for another. `publicKey`
     /// (the session key) is bound into the verificationToken, so only its holder can use the token afterwards.
     public func verifyOTP(otpID: String, code: String, publicKey: String?) throws(SignInError) -> String {
         var body: [String: JSONValue] = ["otpId": .string(otpID), "otpCode": .string(code)]
         if let publicKey { body["publicKey"] = .string(publicKey) }
-        let json = try call("otp_verify", body, codeSent: true)
+        let json = try call("otp_verify", body, codeStep: true)
         return try Self.member(json, "verificationToken", of: "otp_verify")
     }
 
@@ -280,8 +281,13 @@ public struct TurnkeyProxyClient: Sendable {
     }
 
     /// One call. `codeSent`: the request carries a code the user typed, so 401 means that code was wrong.
-    func call(_ path: String, _ body: [String: JSONValue], codeSent: Bool = false) throws(SignInError) -> JSONValue {
-        try Self.object(try send(path, body), of: path, codeSent: codeSent)
+    /// `codeStep`: it verifies a one-time code, so any refusal keeps the code step (`codeRefusal`).
+    func call(
+        _ path: String, _ body: [String: JSONValue], codeSent: Bool = false, codeStep: Bool = false
+    ) throws(SignInError) -> JSONValue {
+        let response = try send(path, body)
+        if codeStep, !(200..<300).contains(response.status) { throw Self.codeRefusal(response) }
+        return try Self.object(response, of: path, codeSent: codeSent)
     }
 
     /// A lookup: 404 is an answer ("nothing found"), not an error.
@@ -296,7 +302,6 @@ public struct TurnkeyProxyClient: Sendable {
         _ response: IncomingResponse, of path: String, codeSent: Bool
     ) throws(SignInError) -> JSONValue {
         guard (200..<300).contains(response.status) else {
-            if codeSent { throw codeRefusal(response) }
             throw TurnkeyProxyError.error(from: response, call: path, codeSent: codeSent)
         }
         let json = try response.json()

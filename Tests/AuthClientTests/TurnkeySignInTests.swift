@@ -90,25 +90,71 @@ import Testing
     @Test func aNewContactSignsUpAndTheResultSaysSo() throws {
         let sandbox = try TurnkeySandbox()
         let transport = RecordingTransport()
-        let (_, otpID) = try startCode(sandbox, contact: .email("cleo@example.com"), transport: transport)
+        let (attempt, otpID) = try startCode(sandbox, contact: .email("cleo@example.com"), transport: transport)
         controller.enterCode(try #require(sandbox.code(otpID: otpID)))
         let outcome = try outcome()
         #expect(outcome.kind == .signup)
-        #expect(transport.count("/v1/signup") == 1)
-        #expect(transport.count("/v1/otp_login") == 1)
-        // The session key is bound at otp_verify, and both later calls are signed over the SDK's token usage.
-        let publicKey = try #require(transport.bodies("/v1/otp_verify").first?["publicKey"]?.string)
-        #expect(publicKey.count == 66)
-        let signup = try #require(transport.bodies("/v1/signup").first)
+        // tkhq/swift-sdk's completeOtp: verifyOtp (v2), the account lookup, signUpWithOtp (signup_v2), then
+        // loginWithOtp (otp_login_v2); wallet_kit_config and initOtp (otp_init_v2) come before.
+        #expect(
+            transport.paths.map { String($0.split(separator: "/").last ?? "") } == [
+                "wallet_kit_config", "otp_init_v2", "otp_verify_v2", "account", "signup_v2", "otp_login_v2",
+            ])
+        // The session key is bound into the verificationToken by the sealed bundle, and both later calls are
+        // signed by it over the SDK's token usage (signupV2, then login).
+        let token = try #require(transport.bodies("/v1/otp_login_v2").first?["verificationToken"]?.string)
+        let publicKey = try #require(try Self.claims(token)["public_key"]?.string)
+        #expect(publicKey == attempt.sessionPublicKeyHex)
+        let signup = try #require(transport.bodies("/v1/signup_v2").first)
         #expect(signup["apiKeys"] == .array([]) && signup["authenticators"] == .array([]))
         #expect(signup["oauthProviders"] == .array([]))
-        for (call, type) in [("/v1/signup", "USAGE_TYPE_SIGNUP"), ("/v1/otp_login", "USAGE_TYPE_LOGIN")] {
+        // buildSignUpBody's defaults: userName is the email, organizationName is sub-org-<unix time>.
+        #expect(signup["userEmail"]?.string == "cleo@example.com" && signup["userName"]?.string == "cleo@example.com")
+        #expect(signup["organizationName"]?.string?.hasPrefix("sub-org-") == true)
+        for (call, type, usage) in [
+            ("/v1/signup_v2", "USAGE_TYPE_SIGNUP", "signupV2"), ("/v1/otp_login_v2", "USAGE_TYPE_LOGIN", "login"),
+        ] {
             let signature = transport.bodies(call).first?["clientSignature"]
             #expect(signature?["publicKey"]?.string == publicKey, "\(call)")
             let message = try JSONValue.parse(try #require(signature?["message"]?.string))
             #expect(message["type"]?.string == type, "\(call)")
+            #expect(message[usage] != nil, "\(call)")
             #expect(message["tokenId"]?.string?.isEmpty == false, "\(call)")
         }
+        let login = try #require(transport.bodies("/v1/otp_login_v2").first)
+        #expect(login["invalidateExisting"] == .bool(false) && login["organizationId"] == nil)
+    }
+
+    /// The SDK checks the target bundle's signer against the one it trusts before sealing the code to it: a proxy
+    /// whose signer is not config.json's `otpSignerPublicKey` (here Turnkey's production key, the default) gets no
+    /// code at all.
+    @Test func aTargetSignedByAnotherSignerGetsNoCode() throws {
+        let sandbox = try TurnkeySandbox()
+        var configuration = sandbox.configuration
+        #expect(configuration.backends?["sandbox"]?.otpSignerPublicKey?.count == 130)
+        configuration.backends?["sandbox"]?.otpSignerPublicKey = nil
+        let transport = RecordingTransport()
+        controller.start(
+            try sandbox.backend(
+                "email", backend: "sandbox", contact: .email("ada@example.com"), transport: transport,
+                configuration: configuration), timeout: 60)
+        _ = try #require(presenter.waitForBegin())
+        guard case .codeSent(let otpID)? = presenter.prompts.last else {
+            Issue.record("no code")
+            return
+        }
+        #expect(
+            presenter.wait {
+                if case .oneTimeCode(_, _, _?) = controller.state.attempt?.method { true } else { false }
+            })
+        controller.enterCode(try #require(sandbox.code(otpID: otpID)))
+        guard case .failure(.authenticationFailed(let reason))? = presenter.waitForEnd() else {
+            Issue.record("did not fail: \(presenter.results)")
+            return
+        }
+        #expect(reason.contains("otpSignerPublicKey"))
+        #expect(transport.count("/v1/otp_verify_v2") == 0)
+        #expect(stored.count == 0)
     }
 
     @Test func smsCodeThroughTheTurnkeyBackend() throws {

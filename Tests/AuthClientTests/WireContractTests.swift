@@ -55,6 +55,22 @@ import Testing
         }
     }
 
+    @Test func theContractsMarkersAreKnownAndEachAdditionSaysWhy() {
+        // The files load (an unknown x- keyword would stop them), and each x-added carries its reason.
+        #expect(WireContract.unknownKeyword(in: .object(["x-addded": .string("typo")]), at: "c") != nil)
+        #expect(WireContract.unknownKeyword(in: .object(["x-added": .string("")]), at: "c") != nil)
+        #expect(WireContract.unknownKeyword(in: .object(["properties": .object(["x-name": .object([:])])]), at: "c") == nil)
+        let contract = WireContract.turnkey()
+        // The v2 routes tkhq/sdk's swagger adds are there, next to the v1 routes the proxy still answers.
+        for route in ["otp_init", "otp_verify", "otp_login", "signup"] {
+            #expect(contract.routes["/v1/\(route)"] != nil && contract.routes["/v1/\(route)_v2"] != nil, "\(route)")
+        }
+        #expect(contract.routes["/v1/wallet_kit_client_params"] != nil)
+        // What the swagger leaves free and the file narrows is marked: otpType's enum.
+        let otpType = contract.resolved(.object(["$ref": .string("v1InitOtpV2Request")]))["properties"]?["otpType"]
+        #expect(otpType?["x-added"]?.string?.isEmpty == false)
+    }
+
     @Test func theCheckerReadsNestedJSONAndJWTs() {
         let contract = WireContract.turnkey()
         // A client signature whose message is the invented login message, not a v1TokenUsage.

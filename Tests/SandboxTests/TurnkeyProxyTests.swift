@@ -39,6 +39,21 @@ import Testing
         #expect(right.status == 200)
     }
 
+    /// As the real proxy refuses a config id it does not know, the sandbox answers only its own: the configured one,
+    /// else the `sandbox-config` its config.json names. The refusal has the contract's rpcStatus shape.
+    @Test func anUnknownConfigIDIsRefusedWithoutAConfiguredOne() throws {
+        let sandbox = try SandboxFixture()
+        let unknown = try SandboxHTTP.json(
+            port: sandbox.port, "/turnkey/v1/otp_init_v2", ["contact": "ada@example.com", "otpType": "OTP_TYPE_EMAIL"],
+            headers: ["X-Auth-Proxy-Config-ID": "someone-elses-config"])
+        #expect(unknown.status == 401)
+        #expect(unknown.json["code"] as? Int == 16)
+        #expect(unknown.string("message")?.isEmpty == false)
+        #expect(sandbox.deliveries.count == 0)
+        let known = try sandbox.proxy("wallet_kit_config", [:])
+        #expect(known.status == 200)
+    }
+
     @Test func emailCodeLoginForAnExistingUser() throws {
         let sandbox = try SandboxFixture()
         let verificationToken = try sandbox.verifiedContact("ADA@Example.com")
