@@ -2,7 +2,8 @@ import COpenSSL
 
 /// HPKE (RFC 9180) in base mode for one suite: DHKEM(P-256, HKDF-SHA256), HKDF-SHA256 and AES-256-GCM, one
 /// message per context (sequence number 0). Turnkey encrypts OTP codes to its enclave this way. The Diffie-Hellman,
-/// HMAC and AES-GCM steps are OpenSSL's (3.0 has no HPKE of its own); only the RFC's key schedule is written here.
+/// HKDF and AES-GCM steps are OpenSSL's (3.0 has no HPKE of its own); only the RFC's labels and key schedule are
+/// written here.
 public enum HPKE {
     /// `kem_id` 0x0010, `kdf_id` 0x0001, `aead_id` 0x0002 (RFC 9180 section 7).
     static let kemSuite: [UInt8] = Array("KEM".utf8) + [0x00, 0x10]
@@ -29,8 +30,8 @@ public enum HPKE {
         if let ephemeral { sender = ephemeral } else { sender = try P256PrivateKey() }
         let enc = sender.publicKey.x963Representation
         let dh = try sharedSecret(sender, recipient)
-        let (key, nonce) = keySchedule(
-            sharedSecret: encapsulatedSecret(dh: dh, enc: enc, recipient: recipient.x963Representation), info: info)
+        let (key, nonce) = try keySchedule(
+            sharedSecret: try encapsulatedSecret(dh: dh, enc: enc, recipient: recipient.x963Representation), info: info)
         let sealed = try AESGCM.seal(plaintext, key: key, associatedData: associatedData, nonce: nonce)
         return Sealed(encapsulatedKey: enc, ciphertext: Array(sealed.dropFirst(AESGCM.nonceByteCount)))
     }
@@ -41,8 +42,8 @@ public enum HPKE {
     ) throws(CryptoError) -> [UInt8] {
         let sender = try P256PublicKey(x963Representation: sealed.encapsulatedKey)
         let dh = try sharedSecret(recipient, sender)
-        let (key, nonce) = keySchedule(
-            sharedSecret: encapsulatedSecret(
+        let (key, nonce) = try keySchedule(
+            sharedSecret: try encapsulatedSecret(
                 dh: dh, enc: sealed.encapsulatedKey, recipient: recipient.publicKey.x963Representation),
             info: info)
         return try AESGCM.open(nonce + sealed.ciphertext, key: key, associatedData: associatedData)
@@ -51,43 +52,33 @@ public enum HPKE {
     // MARK: - RFC 9180's pieces
 
     /// ExtractAndExpand of DHKEM (section 4.1): the KEM's shared secret from the DH value and both public keys.
-    static func encapsulatedSecret(dh: [UInt8], enc: [UInt8], recipient: [UInt8]) -> [UInt8] {
-        let prk = labeledExtract(salt: [], label: "eae_prk", ikm: dh, suite: kemSuite)
-        return labeledExpand(prk: prk, label: "shared_secret", info: enc + recipient, length: 32, suite: kemSuite)
+    static func encapsulatedSecret(dh: [UInt8], enc: [UInt8], recipient: [UInt8]) throws(CryptoError) -> [UInt8] {
+        let prk = try labeledExtract(salt: [], label: "eae_prk", ikm: dh, suite: kemSuite)
+        return try labeledExpand(prk: prk, label: "shared_secret", info: enc + recipient, length: 32, suite: kemSuite)
     }
 
     /// KeySchedule for mode_base with no PSK (section 5.1): the AEAD key and base nonce.
-    static func keySchedule(sharedSecret: [UInt8], info: [UInt8]) -> (key: [UInt8], nonce: [UInt8]) {
-        let pskIDHash = labeledExtract(salt: [], label: "psk_id_hash", ikm: [], suite: suite)
-        let infoHash = labeledExtract(salt: [], label: "info_hash", ikm: info, suite: suite)
+    static func keySchedule(sharedSecret: [UInt8], info: [UInt8]) throws(CryptoError) -> (key: [UInt8], nonce: [UInt8]) {
+        let pskIDHash = try labeledExtract(salt: [], label: "psk_id_hash", ikm: [], suite: suite)
+        let infoHash = try labeledExtract(salt: [], label: "info_hash", ikm: info, suite: suite)
         let context = [0x00] + pskIDHash + infoHash
-        let secret = labeledExtract(salt: sharedSecret, label: "secret", ikm: [], suite: suite)
+        let secret = try labeledExtract(salt: sharedSecret, label: "secret", ikm: [], suite: suite)
         return (
-            labeledExpand(prk: secret, label: "key", info: context, length: AESGCM.keyByteCount, suite: suite),
-            labeledExpand(
+            try labeledExpand(prk: secret, label: "key", info: context, length: AESGCM.keyByteCount, suite: suite),
+            try labeledExpand(
                 prk: secret, label: "base_nonce", info: context, length: AESGCM.nonceByteCount, suite: suite)
         )
     }
 
-    static func labeledExtract(salt: [UInt8], label: String, ikm: [UInt8], suite: [UInt8]) -> [UInt8] {
-        // HKDF-Extract (RFC 5869): an empty salt is HashLen zero bytes.
-        let key = salt.isEmpty ? [UInt8](repeating: 0, count: SHA256.byteCount) : salt
-        return HMAC.sha256(key: key, message: Array("HPKE-v1".utf8) + suite + Array(label.utf8) + ikm)
+    static func labeledExtract(salt: [UInt8], label: String, ikm: [UInt8], suite: [UInt8]) throws(CryptoError) -> [UInt8] {
+        try HKDF.extract(salt: salt, ikm: Array("HPKE-v1".utf8) + suite + Array(label.utf8) + ikm)
     }
 
-    static func labeledExpand(prk: [UInt8], label: String, info: [UInt8], length: Int, suite: [UInt8]) -> [UInt8] {
+    static func labeledExpand(
+        prk: [UInt8], label: String, info: [UInt8], length: Int, suite: [UInt8]
+    ) throws(CryptoError) -> [UInt8] {
         let labeled = [UInt8(length >> 8), UInt8(length & 0xff)] + Array("HPKE-v1".utf8) + suite + Array(label.utf8)
-            + info
-        // HKDF-Expand (RFC 5869): T(i) = HMAC(PRK, T(i-1) ‖ info ‖ i).
-        var output: [UInt8] = []
-        var block: [UInt8] = []
-        var counter: UInt8 = 1
-        while output.count < length {
-            block = HMAC.sha256(key: prk, message: block + labeled + [counter])
-            output += block
-            counter += 1
-        }
-        return Array(output.prefix(length))
+        return try HKDF.expand(prk: prk, info: labeled + info, length: length)
     }
 
     /// The x coordinate of d·Q (ECDH on P-256), by OpenSSL's EVP_PKEY_derive.
