@@ -39,10 +39,13 @@ enum HKDF {
                                 OSSL_PARAM_construct_octet_string(staticCString("key"), key.baseAddress, key.count),
                             ]
                             // Absent rather than empty: OpenSSL refuses a NULL buffer even with length 0.
-                            let optional: [(StaticString, UnsafeMutableRawBufferPointer)] = [("salt", salt), ("info", info)]
+                            let optional: [(StaticString, UnsafeMutableRawBufferPointer)] = [
+                                ("salt", salt), ("info", info),
+                            ]
                             for (name, bytes) in optional where bytes.count > 0 {
                                 params.append(
-                                    OSSL_PARAM_construct_octet_string(staticCString(name), bytes.baseAddress, bytes.count))
+                                    OSSL_PARAM_construct_octet_string(
+                                        staticCString(name), bytes.baseAddress, bytes.count))
                             }
                             params.append(OSSL_PARAM_construct_end())
                             return EVP_KDF_derive(context, &output, length, &params)

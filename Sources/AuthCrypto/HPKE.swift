@@ -58,7 +58,8 @@ public enum HPKE {
     }
 
     /// KeySchedule for mode_base with no PSK (section 5.1): the AEAD key and base nonce.
-    static func keySchedule(sharedSecret: [UInt8], info: [UInt8]) throws(CryptoError) -> (key: [UInt8], nonce: [UInt8]) {
+    static func keySchedule(sharedSecret: [UInt8], info: [UInt8]) throws(CryptoError) -> (key: [UInt8], nonce: [UInt8])
+    {
         let pskIDHash = try labeledExtract(salt: [], label: "psk_id_hash", ikm: [], suite: suite)
         let infoHash = try labeledExtract(salt: [], label: "info_hash", ikm: info, suite: suite)
         let context = [0x00] + pskIDHash + infoHash
@@ -70,7 +71,9 @@ public enum HPKE {
         )
     }
 
-    static func labeledExtract(salt: [UInt8], label: String, ikm: [UInt8], suite: [UInt8]) throws(CryptoError) -> [UInt8] {
+    static func labeledExtract(salt: [UInt8], label: String, ikm: [UInt8], suite: [UInt8]) throws(CryptoError)
+        -> [UInt8]
+    {
         try HKDF.extract(salt: salt, ikm: Array("HPKE-v1".utf8) + suite + Array(label.utf8) + ikm)
     }
 

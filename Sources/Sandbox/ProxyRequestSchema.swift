@@ -57,8 +57,22 @@ enum ProxyRequestSchema {
     /// `v1OauthProviderParamsV2`: the token or the claims (iss, sub, aud) that name the identity.
     static let oauthProviderV2 = Kind.object([
         "providerName": .string(true), "oidcToken": .string(),
-        "oidcClaims": Field(kind: .object(["iss": .string(true), "sub": .string(true), "aud": .string(true)]), required: false),
+        "oidcClaims": Field(
+            kind: .object(["iss": .string(true), "sub": .string(true), "aud": .string(true)]), required: false),
     ])
+
+    /// signup's and signup_v2's request, which differ in their `oauthProviders` entries.
+    static func signup(oauthProviders: Kind) -> [String: Field] {
+        [
+            "userEmail": .string(), "userPhoneNumber": .string(), "userTag": .string(), "userName": .string(),
+            "organizationName": .string(), "verificationToken": .string(),
+            "apiKeys": Field(kind: .array(apiKey), required: true),
+            "authenticators": Field(kind: .array(authenticator), required: true),
+            "oauthProviders": Field(kind: .array(oauthProviders), required: true),
+            "clientSignature": Field(kind: clientSignature, required: false),
+            // `wallet` is passed through unchecked: the sandbox creates no wallets.
+        ]
+    }
 
     /// Each route's request, by the path after `/v1/`.
     static let routes: [String: [String: Field]] = [
@@ -83,15 +97,7 @@ enum ProxyRequestSchema {
             "invalidateExisting": .boolean(), "organizationId": .string(),
             "clientSignature": Field(kind: clientSignature, required: false),
         ],
-        "signup": [
-            "userEmail": .string(), "userPhoneNumber": .string(), "userTag": .string(), "userName": .string(),
-            "organizationName": .string(), "verificationToken": .string(),
-            "apiKeys": Field(kind: .array(apiKey), required: true),
-            "authenticators": Field(kind: .array(authenticator), required: true),
-            "oauthProviders": Field(kind: .array(oauthProvider), required: true),
-            "clientSignature": Field(kind: clientSignature, required: false),
-            // `wallet` is passed through unchecked: the sandbox creates no wallets.
-        ],
+        "signup": signup(oauthProviders: oauthProvider),
         "otp_init_v2": ["otpType": .string(true), "contact": .string(true)],
         "otp_verify_v2": ["otpId": .string(true), "encryptedOtpBundle": .string(true)],
         "otp_login_v2": [
@@ -99,14 +105,7 @@ enum ProxyRequestSchema {
             "invalidateExisting": .boolean(), "organizationId": .string(),
             "clientSignature": Field(kind: clientSignature, required: true),
         ],
-        "signup_v2": [
-            "userEmail": .string(), "userPhoneNumber": .string(), "userTag": .string(), "userName": .string(),
-            "organizationName": .string(), "verificationToken": .string(),
-            "apiKeys": Field(kind: .array(apiKey), required: true),
-            "authenticators": Field(kind: .array(authenticator), required: true),
-            "oauthProviders": Field(kind: .array(oauthProviderV2), required: true),
-            "clientSignature": Field(kind: clientSignature, required: false),
-        ],
+        "signup_v2": signup(oauthProviders: oauthProviderV2),
         "wallet_kit_client_params": [:],
     ]
 

@@ -29,8 +29,8 @@ public final class SandboxKeys: Sendable {
         }
         self.es256 = es256
         self.rs256 = rs256
-        guard let scalar = (JSONText.object(Array(try es256.privateJSON().utf8))?["d"] as? String).flatMap(Base64URL.decode)
-        else {
+        let privateScalar = JSONText.object(Array(try es256.privateJSON().utf8))?["d"] as? String
+        guard let scalar = privateScalar.flatMap(Base64URL.decode) else {
             throw .invalidKey("the sandbox's EC key has no private scalar")
         }
         otpSigner = try P256PrivateKey(rawRepresentation: scalar)

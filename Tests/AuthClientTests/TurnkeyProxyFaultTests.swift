@@ -247,8 +247,10 @@ final class TurnkeyTestProxy: @unchecked Sendable {
         }
         // A gateway's page instead of the proxy's answer is still the SDK's apiError: the step stays too.
         let (_, page) = try codeFlow(
-            session: { _ in "" }, verify: .init(status: 502, headers: [("Content-Type", "text/html")], body: Array("<html>".utf8)))
-        #expect(throws: SignInError.codeRefused(reason: "the auth proxy answered HTTP 502 with an HTML page, not JSON")) {
+            session: { _ in "" },
+            verify: .init(status: 502, headers: [("Content-Type", "text/html")], body: Array("<html>".utf8)))
+        #expect(throws: SignInError.codeRefused(reason: "the auth proxy answered HTTP 502 with an HTML page, not JSON"))
+        {
             try page.get()
         }
     }

@@ -26,10 +26,11 @@ import Testing
     func startCode(
         _ sandbox: TurnkeySandbox, _ provider: Provider = .email, contact: Contact,
         transport: RecordingTransport = RecordingTransport(),
-        backend name: String = "sandbox"
+        backend name: String = "sandbox", configuration: Configuration? = nil
     ) throws -> (attempt: Attempt, otpID: String) {
         controller.start(
-            try sandbox.backend(provider, backend: name, contact: contact, transport: transport),
+            try sandbox.backend(
+                provider, backend: name, contact: contact, transport: transport, configuration: configuration),
             timeout: 120)
         let attempt = try #require(presenter.waitForBegin())
         guard case .codeSent(let otpID)? = presenter.prompts.last else {
@@ -41,6 +42,20 @@ import Testing
                 if case .oneTimeCode(_, _, _?) = controller.state.attempt?.method { true } else { false }
             })
         return (attempt, otpID)
+    }
+
+    /// After the resend cooldown, asks for a new code (a new otpId) and signs in with it.
+    func resendAndSignIn(_ sandbox: TurnkeySandbox, after otpID: String) throws {
+        now.advance(by: 31)
+        controller.resend()
+        #expect(
+            presenter.wait {
+                guard case .oneTimeCode(_, _, let next?) = controller.state.attempt?.method else { return false }
+                return next != otpID
+            })
+        guard case .oneTimeCode(_, _, let next?) = controller.state.attempt?.method else { return }
+        controller.enterCode(try #require(sandbox.code(otpID: next)))
+        #expect(try outcome().kind == .login)
     }
 
     func outcome() throws -> SignInOutcome {
@@ -134,19 +149,8 @@ import Testing
         #expect(configuration.backends?["sandbox"]?.otpSignerPublicKey?.count == 130)
         configuration.backends?["sandbox"]?.otpSignerPublicKey = nil
         let transport = RecordingTransport()
-        controller.start(
-            try sandbox.backend(
-                "email", backend: "sandbox", contact: .email("ada@example.com"), transport: transport,
-                configuration: configuration), timeout: 60)
-        _ = try #require(presenter.waitForBegin())
-        guard case .codeSent(let otpID)? = presenter.prompts.last else {
-            Issue.record("no code")
-            return
-        }
-        #expect(
-            presenter.wait {
-                if case .oneTimeCode(_, _, _?) = controller.state.attempt?.method { true } else { false }
-            })
+        let (_, otpID) = try startCode(
+            sandbox, contact: .email("ada@example.com"), transport: transport, configuration: configuration)
         controller.enterCode(try #require(sandbox.code(otpID: otpID)))
         guard case .failure(.authenticationFailed(let reason))? = presenter.waitForEnd() else {
             Issue.record("did not fail: \(presenter.results)")
@@ -288,16 +292,7 @@ import Testing
         }
         #expect(reason.contains("expired"))
         #expect(stored.count == 0)
-        now.advance(by: 31)
-        controller.resend()
-        #expect(
-            presenter.wait {
-                guard case .oneTimeCode(_, _, let next?) = controller.state.attempt?.method else { return false }
-                return next != otpID
-            })
-        guard case .oneTimeCode(_, _, let next?) = controller.state.attempt?.method else { return }
-        controller.enterCode(try #require(sandbox.code(otpID: next)))
-        #expect(try outcome().kind == .login)
+        try resendAndSignIn(sandbox, after: otpID)
     }
 
     @Test func anExpiredOrUnknownOtpIDIsRefused() throws {
@@ -343,16 +338,7 @@ import Testing
         controller.enterCode(code)
         #expect(presenter.wait { presenter.notices.count == 6 })
         #expect(controller.sync { stored.count } == 0)
-        now.advance(by: 31)
-        controller.resend()
-        #expect(
-            presenter.wait {
-                guard case .oneTimeCode(_, _, let next?) = controller.state.attempt?.method else { return false }
-                return next != otpID
-            })
-        guard case .oneTimeCode(_, _, let next?) = controller.state.attempt?.method else { return }
-        controller.enterCode(try #require(sandbox.code(otpID: next)))
-        #expect(try outcome().kind == .login)
+        try resendAndSignIn(sandbox, after: otpID)
     }
 
     @Test func aResendInsideTheCooldownIsRefusedAndAfterItSendsANewCode() throws {

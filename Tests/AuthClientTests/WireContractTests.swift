@@ -59,7 +59,8 @@ import Testing
         // The files load (an unknown x- keyword would stop them), and each x-added carries its reason.
         #expect(WireContract.unknownKeyword(in: .object(["x-addded": .string("typo")]), at: "c") != nil)
         #expect(WireContract.unknownKeyword(in: .object(["x-added": .string("")]), at: "c") != nil)
-        #expect(WireContract.unknownKeyword(in: .object(["properties": .object(["x-name": .object([:])])]), at: "c") == nil)
+        #expect(
+            WireContract.unknownKeyword(in: .object(["properties": .object(["x-name": .object([:])])]), at: "c") == nil)
         let contract = WireContract.turnkey()
         // The v2 routes tkhq/sdk's swagger adds are there, next to the v1 routes the proxy still answers.
         for route in ["otp_init", "otp_verify", "otp_login", "signup"] {

@@ -1,7 +1,7 @@
 import AuthCrypto
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// HPKE base mode (DHKEM(P-256, HKDF-SHA256), HKDF-SHA256, AES-256-GCM) against Python's `cryptography`, whose
 /// `hpke.Suite` was written by others from RFC 9180: each side opens what the other sealed. Python's one-shot API
@@ -28,7 +28,8 @@ import TestSupport
             suite = hpke.Suite(hpke.KEM.P256, hpke.KDF.HKDF_SHA256, hpke.AEAD.AES_256_GCM)
 
             """
-        let output = try Program.run(Self.venvPython, ["-c", prelude + script] + arguments).text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let output = try Program.run(Self.venvPython, ["-c", prelude + script] + arguments).text.trimmingCharacters(
+            in: .whitespacesAndNewlines)
         if output == "NO-HPKE" {
             try SecurityTestPrecondition.unavailable("this python3-cryptography has no hpke module (46 or later has)")
             return nil

@@ -6,8 +6,8 @@ extension SignInError {
         switch self {
         case .closed: return .cancelled
         case .timedOut: return .timedOut
-        case .authenticationFailed, .invalidIdToken, .unauthorized, .stateMismatch, .invalidCode, .codeRefused, .rateLimited,
-            .authMethodUnavailable, .grantUnavailable, .issuerMismatch:
+        case .authenticationFailed, .invalidIdToken, .unauthorized, .stateMismatch, .invalidCode, .rateLimited,
+            .authMethodUnavailable, .grantUnavailable, .issuerMismatch, .codeRefused:
             return .authenticationFailed
         case .sessionStorageFailure: return .store
         case .invalidContact: return .usage
