@@ -476,7 +476,10 @@ import Testing
         expectFailed(setup, result, exit: 3, saying: ["expired"])
         let response = try #require(TraceFile.responses(setup.trace(), to: "/turnkey/v1/otp_verify_v2").last)
         #expect(TraceFile.details(response)["status"] as? Int == 400)
-        #expect(!(try String(contentsOfFile: setup.tracePath, encoding: .utf8)).contains(code))
+        let trace = try String(contentsOfFile: setup.tracePath, encoding: .utf8)
+        #expect(!trace.contains(code))
+        // The sealed code is not kept either: otp_verify_v2's encryptedOtpBundle is redacted like otpCode.
+        #expect(trace.contains("encryptedOtpBundle") && !trace.contains("encappedPublic"))
     }
 
     @Test func aLockedTOTPAccountRefusesEvenTheRightCode() throws {
