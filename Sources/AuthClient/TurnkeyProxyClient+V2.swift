@@ -30,8 +30,10 @@ extension TurnkeyProxyClient {
         }
     }
 
-    /// Sends a one-time code as the SDK does (`otp_init_v2`), or through `otp_init` where the proxy has no v2.
+    /// Sends a one-time code as the SDK does (`otp_init_v2`), or through `otp_init` where the proxy has no v2. A
+    /// configured signer that is not a key is refused first, so no code is sent that could not be used.
     public func startOTP(contact: Contact) throws(SignInError) -> OTPStart {
+        _ = try signerKey()
         let body: [String: JSONValue] = ["contact": .string(contact.value), "otpType": .string(Self.otpType(contact))]
         let response = try send("otp_init_v2", body)
         if response.status == 404 { return OTPStart(otpID: try initOTP(contact: contact), targetBundle: nil) }
@@ -100,6 +102,18 @@ extension TurnkeyProxyClient {
 
     // MARK: - Pieces
 
+    /// The configured signer as a key, or the one-line error that names the setting.
+    func signerKey() throws(SignInError) -> P256PublicKey {
+        guard let bytes = Hex.decode(otpSignerPublicKey.lowercased()), bytes.count == 65,
+            let key = try? P256PublicKey(x963Representation: bytes)
+        else {
+            throw .unavailable(
+                reason: "config.json's otpSignerPublicKey must be an uncompressed P-256 public key as 130 hex "
+                    + "characters (04…), or left out for Turnkey's own signer")
+        }
+        return key
+    }
+
     static func signupBody(_ members: SignupMembers, userEmail: String?, now: Date) -> [String: JSONValue] {
         let seconds = Int(now.timeIntervalSince1970)
         return [
@@ -123,10 +137,9 @@ extension TurnkeyProxyClient {
         else {
             throw .network(message: "the auth proxy's otpEncryptionTargetBundle is not a signed bundle")
         }
+        let trusted = try signerKey()
         guard signer.lowercased() == otpSignerPublicKey.lowercased(),
-            let signerBytes = Hex.decode(signer.lowercased()),
-            let signerKey = try? P256PublicKey(x963Representation: signerBytes),
-            signerKey.isValidSignature(der: signature, for: data)
+            trusted.isValidSignature(der: signature, for: data)
         else { throw refused }
         guard let inner = try? JSONValue.parse(data), let targetHex = inner["targetPublic"]?.string,
             let targetBytes = Hex.decode(targetHex.lowercased()),

@@ -161,6 +161,24 @@ import Testing
         #expect(stored.count == 0)
     }
 
+    @Test func aSignerSettingThatIsNoKeyIsRefusedBeforeAnyCodeIsSent() throws {
+        let sandbox = try TurnkeySandbox()
+        var configuration = sandbox.configuration
+        configuration.backends?["sandbox"]?.otpSignerPublicKey = "04abc"
+        controller.start(
+            try sandbox.backend(
+                "email", backend: "sandbox", contact: .email("ada@example.com"), configuration: configuration),
+            timeout: 60)
+        guard case .failure(.unavailable(let reason))? = presenter.waitForEnd() else {
+            Issue.record("did not fail: \(presenter.results)")
+            return
+        }
+        #expect(reason.contains("otpSignerPublicKey must be an uncompressed P-256 public key"))
+        #expect(!reason.contains("\n"))
+        #expect(sandbox.codesSent == 0)
+        #expect(stored.count == 0)
+    }
+
     @Test func smsCodeThroughTheTurnkeyBackend() throws {
         let sandbox = try TurnkeySandbox()
         let (_, otpID) = try startCode(sandbox, "sms", contact: .phone("+15550100002"), backend: "sandbox-turnkey")
