@@ -86,13 +86,16 @@ public struct TurnkeyProxyClient: Sendable {
         return try Self.member(json, "otpId", of: "otp_init")
     }
 
-    /// Checks a typed code through v1 (proxies without `otp_verify_v2`); any refusal is `codeRefused`, so the sign-in
-    /// keeps waiting for another. `publicKey`
+    /// Checks a typed code through v1. With `keepsCodeStep` (the Turnkey SDK's rule, for proxies without
+    /// `otp_verify_v2`) any refusal is `codeRefused`; without it a 401 is `invalidCode`. Either way the sign-in keeps
+    /// waiting for another code. `publicKey`
     /// (the session key) is bound into the verificationToken, so only its holder can use the token afterwards.
-    public func verifyOTP(otpID: String, code: String, publicKey: String?) throws(SignInError) -> String {
+    public func verifyOTP(
+        otpID: String, code: String, publicKey: String?, keepsCodeStep: Bool = false
+    ) throws(SignInError) -> String {
         var body: [String: JSONValue] = ["otpId": .string(otpID), "otpCode": .string(code)]
         if let publicKey { body["publicKey"] = .string(publicKey) }
-        let json = try call("otp_verify", body, codeStep: true)
+        let json = try call("otp_verify", body, codeSent: true, codeStep: keepsCodeStep)
         return try Self.member(json, "verificationToken", of: "otp_verify")
     }
 

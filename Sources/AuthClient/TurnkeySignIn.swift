@@ -206,7 +206,8 @@ public final class TurnkeySignIn: SignInBackend, Sendable {
             verificationToken = try client.verifyOTP(
                 otpID: otpID, code: code, targetBundle: bundle, publicKey: key.publicKey.compressedHex)
         } else {
-            verificationToken = try client.verifyOTP(otpID: otpID, code: code, publicKey: key.publicKey.compressedHex)
+            verificationToken = try client.verifyOTP(
+                otpID: otpID, code: code, publicKey: key.publicKey.compressedHex, keepsCodeStep: true)
         }
         attemptValues.withLock {
             switch contact {
