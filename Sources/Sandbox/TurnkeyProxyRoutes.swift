@@ -5,7 +5,9 @@ import LoopbackHTTP
 import Synchronization
 
 /// The Turnkey-compatible Auth Proxy of SPEC 3.4 under `/turnkey/v1/<path>`: POST, a JSON object body, and the
-/// `X-Auth-Proxy-Config-ID` header on every call. Errors are `{"code", "message", "details"}` with gRPC codes.
+/// `X-Auth-Proxy-Config-ID` header on every call, the sandbox's own id (an unknown one is UNAUTHENTICATED, as the
+/// real proxy refuses it). Errors are `{"code", "message", "details"}` with gRPC codes. The v1 and v2 code routes
+/// are both answered (TurnkeyProxyRoutes+V2).
 ///
 /// Requests are checked against the contract first (`ProxyRequestSchema`: types, enums, required members, as
 /// tkhq/sdk's `auth_proxy.swagger.json` has them); a refusal is INVALID_ARGUMENT in the proxy's error shape.
