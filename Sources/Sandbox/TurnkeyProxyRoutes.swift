@@ -181,16 +181,30 @@ final class TurnkeyProxyRoutes: Sendable {
             try Self.contact(text, otpType: "OTP_TYPE_SMS")
         }
         var identities: [VerifiedIdentity] = []
+        var audiences: [(issuer: String, subject: String)] = []
         if let providers = body["oauthProviders"] {
             guard let list = providers as? [Any], list.count <= 8 else {
                 throw .invalidArgument("oauthProviders must be an array of {providerName, oidcToken}")
             }
             for entry in list {
+                // signup_v2 also takes {providerName, oidcClaims: {iss, sub, aud}}: another audience (client id)
+                // for an identity an oidcToken in the same request proves.
+                if usage == "signupV2", let object = entry as? [String: Any], object["oidcToken"] == nil,
+                    let claims = object["oidcClaims"] as? [String: Any], let issuer = JSONText.string(claims, "iss"),
+                    let subject = JSONText.string(claims, "sub")
+                {
+                    audiences.append((issuer, subject))
+                    continue
+                }
                 guard let object = entry as? [String: Any], let token = JSONText.string(object, "oidcToken") else {
                     throw .invalidArgument("each oauthProviders entry needs an oidcToken")
                 }
                 identities.append(try verifiedOIDCToken(token))
             }
+        }
+        for audience in audiences
+        where !identities.contains(where: { $0.key == "\(audience.issuer) \(audience.subject)" }) {
+            throw .permissionDenied("oidcClaims name an identity no oidcToken in this signup proves")
         }
         guard email != nil || phone != nil || !identities.isEmpty else {
             throw .invalidArgument("signup needs userEmail, userPhoneNumber or oauthProviders")

@@ -383,6 +383,34 @@ import Testing
         #expect(session["user_id"] as? String == signup.string("userId"))
     }
 
+    /// signup_v2 takes tkhq/swift-sdk's secondary client ids as `{providerName, oidcClaims: {iss, sub, aud}}`
+    /// entries next to the proving oidcToken; claims for an identity nothing in the request proves are refused.
+    @Test func signupV2TakesAnotherAudienceOnlyForAProvenIdentity() throws {
+        let sandbox = try SandboxFixture()
+        let key = try P256PrivateKey()
+        let nonce = AttemptSecrets.turnkeyNonce(sessionPublicKeyHex: key.publicKey.compressedHex)
+        let idToken = try #require(
+            try sandbox.exchange("google", try sandbox.approve("google", user: "cleo", nonce: nonce)).string("id_token"))
+        let claims = try sandbox.claims(idToken)
+        let issuer = try #require(claims["iss"] as? String)
+        let subject = try #require(claims["sub"] as? String)
+        let stranger: [String: Any] = [
+            "providerName": "google", "oidcClaims": ["iss": issuer, "sub": "someone-else", "aud": "web-client"],
+        ]
+        let proven: [String: Any] = [
+            "providerName": "google", "oidcClaims": ["iss": issuer, "sub": subject, "aud": "web-client"],
+        ]
+        let token: [String: Any] = ["providerName": "google", "oidcToken": idToken]
+        let refused = try sandbox.proxy("signup_v2", SandboxFixture.signupBody(["oauthProviders": [token, stranger]]))
+        #expect(refused.status == 403, "\(refused.text)")
+        #expect(refused.json["code"] as? Int == 7)
+        // The v1 signup has no such entries: every entry needs its oidcToken.
+        let v1 = try sandbox.proxy("signup", SandboxFixture.signupBody(["oauthProviders": [token, proven]]))
+        #expect(v1.status == 400, "\(v1.text)")
+        let signup = try sandbox.proxy("signup_v2", SandboxFixture.signupBody(["oauthProviders": [token, proven]]))
+        #expect(signup.status == 200, "\(signup.text)")
+    }
+
     @Test func aTOTPUserPassesTheSecondFactor() throws {
         let sandbox = try SandboxFixture { $0.turnkeyTOTPExtension = true }
         let key = try P256PrivateKey()
