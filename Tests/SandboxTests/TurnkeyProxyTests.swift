@@ -390,7 +390,8 @@ import Testing
         let key = try P256PrivateKey()
         let nonce = AttemptSecrets.turnkeyNonce(sessionPublicKeyHex: key.publicKey.compressedHex)
         let idToken = try #require(
-            try sandbox.exchange("google", try sandbox.approve("google", user: "cleo", nonce: nonce)).string("id_token"))
+            try sandbox.exchange("google", try sandbox.approve("google", user: "cleo", nonce: nonce)).string("id_token")
+        )
         let claims = try sandbox.claims(idToken)
         let issuer = try #require(claims["iss"] as? String)
         let subject = try #require(claims["sub"] as? String)
