@@ -25,6 +25,10 @@ INTEROP_PYPI = "django-oauth-toolkit>=3.4,<3.5" "oauthlib>=3.2.2,<4"
 # libraries the toolkit uses.
 EXCHANGE_VENV = .build/exchange-venv
 EXCHANGE_PYPI = "idpyoidc==5.0.0"
+# Python's HPKE (RFC 9180), the peer the OTP encryption to Turnkey's enclave is checked against: Debian's
+# python3-cryptography predates it (46 added hpke), so a venv of its own.
+HPKE_VENV = .build/hpke-venv
+HPKE_PYPI = "cryptography>=46"
 
 .PHONY: setup build release test lint format run bench fuzz install clean
 
@@ -40,6 +44,8 @@ setup:
 		|| echo "make setup: django-oauth-toolkit not installed; the interop suite will skip it" >&2
 	( python3 -m venv $(EXCHANGE_VENV) && $(EXCHANGE_VENV)/bin/pip install -q $(EXCHANGE_PYPI) ) \
 		|| echo "make setup: idpyoidc not installed; the interop suite will skip it" >&2
+	( python3 -m venv $(HPKE_VENV) && $(HPKE_VENV)/bin/pip install -q $(HPKE_PYPI) ) \
+		|| echo "make setup: cryptography>=46 not installed; the HPKE tests will say they skipped" >&2
 
 build:
 	$(SWIFT) build $(SWIFT_BUILD_FLAGS)

@@ -71,6 +71,8 @@ public final class FlowTrace: Sendable {
         "clientSignature", "totpLink", "enrolmentLink", "otpauth",
         // CIBA's request handle (polled with it, like a device code) and token exchange's subject and actor tokens.
         "auth_req_id", "subject_token", "actor_token",
+        // Turnkey's otp_verify_v2: the typed code and the session key, sealed to the proxy's enclave.
+        "encryptedOtpBundle",
     ]
     /// Values that bind an attempt (state, nonce): shown by their first characters only, enough to match them up.
     public static let bindingNames: Set<String> = ["state", "nonce", "code_challenge"]

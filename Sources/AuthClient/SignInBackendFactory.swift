@@ -56,7 +56,8 @@ public enum SignInBackendFactory {
             let base = try required(proxy, "baseURL", backend: name)
             let client = TurnkeyProxyClient(
                 baseURL: base, configID: backend.configID ?? sandboxConfigID,
-                transport: transport, totpExtension: backend.totpExtension ?? false)
+                transport: transport, totpExtension: backend.totpExtension ?? false,
+                otpSignerPublicKey: backend.otpSignerPublicKey)
             guard sendsCode else {
                 // Social logins run as direct ones, then Para's branch: a new identity verifies its email first.
                 let inner = try direct(request, configuration, catalog, transport, metadata, overrides, clock)
@@ -68,7 +69,7 @@ public enum SignInBackendFactory {
             let configID = try required(backend.configID, "configID", backend: name)
             let client = TurnkeyProxyClient(
                 baseURL: base, configID: configID, transport: transport,
-                totpExtension: backend.totpExtension ?? false)
+                totpExtension: backend.totpExtension ?? false, otpSignerPublicKey: backend.otpSignerPublicKey)
             if sendsCode { return TurnkeySignIn(request: request, client: client, clock: clock) }
             guard kind.isOfferedByAuthProxy else {
                 throw .authMethodUnavailable(method: "\(request.provider) through the turnkey backend")

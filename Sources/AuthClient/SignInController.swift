@@ -503,8 +503,8 @@ public final class SignInController: @unchecked Sendable {
                 try body(backend)
             } catch {
                 self.queue.async {
-                    if codeMayBeWrong && error == .invalidCode {
-                        self.run(self.machine.codeRejected(id))
+                    if codeMayBeWrong, error == .invalidCode || error.refusesCode {
+                        self.run(self.machine.codeRejected(id, error))
                     } else {
                         self.run(self.machine.requestFailed(id, error))
                     }

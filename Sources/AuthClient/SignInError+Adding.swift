@@ -12,7 +12,7 @@ extension SignInError {
         case .network(let message): return .network(message: message + "; " + note)
         case .closed, .signInInProgress, .callbackIncomplete, .stateMismatch, .issuerMismatch, .authMethodUnavailable,
             .grantUnavailable, .unauthorized, .rateLimited, .sessionStorageFailure, .timedOut, .invalidContact,
-            .invalidCode:
+            .invalidCode, .codeRefused:
             return .authenticationFailed(providerError: message.trimmingSuffix(".") + "; " + note)
         }
     }

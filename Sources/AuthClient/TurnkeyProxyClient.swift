@@ -13,14 +13,24 @@ public struct TurnkeyProxyClient: Sendable {
     /// Whether the sandbox's TOTP step (`totpRequired`, `/v1/totp_verify`) is accepted. It is not in the Auth
     /// Proxy contract, so it stays off unless the backend's config.json entry turns it on (`totpExtension`).
     public let totpExtension: Bool
+    /// The key that must have signed `otp_init_v2`'s encryption target (hex, uncompressed P-256): Turnkey's
+    /// production signer unless config.json's `otpSignerPublicKey` names another (the sandbox's).
+    public let otpSignerPublicKey: String
 
     public static let clientSignatureScheme = "CLIENT_SIGNATURE_SCHEME_API_P256"
+    /// tkhq/swift-sdk's `TurnkeyConstants.productionTlsFetcherSignPublicKey`, which signs the OTP target bundle.
+    public static let productionOTPSigner =
+        "046b4f88421f76b6ba418afc2ea1d8ced671337d7db6b80478a60d8531bf8f17fa9a512f0fef96fc0c9b4cd9dff70b34992e520ce04c79d931f6ff6296b547d201"
 
-    public init(baseURL: String, configID: String, transport: HTTPTransport, totpExtension: Bool = false) {
+    public init(
+        baseURL: String, configID: String, transport: HTTPTransport, totpExtension: Bool = false,
+        otpSignerPublicKey: String? = nil
+    ) {
         self.baseURL = baseURL.trimmingSuffix("/")
         self.configID = configID
         self.transport = transport
         self.totpExtension = totpExtension
+        self.otpSignerPublicKey = otpSignerPublicKey ?? Self.productionOTPSigner
     }
 
     /// What `wallet_kit_config` says about the proxy: which methods are on, the code shape, session lifetime and
@@ -76,12 +86,16 @@ public struct TurnkeyProxyClient: Sendable {
         return try Self.member(json, "otpId", of: "otp_init")
     }
 
-    /// Checks a typed code; a wrong one is `invalidCode`, so the sign-in keeps waiting for another. `publicKey`
+    /// Checks a typed code through v1. With `keepsCodeStep` (the Turnkey SDK's rule, for proxies without
+    /// `otp_verify_v2`) any refusal is `codeRefused`; without it a 401 is `invalidCode`. Either way the sign-in keeps
+    /// waiting for another code. `publicKey`
     /// (the session key) is bound into the verificationToken, so only its holder can use the token afterwards.
-    public func verifyOTP(otpID: String, code: String, publicKey: String?) throws(SignInError) -> String {
+    public func verifyOTP(
+        otpID: String, code: String, publicKey: String?, keepsCodeStep: Bool = false
+    ) throws(SignInError) -> String {
         var body: [String: JSONValue] = ["otpId": .string(otpID), "otpCode": .string(code)]
         if let publicKey { body["publicKey"] = .string(publicKey) }
-        let json = try call("otp_verify", body, codeSent: true)
+        let json = try call("otp_verify", body, codeSent: true, codeStep: keepsCodeStep)
         return try Self.member(json, "verificationToken", of: "otp_verify")
     }
 
@@ -124,34 +138,32 @@ public struct TurnkeyProxyClient: Sendable {
         return json["organizationId"]?.string
     }
 
-    /// Creates an account for a social identity; answers its organization.
-    public func signup(
-        oidcToken: String, providerName: String, secondaryClientIDs: [String] = []
-    ) throws(SignInError) -> String? {
-        var providers: [JSONValue] = [
-            .object(["providerName": .string(providerName), "oidcToken": .string(oidcToken)])
-        ]
-        // As the SDK's buildSecondaryOauthProviders: one signup_v2 entry per secondary client id, the token's own
-        // iss and sub with that id as aud (v1OauthProviderParamsV2's oidcClaims), which only signup_v2 takes.
-        let claims = TurnkeySignIn.unverifiedClaims(oidcToken)
-        if !secondaryClientIDs.isEmpty, let issuer = claims["iss"]?.string, let subject = claims["sub"]?.string {
-            for clientID in secondaryClientIDs {
-                providers.append(
-                    .object([
-                        "providerName": .string(providerName),
-                        "oidcClaims": .object([
-                            "aud": .string(clientID), "iss": .string(issuer), "sub": .string(subject),
-                        ]),
-                    ]))
-            }
-        }
+    /// Creates an account for a social identity through v1 `signup`; answers its organization.
+    public func signup(oidcToken: String, providerName: String) throws(SignInError) -> String? {
         let json = try call(
-            providers.count > 1 ? "signup_v2" : "signup",
+            "signup",
             [
                 "apiKeys": .array([]), "authenticators": .array([]),
-                "oauthProviders": .array(providers),
+                "oauthProviders": .array([
+                    .object(["providerName": .string(providerName), "oidcToken": .string(oidcToken)])
+                ]),
             ])
         return json["organizationId"]?.string
+    }
+
+    /// As the SDK's buildSecondaryOauthProviders: one `signup_v2` entry per secondary client id, the token's own iss
+    /// and sub with that id as aud (v1OauthProviderParamsV2's oidcClaims).
+    static func secondaryProviders(
+        oidcToken: String, providerName: String, clientIDs: [String]
+    ) -> [JSONValue] {
+        let claims = TurnkeySignIn.unverifiedClaims(oidcToken)
+        guard let issuer = claims["iss"]?.string, let subject = claims["sub"]?.string else { return [] }
+        return clientIDs.map { clientID in
+            .object([
+                "providerName": .string(providerName),
+                "oidcClaims": .object(["aud": .string(clientID), "iss": .string(issuer), "sub": .string(subject)]),
+            ])
+        }
     }
 
     /// The `providerName` a signup registers a social identity under, as the SDK names it (X is `twitter`).
@@ -293,8 +305,13 @@ public struct TurnkeyProxyClient: Sendable {
     }
 
     /// One call. `codeSent`: the request carries a code the user typed, so 401 means that code was wrong.
-    func call(_ path: String, _ body: [String: JSONValue], codeSent: Bool = false) throws(SignInError) -> JSONValue {
-        try Self.object(try send(path, body), of: path, codeSent: codeSent)
+    /// `codeStep`: it verifies a one-time code, so any refusal keeps the code step (`codeRefusal`).
+    func call(
+        _ path: String, _ body: [String: JSONValue], codeSent: Bool = false, codeStep: Bool = false
+    ) throws(SignInError) -> JSONValue {
+        let response = try send(path, body)
+        if codeStep, !(200..<300).contains(response.status) { throw Self.codeRefusal(response) }
+        return try Self.object(response, of: path, codeSent: codeSent)
     }
 
     /// A lookup: 404 is an answer ("nothing found"), not an error.
@@ -305,7 +322,7 @@ public struct TurnkeyProxyClient: Sendable {
     }
 
     /// The JSON object a 2xx answer to `path` holds; any other answer as the error it is.
-    private static func object(
+    static func object(
         _ response: IncomingResponse, of path: String, codeSent: Bool
     ) throws(SignInError) -> JSONValue {
         guard (200..<300).contains(response.status) else {
@@ -318,7 +335,7 @@ public struct TurnkeyProxyClient: Sendable {
         return json
     }
 
-    private func send(_ path: String, _ body: [String: JSONValue]) throws(SignInError) -> IncomingResponse {
+    func send(_ path: String, _ body: [String: JSONValue]) throws(SignInError) -> IncomingResponse {
         let request = OutgoingRequest.json(
             baseURL + "/v1/" + path, Array(try Self.encode(.object(body)).utf8),
             headers: [("X-Auth-Proxy-Config-ID", configID)])

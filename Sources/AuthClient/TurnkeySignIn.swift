@@ -36,6 +36,8 @@ public final class TurnkeySignIn: SignInBackend, Sendable {
         var identity = Identity()
         /// A new social account waiting for its email's code before `oauth_login` (Para's verification step).
         var newAccount: (oidcToken: String, organizationID: String?)?
+        /// Each otpId's encryption target from `otp_init_v2`; an otpId without one was sent through v1.
+        var targetBundles: [String: String] = [:]
     }
     private let attemptValues = Mutex(AttemptValues())
 
@@ -168,7 +170,7 @@ public final class TurnkeySignIn: SignInBackend, Sendable {
     public func begin(_ attempt: Attempt) throws(SignInError) -> AttemptPrompt {
         switch attempt.method {
         case .oneTimeCode(let contact, _, _):
-            return .codeSent(otpID: try client.initOTP(contact: contact))
+            return .codeSent(otpID: try startOTP(contact))
         case .browser(let redirectURI):
             let provider = try resolvedProvider()
             if let hostedOrigin, hosted, let nonce = attempt.nonce {
@@ -255,16 +257,16 @@ public final class TurnkeySignIn: SignInBackend, Sendable {
         if request.oidcStep == .stopAtToken { return .issued(try tokenOnly(oidcToken)) }
         var organizationID = try client.account(filterType: "OIDC_TOKEN", filterValue: oidcToken)
         if organizationID == nil {
-            organizationID = try client.signup(
+            organizationID = try client.signupV2(
                 oidcToken: oidcToken, providerName: TurnkeyProxyClient.signupProviderName(providerName),
-                secondaryClientIDs: secondaryClientIDs)
+                secondaryClientIDs: secondaryClientIDs, now: clock())
             attemptValues.withLock { $0.kind = .signup }
             // Para's branch (seed 001): a new user verifies the email the provider named before the session is
             // issued; the login waits on the code screen.
             if let email = attemptValues.withLock({ $0.identity.email }),
                 let contact = try? Contact.validatedEmail(email)
             {
-                let otpID = try client.initOTP(contact: contact)
+                let otpID = try startOTP(contact)
                 // wallet_kit_config came first and named the code's shape; six digits is Turnkey's default.
                 let format = attemptValues.withLock { values in
                     values.newAccount = (oidcToken, organizationID)
@@ -282,15 +284,24 @@ public final class TurnkeySignIn: SignInBackend, Sendable {
     public func verifyCode(_ attempt: Attempt, otpID: String, code: String) throws(SignInError) -> BackendAnswer {
         guard case .oneTimeCode(let contact, _, _) = attempt.method else { throw .invalidCode }
         let key = try sessionKey()
+        // The SDK's routes (v2) when otp_init_v2 answered; a proxy that has only v1 keeps v1 throughout.
+        let bundle = attemptValues.withLock { $0.targetBundles[otpID] }
+        let verificationToken: String
+        if let bundle {
+            verificationToken = try client.verifyOTP(
+                otpID: otpID, code: code, targetBundle: bundle, publicKey: key.publicKey.compressedHex)
+        } else {
+            verificationToken = try client.verifyOTP(
+                otpID: otpID, code: code, publicKey: key.publicKey.compressedHex, keepsCodeStep: true)
+        }
+        // Para's branch: the new social account's email is proven; its session comes from oauth_login.
         if let newAccount = attemptValues.withLock({ $0.newAccount }) {
-            _ = try client.verifyOTP(otpID: otpID, code: code, publicKey: key.publicKey.compressedHex)
             attemptValues.withLock { $0.newAccount = nil }
             return try backendAnswer(
                 try client.oauthLogin(
                     oidcToken: newAccount.oidcToken, publicKey: key.publicKey.compressedHex,
                     organizationID: newAccount.organizationID))
         }
-        let verificationToken = try client.verifyOTP(otpID: otpID, code: code, publicKey: key.publicKey.compressedHex)
         attemptValues.withLock {
             switch contact {
             case .email(let address): $0.identity.email = address
@@ -303,8 +314,16 @@ public final class TurnkeySignIn: SignInBackend, Sendable {
             verificationToken: verificationToken)
         if organizationID == nil {
             // The Para flow: a contact without an account signs up first, and the result says so.
-            organizationID = try client.signup(contact: contact, verificationToken: verificationToken, key: key)
+            if bundle == nil {
+                organizationID = try client.signup(contact: contact, verificationToken: verificationToken, key: key)
+            } else {
+                organizationID = try client.signupV2(
+                    contact: contact, verificationToken: verificationToken, key: key, now: clock())
+            }
             attemptValues.withLock { $0.kind = .signup }
+        }
+        guard bundle == nil else {
+            return try backendAnswer(try client.otpLoginV2(verificationToken: verificationToken, key: key))
         }
         let answer = try client.otpLogin(
             verificationToken: verificationToken, key: key,
@@ -320,7 +339,14 @@ public final class TurnkeySignIn: SignInBackend, Sendable {
         guard case .oneTimeCode(let contact, _, _) = attempt.method else {
             throw .authMethodUnavailable(method: "one-time code")
         }
-        return try client.initOTP(contact: contact)
+        return try startOTP(contact)
+    }
+
+    /// `otp_init_v2` (or v1), keeping the otpId's encryption target for the code typed later.
+    private func startOTP(_ contact: Contact) throws(SignInError) -> String {
+        let start = try client.startOTP(contact: contact)
+        attemptValues.withLock { $0.targetBundles[start.otpID] = start.targetBundle }
+        return start.otpID
     }
 
     // MARK: - Helpers

@@ -31,6 +31,9 @@ public struct BackendConfiguration: Equatable, Sendable, Codable {
     public var usesSandbox: Bool?
     /// turnkey: accept the sandbox's TOTP step, an extension the Auth Proxy contract does not have (default off).
     public var totpExtension: Bool?
+    /// turnkey: the key that signs `otp_init_v2`'s encryption target (hex, uncompressed P-256); Turnkey's
+    /// production signer when absent. The sandbox writes its own.
+    public var otpSignerPublicKey: String?
     /// turnkey, Google and Apple: `code` (authdeck exchanges the code with its own client, the default) or
     /// `hosted` (the proxy's hosted redirect returns an `id_token` carrying the session-key nonce; no client
     /// secret of one's own is needed).

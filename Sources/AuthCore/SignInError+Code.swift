@@ -23,6 +23,7 @@ extension SignInError {
         case .timedOut: return "timeout"
         case .invalidContact: return "invalid_contact"
         case .invalidCode: return "invalid_code"
+        case .codeRefused: return "code_refused"
         case .network(let message): return Self.statusClass(message, after: "HTTP ") ?? "network"
         }
     }

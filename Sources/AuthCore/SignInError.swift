@@ -34,10 +34,19 @@ public enum SignInError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidContact
     /// The code has the wrong length or characters, or the backend refused it.
     case invalidCode
+    /// The backend refused a typed code with its own reason (wrong, expired, too many tries); the code step stays,
+    /// as the service's SDK keeps its code screen, for another code or a resend.
+    case codeRefused(reason: String)
     /// A transport failure talking to the provider or backend.
     case network(message: String)
 
     public var description: String { message }
+
+    /// Whether this refusal of a typed code leaves the code step open for another try.
+    public var refusesCode: Bool {
+        if case .codeRefused = self { return true }
+        return false
+    }
 
     /// One line for a person: what happened, and where useful what to do next.
     public var message: String {
@@ -64,6 +73,7 @@ public enum SignInError: Error, Equatable, Sendable, CustomStringConvertible {
         case .timedOut: return "The sign-in timed out."
         case .invalidContact: return "That is not a valid email address or phone number (+ and 8–15 digits)."
         case .invalidCode: return "That code is not valid."
+        case .codeRefused(let reason): return "The code was refused: \(reason)."
         case .network(let message): return "Network error: \(message)."
         }
     }

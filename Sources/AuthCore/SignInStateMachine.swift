@@ -310,15 +310,15 @@ public struct SignInStateMachine: Sendable {
         return .none
     }
 
-    /// The backend refused a typed code (one-time or TOTP). The attempt waits for another.
-    public mutating func codeRejected(_ id: AttemptID) -> Action {
+    /// The backend refused a typed code (one-time or TOTP), for `reason`. The attempt waits for another.
+    public mutating func codeRejected(_ id: AttemptID, _ reason: SignInError = .invalidCode) -> Action {
         switch state {
         case .awaitingCallback(let attempt, .cancelling) where attempt.id == id,
             .totpRequired(let attempt, _, .cancelling) where attempt.id == id:
             return end(attempt, .closed)  // the cancelled request answered: nothing was issued
         case .awaitingCallback(let attempt, .verifying) where attempt.id == id:
             state = .awaitingCallback(attempt, .waiting)
-            return .reject(.invalidCode)
+            return .reject(reason)
         case .totpRequired(let attempt, var challenge, .verifying) where attempt.id == id:
             challenge.attemptsLeft -= 1
             if challenge.attemptsLeft <= 0 { return end(attempt, .rateLimited) }

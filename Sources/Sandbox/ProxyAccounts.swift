@@ -23,6 +23,8 @@ struct ProxyAccounts {
         let code: String
         let expiresAt: Double
         var failures = 0
+        /// otp_init_v2's encryption target for this code; nil when it was sent through v1.
+        var target: P256PrivateKey?
     }
 
     private(set) var accounts: [Account] = []

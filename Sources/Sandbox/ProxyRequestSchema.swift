@@ -54,6 +54,18 @@ enum ProxyRequestSchema {
     ])
 
     static let oauthProvider = Kind.object(["providerName": .string(true), "oidcToken": .string(true)])
+    /// signup's and signup_v2's request, which differ in their `oauthProviders` entries.
+    static func signup(oauthProviders: Kind) -> [String: Field] {
+        [
+            "userEmail": .string(), "userPhoneNumber": .string(), "userTag": .string(), "userName": .string(),
+            "organizationName": .string(), "verificationToken": .string(),
+            "apiKeys": Field(kind: .array(apiKey), required: true),
+            "authenticators": Field(kind: .array(authenticator), required: true),
+            "oauthProviders": Field(kind: .array(oauthProviders), required: true),
+            "clientSignature": Field(kind: clientSignature, required: false),
+            // `wallet` is passed through unchecked: the sandbox creates no wallets.
+        ]
+    }
 
     /// signup_v2's `v1OauthProviderParamsV2`: one of `oidcToken` or `oidcClaims` (`v1OidcClaims`).
     static let oauthProviderV2 = Kind.object([
@@ -72,7 +84,7 @@ enum ProxyRequestSchema {
         "oauth2_authenticate": [
             "provider": Field(kind: .enumeration(["OAUTH2_PROVIDER_X", "OAUTH2_PROVIDER_DISCORD"]), required: true),
             "authCode": .string(true), "redirectUri": .string(true), "codeVerifier": .string(true),
-            "nonce": .string(), "clientId": .string(true),
+            "nonce": .string(true), "clientId": .string(true),
         ],
         "oauth_login": [
             "oidcToken": .string(true), "publicKey": .string(true), "invalidateExisting": .boolean(),
@@ -85,27 +97,21 @@ enum ProxyRequestSchema {
             "invalidateExisting": .boolean(), "organizationId": .string(),
             "clientSignature": Field(kind: clientSignature, required: false),
         ],
-        "signup": [
-            "userEmail": .string(), "userPhoneNumber": .string(), "userTag": .string(), "userName": .string(),
-            "organizationName": .string(), "verificationToken": .string(),
-            "apiKeys": Field(kind: .array(apiKey), required: true),
-            "authenticators": Field(kind: .array(authenticator), required: true),
-            "oauthProviders": Field(kind: .array(oauthProvider), required: true),
-            "clientSignature": Field(kind: clientSignature, required: false),
-            // `wallet` is passed through unchecked: the sandbox creates no wallets.
+        "signup": signup(oauthProviders: oauthProvider),
+        "otp_init_v2": ["otpType": .string(true), "contact": .string(true)],
+        "otp_verify_v2": ["otpId": .string(true), "encryptedOtpBundle": .string(true)],
+        "otp_login_v2": [
+            "verificationToken": .string(true), "publicKey": .string(true),
+            "invalidateExisting": .boolean(), "organizationId": .string(),
+            "clientSignature": Field(kind: clientSignature, required: true),
         ],
+        "signup_v2": signup(oauthProviders: oauthProviderV2),
+        "wallet_kit_client_params": [:],
     ]
-
-    /// signup_v2: signup's members, its oauthProviders entries as `v1OauthProviderParamsV2`.
-    static var signupV2: [String: Field] {
-        var fields = routes["signup"] ?? [:]
-        fields["oauthProviders"] = Field(kind: .array(oauthProviderV2), required: true)
-        return fields
-    }
 
     /// Checks `body` against the route's request; nil route (an extension route) checks nothing.
     static func check(_ body: [String: Any], route: String) throws(ProxyError) {
-        guard let fields = route == "signup_v2" ? signupV2 : routes[route] else { return }
+        guard let fields = routes[route] else { return }
         try check(body, fields: fields, path: "")
     }
 

@@ -49,6 +49,7 @@ enum SandboxConfigFile {
         sandbox.proxyBaseURL = base + "/turnkey"
         sandbox.portalBaseURL = base + "/portal"
         sandbox.totpExtension = totp
+        sandbox.otpSignerPublicKey = context.keys.otpSignerPublicKeyHex
         var turnkey = BackendConfiguration(
             type: .turnkey, baseURL: base + "/turnkey",
             configID: settings.writtenProxyConfigID)
@@ -58,6 +59,7 @@ enum SandboxConfigFile {
         turnkey.oauthFlow = "code"
         turnkey.usesSandbox = true
         turnkey.totpExtension = totp
+        turnkey.otpSignerPublicKey = context.keys.otpSignerPublicKeyHex
         var portal = BackendConfiguration(
             type: .portal, baseURL: base + "/portal",
             environmentID: settings.writtenPortalEnvironmentID)

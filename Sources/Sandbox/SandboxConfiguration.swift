@@ -48,7 +48,8 @@ public struct SandboxConfiguration: Sendable {
     /// OIDC provider's), each with its JWKS document (`authdeck sandbox --trust-issuer ISSUER=FILE`).
     public var trustedIssuers: [String: String] = [:]
 
-    /// The auth proxy's `X-Auth-Proxy-Config-ID`; nil accepts any non-empty value.
+    /// The auth proxy's `X-Auth-Proxy-Config-ID`; nil is `sandbox-config`. Any other id is refused, as the real proxy
+    /// refuses a config id it does not know.
     public var proxyConfigID: String?
     public var otpLength = 6
     public var otpAlphanumeric = false
@@ -94,7 +95,7 @@ public struct SandboxConfiguration: Sendable {
         clientIDs?[profile] ?? profile.defaultClientID
     }
 
-    /// The config id config.json writes.
+    /// The config id the proxy answers to, and config.json writes.
     var writtenProxyConfigID: String { proxyConfigID ?? "sandbox-config" }
     var writtenPortalEnvironmentID: String { portalEnvironmentID ?? "sandbox-environment" }
     /// The client id the portal uses for its own leg at the OIDC profiles.

@@ -48,10 +48,10 @@ struct SandboxFaultFilter: Sendable {
                 return route(request)
             }
         }
-        if path == "/turnkey/v1/otp_init", on.contains(.otpRateLimit) {
+        if path == "/turnkey/v1/otp_init" || path == "/turnkey/v1/otp_init_v2", on.contains(.otpRateLimit) {
             return ProxyError.exhausted("too many one-time codes were sent to this contact; try again later").response
         }
-        if path == "/turnkey/v1/otp_verify", on.contains(.otpExpired) {
+        if path == "/turnkey/v1/otp_verify" || path == "/turnkey/v1/otp_verify_v2", on.contains(.otpExpired) {
             return ProxyError.failedPrecondition("the one-time code has expired; request a new one").response
         }
         if on.contains(.totpLockout) {

@@ -10,6 +10,10 @@ public final class SandboxKeys: Sendable {
     let rs256: JWK
     /// `{"keys":[…]}` with the public halves only.
     let jwksJSON: String
+    /// The proxy's stand-in for Turnkey's enclave signer (the ES256 key's scalar): it signs otp_init_v2's bundles.
+    let otpSigner: P256PrivateKey
+    /// Its public key as config.json's `otpSignerPublicKey` names it: uncompressed, hex.
+    public var otpSignerPublicKeyHex: String { Hex.encode(otpSigner.publicKey.x963Representation) }
 
     public convenience init() throws(CryptoError) {
         let tag = Hex.encode(try SecureRandom.bytes(4))
@@ -25,6 +29,11 @@ public final class SandboxKeys: Sendable {
         }
         self.es256 = es256
         self.rs256 = rs256
+        let privateScalar = JSONText.object(Array(try es256.privateJSON().utf8))?["d"] as? String
+        guard let scalar = privateScalar.flatMap(Base64URL.decode) else {
+            throw .invalidKey("the sandbox's EC key has no private scalar")
+        }
+        otpSigner = try P256PrivateKey(rawRepresentation: scalar)
         var keys: [Any] = []
         for (key, algorithm) in [(es256, "ES256"), (rs256, "RS256")] {
             guard var object = JSONText.object(Array(try key.publicJSON().utf8)) else {

@@ -5,7 +5,9 @@ import LoopbackHTTP
 import Synchronization
 
 /// The Turnkey-compatible Auth Proxy of SPEC 3.4 under `/turnkey/v1/<path>`: POST, a JSON object body, and the
-/// `X-Auth-Proxy-Config-ID` header on every call. Errors are `{"code", "message", "details"}` with gRPC codes.
+/// `X-Auth-Proxy-Config-ID` header on every call, the sandbox's own id (an unknown one is UNAUTHENTICATED, as the
+/// real proxy refuses it). Errors are `{"code", "message", "details"}` with gRPC codes. The v1 and v2 code routes
+/// are both answered (TurnkeyProxyRoutes+V2).
 ///
 /// Requests are checked against the contract first (`ProxyRequestSchema`: types, enums, required members, as
 /// tkhq/sdk's `auth_proxy.swagger.json` has them); a refusal is INVALID_ARGUMENT in the proxy's error shape.
@@ -71,7 +73,7 @@ final class TurnkeyProxyRoutes: Sendable {
         guard !configID.isEmpty else {
             return ProxyError.unauthenticated("the X-Auth-Proxy-Config-ID header is required").response
         }
-        if let expected = context.configuration.proxyConfigID, !ConstantTime.equals(configID, expected) {
+        if !ConstantTime.equals(configID, context.configuration.writtenProxyConfigID) {
             return ProxyError.unauthenticated("unknown auth proxy config id").response
         }
         guard let body = request.jsonObject else {
@@ -94,8 +96,12 @@ final class TurnkeyProxyRoutes: Sendable {
         case otpVerify = "otp_verify"
         case otpLogin = "otp_login"
         case signup
-        case signupV2 = "signup_v2"
         case totpVerify = "totp_verify"
+        case otpInitV2 = "otp_init_v2"
+        case otpVerifyV2 = "otp_verify_v2"
+        case otpLoginV2 = "otp_login_v2"
+        case signupV2 = "signup_v2"
+        case walletKitClientParams = "wallet_kit_client_params"
 
         func run(_ routes: TurnkeyProxyRoutes, _ body: [String: Any]) throws(ProxyError) -> [String: Any] {
             switch self {
@@ -106,8 +112,13 @@ final class TurnkeyProxyRoutes: Sendable {
             case .otpInit: return try routes.otpInit(body)
             case .otpVerify: return try routes.otpVerify(body)
             case .otpLogin: return try routes.otpLogin(body)
-            case .signup, .signupV2: return try routes.signup(body)
+            case .signup: return try routes.signup(body)
             case .totpVerify: return try routes.totpVerify(body)
+            case .otpInitV2: return try routes.otpInitV2(body)
+            case .otpVerifyV2: return try routes.otpVerifyV2(body)
+            case .otpLoginV2: return try routes.otpLoginV2(body)
+            case .signupV2: return try routes.signup(body, usage: "signupV2")
+            case .walletKitClientParams: return [:]
             }
         }
     }
@@ -161,7 +172,8 @@ final class TurnkeyProxyRoutes: Sendable {
         return ["organizationId": found.organizationID]
     }
 
-    private func signup(_ body: [String: Any]) throws(ProxyError) -> [String: Any] {
+    /// `usage`: the token-usage member the clientSignature's message carries (`signupV2` for signup_v2).
+    func signup(_ body: [String: Any], usage: String = "signup") throws(ProxyError) -> [String: Any] {
         var email = try Self.optionalString(body, "userEmail").map { (text) throws(ProxyError) in
             try Self.contact(text, otpType: "OTP_TYPE_EMAIL")
         }
@@ -177,7 +189,9 @@ final class TurnkeyProxyRoutes: Sendable {
             for entry in list {
                 // signup_v2's v1OauthProviderParamsV2: an oidcToken, or oidcClaims {iss, sub, aud} naming one more
                 // client id (audience) for an identity a token in the same request proves.
-                if let object = entry as? [String: Any], let claims = object["oidcClaims"] as? [String: Any] {
+                if usage == "signupV2", let object = entry as? [String: Any], object["oidcToken"] == nil,
+                    let claims = object["oidcClaims"] as? [String: Any]
+                {
                     guard let issuer = JSONText.string(claims, "iss"), let subject = JSONText.string(claims, "sub"),
                         let audience = JSONText.string(claims, "aud"), !audience.isEmpty, audience.utf8.count <= 256
                     else {
@@ -197,7 +211,7 @@ final class TurnkeyProxyRoutes: Sendable {
         for claim in claimed {
             let key = "\(claim.issuer) \(claim.subject)"
             guard audiences[key] != nil else {
-                throw .invalidArgument("an oidcClaims entry must name the iss and sub of an oidcToken in this signup")
+                throw .permissionDenied("oidcClaims name an identity no oidcToken in this signup proves")
             }
             audiences[key]?.insert(claim.audience)
         }
@@ -215,7 +229,7 @@ final class TurnkeyProxyRoutes: Sendable {
             if let boundKey = verified.publicKey {
                 let signed = try checkedClientSignature(
                     body, boundKey: boundKey, tokenID: verified.id,
-                    type: "USAGE_TYPE_SIGNUP", usage: "signup")
+                    type: "USAGE_TYPE_SIGNUP", usage: usage)
                 let raw = [JSONText.string(body, "userEmail"), JSONText.string(body, "userPhoneNumber")]
                 guard JSONText.string(signed, "email") == raw[0], JSONText.string(signed, "phoneNumber") == raw[1]
                 else {

@@ -258,9 +258,9 @@ import Testing
         #expect(controller.paste(try sandbox.browse(url, user: "cleo")) == .accepted)
         try verifyNewAccountEmail(sandbox)
         #expect(try outcome().kind == .signup)
-        let signup = try #require(transport.bodies("/v1/signup").first)
+        let signup = try #require(transport.bodies("/v1/signup_v2").first)
         guard case .array(let entries)? = signup["oauthProviders"] else {
-            Issue.record("signup sent no oauthProviders")
+            Issue.record("signup_v2 sent no oauthProviders")
             return
         }
         #expect(entries.first?["providerName"]?.string == "twitter")

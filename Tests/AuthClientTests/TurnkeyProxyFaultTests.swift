@@ -212,11 +212,50 @@ final class TurnkeyTestProxy: @unchecked Sendable {
         #expect(reason.contains("expired"))
     }
 
-    @Test func aWrongCodeIsInvalidCodeButAForgedTokenIsUnauthorized() throws {
-        let (_, wrong) = try codeFlow(
+    @Test func aProxyWithoutTheV2RoutesGetsV1Throughout() throws {
+        let (proxy, result) = try codeFlow { TurnkeyTestProxy.sessionJWT(publicKey: $0) }
+        guard case .success(.issued) = result else {
+            Issue.record("got \(result)")
+            return
+        }
+        // otp_init_v2 answered 404 (this proxy has only the v1 routes), so the attempt spoke v1 from then on.
+        #expect(
+            proxy.paths == [
+                "/v1/wallet_kit_config", "/v1/otp_init_v2", "/v1/otp_init", "/v1/otp_verify", "/v1/account",
+                "/v1/signup", "/v1/otp_login",
+            ])
+    }
+
+    /// tkhq/swift-sdk fails `verifyOtp` with `apiError(statusCode, payload)` for any non-2xx answer, and its code
+    /// screen stays ("Invalid code. Please try again."): each refusal the proxy may send, in the contract's
+    /// rpcStatus shape, keeps the code step with the proxy's own message.
+    @Test func everyRefusalOfATypedCodeKeepsTheCodeStep() throws {
+        let contract = WireContract.turnkey()
+        let refusals: [(Int, String)] = [
+            (401, #"{"code":16,"message":"invalid code","details":[]}"#),
+            (400, #"{"code":9,"message":"the code has expired","details":[]}"#),
+            (429, #"{"code":8,"message":"too many attempts","details":[]}"#),
+            (404, #"{"code":5,"message":"unknown otpId","details":[]}"#),
+        ]
+        for (status, body) in refusals {
+            let parsed = try JSONValue.parse(Array(body.utf8))
+            #expect(contract.validate(parsed, contract.errorSchema, at: "\(status)").isEmpty)
+            let (_, result) = try codeFlow(session: { _ in "" }, verify: TurnkeyTestProxy.json(status, body))
+            let refusal = SignInError.codeRefused(reason: try #require(parsed["message"]?.string))
+            #expect(throws: refusal, "HTTP \(status)") { try result.get() }
+            #expect(refusal.refusesCode)
+        }
+        // A gateway's page instead of the proxy's answer is still the SDK's apiError: the step stays too.
+        let (_, page) = try codeFlow(
             session: { _ in "" },
-            verify: TurnkeyTestProxy.json(401, #"{"code":16,"message":"invalid code"}"#))
-        #expect(throws: SignInError.invalidCode) { try wrong.get() }
+            verify: .init(status: 502, headers: [("Content-Type", "text/html")], body: Array("<html>".utf8)))
+        #expect(throws: SignInError.codeRefused(reason: "the auth proxy answered HTTP 502 with an HTML page, not JSON"))
+        {
+            try page.get()
+        }
+    }
+
+    @Test func aForgedTokenIsUnauthorized() throws {
         let (_, forged) = try codeFlow(
             session: { _ in "" },
             login: TurnkeyTestProxy.json(401, #"{"code":16,"message":"forged"}"#))

@@ -26,10 +26,11 @@ import Testing
     func startCode(
         _ sandbox: TurnkeySandbox, _ provider: Provider = .email, contact: Contact,
         transport: RecordingTransport = RecordingTransport(),
-        backend name: String = "sandbox"
+        backend name: String = "sandbox", configuration: Configuration? = nil
     ) throws -> (attempt: Attempt, otpID: String) {
         controller.start(
-            try sandbox.backend(provider, backend: name, contact: contact, transport: transport),
+            try sandbox.backend(
+                provider, backend: name, contact: contact, transport: transport, configuration: configuration),
             timeout: 120)
         let attempt = try #require(presenter.waitForBegin())
         guard case .codeSent(let otpID)? = presenter.prompts.last else {
@@ -41,6 +42,20 @@ import Testing
                 if case .oneTimeCode(_, _, _?) = controller.state.attempt?.method { true } else { false }
             })
         return (attempt, otpID)
+    }
+
+    /// After the resend cooldown, asks for a new code (a new otpId) and signs in with it.
+    func resendAndSignIn(_ sandbox: TurnkeySandbox, after otpID: String) throws {
+        now.advance(by: 31)
+        controller.resend()
+        #expect(
+            presenter.wait {
+                guard case .oneTimeCode(_, _, let next?) = controller.state.attempt?.method else { return false }
+                return next != otpID
+            })
+        guard case .oneTimeCode(_, _, let next?) = controller.state.attempt?.method else { return }
+        controller.enterCode(try #require(sandbox.code(otpID: next)))
+        #expect(try outcome().kind == .login)
     }
 
     func outcome() throws -> SignInOutcome {
@@ -90,25 +105,78 @@ import Testing
     @Test func aNewContactSignsUpAndTheResultSaysSo() throws {
         let sandbox = try TurnkeySandbox()
         let transport = RecordingTransport()
-        let (_, otpID) = try startCode(sandbox, contact: .email("cleo@example.com"), transport: transport)
+        let (attempt, otpID) = try startCode(sandbox, contact: .email("cleo@example.com"), transport: transport)
         controller.enterCode(try #require(sandbox.code(otpID: otpID)))
         let outcome = try outcome()
         #expect(outcome.kind == .signup)
-        #expect(transport.count("/v1/signup") == 1)
-        #expect(transport.count("/v1/otp_login") == 1)
-        // The session key is bound at otp_verify, and both later calls are signed over the SDK's token usage.
-        let publicKey = try #require(transport.bodies("/v1/otp_verify").first?["publicKey"]?.string)
-        #expect(publicKey.count == 66)
-        let signup = try #require(transport.bodies("/v1/signup").first)
+        // tkhq/swift-sdk's completeOtp: verifyOtp (v2), the account lookup, signUpWithOtp (signup_v2), then
+        // loginWithOtp (otp_login_v2); wallet_kit_config and initOtp (otp_init_v2) come before.
+        #expect(
+            transport.paths.map { String($0.split(separator: "/").last ?? "") } == [
+                "wallet_kit_config", "otp_init_v2", "otp_verify_v2", "account", "signup_v2", "otp_login_v2",
+            ])
+        // The session key is bound into the verificationToken by the sealed bundle, and both later calls are
+        // signed by it over the SDK's token usage (signupV2, then login).
+        let token = try #require(transport.bodies("/v1/otp_login_v2").first?["verificationToken"]?.string)
+        let publicKey = try #require(try Self.claims(token)["public_key"]?.string)
+        #expect(publicKey == attempt.sessionPublicKeyHex)
+        let signup = try #require(transport.bodies("/v1/signup_v2").first)
         #expect(signup["apiKeys"] == .array([]) && signup["authenticators"] == .array([]))
         #expect(signup["oauthProviders"] == .array([]))
-        for (call, type) in [("/v1/signup", "USAGE_TYPE_SIGNUP"), ("/v1/otp_login", "USAGE_TYPE_LOGIN")] {
+        // buildSignUpBody's defaults: userName is the email, organizationName is sub-org-<unix time>.
+        #expect(signup["userEmail"]?.string == "cleo@example.com" && signup["userName"]?.string == "cleo@example.com")
+        #expect(signup["organizationName"]?.string?.hasPrefix("sub-org-") == true)
+        for (call, type, usage) in [
+            ("/v1/signup_v2", "USAGE_TYPE_SIGNUP", "signupV2"), ("/v1/otp_login_v2", "USAGE_TYPE_LOGIN", "login"),
+        ] {
             let signature = transport.bodies(call).first?["clientSignature"]
             #expect(signature?["publicKey"]?.string == publicKey, "\(call)")
             let message = try JSONValue.parse(try #require(signature?["message"]?.string))
             #expect(message["type"]?.string == type, "\(call)")
+            #expect(message[usage] != nil, "\(call)")
             #expect(message["tokenId"]?.string?.isEmpty == false, "\(call)")
         }
+        let login = try #require(transport.bodies("/v1/otp_login_v2").first)
+        #expect(login["invalidateExisting"] == .bool(false) && login["organizationId"] == nil)
+    }
+
+    /// The SDK checks the target bundle's signer against the one it trusts before sealing the code to it: a proxy
+    /// whose signer is not config.json's `otpSignerPublicKey` (here Turnkey's production key, the default) gets no
+    /// code at all.
+    @Test func aTargetSignedByAnotherSignerGetsNoCode() throws {
+        let sandbox = try TurnkeySandbox()
+        var configuration = sandbox.configuration
+        #expect(configuration.backends?["sandbox"]?.otpSignerPublicKey?.count == 130)
+        configuration.backends?["sandbox"]?.otpSignerPublicKey = nil
+        let transport = RecordingTransport()
+        let (_, otpID) = try startCode(
+            sandbox, contact: .email("ada@example.com"), transport: transport, configuration: configuration)
+        controller.enterCode(try #require(sandbox.code(otpID: otpID)))
+        guard case .failure(.authenticationFailed(let reason))? = presenter.waitForEnd() else {
+            Issue.record("did not fail: \(presenter.results)")
+            return
+        }
+        #expect(reason.contains("otpSignerPublicKey"))
+        #expect(transport.count("/v1/otp_verify_v2") == 0)
+        #expect(stored.count == 0)
+    }
+
+    @Test func aSignerSettingThatIsNoKeyIsRefusedBeforeAnyCodeIsSent() throws {
+        let sandbox = try TurnkeySandbox()
+        var configuration = sandbox.configuration
+        configuration.backends?["sandbox"]?.otpSignerPublicKey = "04abc"
+        controller.start(
+            try sandbox.backend(
+                "email", backend: "sandbox", contact: .email("ada@example.com"), configuration: configuration),
+            timeout: 60)
+        guard case .failure(.unavailable(let reason))? = presenter.waitForEnd() else {
+            Issue.record("did not fail: \(presenter.results)")
+            return
+        }
+        #expect(reason.contains("otpSignerPublicKey must be an uncompressed P-256 public key"))
+        #expect(!reason.contains("\n"))
+        #expect(sandbox.codesSent == 0)
+        #expect(stored.count == 0)
     }
 
     @Test func smsCodeThroughTheTurnkeyBackend() throws {
@@ -180,12 +248,12 @@ import Testing
         }
         #expect(presenter.wait { presenter.notices.count == 4 })
         #expect(presenter.notices.allSatisfy { $0 == .invalidCode })
-        #expect(transport.count("/v1/otp_verify") == 0)
+        #expect(transport.count("/v1/otp_verify_v2") == 0)
         // Lower case and a dash are normalised, then sent.
         let code = try #require(sandbox.code(otpID: otpID))
         controller.enterCode(code.prefix(4).lowercased() + "-" + code.dropFirst(4).lowercased())
         #expect(try outcome().kind == .login)
-        #expect(transport.count("/v1/otp_verify") == 1)
+        #expect(transport.count("/v1/otp_verify_v2") == 1)
     }
 
     /// The TUI shows a typed code as being checked at once; a code the machine refuses without sending must bring
@@ -213,7 +281,13 @@ import Testing
         let (_, otpID) = try startCode(sandbox, contact: .email("ada@example.com"))
         let code = try #require(sandbox.code(otpID: otpID))
         controller.enterCode(TurnkeySandbox.wrongCode(for: code))
-        #expect(presenter.wait { presenter.notices == [.invalidCode] })
+        // The proxy's own words (its rpcStatus message), as the SDK's code screen stays for another try.
+        #expect(presenter.wait { presenter.notices.count == 1 })
+        guard case .codeRefused(let reason)? = presenter.notices.first else {
+            Issue.record("got \(presenter.notices)")
+            return
+        }
+        #expect(reason.hasPrefix("invalid code"))
         #expect(
             presenter.wait {
                 if case .awaitingCallback(_, .waiting) = controller.state { true } else { false }
@@ -224,18 +298,19 @@ import Testing
         #expect(stored.count == 1)
     }
 
-    @Test func anExpiredCodeEndsTheAttemptWithTheProxysReason() throws {
+    @Test func anExpiredCodeKeepsTheCodeStepWithTheProxysReasonAndANewCodeSignsIn() throws {
         let sandbox = try TurnkeySandbox { $0.otpLifetime = 60 }
         let (_, otpID) = try startCode(sandbox, contact: .email("ada@example.com"))
         sandbox.clock.advance(by: 61)
         controller.enterCode(try #require(sandbox.code(otpID: otpID)))
-        let error = try #require(try failure())
-        guard case .authenticationFailed(let reason) = error else {
-            Issue.record("got \(error)")
+        #expect(presenter.wait { presenter.notices.count == 1 })
+        guard case .codeRefused(let reason)? = presenter.notices.first else {
+            Issue.record("got \(presenter.notices)")
             return
         }
         #expect(reason.contains("expired"))
         #expect(stored.count == 0)
+        try resendAndSignIn(sandbox, after: otpID)
     }
 
     @Test func anExpiredOrUnknownOtpIDIsRefused() throws {
@@ -250,32 +325,38 @@ import Testing
             return
         }
         let code = try #require(sandbox.code(otpID: otpID))
-        #expect(throws: SignInError.authenticationFailed(providerError: "unknown otpId")) {
+        #expect(throws: SignInError.codeRefused(reason: "unknown otpId")) {
             _ = try backend.verifyCode(attempt, otpID: "no-such-otp", code: code)
         }
         sandbox.clock.advance(by: 61)
-        #expect(throws: SignInError.authenticationFailed(providerError: "the code has expired; request a new one")) {
+        #expect(throws: SignInError.codeRefused(reason: "the code has expired; request a new one")) {
             _ = try backend.verifyCode(attempt, otpID: otpID, code: code)
         }
         // The expired otpId is gone: asking again names it unknown.
-        #expect(throws: SignInError.authenticationFailed(providerError: "unknown otpId")) {
+        #expect(throws: SignInError.codeRefused(reason: "unknown otpId")) {
             _ = try backend.verifyCode(attempt, otpID: otpID, code: code)
         }
     }
 
-    @Test func tooManyWrongCodesEndTheAttempt() throws {
+    @Test func tooManyWrongCodesKeepTheCodeStepUntilANewCodeIsSent() throws {
         let sandbox = try TurnkeySandbox()
         let (_, otpID) = try startCode(sandbox, contact: .email("ada@example.com"))
         let code = try #require(sandbox.code(otpID: otpID))
-        for round in 1...4 {
+        for round in 1...5 {
             controller.enterCode(TurnkeySandbox.wrongCode(for: code))
             #expect(presenter.wait { presenter.notices.count == round })
         }
-        controller.enterCode(TurnkeySandbox.wrongCode(for: code))
-        #expect(try failure() == .rateLimited)
-        // The attempt is over: the right code now changes nothing.
+        // The fifth answer is RESOURCE_EXHAUSTED (429); the SDK's code screen stays, and so does the step.
+        guard case .codeRefused(let reason)? = presenter.notices.last else {
+            Issue.record("got \(presenter.notices)")
+            return
+        }
+        #expect(reason.contains("too many attempts"))
+        // That otpId is spent: even the right code is refused, and nothing is stored.
         controller.enterCode(code)
+        #expect(presenter.wait { presenter.notices.count == 6 })
         #expect(controller.sync { stored.count } == 0)
+        try resendAndSignIn(sandbox, after: otpID)
     }
 
     @Test func aResendInsideTheCooldownIsRefusedAndAfterItSendsANewCode() throws {
@@ -285,7 +366,7 @@ import Testing
         controller.resend()
         #expect(presenter.wait { presenter.notices == [.rateLimited] })
         #expect(sandbox.codesSent == 1)
-        #expect(transport.count("/v1/otp_init") == 1)
+        #expect(transport.count("/v1/otp_init_v2") == 1)
 
         now.advance(by: 31)
         controller.resend()

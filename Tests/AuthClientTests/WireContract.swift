@@ -8,9 +8,10 @@ import Foundation
 /// `type` (object, array, string, integer, boolean), `properties`, `required`, `additionalProperties` (absent:
 /// no other member is allowed), `items`, `enum`, `format: int64` (a decimal string), `$ref` into `definitions`,
 /// and authdeck's `x-json` (a string holding JSON text), `x-jwt` (a JWT's claims) and `x-data` (the `data` of an
-/// envelope). `x-authdeck: "added"` marks what a file adds beyond its source; it is checked like the rest. A contract
-/// with `refusals` (Portal's) is read by status, a body checked only where its SDK parses one (`parsed`); otherwise
-/// every refusal has the `error` shape. The checker was written from that description, not from the code it checks.
+/// envelope). `x-added` (a non-empty string saying where it comes from) marks what a file adds beyond its sources;
+/// it is enforced like the rest, and a file with any other `x-` keyword is refused, so a misspelt marker cannot
+/// pass. A contract with `refusals` (Portal's) is read by status, a body checked only where its SDK parses one
+/// (`parsed`); otherwise every refusal has the `error` shape. The checker was written from that description, not from the code it checks.
 struct WireContract: Sendable {
     let name: String
     /// Where a route's path starts inside a URL path (`/v1/`, `/api/v3/auth/`).
@@ -28,9 +29,34 @@ struct WireContract: Sendable {
         else {
             fatalError("cannot read the contract \(url.path)")
         }
+        if let problem = unknownKeyword(in: document, at: file) { fatalError(problem) }
         return WireContract(
             name: document["api"]?.string ?? file, routePrefix: routePrefix, document: document,
             extensions: extensions)
+    }
+
+    static let keywords: Set<String> = ["x-json", "x-jwt", "x-data", "x-added"]
+
+    /// The first `x-` keyword the schema language does not have, or an `x-added` without its reason. Under
+    /// `properties` and `headers` the keys are names, not keywords.
+    static func unknownKeyword(in value: JSONValue, at path: String, namesHere: Bool = false) -> String? {
+        switch value {
+        case .object(let members):
+            for (key, member) in members.sorted(by: { $0.key < $1.key }) {
+                if !namesHere, key.hasPrefix("x-"), !keywords.contains(key) {
+                    return "\(path): unknown keyword \(key)"
+                }
+                if !namesHere, key == "x-added", member.string?.isEmpty != false {
+                    return "\(path): x-added without a reason"
+                }
+                let names = !namesHere && (key == "properties" || key == "headers")
+                if let problem = unknownKeyword(in: member, at: path + "." + key, namesHere: names) { return problem }
+            }
+        case .array(let items):
+            for item in items { if let problem = unknownKeyword(in: item, at: path) { return problem } }
+        default: break
+        }
+        return nil
     }
 
     static func turnkey(totpExtension: Bool = false) -> WireContract {
@@ -136,26 +162,22 @@ struct WireContract: Sendable {
         return validate(body, schema, at: "\(route) refusal").map { "answer \($0)" }
     }
 
-    /// The schema keywords the checker knows; a schema (an object with `type` or `$ref`) using another is refused,
-    /// and `x-authdeck` may only say `added`.
-    static let keywords: Set<String> = [
+    /// The schema keywords the checker knows; a schema (an object with `type` or `$ref`) using another is refused.
+    static let schemaKeywords: Set<String> = [
         "type", "properties", "required", "additionalProperties", "items", "enum", "format", "$ref", "x-json",
-        "x-jwt", "x-data", "x-authdeck",
+        "x-jwt", "x-data", "x-added",
     ]
 
-    /// What in the contract file the checker cannot read: unknown keywords, or a marker that is not `added`.
+    /// What in the contract file the checker cannot read: keywords a schema uses that it does not know.
     func unreadable() -> [String] {
         func walk(_ value: JSONValue, _ path: String) -> [String] {
             switch value {
             case .object(let members):
                 var problems: [String] = []
-                if let marker = members["x-authdeck"], marker != .string("added") {
-                    problems.append("\(path): x-authdeck says something other than added")
-                }
                 // A `properties` object names members (one may be called `type`); any other with `type` or `$ref`
                 // is a schema.
                 if !path.hasSuffix(".properties"), members["type"] != nil || members["$ref"] != nil {
-                    for key in members.keys.sorted() where !Self.keywords.contains(key) {
+                    for key in members.keys.sorted() where !Self.schemaKeywords.contains(key) {
                         problems.append("\(path): \(key) is not a keyword the checker knows")
                     }
                 }

@@ -55,6 +55,23 @@ import Testing
         }
     }
 
+    @Test func theContractsMarkersAreKnownAndEachAdditionSaysWhy() {
+        // The files load (an unknown x- keyword would stop them), and each x-added carries its reason.
+        #expect(WireContract.unknownKeyword(in: .object(["x-addded": .string("typo")]), at: "c") != nil)
+        #expect(WireContract.unknownKeyword(in: .object(["x-added": .string("")]), at: "c") != nil)
+        #expect(
+            WireContract.unknownKeyword(in: .object(["properties": .object(["x-name": .object([:])])]), at: "c") == nil)
+        let contract = WireContract.turnkey()
+        // The v2 routes tkhq/sdk's swagger adds are there, next to the v1 routes the proxy still answers.
+        for route in ["otp_init", "otp_verify", "otp_login", "signup"] {
+            #expect(contract.routes["/v1/\(route)"] != nil && contract.routes["/v1/\(route)_v2"] != nil, "\(route)")
+        }
+        #expect(contract.routes["/v1/wallet_kit_client_params"] != nil)
+        // What the swagger leaves free and the file narrows is marked: otpType's enum.
+        let otpType = contract.resolved(.object(["$ref": .string("v1InitOtpV2Request")]))["properties"]?["otpType"]
+        #expect(otpType?["x-added"]?.string?.isEmpty == false)
+    }
+
     @Test func theCheckerReadsNestedJSONAndJWTs() {
         let contract = WireContract.turnkey()
         // A client signature whose message is the invented login message, not a v1TokenUsage.
@@ -217,14 +234,14 @@ import Testing
         }
         #expect(pinned.count >= 4, "\(source)")
         #expect(WireContract.portal.unreadable().isEmpty, "\(WireContract.portal.unreadable())")
-        #expect(document["definitions"]?["UserJwtClaims"]?["properties"]?["exp"]?["x-authdeck"] == .string("added"))
+        #expect(document["definitions"]?["UserJwtClaims"]?["properties"]?["exp"]?["x-added"]?.string?.isEmpty == false)
         let drifted = try WireContract.parse(
-            #"{"definitions": {"A": {"type": "string", "x-authdeck": "maybe", "pattern": "x"}}}"#,
-            routePrefix: "/")
+            #"{"definitions": {"A": {"type": "string", "pattern": "x"}}}"#, routePrefix: "/")
         let problems = drifted.unreadable()
-        #expect(problems.count == 2)
+        #expect(problems.count == 1)
         #expect(problems.contains { $0.contains("pattern is not a keyword") })
-        #expect(problems.contains { $0.contains("other than added") })
+        // One marker for what a file adds: another spelling stops the file from loading.
+        #expect(WireContract.unknownKeyword(in: .object(["x-authdeck": .string("added")]), at: "c") != nil)
     }
 
     // MARK: - Turnkey wire details

@@ -126,6 +126,10 @@ import Testing
         _ = m.codeEntered("111111", now: t0)
         #expect(m.codeRejected(AttemptID(2)) == .reject(.invalidCode))
         #expect(m.codeEntered("222222", now: t0) == .verifyCode(AttemptID(2), otpID: "o", code: "222222"))
+        // The backend's own reason rides along, and the step still waits for another code.
+        let expired = SignInError.codeRefused(reason: "the code has expired")
+        #expect(m.codeRejected(AttemptID(2), expired) == .reject(expired))
+        #expect(m.codeEntered("333333", now: t0) == .verifyCode(AttemptID(2), otpID: "o", code: "333333"))
         m = Fixture.totpRequired()
         _ = m.codeEntered("000000", now: t0)
         #expect(m.codeRejected(one) == .reject(.invalidCode))

@@ -15,12 +15,13 @@ import Testing
             .network(message: "connection refused"),
             .issuerMismatch(received: "https://attacker.example", expected: "https://server.example.com"),
             .grantUnavailable(grant: "ciba", reason: "no backchannel_authentication_endpoint"),
+            .codeRefused(reason: "invalid code"),
         ]
         func listed(_ error: SignInError) -> Bool {
             switch error {
             case .closed, .signInInProgress, .unavailable, .callbackIncomplete, .stateMismatch, .authMethodUnavailable,
                 .authenticationFailed, .invalidIdToken, .unauthorized, .rateLimited, .sessionStorageFailure, .timedOut,
-                .invalidContact, .invalidCode, .network, .issuerMismatch, .grantUnavailable:
+                .invalidContact, .invalidCode, .network, .issuerMismatch, .grantUnavailable, .codeRefused:
                 return true
             }
         }
@@ -28,7 +29,7 @@ import Testing
     }()
 
     @Test func everyErrorCaseHasADistinctNonEmptyCode() {
-        #expect(Self.oneOfEach.count == 17)
+        #expect(Self.oneOfEach.count == 18)
         let codes = Self.oneOfEach.map(\.code)
         #expect(Set(codes).count == codes.count, "\(codes)")
         for code in codes {

@@ -84,7 +84,7 @@ import Testing
         let sent = try SandboxHTTP.json(
             port: port, "/turnkey/v1/otp_init",
             ["contact": "ada@example.com", "otpType": "OTP_TYPE_EMAIL"],
-            headers: ["X-Auth-Proxy-Config-ID": "x"])
+            headers: ["X-Auth-Proxy-Config-ID": "sandbox-config"])
         #expect(sent.status == 200)
         let outbox = try String(contentsOf: home.appendingPathComponent("sandbox-outbox.jsonl"), encoding: .utf8)
         #expect(outbox.contains(sent.string("otpId") ?? "missing"))

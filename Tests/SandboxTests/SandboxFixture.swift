@@ -15,7 +15,8 @@ final class SandboxFixture: Sendable {
     let base: String
 
     static let loopback = "http://127.0.0.1:5999/callback"
-    static let proxyHeaders = ["X-Auth-Proxy-Config-ID": "test-config"]
+    /// The config id a sandbox without `proxyConfigID` answers to (config.json's); any other is refused.
+    static let proxyHeaders = ["X-Auth-Proxy-Config-ID": "sandbox-config"]
     /// The auth environment config.json names, the only one the sandbox accepts unless a test sets another.
     static let portalHeaders = ["x-portal-auth-environment-id": "sandbox-environment"]
 

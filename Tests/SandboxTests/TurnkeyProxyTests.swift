@@ -39,6 +39,21 @@ import Testing
         #expect(right.status == 200)
     }
 
+    /// As the real proxy refuses a config id it does not know, the sandbox answers only its own: the configured one,
+    /// else the `sandbox-config` its config.json names. The refusal has the contract's rpcStatus shape.
+    @Test func anUnknownConfigIDIsRefusedWithoutAConfiguredOne() throws {
+        let sandbox = try SandboxFixture()
+        let unknown = try SandboxHTTP.json(
+            port: sandbox.port, "/turnkey/v1/otp_init_v2", ["contact": "ada@example.com", "otpType": "OTP_TYPE_EMAIL"],
+            headers: ["X-Auth-Proxy-Config-ID": "someone-elses-config"])
+        #expect(unknown.status == 401)
+        #expect(unknown.json["code"] as? Int == 16)
+        #expect(unknown.string("message")?.isEmpty == false)
+        #expect(sandbox.deliveries.count == 0)
+        let known = try sandbox.proxy("wallet_kit_config", [:])
+        #expect(known.status == 200)
+    }
+
     @Test func emailCodeLoginForAnExistingUser() throws {
         let sandbox = try SandboxFixture()
         let verificationToken = try sandbox.verifiedContact("ADA@Example.com")
@@ -366,6 +381,35 @@ import Testing
         #expect(login.status == 200, "\(login.text)")
         let session = try sandbox.claims(try #require(login.string("session")))
         #expect(session["user_id"] as? String == signup.string("userId"))
+    }
+
+    /// signup_v2 takes tkhq/swift-sdk's secondary client ids as `{providerName, oidcClaims: {iss, sub, aud}}`
+    /// entries next to the proving oidcToken; claims for an identity nothing in the request proves are refused.
+    @Test func signupV2TakesAnotherAudienceOnlyForAProvenIdentity() throws {
+        let sandbox = try SandboxFixture()
+        let key = try P256PrivateKey()
+        let nonce = AttemptSecrets.turnkeyNonce(sessionPublicKeyHex: key.publicKey.compressedHex)
+        let idToken = try #require(
+            try sandbox.exchange("google", try sandbox.approve("google", user: "cleo", nonce: nonce)).string("id_token")
+        )
+        let claims = try sandbox.claims(idToken)
+        let issuer = try #require(claims["iss"] as? String)
+        let subject = try #require(claims["sub"] as? String)
+        let stranger: [String: Any] = [
+            "providerName": "google", "oidcClaims": ["iss": issuer, "sub": "someone-else", "aud": "web-client"],
+        ]
+        let proven: [String: Any] = [
+            "providerName": "google", "oidcClaims": ["iss": issuer, "sub": subject, "aud": "web-client"],
+        ]
+        let token: [String: Any] = ["providerName": "google", "oidcToken": idToken]
+        let refused = try sandbox.proxy("signup_v2", SandboxFixture.signupBody(["oauthProviders": [token, stranger]]))
+        #expect(refused.status == 403, "\(refused.text)")
+        #expect(refused.json["code"] as? Int == 7)
+        // The v1 signup has no such entries: every entry needs its oidcToken.
+        let v1 = try sandbox.proxy("signup", SandboxFixture.signupBody(["oauthProviders": [token, proven]]))
+        #expect(v1.status == 400, "\(v1.text)")
+        let signup = try sandbox.proxy("signup_v2", SandboxFixture.signupBody(["oauthProviders": [token, proven]]))
+        #expect(signup.status == 200, "\(signup.text)")
     }
 
     @Test func aTOTPUserPassesTheSecondFactor() throws {

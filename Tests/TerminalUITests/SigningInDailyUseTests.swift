@@ -160,6 +160,19 @@ import Testing
         #expect(fresh.flow?.codeAttemptsLeft == nil && fresh.flow?.codeResentAt != nil)
     }
 
+    /// A refusal with the backend's own reason (a Turnkey proxy's rpcStatus message) is a wrong code too: the field
+    /// is cleared for the next one, the reason is shown, and the tries the answer named are counted.
+    @Test func aRefusalWithTheBackendsReasonClearsTheFieldForAnotherCode() {
+        let typed = AppScreenSnapshotTests.codeState(24, 80, typed: "123456")
+        let refusal = SignInError.codeRefused(reason: "invalid code (4 attempts left)")
+        let reports = Self.wrongCodeReports(left: 4).dropLast() + [.signIn(flow: 1, .notice(refusal))]
+        let (refused, _) = AppFixtures.run(typed, [.key(.enter)] + reports)
+        #expect(refused.flow?.codeAttemptsLeft == 4)
+        #expect(refused.flow?.notice == refusal.message)
+        let (_, sent) = AppFixtures.run(refused, AppFixtures.keys("654321") + [.key(.enter)])
+        #expect(sent == [.enterCode(flow: 1, "654321")])
+    }
+
     @Test func aSentCodeShowsAsCheckedUntilTheMachineSaysOtherwise() {
         let typed = AppScreenSnapshotTests.codeState(24, 80, typed: "123456")
         let (sent, effects) = AppFixtures.run(typed, [.key(.enter)])

@@ -121,23 +121,28 @@ import Testing
         let run = try live(["email", "--contact", "ada@example.com"])
         let code = try code(run)
         run.send(Self.wrong(code))
-        #expect(run.wait { run.stderr.contains("That code is not valid. Try again") })
+        // The proxy's own reason, and the code step stays, as tkhq/swift-sdk's code screen does.
+        #expect(run.wait { run.stderr.contains("The code was refused: invalid code (4 attempts left)") })
+        #expect(run.stderr.contains("Type the code again, or resend for a new one."))
         run.send(code)
         let result = run.finish()
         try expectStored(result, backend: "sandbox", provider: "email")
     }
 
-    @Test func tooManyWrongCodesFailAndStoreNothing() throws {
+    @Test func tooManyWrongCodesKeepTheCodeStepButStoreNothing() throws {
         let run = try live(["email", "--contact", "ada@example.com"])
         let code = try code(run)
-        for round in 1...4 {
+        for round in 1...5 {
             run.send(Self.wrong(code))
-            #expect(run.wait { run.stderr.components(separatedBy: "That code is not valid").count == round + 1 })
+            #expect(run.wait { run.stderr.components(separatedBy: "The code was refused").count == round + 1 })
         }
-        run.send(Self.wrong(code))
+        #expect(run.stderr.contains("too many attempts"))
+        // The otpId is spent: the right code is refused too, and the user may still ask for a new one or cancel.
+        run.send(code)
+        #expect(run.wait { run.stderr.components(separatedBy: "The code was refused").count == 7 })
+        run.interrupt()
         let result = run.finish()
-        #expect(result.status == 4, "stderr: \(result.stderr)")
-        #expect(result.stderr.contains("Too many attempts"))
+        #expect(result.status == 3, "stderr: \(result.stderr)")
         #expect(try listed().isEmpty)
     }
 

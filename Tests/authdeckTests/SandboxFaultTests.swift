@@ -459,22 +459,27 @@ import Testing
         expectFailed(
             setup, setup.login(["email", "--contact", "ada@example.com"]), exit: 4,
             saying: ["Too many attempts"])
-        let response = try #require(TraceFile.responses(setup.trace(), to: "/turnkey/v1/otp_init").last)
+        let response = try #require(TraceFile.responses(setup.trace(), to: "/turnkey/v1/otp_init_v2").last)
         #expect(TraceFile.details(response)["status"] as? Int == 429)
         #expect(setup.sandbox.codes().isEmpty)
     }
 
-    @Test func anExpiredCodeIsRefused() throws {
+    @Test func anExpiredCodeIsRefusedAndTheCodeStepStays() throws {
         let setup = try FaultedSandbox(["--fault", "otp-expired"])
         let run = try setup.live(["email", "--contact", "ada@example.com"])
         #expect(run.wait { run.stderr.contains("A code was sent to") })
         let code = try #require(setup.sandbox.codes().last?.code)
         run.send(code)
+        #expect(run.wait { run.stderr.contains("The code was refused: the one-time code has expired") })
+        run.interrupt()
         let result = run.finish()
-        expectFailed(setup, result, exit: 4, saying: ["expired"])
-        let response = try #require(TraceFile.responses(setup.trace(), to: "/turnkey/v1/otp_verify").last)
+        expectFailed(setup, result, exit: 3, saying: ["expired"])
+        let response = try #require(TraceFile.responses(setup.trace(), to: "/turnkey/v1/otp_verify_v2").last)
         #expect(TraceFile.details(response)["status"] as? Int == 400)
-        #expect(!(try String(contentsOfFile: setup.tracePath, encoding: .utf8)).contains(code))
+        let trace = try String(contentsOfFile: setup.tracePath, encoding: .utf8)
+        #expect(!trace.contains(code))
+        // The sealed code is not kept either: otp_verify_v2's encryptedOtpBundle is redacted like otpCode.
+        #expect(trace.contains("encryptedOtpBundle") && !trace.contains("encappedPublic"))
     }
 
     @Test func aLockedTOTPAccountRefusesEvenTheRightCode() throws {

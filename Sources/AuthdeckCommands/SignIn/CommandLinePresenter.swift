@@ -265,6 +265,8 @@ final class CommandLinePresenter: Sendable {
                 shown.totpPrompted ? shown.attemptsLeft.map { " (\($0) attempts left)" } ?? "" : ""
             }
             say("authdeck: \(error.message) Try again\(left).")
+        } else if error.refusesCode {
+            say("authdeck: \(error.message) Type the code again, or resend for a new one.")
         } else {
             say("authdeck: \(error.message)")
         }

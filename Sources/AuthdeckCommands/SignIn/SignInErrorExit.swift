@@ -7,7 +7,7 @@ extension SignInError {
         case .closed: return .cancelled
         case .timedOut: return .timedOut
         case .authenticationFailed, .invalidIdToken, .unauthorized, .stateMismatch, .invalidCode, .rateLimited,
-            .authMethodUnavailable, .grantUnavailable, .issuerMismatch:
+            .authMethodUnavailable, .grantUnavailable, .issuerMismatch, .codeRefused:
             return .authenticationFailed
         case .sessionStorageFailure: return .store
         case .invalidContact: return .usage

@@ -38,7 +38,10 @@ struct TraceReplayPlan {
     static let turnkeyCalls: Set<String> = [
         "wallet_kit_config", "account", "oauth2_authenticate", "oauth_login",
         "otp_init", "otp_verify", "otp_login", "signup", "totp_verify",
+        "otp_init_v2", "otp_verify_v2", "otp_login_v2", "signup_v2",
     ]
+    /// The calls that send a one-time code: v1's and the v2 the Turnkey SDK speaks.
+    static let codeSends: Set<String> = ["otp_init", "otp_init_v2"]
 
     init(_ document: TraceDocument, timeoutCap: Int = defaultTimeoutCap) {
         let steps = document.steps
@@ -54,11 +57,11 @@ struct TraceReplayPlan {
             backend = "sandbox-portal"
         } else if endpoints.contains(where: Self.turnkeyCalls.contains) {
             // The sandbox backend sends email and SMS codes through the proxy, as a turnkey backend does.
-            backend = endpoints.contains("otp_init") ? "sandbox" : "sandbox-turnkey"
+            backend = endpoints.contains(where: Self.codeSends.contains) ? "sandbox" : "sandbox-turnkey"
         }
 
         // Provider and grant.
-        if let otpInit = requests.first(where: { TraceDocument.endpoint($0) == "otp_init" }) {
+        if let otpInit = requests.first(where: { TraceDocument.endpoint($0).map(Self.codeSends.contains) == true }) {
             let type = otpInit.details["body"]?["otpType"]?.string ?? ""
             provider = type.contains("SMS") ? "sms" : "email"
             contact = provider == "sms" ? "+15550100001" : "ada@example.com"
@@ -153,10 +156,11 @@ struct TraceReplayPlan {
             case ("token", 400?) where code == "expired_token":
                 on(.deviceExpired)
                 explained = true
-            case ("otp_init", 429?):
+            case ("otp_init", 429?), ("otp_init_v2", 429?):
                 on(.otpRateLimit)
                 explained = true
-            case ("otp_verify", let status?) where status >= 400 && description.lowercased().contains("expired"):
+            case ("otp_verify", let status?) where status >= 400 && description.lowercased().contains("expired"),
+                ("otp_verify_v2", let status?) where status >= 400 && description.lowercased().contains("expired"):
                 on(.otpExpired)
                 explained = true
             case ("totp_verify", 429?), ("validations", 429?):

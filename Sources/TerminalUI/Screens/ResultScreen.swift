@@ -71,7 +71,7 @@ public struct ResultScreen: Screen {
             return "The provider or backend refused; check the client id, redirect URI and the account."
         case .rateLimited: return "Wait a minute before trying again."
         case .sessionStorageFailure: return "The store refused the write; check the disk and the store's lock."
-        case .invalidContact, .invalidCode: return "Check what was typed and start again."
+        case .invalidContact, .invalidCode, .codeRefused: return "Check what was typed and start again."
         case .network: return "Check the network or the backend's base URL."
         case .signInInProgress: return "Finish or cancel the running sign-in first."
         }

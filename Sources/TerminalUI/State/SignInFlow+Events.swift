@@ -57,7 +57,7 @@ extension SignInFlow {
             record(now, .notice, text)
         case .notice(let error):
             notice = error.message
-            if error == .invalidCode {
+            if error == .invalidCode || error.refusesCode {
                 codeField = codeField.cleared()
                 if choice.usesCode, let left = Self.attemptsLeft(in: trace.last { $0.kind == .step("response") }) {
                     codeAttemptsLeft = left
