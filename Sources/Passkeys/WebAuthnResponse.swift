@@ -1,0 +1,81 @@
+import AuthCore
+import AuthCrypto
+import Foundation
+
+/// What the authenticator answers, as WebAuthn Level 3's `RegistrationResponseJSON` and
+/// `AuthenticationResponseJSON` (section 5.1): `{"id", "rawId", "type": "public-key", "response": {…}}`, binary
+/// members base64url.
+public struct RegistrationResponse: Sendable {
+    public let credentialID: [UInt8]
+    public let clientDataJSON: [UInt8]
+    public let attestationObject: [UInt8]
+
+    public var json: JSONValue {
+        PasskeyResponseJSON.credential(
+            credentialID,
+            [
+                "clientDataJSON": .string(Base64URL.encode(clientDataJSON)),
+                "attestationObject": .string(Base64URL.encode(attestationObject)),
+            ])
+    }
+}
+
+public struct AssertionResponse: Sendable {
+    public let credentialID: [UInt8]
+    public let clientDataJSON: [UInt8]
+    public let authenticatorData: [UInt8]
+    /// DER-encoded ECDSA (WebAuthn section 6.5.5 for ES256).
+    public let signature: [UInt8]
+    public let userHandle: [UInt8]?
+
+    public var json: JSONValue {
+        var members: [String: JSONValue] = [
+            "clientDataJSON": .string(Base64URL.encode(clientDataJSON)),
+            "authenticatorData": .string(Base64URL.encode(authenticatorData)),
+            "signature": .string(Base64URL.encode(signature)),
+        ]
+        if let userHandle { members["userHandle"] = .string(Base64URL.encode(userHandle)) }
+        return PasskeyResponseJSON.credential(credentialID, members)
+    }
+}
+
+enum PasskeyResponseJSON {
+    static func credential(_ id: [UInt8], _ response: [String: JSONValue]) -> JSONValue {
+        let encodedID = JSONValue.string(Base64URL.encode(id))
+        return .object([
+            "id": encodedID, "rawId": encodedID, "type": .string("public-key"), "response": .object(response),
+        ])
+    }
+}
+
+/// The client's half of a ceremony (WebAuthn section 5.8.1): the collected client data the authenticator signs a
+/// hash of. Written member by member in the spec's order (`type`, `challenge`, `origin`, `crossOrigin`), as
+/// section 5.8.1.1's serialization does.
+public enum ClientData {
+    public static let create = "webauthn.create"
+    public static let get = "webauthn.get"
+
+    public static func json(type: String, challenge: [UInt8], origin: String) -> [UInt8] {
+        Array(
+            "{\"type\":\(quoted(type)),\"challenge\":\(quoted(Base64URL.encode(challenge))),\"origin\":\(quoted(origin)),\"crossOrigin\":false}"
+                .utf8)
+    }
+
+    /// A JSON string (section 5.8.1.2's CCDToString: `"` and `\` escaped, control characters as \u escapes).
+    static func quoted(_ text: String) -> String {
+        var output = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case _ where scalar.value < 0x20: output += String(format: "\\u%04x", scalar.value)
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        return output + "\""
+    }
+
+    /// The origin a terminal client claims for a relying party: its id's https origin, as native platform
+    /// clients do for an associated domain.
+    public static func origin(relyingPartyID: String) -> String { "https://\(relyingPartyID)" }
+}
