@@ -6,10 +6,12 @@ import Synchronization
 /// sign-in, then the sandbox's auth proxy is asked whether it knows the identity. A known user is signed in at
 /// once; an unknown one gets an account (`signup` with the ID token) and must verify the email with a code sent to
 /// it (`otp_init`, entered on the code screen, `otp_verify`) before the session counts. Providers without an ID
-/// token (Discord, X) sign in directly.
+/// token (Discord, X) sign in directly. With a passkey step (`--passkey`), a known user completes the login with
+/// the store's passkey, and a new one (or a known one without a passkey) creates one after verifying the email.
 public final class SandboxAccountSignIn: SignInBackend, Sendable {
     public let inner: SignInBackend
     public let proxy: TurnkeyProxyClient
+    public let passkey: PasskeyStep?
 
     private struct NewAccount {
         /// The session the provider issued, held while its new account's email is verified.
@@ -18,9 +20,10 @@ public final class SandboxAccountSignIn: SignInBackend, Sendable {
     }
     private let newAccount = Mutex(NewAccount())
 
-    public init(inner: SignInBackend, proxy: TurnkeyProxyClient) {
+    public init(inner: SignInBackend, proxy: TurnkeyProxyClient, passkey: PasskeyStep? = nil) {
         self.inner = inner
         self.proxy = proxy
+        self.passkey = passkey
     }
 
     public var waitsForRedirect: Bool { inner.waitsForRedirect }
@@ -48,9 +51,12 @@ public final class SandboxAccountSignIn: SignInBackend, Sendable {
 
     public func verifyCode(_ attempt: Attempt, otpID: String, code: String) throws(SignInError) -> BackendAnswer {
         guard let issued = newAccount.withLock({ $0.held }) else { throw .invalidCode }
-        _ = try proxy.verifyOTP(otpID: otpID, code: code, publicKey: nil)
+        let verificationToken = try proxy.verifyOTP(otpID: otpID, code: code, publicKey: nil)
         newAccount.withLock { $0.held = nil }
-        return .issued(issued)
+        guard let passkey else { return .issued(issued) }
+        var session = issued.session
+        session.secrets.passkey = try passkey.register(verificationToken: verificationToken)
+        return .issued(IssuedSession(session: session, kind: issued.kind))
     }
 
     public func revoke(_ issued: IssuedSession) { inner.revoke(issued) }
@@ -71,13 +77,23 @@ public final class SandboxAccountSignIn: SignInBackend, Sendable {
         guard case .issued(let issued) = answer, let idToken = issued.session.secrets.idToken,
             let email = issued.session.record.email
         else { return answer }
-        if try proxy.account(filterType: "OIDC_TOKEN", filterValue: idToken) != nil { return answer }
-        _ = try proxy.signup(oidcToken: idToken, providerName: issued.session.record.provider)
+        let known = try proxy.account(filterType: "OIDC_TOKEN", filterValue: idToken) != nil
+        if known {
+            guard let passkey else { return answer }
+            if let used = try passkey.authenticate(email: email) {
+                var session = issued.session
+                session.secrets.passkey = used
+                return .issued(IssuedSession(session: session, kind: issued.kind))
+            }
+            // A known account without a passkey at the relying party proves its email before making one.
+        } else {
+            _ = try proxy.signup(oidcToken: idToken, providerName: issued.session.record.provider)
+        }
         let contact = Contact.email(email)
         let config = try proxy.walletKitConfig()
         let otpID = try proxy.initOTP(contact: contact)
         newAccount.withLock {
-            $0.held = IssuedSession(session: issued.session, kind: .signup)
+            $0.held = IssuedSession(session: issued.session, kind: known ? issued.kind : .signup)
             $0.contact = contact
         }
         return .codeRequired(contact: contact, format: config.otpFormat, otpID: otpID)

@@ -20,6 +20,10 @@ public struct SignInRequest: Equatable, Sendable {
     /// `login --grant`: how the tokens are asked for.
     public var grant: SignInGrant
     public var timeout: TimeInterval
+    /// `login --passkey`: Para's passkey step with this authenticator (sandbox social sign-ins).
+    public var passkey: PasskeyCredential.Kind?
+    /// The store's passkeys for the backend, read from the unlocked store before the sign-in starts.
+    public var passkeys: [PasskeyCredential] = []
 
     /// `--device` (and New sign-in's device choice): the device authorization grant.
     public var useDevice: Bool {

@@ -61,6 +61,7 @@ public struct SecurityKey: Sendable {
     public func register(
         _ options: CreationOptions, origin: String, on device: Device
     ) throws(PasskeyError) -> (credential: PasskeyCredential, response: RegistrationResponse) {
+        try ClientData.check(relyingPartyID: options.relyingPartyID, origin: origin)
         guard options.algorithms.isEmpty || options.algorithms.contains(SoftwarePasskey.es256) else {
             throw PasskeyError("the relying party accepts no ES256 key, the only kind authdeck asks a security key for")
         }
@@ -112,6 +113,7 @@ public struct SecurityKey: Sendable {
         _ options: RequestOptions, origin: String, credential: PasskeyCredential, on device: Device
     ) throws(PasskeyError) -> (credential: PasskeyCredential, response: AssertionResponse) {
         try PasskeyChoice.check(options, credential: credential)
+        try ClientData.check(relyingPartyID: credential.relyingPartyID, origin: origin)
         let credentialID = Base64URL.decode(credential.credentialID) ?? []
         let clientData = ClientData.json(type: ClientData.get, challenge: options.challenge, origin: origin)
         let hash = SHA256.hash(clientData)

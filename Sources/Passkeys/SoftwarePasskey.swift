@@ -54,6 +54,7 @@ public enum SoftwarePasskey {
     public static func register(
         _ options: CreationOptions, origin: String, known: [PasskeyCredential] = []
     ) throws(PasskeyError) -> (credential: PasskeyCredential, response: RegistrationResponse) {
+        try ClientData.check(relyingPartyID: options.relyingPartyID, origin: origin)
         guard options.algorithms.isEmpty || options.algorithms.contains(es256) else {
             throw PasskeyError("the relying party accepts no ES256 (P-256) key, the only kind authdeck makes")
         }
@@ -104,6 +105,7 @@ public enum SoftwarePasskey {
         _ options: RequestOptions, origin: String, credential: PasskeyCredential
     ) throws(PasskeyError) -> (credential: PasskeyCredential, response: AssertionResponse) {
         try PasskeyChoice.check(options, credential: credential)
+        try ClientData.check(relyingPartyID: credential.relyingPartyID, origin: origin)
         guard let hex = credential.privateKeyHex, let scalar = Hex.decode(hex),
             let key = try? P256PrivateKey(rawRepresentation: scalar)
         else {

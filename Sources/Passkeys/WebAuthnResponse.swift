@@ -75,7 +75,19 @@ public enum ClientData {
         return output + "\""
     }
 
-    /// The origin a terminal client claims for a relying party: its id's https origin, as native platform
-    /// clients do for an associated domain.
-    public static func origin(relyingPartyID: String) -> String { "https://\(relyingPartyID)" }
+    /// Whether `relyingPartyID` may be used from `origin` (WebAuthn sections 5.1.3 step 8 and 5.1.4.1 step 7): it
+    /// is the origin's host or a domain the host lies under. A relying party cannot ask for another site's passkeys.
+    public static func allows(relyingPartyID: String, from origin: String) -> Bool {
+        guard let host = URLComponents(string: origin)?.host?.lowercased(), !relyingPartyID.isEmpty else {
+            return false
+        }
+        let id = relyingPartyID.lowercased()
+        return host == id || host.hasSuffix("." + id)
+    }
+
+    static func check(relyingPartyID: String, origin: String) throws(PasskeyError) {
+        guard allows(relyingPartyID: relyingPartyID, from: origin) else {
+            throw PasskeyError("the relying party id \(relyingPartyID) does not belong to the origin \(origin)")
+        }
+    }
 }
