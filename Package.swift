@@ -118,7 +118,8 @@ let package = Package(
         .testTarget(
             name: "AuthClientTests",
             dependencies: [
-                "AuthClient", "AuthCore", "AuthCrypto", "LoopbackHTTP", "Sandbox", "SandboxTestSupport", "TestSupport",
+                "AuthClient", "AuthCore", "AuthCrypto", "LoopbackHTTP", "Passkeys", "Sandbox", "SandboxTestSupport",
+                "TestSupport",
             ]),
         .testTarget(
             name: "SandboxTests",

@@ -25,7 +25,7 @@ public struct AssertionResponse: Sendable {
     public let clientDataJSON: [UInt8]
     public let authenticatorData: [UInt8]
     /// DER-encoded ECDSA (WebAuthn section 6.5.5 for ES256).
-    public let signature: [UInt8]
+    public var signature: [UInt8]
     public let userHandle: [UInt8]?
 
     public var json: JSONValue {

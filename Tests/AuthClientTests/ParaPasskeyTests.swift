@@ -1,6 +1,7 @@
 import AuthClient
 import AuthCore
 import Foundation
+import Passkeys
 import Sandbox
 import Testing
 
@@ -105,5 +106,64 @@ import Testing
         }
         #expect(error.message.contains("no FIDO2 security key is plugged in; plug one in or use --passkey software"))
         #expect(stored.count == 0)
+    }
+}
+
+/// The sandbox relying party's own checks (WebAuthn section 7.2), each shown refusing: a tampered signature,
+/// another origin, a challenge used twice, a counter that does not move up; and a registration without a verified
+/// email (section 7.1 runs only after `registration_options` took a verificationToken).
+@Suite(.serialized) struct SandboxRelyingPartyTests {
+    func post(_ sandbox: TurnkeySandbox, _ route: String, _ body: JSONValue) throws -> (Int, JSONValue) {
+        let data = try JSONEncoder().encode(body)
+        let response = try CurlTransport(timeout: 5).send(
+            .json(sandbox.base + "/webauthn/" + route, Array(data)))
+        return (response.status, (try? response.json()) ?? .null)
+    }
+
+    @Test func assertionsThatMustNotPassAreRefused() throws {
+        let sandbox = try TurnkeySandbox()
+        let stored = PersistedSessions()
+        let flow = ParaPasskeyTests()
+        let (controller, presenter) = try flow.start(sandbox, user: "cleo", passkey: .software, stored: stored)
+        try flow.enterEmailCode(sandbox, controller, presenter)
+        _ = presenter.waitForEnd()
+        let credential = try #require(stored.sessions.last?.secrets.passkey)
+        let origin = sandbox.base
+
+        func options() throws -> RequestOptions {
+            let (status, json) = try post(sandbox, "authentication_options", .object(["email": .string("cleo@example.com")]))
+            #expect(status == 200)
+            return try RequestOptions(json: Array(try JSONEncoder().encode(json)))
+        }
+        func send(_ response: AssertionResponse) throws -> (Int, String) {
+            let (status, json) = try post(sandbox, "authentication", .object(["credential": response.json]))
+            return (status, json["message"]?.string ?? "")
+        }
+
+        let first = try options()
+        let (_, good) = try SoftwarePasskey.assert(first, origin: origin, credential: credential)
+        var tampered = good
+        tampered.signature[tampered.signature.count - 3] ^= 0x10
+        #expect(try send(tampered) == (401, "the assertion's signature does not verify"))
+
+        let second = try options()
+        let (_, accepted) = try SoftwarePasskey.assert(second, origin: origin, credential: credential)
+        #expect(try send(accepted).0 == 200)
+        #expect(try send(accepted) == (401, "the challenge is unknown, used or expired"))
+
+        // The stored passkey's counter again, which the accepted assertion already carried: a cloned authenticator.
+        let third = try options()
+        let (_, replayedCounter) = try SoftwarePasskey.assert(third, origin: origin, credential: credential)
+        #expect(
+            try send(replayedCounter)
+                == (401, "the signature counter went backwards: the authenticator may be cloned"))
+
+        // The host matches the rp id, but the port is another site's: not the relying party's origin.
+        let fourth = try options()
+        let (_, elsewhere) = try SoftwarePasskey.assert(fourth, origin: "http://127.0.0.1:1", credential: credential)
+        #expect(try send(elsewhere).0 == 403)
+
+        let (status, _) = try post(sandbox, "registration_options", .object(["verificationToken": .string("x.y.z")]))
+        #expect(status == 401)
     }
 }
