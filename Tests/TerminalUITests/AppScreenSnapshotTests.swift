@@ -240,6 +240,16 @@ import Testing
                 ]
             ).0
         },
+        // Para's step after a new account's social sign-in: the seed's view flow calls it verification.
+        Case(name: "code-entry-verification") { rows, cols in
+            let format = try! OTPCodeFormat(length: 6, alphanumeric: false)
+            let attempt = AppFixtures.attempt(
+                method: .oneTimeCode(contact: .email("cleo@example.com"), format: format, otpID: "otp-1"),
+                provider: "google", resendIn: 25)
+            return AppFixtures.flowState(
+                rows: rows, cols: cols,
+                reports: AppFixtures.browserReports() + [.stateChanged(.awaitingCallback(attempt, .waiting))])
+        },
         Case(name: "code-entry-attempts-left") { rows, cols in
             var state = codeState(rows, cols, typed: "123456")
             state.sandboxOutbox = "/home/ada/.local/share/authdeck-sandbox/sandbox-outbox.jsonl"

@@ -216,6 +216,38 @@ import Testing
         try expectStored(result, backend: "sandbox", provider: "google")
     }
 
+    /// Para's passkeys on the sandbox backend: a new user makes a software passkey after the email code (sealed
+    /// with the session), and the next login completes with it and no code; `--passkey` elsewhere is one line.
+    @Test func aSoftwarePasskeyIsMadeAfterTheEmailAndUsedByTheNextLogin() throws {
+        let run = try live(
+            ["google", "--backend", "sandbox", "--passkey", "software", "--session-key", "cleo-first"],
+            environment: ["SANDBOX_USER": "cleo"])
+        #expect(run.wait { run.stderr.contains("Account created. A code was sent to cleo@example.com") })
+        run.send(try #require(sandbox.codes().last?.code))
+        let first = run.finish()
+        try expectStored(first, backend: "sandbox", provider: "google")
+
+        let codes = sandbox.codes().count
+        let again = login(
+            ["google", "--backend", "sandbox", "--passkey", "software", "--session-key", "cleo-again"],
+            environment: ["SANDBOX_USER": "cleo"])
+        try expectStored(again, backend: "sandbox", provider: "google")
+        #expect(sandbox.codes().count == codes)
+
+        // The store holds no security-key passkey for the account: one line, nothing stored.
+        let hardware = login(
+            ["google", "--backend", "sandbox", "--passkey", "hardware", "--session-key", "cleo-key"],
+            environment: ["SANDBOX_USER": "cleo"])
+        #expect(hardware.status != 0)
+        #expect(hardware.stderr.contains("this store holds no hardware passkey the relying party lists"))
+        #expect(try listed().count == 2)
+
+        let elsewhere = login(["google", "--backend", "sandbox-turnkey", "--passkey", "software"])
+        #expect(elsewhere.status != 0)
+        #expect(elsewhere.stderr.contains("--passkey is Para's step after a social sign-in"))
+        #expect(try listed().count == 2)
+    }
+
     @Test(arguments: ["google", "apple"])
     func portalSignInWithoutTOTP(_ provider: String) throws {
         let result = login([provider, "--backend", "sandbox-portal", "--yes"])

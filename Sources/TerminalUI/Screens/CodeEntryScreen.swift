@@ -41,8 +41,11 @@ public struct CodeEntryScreen: Screen {
 
     private func renderCode(_ flow: SignInFlow, state: AppState, into buffer: inout ScreenBuffer) {
         let left = flow.secondsLeft(now: state.now)
+        // After a social sign-in the code proves a new account's email: Para's view flow calls this step
+        // "verification" (then a passkey is made, when one was asked for).
+        let verification = !flow.choice.provider.sendsCode
         AppFrame.draw(
-            title: "\(flow.choice.title) via \(flow.choice.backend)",
+            title: (verification ? "Verification: " : "") + "\(flow.choice.title) via \(flow.choice.backend)",
             right: left.map { "\(TimeText.countdown($0)) left" } ?? "",
             hints: [
                 .init("Enter", "verify"), .init("Tab", "resend"), .init("Esc", "cancel"),
@@ -50,14 +53,17 @@ public struct CodeEntryScreen: Screen {
             ],
             state: state, into: &buffer)
         let body = AppFrame.body(rows: buffer.rows, cols: buffer.cols)
-        let contact = flow.choice.contact?.value ?? "your contact"
+        var contact = flow.choice.contact?.value ?? "your contact"
         var progress: SignInStateMachine.Progress = .waiting
         var resendAt: Date?
         var sent = false
         if case .running(.awaitingCallback(let attempt, let current)) = flow.phase {
             progress = current
             resendAt = attempt.resendAvailableAt
-            if case .oneTimeCode(_, _, let otpID) = attempt.method { sent = otpID != nil }
+            if case .oneTimeCode(let to, _, let otpID) = attempt.method {
+                sent = otpID != nil
+                contact = to.value
+            }
         }
         var lines = ScreenLines()
         if let resent = flow.codeResentAt {
@@ -68,6 +74,7 @@ public struct CodeEntryScreen: Screen {
                 sent ? "  A code was sent to \(contact)." : "  Sending a code to \(contact)…",
                 Style(attributes: .bold))
         }
+        if verification { lines.add("  Verify the email to finish signing in.", Style(foreground: .dim)) }
         lines.draw(in: Rect(row: body.row + 1, col: 0, rows: 2, cols: body.cols), into: &buffer)
 
         buffer.write("  Code", row: body.row + 3, col: 0, style: Style(foreground: .accent))
