@@ -14,7 +14,9 @@ public struct PasskeyStep: Sendable {
     /// The store's passkeys for this backend, for the assertion.
     public let known: [PasskeyCredential]
 
-    public init(baseURL: String, transport: HTTPTransport, authenticator: PasskeyCredential.Kind, known: [PasskeyCredential]) {
+    public init(
+        baseURL: String, transport: HTTPTransport, authenticator: PasskeyCredential.Kind, known: [PasskeyCredential]
+    ) {
         self.baseURL = baseURL.trimmingSuffix("/")
         self.transport = transport
         self.authenticator = authenticator
@@ -89,7 +91,8 @@ public struct PasskeyStep: Sendable {
     private func call(
         _ route: String, _ body: [String: JSONValue], missingIsNil: Bool = false
     ) throws(SignInError) -> JSONValue? {
-        let request = OutgoingRequest.json(baseURL + "/" + route, Array(try TurnkeyProxyClient.encode(.object(body)).utf8))
+        let request = OutgoingRequest.json(
+            baseURL + "/" + route, Array(try TurnkeyProxyClient.encode(.object(body)).utf8))
         let response = try transport.send(request)
         if missingIsNil, response.status == 404 { return nil }
         guard (200..<300).contains(response.status) else {

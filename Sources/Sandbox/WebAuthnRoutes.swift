@@ -87,7 +87,8 @@ final class WebAuthnRoutes: Sendable {
         let userHandle = Array(account.userID.utf8)
         let challenge = try newChallenge(
             Challenge(
-                email: verified.contact, ceremony: "webauthn.create", expiresAt: context.clock.now + Self.challengeLifetime,
+                email: verified.contact, ceremony: "webauthn.create",
+                expiresAt: context.clock.now + Self.challengeLifetime,
                 userHandle: userHandle),
             spending: verified.id)
         let existing = state.withLock { $0.credentials.filter { $0.email == verified.contact } }
@@ -224,8 +225,9 @@ final class WebAuthnRoutes: Sendable {
                 throw .unauthenticated("the credential is not registered for this account")
             }
             // Step 21: the signature over authData ‖ SHA-256(clientDataJSON) by the stored key.
-            guard rp.credentials[index].publicKey.isValidSignature(
-                der: signature, for: authenticatorData + SHA256.hash(clientData))
+            guard
+                rp.credentials[index].publicKey.isValidSignature(
+                    der: signature, for: authenticatorData + SHA256.hash(clientData))
             else {
                 throw .unauthenticated("the assertion's signature does not verify")
             }
@@ -262,7 +264,9 @@ final class WebAuthnRoutes: Sendable {
         guard let bytes = Self.binary(response, "clientDataJSON"), let clientData = JSONText.object(bytes) else {
             throw .invalidArgument("clientDataJSON is not base64url JSON")
         }
-        guard clientData["type"] as? String == type else { throw .invalidArgument("clientDataJSON.type is not \(type)") }
+        guard clientData["type"] as? String == type else {
+            throw .invalidArgument("clientDataJSON.type is not \(type)")
+        }
         guard let challenge = clientData["challenge"] as? String else {
             throw .invalidArgument("clientDataJSON has no challenge")
         }

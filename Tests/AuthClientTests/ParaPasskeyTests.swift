@@ -21,7 +21,9 @@ import Testing
         controller.start(
             try sandbox.backend("google", backend: "sandbox", passkey: passkey, passkeys: known), timeout: 60)
         _ = try #require(presenter.waitForBegin())
-        guard case .browser(let url)? = presenter.prompts.last else { throw TurnkeySandbox.BrowseFailure(description: "no browser") }
+        guard case .browser(let url)? = presenter.prompts.last else {
+            throw TurnkeySandbox.BrowseFailure(description: "no browser")
+        }
         #expect(controller.paste(try sandbox.browse(url, user: user)) == .accepted)
         return (controller, presenter)
     }
@@ -40,13 +42,20 @@ import Testing
         controller.enterCode(try #require(sandbox.code(otpID: otpID)))
     }
 
+    /// A sign-in that passes the email code; its outcome, or nil (recorded as an issue) when it ended otherwise.
+    func signInVerifyingEmail(
+        _ sandbox: TurnkeySandbox, user: String, passkey: PasskeyCredential.Kind = .software, stored: PersistedSessions
+    ) throws -> Result<SignInOutcome, SignInError>? {
+        let (controller, presenter) = try start(sandbox, user: user, passkey: passkey, stored: stored)
+        try enterEmailCode(sandbox, controller, presenter)
+        return presenter.waitForEnd()
+    }
+
     @Test func aNewUserCreatesAPasskeyAfterTheEmailAndTheNextSignInUsesIt() throws {
         let sandbox = try TurnkeySandbox()
         let stored = PersistedSessions()
-        let (controller, presenter) = try start(sandbox, user: "cleo", passkey: .software, stored: stored)
-        try enterEmailCode(sandbox, controller, presenter)
-        guard case .success(let outcome)? = presenter.waitForEnd() else {
-            Issue.record("no session: \(presenter.notices)")
+        guard case .success(let outcome)? = try signInVerifyingEmail(sandbox, user: "cleo", stored: stored) else {
+            Issue.record("no session")
             return
         }
         #expect(outcome.kind == .signup)
@@ -83,9 +92,7 @@ import Testing
     @Test func aKnownUserWithoutAPasskeyVerifiesTheEmailAndMakesOne() throws {
         let sandbox = try TurnkeySandbox()
         let stored = PersistedSessions()
-        let (controller, presenter) = try start(sandbox, user: "ada", passkey: .software, stored: stored)
-        try enterEmailCode(sandbox, controller, presenter)
-        guard case .success(let outcome)? = presenter.waitForEnd() else {
+        guard case .success(let outcome)? = try signInVerifyingEmail(sandbox, user: "ada", stored: stored) else {
             Issue.record("no session")
             return
         }
@@ -98,9 +105,10 @@ import Testing
     @Test func aSecurityKeyThatIsNotPluggedInIsNamed() throws {
         let sandbox = try TurnkeySandbox()
         let stored = PersistedSessions()
-        let (controller, presenter) = try start(sandbox, user: "cleo", passkey: .hardware, stored: stored)
-        try enterEmailCode(sandbox, controller, presenter)
-        guard case .failure(let error)? = presenter.waitForEnd() else {
+        guard
+            case .failure(let error)? = try signInVerifyingEmail(
+                sandbox, user: "cleo", passkey: .hardware, stored: stored)
+        else {
             print("skipped: a security key answered; the none-present line is not checked")
             return
         }
@@ -123,15 +131,13 @@ import Testing
     @Test func assertionsThatMustNotPassAreRefused() throws {
         let sandbox = try TurnkeySandbox()
         let stored = PersistedSessions()
-        let flow = ParaPasskeyTests()
-        let (controller, presenter) = try flow.start(sandbox, user: "cleo", passkey: .software, stored: stored)
-        try flow.enterEmailCode(sandbox, controller, presenter)
-        _ = presenter.waitForEnd()
+        _ = try ParaPasskeyTests().signInVerifyingEmail(sandbox, user: "cleo", stored: stored)
         let credential = try #require(stored.sessions.last?.secrets.passkey)
         let origin = sandbox.base
 
         func options() throws -> RequestOptions {
-            let (status, json) = try post(sandbox, "authentication_options", .object(["email": .string("cleo@example.com")]))
+            let (status, json) = try post(
+                sandbox, "authentication_options", .object(["email": .string("cleo@example.com")]))
             #expect(status == 200)
             return try RequestOptions(json: Array(try JSONEncoder().encode(json)))
         }
