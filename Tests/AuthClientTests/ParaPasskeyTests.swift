@@ -89,6 +89,37 @@ import Testing
         #expect(stored.count == count)
     }
 
+    /// A traced passkey sign-in shows the relying party's calls but never the WebAuthn response (its signature,
+    /// attestation, authenticator data) nor a whole challenge.
+    @Test func aTraceKeepsThePasskeysProofOut() throws {
+        let sandbox = try TurnkeySandbox()
+        let stored = PersistedSessions()
+        _ = try signInVerifyingEmail(sandbox, user: "cleo", stored: stored)
+        let passkey = try #require(stored.sessions.last?.secrets.passkey)
+        let trace = FlowTrace()
+        let presenter = RecordingPresenter()
+        let controller = SignInController.recording(presenter, persist: stored.persist)
+        controller.start(
+            try sandbox.backend(
+                "google", backend: "sandbox", trace: trace, passkey: .software, passkeys: [passkey]),
+            timeout: 60)
+        _ = try #require(presenter.waitForBegin())
+        guard case .browser(let url)? = presenter.prompts.last else {
+            throw TurnkeySandbox.BrowseFailure(description: "no browser")
+        }
+        #expect(controller.paste(try sandbox.browse(url, user: "cleo")) == .accepted)
+        guard case .success? = presenter.waitForEnd() else {
+            Issue.record("no session")
+            return
+        }
+        let lines = trace.jsonLines()
+        #expect(lines.contains("/webauthn/authentication"))
+        #expect(lines.contains("[redacted object]"))
+        // DER ECDSA signatures start 0x30 0x44…0x46: base64url "MEQ", "MEU" or "MEY".
+        for start in ["MEQ", "MEU", "MEY"] { #expect(!lines.contains("\"signature\":\"\(start)")) }
+        #expect(!lines.contains("authenticatorData\":\""))
+    }
+
     @Test func aKnownUserWithoutAPasskeyVerifiesTheEmailAndMakesOne() throws {
         let sandbox = try TurnkeySandbox()
         let stored = PersistedSessions()
