@@ -23,8 +23,10 @@ public struct SecurityKey: Sendable {
     public static let shared: Result<SecurityKey, PasskeyError> = {
         var failure: UnsafePointer<CChar>?
         guard let table = fido_shim_api(&failure) else {
-            let reason = failure.map { String(cString: $0) } ?? "unknown error"
-            return .failure(PasskeyError("cannot load \(libraryName) (\(reason)); install libfido2-1"))
+            var reason = failure.map { String(cString: $0) } ?? "unknown error"
+            // dlerror starts with the file's name, which the line names already.
+            if reason.hasPrefix(libraryName + ": ") { reason.removeFirst(libraryName.count + 2) }
+            return .failure(PasskeyError("cannot load \(libraryName): \(reason); install libfido2-1"))
         }
         return .success(SecurityKey(api: table.pointee))
     }()
