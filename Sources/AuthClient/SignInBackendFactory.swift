@@ -29,7 +29,8 @@ public enum SignInBackendFactory {
         let kind = request.provider
         let sendsCode = kind.sendsCode
         if sendsCode, request.contact == nil { throw .invalidContact }
-        if request.passkey != nil, backend.type != .sandbox || sendsCode {
+        if request.passkey != nil, backend.type != .sandbox || sendsCode || catalog[kind.name]?.idToken != true {
+            // Para's branch needs the provider's ID token to tell a known account from a new one.
             throw .unavailable(
                 reason: "--passkey is Para's step after a social sign-in (google, apple) on a sandbox backend")
         }

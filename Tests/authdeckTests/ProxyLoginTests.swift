@@ -242,9 +242,11 @@ import Testing
         #expect(hardware.stderr.contains("this store holds no hardware passkey the relying party lists"))
         #expect(try listed().count == 2)
 
-        let elsewhere = login(["google", "--backend", "sandbox-turnkey", "--passkey", "software"])
-        #expect(elsewhere.status != 0)
-        #expect(elsewhere.stderr.contains("--passkey is Para's step after a social sign-in"))
+        for elsewhere in [["google", "--backend", "sandbox-turnkey"], ["discord", "--backend", "sandbox"]] {
+            let refused = login(elsewhere + ["--passkey", "software"])
+            #expect(refused.status != 0)
+            #expect(refused.stderr.contains("--passkey is Para's step after a social sign-in"))
+        }
         #expect(try listed().count == 2)
     }
 
