@@ -8,7 +8,7 @@ import Foundation
 public struct RegistrationResponse: Sendable {
     public let credentialID: [UInt8]
     public let clientDataJSON: [UInt8]
-    public let attestationObject: [UInt8]
+    public var attestationObject: [UInt8]
 
     public var json: JSONValue {
         PasskeyResponseJSON.credential(

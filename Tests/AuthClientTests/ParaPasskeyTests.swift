@@ -1,5 +1,6 @@
 import AuthClient
 import AuthCore
+import AuthCrypto
 import Foundation
 import Passkeys
 import Sandbox
@@ -202,5 +203,54 @@ import Testing
 
         let (status, _) = try post(sandbox, "registration_options", .object(["verificationToken": .string("x.y.z")]))
         #expect(status == 401)
+    }
+
+    /// A verificationToken for `email`, as the proxy hands one out after its code.
+    func verificationToken(_ sandbox: TurnkeySandbox, email: String) throws -> String {
+        let proxy = TurnkeyProxyClient(
+            baseURL: sandbox.base + "/turnkey", configID: "sandbox-config", transport: CurlTransport(timeout: 5))
+        let otpID = try proxy.initOTP(contact: .email(email))
+        return try proxy.verifyOTP(otpID: otpID, code: try #require(sandbox.code(otpID: otpID)), publicKey: nil)
+    }
+
+    /// Section 7.1 at the relying party: packed self-attestation verified (and refused once its signature is
+    /// broken), a verificationToken good for one registration, a challenge for one, a rawId that must be the attested
+    /// credential's.
+    @Test func registrationsThatMustNotPassAreRefused() throws {
+        let sandbox = try TurnkeySandbox()
+        let origin = sandbox.base
+        func options(_ token: String) throws -> (Int, CreationOptions?) {
+            let (status, json) = try post(
+                sandbox, "registration_options", .object(["verificationToken": .string(token)]))
+            return (status, status == 200 ? try CreationOptions(json: Array(try JSONEncoder().encode(json))) : nil)
+        }
+        func register(_ response: RegistrationResponse, rawID: [UInt8]? = nil) throws -> (Int, String) {
+            var credential = response.json
+            if let rawID, case .object(var members) = credential {
+                members["rawId"] = .string(Base64URL.encode(rawID))
+                credential = .object(members)
+            }
+            let (status, json) = try post(sandbox, "registration", .object(["credential": credential]))
+            return (status, json["message"]?.string ?? "")
+        }
+
+        let token = try verificationToken(sandbox, email: "ada@example.com")
+        var creation = try #require(try options(token).1)
+        #expect(try options(token).0 == 401, "a verificationToken registers one passkey")
+        creation.attestation = "direct"
+        let (_, packed) = try SoftwarePasskey.register(creation, origin: origin)
+        var broken = packed
+        // The packed statement's signature sits before authData in the map; flip a byte well inside it.
+        let signatureAt = try #require(findSequence([0x63, 0x73, 0x69, 0x67], in: broken.attestationObject)) + 8
+        broken.attestationObject[signatureAt] ^= 0x01
+        #expect(try register(broken) == (400, "the packed self-attestation does not verify"))
+        #expect(try register(packed, rawID: [1, 2, 3]) == (400, "rawId is not the attested credential id"))
+        #expect(try register(packed).0 == 200)
+        #expect(try register(packed) == (401, "the challenge is unknown, used or expired"))
+    }
+
+    func findSequence(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard haystack.count >= needle.count else { return nil }
+        return (0...(haystack.count - needle.count)).first { Array(haystack[$0..<$0 + needle.count]) == needle }
     }
 }
