@@ -67,8 +67,7 @@ public struct SecurityKey: Sendable {
         guard options.algorithms.isEmpty || options.algorithms.contains(SoftwarePasskey.es256) else {
             throw PasskeyError("the relying party accepts no ES256 key, the only kind authdeck asks a security key for")
         }
-        let clientData = ClientData.json(type: ClientData.create, challenge: options.challenge, origin: origin)
-        let hash = SHA256.hash(clientData)
+        let (clientData, hash) = Self.collected(ClientData.create, options.challenge, origin)
         guard let credential = api.cred_new?() else { throw PasskeyError("libfido2 cannot allocate a credential") }
         defer {
             var owned: OpaquePointer? = credential
@@ -117,8 +116,7 @@ public struct SecurityKey: Sendable {
         try PasskeyChoice.check(options, credential: credential)
         try ClientData.check(relyingPartyID: credential.relyingPartyID, origin: origin)
         let credentialID = Base64URL.decode(credential.credentialID) ?? []
-        let clientData = ClientData.json(type: ClientData.get, challenge: options.challenge, origin: origin)
-        let hash = SHA256.hash(clientData)
+        let (clientData, hash) = Self.collected(ClientData.get, options.challenge, origin)
         guard let assertion = api.assert_new?() else { throw PasskeyError("libfido2 cannot allocate an assertion") }
         defer {
             var owned: OpaquePointer? = assertion
@@ -145,6 +143,14 @@ public struct SecurityKey: Sendable {
             signature: bytes(api.assert_sig_ptr?(assertion, 0), api.assert_sig_len?(assertion, 0)),
             userHandle: Base64URL.decode(credential.userHandle))
         return (updated, response)
+    }
+
+    /// The client data for a ceremony and its SHA-256, which is all the key is given of it.
+    private static func collected(
+        _ type: String, _ challenge: [UInt8], _ origin: String
+    ) -> (json: [UInt8], hash: [UInt8]) {
+        let json = ClientData.json(type: type, challenge: challenge, origin: origin)
+        return (json, SHA256.hash(json))
     }
 
     /// The contents of one CBOR byte string (major type 2, definite length).
