@@ -71,8 +71,8 @@ public final class FlowTrace: Sendable {
         "clientSignature", "totpLink", "enrolmentLink", "otpauth",
         // CIBA's request handle (polled with it, like a device code) and token exchange's subject and actor tokens.
         "auth_req_id", "subject_token", "actor_token",
-        // A WebAuthn response (its signature, attestation and authenticator data) is the passkey's proof.
-        "credential", "signature", "attestationObject",
+        // A WebAuthn response's proof: the signature, the attestation and the authenticator data it signs.
+        "signature", "attestationObject", "authenticatorData",
     ]
     /// Values that bind an attempt (state, nonce): shown by their first characters only, enough to match them up.
     public static let bindingNames: Set<String> = ["state", "nonce", "code_challenge", "challenge"]

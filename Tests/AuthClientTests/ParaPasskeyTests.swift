@@ -115,10 +115,10 @@ import Testing
         }
         let lines = trace.jsonLines()
         #expect(lines.contains("/webauthn/authentication"))
-        #expect(lines.contains("[redacted object]"))
+        #expect(lines.contains("\"signature\":\"[redacted"))
+        #expect(lines.contains("\"authenticatorData\":\"[redacted"))
         // DER ECDSA signatures start 0x30 0x44…0x46: base64url "MEQ", "MEU" or "MEY".
         for start in ["MEQ", "MEU", "MEY"] { #expect(!lines.contains("\"signature\":\"\(start)")) }
-        #expect(!lines.contains("authenticatorData\":\""))
     }
 
     @Test func aKnownUserWithoutAPasskeyVerifiesTheEmailAndMakesOne() throws {
