@@ -1,7 +1,7 @@
 /// A WebAuthn credential authdeck made for an account at a relying party, kept with the session it signed in
 /// (sealed with the other secrets): a software passkey holds its P-256 private key here; a security key's stays on
 /// the key, and only its id is kept, to name it in the next assertion.
-public struct PasskeyCredential: Sendable, Equatable, Codable, CustomStringConvertible {
+public struct PasskeyCredential: Sendable, Equatable, Codable, CustomStringConvertible, CustomDebugStringConvertible {
     public enum Kind: String, Sendable, Codable, CaseIterable {
         /// A P-256 key authdeck made and keeps in the store; user verification is the store's unlock.
         case software
@@ -37,4 +37,5 @@ public struct PasskeyCredential: Sendable, Equatable, Codable, CustomStringConve
     }
 
     public var description: String { "PasskeyCredential(\(kind.rawValue), \(relyingPartyID), redacted)" }
+    public var debugDescription: String { description }
 }
