@@ -226,6 +226,7 @@ import Testing
         run.send(try #require(sandbox.codes().last?.code))
         let first = run.finish()
         try expectStored(first, backend: "sandbox", provider: "google")
+        #expect(try passkeysRegistered(for: "cleo@example.com"))
 
         let codes = sandbox.codes().count
         let again = login(
@@ -248,6 +249,44 @@ import Testing
             #expect(refused.stderr.contains("--passkey is Para's step after a social sign-in"))
         }
         #expect(try listed().count == 2)
+    }
+
+    /// Whether the sandbox's relying party holds a passkey for `email`, as curl finds out.
+    func passkeysRegistered(for email: String) throws -> Bool {
+        let answer = try Program.run(
+            "/usr/bin/curl",
+            [
+                "-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Content-Type: application/json", "-d",
+                "{\"email\":\"\(email)\"}", sandbox.baseURL + "/webauthn/authentication_options",
+            ])
+        return answer.text == "200"
+    }
+
+    /// config.json's `passkey` for a provider asks for the passkey as `--passkey` does (the TUI's way to pick one:
+    /// New sign-in runs the same sign-in use case).
+    @Test func configJSONsPasskeyAsksForOneAsTheFlagDoes() throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: sandbox.configPath))
+        var config = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        var providers = config["providers"] as? [String: Any] ?? [:]
+        var google = providers["google"] as? [String: Any] ?? [:]
+        google["passkey"] = "software"
+        providers["google"] = google
+        config["providers"] = providers
+        let path = setup.folder.path + "/passkey-config.json"
+        try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: path))
+        let environment: [String: String?] = ["SANDBOX_USER": "cleo", "AUTHDECK_CONFIG": path]
+        #expect(try passkeysRegistered(for: "cleo@example.com") == false)
+        let run = try live(
+            ["google", "--backend", "sandbox", "--session-key", "cleo-config"], environment: environment)
+        #expect(run.wait { run.stderr.contains("A code was sent to cleo@example.com") })
+        run.send(try #require(sandbox.codes().last?.code))
+        try expectStored(run.finish(), backend: "sandbox", provider: "google")
+        #expect(try passkeysRegistered(for: "cleo@example.com"))
+        let codes = sandbox.codes().count
+        let again = login(
+            ["google", "--backend", "sandbox", "--session-key", "cleo-config-2"], environment: environment)
+        try expectStored(again, backend: "sandbox", provider: "google")
+        #expect(sandbox.codes().count == codes)
     }
 
     @Test(arguments: ["google", "apple"])
