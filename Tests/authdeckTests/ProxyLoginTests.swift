@@ -265,15 +265,7 @@ import Testing
     /// config.json's `passkey` for a provider asks for the passkey as `--passkey` does (the TUI's way to pick one:
     /// New sign-in runs the same sign-in use case).
     @Test func configJSONsPasskeyAsksForOneAsTheFlagDoes() throws {
-        let data = try Data(contentsOf: URL(fileURLWithPath: sandbox.configPath))
-        var config = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        var providers = config["providers"] as? [String: Any] ?? [:]
-        var google = providers["google"] as? [String: Any] ?? [:]
-        google["passkey"] = "software"
-        providers["google"] = google
-        config["providers"] = providers
-        let path = setup.folder.path + "/passkey-config.json"
-        try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: path))
+        let path = try setup.config("google", "passkey", "software", file: "passkey-config.json")
         let environment: [String: String?] = ["SANDBOX_USER": "cleo", "AUTHDECK_CONFIG": path]
         #expect(try passkeysRegistered(for: "cleo@example.com") == false)
         let run = try live(
