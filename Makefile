@@ -11,7 +11,7 @@ RELEASE_BIN = $(shell $(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/authdeck
 
 # The Debian packages authdeck builds against and tests with.
 DEBIAN_PACKAGES = pkg-config libncurses-dev libssl-dev libcjose-dev libjansson-dev libsqlite3-dev nettle-dev \
-	libmicrohttpd-dev libsecret-1-dev libkeyutils-dev libqrencode-dev \
+	libmicrohttpd-dev libsecret-1-dev libkeyutils-dev libqrencode-dev libfido2-dev python3-fido2 \
 	libcurl4-openssl-dev libcurl4 ca-certificates keyutils tmux dbus dbus-x11 gnome-keyring libsecret-tools sqlite3 python3 python3-keyring \
 	procps glewlwyd openssl python3-venv git openssh-server openssh-client python3-cryptography \
 	fish zsh zbar-tools gh oathtool curl util-linux dash chromium

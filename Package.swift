@@ -44,6 +44,8 @@ let package = Package(
         systemLibrary("CNettle", pkgConfig: "nettle", apt: ["nettle-dev"]),
         // libcurl's headers only: the library is opened with dlopen on the first request, never linked.
         systemLibrary("CCurl", pkgConfig: nil, apt: ["libcurl4-openssl-dev"]),
+        // libfido2's headers only: opened with dlopen when a security key is first looked for, never linked.
+        systemLibrary("CFido2", pkgConfig: nil, apt: ["libfido2-dev"]),
 
         // prctl and friends, variadic in C, for the process hardening both binaries do first; socket credentials.
         .target(name: "CProcess"),
@@ -65,9 +67,13 @@ let package = Package(
             swiftSettings: [.unsafeFlags(libsecretHeaderFolders.flatMap { ["-Xcc", "-I" + $0] })]),
         // The libmicrohttpd server both the loopback receiver and the sandbox answer on.
         .target(name: "LoopbackHTTP", dependencies: ["AuthCore", "CMicroHTTPD"]),
+        // The WebAuthn authenticators: the software passkey (OpenSSL) and security keys (libfido2, loaded lazily).
+        .target(name: "Passkeys", dependencies: ["AuthCore", "AuthCrypto", "CFido2"]),
         .target(
             name: "AuthClient",
-            dependencies: ["AuthCore", "AuthCrypto", "LoopbackHTTP", "CQRencode", "CProcess", "CCurl"]),
+            dependencies: [
+                "AuthCore", "AuthCrypto", "LoopbackHTTP", "Passkeys", "CQRencode", "CProcess", "CCurl",
+            ]),
         .target(name: "Sandbox", dependencies: ["AuthCore", "AuthCrypto", "LoopbackHTTP"]),
         .target(name: "TerminalUI", dependencies: ["AuthCore", "CNcursesw"]),
         // Everything authdeck does: the command table and each command, run with the environment passed in, so
@@ -104,6 +110,7 @@ let package = Package(
             name: "SandboxTestSupport", dependencies: ["Sandbox", "TestSupport"], path: "Tests/SandboxTestSupport"),
 
         .testTarget(name: "AuthCryptoTests", dependencies: ["AuthCrypto", "TestSupport"]),
+        .testTarget(name: "PasskeysTests", dependencies: ["Passkeys", "AuthCore", "AuthCrypto", "TestSupport"]),
         .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthCrypto", "TestSupport"]),
         .testTarget(
             name: "SessionStorageTests",
@@ -111,7 +118,8 @@ let package = Package(
         .testTarget(
             name: "AuthClientTests",
             dependencies: [
-                "AuthClient", "AuthCore", "AuthCrypto", "LoopbackHTTP", "Sandbox", "SandboxTestSupport", "TestSupport",
+                "AuthClient", "AuthCore", "AuthCrypto", "LoopbackHTTP", "Passkeys", "Sandbox", "SandboxTestSupport",
+                "TestSupport",
             ]),
         .testTarget(
             name: "SandboxTests",

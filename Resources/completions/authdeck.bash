@@ -52,11 +52,12 @@ _authdeck() {
                 --session-key|--issuer|--client-id|--key-id|--scope|--contact|--binding-message|--audience|--requested-token-type|--browser|--step-up|--login-hint|--max-age|--acr-values|--claims|--resource|--authorization-details|--param|--listen|--timeout|--public-key) return ;;
                 --client-secret-file|--private-key-file|--client-certificate|--client-certificate-key|--trace|--oidc-token) COMPREPLY=($(compgen -f -- "$cur")); return ;;
                 --auth-method) COMPREPLY=($(compgen -W "client_secret_basic client_secret_post client_secret_jwt private_key_jwt tls_client_auth self_signed_tls_client_auth none" -- "$cur")); return ;;
+                --passkey) COMPREPLY=($(compgen -W "software hardware" -- "$cur")); return ;;
                 --grant) COMPREPLY=($(compgen -W "authorization-code device client-credentials ciba token-exchange" -- "$cur")); return ;;
                 --subject-session) _authdeck_sessions; return ;;
                 --prompt) COMPREPLY=($(compgen -W "login consent select_account none" -- "$cur")); return ;;
             esac
-            options="--backend --session-key --replace --issuer --client-id --client-secret-file --auth-method --private-key-file --key-id --client-certificate --client-certificate-key --scope --dpop --contact --no-browser --device --grant --binding-message --subject-session --audience --requested-token-type --browser --step-up --par --request-object --prompt --login-hint --max-age --acr-values --claims --resource --authorization-details --param --listen --timeout --trace --json --yes --oidc-token-only --oidc-token --public-key"
+            options="--backend --session-key --replace --issuer --client-id --client-secret-file --auth-method --private-key-file --key-id --client-certificate --client-certificate-key --scope --dpop --contact --passkey --no-browser --device --grant --binding-message --subject-session --audience --requested-token-type --browser --step-up --par --request-object --prompt --login-hint --max-age --acr-values --claims --resource --authorization-details --param --listen --timeout --trace --json --yes --oidc-token-only --oidc-token --public-key"
             operands="google apple discord x oidc email sms email-link" ;;
         "use")
             options="--here"

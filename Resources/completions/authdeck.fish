@@ -73,6 +73,7 @@ complete -c authdeck -n '__authdeck_in "login"' -l client-certificate-key -r -F 
 complete -c authdeck -n '__authdeck_in "login"' -l scope -x -d 'scopes, space-separated'
 complete -c authdeck -n '__authdeck_in "login"' -l dpop -d 'DPoP-bound tokens (RFC 9449): a key per session, a proof with every request'
 complete -c authdeck -n '__authdeck_in "login"' -l contact -x -d 'email address or phone number (email, sms, email-link)'
+complete -c authdeck -n '__authdeck_in "login"' -l passkey -x -a 'software hardware' -d 'Para\'s passkey after a sandbox social sign-in: software (kept in the store) or hardware (a FIDO2 security key)'
 complete -c authdeck -n '__authdeck_in "login"' -l no-browser -d 'print the URL and wait for the pasted redirect'
 complete -c authdeck -n '__authdeck_in "login"' -l device -d 'use the device authorization grant (the same as --grant device)'
 complete -c authdeck -n '__authdeck_in "login"' -l grant -x -a 'authorization-code device client-credentials ciba token-exchange' -d 'how tokens are asked for: authorization-code (the default), device, client-credentials (a machine session), ciba or token-exchange'

@@ -73,9 +73,11 @@ public final class FlowTrace: Sendable {
         "auth_req_id", "subject_token", "actor_token",
         // Turnkey's otp_verify_v2: the typed code and the session key, sealed to the proxy's enclave.
         "encryptedOtpBundle",
+        // A WebAuthn response's proof: the signature, the attestation and the authenticator data it signs.
+        "signature", "attestationObject", "authenticatorData",
     ]
     /// Values that bind an attempt (state, nonce): shown by their first characters only, enough to match them up.
-    public static let bindingNames: Set<String> = ["state", "nonce", "code_challenge"]
+    public static let bindingNames: Set<String> = ["state", "nonce", "code_challenge", "challenge"]
 
     public init(clock: @escaping @Sendable () -> Date = { Date() }, onStep: (@Sendable (TraceStep) -> Void)? = nil) {
         self.clock = clock

@@ -9,10 +9,13 @@ import Synchronization
 /// screen, `otp_verify`) before the session counts. Google and Apple are looked up by their ID token and get their
 /// account (`signup` with it) before the code goes out, as Para's `createUser` comes before its verification;
 /// Discord and X, which issue no ID token, are looked up by the email (Para's `checkIfUserExists(email:)`) and
-/// signed up with it once the code proved it. A provider that names no email signs in without the branch.
+/// signed up with it once the code proved it. A provider that names no email signs in without the branch. With a
+/// passkey step (`--passkey`, ID-token providers only), a known user completes the login with the store's passkey,
+/// and a new one (or a known one without a passkey) creates one after verifying the email.
 public final class SandboxAccountSignIn: SignInBackend, Sendable {
     public let inner: SignInBackend
     public let proxy: TurnkeyProxyClient
+    public let passkey: PasskeyStep?
 
     private struct NewAccount {
         /// The session the provider issued, held while its new account's email is verified.
@@ -23,9 +26,10 @@ public final class SandboxAccountSignIn: SignInBackend, Sendable {
     }
     private let newAccount = Mutex(NewAccount())
 
-    public init(inner: SignInBackend, proxy: TurnkeyProxyClient) {
+    public init(inner: SignInBackend, proxy: TurnkeyProxyClient, passkey: PasskeyStep? = nil) {
         self.inner = inner
         self.proxy = proxy
+        self.passkey = passkey
     }
 
     public var waitsForRedirect: Bool { inner.waitsForRedirect }
@@ -54,6 +58,7 @@ public final class SandboxAccountSignIn: SignInBackend, Sendable {
     public func verifyCode(_ attempt: Attempt, otpID: String, code: String) throws(SignInError) -> BackendAnswer {
         let (held, contact, byEmail) = newAccount.withLock { ($0.held, $0.contact, $0.signsUpByEmail) }
         guard let issued = held, let contact else { throw .invalidCode }
+        let verificationToken: String
         if byEmail {
             // The verification token is bound to a key of this signup only, whose signature the signup carries.
             let key: P256PrivateKey
@@ -62,13 +67,16 @@ public final class SandboxAccountSignIn: SignInBackend, Sendable {
             } catch {
                 throw .unavailable(reason: error.description)
             }
-            let token = try proxy.verifyOTP(otpID: otpID, code: code, publicKey: key.publicKey.compressedHex)
-            _ = try proxy.signup(contact: contact, verificationToken: token, key: key)
+            verificationToken = try proxy.verifyOTP(otpID: otpID, code: code, publicKey: key.publicKey.compressedHex)
+            _ = try proxy.signup(contact: contact, verificationToken: verificationToken, key: key)
         } else {
-            _ = try proxy.verifyOTP(otpID: otpID, code: code, publicKey: nil)
+            verificationToken = try proxy.verifyOTP(otpID: otpID, code: code, publicKey: nil)
         }
         newAccount.withLock { $0.held = nil }
-        return .issued(issued)
+        guard let passkey else { return .issued(issued) }
+        var session = issued.session
+        session.secrets.passkey = try passkey.register(verificationToken: verificationToken)
+        return .issued(IssuedSession(session: session, kind: issued.kind))
     }
 
     public func revoke(_ issued: IssuedSession) { inner.revoke(issued) }
@@ -91,17 +99,28 @@ public final class SandboxAccountSignIn: SignInBackend, Sendable {
     /// A provider session whose user the proxy does not know becomes a new account waiting for its email code.
     private func checkAccount(_ answer: BackendAnswer) throws(SignInError) -> BackendAnswer {
         guard case .issued(let issued) = answer, let email = issued.session.record.email else { return answer }
-        let contact = Contact.email(email)
+        var known = false
         if let idToken = issued.session.secrets.idToken {
-            if try proxy.account(filterType: "OIDC_TOKEN", filterValue: idToken) != nil { return answer }
-            _ = try proxy.signup(oidcToken: idToken, providerName: issued.session.record.provider)
+            known = try proxy.account(filterType: "OIDC_TOKEN", filterValue: idToken) != nil
+            if known {
+                guard let passkey else { return answer }
+                if let used = try passkey.authenticate(email: email) {
+                    var session = issued.session
+                    session.secrets.passkey = used
+                    return .issued(IssuedSession(session: session, kind: issued.kind))
+                }
+                // A known account without a passkey at the relying party proves its email before making one.
+            } else {
+                _ = try proxy.signup(oidcToken: idToken, providerName: issued.session.record.provider)
+            }
         } else if try proxy.account(filterType: "EMAIL", filterValue: email) != nil {
             return answer
         }
+        let contact = Contact.email(email)
         let config = try proxy.walletKitConfig()
         let otpID = try proxy.initOTP(contact: contact)
         newAccount.withLock {
-            $0.held = IssuedSession(session: issued.session, kind: .signup)
+            $0.held = IssuedSession(session: issued.session, kind: known ? issued.kind : .signup)
             $0.contact = contact
             $0.signsUpByEmail = issued.session.secrets.idToken == nil
         }

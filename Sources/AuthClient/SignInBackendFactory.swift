@@ -8,6 +8,8 @@ public enum SignInBackendFactory {
     /// The auth proxy the sandbox answers on when its configuration names none.
     static let sandboxProxyPath = "/turnkey"
     static let sandboxConfigID = "sandbox-config"
+    /// The WebAuthn relying party the sandbox answers on, for Para's passkey step.
+    static let sandboxWebAuthnPath = "/webauthn"
 
     /// - Parameters:
     ///   - request: provider, backend name and options; email and SMS need `contact`, validated by the caller.
@@ -28,6 +30,11 @@ public enum SignInBackendFactory {
         let sendsCode = kind.sendsCode
         if kind.needsContact, request.contact == nil { throw .invalidContact }
         if kind == .emailLink, backend.type != .portal { throw .authMethodUnavailable(method: kind.title) }
+        if request.passkey != nil, backend.type != .sandbox || sendsCode || catalog[kind.name]?.idToken != true {
+            // Para's branch needs the provider's ID token to tell a known account from a new one.
+            throw .unavailable(
+                reason: "--passkey is Para's step after a social sign-in (google, apple) on a sandbox backend")
+        }
         var transport = transport
         var metadata = metadata
         if backend.type == .sandbox {
@@ -61,7 +68,13 @@ public enum SignInBackendFactory {
             guard sendsCode else {
                 // Social logins run as direct ones, then Para's branch: a new identity verifies its email first.
                 let inner = try direct(request, configuration, catalog, transport, metadata, overrides, clock)
-                return SandboxAccountSignIn(inner: inner, proxy: client)
+                let root = backend.baseURL ?? base.trimmingSuffix(sandboxProxyPath)
+                let passkey = request.passkey.map { kind in
+                    PasskeyStep(
+                        baseURL: root.trimmingSuffix("/") + sandboxWebAuthnPath, transport: transport,
+                        authenticator: kind, known: request.passkeys)
+                }
+                return SandboxAccountSignIn(inner: inner, proxy: client, passkey: passkey)
             }
             return TurnkeySignIn(request: request, client: client, clock: clock)
         case .turnkey:

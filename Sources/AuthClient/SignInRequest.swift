@@ -22,6 +22,10 @@ public struct SignInRequest: Equatable, Sendable {
     public var timeout: TimeInterval
     /// Turnkey's `completeOAuth` in two steps (`login --oidc-token-only`, then `--oidc-token`); nil signs in whole.
     public var oidcStep: OIDCTokenStep?
+    /// `login --passkey`: Para's passkey step with this authenticator (sandbox social sign-ins).
+    public var passkey: PasskeyCredential.Kind?
+    /// The store's passkeys for the backend, read from the unlocked store before the sign-in starts.
+    public var passkeys: [PasskeyCredential] = []
 
     /// `--device` (and New sign-in's device choice): the device authorization grant.
     public var useDevice: Bool {

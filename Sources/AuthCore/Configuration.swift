@@ -91,6 +91,9 @@ public struct ProviderConfiguration: Equatable, Sendable, Codable {
     public var tokenEndpointAuthMethod: String?
     /// DPoP (RFC 9449): tokens bound to a key made for each session, a proof on every request made with them.
     public var dpop: Bool?
+    /// Para's passkey step after a social sign-in on a sandbox backend (`login --passkey`): `software` or
+    /// `hardware`; unset, none.
+    public var passkey: PasskeyCredential.Kind?
     /// Push the authorization request to discovery's `pushed_authorization_request_endpoint` first (RFC 9126).
     public var pushedAuthorizationRequests: Bool?
     /// `signed`: the authorization parameters go in a request object signed with `privateKeyFile` (RFC 9101).
@@ -181,6 +184,7 @@ public struct ProviderConfiguration: Equatable, Sendable, Codable {
             signingAlg: other.signingAlg ?? signingAlg, assertionAudience: other.assertionAudience ?? assertionAudience,
             caFile: other.caFile ?? caFile)
         merged.dpop = other.dpop ?? dpop
+        merged.passkey = other.passkey ?? passkey
         merged.pushedAuthorizationRequests = other.pushedAuthorizationRequests ?? pushedAuthorizationRequests
         merged.requestObject = other.requestObject ?? requestObject
         merged.responseMode = other.responseMode ?? responseMode

@@ -102,6 +102,8 @@ public struct SessionSecrets: Sendable, Equatable, Codable, CustomStringConverti
     /// The browser command this session was signed in with (`login --browser`), for its later sign-ins; no secret,
     /// but kept here with the rest of what the session's sign-in chose.
     public var browser: String?
+    /// The passkey this session's sign-in made or used at its relying party (Para's flow on the sandbox).
+    public var passkey: PasskeyCredential?
 
     public init(
         accessToken: String? = nil, refreshToken: String? = nil, idToken: String? = nil,

@@ -32,6 +32,18 @@ public struct P256PublicKey: Sendable, Equatable {
     /// The compressed key as 66 lower-case hex characters, the form Turnkey puts in nonces and requests.
     public var compressedHex: String { Hex.encode(compressedRepresentation) }
 
+    /// Whether `der` (an ASN.1 SEQUENCE of r and s, as WebAuthn's ES256 and Turnkey's enclave bundles carry it) is an
+    /// ECDSA P-256 signature of SHA-256(message) by this key. A DER that does not decode is no signature.
+    public func isValidSignature(der: [UInt8], for message: [UInt8]) -> Bool {
+        guard let raw = try? ECDSASignature.raw(fromDER: der) else {
+            clearOpenSSLErrors()
+            return false
+        }
+        // Only the one encoding of (r, s) counts, so a signature has no second form that verifies too.
+        guard ECDSASignature.der(fromRaw: raw) == der else { return false }
+        return isValidSignature(raw, for: message)
+    }
+
     /// Whether `rawRS` (r‖s, 64 bytes) is an ECDSA P-256 signature of SHA-256(message) by this key.
     public func isValidSignature(_ rawRS: [UInt8], for message: [UInt8]) -> Bool {
         guard rawRS.count == 2 * P256Curve.scalarByteCount, let der = ECDSASignature.der(fromRaw: rawRS) else {

@@ -7,12 +7,14 @@ final class SandboxRouter: Sendable {
     let oidc: OIDCRoutes
     let turnkey: TurnkeyProxyRoutes
     let portal: PortalRoutes
+    let webAuthn: WebAuthnRoutes
 
     init(context: SandboxContext) {
         self.context = context
         oidc = OIDCRoutes(context: context)
         turnkey = TurnkeyProxyRoutes(context: context, oidc: oidc)
         portal = PortalRoutes(context: context, oidc: oidc)
+        webAuthn = WebAuthnRoutes(context: context, proxy: turnkey)
     }
 
     func handle(_ request: HTTPRequest) -> HTTPResponse {
@@ -43,6 +45,8 @@ final class SandboxRouter: Sendable {
             return turnkey.handle(request, path: String(path.dropFirst("/turnkey".count)))
         } else if path.hasPrefix("/portal/") {
             return portal.handle(request, path: String(path.dropFirst("/portal".count)))
+        } else if path.hasPrefix("/webauthn/") {
+            return webAuthn.handle(request, path: String(path.dropFirst("/webauthn".count)))
         } else if path == "/" && (request.method == "GET" || request.method == "HEAD") {
             return index()
         }

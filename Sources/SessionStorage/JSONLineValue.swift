@@ -48,6 +48,16 @@ struct JSONLineValue {
         }
     }
 
+    /// A number that is a whole one (lines are parsed with `JSON_DECODE_INT_AS_REAL`, so integers arrive as reals),
+    /// else nil.
+    var integer: Int64? {
+        switch pointer.pointee.type {
+        case JSON_INTEGER: return Int64(json_integer_value(pointer))
+        case JSON_REAL: return Int64(exactly: json_real_value(pointer))
+        default: return nil
+        }
+    }
+
     /// An array whose elements are all strings, else nil.
     var strings: [String]? {
         guard pointer.pointee.type == JSON_ARRAY else { return nil }

@@ -31,6 +31,7 @@ enum SecretsCodec {
         if let value = secrets.dpopNonce { append(.dpopNonce, Array(value.utf8)) }
         if let value = secrets.tokenType { append(.tokenType, Array(value.utf8)) }
         if let value = secrets.browser { append(.browser, Array(value.utf8)) }
+        if let value = secrets.passkey, let json = try? JSONEncoder().encode(value) { append(.passkey, Array(json)) }
         return output
     }
 
@@ -99,6 +100,7 @@ enum SecretsCodec {
             case .dpopNonce: secrets.dpopNonce = String(decoding: field, as: UTF8.self)
             case .tokenType: secrets.tokenType = String(decoding: field, as: UTF8.self)
             case .browser: secrets.browser = String(decoding: field, as: UTF8.self)
+            case .passkey: secrets.passkey = try? JSONDecoder().decode(PasskeyCredential.self, from: Data(field))
             case nil:
                 break  // A field from a later version: kept in the blob, not understood here.
             }

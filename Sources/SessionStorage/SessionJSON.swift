@@ -84,6 +84,18 @@ public enum SessionJSON {
             if let abstracted = portal.isAccountAbstracted { buffer.bool(abstracted) } else { buffer.raw("null") }
             buffer.raw("}")
         }
+        if let passkey = secrets.passkey {
+            // A software passkey's key travels as the session keys do: only in an export, which is encrypted.
+            buffer.strings([
+                (",\"passkey\":{\"kind\":", passkey.kind.rawValue), (",\"relyingPartyID\":", passkey.relyingPartyID),
+                (",\"credentialID\":", passkey.credentialID), (",\"userHandle\":", passkey.userHandle),
+                (",\"userName\":", passkey.userName),
+            ])
+            buffer.strings([(",\"privateKeyHex\":", passkey.privateKeyHex)], skippingUnset: true)
+            buffer.raw(",\"signCount\":")
+            Array(String(passkey.signCount).utf8).withUnsafeBufferPointer { buffer.raw($0) }
+            buffer.raw("}")
+        }
         buffer.raw("}")
         return buffer.text
     }
@@ -248,6 +260,7 @@ public enum SessionJSON {
         secrets.dpopNonce = try string("dpopNonce")
         secrets.tokenType = try string("tokenType")
         secrets.browser = try string("browser")
+        secrets.passkey = try passkey(object.member("passkey"), number: number)
         if let key = secrets.dpopKeyHex, key.utf8.count != 64 || Hex.decode(key) == nil {
             throw .invalidInput("line \(number): 'dpopKeyHex' must be 64 hex characters")
         }
@@ -320,6 +333,27 @@ public enum SessionJSON {
                     + "isAccountAbstracted")
         }
         return PortalClientInfo(clientID: clientID, isAccountAbstracted: abstracted)
+    }
+
+    private static func passkey(_ value: JSONLineValue?, number: Int) throws(StoreError) -> PasskeyCredential? {
+        guard let value, !value.isNull else { return nil }
+        func text(_ name: StaticString) -> String? { value.member(name)?.string }
+        guard value.isObject, let kind = text("kind").flatMap(PasskeyCredential.Kind.init(rawValue:)),
+            let relyingPartyID = text("relyingPartyID"), let credentialID = text("credentialID"),
+            let userHandle = text("userHandle"), let userName = text("userName"),
+            let count = value.member("signCount")?.integer, let signCount = UInt32(exactly: count)
+        else {
+            throw .invalidInput(
+                "line \(number): 'passkey' needs kind (software or hardware), relyingPartyID, credentialID, "
+                    + "userHandle, userName and signCount")
+        }
+        let key = text("privateKeyHex")
+        if kind == .software, key?.utf8.count != 64 || key.flatMap(Hex.decode) == nil {
+            throw .invalidInput("line \(number): a software passkey's 'privateKeyHex' must be 64 hex characters")
+        }
+        return PasskeyCredential(
+            kind: kind, relyingPartyID: relyingPartyID, credentialID: credentialID, userHandle: userHandle,
+            userName: userName, privateKeyHex: kind == .software ? key : nil, signCount: signCount)
     }
 
     // MARK: - Pieces

@@ -18,6 +18,7 @@ package enum SecretFields {
         case dpopNonce
         case tokenType
         case browser
+        case passkey
     }
 
     /// Calls `visit` with each field's raw tag and bytes, in order; returns false (having stopped) when the bytes are

@@ -68,12 +68,15 @@ final class TurnkeySandbox: Sendable {
     func backend(
         _ provider: Provider, backend name: String, contact: Contact? = nil, sessionKey: String? = nil,
         transport: RecordingTransport = RecordingTransport(),
-        configuration: Configuration? = nil, trace: FlowTrace? = nil, useDevice: Bool = false
+        configuration: Configuration? = nil, trace: FlowTrace? = nil, useDevice: Bool = false,
+        passkey: PasskeyCredential.Kind? = nil, passkeys: [PasskeyCredential] = []
     ) throws -> SignInBackend {
         transport.contracts = contracts
         watched.withLock { $0.append(transport) }
-        let request = SignInRequest(
+        var request = SignInRequest(
             provider: provider, backendName: name, sessionKey: sessionKey, contact: contact, useDevice: useDevice)
+        request.passkey = passkey
+        request.passkeys = passkeys
         let sending: HTTPTransport = trace.map { TracingTransport(transport, trace: $0) } ?? transport
         return try SignInBackendFactory.make(
             request: request, configuration: configuration ?? self.configuration,

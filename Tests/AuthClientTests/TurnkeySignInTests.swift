@@ -484,13 +484,17 @@ import Testing
         }
         let code = try #require(sandbox.code(otpID: otpID))
         controller.enterCode(TurnkeySandbox.wrongCode(for: code))
-        #expect(presenter.wait { presenter.notices.contains(.invalidCode) })
+        // The SDK's code screen stays for another try whatever the proxy's reason (otp_verify_v2's refusal).
+        #expect(
+            presenter.wait {
+                presenter.notices.contains { if case .codeRefused = $0 { true } else { false } }
+            })
         #expect(stored.count == 0 && transport.count("/v1/oauth_login") == 0)
         controller.enterCode(code)
         let outcome = try outcome()
         #expect(outcome.kind == .signup)
         #expect(outcome.record.email == "cleo@example.com")
-        #expect(transport.count("/v1/signup") == 1 && transport.count("/v1/oauth_login") == 1)
+        #expect(transport.count("/v1/signup_v2") == 1 && transport.count("/v1/oauth_login") == 1)
         let claims = try Self.claims(try #require(stored.sessions.first?.secrets.sessionJwt))
         #expect(claims["public_key"]?.string == attempt.sessionPublicKeyHex)
     }

@@ -17,6 +17,18 @@ import Testing
                 == SessionSecrets(accessToken: "ünïcødé"))
     }
 
+    /// A passkey is sealed with its session's other secrets and read back whole, its private key included.
+    @Test func roundTripsAPasskey() {
+        var secrets = SessionSecrets(accessToken: "at")
+        secrets.passkey = PasskeyCredential(
+            kind: .software, relyingPartyID: "127.0.0.1", credentialID: "Y3JlZA", userHandle: "dXNlcg",
+            userName: "cleo@example.com", privateKeyHex: String(repeating: "cd", count: 32), signCount: 7)
+        #expect(SecretsCodec.decode(SecretsCodec.encode(secrets)) == secrets)
+        secrets.passkey?.kind = .hardware
+        secrets.passkey?.privateKeyHex = nil
+        #expect(SecretsCodec.decode(SecretsCodec.encode(secrets)) == secrets)
+    }
+
     @Test func skipsFieldsFromALaterVersionAndRejectsJunk() {
         var bytes = SecretsCodec.encode(SessionSecrets(accessToken: "at"))
         bytes += [200, 3, 0, 0, 0, 1, 2, 3]

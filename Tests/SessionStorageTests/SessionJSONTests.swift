@@ -143,4 +143,21 @@ import Testing
             of: "\"isAccountAbstracted\":true", with: "\"isAccountAbstracted\":\"yes\"")
         #expect(throws: StoreError.self) { try SessionJSON.parseTransfer(Array(broken.utf8)) }
     }
+
+    /// A session's passkey moves with it (a software one with its key), and a broken one is refused in one line.
+    @Test func aPasskeySurvivesExportAndImport() throws {
+        var session = StoreFixture.session("para", refresh: "RT")
+        session.secrets.passkey = PasskeyCredential(
+            kind: .software, relyingPartyID: "127.0.0.1", credentialID: "Y3JlZA", userHandle: "dXNlcg",
+            userName: "cleo@example.com", privateKeyHex: String(repeating: "cd", count: 32), signCount: 3)
+        let line = SessionJSON.transferLine(session, selected: false, now: Date())
+        #expect(try SessionJSON.parseTransfer(Array(line.utf8)).sessions == [session])
+        for broken in [
+            line.replacingOccurrences(of: "\"signCount\":3", with: "\"signCount\":-1"),
+            line.replacingOccurrences(of: "\"kind\":\"software\"", with: "\"kind\":\"tpm\""),
+            line.replacingOccurrences(of: String(repeating: "cd", count: 32), with: "cd"),
+        ] {
+            #expect(throws: StoreError.self) { try SessionJSON.parseTransfer(Array(broken.utf8)) }
+        }
+    }
 }

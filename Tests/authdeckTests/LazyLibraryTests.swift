@@ -5,7 +5,7 @@ import Testing
     import Glibc
 #endif
 
-/// libsecret, libmicrohttpd and libcurl are loaded with dlopen by the processes that use them, never at start: the dynamic
+/// libsecret, libmicrohttpd, libcurl and libfido2 are loaded with dlopen by the processes that use them, never at start: the dynamic
 /// loader's own report (LD_DEBUG=files) says what a process loaded, and a private mount namespace hides a library
 /// from one process to show what a missing one looks like.
 @Suite struct LazyLibraryTests {
@@ -36,7 +36,8 @@ import Testing
         #expect(listed.status == 0, "\(listed.stderr.suffix(400))")
         let names = Self.loaded(listed)
         #expect(names.contains("libsqlite3.so.0"), "the loader's report was not read: \(names.sorted())")
-        for library in ["libsecret-1.so.0", "libglib-2.0.so.0", "libmicrohttpd.so.12", "libcurl.so.4"] {
+        for library in ["libsecret-1.so.0", "libglib-2.0.so.0", "libmicrohttpd.so.12", "libcurl.so.4", "libfido2.so.1"]
+        {
             #expect(!names.contains(library), "\(library) was loaded")
         }
         // The same probe sees libcurl come in once a request goes out (discovery, to a port nobody listens on).

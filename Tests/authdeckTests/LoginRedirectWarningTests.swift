@@ -6,16 +6,7 @@ import Testing
 @Suite struct LoginRedirectWarningTests {
     @Test func aWrongRedirectURIIsAWarningLineRightAfterTheURL() throws {
         let setup = try SandboxLoginSetup()
-        var config =
-            try JSONSerialization.jsonObject(
-                with: Data(contentsOf: URL(fileURLWithPath: setup.sandbox.configPath))) as? [String: Any] ?? [:]
-        var providers = config["providers"] as? [String: Any] ?? [:]
-        var google = providers["google"] as? [String: Any] ?? [:]
-        google["redirectURI"] = "https://wrong.example/callback"
-        providers["google"] = google
-        config["providers"] = providers
-        let wrong = setup.folder.path + "/wrong.json"
-        try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: wrong))
+        let wrong = try setup.config("google", "redirectURI", "https://wrong.example/callback", file: "wrong.json")
         let trace = setup.folder.path + "/trace.jsonl"
         let result = setup.runner.run(
             ["login", "google", "--timeout", "5", "--trace", trace],

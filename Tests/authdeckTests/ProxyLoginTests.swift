@@ -250,6 +250,71 @@ import Testing
         try expectStored(result, backend: backend, provider: provider)
     }
 
+    /// Para's passkeys on the sandbox backend: a new user makes a software passkey after the email code (sealed
+    /// with the session), and the next login completes with it and no code; `--passkey` elsewhere is one line.
+    @Test func aSoftwarePasskeyIsMadeAfterTheEmailAndUsedByTheNextLogin() throws {
+        let run = try live(
+            ["google", "--backend", "sandbox", "--passkey", "software", "--session-key", "cleo-first"],
+            environment: ["SANDBOX_USER": "cleo"])
+        #expect(run.wait { run.stderr.contains("Account created. A code was sent to cleo@example.com") })
+        run.send(try #require(sandbox.codes().last?.code))
+        let first = run.finish()
+        try expectStored(first, backend: "sandbox", provider: "google")
+        #expect(try passkeysRegistered(for: "cleo@example.com"))
+
+        let codes = sandbox.codes().count
+        let again = login(
+            ["google", "--backend", "sandbox", "--passkey", "software", "--session-key", "cleo-again"],
+            environment: ["SANDBOX_USER": "cleo"])
+        try expectStored(again, backend: "sandbox", provider: "google")
+        #expect(sandbox.codes().count == codes)
+
+        // The store holds no security-key passkey for the account: one line, nothing stored.
+        let hardware = login(
+            ["google", "--backend", "sandbox", "--passkey", "hardware", "--session-key", "cleo-key"],
+            environment: ["SANDBOX_USER": "cleo"])
+        #expect(hardware.status != 0)
+        #expect(hardware.stderr.contains("this store holds no hardware passkey the relying party lists"))
+        #expect(try listed().count == 2)
+
+        for elsewhere in [["google", "--backend", "sandbox-turnkey"], ["discord", "--backend", "sandbox"]] {
+            let refused = login(elsewhere + ["--passkey", "software"])
+            #expect(refused.status != 0)
+            #expect(refused.stderr.contains("--passkey is Para's step after a social sign-in"))
+        }
+        #expect(try listed().count == 2)
+    }
+
+    /// Whether the sandbox's relying party holds a passkey for `email`, as curl finds out.
+    func passkeysRegistered(for email: String) throws -> Bool {
+        let answer = try Program.run(
+            "/usr/bin/curl",
+            [
+                "-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Content-Type: application/json", "-d",
+                "{\"email\":\"\(email)\"}", sandbox.baseURL + "/webauthn/authentication_options",
+            ])
+        return answer.text == "200"
+    }
+
+    /// config.json's `passkey` for a provider asks for the passkey as `--passkey` does (the TUI's way to pick one:
+    /// New sign-in runs the same sign-in use case).
+    @Test func configJSONsPasskeyAsksForOneAsTheFlagDoes() throws {
+        let path = try setup.config("google", "passkey", "software", file: "passkey-config.json")
+        let environment: [String: String?] = ["SANDBOX_USER": "cleo", "AUTHDECK_CONFIG": path]
+        #expect(try passkeysRegistered(for: "cleo@example.com") == false)
+        let run = try live(
+            ["google", "--backend", "sandbox", "--session-key", "cleo-config"], environment: environment)
+        #expect(run.wait { run.stderr.contains("A code was sent to cleo@example.com") })
+        run.send(try #require(sandbox.codes().last?.code))
+        try expectStored(run.finish(), backend: "sandbox", provider: "google")
+        #expect(try passkeysRegistered(for: "cleo@example.com"))
+        let codes = sandbox.codes().count
+        let again = login(
+            ["google", "--backend", "sandbox", "--session-key", "cleo-config-2"], environment: environment)
+        try expectStored(again, backend: "sandbox", provider: "google")
+        #expect(sandbox.codes().count == codes)
+    }
+
     @Test(arguments: ["google", "apple"])
     func portalSignInWithoutTOTP(_ provider: String) throws {
         let result = login([provider, "--backend", "sandbox-portal", "--yes"])

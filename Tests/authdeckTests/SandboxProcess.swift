@@ -111,6 +111,20 @@ struct SandboxLoginSetup {
         runner = base
     }
 
+    /// The sandbox's config.json with one setting of one provider changed, written as `file` in the folder; its path.
+    func config(_ provider: String, _ setting: String, _ value: Any, file: String) throws -> String {
+        let data = try Data(contentsOf: URL(fileURLWithPath: sandbox.configPath))
+        var config = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+        var providers = config["providers"] as? [String: Any] ?? [:]
+        var entry = providers[provider] as? [String: Any] ?? [:]
+        entry[setting] = value
+        providers[provider] = entry
+        config["providers"] = providers
+        let path = folder.path + "/" + file
+        try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
     /// `authdeck list --json`, parsed.
     func listed() throws -> [[String: Any]] {
         let result = runner.run(["list", "--json"])

@@ -50,6 +50,10 @@ enum Commands {
             .value("scope", "SCOPES", "scopes, space-separated"),
             .flag("dpop", "DPoP-bound tokens (RFC 9449): a key per session, a proof with every request"),
             .value("contact", "ADDRESS", "email address or phone number (email, sms, email-link)"),
+            .choice(
+                "passkey", PasskeyCredential.Kind.allCases.map(\.rawValue), placeholder: "KIND",
+                "Para's passkey after a sandbox social sign-in: software (kept in the store) or hardware (a FIDO2 "
+                    + "security key)"),
             .flag("no-browser", "print the URL and wait for the pasted redirect"),
             .flag("device", "use the device authorization grant (the same as --grant device)"),
             .choice(

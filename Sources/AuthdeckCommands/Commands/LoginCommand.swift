@@ -64,6 +64,7 @@ enum LoginCommand {
         input.clientCertificateFile = arguments.value("client-certificate")
         input.clientCertificateKeyFile = arguments.value("client-certificate-key")
         if arguments.has("dpop") { input.dpop = true }
+        input.request.passkey = arguments.value("passkey").flatMap(PasskeyCredential.Kind.init(rawValue:))
         if arguments.has("par") { input.pushedAuthorizationRequests = true }
         if arguments.has("request-object") { input.requestObject = "signed" }
         try shape(&input, arguments)

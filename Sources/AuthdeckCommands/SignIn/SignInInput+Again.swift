@@ -13,6 +13,7 @@ extension SignInInput {
                 replace: true, scopes: record.scopes.isEmpty ? nil : record.scopes))
         input.browser = session.secrets.browser
         if session.secrets.dpopKeyHex != nil { input.dpop = true }
+        input.request.passkey = session.secrets.passkey?.kind
         guard let endpoints = session.secrets.endpoints else { return input }
         let configured = configuration.provider(record.provider, backend: record.backend)
         let sandboxClient = configuration.backend(named: record.backend)?.type == .sandbox && configured.clientID == nil

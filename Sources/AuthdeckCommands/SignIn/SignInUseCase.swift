@@ -105,6 +105,10 @@ struct SignInUseCase {
         if let key = request.sessionKey, !request.replace, (try? store.entry(key)) != nil {
             throw .store(.keyTaken(key))
         }
+        if request.passkey == nil, setup.configuration.backend(named: request.backendName)?.type == .sandbox {
+            request.passkey = setup.configuration.provider(request.provider.name, backend: request.backendName).passkey
+        }
+        if request.passkey != nil { request.passkeys = storedPasskeys(backend: request.backendName) }
         if case .tokenExchange(var exchange) = request.grant {
             // The parent's access token is the subject token (RFC 8693 2.1); it stays in this process.
             let parent: Session
@@ -167,6 +171,15 @@ struct SignInUseCase {
                 BrowserLauncher.profileFolder(dataFolder: setup.dataFolder, sessionKey: $0)
             },
             environment: setup.environment)
+    }
+
+    /// The passkeys sealed with the backend's sessions, for Para's assertion. The store is unlocked to read them:
+    /// that unlock is the software passkey's user verification.
+    func storedPasskeys(backend: String) -> [PasskeyCredential] {
+        guard let entries = try? store.entries() else { return [] }
+        return entries.filter { $0.record.backend == backend }.compactMap {
+            (try? store.session($0.record.key))?.secrets.passkey
+        }
     }
 
     /// Whether the store holds a session, other than the one being replaced, of the same provider, issuer and
