@@ -97,7 +97,7 @@ enum Commands {
             .flag("json", "print the new session as JSON instead of its key"),
             .flag("yes", "keep a session that came without state (Portal) without asking whom it signs in"),
         ],
-        operands: .words(Provider.standard.map(\.name)), run: LoginCommand.run)
+        operands: .words(Provider.standard.map(\.name)), refusedGlobals: ["session"], run: LoginCommand.run)
 
     static let use = Command(
         "use", synopsis: "use [--here] KEY",

@@ -392,9 +392,7 @@ final class TUIEventLoop {
                     }
                     inbox.post(.signIn(flow: flow, progress))
                 },
-                moved: { proposed, stored in
-                    inbox.post(.storeFailed("'\(proposed)' names another account's session; stored as '\(stored)'"))
-                })
+                moved: { words in inbox.post(.storeFailed(words)) })
         } catch {
             let failure: SignInError
             switch error {
@@ -421,11 +419,16 @@ final class TUIEventLoop {
             return
         }
         let folder = store.location.directory + "/traces"
-        let provider = state.traceableFlows.first { $0.id == flow }?.choice.provider.name ?? "flow"
+        let choice = state.traceableFlows.first { $0.id == flow }?.choice
+        let provider = choice?.provider.name ?? "flow"
         let path = "\(folder)/" + Self.traceFileName(at: Date(), provider: provider)
+        // Closed by who wrote it and the backend, as `login --trace` closes with its exit code: the TUI has none.
+        var closing: [String: JSONValue] = ["writer": .string("tui")]
+        if let backend = choice?.backend { closing["backend"] = .string(backend) }
         do throws(CommandFailure) {
             mkdir(folder, 0o700)
-            try LoginCommand.writeTrace(trace, to: path)
+            try LoginCommand.writeTrace(
+                trace, to: path, lines: trace.jsonLines(closedBy: closing, "exported from the TUI (no exit code)"))
             inbox.post(.signInDetail(flow: flow, .traceExported("Trace written to \(path)")))
         } catch {
             inbox.post(.signInDetail(flow: flow, .traceExported("Could not write the trace: \(error.message)")))
