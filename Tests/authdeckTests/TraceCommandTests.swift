@@ -332,6 +332,15 @@ import Testing
         let number = try #require(idToken.dropFirst().split(separator: " ").first.map(String.init))
         let expanded = inProcess.run(["trace", "show", path, "--expand", number])
         #expect(expanded.stdout.contains("\"aud\" : \"another-client\""))
+        // The ID token's exp with its moment beside it, as Foundation's formatter gives it in UTC.
+        let exp = try #require(expanded.stdout.split(separator: "\n").first { $0.contains("\"exp\" : ") })
+        let value = try #require(exp.range(of: "\"exp\" : ")).upperBound
+        let seconds = try #require(Double(exp[value...].prefix { $0.isNumber || $0 == "." }))
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        #expect(exp.hasSuffix("  (\(formatter.string(from: Date(timeIntervalSince1970: seconds))) UTC)"), "\(exp)")
         // Folded, the steps show no claims (the refusal's own line names the audience it found).
         #expect(!result.stdout.contains("\"aud\" : "))
         #expect(inProcess.run(["trace", "show", path, "--expand", "999"]).status == 2)
