@@ -72,6 +72,11 @@ import Testing
         let missing = AppFixtures.run(state, [.key(.character("/"))] + AppFixtures.keys("zzz") + [.key(.enter)]).0
         #expect(missing.message?.text == "No step mentions “zzz”.")
         #expect(missing.traceSelected == 4, "the selection stays")
+        // Details are searched too: only the 400 answer's body names error_description.
+        let inDetails = AppFixtures.run(
+            Self.shown(), [.key(.character("/"))] + AppFixtures.keys("error_description") + [.key(.enter)]
+        ).0
+        #expect(inDetails.traceSelected == 4)
         let quiet = TraceLine(
             time: Self.start, kind: .step("response"), text: "503 from the token endpoint",
             details: TraceLine.detailLines(["status": .number(503)]))

@@ -125,6 +125,8 @@ import Testing
     @Test(arguments: [
         (["google"], "sandbox"), (["google", "--backend", "sandbox-turnkey"], "sandbox-turnkey"),
         (["email", "--contact", "ada@example.com"], "sandbox"),
+        // Its calls are the sandbox backend's (otp_init): only the backend the trace names tells them apart.
+        (["email", "--contact", "ada@example.com", "--backend", "sandbox-turnkey"], "sandbox-turnkey"),
     ])
     func replayTakesTheBackendThatWroteTheTrace(_ arguments: [String], _ backend: String) throws {
         let fault = arguments[0] == "email" ? "otp-rate-limit" : "code-reused"
