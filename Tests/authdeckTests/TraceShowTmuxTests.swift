@@ -69,7 +69,8 @@ struct TraceShowTmuxTests {
         pane.send("o")
         pane.send("junk")
         pane.send("C-u")
-        try pane.submit(folder.path + "/missing.jsonl", until: "cannot read the trace " + folder.path + "/missing.jsonl")
+        try pane.submit(
+            folder.path + "/missing.jsonl", until: "cannot read the trace " + folder.path + "/missing.jsonl")
         pane.send("o")
         try pane.submit("good-run.jsonl", until: "ended: signed in (exit 0)")
         #expect(pane.capture().contains("stored session google-ada"))

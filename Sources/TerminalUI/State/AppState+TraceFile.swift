@@ -179,8 +179,11 @@ extension AppState {
     mutating func tracePathCompleted(_ text: String, choices: [String]) {
         guard let field = tracePathField else { return }
         tracePathField = TextField(text: text, isFocused: true, maxLength: field.maxLength)
-        message = choices.count > 1 ? Message(choices.prefix(8).joined(separator: "  ")
-            + (choices.count > 8 ? "  … (\(choices.count) in all)" : "")) : nil
+        message =
+            choices.count > 1
+            ? Message(
+                choices.prefix(8).joined(separator: "  ")
+                    + (choices.count > 8 ? "  … (\(choices.count) in all)" : "")) : nil
     }
 
     /// The file could not be read: the one-line reason, and the screen stays as it was.
