@@ -38,10 +38,16 @@ struct SessionKeyChoice {
     }
 
     /// Why a made-up key moved: the session holding it is another account's, or this account's through another
-    /// backend (a sandbox and a real provider can share issuer and subject).
+    /// backend: the same issuer and subject, or (an auth proxy issues its own) the same provider and address through
+    /// another backend.
     static func movedWords(_ record: SessionRecord, storedAs stored: String, holder: StoreEntry?) -> String {
         let proposed = record.key
-        if let holder = holder?.record, holder.issuer == record.issuer, holder.subject == record.subject {
+        let address = { (record: SessionRecord) in (record.email ?? record.phone)?.lowercased() }
+        if let holder = holder?.record,
+            holder.issuer == record.issuer && holder.subject == record.subject
+                || holder.backend != record.backend && holder.provider == record.provider && address(holder) != nil
+                    && address(holder) == address(record)
+        {
             return "'\(proposed)' is this account's session on backend '\(holder.backend)'; stored as '\(stored)'"
         }
         return "'\(proposed)' names another account's session; stored as '\(stored)'"
