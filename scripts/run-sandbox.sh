@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make run`: authdeck's TUI against its built-in sandbox, with nothing else to set. The sandbox's sessions live
 # in their own data folder, so a real store is never touched. A second `make run` while one runs says the port is
-# taken.
+# taken and how to pick another (SANDBOX_PORT=N).
 set -euo pipefail
 bin=$1
 export AUTHDECK_HOME="${AUTHDECK_HOME:-${XDG_DATA_HOME:-$HOME/.local/share}/authdeck-sandbox}"
@@ -18,7 +18,16 @@ sandbox=$!
 trap 'kill "$sandbox" 2>/dev/null || true; wait "$sandbox" 2>/dev/null || true; rm -f "$config.$$" "$log.$$"' EXIT
 for _ in $(seq 1 200); do
     [ -s "$config.$$" ] && break
-    kill -0 "$sandbox" 2>/dev/null || { cat "$log.$$" >&2; exit 1; }
+    if ! kill -0 "$sandbox" 2>/dev/null; then
+        # The sandbox's own advice names its --port flag; under make run the port comes from SANDBOX_PORT.
+        if grep -q '^authdeck sandbox: port [0-9]* is taken' "$log.$$"; then
+            echo "make run: port ${SANDBOX_PORT:-8750} is taken (another make run?): stop it, or run" \
+                "SANDBOX_PORT=N make run with another port N" >&2
+        else
+            cat "$log.$$" >&2
+        fi
+        exit 1
+    fi
     sleep 0.05
 done
 [ -s "$config.$$" ] || { echo "make run: the sandbox wrote no config" >&2; exit 1; }

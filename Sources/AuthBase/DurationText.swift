@@ -60,4 +60,23 @@ extension DurationText {
         if secondsFromNow == 0 { return "now" }
         return secondsFromNow > 0 ? "in " + text(secondsFromNow) : text(secondsFromNow) + " ago"
     }
+
+    /// How long until an expiry, to the second while under an hour so it visibly counts down: `4m 05s`,
+    /// `2h 10m`, `3d 04h`; `expired` once past. The TUI's columns and `authdeck list` both print it.
+    public static func remaining(_ seconds: Int) -> String {
+        if seconds <= 0 { return "expired" }
+        if seconds < 60 { return "\(seconds)s" }
+        if seconds < 3600 { return "\(seconds / 60)m \(two(seconds % 60))s" }
+        if seconds < 86_400 { return "\(seconds / 3600)h \(two(seconds % 3600 / 60))m" }
+        return "\(seconds / 86_400)d \(two(seconds % 86_400 / 3600))h"
+    }
+
+    /// A signed time left, as the EXPIRES column shows it: `4m 05s` ahead, `-2h 10m` since it expired.
+    public static func signed(_ seconds: Int) -> String {
+        seconds > 0 ? remaining(seconds) : seconds == 0 ? "0s" : "-" + remaining(-seconds)
+    }
+
+    private static func two(_ value: Int) -> String {
+        value < 10 ? "0\(value)" : "\(value)"
+    }
 }

@@ -285,7 +285,14 @@ public final class DirectSignIn: SignInBackend, Sendable {
         case .authorizationCode, .device:
             let current = device.withLock { $0 }
             guard let current else { throw .unavailable(reason: "the device authorization has not started") }
-            poll = try oauth.pollDevice(current, endpoint: endpoint)
+            do throws(SignInError) {
+                poll = try oauth.pollDevice(current, endpoint: endpoint)
+            } catch .timedOut {
+                // RFC 8628 3.5: the code itself expired at the provider, which is not this attempt's timeout.
+                throw .unavailable(
+                    reason:
+                        "the device code expired before it was approved (expired_token); sign in again for a new code")
+            }
         case .ciba(let loginHint, _):
             let current = backchannel.withLock { $0 }
             guard let current else { throw .unavailable(reason: "the backchannel request has not started") }

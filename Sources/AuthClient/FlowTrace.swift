@@ -185,6 +185,19 @@ public final class FlowTrace: Sendable {
             .joined(separator: "\n") + "\n"
     }
 
+    /// The JSON lines and, after them, one `exit` step that is written but not recorded (the live trace does not
+    /// show it): who wrote the file and through which backend, so `trace replay` takes the same backend.
+    public func jsonLines(closedBy details: [String: JSONValue], _ summary: String) -> String {
+        let now = clock()
+        let step = TraceStep(
+            kind: .exit, at: Self.timestamp(now), elapsedMs: (now.timeIntervalSince(started) * 1000).rounded(),
+            summary: summary, details: details)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let line = (try? encoder.encode(step)).map { String(decoding: $0, as: UTF8.self) + "\n" } ?? ""
+        return jsonLines() + line
+    }
+
     // MARK: - Redaction
 
     /// Signed JWTs that travel as parameters (a request object, a JARM response): shown decoded, never with their

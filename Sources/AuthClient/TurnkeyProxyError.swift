@@ -20,6 +20,11 @@ enum TurnkeyProxyError {
         switch status {
         case 401:
             return codeSent ? .invalidCode : .unauthorized
+        case 429 where call.hasSuffix("otp_init") || call.hasSuffix("otp_init_v2"):
+            // Refused before any code went out: too many codes sent, not too many attempts at one (same code).
+            return .providerAnswered(
+                "rate_limited",
+                description: "too many codes sent to this contact; wait a few minutes before asking again")
         case 429:
             return .rateLimited
         case 500...:

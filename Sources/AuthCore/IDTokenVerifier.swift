@@ -39,18 +39,43 @@ public struct IDTokenVerifier: Sendable {
     ///   the caller can refetch the JWKS once and try again.
     public func verify(_ idToken: String, jwks: String, now: Date) throws(IDTokenFailure) -> IDTokenClaims {
         let claims = try Self.signedClaims(idToken, jwks: jwks)
-        if let problem = Self.issuerProblem(claims, issuer: issuer) { throw .invalid(problem) }
+        // Each refusal says what was found and what was expected, so the user can tell a misconfigured client id or
+        // issuer from a clock that is off.
+        if let problem = Self.issuerProblem(claims, issuer: issuer) {
+            throw .invalid("\(problem): iss is \(Self.shown(claims["iss"])), this client expects \(issuer)")
+        }
         guard case .string(let sub)? = claims["sub"], !sub.isEmpty else { throw .invalid("no subject") }
-        if let problem = Self.audienceProblem(claims, clientID: clientID) { throw .invalid(problem) }
-        for check in [Self.expiryProblem, Self.issueTimeProblem, Self.notBeforeProblem] {
-            if let problem = check(claims, now) { throw .invalid(problem) }
+        if let problem = Self.audienceProblem(claims, clientID: clientID) {
+            let audiences = Self.audiences(claims).map { SignInError.printable(String($0.prefix(80))) }
+            let azp = claims["azp"].map { ", azp is \(Self.shown($0))" } ?? ""
+            throw .invalid(
+                "\(problem): aud is \(audiences.isEmpty ? "none" : audiences.joined(separator: " "))\(azp), "
+                    + "this client is \(clientID)")
+        }
+        let timed: [(String, ([String: JSONValue], Date) -> String?)] = [
+            ("exp", Self.expiryProblem), ("iat", Self.issueTimeProblem), ("nbf", Self.notBeforeProblem),
+        ]
+        for (claim, check) in timed {
+            guard let problem = check(claims, now) else { continue }
+            // What was expected, in words that stay the same from run to run (trace replay compares them).
+            let expected =
+                claims[claim] == nil
+                ? ""
+                : " (\(claim) is off this machine's clock by more than the "
+                    + "\(Int(Self.allowedSkew)) s allowed)"
+            throw .invalid(problem + expected)
         }
         // Both are numbers: the checks above passed.
         let expiresAt = Date(timeIntervalSince1970: claims["exp"]?.number ?? 0)
         let issuedAt = Date(timeIntervalSince1970: claims["iat"]?.number ?? 0)
         let tokenNonce = claims["nonce"]?.string
         if let nonce {
-            guard let tokenNonce, ConstantTime.equals(tokenNonce, nonce) else { throw .invalid("wrong nonce") }
+            guard let tokenNonce, ConstantTime.equals(tokenNonce, nonce) else {
+                throw .invalid(
+                    tokenNonce == nil
+                        ? "wrong nonce: it has none, this sign-in sent one"
+                        : "wrong nonce: not the one this sign-in sent")
+            }
         }
         try checkAuthentication(claims, now: now)
         return IDTokenClaims(
@@ -104,6 +129,12 @@ extension IDTokenVerifier {
         guard let notBefore = nbf.number else { return "nbf is not a number" }
         guard notBefore - now.timeIntervalSince1970 <= allowedSkew else { return "not valid yet" }
         return nil
+    }
+
+    /// A claim's value for a one-line message: a string as printable text, anything else as JSON, `none` if absent.
+    static func shown(_ value: JSONValue?) -> String {
+        guard let value else { return "none" }
+        return SignInError.printable(String((value.string ?? value.jsonText).prefix(80)))
     }
 
     /// `aud` as a list: one string or an array of them.

@@ -14,17 +14,33 @@ public enum SessionChoice {
     )
         throws(StoreError) -> String?
     {
+        try resolveWithSource(option: option, environment: environment, home: home, warn: warn)?.key
+    }
+
+    /// As `resolve`, with where the key came from: `--session`, `$AUTHDECK_SESSION` or the file's path, so
+    /// `status` and `list` can say which of them chose it.
+    public static func resolveWithSource(
+        option: String?, environment: [String: String],
+        home: String? = DirectorySessionFile.homeDirectory(),
+        warn: (String) -> Void = DirectorySessionFile.warnOnStandardError
+    )
+        throws(StoreError) -> (key: String, source: String)?
+    {
         if let option {
-            return try checked(option, from: "--session")
+            return (try checked(option, from: optionSource), optionSource)
         }
         if let variable = environment["AUTHDECK_SESSION"], !variable.isEmpty {
-            return try checked(variable, from: "$AUTHDECK_SESSION")
+            return (try checked(variable, from: environmentSource), environmentSource)
         }
         if let file = DirectorySessionFile.find(home: home, warn: warn) {
-            return try checked(file.key, from: file.path)
+            return (try checked(file.key, from: file.path), file.path)
         }
         return nil
     }
+
+    /// The sources `resolveWithSource` names besides a file's path.
+    public static let optionSource = "--session"
+    public static let environmentSource = "$AUTHDECK_SESSION"
 
     private static func checked(_ key: String, from source: String) throws(StoreError) -> String {
         if let problem = SessionKeyRule.problem(key) { throw .invalidKey("\(source): \(problem)") }

@@ -105,15 +105,19 @@ import Testing
     }
 
     @Test func aStartItsSettingsRefuseGoesBackToTheFormWithLoginsLine() throws {
-        let message =
+        // What `login` says, and what the form says for it: the field, not the flag.
+        let sent =
             "Sign-in unavailable: tokenEndpointAuthMethod private_key_jwt needs a private key (privateKeyFile or "
             + "--private-key-file)."
+        let message =
+            "Sign-in unavailable: tokenEndpointAuthMethod private_key_jwt needs a private key (privateKeyFile or "
+            + "the Key file field)."
         var events = Self.tabs(to: .keyFile) + Array(repeating: .key(.backspace), count: 17)
         events += AppFixtures.keys("x") + [.key(.enter)]
         let (started, effects) = AppFixtures.run(Self.onOIDC(), events)
         #expect(Self.started(effects) != nil)
         let refused = AppFixtures.run(
-            started, [.signInRefused(flow: 1, .unavailable(reason: String(message.dropFirst(21).dropLast())))]
+            started, [.signInRefused(flow: 1, .unavailable(reason: String(sent.dropFirst(21).dropLast())))]
         ).0
         let form = try #require(Self.form(refused), "mode: \(refused.mode)")
         #expect(form.error == message)
@@ -136,6 +140,24 @@ import Testing
             Issue.record("not finished: \(String(describing: retried.flow?.phase))")
             return
         }
+        // A failure that ends the attempt names the TUI's control too: a real backend pointed at the sandbox.
+        let guarded = AppFixtures.run(
+            AppFixtures.flowState(),
+            [
+                .signIn(
+                    flow: 1,
+                    .finished(
+                        .failure(
+                            .unavailable(
+                                reason: "http://127.0.0.1:8750 is authdeck's sandbox, but backend 'direct' is not a "
+                                    + "sandbox backend (use --backend sandbox)"))))
+            ]
+        ).0
+        // The result screen's lines joined back into the sentence they wrap.
+        let screen = AppScreen.frame(guarded).textLines().map { $0.trimmingCharacters(in: .whitespaces) }
+            .joined(separator: " ")
+        #expect(screen.contains("(choose sandbox in the Backend field)"), "\(screen)")
+        #expect(!screen.contains("--backend"), "\(screen)")
     }
 
     @Test func theWaitingScreenNamesWhatApplies() {

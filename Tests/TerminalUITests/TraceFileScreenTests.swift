@@ -57,6 +57,62 @@ import Testing
         return state
     }
 
+    /// `/` finds a step by its words, `n` the next one, `!` the first that failed; an answer of 400 or more fails
+    /// even when its step was not drawn as an error.
+    @Test func slashFindsNFindsAgainAndBangJumpsToTheFirstFailure() {
+        var state = AppFixtures.run(
+            Self.shown(), [.key(.character("/"))] + AppFixtures.keys("OAUTH2.googleapis") + [.key(.enter)]
+        ).0
+        #expect(state.traceSelected == 3, "the token request")
+        #expect(AppScreen.frame(state).textDump().contains("POST https://oauth2.googleapis.com/token"))
+        state = AppFixtures.run(state, [.key(.character("n"))]).0
+        #expect(state.traceSelected == 4, "its 400 answer")
+        state = AppFixtures.run(state, [.key(.character("g")), .key(.character("!"))]).0
+        #expect(state.traceSelected == 4)
+        let missing = AppFixtures.run(state, [.key(.character("/"))] + AppFixtures.keys("zzz") + [.key(.enter)]).0
+        #expect(missing.message?.text == "No step mentions “zzz”.")
+        #expect(missing.traceSelected == 4, "the selection stays")
+        // Details are searched too: only the 400 answer's body names error_description.
+        let inDetails = AppFixtures.run(
+            Self.shown(), [.key(.character("/"))] + AppFixtures.keys("error_description") + [.key(.enter)]
+        ).0
+        #expect(inDetails.traceSelected == 4)
+        let quiet = TraceLine(
+            time: Self.start, kind: .step("response"), text: "503 from the token endpoint",
+            details: TraceLine.detailLines(["status": .number(503)]))
+        #expect(AppState.failed(quiet))
+        let fine = TraceLine(
+            time: Self.start, kind: .step("response"), text: "200",
+            details: TraceLine.detailLines(["status": .number(200)]))
+        #expect(!AppState.failed(fine))
+    }
+
+    /// The path field after `o`: Tab asks the event loop to complete what was typed, Ctrl-U clears it.
+    @Test func thePathFieldCompletesWithTabAndClearsWithCtrlU() throws {
+        #expect(KeyMap.standard.request(for: Unicode.Scalar(0x15)) == .clearToStart)
+        let typed = AppFixtures.run(Self.shown(), [.key(.character("o"))] + AppFixtures.keys("cust")).0
+        #expect(typed.tracePathField?.text == "/srv/support/cust")
+        let (_, effects) = AppFixtures.run(typed, [.key(.tab)])
+        #expect(effects == [.completeTracePath("/srv/support/cust")])
+        let completed = AppFixtures.run(
+            typed, [.tracePathCompleted("/srv/support/customer-", choices: ["customer-a.jsonl", "customer-b.jsonl"])]
+        ).0
+        #expect(completed.tracePathField?.text == "/srv/support/customer-")
+        #expect(completed.message?.text == "customer-a.jsonl  customer-b.jsonl")
+        let cleared = AppFixtures.run(completed, [.key(.clearToStart)]).0
+        #expect(cleared.tracePathField?.text == "")
+    }
+
+    /// `iat`, `exp` and `auth_time` get their moment beside them (the dates as GNU date -u -d @N prints them).
+    @Test func timeClaimsShowTheirMoment() {
+        let lines = TraceLine.detailLines([
+            "claims": .object(["exp": .number(1_764_660_000), "auth_time": .number(1_700_000_000), "aud": .string("x")])
+        ])
+        #expect(lines.contains { $0.hasSuffix(#""exp" : 1764660000  (2025-12-02 07:20 UTC)"#) }, "\(lines)")
+        #expect(lines.contains { $0.hasSuffix(#""auth_time" : 1700000000,  (2023-11-14 22:13 UTC)"#) }, "\(lines)")
+        #expect(lines.contains { $0.hasSuffix(#""aud" : "x","#) })
+    }
+
     @Test func theFileOpensOnItsFirstStepWithHowItEnded() {
         let state = Self.shown()
         #expect(state.overlay == .trace && state.traceSelected == 0)
@@ -144,7 +200,7 @@ import Testing
         // The field starts in the open file's folder.
         #expect(asked.tracePathField?.text == "/srv/support/")
         var lines = AppScreen.frame(asked).textLines()
-        #expect(lines[21].hasPrefix("  Trace file to open (Enter opens, Esc cancels): /srv/support/"))
+        #expect(lines[21].hasPrefix("  Trace file (Tab completes, Enter opens, Esc cancels): /srv/support/"))
         // While the field is open, q and j are typed, not acted on.
         let (typed, typedEffects) = AppFixtures.run(asked, AppFixtures.keys("good-run.jsonq"))
         #expect(typedEffects.isEmpty && !typed.isQuitting)

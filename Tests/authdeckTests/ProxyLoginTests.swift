@@ -97,6 +97,8 @@ import Testing
     @Test func anSMSCodeThroughTheTurnkeyBackend() throws {
         let result = try signInWithCode(["sms", "--contact", "+1 (555) 010-0002", "--backend", "sandbox-turnkey"])
         #expect(result.stderr.contains("A code was sent to +15550100002"))
+        // The made-up key carries the number without the `+` as one dash: no `sms--1555…`.
+        #expect(result.stdout == "sms-15550100002\n", "key: \(result.stdout)")
         try expectStored(result, backend: "sandbox-turnkey", provider: "sms")
     }
 

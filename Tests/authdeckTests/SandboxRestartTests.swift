@@ -57,6 +57,20 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/other.json"))
     }
 
+    /// Under `make run` (scripts/run-sandbox.sh) the advice names the variable that picks the port, not the flag.
+    @Test func aSecondMakeRunNamesSandboxPort() throws {
+        let first = try SandboxProcess(folder: folder, runner: runner)
+        defer { first.stop() }
+        let script = CLIRunner.repositoryRoot + "/scripts/run-sandbox.sh"
+        let second = runner.run(
+            executable: script, [CLIRunner.binary],
+            environment: ["AUTHDECK_HOME": folder.path + "/make-run", "SANDBOX_PORT": String(first.port)])
+        #expect(second.status == 1)
+        #expect(
+            second.stderr == "make run: port \(first.port) is taken (another make run?): stop it, or run "
+                + "SANDBOX_PORT=N make run with another port N\n", "\(second.stderr)")
+    }
+
     @Test func withoutPortTheSandboxListensOnItsFixedDefault() throws {
         // 8750 may be held by something else on a shared machine; then this check cannot be made here.
         guard let probe = try? PortHolder(port: 8750) else {

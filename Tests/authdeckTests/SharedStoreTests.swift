@@ -226,6 +226,10 @@ import Testing
         let secondKey = second.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(secondKey == key + "-2")
         #expect(second.stderr.contains("stored as '\(secondKey)'"))
+        // The same person at the same provider: not "another account's".
+        #expect(
+            second.stderr.contains("'\(key)' is this account's session on backend 'sandbox'; stored as '\(secondKey)'"),
+            "\(second.stderr)")
         #expect(runner.run(["token"]).stdout == token)
         let third = runner.run(["login", "oidc"])
         #expect(third.status == 0, "\(third.stderr)")

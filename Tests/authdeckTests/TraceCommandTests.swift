@@ -121,6 +121,39 @@ import Testing
         #expect(json["backend"] as? String == "sandbox-turnkey")
     }
 
+    /// A trace authdeck wrote replays through the backend that wrote it, whatever calls that backend made (the
+    /// sandbox backend signs in through the proxy's calls too), and the TUI's export (closed by who wrote it, with no
+    /// exit code) is not taken for an older authdeck's.
+    @Test(arguments: [
+        (["google"], "sandbox"), (["google", "--backend", "sandbox-turnkey"], "sandbox-turnkey"),
+        (["email", "--contact", "ada@example.com"], "sandbox"),
+        // Its calls are the sandbox backend's (otp_init): only the backend the trace names tells them apart.
+        (["email", "--contact", "ada@example.com", "--backend", "sandbox-turnkey"], "sandbox-turnkey"),
+    ])
+    func replayTakesTheBackendThatWroteTheTrace(_ arguments: [String], _ backend: String) throws {
+        let fault = arguments[0] == "email" ? "otp-rate-limit" : "code-reused"
+        let (path, customer) = try customerTrace(fault, arguments)
+        #expect(customer.status != 0, "\(customer.stderr)")
+        let (json, result) = try replayed(path)
+        #expect(json["backend"] as? String == backend, "\(result.stdout)")
+        #expect(json["sameKind"] as? Bool == true, "\(result.stdout)")
+        #expect(json["sameExit"] as? Bool == true, "\(result.stdout)")
+
+        // As the TUI exports the same attempt: its steps, closed by a step naming the TUI and the backend.
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+            .filter { !$0.contains("\"kind\":\"exit\"") }
+        let closing =
+            #"{"at":"2026-01-01T00:00:00.000Z","details":{"backend":"\#(backend)","writer":"tui"},"#
+            + #""elapsedMs":1,"kind":"exit","summary":"exported from the TUI (no exit code)"}"#
+        let exported = fresh.write(
+            "tui-\(backend)-\(arguments[0]).jsonl", (lines + [Substring(closing)]).joined(separator: "\n") + "\n")
+        let replay = freshRunner.run(["trace", "replay", exported], timeout: 90)
+        #expect(!replay.stdout.contains("older authdeck"), "\(replay.stdout)")
+        #expect(replay.stdout.contains("the TUI exported the trace"), "\(replay.stdout)")
+        #expect(replay.stdout.contains("through \(backend),"), "\(replay.stdout)")
+        #expect(freshRunner.run(["trace", "diff", path, exported]).status == 0, "the closing step is no divergence")
+    }
+
     @Test func replaySaysWhatItCouldNotReproduce() throws {
         // A trace from an older authdeck, without the exit step, that timed out with the browser never back.
         let (path, _) = try customerTrace("redirect-unreachable")
@@ -243,11 +276,11 @@ import Testing
         #expect(goodResult.status == 0)
         let (bad, _) = try customerTrace("code-reused")
         let result = inProcess.run(["trace", "diff", good, bad])
-        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.status == 1, "traces that differ exit 1, as diff(1); stderr: \(result.stderr)")
         let marked = result.stdout.split(separator: "\n").filter { $0.hasPrefix("▶") }
         #expect(marked.count == 1)
         #expect(marked.first?.contains("response 200") == true && marked.first?.contains("response 400") == true)
-        #expect(result.stdout.contains("first divergence: A step"))
+        #expect(result.stdout.contains("main divergence: A step"))
         #expect(result.stdout.contains("'response 400 token invalid_grant'"))
 
         let json = inProcess.run(["trace", "diff", good, bad, "--json"])
@@ -267,6 +300,23 @@ import Testing
         let same = inProcess.run(["trace", "diff", good, other, "--json"])
         let sameObject = try JSONSerialization.jsonObject(with: Data(same.stdout.utf8)) as? [String: Any]
         #expect(sameObject?["same"] as? Bool == true, "\(same.stdout)")
+        #expect(same.status == 0)
+
+        // The customer's run at the real provider: its authorize page has Google's path, and that comes first.
+        // The token endpoint's 400 still is the row marked, and the path difference is said to matter less.
+        let real = try String(contentsOfFile: bad, encoding: .utf8).replacingOccurrences(
+            of: #""url":"http://127\.0\.0\.1:[0-9]+/oidc/google/authorize"#,
+            with: #""url":"https://accounts.google.com/o/oauth2/v2/auth"#, options: .regularExpression)
+        #expect(real.contains("https://accounts.google.com/o/oauth2/v2/auth"), "the trace names no authorize URL")
+        let atProvider = fresh.write("at-provider.jsonl", real)
+        let ranked = freshRunner.run(["trace", "diff", good, atProvider])
+        #expect(ranked.status == 1, "\(ranked.stderr)")
+        let rankedMark = ranked.stdout.split(separator: "\n").filter { $0.hasPrefix("▶") }
+        #expect(rankedMark.count == 1 && rankedMark.first?.contains("response 400") == true, "\(ranked.stdout)")
+        #expect(ranked.stdout.contains("'response 400 token invalid_grant'"))
+        #expect(ranked.stdout.contains("matters less: A step"), "\(ranked.stdout)")
+        let bad2 = freshRunner.run(["trace", "diff", good, fresh.path + "/missing.jsonl"])
+        #expect(bad2.status == 2 && bad2.stderr.split(separator: "\n").count == 1, "\(bad2.stderr)")
     }
 
     // MARK: - show
@@ -278,14 +328,25 @@ import Testing
         // The tokens issued with a refused ID token are revoked, and the message says so.
         #expect(
             result.stdout.contains(
-                "ended: Refused the ID token: wrong audience; the tokens the provider issued "
-                    + "were revoked. (exit 4)"))
+                "ended: Refused the ID token: wrong audience: aud is another-client, azp is another-client, "
+                    + "this client is "))
+        #expect(result.stdout.contains("; the tokens the provider issued were revoked. (exit 4)"))
         let lines = result.stdout.split(separator: "\n")
         let idToken = try #require(lines.first { $0.contains(" id_token ") })
         let number = try #require(idToken.dropFirst().split(separator: " ").first.map(String.init))
         let expanded = inProcess.run(["trace", "show", path, "--expand", number])
         #expect(expanded.stdout.contains("\"aud\" : \"another-client\""))
-        #expect(!result.stdout.contains("another-client"))
+        // The ID token's exp with its moment beside it, as Foundation's formatter gives it in UTC.
+        let exp = try #require(expanded.stdout.split(separator: "\n").first { $0.contains("\"exp\" : ") })
+        let value = try #require(exp.range(of: "\"exp\" : ")).upperBound
+        let seconds = try #require(Double(exp[value...].prefix { $0.isNumber || $0 == "." }))
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        #expect(exp.hasSuffix("  (\(formatter.string(from: Date(timeIntervalSince1970: seconds))) UTC)"), "\(exp)")
+        // Folded, the steps show no claims (the refusal's own line names the audience it found).
+        #expect(!result.stdout.contains("\"aud\" : "))
         #expect(inProcess.run(["trace", "show", path, "--expand", "999"]).status == 2)
     }
 
@@ -294,7 +355,8 @@ import Testing
         let broken = fresh.write("broken.jsonl", step + "\n{\"kind\": 3}\n")
         for command in [["show", broken], ["diff", broken, broken], ["replay", broken]] {
             let result = inProcess.run(["trace"] + command)
-            #expect(result.status == 1)
+            // diff answers as diff(1) does: 2 for trouble, since 1 means the traces differ.
+            #expect(result.status == (command[0] == "diff" ? 2 : 1))
             #expect(result.stderr.contains("line 2 is not a trace step"))
             #expect(result.stderr.split(separator: "\n").count == 1)
         }

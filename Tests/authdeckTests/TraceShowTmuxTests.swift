@@ -58,12 +58,19 @@ struct TraceShowTmuxTests {
         pane.send("Home")
         pane.send("PageDown")
         // o asks for a path, starting in the file's folder; a damaged file is one line naming the line.
-        try pane.press("o", until: "Trace file to open")
+        try pane.press("o", until: "Trace file (Tab completes")
         #expect(pane.capture().contains("Esc cancels): " + folder.path + "/"))
-        try pane.submit("broken.jsonl", until: "broken.jsonl line 2 is not a trace step")
+        // Tab completes the name as far as the folder's names agree (only broken.jsonl starts so).
+        pane.send("bro")
+        pane.send("Tab")
+        try pane.press("Enter", until: "broken.jsonl line 2 is not a trace step")
         #expect(pane.capture().contains("ended: Authentication failed: invalid_grant"))
+        // Ctrl-U clears the field: what was typed before it is not part of the path read.
         pane.send("o")
-        try pane.submit("missing.jsonl", until: "cannot read the trace " + folder.path + "/missing.jsonl")
+        pane.send("junk")
+        pane.send("C-u")
+        try pane.submit(
+            folder.path + "/missing.jsonl", until: "cannot read the trace " + folder.path + "/missing.jsonl")
         pane.send("o")
         try pane.submit("good-run.jsonl", until: "ended: signed in (exit 0)")
         #expect(pane.capture().contains("stored session google-ada"))
@@ -83,7 +90,7 @@ struct TraceShowTmuxTests {
         // No sandbox in this config: S says so in one line.
         try pane.press("S", until: "No sandbox is configured")
         try pane.press("t", until: "o opens a trace file")
-        try pane.press("o", until: "Trace file to open")
+        try pane.press("o", until: "Trace file (Tab completes")
         try pane.submit(path, until: "ended: Authentication failed: invalid_grant: Bad Request. (exit 4)")
         pane.send("Down")
         pane.send("Down")

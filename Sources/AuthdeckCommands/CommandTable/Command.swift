@@ -16,11 +16,13 @@ struct Command: Sendable {
     let operands: OptionSpec.Completion
     /// `totp add`, `store lock`…: each with its own options; the parent's own options serve the bare command.
     let subcommands: [Command]
+    /// Global options the command refuses (`login` takes `--session-key`, never `--session`): left out of its help.
+    let refusedGlobals: [String]
     let run: Run?
 
     init(
         _ name: String, synopsis: String, summary: String, options: [OptionSpec] = [],
-        operands: OptionSpec.Completion = .none, subcommands: [Command] = [],
+        operands: OptionSpec.Completion = .none, subcommands: [Command] = [], refusedGlobals: [String] = [],
         run: Run? = nil
     ) {
         self.name = name
@@ -29,6 +31,7 @@ struct Command: Sendable {
         self.options = options
         self.operands = operands
         self.subcommands = subcommands
+        self.refusedGlobals = refusedGlobals
         self.run = run
     }
 
@@ -50,7 +53,8 @@ struct Command: Sendable {
                 text += "  " + subcommand.name.padded(to: 26) + " " + subcommand.summary + "\n"
             }
         }
-        let all = options + GlobalOptions.specs + [.flag("help", "show this help")]
+        let globals = GlobalOptions.specs.filter { !refusedGlobals.contains($0.name) }
+        let all = options + globals + [.flag("help", "show this help")]
         text += "\noptions:\n"
         for option in all {
             let left = option.takesValue ? "--\(option.name) \(option.placeholder)" : "--\(option.name)"
@@ -76,9 +80,19 @@ struct GlobalOptions {
     /// `--session`, `$AUTHDECK_SESSION` or `.authdeck-session`, resolved when a command asks for it: a bad key
     /// there fails only the commands that act on a session.
     var session: String? {
-        get throws(CommandFailure) { try sessionChoice.get() }
+        get throws(CommandFailure) { try sessionChoice.get()?.key }
     }
-    private var sessionChoice: Result<String?, CommandFailure>
+    /// Where `session` came from: `--session`, `$AUTHDECK_SESSION` or a `.authdeck-session` file's path; nil when
+    /// nothing chose one (or the choice was refused).
+    var sessionSource: String? { (try? sessionChoice.get())?.source }
+    /// The key a `.authdeck-session` file chose for this directory, when the choice came from one.
+    var directorySession: String? {
+        guard let choice = try? sessionChoice.get(), choice.source != SessionChoice.optionSource,
+            choice.source != SessionChoice.environmentSource
+        else { return nil }
+        return choice.key
+    }
+    private var sessionChoice: Result<(key: String, source: String)?, CommandFailure>
 
     /// The session a command names itself (`KEY`), else the one chosen by option, environment or directory file.
     func session(or positional: String?) throws(CommandFailure) -> String? {
@@ -108,7 +122,7 @@ struct GlobalOptions {
         let errors = environment.errors
         sessionChoice = Result { () throws(CommandFailure) in
             try StoreCommands.attempt { () throws(StoreError) in
-                try SessionChoice.resolve(
+                try SessionChoice.resolveWithSource(
                     option: option, environment: variables,
                     home: DirectorySessionFile.homeDirectory(variables["HOME"])
                 ) { errors.write("authdeck: " + TerminalText.sanitized($0) + "\n") }

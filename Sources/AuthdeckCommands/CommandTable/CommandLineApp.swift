@@ -67,7 +67,9 @@ public enum CommandLineApp {
         } catch {
             let name = subcommand.map { "\(command.name) \($0.name)" } ?? command.name
             environment.errors.write("authdeck \(name): \(error.message)\n")
-            if error.code == .usage { environment.errors.write("usage: authdeck \(chosen.synopsis)\n") }
+            if error.code == .usage, error.showsUsage {
+                environment.errors.write("usage: authdeck \(chosen.synopsis)\n")
+            }
             return error.code.rawValue
         }
     }

@@ -110,7 +110,7 @@ enum Commands {
                 placeholder: "FILE|-", completion: .files),
             .value("public-key", "HEX", "with --oidc-token: the pending session public key its nonce is bound to"),
         ],
-        operands: .words(Provider.standard.map(\.name)), run: LoginCommand.run)
+        operands: .words(Provider.standard.map(\.name)), refusedGlobals: ["session"], run: LoginCommand.run)
 
     static let use = Command(
         "use", synopsis: "use [--here] KEY",

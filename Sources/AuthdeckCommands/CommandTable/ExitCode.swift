@@ -18,10 +18,19 @@ enum ExitCode: Int32 {
 struct CommandFailure: Error {
     let code: ExitCode
     let message: String
+    /// Whether a usage line follows the message: not for exit 2 given to bad input (`trace diff`'s, as diff(1)'s).
+    var showsUsage = true
 
     init(_ code: ExitCode, _ message: String) {
         self.code = code
         self.message = message
+    }
+
+    /// Exit 2 for input that is not what the command reads, said in its one line with no usage line after it.
+    static func badInput(_ message: String) -> CommandFailure {
+        var failure = CommandFailure(.usage, message)
+        failure.showsUsage = false
+        return failure
     }
 
     static func usage(_ message: String) -> CommandFailure { CommandFailure(.usage, message) }

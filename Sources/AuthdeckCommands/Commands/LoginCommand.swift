@@ -242,10 +242,8 @@ enum LoginCommand {
             keepsWithoutAsking: arguments.has("yes"), hasTestSeed: { signIn.testSeed(for: $0) != nil })
         let prepared: SignInUseCase.Prepared
         do throws(SignInStartFailure) {
-            prepared = try signIn.prepare(input, trace: trace, report: presenter.show) { proposed, stored in
-                if !global.quiet {
-                    global.err("authdeck: '\(proposed)' names another account's session; stored as '\(stored)'\n")
-                }
+            prepared = try signIn.prepare(input, trace: trace, report: presenter.show) { words in
+                if !global.quiet { global.err("authdeck: \(words)\n") }
             }
         } catch {
             switch error {
@@ -307,7 +305,13 @@ enum LoginCommand {
             case .success: code = .done
             case .failure(let error): code = presenter.codeInputEnded ? noCode.code : error.exitCode
             }
-            trace.record(.exit, "exit code \(code.rawValue)", ["code": .number(Double(code.rawValue))])
+            // With the backend that ran, so `trace replay` takes the same one.
+            trace.record(
+                .exit, "exit code \(code.rawValue)",
+                [
+                    "code": .number(Double(code.rawValue)), "writer": .string("login"),
+                    "backend": .string(input.request.backendName),
+                ])
             try writeTrace(trace, to: path)
         }
         switch result {
@@ -403,12 +407,14 @@ enum LoginCommand {
     /// Writes the trace as JSON lines, readable by the user only (it names accounts and endpoints): a new 0600
     /// file next to `path`, renamed over it, so neither a planted symlink nor an old file's mode decides where the
     /// trace goes or who can read it. A symlink at `path` is refused.
-    static func writeTrace(_ trace: FlowTrace, to path: String) throws(CommandFailure) {
+    /// - Parameter lines: what to write instead of the trace's own lines (the TUI's export closes them).
+    static func writeTrace(_ trace: FlowTrace, to path: String, lines: String? = nil) throws(CommandFailure) {
         var existing = stat()
         if lstat(path, &existing) == 0 && existing.st_mode & S_IFMT == S_IFLNK {
             throw CommandFailure(.failed, "\(path) is a symbolic link; the trace is not written through it")
         }
-        try PrivateFile.write(Array(trace.jsonLines().utf8), to: path, failure: "cannot write the trace to \(path)")
+        try PrivateFile.write(
+            Array((lines ?? trace.jsonLines()).utf8), to: path, failure: "cannot write the trace to \(path)")
     }
 
     /// The request-shaping options, each checked now: a bad value is one usage line (exit 2) before the store opens

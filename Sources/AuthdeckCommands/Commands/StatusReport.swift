@@ -1,13 +1,15 @@
 import AuthCore
 import Foundation
 import SessionStorage
+import TerminalUI
 
 /// What `authdeck status` prints: the store's lock state and key source, one session's expiries, and what the
 /// provider's user endpoint said of the access token when it could be asked (`server`, nil when not asked).
 enum StatusReport {
     static func text(
         entry: StoreEntry?, location: StoreLocation, source: MasterKeySource?, unlocked: Bool,
-        now: Date, server: String? = nil, tokenType: String? = nil, endpoints: SessionEndpoints? = nil
+        now: Date, server: String? = nil, tokenType: String? = nil, endpoints: SessionEndpoints? = nil,
+        chosenBy: String? = nil
     ) -> String {
         var text = "store:          \(location.databasePath)\n"
         text += "master key:     \(source?.rawValue ?? "not created yet")\n"
@@ -15,6 +17,7 @@ enum StatusReport {
         guard let entry else { return text + "session:        none selected\n" }
         let record = entry.record
         text += "session:        \(record.key)\(entry.isSelected ? " (selected)" : "")\n"
+        if let chosenBy { text += "chosen by:      \(chosenBy)\n" }
         text += "user:           \(record.userLabel)\n"
         text += "provider:       \(record.provider) via \(record.backend)\n"
         if endpoints?.isMachineSession == true {
@@ -42,13 +45,15 @@ enum StatusReport {
 
     static func json(
         entry: StoreEntry?, location: StoreLocation, source: MasterKeySource?, unlocked: Bool,
-        now: Date, server: String? = nil, tokenType: String? = nil, endpoints: SessionEndpoints? = nil
+        now: Date, server: String? = nil, tokenType: String? = nil, endpoints: SessionEndpoints? = nil,
+        chosenBy: String? = nil
     ) -> String {
         var text = "{\"store\":{\"path\":\(SessionJSON.quoted(location.databasePath)),"
         text += "\"keySource\":\(SessionJSON.quoted(source?.rawValue)),\"unlocked\":\(unlocked)},\"session\":"
         if let entry {
             let record = entry.record
             text += "{\"key\":\(SessionJSON.quoted(record.key)),\"selected\":\(entry.isSelected),"
+            text += "\"chosenBy\":\(SessionJSON.quoted(chosenBy)),"
             text += "\"status\":\(SessionJSON.quoted(record.status(at: now).rawValue)),"
             text += "\"expiresAt\":\(SessionJSON.quoted(record.expiresAt.map(SessionJSON.iso8601))),"
             text += "\"refreshable\":\(record.refreshable),"
@@ -67,7 +72,8 @@ enum StatusReport {
 
     private static func describe(_ date: Date?, now: Date) -> String {
         guard let date else { return "unknown" }
-        let left = SessionTable.expiresIn(date, now: now)
-        return "\(SessionJSON.iso8601(date)) (\(left == "expired" ? "expired" : "in " + left))"
+        let left = TimeText.secondsUntil(date, from: now)
+        let when = left > 0 ? "in " + DurationText.remaining(left) : "expired \(DurationText.text(left)) ago"
+        return "\(SessionJSON.iso8601(date)) (\(left == 0 ? "expired now" : when))"
     }
 }

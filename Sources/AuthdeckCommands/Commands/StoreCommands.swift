@@ -32,7 +32,12 @@ enum StoreCommands {
             if !global.quiet { global.err("no sessions (sign in with authdeck login PROVIDER)\n") }
             return .done
         }
-        global.out(SessionTable.render(entries, now: now))
+        let here = global.directorySession
+        global.out(SessionTable.render(entries, now: now, directorySession: here))
+        if let here, entries.contains(where: { $0.record.key == here }), !global.quiet, let path = global.sessionSource
+        {
+            global.err("@ \(here): chosen for this folder by \(path)\n")
+        }
         return .done
     }
 
@@ -124,7 +129,12 @@ enum StoreCommands {
     // MARK: - status
 
     static func status(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
-        let named = try global.session(or: arguments.positionals(atMost: 1).first)
+        let positional = try arguments.positionals(atMost: 1).first
+        let named = try global.session(or: positional)
+        // Where the session came from, so a folder's `.authdeck-session` or a stale variable is never a surprise.
+        let chosenBy =
+            positional != nil
+            ? "the command line" : global.sessionSource ?? "the store's selected session (authdeck use)"
         let store = try openStore(global, create: false)
         let entry: StoreEntry? = try store.flatMap { store throws(CommandFailure) in
             try attempt { () throws(StoreError) in
@@ -148,12 +158,12 @@ enum StoreCommands {
             global.out(
                 StatusReport.json(
                     entry: entry, location: location(global), source: source, unlocked: unlocked,
-                    now: now, server: server, tokenType: tokenType, endpoints: secrets?.endpoints))
+                    now: now, server: server, tokenType: tokenType, endpoints: secrets?.endpoints, chosenBy: chosenBy))
         } else {
             global.out(
                 StatusReport.text(
                     entry: entry, location: location(global), source: source, unlocked: unlocked,
-                    now: now, server: server, tokenType: tokenType, endpoints: secrets?.endpoints))
+                    now: now, server: server, tokenType: tokenType, endpoints: secrets?.endpoints, chosenBy: chosenBy))
         }
         return .done
     }

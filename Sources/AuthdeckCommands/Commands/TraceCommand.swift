@@ -17,7 +17,14 @@ enum TraceCommand {
             return try show(TraceDocument(path: words[1]), arguments, global)
         case "diff":
             guard words.count == 3 else { throw .usage("name two traces: trace diff A B") }
-            return try diff(TraceDocument(path: words[1]), TraceDocument(path: words[2]), arguments, global)
+            // As diff(1): 0 the same, 1 different, 2 trouble (a file that is not a trace).
+            let traces: (TraceDocument, TraceDocument)
+            do throws(CommandFailure) {
+                traces = (try TraceDocument(path: words[1]), try TraceDocument(path: words[2]))
+            } catch {
+                throw .badInput(error.message)
+            }
+            return try diff(traces.0, traces.1, arguments, global)
         case "replay":
             guard words.count == 2 else { throw .usage("name one trace: trace replay FILE") }
             return try replay(TraceDocument(path: words[1]), arguments, global)
@@ -73,7 +80,7 @@ enum TraceCommand {
             let columns = Int(global.environment.variables["COLUMNS"] ?? "") ?? 120
             global.out(comparison.text(pathA: a.path, pathB: b.path, width: max(80, min(columns, 240))))
         }
-        return .done
+        return comparison.mainDivergence == nil ? .done : .failed
     }
 
     // MARK: - replay
@@ -107,7 +114,9 @@ enum TraceCommand {
         let sameKind = customerKind == replayKind
         let sameExit = document.exitCode.map { Int32($0) == outcome.exit }
         var notes = plan.notes
-        if document.exitCode == nil {
+        if document.exportedByTUI {
+            notes.append("the TUI exported the trace: it has no exit code, so the error alone is compared")
+        } else if document.exitCode == nil {
             notes.append("the trace does not record the customer's exit code (written by an older authdeck)")
         }
         if arguments.has("json") {

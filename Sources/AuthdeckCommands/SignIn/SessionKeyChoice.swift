@@ -14,10 +14,10 @@ struct SessionKeyChoice {
         replace = request.replace
     }
 
-    /// The controller's persist step; `moved` hears of a made-up key that had to change (proposed, stored).
+    /// The controller's persist step; `moved` hears, in one line for the user, of a made-up key that had to change.
     func persist(
         into store: SessionStore,
-        moved: @escaping @Sendable (String, String) -> Void
+        moved: @escaping @Sendable (String) -> Void
     ) -> SignInController.Persist {
         let given = givenKey != nil
         let replace = self.replace
@@ -25,11 +25,31 @@ struct SessionKeyChoice {
             do throws(StoreError) {
                 guard !given else { return try store.persist(session, replace: replace) }
                 let record = try store.persistGenerated(session)
-                if record.key != session.record.key { moved(session.record.key, record.key) }
+                if record.key != session.record.key {
+                    moved(
+                        Self.movedWords(
+                            session.record, storedAs: record.key, holder: try? store.entry(session.record.key)))
+                }
                 return record
             } catch {
                 throw .sessionStorageFailure(message: error.description)
             }
         }
+    }
+
+    /// Why a made-up key moved: the session holding it is another account's, or this account's through another
+    /// backend: the same issuer and subject, or (an auth proxy issues its own) the same provider and address through
+    /// another backend.
+    static func movedWords(_ record: SessionRecord, storedAs stored: String, holder: StoreEntry?) -> String {
+        let proposed = record.key
+        let address = { (record: SessionRecord) in (record.email ?? record.phone)?.lowercased() }
+        if let holder = holder?.record,
+            holder.issuer == record.issuer && holder.subject == record.subject
+                || holder.backend != record.backend && holder.provider == record.provider && address(holder) != nil
+                    && address(holder) == address(record)
+        {
+            return "'\(proposed)' is this account's session on backend '\(holder.backend)'; stored as '\(stored)'"
+        }
+        return "'\(proposed)' names another account's session; stored as '\(stored)'"
     }
 }

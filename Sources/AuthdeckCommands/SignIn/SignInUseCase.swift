@@ -94,11 +94,11 @@ struct SignInUseCase {
     /// Checks what can be checked before anything is sent (a taken key, the receiver's port, the backend's
     /// configuration) and builds the controller.
     /// - Parameter report: the front end's presenter of the controller's progress.
-    /// - Parameter moved: told when a key authdeck made up names another account's session, so the session was
-    ///   stored under another key (proposed, stored).
+    /// - Parameter moved: told, in one line, when a key authdeck made up names another session, so the session was
+    ///   stored under another key.
     func prepare(
         _ input: SignInInput, trace: FlowTrace?, report: @escaping SignInController.Report,
-        moved: @escaping @Sendable (String, String) -> Void
+        moved: @escaping @Sendable (String) -> Void
     ) throws(SignInStartFailure) -> Prepared {
         var request = input.request
         // Checked against the store now: another process may have taken the key since it was typed.

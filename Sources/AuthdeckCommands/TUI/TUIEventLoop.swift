@@ -314,6 +314,9 @@ final class TUIEventLoop {
             background.async { inbox.post(.doctorReport(Self.doctorLines())) }
         case .openTraceFile(let path):
             inbox.post(TraceDocument.screenEvent(path: (path as NSString).expandingTildeInPath))
+        case .completeTracePath(let typed):
+            let (text, choices) = Self.completedPath(typed)
+            dispatch(.tracePathCompleted(text, choices: choices))
         case .sandboxFaults(let url, let faults, let delayMs):
             let inbox = self.inbox
             background.async {
@@ -392,9 +395,7 @@ final class TUIEventLoop {
                     }
                     inbox.post(.signIn(flow: flow, progress))
                 },
-                moved: { proposed, stored in
-                    inbox.post(.storeFailed("'\(proposed)' names another account's session; stored as '\(stored)'"))
-                })
+                moved: { words in inbox.post(.storeFailed(words)) })
         } catch {
             let failure: SignInError
             switch error {
@@ -421,15 +422,45 @@ final class TUIEventLoop {
             return
         }
         let folder = store.location.directory + "/traces"
-        let provider = state.traceableFlows.first { $0.id == flow }?.choice.provider.name ?? "flow"
+        let choice = state.traceableFlows.first { $0.id == flow }?.choice
+        let provider = choice?.provider.name ?? "flow"
         let path = "\(folder)/" + Self.traceFileName(at: Date(), provider: provider)
+        // Closed by who wrote it and the backend, as `login --trace` closes with its exit code: the TUI has none.
+        var closing: [String: JSONValue] = ["writer": .string("tui")]
+        if let backend = choice?.backend { closing["backend"] = .string(backend) }
         do throws(CommandFailure) {
             mkdir(folder, 0o700)
-            try LoginCommand.writeTrace(trace, to: path)
+            try LoginCommand.writeTrace(
+                trace, to: path, lines: trace.jsonLines(closedBy: closing, "exported from the TUI (no exit code)"))
             inbox.post(.signInDetail(flow: flow, .traceExported("Trace written to \(path)")))
         } catch {
             inbox.post(.signInDetail(flow: flow, .traceExported("Could not write the trace: \(error.message)")))
         }
+    }
+
+    /// A path completed as a shell completes it: the names in its folder that start with what was typed after the
+    /// last `/`, the text extended as far as they agree (a folder's name gets its `/`), and the names when several
+    /// fit. Hidden names only when a `.` was typed; `~` is read as the home folder and kept as typed.
+    static func completedPath(_ typed: String) -> (text: String, choices: [String]) {
+        let slash = typed.lastIndex(of: "/")
+        let folder = slash.map { String(typed[...$0]) } ?? ""
+        let start = slash.map { String(typed[typed.index(after: $0)...]) } ?? typed
+        let listed = folder.isEmpty ? "." : (folder as NSString).expandingTildeInPath
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: listed)) ?? [])
+            .filter { $0.hasPrefix(start) && (start.hasPrefix(".") || !$0.hasPrefix(".")) }.sorted()
+        guard let first = names.first else { return (typed, []) }
+        var common = first
+        for name in names.dropFirst() {
+            common = String(zip(common, name).prefix { $0 == $1 }.map(\.0))
+        }
+        var isFolder: ObjCBool = false
+        let single = names.count == 1
+        if single, FileManager.default.fileExists(atPath: listed + "/" + first, isDirectory: &isFolder),
+            isFolder.boolValue
+        {
+            common += "/"
+        }
+        return (folder + common, single ? [] : names)
     }
 
     /// `authdeck doctor` run as a child of this same binary (its own store connection stays in its own process),

@@ -5,7 +5,8 @@ import Foundation
 /// Two traces side by side, step by step (`authdeck trace diff A B`): steps that say the same thing line up, the
 /// steps in between are paired by kind, and the first row where the runs part is marked. What is compared is each
 /// step's meaning, not its text: endpoints by their last path segment, statuses, error codes, state names and
-/// results, so a good run at the sandbox lines up with a customer's run at the real provider. Errors are compared by
+/// results, so a good run at the sandbox lines up with a customer's run at the real provider; the difference that
+/// matters most (an error or status change, not a path) is the one marked. Errors are compared by
 /// the code their step recorded when both traces record codes; a trace written before codes, by their words.
 struct TraceDiff {
     /// How the two sides of a row relate.
@@ -44,6 +45,55 @@ struct TraceDiff {
     }
 
     var firstDivergence: Int? { rows.firstIndex { $0.mark != .same } }
+
+    /// How much a row's difference matters, so the one marked is the one that explains the failure, not the first.
+    enum Weight: Int, Comparable {
+        /// The same step at another address: a real provider's authorize page against the sandbox's.
+        case harmless
+        /// The same kind of step on another endpoint, or other words.
+        case path
+        /// Another state, ID token or notice.
+        case step
+        /// An error, a status or how the attempt ended: what a support engineer is looking for.
+        case outcome
+
+        static func < (lhs: Weight, rhs: Weight) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    /// The weight of a row's difference (nil for a row that is the same on both sides).
+    func weight(_ row: Row) -> Weight? {
+        guard row.mark != .same else { return nil }
+        let steps = [row.a.map { a[$0] }, row.b.map { b[$0] }].compactMap { $0 }
+        // An exit code one trace records and the other does not (the TUI's export has none): nothing happened
+        // differently.
+        if steps.count == 1, steps[0].kind == .exit { return .harmless }
+        if steps.contains(where: { TraceDocument.errorCode($0) != nil || [.result, .exit].contains($0.kind) }) {
+            return .outcome
+        }
+        if steps.contains(where: { $0.kind == .response }) {
+            // A response on one side only, or another status or error: an outcome; the same answer from an
+            // endpoint at another path: a path.
+            guard steps.count == 2, steps.allSatisfy({ $0.kind == .response }) else { return .outcome }
+            let same =
+                TraceDocument.status(steps[0]) == TraceDocument.status(steps[1])
+                && TraceDocument.responseError(steps[0]) == TraceDocument.responseError(steps[1])
+            return same ? .path : .outcome
+        }
+        if row.mark == .changed, steps.allSatisfy({ $0.kind == .authorize }) { return .harmless }
+        if steps.contains(where: { [.transition, .idToken, .notice].contains($0.kind) }) { return .step }
+        return .path
+    }
+
+    /// The row that matters most: the first of the heaviest differences; nil when the traces take the same
+    /// steps, or differ only harmlessly.
+    var mainDivergence: Int? {
+        var best: (index: Int, weight: Weight)?
+        for (index, row) in rows.enumerated() {
+            guard let weight = weight(row), weight > .harmless else { continue }
+            if best == nil || weight > best!.weight { best = (index, weight) }
+        }
+        return best?.index
+    }
 
     // MARK: - Meaning of a step
 
@@ -104,9 +154,11 @@ struct TraceDiff {
 
     /// The steps' indices in the order things happened: a receiver's step and the token request it starts are
     /// recorded by two threads, in either order, so the receiver goes first; an ID token is recorded before the
-    /// response that carried it, so it goes after.
+    /// response that carried it, so it goes after. A step that records no event (the TUI export's closing one) is left
+    /// out.
     static func canonicalOrder(_ steps: [TraceStep]) -> [Int] {
-        var order = Array(steps.indices)
+        // The TUI's export closes with an exit step that has no code: it says who wrote the file, not what happened.
+        var order = steps.indices.filter { steps[$0].kind != .exit || steps[$0].details["code"] != nil }
         var index = 0
         while index + 1 < order.count {
             let (first, second) = (steps[order[index]].kind, steps[order[index + 1]].kind)
@@ -186,8 +238,8 @@ struct TraceDiff {
 
     // MARK: - Output
 
-    /// Two columns, `=`/`~`/`<`/`>` between them, and `▶` before the first divergence, with a line saying what
-    /// differs there.
+    /// Two columns, `=`/`~`/`<`/`>` between them, and `▶` before the divergence that matters most (an error or
+    /// status before a path), with a line saying what differs there and where the first difference was.
     func text(pathA: String, pathB: String, width: Int = 120) -> String {
         let side = max(30, (width - 8) / 2)
         func cell(_ index: Int?, _ steps: [TraceStep]) -> String {
@@ -201,13 +253,19 @@ struct TraceDiff {
                 : text.padding(toLength: side, withPad: " ", startingAt: 0)
         }
         var output = "  " + fit("A: " + pathA) + "   " + "B: " + pathB + "\n"
-        let first = firstDivergence
+        let main = mainDivergence
         for (number, row) in rows.enumerated() {
-            let lead = number == first ? "▶ " : "  "
+            let lead = number == main ? "▶ " : "  "
             output += lead + fit(cell(row.a, a)) + " \(row.mark.rawValue) " + cell(row.b, b).prefix(side) + "\n"
         }
-        if let first {
-            output += "first divergence: " + explanation(rows[first]) + "\n"
+        if let main {
+            output += "main divergence: " + explanation(rows[main]) + "\n"
+            if let first = firstDivergence, first != main {
+                output += "(the first difference, row \(first + 1), matters less: " + explanation(rows[first]) + ")\n"
+            }
+        } else if firstDivergence != nil {
+            output +=
+                "no divergence that matters: the traces differ only in the provider's addresses or a recorded exit code\n"
         } else {
             output += "no divergence: the traces take the same steps\n"
         }
@@ -240,16 +298,17 @@ struct TraceDiff {
         }
         var object: [String: JSONValue] = [
             "a": .string(pathA), "b": .string(pathB), "rows": .array(rowValues),
-            "same": .bool(firstDivergence == nil),
+            "same": .bool(mainDivergence == nil),
         ]
-        if let first = firstDivergence {
-            object["firstDivergence"] = .object([
-                "row": .number(Double(first + 1)),
-                "explanation": .string(explanation(rows[first])),
+        func divergence(_ index: Int?) -> JSONValue {
+            guard let index else { return .null }
+            return .object([
+                "row": .number(Double(index + 1)), "explanation": .string(explanation(rows[index])),
+                "weight": .string(weight(rows[index]).map { "\($0)" } ?? "none"),
             ])
-        } else {
-            object["firstDivergence"] = .null
         }
+        object["firstDivergence"] = divergence(firstDivergence)
+        object["mainDivergence"] = divergence(mainDivergence)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(JSONValue.object(object))).map { String(decoding: $0, as: UTF8.self) } ?? "{}"

@@ -95,4 +95,15 @@ struct TraceDocument {
     var exitCode: Int? {
         steps.last { $0.kind == .exit }?.details["code"]?.integer
     }
+
+    /// The backend the sign-in ran through, as the writer recorded it on its `exit` step; nil in a trace written
+    /// before that was recorded.
+    var backend: String? {
+        steps.last { $0.kind == .exit }?.details["backend"]?.string
+    }
+
+    /// Whether the TUI exported the trace (it closes it without an exit code, having none).
+    var exportedByTUI: Bool {
+        steps.last { $0.kind == .exit }?.details["writer"]?.string == "tui"
+    }
 }

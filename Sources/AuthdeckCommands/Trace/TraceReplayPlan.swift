@@ -35,6 +35,9 @@ struct TraceReplayPlan {
     /// What a refusal from a redirect without `state` ends with (SignInStateMachine's note).
     static let statelessNote = "(the redirect came without state)"
 
+    /// The backends `authdeck sandbox --config-out` configures: a trace that names one replays through it.
+    static let sandboxBackends: Set<String> = ["sandbox", "sandbox-turnkey", "sandbox-portal"]
+
     static let turnkeyCalls: Set<String> = [
         "wallet_kit_config", "account", "oauth2_authenticate", "oauth_login",
         "otp_init", "otp_verify", "otp_login", "signup", "totp_verify",
@@ -52,8 +55,11 @@ struct TraceReplayPlan {
         let endpoints = requests.compactMap(TraceDocument.endpoint)
         let urls = requests.compactMap { $0.details["url"]?.string }
 
-        // Backend: the calls the trace shows.
-        if urls.contains(where: { $0.contains("/api/v3/auth") }) {
+        // Backend: the one the trace names when a sandbox backend wrote it (a sandbox trace replays through the
+        // sandbox, not through the proxy whose calls it made), else the kind of calls it shows.
+        if let written = document.backend, Self.sandboxBackends.contains(written) {
+            backend = written
+        } else if urls.contains(where: { $0.contains("/api/v3/auth") }) {
             backend = "sandbox-portal"
         } else if endpoints.contains(where: Self.turnkeyCalls.contains) {
             // The sandbox backend sends email and SMS codes through the proxy, as a turnkey backend does.

@@ -1,3 +1,4 @@
+import AuthCore
 import Foundation
 
 /// Times as the screens print them. Pure arithmetic on the epoch plus a fixed offset, so a snapshot is the same
@@ -18,20 +19,11 @@ public enum TimeText {
         return "\(year)-\(two(month))-\(two(day)) " + clock(date, offset: offset)
     }
 
-    /// How long until an expiry, to the second while under an hour so the column visibly counts down:
-    /// `4m 05s`, `2h 10m`, `3d 04h`; `expired` once past.
-    public static func remaining(_ seconds: Int) -> String {
-        if seconds <= 0 { return "expired" }
-        if seconds < 60 { return "\(seconds)s" }
-        if seconds < 3600 { return "\(seconds / 60)m \(two(seconds % 60))s" }
-        if seconds < 86_400 { return "\(seconds / 3600)h \(two(seconds % 3600 / 60))m" }
-        return "\(seconds / 86_400)d \(two(seconds % 86_400 / 3600))h"
-    }
+    /// How long until an expiry (`DurationText.remaining`, which `authdeck list` prints too).
+    public static func remaining(_ seconds: Int) -> String { DurationText.remaining(seconds) }
 
-    /// A signed duration for the EXPIRES column: `4m 05s` ahead, `-2h 10m` since it expired.
-    public static func signed(_ seconds: Int) -> String {
-        seconds > 0 ? remaining(seconds) : seconds == 0 ? "0s" : "-" + remaining(-seconds)
-    }
+    /// A signed duration for the EXPIRES column (`DurationText.signed`, which `authdeck list` prints too).
+    public static func signed(_ seconds: Int) -> String { DurationText.signed(seconds) }
 
     /// `M:SS` for a sign-in's deadline.
     public static func countdown(_ seconds: Int) -> String {

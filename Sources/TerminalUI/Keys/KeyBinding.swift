@@ -85,6 +85,9 @@ public struct KeyBinding: Equatable, Sendable {
             [.character("o")], "o", .openTraceFile, "open a trace file (asks for its path)",
             hint: "open file"),
         KeyBinding([.character("a")], "a", .expandAll, "expand or fold every step"),
+        KeyBinding([.character("/")], "/", .searchTrace, "find a step by its words or details", hint: "find"),
+        KeyBinding([.character("n")], "n", .nextMatch, "next step that matches"),
+        KeyBinding([.character("!")], "!", .firstError, "first error or 4xx/5xx step", hint: "first error"),
     ]
 
     /// A session's Details screen: its actions, then the way back.

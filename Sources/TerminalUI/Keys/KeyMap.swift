@@ -30,6 +30,7 @@ public struct KeyMap: Sendable {
         0x0D: .enter,
         0x0E: .down,  // Ctrl-N
         0x10: .up,  // Ctrl-P
+        0x15: .clearToStart,  // Ctrl-U
         0x1B: .escape,
         0x7F: .backspace,
     ])

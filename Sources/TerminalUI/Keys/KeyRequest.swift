@@ -22,4 +22,6 @@ public enum KeyRequest: Hashable, Sendable {
     case redraw
     /// A function key F1…F12.
     case function(Int)
+    /// Ctrl-U: in a text field, everything before the cursor goes (readline's unix-line-discard).
+    case clearToStart
 }

@@ -46,6 +46,11 @@ public enum SessionAction: Hashable, Sendable {
     case openTraceFile
     /// `a` on the Trace screen: every step's details, or none.
     case expandAll
+    /// `/` on the Trace screen: find a step by its words or details; `n` the next one.
+    case searchTrace
+    case nextMatch
+    /// `!` on the Trace screen: the first step that failed (an error, or a 4xx/5xx answer).
+    case firstError
     case help
     case quit
     /// Trace screen: Enter expands or folds the selected step's details; → expands, ← folds.

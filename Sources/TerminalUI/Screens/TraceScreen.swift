@@ -147,7 +147,11 @@ public struct TraceScreen: Screen {
     ) {
         let row = body.bottom - 1
         if let field = state.tracePathField {
-            let label = "  Trace file to open (Enter opens, Esc cancels): "
+            let label = "  Trace file (Tab completes, Enter opens, Esc cancels): "
+            let end = buffer.write(label, row: row, col: 0, style: Style(attributes: .bold), maxWidth: body.cols)
+            field.draw(in: Rect(row: row, col: end, rows: 1, cols: max(0, body.cols - end - 1)), into: &buffer)
+        } else if let field = state.traceSearchField {
+            let label = "  Find (Enter finds, then n the next; Esc cancels): "
             let end = buffer.write(label, row: row, col: 0, style: Style(attributes: .bold), maxWidth: body.cols)
             field.draw(in: Rect(row: row, col: end, rows: 1, cols: max(0, body.cols - end - 1)), into: &buffer)
         } else if let note = flow?.traceExportNote {

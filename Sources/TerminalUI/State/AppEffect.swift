@@ -48,6 +48,8 @@ public enum AppEffect: Equatable, Sendable {
     case runDoctor
     /// `o` on the Trace screen: read this trace file; it comes back as `traceFileOpened` or `traceFileFailed`.
     case openTraceFile(String)
+    /// Tab in that path field: complete the path typed; it comes back as `tracePathCompleted`.
+    case completeTracePath(String)
     /// The Sandbox panel: read the faults of the sandbox at `url` (`faults` nil), or switch them to exactly
     /// `faults`; the answer comes back as `sandboxAnswered` or `sandboxFailed`.
     case sandboxFaults(url: String, faults: [String]?, delayMs: Int)

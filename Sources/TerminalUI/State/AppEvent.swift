@@ -50,6 +50,9 @@ public enum AppEvent: Equatable, Sendable {
     case traceFileOpened(TraceFile)
     /// The trace file could not be read: why, in one line naming the file (and the line, for a damaged one).
     case traceFileFailed(String)
+    /// The path typed after `o`, completed as far as the folder's names agree, and the names that still fit when
+    /// there is more than one.
+    case tracePathCompleted(String, choices: [String])
     /// The sandbox's admin route answered the Sandbox panel; `switched` when it was a change, not a read.
     case sandboxAnswered(SandboxPanel.Report, switched: Bool)
     /// The sandbox could not be reached, or refused: why, in one line.

@@ -157,7 +157,7 @@ extension AppState {
                 return []
             }
             return [.lockStore]
-        case .switchFault, .faultsOff, .openTraceFile, .expandAll:
+        case .switchFault, .faultsOff, .openTraceFile, .expandAll, .searchTrace, .nextMatch, .firstError:
             break  // the Sandbox panel's and the Trace screen's own
         case .quit:
             isQuitting = true

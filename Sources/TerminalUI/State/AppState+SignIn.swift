@@ -192,7 +192,8 @@ extension AppState {
 
     /// A start refused before anything was sent: back to the form it came from, every field as it was, with the
     /// one line `login` prints for the same settings; without a form (`R`, an unlock resuming) the result says it.
-    mutating func handleSignInRefused(_ id: Int, _ error: SignInError) -> [AppEffect] {
+    mutating func handleSignInRefused(_ id: Int, _ refusal: SignInError) -> [AppEffect] {
+        let error = refusal.onScreen
         guard case .signIn(let flow) = mode, flow.id == id, var form = flow.form else {
             return handleSignIn(id, .finished(.failure(error)))
         }

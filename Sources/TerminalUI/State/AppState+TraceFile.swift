@@ -27,10 +27,35 @@ extension AppState {
     /// screen handles as usual.
     mutating func traceFileKey(_ request: KeyRequest) -> [AppEffect]? {
         if let field = tracePathField { return tracePathKey(request, field) }
+        if let field = traceSearchField { return traceSearchKey(request, field) }
         let command = KeyBinding.command(for: request, in: KeyBinding.traceReading)
         if command == .expandAll {
             expandAllTraceSteps()
             return []
+        }
+        switch command {
+        case .searchTrace:
+            traceSearchField = TextField(isFocused: true, maxLength: 200)
+            message = nil
+            return []
+        case .nextMatch:
+            guard let words = traceSearch else {
+                message = Message("Nothing to find again: / asks what to find.")
+                return []
+            }
+            findTraceStep(words, after: traceSelected ?? -1)
+            return []
+        case .firstError:
+            let lines = tracedLines
+            if let first = lines.indices.first(where: { Self.failed(lines[$0]) }) {
+                selectTraceStep(first, lines, room: TraceScreen.room(rows: rows))
+                message = nil
+            } else {
+                message = Message("No step failed: no error, no 4xx or 5xx answer.")
+            }
+            return []
+        default:
+            break
         }
         if command == .openTraceFile {
             // Started in the open file's folder: a customer's traces usually arrive side by side.
@@ -76,9 +101,59 @@ extension AppState {
         traceScroll = min(first, max(0, display.count - TraceScreen.room(rows: rows)))
     }
 
-    /// Typing the path after `o`: Enter reads the file, Esc forgets the field.
+    /// Whether a step failed: drawn as an error, or an HTTP answer of 400 or more.
+    static func failed(_ line: TraceLine) -> Bool {
+        if line.isError { return true }
+        guard case .step("response") = line.kind else { return false }
+        // The pretty-printed details hold `"status" : 400,` on a line of its own.
+        return line.details.contains { detail in
+            let trimmed = detail.trimmingCharacters(in: .whitespaces)
+            guard trimmed.hasPrefix("\"status\" : ") else { return false }
+            let digits = trimmed.dropFirst(11).prefix { $0.isNumber }
+            return Int(digits).map { $0 >= 400 } ?? false
+        }
+    }
+
+    /// Selects the first step after `index` (wrapping round) whose words or details contain `words`, ignoring case.
+    private mutating func findTraceStep(_ words: String, after index: Int) {
+        let lines = tracedLines
+        guard !lines.isEmpty else { return }
+        let order = (0..<lines.count).map { (index + 1 + $0) % lines.count }
+        let found = order.first { step in
+            let line = lines[step]
+            return line.text.localizedCaseInsensitiveContains(words)
+                || line.details.contains { $0.localizedCaseInsensitiveContains(words) }
+        }
+        guard let found else {
+            message = Message("No step mentions “\(words)”.")
+            return
+        }
+        selectTraceStep(found, lines, room: TraceScreen.room(rows: rows))
+        message = nil
+    }
+
+    /// Typing what `/` finds: Enter finds it from the selected step on, Esc forgets the field.
+    private mutating func traceSearchKey(_ request: KeyRequest, _ field: TextField) -> [AppEffect] {
+        switch request {
+        case .enter:
+            traceSearchField = nil
+            let words = field.text.trimmingCharacters(in: .whitespaces)
+            guard !words.isEmpty else { return [] }
+            traceSearch = words
+            findTraceStep(words, after: (traceSelected ?? 0) - 1)
+        case .escape, .interrupt:
+            traceSearchField = nil
+        default:
+            if let edited = field.applying(request) { traceSearchField = edited }
+        }
+        return []
+    }
+
+    /// Typing the path after `o`: Enter reads the file, Tab completes it, Esc forgets the field.
     private mutating func tracePathKey(_ request: KeyRequest, _ field: TextField) -> [AppEffect] {
         switch request {
+        case .tab:
+            return [.completeTracePath(field.text)]
         case .enter:
             let path = field.text.trimmingCharacters(in: .whitespaces)
             guard !path.isEmpty else { return [] }
@@ -98,6 +173,17 @@ extension AppState {
     mutating func traceFileOpened(_ file: TraceFile) {
         guard overlay == .trace else { return }
         showTraceFile(file)
+    }
+
+    /// Tab's answer: the path as far as it is certain, and the names that still fit when there are several.
+    mutating func tracePathCompleted(_ text: String, choices: [String]) {
+        guard let field = tracePathField else { return }
+        tracePathField = TextField(text: text, isFocused: true, maxLength: field.maxLength)
+        message =
+            choices.count > 1
+            ? Message(
+                choices.prefix(8).joined(separator: "  ")
+                    + (choices.count > 8 ? "  … (\(choices.count) in all)" : "")) : nil
     }
 
     /// The file could not be read: the one-line reason, and the screen stays as it was.

@@ -164,6 +164,9 @@ extension AppState {
         case .traceFileFailed(let text):
             traceFileFailed(text)
             return []
+        case .tracePathCompleted(let text, let choices):
+            tracePathCompleted(text, choices: choices)
+            return []
         case .sandboxAnswered(let report, let switched):
             sandboxAnswered(report, switched: switched)
             return []
@@ -297,7 +300,7 @@ extension AppState {
     }
 
     /// Moves the selection bar and scrolls so the step's line, and its details when they fit, are in view.
-    private mutating func selectTraceStep(_ index: Int, _ lines: [TraceLine], room: Int) {
+    mutating func selectTraceStep(_ index: Int, _ lines: [TraceLine], room: Int) {
         guard !lines.isEmpty else { return }
         let step = min(max(0, index), lines.count - 1)
         traceSelected = step

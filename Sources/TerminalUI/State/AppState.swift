@@ -59,6 +59,9 @@ public struct AppState: Equatable, Sendable {
     public var traceFile: TraceFile?
     /// The Trace screen's path field while `o` asks which file to open.
     public var tracePathField: TextField?
+    /// The Trace screen's search field while `/` asks, and the words last searched for (`n` finds them again).
+    public var traceSearchField: TextField?
+    public var traceSearch: String?
     /// The number the next sign-in flow gets.
     public var nextFlowID: Int
     public var providers: [Provider]

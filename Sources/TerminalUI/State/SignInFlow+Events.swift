@@ -73,7 +73,9 @@ extension SignInFlow {
                 notice = nil
                 record(now, .callback, lastCallback!)
             }
-        case .finished(let result):
+        case .finished(let finished):
+            // Worded for the TUI: a flag the message names becomes the field that does the same.
+            let result = finished.mapError(\.onScreen)
             phase = .finished(result)
             switch result {
             case .success(let outcome):

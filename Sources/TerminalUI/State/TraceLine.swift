@@ -42,7 +42,20 @@ public struct TraceLine: Equatable, Sendable {
         guard let data = try? encoder.encode(JSONValue.object(details)) else {
             return ["(details could not be shown)"]
         }
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map { withHumanTime(String($0)) }
+    }
+
+    /// The NumericDate claims a reader wants as a date (RFC 7519 4.1.4–4.1.6, OIDC Core 2's `auth_time`).
+    static let timeClaims = ["iat", "exp", "nbf", "auth_time"]
+
+    /// A pretty-printed line `"exp" : 1764660000,` with the moment it names beside it, in UTC:
+    /// `"exp" : 1764660000,  (2025-12-02 07:20 UTC)`.
+    static func withHumanTime(_ line: String) -> String {
+        let trimmed = line.drop { $0 == " " }
+        guard let claim = timeClaims.first(where: { trimmed.hasPrefix("\"\($0)\" : ") }) else { return line }
+        let value = trimmed.dropFirst(claim.count + 5).prefix { $0.isNumber || $0 == "." }
+        guard let seconds = Double(value), seconds.isFinite, seconds > 0, seconds < 1e11 else { return line }
+        return line + "  (" + TimeText.dateTime(Date(timeIntervalSince1970: seconds), offset: 0) + " UTC)"
     }
 
     /// What a protocol step is, in the words of the features it belongs to, from its redacted details: a pushed

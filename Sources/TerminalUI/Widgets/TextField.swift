@@ -70,6 +70,14 @@ public struct TextField: Widget, Hashable, Sendable {
     public func movingCursorToStart() -> TextField { movingCursor(by: -cursor) }
     public func movingCursorToEnd() -> TextField { movingCursor(by: text.count - cursor) }
 
+    /// Removes everything before the cursor (Ctrl-U, as readline and shells do).
+    public func deletingToStart() -> TextField {
+        var copy = self
+        copy.text.removeSubrange(text.startIndex..<text.index(text.startIndex, offsetBy: cursor))
+        copy.cursor = 0
+        return copy
+    }
+
     /// The field after a key request, or nil when the request is not an edit (Enter, Esc, Tab…) and belongs
     /// to the screen.
     public func applying(_ request: KeyRequest) -> TextField? {
@@ -82,6 +90,7 @@ public struct TextField: Widget, Hashable, Sendable {
         case .right: return movingCursor(by: 1)
         case .home: return movingCursorToStart()
         case .end: return movingCursorToEnd()
+        case .clearToStart: return deletingToStart()
         default: return nil
         }
     }
