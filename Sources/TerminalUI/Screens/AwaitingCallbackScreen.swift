@@ -2,7 +2,8 @@ import AuthCore
 import Foundation
 
 /// Awaiting callback: the provider, the URL to open (and its QR code when it fits), the receivers listening, a
-/// countdown to the deadline, and a paste field for the final redirect URL. Esc cancels.
+/// countdown to the deadline, and a paste field for the final redirect URL; for a device grant, the code, the
+/// verification URL, the polling interval and the time left instead of the field. Esc cancels.
 public struct AwaitingCallbackScreen: Screen {
     public init() {}
 
@@ -30,14 +31,14 @@ public struct AwaitingCallbackScreen: Screen {
         // The whole URL goes first: the QR code is shown beside the text only when the URL still fits below it.
         let urlRows = wholeURL.map { ($0.count + body.cols - 1) / max(1, body.cols) } ?? 0
         if let qr {
-            let block = QRBlock(modules: qr)
+            let block = QRBlock(modules: qr, ascii: state.drawsASCII)
             if block.width + 52 <= body.cols && top + block.height + 1 + urlRows < bottom.row {
                 block.draw(
                     in: Rect(
                         row: top, col: body.cols - block.width - 1, rows: block.height,
                         cols: block.width), into: &buffer)
                 let textRect = Rect(row: top, col: 0, rows: bottom.row - top, cols: body.cols - block.width - 3)
-                let textEnd = Self.lines(flow, qrNote: false).draw(in: textRect, into: &buffer)
+                let textEnd = Self.lines(flow, qrNote: false, secondsLeft: left).draw(in: textRect, into: &buffer)
                 Self.drawURL(
                     wholeURL, row: max(textEnd, top + block.height) + 1, bottom: bottom.row,
                     into: &buffer)
@@ -50,14 +51,14 @@ public struct AwaitingCallbackScreen: Screen {
             if columnCols >= 40 && top + block.height <= body.bottom {
                 block.draw(in: Rect(row: top, col: 1, rows: block.height, cols: block.width), into: &buffer)
                 drawBeside(
-                    flow, url: wholeURL, urlRows: urlRows, qrBottom: top + block.height,
+                    flow, now: state.now, url: wholeURL, urlRows: urlRows, qrBottom: top + block.height,
                     column: Rect(row: top, col: block.width + 3, rows: body.bottom - top, cols: columnCols),
                     body: body, into: &buffer)
                 return
             }
         }
         let textRect = Rect(row: top, col: 0, rows: bottom.row - top, cols: body.cols)
-        let textEnd = Self.lines(flow, qrNote: qr != nil).draw(in: textRect, into: &buffer)
+        let textEnd = Self.lines(flow, qrNote: qr != nil, secondsLeft: left).draw(in: textRect, into: &buffer)
         Self.drawURL(wholeURL, row: textEnd + 1, bottom: bottom.row, into: &buffer)
         Self.drawPasteField(flow, in: bottom.splitBottom(1).rest, into: &buffer)
     }
@@ -65,12 +66,12 @@ public struct AwaitingCallbackScreen: Screen {
     /// The side-by-side layout's right column: the text, the URL (in the column's rows when it does not fit on
     /// whole rows under the code: `c` copies it whole either way), then the paste field.
     private func drawBeside(
-        _ flow: SignInFlow, url: String?, urlRows: Int, qrBottom: Int, column: Rect, body: Rect,
+        _ flow: SignInFlow, now: Date, url: String?, urlRows: Int, qrBottom: Int, column: Rect, body: Rect,
         into buffer: inout ScreenBuffer
     ) {
         let urlBelow = url != nil && qrBottom + 1 + urlRows <= body.bottom
         let columnBottom = urlBelow ? qrBottom : column.bottom
-        var row = Self.lines(flow, qrNote: false, beside: true)
+        var row = Self.lines(flow, qrNote: false, beside: true, secondsLeft: flow.secondsLeft(now: now))
             .draw(
                 in: Rect(row: column.row, col: column.col, rows: columnBottom - column.row, cols: column.cols),
                 into: &buffer)
@@ -105,7 +106,9 @@ public struct AwaitingCallbackScreen: Screen {
     }
 
     /// The instructions, the progress, the receivers and the last callback.
-    private static func lines(_ flow: SignInFlow, qrNote: Bool, beside: Bool = false) -> ScreenLines {
+    private static func lines(
+        _ flow: SignInFlow, qrNote: Bool, beside: Bool = false, secondsLeft: Int? = nil
+    ) -> ScreenLines {
         var lines = ScreenLines()
         switch flow.prompt {
         case .browser?:
@@ -115,8 +118,11 @@ public struct AwaitingCallbackScreen: Screen {
                         + "c copies it):"
                     : "  Open the URL below in your browser (authdeck has tried to open it; c copies it):")
         case .device(let authorization)?:
-            lines.add("  On any device, go to " + authorization.verificationURI + " and enter the code:")
+            lines.add("  On any device, open this address and enter the code:")
+            lines.add("    " + authorization.verificationURI, Style(foreground: .accent))
             lines.add("    " + authorization.userCode, Style(foreground: .accent, attributes: .bold))
+            let left = secondsLeft.map { "; the code expires in " + TimeText.countdown($0) } ?? ""
+            lines.add("  authdeck asks the provider every \(authorization.interval) s" + left + ".")
         case .backchannel(let authorization)?:
             lines.add("  The provider asks " + authorization.loginHint + " to approve on their own device.")
             if let message = authorization.bindingMessage {
@@ -169,6 +175,13 @@ public struct AwaitingCallbackScreen: Screen {
 
     /// The paste prompt, its field and the last notice, from the top of `rect`.
     private static func drawPasteField(_ flow: SignInFlow, in rect: Rect, into buffer: inout ScreenBuffer) {
+        if case .device? = flow.prompt {
+            // Polling ends a device grant; only a notice (a slow_down, a refusal) takes these rows.
+            if let notice = flow.notice {
+                buffer.write("  " + notice, row: rect.row, col: rect.col, style: Style(foreground: .error), maxWidth: rect.cols)
+            }
+            return
+        }
         let prompt =
             rect.cols >= 64
             ? "  Paste the final redirect URL here (p focuses, Enter sends):"
@@ -195,7 +208,8 @@ public struct AwaitingCallbackScreen: Screen {
             switch flow.prompt {
             case .backchannel?: return "  Waiting for the user to approve on their device…"
             case .tokenRequest?: return "  Asking the token endpoint…"
-            case .browser?, .device?, .codeSent?, nil: return "  Waiting for the redirect from the browser…"
+            case .device?: return "  Waiting for the code to be entered on the other device…"
+            case .browser?, .codeSent?, nil: return "  Waiting for the redirect from the browser…"
             }
         case .awaitingCallback(_, .verifying), .totpRequired(_, _, .verifying):
             return "  Callback accepted: exchanging it for a session…"
@@ -228,6 +242,8 @@ public struct AwaitingCallbackScreen: Screen {
             ]
         }
         let view: [StatusBar.Hint] = flow.promptQR == nil ? [] : [.init("v", flow.hidesQRCode ? "QR code" : "URL only")]
-        return [.init("Esc", "cancel"), .init("p", "paste URL")] + view + [.init("t", "trace"), .init("?", "help")]
+        var paste: [StatusBar.Hint] = [.init("p", "paste URL")]
+        if case .device? = flow.prompt { paste = [.init("c", "copy URL")] }
+        return [.init("Esc", "cancel")] + paste + view + [.init("t", "trace"), .init("?", "help")]
     }
 }
