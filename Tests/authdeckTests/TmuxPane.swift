@@ -139,6 +139,11 @@ final class TmuxPane: @unchecked Sendable {
         _ = Self.tmux(["-S", socket] + arguments)
     }
 
+    /// The screen with its attributes as escape sequences (`capture-pane -e`): reverse video shows as `ESC[7m`.
+    func captureStyled() -> String {
+        Self.tmuxOutput(["-S", socket, "capture-pane", "-p", "-e", "-t", "0"])
+    }
+
     /// The screen with wrapped lines joined (`capture-pane -J`), as a mouse copy in tmux would take them.
     func captureJoined() -> String {
         Self.tmuxOutput(["-S", socket, "capture-pane", "-p", "-J", "-t", "0"])

@@ -246,7 +246,7 @@ public struct NewSignInScreen: Screen {
                 DisplayText.wrapped("No config.json at \(path).", toWidth: max(1, cols - 3)) + [
                     "Without one only OIDC signs in (issuer and client id typed here).",
                     "To try authdeck locally, run the sandbox: make run in the source tree, or",
-                    "authdeck sandbox --config-out FILE, then start authdeck with AUTHDECK_CONFIG=FILE.",
+                    "authdeck sandbox --config-out FILE, then AUTHDECK_CONFIG=FILE authdeck.",
                 ] + help.prefix(1)
         }
         for (index, line) in help.enumerated() where fieldsEnd + 4 + index < body.bottom {
