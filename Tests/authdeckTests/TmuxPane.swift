@@ -140,8 +140,9 @@ final class TmuxPane: @unchecked Sendable {
     }
 
     /// The screen with its attributes as escape sequences (`capture-pane -e`): reverse video shows as `ESC[7m`.
+    /// Trailing blanks are kept (`-N`): a reversed blank at the end of a row is drawn, not empty.
     func captureStyled() -> String {
-        Self.tmuxOutput(["-S", socket, "capture-pane", "-p", "-e", "-t", "0"])
+        Self.tmuxOutput(["-S", socket, "capture-pane", "-p", "-e", "-N", "-t", "0"])
     }
 
     /// The screen with wrapped lines joined (`capture-pane -J`), as a mouse copy in tmux would take them.

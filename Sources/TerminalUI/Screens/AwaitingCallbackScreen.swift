@@ -58,7 +58,16 @@ public struct AwaitingCallbackScreen: Screen {
             }
         }
         let textRect = Rect(row: top, col: 0, rows: bottom.row - top, cols: body.cols)
-        let textEnd = Self.lines(flow, qrNote: qr != nil, secondsLeft: left).draw(in: textRect, into: &buffer)
+        var textEnd = Self.lines(flow, qrNote: qr != nil, secondsLeft: left).draw(in: textRect, into: &buffer)
+        if urlRows > 0 && textEnd + 1 + urlRows >= bottom.row {
+            // A small terminal (60×16) keeps the URL: the receivers, the QR code's note, the blank rows and the
+            // paste prompt give way (the field says what it takes).
+            buffer.fill(textRect)
+            textEnd = Self.lines(flow, qrNote: false, secondsLeft: left, compact: true).draw(in: textRect, into: &buffer)
+            Self.drawURL(wholeURL, row: textEnd, bottom: bottom.row + 2, into: &buffer)
+            Self.drawPasteField(flow, in: bottom.splitTop(1).rest, promptless: true, into: &buffer)
+            return
+        }
         Self.drawURL(wholeURL, row: textEnd + 1, bottom: bottom.row, into: &buffer)
         Self.drawPasteField(flow, in: bottom.splitBottom(1).rest, into: &buffer)
     }
@@ -107,10 +116,12 @@ public struct AwaitingCallbackScreen: Screen {
 
     /// The instructions, the progress, the receivers and the last callback.
     private static func lines(
-        _ flow: SignInFlow, qrNote: Bool, beside: Bool = false, secondsLeft: Int? = nil
+        _ flow: SignInFlow, qrNote: Bool, beside: Bool = false, secondsLeft: Int? = nil, compact: Bool = false
     ) -> ScreenLines {
         var lines = ScreenLines()
         switch flow.prompt {
+        case .browser? where compact:
+            lines.add("  Open this URL in a browser (c copies it):")
         case .browser?:
             lines.add(
                 beside
@@ -147,9 +158,9 @@ public struct AwaitingCallbackScreen: Screen {
         if !flow.protections.isEmpty {
             lines.add("  Protocol: " + flow.protections.joined(separator: " · "), Style(foreground: .accent))
         }
-        lines.blank()
+        if !compact { lines.blank() }
         lines.add(Self.progressLine(flow), Self.progressStyle(flow))
-        if !flow.receivers.isEmpty {
+        if !flow.receivers.isEmpty && !compact {
             lines.add("  Receivers listening:")
             for receiver in flow.receivers { lines.add("    • " + receiver, Style(foreground: .dim)) }
         }
@@ -174,11 +185,23 @@ public struct AwaitingCallbackScreen: Screen {
     }
 
     /// The paste prompt, its field and the last notice, from the top of `rect`.
-    private static func drawPasteField(_ flow: SignInFlow, in rect: Rect, into buffer: inout ScreenBuffer) {
+    private static func drawPasteField(
+        _ flow: SignInFlow, in rect: Rect, promptless: Bool = false, into buffer: inout ScreenBuffer
+    ) {
         if case .device? = flow.prompt {
             // Polling ends a device grant; only a notice (a slow_down, a refusal) takes these rows.
             if let notice = flow.notice {
                 buffer.write("  " + notice, row: rect.row, col: rect.col, style: Style(foreground: .error), maxWidth: rect.cols)
+            }
+            return
+        }
+        if promptless {
+            let field = Rect(row: rect.row, col: rect.col + 4, rows: 1, cols: max(0, rect.cols - 8))
+            buffer.write("›", row: field.row, col: rect.col + 2, style: Style(foreground: .accent))
+            flow.pasteField.draw(in: field, into: &buffer)
+            if let notice = flow.notice, rect.rows > 1 {
+                buffer.write(
+                    "  " + notice, row: rect.row + 1, col: rect.col, style: Style(foreground: .error), maxWidth: rect.cols)
             }
             return
         }
