@@ -106,6 +106,30 @@ struct TUINewcomerTmuxTests {
         try pane.quit()
     }
 
+    @Test func aWideTerminalAddsColumnsAndMarksTheDefaultForScripts() throws {
+        let lines = ["one", "two"].map { name in
+            "{\"key\":\"wide-\(name)\",\"provider\":\"google\",\"subject\":\"s-\(name)\","
+                + "\"email\":\"\(name)@example.com\",\"scopes\":[\"openid\",\"email\"],\"accessToken\":\"AT-\(name)\"}\n"
+        }.joined()
+        let imported = runner.run(["store", "import", "-"], stdin: lines)
+        try #require(imported.status == 0, "\(imported.stderr)")
+        // What scripts get: the first session stored.
+        #expect(runner.run(["token"]).stdout == "AT-one\n")
+        let pane = try runner.startTUI(in: folder.path, cols: 200, rows: 30)
+        defer { pane.close() }
+        try pane.waitFor("2 sessions")
+        let screen = pane.capture()
+        #expect(screen.contains("CREATED"))
+        #expect(screen.contains("SCOPES"))
+        let row = screen.split(separator: "\n").first { $0.contains("wide-one") } ?? ""
+        #expect(row.hasPrefix("  * wide-one"), "\(screen)")
+        #expect(row.contains("one@example.com") && row.contains("openid email"), "\(screen)")
+        pane.resize(cols: 120, rows: 30)
+        try pane.waitFor("EXPIRES")
+        #expect(!pane.capture().contains("CREATED"))
+        try pane.quit()
+    }
+
     /// The QR code as drawn in ASCII: light modules are two reversed blanks. Reads `capture-pane -e`'s SGR sequences
     /// into a reverse flag per column, then takes the block whose top row (quiet zone) is the longest reversed run
     /// that does not start at column 0.
