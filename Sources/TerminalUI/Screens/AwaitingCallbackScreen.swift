@@ -63,7 +63,8 @@ public struct AwaitingCallbackScreen: Screen {
             // A small terminal (60×16) keeps the URL: the receivers, the QR code's note, the blank rows and the
             // paste prompt give way (the field says what it takes).
             buffer.fill(textRect)
-            textEnd = Self.lines(flow, qrNote: false, secondsLeft: left, compact: true).draw(in: textRect, into: &buffer)
+            textEnd = Self.lines(flow, qrNote: false, secondsLeft: left, compact: true).draw(
+                in: textRect, into: &buffer)
             Self.drawURL(wholeURL, row: textEnd, bottom: bottom.row + 2, into: &buffer)
             Self.drawPasteField(flow, in: bottom.splitTop(1).rest, promptless: true, into: &buffer)
             return
@@ -191,7 +192,8 @@ public struct AwaitingCallbackScreen: Screen {
         if case .device? = flow.prompt {
             // Polling ends a device grant; only a notice (a slow_down, a refusal) takes these rows.
             if let notice = flow.notice {
-                buffer.write("  " + notice, row: rect.row, col: rect.col, style: Style(foreground: .error), maxWidth: rect.cols)
+                buffer.write(
+                    "  " + notice, row: rect.row, col: rect.col, style: Style(foreground: .error), maxWidth: rect.cols)
             }
             return
         }
@@ -201,7 +203,8 @@ public struct AwaitingCallbackScreen: Screen {
             flow.pasteField.draw(in: field, into: &buffer)
             if let notice = flow.notice, rect.rows > 1 {
                 buffer.write(
-                    "  " + notice, row: rect.row + 1, col: rect.col, style: Style(foreground: .error), maxWidth: rect.cols)
+                    "  " + notice, row: rect.row + 1, col: rect.col, style: Style(foreground: .error),
+                    maxWidth: rect.cols)
             }
             return
         }

@@ -395,7 +395,9 @@ extension AppState {
                 guard let first = form.firstEntry else {
                     form.firstEntry = form.field.text
                     // The CLI's rule: a short one is allowed, with the warning, while it is typed again.
-                    form.error = PassphraseRule.warning(form.field.text).map { "Warning: \($0). Type it again to keep it." }
+                    form.error = PassphraseRule.warning(form.field.text).map {
+                        "Warning: \($0). Type it again to keep it."
+                    }
                     form.field = TextField(isMasked: true, isFocused: true, maxLength: 1024)
                     mode = .unlock(form)
                     return []
