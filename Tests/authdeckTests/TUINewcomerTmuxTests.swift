@@ -5,16 +5,11 @@ import Testing
 /// zbarimg still reads, a first start without config.json leads to the sandbox (and doctor warns), the device
 /// grant's screen shows the code and address, and a 60×16 terminal still shows the whole sign-in URL.
 @Suite(TmuxPane.required)
-struct TUINewcomerTmuxTests {
-    let folder = TemporaryFolder()
-    let runner: CLIRunner
-    let sandbox: SandboxProcess
+struct TUINewcomerTmuxTests: SandboxLoginSuite {
+    let setup: SandboxLoginSetup
 
     init() throws {
-        var base = CLIRunner.passphraseStore(in: folder, config: nil)
-        sandbox = try SandboxProcess(folder: folder, runner: base)
-        base.environment["AUTHDECK_CONFIG"] = sandbox.configPath
-        runner = base
+        setup = try SandboxLoginSetup()
     }
 
     @Test func underLANGCTheScreenIsASCIIAndTheQRCodeStillScans() throws {
