@@ -26,13 +26,7 @@ struct TUINewcomerTmuxTests: SandboxLoginSuite {
         #expect(!pane.capture().contains("needs a larger terminal"))
         let modules = Self.reversedModules(pane.captureStyled())
         #expect(modules.count > 21, "no QR code drawn in reverse video:\n\(pane.capture())")
-        guard let zbarimg = QRImage.zbarimg else {
-            print("TUINewcomerTmuxTests: skipped decoding the QR code, zbarimg (zbar-tools) is not installed")
-            return
-        }
-        let image = folder.path + "/ascii-qr.pgm"
-        try QRImage.pgm(modules).write(to: URL(fileURLWithPath: image))
-        let decoded = runner.run(executable: zbarimg, ["--raw", "-q", image])
+        guard let decoded = try runner.decodeQR(modules, in: folder, suite: "TUINewcomerTmuxTests") else { return }
         #expect(decoded.status == 0)
         #expect(
             decoded.stdout.hasPrefix(sandbox.baseURL + "/oidc/google/authorize?response_type=code"),
