@@ -17,7 +17,11 @@ public enum ProviderSupport {
         case .sandbox:
             return nil
         case .direct:
-            return sendsCode ? "\(what) need a turnkey or sandbox backend" : nil
+            if sendsCode { return "\(what) need a turnkey or sandbox backend" }
+            // OIDC takes an issuer and client id typed on the form; a preset needs config.json's client.
+            let clientID = configuration.provider(provider.name, backend: name).clientID ?? ""
+            return provider != .oidc && clientID.isEmpty
+                ? "no client id in config.json (providers.\(provider.name).clientID)" : nil
         case .portal:
             return sendsCode ? "Portal signs in with social providers and email links only, not \(what)" : nil
         case .turnkey:

@@ -70,17 +70,14 @@ public struct PassphraseUnlock: Sendable {
     }
 
     /// Passphrases shorter than this draw a warning when chosen (a new store or export bundle), not when used.
-    public static let recommendedLength = 12
+    public static let recommendedLength = PassphraseRule.recommendedLength
 
-    /// `passphrase`, after a warning on standard error when a new one is shorter than `recommendedLength`.
+    /// `passphrase`, after `PassphraseRule`'s warning on standard error when a new one is too short.
     static func warnIfWeak(
         _ passphrase: [UInt8], purpose: Purpose, writeError: (String) -> Void = writeError
     ) -> [UInt8] {
-        let length = String(decoding: passphrase, as: UTF8.self).count
-        if purpose.isNew && length < recommendedLength {
-            writeError(
-                "authdeck: warning: the passphrase has \(length) characters; \(recommendedLength) or more "
-                    + "make a stolen store or bundle much harder to open\n")
+        if purpose.isNew, let warning = PassphraseRule.warning(String(decoding: passphrase, as: UTF8.self)) {
+            writeError("authdeck: warning: \(warning)\n")
         }
         return passphrase
     }

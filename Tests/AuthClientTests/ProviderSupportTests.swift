@@ -45,6 +45,7 @@ import Testing
                     _ = try sandbox.backend(provider, backend: name, contact: contact)
                     Issue.record("\(provider) via \(name) is greyed but the backend was built")
                 } catch let error as SignInError {
+                    if case .unavailable(let reason) = error, reason.hasPrefix("no client id") { continue }
                     guard case .authMethodUnavailable = error else {
                         Issue.record("\(provider) via \(name): \(error.message)")
                         continue
@@ -53,6 +54,20 @@ import Testing
             }
         }
         #expect(greyed >= 4)
+    }
+
+    @Test func withoutConfigDirectGreysEveryPresetButOIDC() throws {
+        let none = Configuration()
+        for provider: Provider in ["google", "apple", "discord", "x"] {
+            #expect(
+                ProviderSupport.refusal(provider: provider, backend: "direct", in: none)
+                    == "no client id in config.json (providers.\(provider.name).clientID)")
+        }
+        #expect(ProviderSupport.refusal(provider: "oidc", backend: "direct", in: none) == nil)
+        let json = #"{"providers": {"google": {"clientID": "123.apps.example"}}}"#
+        let configured = try Configuration(json: Data(json.utf8))
+        #expect(ProviderSupport.refusal(provider: "google", backend: "direct", in: configured) == nil)
+        #expect(ProviderSupport.refusal(provider: "apple", backend: "direct", in: configured) != nil)
     }
 
     /// Turnkey takes any OIDC provider's ID token, so a generic issuer is offered too; a name authdeck does not

@@ -243,6 +243,36 @@ import Testing
                 reports: [.began(attempt, .device(device), receivers: [])],
                 details: [.promptCode(AppFixtures.modules)])
         },
+        Case(name: "awaiting-device-ascii") { rows, cols in
+            // A locale that is not UTF-8: the QR code two columns a module, light ones in reverse video.
+            var state = AppFixtures.state(rows: rows, cols: cols)
+            state.drawsASCII = true
+            let attempt = AppFixtures.attempt(method: .device)
+            let device = DeviceAuthorization(
+                deviceCode: "device-code", userCode: "WDJB-MJHT", verificationURI: "http://127.0.0.1:41909/device",
+                verificationURIComplete: nil, expiresIn: 600, interval: 5)
+            return AppFixtures.run(
+                AppFixtures.run(state, AppFixtures.keys("ng")).0,
+                [
+                    .signIn(flow: 1, .began(attempt, .device(device), receivers: [])),
+                    .signInDetail(flow: 1, .promptCode(AppFixtures.modules)),
+                ]
+            ).0
+        },
+        Case(name: "new-sign-in-no-config") { rows, cols in
+            // A first start: no config.json, so the presets have no client id on direct.
+            var state = AppFixtures.state(rows: rows, cols: cols, sessions: [], store: .empty)
+            state.backends = ["direct"]
+            state.defaultBackend = "direct"
+            state.missingConfig = "/home/ada/.config/authdeck/config.json"
+            for provider: Provider in ["google", "apple", "discord", "x"] {
+                state.providerRefusals["direct", default: [:]][provider] =
+                    "no client id in config.json (providers.\(provider.name).clientID)"
+            }
+            state.providerRefusals["direct"]?["email"] = "Email codes need a turnkey or sandbox backend"
+            state.providerRefusals["direct"]?["sms"] = "SMS codes need a turnkey or sandbox backend"
+            return AppFixtures.run(state, AppFixtures.keys("n")).0
+        },
         Case(name: "code-entry") { rows, cols in codeState(rows, cols, typed: "1234") },
         Case(name: "code-entry-rejected") { rows, cols in
             let state = codeState(rows, cols, typed: "123456")
@@ -427,6 +457,13 @@ import Testing
         let size = Self.sizes[sizeIndex]
         let frame = AppScreen.frame(example.make(size.rows, size.cols))
         try Snapshots.expect(frame, named: "\(example.name)-\(size.cols)x\(size.rows)")
+    }
+
+    /// From 160 columns the table adds CREATED, EMAIL and SCOPES.
+    @Test func aWideTerminalAddsColumns() throws {
+        try Snapshots.expect(AppScreen.frame(AppFixtures.state(rows: 24, cols: 200)), named: "sessions-wide-200x24")
+        let narrow = AppScreen.frame(AppFixtures.state(rows: 24, cols: 159)).textDump()
+        #expect(!narrow.contains("CREATED"))
     }
 
     @Test func everyScreenStateHasASnapshotAtBothSizes() {

@@ -372,3 +372,17 @@ enum Digest {
         return "\(bytes.count):" + String(hash, radix: 16)
     }
 }
+
+extension CLIRunner {
+    /// What zbarimg (a decoder that is not authdeck's) reads from `modules` drawn as an image in `folder`; nil, with
+    /// the skip printed for `suite`, when zbar-tools is not installed.
+    func decodeQR(_ modules: [[Bool]], in folder: TemporaryFolder, suite: String) throws -> Result? {
+        guard let zbarimg = QRImage.zbarimg else {
+            print("\(suite): skipped decoding the QR code, zbarimg (zbar-tools) is not installed")
+            return nil
+        }
+        let image = folder.path + "/screen-qr.pgm"
+        try QRImage.pgm(modules).write(to: URL(fileURLWithPath: image))
+        return run(executable: zbarimg, ["--raw", "-q", image])
+    }
+}

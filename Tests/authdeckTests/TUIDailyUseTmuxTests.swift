@@ -301,7 +301,7 @@ struct TUIDailyUseTmuxTests {
         defer { pane.close() }
         pane.send("n")
         try pane.press("m", until: "device grant")
-        try pane.press("g", until: "On any device, go to", timeout: 20)
+        try pane.press("g", until: "On any device, open this address and enter the code", timeout: 20)
         try pane.press("Escape", until: "Sign-in cancelled")
         try pane.quit()
     }

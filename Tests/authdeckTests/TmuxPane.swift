@@ -139,6 +139,12 @@ final class TmuxPane: @unchecked Sendable {
         _ = Self.tmux(["-S", socket] + arguments)
     }
 
+    /// The screen with its attributes as escape sequences (`capture-pane -e`): reverse video shows as `ESC[7m`.
+    /// Trailing blanks are kept (`-N`): a reversed blank at the end of a row is drawn, not empty.
+    func captureStyled() -> String {
+        Self.tmuxOutput(["-S", socket, "capture-pane", "-p", "-e", "-N", "-t", "0"])
+    }
+
     /// The screen with wrapped lines joined (`capture-pane -J`), as a mouse copy in tmux would take them.
     func captureJoined() -> String {
         Self.tmuxOutput(["-S", socket, "capture-pane", "-p", "-J", "-t", "0"])

@@ -29,7 +29,9 @@ enum DoctorCommand {
         checkBrowser(environment, into: &checks)
         if let configuration {
             checkCertificateAuthorities(configuration, environment, into: &checks)
-            checkProviders(configuration, environment, into: &checks)
+            checkProviders(
+                configuration, environment,
+                configPath: ConfigurationFile.path(explicit: global.config, environment: environment), into: &checks)
         }
         checkGitHelper(global, environment, into: &checks)
         if arguments.has("json") {
@@ -232,7 +234,8 @@ enum DoctorCommand {
     }
 
     static func checkProviders(
-        _ configuration: Configuration, _ environment: [String: String], into checks: inout [Check]
+        _ configuration: Configuration, _ environment: [String: String], configPath: String,
+        into checks: inout [Check]
     ) {
         guard let catalog = try? ConfigurationFile.catalog(environment: environment) else {
             checks.append(
@@ -254,10 +257,13 @@ enum DoctorCommand {
             names.formUnion(catalog.providers.map(\.name))
         }
         guard !names.isEmpty else {
+            // Nothing can sign in yet but an issuer typed in full: a warning, with the ways forward.
             checks.append(
                 Check(
-                    level: .ok, area: "providers",
-                    message: "none configured (pass --client-id to login, or add them to config.json)", fix: nil))
+                    level: .warn, area: "providers",
+                    message: "no provider has a client id, so only login --issuer X --client-id Y can sign in",
+                    fix: "add providers.NAME.clientID to \(configPath) (see README, Configuration), "
+                        + "or try the local sandbox: make run, or authdeck sandbox --config-out FILE"))
             return
         }
         for name in names.sorted() where catalog[name] != nil {

@@ -44,12 +44,18 @@ enum TUICommand {
             defaultBackend: lastBackend ?? setup.configuration.defaultBackendName,
             store: status)
         let pages = TUIPageSource(store: store)
+        if !terminal.showsUnicode {
+            state.drawsASCII = true
+            state.message = AppState.Message(ASCIIDrawing.localeNotice(environment))
+        }
         state.sessions = SessionList(selected: selected)
         state.directorySession = DirectorySessionFile.find()?.key
         state.sandboxOutbox = sandboxOutbox(backends: setup.backendNames, environment: environment)
         state.sandboxURL = SandboxFaultsCommand.configuredURL(setup.configuration).map { url in
             url.hasSuffix("/") ? String(url.dropLast()) : url
         }.flatMap { SandboxFaultsCommand.isLoopback($0) ? $0 : nil }
+        let configPath = ConfigurationFile.path(explicit: global.config, environment: environment)
+        if !FileManager.default.fileExists(atPath: configPath) { state.missingConfig = configPath }
         state.signInOptions = TUISignInWords.configuredOptions(setup.configuration, backends: setup.backendNames)
         for backend in setup.backendNames {
             for provider in state.providers {
@@ -158,6 +164,7 @@ enum TUICommand {
             rows: terminal.rows, cols: terminal.cols, now: Date(), utcOffsetSeconds: localOffset(),
             providers: [], backends: [], store: .empty)
         state.singleScreen = true
+        state.drawsASCII = !terminal.showsUnicode
         open(&state)
         let loop = TUIEventLoop(
             state: state, terminal: terminal,

@@ -2,7 +2,8 @@ import AuthCore
 import Foundation
 
 /// Awaiting callback: the provider, the URL to open (and its QR code when it fits), the receivers listening, a
-/// countdown to the deadline, and a paste field for the final redirect URL. Esc cancels.
+/// countdown to the deadline, and a paste field for the final redirect URL; for a device grant, the code, the
+/// verification URL, the polling interval and the time left instead of the field. Esc cancels.
 public struct AwaitingCallbackScreen: Screen {
     public init() {}
 
@@ -30,14 +31,14 @@ public struct AwaitingCallbackScreen: Screen {
         // The whole URL goes first: the QR code is shown beside the text only when the URL still fits below it.
         let urlRows = wholeURL.map { ($0.count + body.cols - 1) / max(1, body.cols) } ?? 0
         if let qr {
-            let block = QRBlock(modules: qr)
+            let block = QRBlock(modules: qr, ascii: state.drawsASCII)
             if block.width + 52 <= body.cols && top + block.height + 1 + urlRows < bottom.row {
                 block.draw(
                     in: Rect(
                         row: top, col: body.cols - block.width - 1, rows: block.height,
                         cols: block.width), into: &buffer)
                 let textRect = Rect(row: top, col: 0, rows: bottom.row - top, cols: body.cols - block.width - 3)
-                let textEnd = Self.lines(flow, qrNote: false).draw(in: textRect, into: &buffer)
+                let textEnd = Self.lines(flow, qrNote: false, secondsLeft: left).draw(in: textRect, into: &buffer)
                 Self.drawURL(
                     wholeURL, row: max(textEnd, top + block.height) + 1, bottom: bottom.row,
                     into: &buffer)
@@ -50,14 +51,24 @@ public struct AwaitingCallbackScreen: Screen {
             if columnCols >= 40 && top + block.height <= body.bottom {
                 block.draw(in: Rect(row: top, col: 1, rows: block.height, cols: block.width), into: &buffer)
                 drawBeside(
-                    flow, url: wholeURL, urlRows: urlRows, qrBottom: top + block.height,
+                    flow, now: state.now, url: wholeURL, urlRows: urlRows, qrBottom: top + block.height,
                     column: Rect(row: top, col: block.width + 3, rows: body.bottom - top, cols: columnCols),
                     body: body, into: &buffer)
                 return
             }
         }
         let textRect = Rect(row: top, col: 0, rows: bottom.row - top, cols: body.cols)
-        let textEnd = Self.lines(flow, qrNote: qr != nil).draw(in: textRect, into: &buffer)
+        var textEnd = Self.lines(flow, qrNote: qr != nil, secondsLeft: left).draw(in: textRect, into: &buffer)
+        if urlRows > 0 && textEnd + 1 + urlRows >= bottom.row {
+            // A small terminal (60×16) keeps the URL: the receivers, the QR code's note, the blank rows and the
+            // paste prompt give way (the field says what it takes).
+            buffer.fill(textRect)
+            textEnd = Self.lines(flow, qrNote: false, secondsLeft: left, compact: true).draw(
+                in: textRect, into: &buffer)
+            Self.drawURL(wholeURL, row: textEnd, bottom: bottom.row + 2, into: &buffer)
+            Self.drawPasteField(flow, in: bottom.splitTop(1).rest, promptless: true, into: &buffer)
+            return
+        }
         Self.drawURL(wholeURL, row: textEnd + 1, bottom: bottom.row, into: &buffer)
         Self.drawPasteField(flow, in: bottom.splitBottom(1).rest, into: &buffer)
     }
@@ -65,12 +76,12 @@ public struct AwaitingCallbackScreen: Screen {
     /// The side-by-side layout's right column: the text, the URL (in the column's rows when it does not fit on
     /// whole rows under the code: `c` copies it whole either way), then the paste field.
     private func drawBeside(
-        _ flow: SignInFlow, url: String?, urlRows: Int, qrBottom: Int, column: Rect, body: Rect,
+        _ flow: SignInFlow, now: Date, url: String?, urlRows: Int, qrBottom: Int, column: Rect, body: Rect,
         into buffer: inout ScreenBuffer
     ) {
         let urlBelow = url != nil && qrBottom + 1 + urlRows <= body.bottom
         let columnBottom = urlBelow ? qrBottom : column.bottom
-        var row = Self.lines(flow, qrNote: false, beside: true)
+        var row = Self.lines(flow, qrNote: false, beside: true, secondsLeft: flow.secondsLeft(now: now))
             .draw(
                 in: Rect(row: column.row, col: column.col, rows: columnBottom - column.row, cols: column.cols),
                 into: &buffer)
@@ -105,9 +116,13 @@ public struct AwaitingCallbackScreen: Screen {
     }
 
     /// The instructions, the progress, the receivers and the last callback.
-    private static func lines(_ flow: SignInFlow, qrNote: Bool, beside: Bool = false) -> ScreenLines {
+    private static func lines(
+        _ flow: SignInFlow, qrNote: Bool, beside: Bool = false, secondsLeft: Int? = nil, compact: Bool = false
+    ) -> ScreenLines {
         var lines = ScreenLines()
         switch flow.prompt {
+        case .browser? where compact:
+            lines.add("  Open this URL in a browser (c copies it):")
         case .browser?:
             lines.add(
                 beside
@@ -115,8 +130,11 @@ public struct AwaitingCallbackScreen: Screen {
                         + "c copies it):"
                     : "  Open the URL below in your browser (authdeck has tried to open it; c copies it):")
         case .device(let authorization)?:
-            lines.add("  On any device, go to " + authorization.verificationURI + " and enter the code:")
+            lines.add("  On any device, open this address and enter the code:")
+            lines.add("    " + authorization.verificationURI, Style(foreground: .accent))
             lines.add("    " + authorization.userCode, Style(foreground: .accent, attributes: .bold))
+            let left = secondsLeft.map { "; the code expires in " + TimeText.countdown($0) } ?? ""
+            lines.add("  authdeck asks the provider every \(authorization.interval) s" + left + ".")
         case .backchannel(let authorization)?:
             lines.add("  The provider asks " + authorization.loginHint + " to approve on their own device.")
             if let message = authorization.bindingMessage {
@@ -144,9 +162,9 @@ public struct AwaitingCallbackScreen: Screen {
         if !flow.protections.isEmpty {
             lines.add("  Protocol: " + flow.protections.joined(separator: " · "), Style(foreground: .accent))
         }
-        lines.blank()
+        if !compact { lines.blank() }
         lines.add(Self.progressLine(flow), Self.progressStyle(flow))
-        if !flow.receivers.isEmpty {
+        if !flow.receivers.isEmpty && !compact {
             lines.add("  Receivers listening:")
             for receiver in flow.receivers { lines.add("    • " + receiver, Style(foreground: .dim)) }
         }
@@ -171,7 +189,28 @@ public struct AwaitingCallbackScreen: Screen {
     }
 
     /// The paste prompt, its field and the last notice, from the top of `rect`.
-    private static func drawPasteField(_ flow: SignInFlow, in rect: Rect, into buffer: inout ScreenBuffer) {
+    private static func drawPasteField(
+        _ flow: SignInFlow, in rect: Rect, promptless: Bool = false, into buffer: inout ScreenBuffer
+    ) {
+        if case .device? = flow.prompt {
+            // Polling ends a device grant; only a notice (a slow_down, a refusal) takes these rows.
+            if let notice = flow.notice {
+                buffer.write(
+                    "  " + notice, row: rect.row, col: rect.col, style: Style(foreground: .error), maxWidth: rect.cols)
+            }
+            return
+        }
+        if promptless {
+            let field = Rect(row: rect.row, col: rect.col + 4, rows: 1, cols: max(0, rect.cols - 8))
+            buffer.write("›", row: field.row, col: rect.col + 2, style: Style(foreground: .accent))
+            flow.pasteField.draw(in: field, into: &buffer)
+            if let notice = flow.notice, rect.rows > 1 {
+                buffer.write(
+                    "  " + notice, row: rect.row + 1, col: rect.col, style: Style(foreground: .error),
+                    maxWidth: rect.cols)
+            }
+            return
+        }
         let prompt =
             rect.cols >= 64
             ? "  Paste the final redirect URL here (p focuses, Enter sends):"
@@ -199,7 +238,8 @@ public struct AwaitingCallbackScreen: Screen {
             case .backchannel?: return "  Waiting for the user to approve on their device…"
             case .tokenRequest?: return "  Asking the token endpoint…"
             case .linkSent?: return "  Waiting for the sign-in link to be opened…"
-            case .browser?, .device?, .codeSent?, nil: return "  Waiting for the redirect from the browser…"
+            case .device?: return "  Waiting for the code to be entered on the other device…"
+            case .browser?, .codeSent?, nil: return "  Waiting for the redirect from the browser…"
             }
         case .awaitingCallback(_, .verifying), .totpRequired(_, _, .verifying):
             return "  Callback accepted: exchanging it for a session…"
@@ -232,6 +272,8 @@ public struct AwaitingCallbackScreen: Screen {
             ]
         }
         let view: [StatusBar.Hint] = flow.promptQR == nil ? [] : [.init("v", flow.hidesQRCode ? "QR code" : "URL only")]
-        return [.init("Esc", "cancel"), .init("p", "paste URL")] + view + [.init("t", "trace"), .init("?", "help")]
+        var paste: [StatusBar.Hint] = [.init("p", "paste URL")]
+        if case .device? = flow.prompt { paste = [.init("c", "copy URL")] }
+        return [.init("Esc", "cancel")] + paste + view + [.init("t", "trace"), .init("?", "help")]
     }
 }

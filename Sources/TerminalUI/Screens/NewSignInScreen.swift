@@ -240,6 +240,15 @@ public struct NewSignInScreen: Screen {
         if form.showsIssuerFields {
             help.append("Other choices start as config.json's; ←/→ or Space changes one.")
         }
+        if let path = state.missingConfig {
+            // A first start: nothing is configured, so say where config.json goes and how to try the sandbox.
+            help =
+                DisplayText.wrapped("No config.json at \(path).", toWidth: max(1, cols - 3)) + [
+                    "Without one only OIDC signs in (issuer and client id typed here).",
+                    "To try authdeck locally, run the sandbox: make run in the source tree, or",
+                    "authdeck sandbox --config-out FILE, then AUTHDECK_CONFIG=FILE authdeck.",
+                ] + help.prefix(1)
+        }
         for (index, line) in help.enumerated() where fieldsEnd + 4 + index < body.bottom {
             buffer.write(
                 "  " + line, row: fieldsEnd + 4 + index, col: 0, style: Style(foreground: .dim),

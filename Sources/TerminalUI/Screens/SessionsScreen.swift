@@ -23,19 +23,28 @@ public struct SessionsScreen: Screen {
         Table.Column("EXPIRES", width: .fixed(9), alignment: .right),
     ]
 
+    /// From this width on the table adds CREATED, EMAIL and SCOPES.
+    public static let wideColumns = 160
+
     /// Columns sized to their content: KEY, USER and BACKEND as wide as their longest value on screen, long keys
-    /// cut in the middle and users at the end when the width runs out; what is left over stays at the right.
+    /// cut in the middle and users at the end when the width runs out; what is left over stays at the right (on a
+    /// wide terminal, for SCOPES).
     static func columns(for state: AppState, width: Int, rows: Range<Int>) -> [Table.Column] {
         var key = 3
         var user = 4
         var backend = 7
+        var email = 5
+        let wide = width >= wideColumns
         for row in rows {
             guard let record = state.sessions.loadedItem(atRow: row)?.record else { continue }
             key = max(key, DisplayText.width(of: DisplayText.sanitized(record.key)))
             user = max(user, DisplayText.width(of: DisplayText.sanitized(record.userLabel)))
             backend = max(backend, DisplayText.width(of: DisplayText.sanitized(record.backend)))
+            if wide { email = max(email, DisplayText.width(of: DisplayText.sanitized(record.email ?? ""))) }
         }
-        let fixed = 2 + 1 + 8 + 9 + 6  // marks, P, STATUS, EXPIRES and the six gaps
+        email = min(email, 32)
+        var fixed = 2 + 1 + 8 + 9 + 6  // marks, P, STATUS, EXPIRES and the six gaps
+        if wide { fixed += 16 + email + 12 + 3 }  // CREATED, EMAIL, at least 12 for SCOPES, and their gaps
         let room = max(0, width - fixed)
         backend = min(backend, max(7, room * 2 / 5))
         key = min(key, max(10, (room - backend) * 11 / 20))
@@ -49,6 +58,11 @@ public struct SessionsScreen: Screen {
             Table.Column("STATUS", width: .fixed(8)),
             Table.Column("EXPIRES", width: .fixed(9), alignment: .right),
         ]
+            + (wide
+                ? [
+                    Table.Column("CREATED", width: .fixed(16)), Table.Column("EMAIL", width: .fixed(email)),
+                    Table.Column("SCOPES", width: .flexible(minimum: 12)),
+                ] : [])
     }
 
     /// `25/407`: the cursor's row and how many rows the filter leaves (`25/64+` while they are counted).
@@ -84,7 +98,8 @@ public struct SessionsScreen: Screen {
         ) { row in
             // A row being read (for the instant before the read lands): a dim ellipsis.
             guard let item = list.loadedItem(atRow: row) else {
-                return [Table.Item(""), Table.Item("…", color: .dim)] + Array(repeating: Table.Item(""), count: 5)
+                return [Table.Item(""), Table.Item("…", color: .dim)]
+                    + Array(repeating: Table.Item(""), count: columns.count - 2)
             }
             let record = item.record
             let status = record.status(at: now)
@@ -107,6 +122,12 @@ public struct SessionsScreen: Screen {
                 Table.Item(status.rawValue, color: Self.color(status)),
                 Table.Item(expires, color: status == .active ? .normal : Self.color(status)),
             ]
+                + (columns.count > 7
+                    ? [
+                        Table.Item(TimeText.dateTime(record.createdAt, offset: state.utcOffsetSeconds)),
+                        Table.Item(DisplayText.sanitized(record.email ?? "")),
+                        Table.Item(DisplayText.sanitized(record.scopes.joined(separator: " ")), color: .dim),
+                    ] : [])
         }
     }
 
@@ -164,15 +185,23 @@ public struct SessionsScreen: Screen {
     }
 
     /// Detail lines as label and value columns, as many as `inside` has rows for (the pane and the Details screen).
+    /// A long value (a refresh failure's reason) wraps onto the rows the lines after it leave free, as `m` shows it.
     static func draw(_ lines: [DetailLine], in inside: Rect, into buffer: inout ScreenBuffer) {
-        for (index, line) in lines.enumerated() where index < inside.rows {
-            let row = inside.row + index
+        var row = inside.row
+        for (index, line) in lines.enumerated() where row < inside.bottom {
             let end = buffer.write(
                 " " + DisplayText.padded(line.label, toWidth: 9), row: row, col: inside.col,
                 style: Style(foreground: .accent), maxWidth: inside.cols)
-            buffer.write(
-                line.value, row: row, col: end, style: Style(foreground: line.color),
-                maxWidth: inside.right - end - 1)
+            let width = inside.right - end - 1
+            let spare = inside.bottom - row - (lines.count - index)
+            var parts = [line.value]
+            if spare > 0, width > 0, DisplayText.width(of: line.value) > width {
+                parts = Array(DisplayText.wrapped(line.value, toWidth: width).prefix(1 + spare))
+            }
+            for part in parts {
+                buffer.write(part, row: row, col: end, style: Style(foreground: line.color), maxWidth: width)
+                row += 1
+            }
         }
     }
 

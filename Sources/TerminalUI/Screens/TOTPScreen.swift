@@ -18,7 +18,7 @@ public struct TOTPScreen: Screen {
         let body = AppFrame.body(rows: buffer.rows, cols: buffer.cols)
         var textCols = body.cols
         if let modules = flow.enrolmentQR {
-            let block = QRBlock(modules: modules)
+            let block = QRBlock(modules: modules, ascii: state.drawsASCII)
             if block.width + 46 <= body.cols && block.height <= body.rows - 1 {
                 block.draw(
                     in: Rect(

@@ -45,7 +45,10 @@ public struct UnlockScreen: Screen {
                 form.isNew ? "  Creating the store…" : "  Unlocking…", row: row + 2, col: 0,
                 style: Style(attributes: .bold))
         } else if let error = form.error {
-            buffer.write("  " + error, row: row + 2, col: 0, style: Style(foreground: .error), maxWidth: buffer.cols)
+            for (index, line) in DisplayText.wrapped(error, toWidth: max(1, buffer.cols - 3)).prefix(2).enumerated() {
+                buffer.write(
+                    "  " + line, row: row + 2 + index, col: 0, style: Style(foreground: .error), maxWidth: buffer.cols)
+            }
         }
         buffer.write(
             form.isNew

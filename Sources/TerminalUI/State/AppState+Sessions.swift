@@ -80,6 +80,13 @@ extension AppState {
             return refreshCurrent()
         case .autoRefresh:
             guard let item = sessions.current else { return [] }
+            if !item.record.refreshable && !item.record.autoRefresh {
+                // Switching it on would promise a renewal that cannot happen.
+                message = Message(
+                    "\(item.key) has no refresh token, so it cannot be renewed: sign in again (n) when it expires.",
+                    isError: true)
+                return []
+            }
             return [.setAutoRefresh(item.key, !item.record.autoRefresh)]
         case .signOut:
             if mode == .sessions, !marked.isEmpty {

@@ -341,6 +341,13 @@ extension AppState {
             }
             return []
         }
+        // A device grant ends by polling, not by a redirect: there is no field to paste into.
+        if case .device? = flow.prompt {
+            switch request {
+            case .paste, .character("p"), .tab: return []
+            default: break
+            }
+        }
         switch request {
         case .paste(let text):
             flow.pasteField = flow.pasteField.inserting(text)

@@ -397,7 +397,10 @@ extension AppState {
                 // A new passphrase is typed twice; a mismatch starts over rather than guessing which was meant.
                 guard let first = form.firstEntry else {
                     form.firstEntry = form.field.text
-                    form.error = nil
+                    // The CLI's rule: a short one is allowed, with the warning, while it is typed again.
+                    form.error = PassphraseRule.warning(form.field.text).map {
+                        "Warning: \($0). Type it again to keep it."
+                    }
                     form.field = TextField(isMasked: true, isFocused: true, maxLength: 1024)
                     mode = .unlock(form)
                     return []

@@ -90,6 +90,10 @@ public struct AppState: Equatable, Sendable {
     public var singleScreen = false
     /// Providers a backend cannot sign in with, by backend then provider, with the reason: greyed on New sign-in.
     public var providerRefusals: [String: [Provider: String]] = [:]
+    /// The locale is not UTF-8: the driver draws every cell in ASCII, and QR codes take two columns a module.
+    public var drawsASCII = false
+    /// config.json's path when no file is there: New sign-in says where it goes and how to try the sandbox.
+    public var missingConfig: String?
     /// config.json's OIDC protocol choices by backend: New sign-in's OIDC options start from them.
     public var signInOptions: [String: SignInOptions] = [:]
     /// How the token of the session on the Details screen is bound and how its client authenticated, once the event

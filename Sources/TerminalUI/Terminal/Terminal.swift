@@ -27,6 +27,8 @@ public final class Terminal {
     public private(set) var cols: Int
     /// False under `NO_COLOR` or on a terminal without colours; meaning then rides on attributes alone.
     public let usesColor: Bool
+    /// False when the locale is not UTF-8 (`LANG=C`): every cell is then drawn in ASCII (`ASCIIDrawing`).
+    public let showsUnicode: Bool
 
     private let keyMap: KeyMap
     private let screen: OpaquePointer
@@ -41,6 +43,7 @@ public final class Terminal {
             throw StartError.cannotAddressCursor(getenv("TERM").map { String(cString: $0) } ?? "")
         }
         setlocale(LC_ALL, "")
+        showsUnicode = ASCIIDrawing.localeIsUTF8()
         // Short enough that Esc feels immediate, long enough for arrow-key sequences over SSH.
         set_escdelay(25)
         // ncurses puts in its own SIGINT/SIGTERM handlers (which exit with status 1); ours hand signals on to
@@ -100,9 +103,9 @@ public final class Terminal {
         for row in 0..<buffer.rows {
             for col in 0..<buffer.cols {
                 let cell = buffer[row, col]
-                // The continuation of a wide grapheme is drawn by the grapheme itself.
-                if cell.isContinuation { continue }
                 if let previous, previous[row, col] == cell { continue }
+                // The continuation of a wide grapheme is drawn by the grapheme itself (in ASCII, a blank).
+                if cell.isContinuation && showsUnicode { continue }
                 draw(cell, row: row, col: col)
             }
         }
@@ -121,7 +124,8 @@ public final class Terminal {
         let screen = cncursesw_stdscr()
         var sequence = "\u{1B}[0m"
         for line in lines {
-            sequence += "\u{1B}[\(line.row + 1);1H" + line.text
+            let text = showsUnicode ? line.text : line.text.map { ASCIIDrawing.text(for: String($0)) }.joined()
+            sequence += "\u{1B}[\(line.row + 1);1H" + text
         }
         sequence += "\u{1B}[\(getcury(screen) + 1);\(getcurx(screen) + 1)H"
         sendControl(sequence)
@@ -168,7 +172,8 @@ public final class Terminal {
         if style.attributes.contains(.dim) { attributes |= cncursesw_a_dim() }
         let pair = usesColor ? Terminal.pairNumber(style.foreground, style.background) : 0
 
-        var characters = cell.text.unicodeScalars.prefix(Int(CCHARW_MAX)).map { wchar_t(bitPattern: $0.value) }
+        let text = showsUnicode ? cell.text : ASCIIDrawing.text(for: cell.isContinuation ? " " : cell.text)
+        var characters = text.unicodeScalars.prefix(Int(CCHARW_MAX)).map { wchar_t(bitPattern: $0.value) }
         if characters.isEmpty { characters = [wchar_t(0x20)] }
         characters.append(0)
         _ = cncursesw_put_cell(Int32(row), Int32(col), characters, attributes, pair)

@@ -2,24 +2,28 @@
 ///
 /// The matrix comes from the QR encoder (true = dark module). Light modules and the quiet zone are drawn as
 /// block characters, dark modules as blanks: on the usual dark terminal this gives dark modules on a light
-/// ground, which is what scanners expect.
+/// ground, which is what scanners expect. Where the locale shows only ASCII (`ascii`), each module takes two
+/// columns of one line, light ones drawn as reversed blanks.
 public struct QRBlock: Widget, Hashable, Sendable {
     public var modules: [[Bool]]
     /// Light modules around the code; the standard asks for 4, scanners cope with 2 on a screen.
     public var quietZone: Int
+    /// Drawn without block characters, for a locale that is not UTF-8.
+    public var ascii: Bool
 
-    public init(modules: [[Bool]], quietZone: Int = 2) {
+    public init(modules: [[Bool]], quietZone: Int = 2, ascii: Bool = false) {
         self.modules = modules
         self.quietZone = max(0, quietZone)
+        self.ascii = ascii
     }
 
     /// Modules per side including the quiet zone.
     private var side: Int { modules.count + 2 * quietZone }
 
     /// Columns the drawing takes.
-    public var width: Int { side }
+    public var width: Int { ascii ? side * 2 : side }
     /// Lines the drawing takes.
-    public var height: Int { (side + 1) / 2 }
+    public var height: Int { ascii ? side : (side + 1) / 2 }
 
     /// Whether the module at a position, quiet zone included, is drawn as ink (that is, is light).
     private func isInk(row: Int, col: Int) -> Bool {
@@ -32,6 +36,15 @@ public struct QRBlock: Widget, Hashable, Sendable {
     public func draw(in rect: Rect, into buffer: inout ScreenBuffer) {
         // A QR code that is cut is unreadable: draw nothing rather than a part.
         guard width <= rect.cols && height <= rect.rows else { return }
+        if ascii {
+            let light = Style(attributes: .reverse)
+            for line in 0..<side {
+                for col in 0..<side where isInk(row: line, col: col) {
+                    buffer.write("  ", row: rect.row + line, col: rect.col + col * 2, style: light)
+                }
+            }
+            return
+        }
         for line in 0..<height {
             var text = ""
             for col in 0..<side {
