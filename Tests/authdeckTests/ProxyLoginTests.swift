@@ -258,7 +258,7 @@ import Testing
         let run = try live(
             ["google", "--backend", "sandbox", "--passkey", "software", "--session-key", "cleo-first"],
             environment: ["SANDBOX_USER": "cleo"])
-        #expect(run.wait { run.stderr.contains("Account created. A code was sent to cleo@example.com") })
+        #expect(run.wait { run.stderr.contains("New account: verify the email. A code was sent to cleo@example.com") })
         run.send(try #require(sandbox.codes().last?.code))
         let first = run.finish()
         try expectStored(first, backend: "sandbox", provider: "google")
