@@ -45,7 +45,8 @@ extension InteropTests {
             while calls < 100 && Date() < signedIn.addingTimeInterval(15) {
                 let result = setup.runner.run(["token", "s"])
                 #expect(result.status == 0, "stderr: \(result.stderr)")
-                #expect(result.stdout == first + "\n")
+                let same = result.stdout == first + "\n"  // compared as a Bool: no token in a failure message
+                #expect(same, "call \(calls) handed out another token")
                 calls += 1
             }
             #expect(calls >= 20, "too few calls before the window to test anything: \(calls)")
@@ -65,10 +66,14 @@ extension InteropTests {
                 printed.insert(String(decoding: FileManager.default.contents(atPath: out) ?? Data(), as: UTF8.self))
             }
             #expect(printed.count == 1, "the callers printed \(printed.count) different tokens")
-            #expect(printed.first != first + "\n" && printed.first?.isEmpty == false)
+            let renewed = printed.first != first + "\n" && printed.first?.isEmpty == false
+            #expect(renewed, "the callers did not print a new token")
             #expect(try refreshes() == 1)
             // The refreshed token is fresh again: later calls hand it out without another refresh.
-            for _ in 0..<10 { #expect(setup.runner.run(["token", "s"]).stdout == printed.first) }
+            for _ in 0..<10 {
+                let same = setup.runner.run(["token", "s"]).stdout == printed.first
+                #expect(same, "a later call handed out another token")
+            }
             #expect(try refreshes() == 1)
         }
     }
