@@ -45,7 +45,8 @@ extension SessionStore {
         defer { lock.unlock() }
         do {
             let selected = try Self.readMetaText(database, StoreSchema.Meta.selected)
-            let statement = try database.prepare("SELECT \(StoreSchema.sessionReadColumns) FROM sessions WHERE key = ?1")
+            let statement = try database.prepare(
+                "SELECT \(StoreSchema.sessionReadColumns) FROM sessions WHERE key = ?1")
             statement.bind(1, key)
             guard try statement.step() else { throw StoreError.noSuchSession(key) }
             return Self.entry(from: statement, selected: selected)

@@ -57,7 +57,8 @@ extension InteropTests {
             var callers: [(SpawnedProcess, String)] = []
             for index in 0..<8 {
                 let out = server.folder.path + "/token-\(index)"
-                callers.append((try setup.runner.spawn(executable: CLIRunner.binary, ["token", "s"], stdoutPath: out), out))
+                callers.append(
+                    (try setup.runner.spawn(executable: CLIRunner.binary, ["token", "s"], stdoutPath: out), out))
             }
             var printed: Set<String> = []
             for (process, out) in callers {

@@ -475,7 +475,9 @@ extension AppState {
     private mutating func autoRefreshDue() -> [AppEffect] {
         guard !isStoreLocked else { return [] }
         // Paged, the candidates are read first and come back with the page (`pageRead`).
-        guard let candidates = sessions.autoRefreshCandidates(expiringBy: now.addingTimeInterval(SessionRecord.refreshWindow))
+        guard
+            let candidates = sessions.autoRefreshCandidates(
+                expiringBy: now.addingTimeInterval(SessionRecord.refreshWindow))
         else { return [] }
         return startAutoRefresh(candidates)
     }
