@@ -8,10 +8,11 @@ public enum RefreshRule {
     /// The most seconds before expiry at which `token` refreshes first (tokens living two minutes or more).
     public static let window: Double = 60
 
-    /// The refresh window of a token stored at `storedAt` that expires at `expiresAt` (either nil: `window`): the
-    /// smaller of `window` and half its lifetime, never negative.
+    /// The refresh window of a token stored at `storedAt` that expires at `expiresAt` (either nil, or `storedAt` 0,
+    /// which marks an imported token whose issue time is unknown: `window`): the smaller of `window` and half its
+    /// lifetime, never negative.
     public static func window(expiresAt: Double?, storedAt: Double?) -> Double {
-        guard let expiresAt, let storedAt else { return window }
+        guard let expiresAt, let storedAt, storedAt > 0 else { return window }
         return min(window, max(0, (expiresAt - storedAt) / 2))
     }
 

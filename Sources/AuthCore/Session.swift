@@ -22,9 +22,13 @@ public struct SessionRecord: Sendable, Equatable, Codable {
     public var scopes: [String]
     /// Refresh this session in the background while the TUI runs.
     public var autoRefresh: Bool
-    /// When the store last wrote this session's tokens (sign-in, refresh, import); nil before it is stored. The
-    /// token's lifetime, and so its refresh window, counts from here.
+    /// When the store last wrote this session's tokens (sign-in, refresh); nil before it is stored, and for an
+    /// imported session until its first refresh (its tokens' issue time is unknown). The token's lifetime, and so
+    /// its refresh window, counts from here. Storing a record whose `storedAt` is `issueTimeUnknown` keeps it unknown.
     public var storedAt: Date?
+
+    /// The `storedAt` that `store import` writes: the tokens came from elsewhere, so the window is the full minute.
+    public static let issueTimeUnknown = Date(timeIntervalSince1970: 0)
 
     public init(
         key: String, backend: String, provider: String, subject: String, email: String? = nil,

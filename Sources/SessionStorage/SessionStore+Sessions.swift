@@ -330,7 +330,7 @@ extension SessionStore {
             statement.bind(13, Int64(record.autoRefresh ? 1 : 0))
             statement.bind(14, session.secrets.refreshExpiresAt?.timeIntervalSince1970)
             statement.bind(15, blob)
-            statement.bind(16, now)
+            statement.bind(16, record.storedAt?.timeIntervalSince1970 ?? now)
             try statement.step()
         }
         if let first = sessions.first, try Self.selectedIsMissing(database) {
@@ -456,7 +456,7 @@ extension SessionStore {
             refreshable: statement.int64(10) != 0,
             scopes: scopes.split(separator: " ").map(String.init),
             autoRefresh: statement.int64(12) != 0,
-            storedAt: statement.double(14).map { Date(timeIntervalSince1970: $0) })
+            storedAt: statement.double(14).flatMap { $0 > 0 ? Date(timeIntervalSince1970: $0) : nil })
         return StoreEntry(
             record: record, isSelected: key == selected,
             refreshExpiresAt: statement.double(13).map { Date(timeIntervalSince1970: $0) })

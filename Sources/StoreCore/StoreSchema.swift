@@ -105,7 +105,8 @@ package enum StoreSchema {
         scopes, auto_refresh, refresh_expires_at
         """
 
-    /// `sessionColumns` and `updated_at`, when the session's tokens were last stored (sign-in, refresh, import; a
-    /// change of its auto-refresh flag keeps it): what the refresh window counts the token's lifetime from.
+    /// `sessionColumns` and `updated_at`, when the session's tokens were last stored (sign-in, refresh; 0 for an
+    /// import, whose issue time is unknown; a change of its auto-refresh flag keeps it): what the refresh window
+    /// counts the token's lifetime from.
     package static let sessionReadColumns = sessionColumns + ", updated_at"
 }

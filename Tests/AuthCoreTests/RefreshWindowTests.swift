@@ -26,6 +26,8 @@ struct RefreshWindowTests {
     @Test func withoutAStoreTimeOrExpiryTheWindowIsAMinute() {
         #expect(record(lifetime: 40, storedAt: nil).refreshWindow() == 60)
         #expect(record(lifetime: nil, storedAt: stored).refreshWindow() == 60)
+        // An imported token (issue time unknown, marked by the epoch): the full minute, though it lives 40 s here.
+        #expect(record(lifetime: 40, storedAt: SessionRecord.issueTimeUnknown).refreshWindow() == 60)
     }
 
     @Test func minValidWidensTheWindowButNeverNarrowsIt() {
