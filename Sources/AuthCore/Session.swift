@@ -22,11 +22,18 @@ public struct SessionRecord: Sendable, Equatable, Codable {
     public var scopes: [String]
     /// Refresh this session in the background while the TUI runs.
     public var autoRefresh: Bool
+    /// When the store last wrote this session's tokens (sign-in, refresh); nil before it is stored, and for an
+    /// imported session until its first refresh (its tokens' issue time is unknown). The token's lifetime, and so
+    /// its refresh window, counts from here. Storing a record whose `storedAt` is `issueTimeUnknown` keeps it unknown.
+    public var storedAt: Date?
+
+    /// The `storedAt` that `store import` writes: the tokens came from elsewhere, so the window is the full minute.
+    public static let issueTimeUnknown = Date(timeIntervalSince1970: 0)
 
     public init(
         key: String, backend: String, provider: String, subject: String, email: String? = nil,
         phone: String? = nil, displayName: String? = nil, issuer: String, createdAt: Date,
-        expiresAt: Date?, refreshable: Bool, scopes: [String] = [], autoRefresh: Bool = false
+        expiresAt: Date?, refreshable: Bool, scopes: [String] = [], autoRefresh: Bool = false, storedAt: Date? = nil
     ) {
         self.key = key
         self.backend = backend
@@ -41,6 +48,16 @@ public struct SessionRecord: Sendable, Equatable, Codable {
         self.refreshable = refreshable
         self.scopes = scopes
         self.autoRefresh = autoRefresh
+        self.storedAt = storedAt
+    }
+
+    /// Equal when everything but `storedAt` is: that is the store's bookkeeping, not part of what the session is (a
+    /// record read back equals the one stored).
+    public static func == (lhs: SessionRecord, rhs: SessionRecord) -> Bool {
+        lhs.key == rhs.key && lhs.backend == rhs.backend && lhs.provider == rhs.provider && lhs.subject == rhs.subject
+            && lhs.email == rhs.email && lhs.phone == rhs.phone && lhs.displayName == rhs.displayName
+            && lhs.issuer == rhs.issuer && lhs.createdAt == rhs.createdAt && lhs.expiresAt == rhs.expiresAt
+            && lhs.refreshable == rhs.refreshable && lhs.scopes == rhs.scopes && lhs.autoRefresh == rhs.autoRefresh
     }
 
     /// The name to show for the user: display name, else email, else phone, else subject.
@@ -56,15 +73,23 @@ public struct SessionRecord: Sendable, Equatable, Codable {
         SessionStatus(expiresAt: expiresAt, now: now)
     }
 
-    /// The seconds before expiry at which `token` refreshes first.
+    /// The most seconds before expiry at which `token` refreshes first.
     public static let refreshWindow: TimeInterval = RefreshRule.window
 
+    /// The seconds before expiry at which this token is refreshed: the smaller of `refreshWindow` and half its
+    /// lifetime, or `minValidSeconds` when that is longer (`token --min-valid`). The rule is AuthBase's `RefreshRule`.
+    public func refreshWindow(minValidSeconds: Int? = nil) -> TimeInterval {
+        RefreshRule.window(
+            expiresAt: expiresAt?.timeIntervalSince1970, storedAt: storedAt?.timeIntervalSince1970,
+            minValidSeconds: minValidSeconds)
+    }
+
     /// Whether the token should be refreshed before it is handed out: it expires within `window` seconds
-    /// (`refreshWindow` unless the caller asks for a longer validity). The rule is AuthBase's `RefreshRule`.
-    public func needsRefresh(at now: Date, within window: TimeInterval = refreshWindow) -> Bool {
+    /// (its own `refreshWindow()` unless the caller asks for a longer validity).
+    public func needsRefresh(at now: Date, within window: TimeInterval? = nil) -> Bool {
         RefreshRule.needsRefresh(
             expiresAt: expiresAt?.timeIntervalSince1970, now: now.timeIntervalSince1970,
-            within: window)
+            within: window ?? refreshWindow())
     }
 }
 

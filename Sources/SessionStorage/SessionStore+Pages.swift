@@ -126,7 +126,7 @@ extension SessionStore {
             let selected = try Self.readMetaText(database, StoreSchema.Meta.selected)
             let statement = try database.prepare(
                 """
-                SELECT \(StoreSchema.sessionColumns) FROM sessions \
+                SELECT \(StoreSchema.sessionReadColumns) FROM sessions \
                 WHERE \(SessionOrder.expiry.sortExpression) <= ?1 AND auto_refresh != 0 AND refreshable != 0 \
                 ORDER BY \(SessionOrder.expiry.sortExpression), key
                 """)
@@ -171,7 +171,7 @@ extension SessionStore {
             ) throws(SQLiteError) -> [StoreEntry] {
                 let statement = try database.prepare(
                     """
-                    SELECT \(StoreSchema.sessionColumns) FROM \(from) WHERE \(extra)(\(condition.sql)) AND \(range) \
+                    SELECT \(StoreSchema.sessionReadColumns) FROM \(from) WHERE \(extra)(\(condition.sql)) AND \(range) \
                     ORDER BY \(ordering) LIMIT ?\(after) OFFSET ?\(after + 1)
                     """)
                 for (index, value) in condition.values.enumerated() {

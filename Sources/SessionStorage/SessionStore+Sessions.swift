@@ -12,7 +12,7 @@ extension SessionStore {
         defer { lock.unlock() }
         do {
             let selected = try Self.readMetaText(database, StoreSchema.Meta.selected)
-            let statement = try database.prepare("SELECT \(StoreSchema.sessionColumns) FROM sessions ORDER BY key")
+            let statement = try database.prepare("SELECT \(StoreSchema.sessionReadColumns) FROM sessions ORDER BY key")
             var result: [StoreEntry] = []
             while try statement.step() {
                 result.append(Self.entry(from: statement, selected: selected))
@@ -45,7 +45,8 @@ extension SessionStore {
         defer { lock.unlock() }
         do {
             let selected = try Self.readMetaText(database, StoreSchema.Meta.selected)
-            let statement = try database.prepare("SELECT \(StoreSchema.sessionColumns) FROM sessions WHERE key = ?1")
+            let statement = try database.prepare(
+                "SELECT \(StoreSchema.sessionReadColumns) FROM sessions WHERE key = ?1")
             statement.bind(1, key)
             guard try statement.step() else { throw StoreError.noSuchSession(key) }
             return Self.entry(from: statement, selected: selected)
@@ -79,15 +80,15 @@ extension SessionStore {
         do {
             let statement = try database.prepare(
                 """
-                SELECT \(StoreSchema.sessionColumns), secret, (SELECT value FROM meta WHERE name = 'selected') \
+                SELECT \(StoreSchema.sessionReadColumns), secret, (SELECT value FROM meta WHERE name = 'selected') \
                 FROM sessions WHERE key = coalesce(?1, (SELECT value FROM meta WHERE name = 'selected'))
                 """)
             statement.bind(1, key)
             guard try statement.step() else {
                 throw key.map { StoreError.noSuchSession($0) } ?? StoreError.noSessionSelected
             }
-            let selected = statement.string(15)
-            found = (Self.entry(from: statement, selected: selected), statement.blob(14) ?? [])
+            let selected = statement.string(16)
+            found = (Self.entry(from: statement, selected: selected), statement.blob(15) ?? [])
         } catch {
             throw fail(any: error)
         }
@@ -329,7 +330,7 @@ extension SessionStore {
             statement.bind(13, Int64(record.autoRefresh ? 1 : 0))
             statement.bind(14, session.secrets.refreshExpiresAt?.timeIntervalSince1970)
             statement.bind(15, blob)
-            statement.bind(16, now)
+            statement.bind(16, record.storedAt?.timeIntervalSince1970 ?? now)
             try statement.step()
         }
         if let first = sessions.first, try Self.selectedIsMissing(database) {
@@ -392,11 +393,10 @@ extension SessionStore {
         defer { lock.unlock() }
         do {
             try database.writeTransaction { () throws(SQLiteError) in
-                let update = try database.prepare(
-                    "UPDATE sessions SET auto_refresh = ?2, updated_at = ?3 WHERE key = ?1")
+                // updated_at stays: it is when the tokens were stored, which the refresh window counts from.
+                let update = try database.prepare("UPDATE sessions SET auto_refresh = ?2 WHERE key = ?1")
                 update.bind(1, key)
                 update.bind(2, Int64(enabled ? 1 : 0))
-                update.bind(3, Date().timeIntervalSince1970)
                 try update.step()
                 if database.changes == 0 { throw SQLiteError(code: -1, message: key) }
             }
@@ -455,7 +455,8 @@ extension SessionStore {
             expiresAt: statement.double(9).map { Date(timeIntervalSince1970: $0) },
             refreshable: statement.int64(10) != 0,
             scopes: scopes.split(separator: " ").map(String.init),
-            autoRefresh: statement.int64(12) != 0)
+            autoRefresh: statement.int64(12) != 0,
+            storedAt: statement.double(14).flatMap { $0 > 0 ? Date(timeIntervalSince1970: $0) : nil })
         return StoreEntry(
             record: record, isSelected: key == selected,
             refreshExpiresAt: statement.double(13).map { Date(timeIntervalSince1970: $0) })

@@ -104,4 +104,9 @@ package enum StoreSchema {
         key, backend, provider, subject, email, phone, display_name, issuer, created_at, expires_at, refreshable, \
         scopes, auto_refresh, refresh_expires_at
         """
+
+    /// `sessionColumns` and `updated_at`, when the session's tokens were last stored (sign-in, refresh; 0 for an
+    /// import, whose issue time is unknown; a change of its auto-refresh flag keeps it): what the refresh window
+    /// counts the token's lifetime from.
+    package static let sessionReadColumns = sessionColumns + ", updated_at"
 }

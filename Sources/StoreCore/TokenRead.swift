@@ -36,7 +36,8 @@ public enum TokenRead {
         guard let bearer = fields.access ?? fields.sessionJwt,
             !RefreshRule.needsRefresh(
                 expiresAt: row.expiresAt, now: now,
-                within: RefreshRule.window(minValidSeconds: minValidSeconds))
+                within: RefreshRule.window(
+                    expiresAt: row.expiresAt, storedAt: row.storedAt, minValidSeconds: minValidSeconds))
         else {
             return nil
         }
@@ -51,7 +52,7 @@ public enum TokenRead {
     }
 
     private struct Row {
-        var storeID: String, keyCheck: [UInt8]?, key: String, expiresAt: Double?, secret: [UInt8]
+        var storeID: String, keyCheck: [UInt8]?, key: String, expiresAt: Double?, storedAt: Double?, secret: [UInt8]
     }
 
     /// One indexed read of the session row with the meta rows it needs; nil on any failure or another schema.
@@ -68,7 +69,7 @@ public enum TokenRead {
             let statement = try database.prepare(
                 """
                 SELECT (SELECT value FROM meta WHERE name = ?2), (SELECT value FROM meta WHERE name = ?3), \
-                key, expires_at, secret FROM sessions \
+                key, expires_at, secret, updated_at FROM sessions \
                 WHERE key = coalesce(?1, (SELECT value FROM meta WHERE name = ?4))
                 """)
             statement.bind(1, key)
@@ -80,7 +81,7 @@ public enum TokenRead {
             else { return nil }
             return Row(
                 storeID: storeID, keyCheck: statement.blob(1), key: found, expiresAt: statement.double(3),
-                secret: secret)
+                storedAt: statement.double(5), secret: secret)
         } catch {
             return nil
         }

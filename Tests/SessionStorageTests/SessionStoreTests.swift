@@ -71,6 +71,20 @@ import Testing
         #expect(throws: StoreError.noSuchSession("c")) { try store.setAutoRefresh("c", true) }
     }
 
+    @Test func storedAtIsWhenTheTokensWereWrittenNotWhenAFlagChanged() throws {
+        let store = try fixture.open()
+        let before = Date()
+        try store.persist(StoreFixture.session("a"), replace: false)
+        let stored = try #require(try store.session("a").record.storedAt)
+        #expect(stored >= before.addingTimeInterval(-0.001) && stored <= Date())
+        Thread.sleep(forTimeInterval: 0.02)
+        try store.setAutoRefresh("a", true)
+        #expect(try store.entry("a").record.storedAt == stored)
+        let updateStarted = Date()
+        try store.update(try store.session("a"))
+        #expect(try #require(try store.session("a").record.storedAt) >= updateStarted.addingTimeInterval(-0.001))
+    }
+
     @Test func listingNeedsNoKeyButSecretsDo() throws {
         let store = try fixture.open()
         var session = StoreFixture.session("a", refresh: "RT")

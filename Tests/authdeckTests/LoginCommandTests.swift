@@ -99,12 +99,14 @@ import Testing
     }
 
     @Test func tokenRefreshesATokenAboutToExpire() throws {
-        // A second sandbox whose access tokens live 30 s: inside the 60 s window, so every `token` refreshes first.
+        // A second sandbox whose access tokens live 10 s: their refresh window is half that, 5 s. Whatever token the
+        // first call hands out was issued before it returned, so 6 s later it has at most 4 s left and is refreshed.
         let shortFolder = TemporaryFolder()
-        let short = try SandboxProcess(folder: shortFolder, runner: runner, extraArguments: ["--token-lifetime", "30"])
+        let short = try SandboxProcess(folder: shortFolder, runner: runner, extraArguments: ["--token-lifetime", "10"])
         let environment: [String: String?] = ["AUTHDECK_CONFIG": short.configPath]
         #expect(login(["google", "--session-key", "short"], environment: environment).status == 0)
         let first = runner.run(["token", "short"], environment: environment)
+        Thread.sleep(forTimeInterval: 6)
         let second = runner.run(["token", "short"], environment: environment)
         #expect(first.status == 0 && second.status == 0, "stderr: \(first.stderr) \(second.stderr)")
         #expect(!first.stdout.isEmpty && first.stdout != second.stdout)

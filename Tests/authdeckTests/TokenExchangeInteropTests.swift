@@ -111,13 +111,15 @@ extension InteropTests {
             #expect(try setup.listed().count == 1)
         }
 
-        /// A machine session whose tokens live 30 s (inside `token`'s 60 s window) is renewed by every `token`, by
-        /// asking again with the client's credentials: no refresh token is involved.
+        /// A machine session whose tokens live 10 s (refresh window 5 s) is renewed by `token` once it is due, by
+        /// asking again with the client's credentials: no refresh token is involved. The first call's token was
+        /// issued before it returned, so 6 s later it has at most 4 s left.
         @Test func tokenRenewsAMachineSessionByAskingAgain() throws {
-            let short = try InteropServer(.tokenExchange, environment: ["EXCHANGE_TOKEN_LIFETIME": "30"])
+            let short = try InteropServer(.tokenExchange, environment: ["EXCHANGE_TOKEN_LIFETIME": "10"])
             try setup.configureConfidential(short.info)
             #expect(setup.login(["--grant", "client-credentials", "--session-key", "m"]).status == 0)
             let first = setup.runner.run(["token", "m"])
+            Thread.sleep(forTimeInterval: 6)
             let second = setup.runner.run(["token", "m"])
             #expect(first.status == 0 && second.status == 0, "stderr: \(first.stderr) \(second.stderr)")
             #expect(!first.stdout.isEmpty && first.stdout != second.stdout)

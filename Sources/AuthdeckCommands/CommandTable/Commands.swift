@@ -120,13 +120,13 @@ enum Commands {
 
     static let token = Command(
         "token", synopsis: "token [KEY] [--id-token] [--json] [--min-valid DUR] [--format FORMAT]",
-        summary: "Print the access token (or session JWT), refreshing first if it expires within 60 s.",
+        summary: "Print the access token (or session JWT), refreshing first if it expires within its refresh window.",
         options: [
             .flag("id-token", "print the ID token instead"),
             .flag("json", "print token and expiry as JSON (--format json)"),
             .value(
                 "min-valid", "DUR",
-                "refresh first unless the token stays valid this long (90, 5m, 1h30m; default 60 s)"),
+                "refresh first unless the token stays valid this long (90, 5m, 1h30m; default: the refresh window)"),
             .choice(
                 "format", ["plain", "json", "exec-credential"],
                 "plain, json, or exec-credential (kubectl's exec plugin object)"),
@@ -138,7 +138,9 @@ enum Commands {
         summary: "Run a command with the token in $AUTHDECK_TOKEN and the key in $AUTHDECK_SESSION.",
         options: [
             .value("env", "NAME", "the variable that holds the token (default AUTHDECK_TOKEN)"),
-            .value("min-valid", "DUR", "refresh first unless the token stays valid this long (default 60 s)"),
+            .value(
+                "min-valid", "DUR", "refresh first unless the token stays valid this long (default: the refresh window)"
+            ),
             .flag(
                 "step-up-watch",
                 "watch the command's output for a step-up challenge (RFC 9470) and say how to answer it"),
@@ -151,7 +153,9 @@ enum Commands {
         options: [
             .choice("shell", ["bash", "zsh", "sh", "fish"], "bash, zsh, sh or fish (default: from $SHELL)"),
             .value("env", "NAME", "the variable that holds the token (default AUTHDECK_TOKEN)"),
-            .value("min-valid", "DUR", "refresh first unless the token stays valid this long (default 60 s)"),
+            .value(
+                "min-valid", "DUR", "refresh first unless the token stays valid this long (default: the refresh window)"
+            ),
         ],
         operands: .sessions, run: EnvCommand.run)
 
@@ -163,7 +167,9 @@ enum Commands {
                 "host", "HOST",
                 "answer for this host (host or host:port) with --session, besides config.json's map"),
             .value("username", "NAME", "the username to send with --host (default x-access-token)"),
-            .value("min-valid", "DUR", "refresh first unless the token stays valid this long (default 60 s)"),
+            .value(
+                "min-valid", "DUR", "refresh first unless the token stays valid this long (default: the refresh window)"
+            ),
         ],
         operands: .words(["get", "store", "erase"]), run: GitCredentialCommand.run)
 

@@ -56,20 +56,23 @@ enum SessionCommands {
         global.err("refreshed '\(record.key)'\(until)\n")
     }
 
-    /// Refreshes one session at its provider and stores the result before returning it. With `ifExpiringWithin`,
-    /// only when the token expires within that many seconds; otherwise the session as it is.
+    /// Refreshes one session at its provider and stores the result before returning it. With `onlyWhenDue`, only
+    /// when the token is within its refresh window (`SessionRecord.refreshWindow`, widened to `minValidSeconds`);
+    /// otherwise the session as it is.
     ///
     /// The read, the request and the write happen under the session's refresh lock, shared by every authdeck
-    /// process (CLI and TUI alike), and the session is read again once the lock is held: eight `token` calls at
-    /// once send one refresh request, and a rotated refresh token is never sent twice.
+    /// process (CLI and TUI alike), and the session is read again once the lock is held, its window taken from that
+    /// read: a refresh another process finished while this one waited satisfies this caller too, so eight `token`
+    /// calls at once send one refresh request, and a rotated refresh token is never sent twice.
     static func refresh(
         _ key: String, store: SessionStore, refresher: SessionRefresher,
-        ifExpiringWithin window: TimeInterval? = nil
+        onlyWhenDue: Bool = false, minValidSeconds: Int? = nil
     ) throws(CommandFailure) -> Session {
         let lock = try StoreCommands.attempt { () throws(StoreError) in try store.refreshLock(key) }
         defer { lock.release() }
         let session = try StoreCommands.attempt { () throws(StoreError) in try store.session(key) }
-        if let window, !session.record.needsRefresh(at: Date(), within: window) { return session }
+        let window = session.record.refreshWindow(minValidSeconds: minValidSeconds)
+        if onlyWhenDue, !session.record.needsRefresh(at: Date(), within: window) { return session }
         let refreshed: Session
         do throws(SignInError) {
             refreshed = try refresher.refresh(session)

@@ -72,7 +72,13 @@ enum StoreMaintenance {
         let (records, hadSelection) = try StoreCommands.attempt { () throws(StoreError) in
             let hadSelection = try store.selectedKey() != nil
             let conflict: SessionStore.KeyConflict = replace ? .replace : skipExisting ? .skip : .refuse
-            return (try store.persist(transfer.sessions, onConflict: conflict), hadSelection)
+            // Tokens issued elsewhere: their lifetime is unknown, so they keep the full refresh window.
+            let sessions = transfer.sessions.map { session in
+                var imported = session
+                imported.record.storedAt = SessionRecord.issueTimeUnknown
+                return imported
+            }
+            return (try store.persist(sessions, onConflict: conflict), hadSelection)
         }
         // The selection travels with the sessions, but never takes over one the user already made here.
         if !hadSelection, let selected = transfer.selectedKey, records.contains(where: { $0.key == selected }) {

@@ -49,7 +49,7 @@ enum TokenSource {
             throw CommandFailure(.failed, "session '\(record.key)' holds no access token or session JWT")
         }
         let now = Date()
-        let window = max(SessionRecord.refreshWindow, TimeInterval(requirement.minValidSeconds ?? 0))
+        let window = record.refreshWindow(minValidSeconds: requirement.minValidSeconds)
         guard record.needsRefresh(at: now, within: window) else {
             return IssuedToken(key: record.key, token: bearer, expiresAt: record.expiresAt)
         }
@@ -61,7 +61,7 @@ enum TokenSource {
                 refresher: SessionRefresher(
                     transport: CurlTransport(trust: CATrust.loaded(explicit: config, environment: variables)),
                     currentProvider: CurrentEndpoints.lookup(explicit: config, environment: variables)),
-                ifExpiringWithin: window)
+                onlyWhenDue: true, minValidSeconds: requirement.minValidSeconds)
             let issued = IssuedToken(
                 key: record.key, token: refreshed.secrets.bearer ?? bearer,
                 expiresAt: refreshed.record.expiresAt)

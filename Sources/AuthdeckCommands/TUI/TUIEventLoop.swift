@@ -268,9 +268,9 @@ final class TUIEventLoop {
                 dispatch(.endSessionOffered(key))
             }
         case .refresh(let key):
-            refresh(key, ifExpiringWithin: nil)
+            refresh(key, onlyWhenDue: false)
         case .autoRefresh(let key):
-            refresh(key, ifExpiringWithin: 60)
+            refresh(key, onlyWhenDue: true)
         case .setAutoRefresh(let key, let enabled):
             storeWork { store throws(StoreError) in
                 try store.setAutoRefresh(key, enabled)
@@ -594,7 +594,7 @@ final class TUIEventLoop {
             configuration: setup.configuration, catalog: setup.catalog, environment: setup.environment)
     }
 
-    private func refresh(_ key: String, ifExpiringWithin window: TimeInterval?) {
+    private func refresh(_ key: String, onlyWhenDue: Bool) {
         let refreshing: StoredSessionWork = {
             opened, refresher, inbox throws(StoreError) in
             // The same locked path as `authdeck refresh`, so the TUI and scripts never refresh one session twice.
@@ -602,7 +602,7 @@ final class TUIEventLoop {
                 _ = try SessionCommands.refresh(
                     key, store: opened,
                     refresher: refresher,
-                    ifExpiringWithin: window)
+                    onlyWhenDue: onlyWhenDue)
             } catch {
                 inbox.post(.refreshFinished(key: key, error: error.message))
                 return

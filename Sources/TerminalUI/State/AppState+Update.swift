@@ -469,19 +469,24 @@ extension AppState {
 
     // MARK: - Auto-refresh
 
-    /// Sessions marked for auto-refresh whose token expires within a minute, refreshed once each (a failure waits
-    /// for the user, so a broken refresh token is not hammered every second).
+    /// Sessions marked for auto-refresh whose token is within its refresh window (at most a minute before expiry,
+    /// less for short-lived tokens), refreshed once each (a failure waits for the user, so a broken refresh token is
+    /// not hammered every second).
     private mutating func autoRefreshDue() -> [AppEffect] {
         guard !isStoreLocked else { return [] }
         // Paged, the candidates are read first and come back with the page (`pageRead`).
-        guard let candidates = sessions.autoRefreshCandidates(expiringBy: now.addingTimeInterval(60)) else { return [] }
+        guard
+            let candidates = sessions.autoRefreshCandidates(
+                expiringBy: now.addingTimeInterval(SessionRecord.refreshWindow))
+        else { return [] }
         return startAutoRefresh(candidates)
     }
 
     private mutating func startAutoRefresh(_ candidates: [SessionItem]) -> [AppEffect] {
         guard !isStoreLocked else { return [] }
         var due: [String] = []
-        for item in candidates {
+        // The store is asked for those expiring within the widest window; each one's own window decides.
+        for item in candidates where item.record.needsRefresh(at: now) {
             switch item.refresh {
             case .idle, .refreshed: due.append(item.key)
             case .refreshing, .failed: continue

@@ -58,4 +58,6 @@ OAUTH2_PROVIDER = {
     # to confirm, and their tokens are deleted as the session ends (OIDC_RP_INITIATED_LOGOUT_DELETE_TOKENS).
     "OIDC_RP_INITIATED_LOGOUT_ENABLED": True,
     "OIDC_RP_INITIATED_LOGOUT_ALWAYS_PROMPT": False,
+    # Access-token lifetime: the toolkit's default (ten hours) unless a test asks for short-lived tokens.
+    "ACCESS_TOKEN_EXPIRE_SECONDS": int(os.environ.get("INTEROP_ACCESS_TOKEN_SECONDS", "36000")),
 }
