@@ -216,6 +216,11 @@ public struct Configuration: Equatable, Sendable, Codable {
     public var providers: [String: ProviderConfiguration]?
     /// Where the loopback receiver listens, `127.0.0.1:PORT`, as `login --listen` (for the TUI too).
     public var listen: String?
+    /// Seconds after which the TUI clears a token it copied (`c`), as `pass` does; 0 never clears. Nil: 45.
+    public var clipboardClearSeconds: Int?
+
+    /// The clipboard clearing time when config.json names none (`pass`'s).
+    public static let defaultClipboardClearSeconds = 45
 
     public init(
         defaultBackend: String? = nil, backends: [String: BackendConfiguration]? = nil,
@@ -242,6 +247,10 @@ public struct Configuration: Equatable, Sendable, Codable {
         if let problem = Self.controlCharacterProblem(in: json) { throw Failure(description: problem) }
         if let defaultBackend, !Self.builtInBackends.contains(defaultBackend), backends?[defaultBackend] == nil {
             throw Failure(description: "defaultBackend '\(defaultBackend)' is not a configured backend")
+        }
+        if let seconds = clipboardClearSeconds, seconds < 0 {
+            throw Failure(
+                description: "clipboardClearSeconds is \(seconds): give the seconds a copied token stays, 0 for never")
         }
     }
 

@@ -8,6 +8,7 @@ import Testing
     @Test(arguments: [
         (UInt32(0x03), KeyRequest.interrupt), (0x0D, .enter), (0x0A, .enter), (0x09, .tab), (0x7F, .backspace),
         (0x08, .backspace), (0x1B, .escape), (0x0C, .redraw), (0x0E, .down), (0x10, .up),
+        (0x01, .home), (0x05, .end), (0x15, .clearToStart), (0x17, .deleteWordBackward),
     ])
     func controlCharacters(value: UInt32, request: KeyRequest) {
         #expect(keys.request(for: Unicode.Scalar(value)!) == request)

@@ -186,7 +186,7 @@ struct TUIDailyUseTmuxTests {
         try pane.press("e", until: "Copied an export line")
         #expect(pane.pasteBuffer() == "export AUTHDECK_SESSION=alpha-google")
         try pane.press("Enter", until: "Session alpha-google")
-        try pane.press("c", until: "Copied the access token of alpha-google")
+        try pane.press("c", until: "Copied the access token of alpha-google; clears in 45 s")
         #expect(pane.pasteBuffer() == "token-alpha-go")
         #expect(!pane.capture().contains("token-alpha-go"))  // copied, never shown
         try pane.quit()

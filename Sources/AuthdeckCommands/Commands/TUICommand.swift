@@ -57,6 +57,8 @@ enum TUICommand {
         let configPath = ConfigurationFile.path(explicit: global.config, environment: environment)
         if !FileManager.default.fileExists(atPath: configPath) { state.missingConfig = configPath }
         state.signInOptions = TUISignInWords.configuredOptions(setup.configuration, backends: setup.backendNames)
+        state.clipboardClearSeconds =
+            setup.configuration.clipboardClearSeconds ?? Configuration.defaultClipboardClearSeconds
         for backend in setup.backendNames {
             for provider in state.providers {
                 if let reason = ProviderSupport.refusal(

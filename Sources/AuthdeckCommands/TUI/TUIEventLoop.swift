@@ -104,6 +104,7 @@ final class TUIEventLoop {
     }
 
     private func secondsCountDown(at now: Date) -> Bool {
+        if state.clipboardClearsAt != nil { return true }  // the copied token is cleared on its second
         switch state.mode {
         case .sessions, .details: break
         case .unlock, .newSignIn, .contact, .signIn: return true
@@ -296,6 +297,8 @@ final class TUIEventLoop {
             }
         case .copy(let text, let what):
             copy(text, what: what)
+        case .clearClipboard:
+            terminal.sendControl(Clipboard.clearing)
         case .copyToken(let key):
             storeWork { store throws(StoreError) in
                 let session = try store.session(key)
@@ -306,7 +309,7 @@ final class TUIEventLoop {
                 if let expiresAt = session.record.expiresAt, expiresAt <= Date() {
                     return [.storeFailed("\(key) expired: nothing was copied. Refresh it (r) or sign in again (n).")]
                 }
-                copy(token, what: "the access token of \(key)")
+                copy(token, what: "the access token of \(key)", secret: true)
                 return []
             }
         case .runDoctor:
@@ -653,13 +656,13 @@ final class TUIEventLoop {
 
     /// OSC 52: the terminal puts the text on the user's clipboard, over SSH and tmux too. The text itself is never
     /// shown or logged.
-    private func copy(_ text: String, what: String) {
+    private func copy(_ text: String, what: String, secret: Bool = false) {
         guard let sequence = Clipboard.sequence(for: text) else {
             inbox.post(.storeFailed("Too long to copy through the terminal (over \(Clipboard.maximumBytes) bytes)."))
             return
         }
         terminal.sendControl(sequence)
-        inbox.post(.notice("Copied \(what) (OSC 52: terminals and tmux with set-clipboard on)."))
+        inbox.post(.copied(what: what, secret: secret))
     }
 
     /// A quick store change run on the loop's thread (SQLite answers in well under a frame); its events follow.

@@ -15,7 +15,7 @@ public struct KeyMap: Sendable {
         self.controlCharacters = controlCharacters
     }
 
-    /// The usual bindings: readline-style Ctrl-A/E/N/P next to the terminal's own Enter, Tab and Backspace.
+    /// The usual bindings: readline-style Ctrl-A/E/N/P/U/W next to the terminal's own Enter, Tab and Backspace.
     public static let standard = KeyMap(controlCharacters: [
         0x01: .home,  // Ctrl-A
         0x02: .left,  // Ctrl-B
@@ -31,6 +31,7 @@ public struct KeyMap: Sendable {
         0x0E: .down,  // Ctrl-N
         0x10: .up,  // Ctrl-P
         0x15: .clearToStart,  // Ctrl-U
+        0x17: .deleteWordBackward,  // Ctrl-W
         0x1B: .escape,
         0x7F: .backspace,
     ])

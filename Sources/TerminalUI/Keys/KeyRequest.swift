@@ -24,4 +24,7 @@ public enum KeyRequest: Hashable, Sendable {
     case function(Int)
     /// Ctrl-U: in a text field, everything before the cursor goes (readline's unix-line-discard).
     case clearToStart
+    /// Ctrl-W: in a text field, the word before the cursor goes, with the spaces after it (readline's
+    /// unix-word-rubout: a word ends at whitespace, so a URL goes whole).
+    case deleteWordBackward
 }

@@ -44,6 +44,8 @@ public enum AppEffect: Equatable, Sendable {
     case copy(String, what: String)
     /// Put a session's access token on the clipboard (read from the store, so the state never holds it).
     case copyToken(String)
+    /// Empty the clipboard with an empty OSC 52 selection: the token copied earlier has been there long enough.
+    case clearClipboard
     /// `D`: run `authdeck doctor` in the background; its lines come back as `doctorReport`.
     case runDoctor
     /// `o` on the Trace screen: read this trace file; it comes back as `traceFileOpened` or `traceFileFailed`.

@@ -46,6 +46,9 @@ public enum AppEvent: Equatable, Sendable {
     case doctorReport([String])
     /// Something worked that the message line should say (a copy to the clipboard).
     case notice(String)
+    /// Text went to the clipboard with OSC 52: `what` names it; a secret (a token) is cleared after
+    /// `clipboardClearSeconds`, anything else replaced the token there and calls the clearing off.
+    case copied(what: String, secret: Bool)
     /// The trace file asked for (`o` on the Trace screen) was read.
     case traceFileOpened(TraceFile)
     /// The trace file could not be read: why, in one line naming the file (and the line, for a damaged one).

@@ -49,7 +49,7 @@ extension AppState {
             return handleKey(request)
         case .tick(let date):
             now = date
-            return autoRefreshDue()
+            return clipboardClearDue() + autoRefreshDue()
         case .sessionsLoaded(let items):
             sessions.replaceAll(items)
             return []
@@ -157,6 +157,12 @@ extension AppState {
             return []
         case .notice(let text):
             message = Message(text)
+            return []
+        case .copied(let what, let secret):
+            let clears = secret && clipboardClearSeconds > 0
+            clipboardClearsAt = clears ? now.addingTimeInterval(TimeInterval(clipboardClearSeconds)) : nil
+            let when = clears ? "; clears in \(clipboardClearSeconds) s" : ""
+            message = Message("Copied \(what)\(when) (OSC 52: terminals and tmux with set-clipboard on).")
             return []
         case .traceFileOpened(let file):
             traceFileOpened(file)
@@ -465,6 +471,14 @@ extension AppState {
             }
             return refreshCurrent()
         }
+    }
+
+    /// The copied token's time is up: the clipboard is emptied (OSC 52 cannot read it back to see whether something
+    /// else replaced it since).
+    private mutating func clipboardClearDue() -> [AppEffect] {
+        guard let due = clipboardClearsAt, now >= due else { return [] }
+        clipboardClearsAt = nil
+        return [.clearClipboard]
     }
 
     // MARK: - Auto-refresh

@@ -94,6 +94,11 @@ public struct AppState: Equatable, Sendable {
     public var drawsASCII = false
     /// config.json's path when no file is there: New sign-in says where it goes and how to try the sandbox.
     public var missingConfig: String?
+    /// Seconds a copied token stays on the clipboard before the TUI clears it (config.json's
+    /// `clipboardClearSeconds`); 0 never clears.
+    public var clipboardClearSeconds = Configuration.defaultClipboardClearSeconds
+    /// When the token copied last is cleared from the clipboard; nil when nothing waits to be cleared.
+    public var clipboardClearsAt: Date?
     /// config.json's OIDC protocol choices by backend: New sign-in's OIDC options start from them.
     public var signInOptions: [String: SignInOptions] = [:]
     /// How the token of the session on the Details screen is bound and how its client authenticated, once the event

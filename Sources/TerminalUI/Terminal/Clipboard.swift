@@ -12,4 +12,8 @@ public enum Clipboard {
         guard bytes.count <= maximumBytes else { return nil }
         return "\u{1B}]52;c;" + bytes.base64EncodedString() + "\u{1B}\\"
     }
+
+    /// An empty selection, `ESC ] 52 ; c ; ESC \`: xterm clears the clipboard on data that is no base64 (its control
+    /// sequences say so). tmux 3.3 ignores it, so a copy taken into tmux's paste buffer stays there.
+    public static let clearing = "\u{1B}]52;c;\u{1B}\\"
 }

@@ -1,7 +1,8 @@
 /// A one-line text entry: a session key, a contact, a pasted redirect URL, a passphrase (masked).
 ///
 /// Editing is a set of pure functions returning the edited field, so a screen's state machine can apply them
-/// and tests can check them without a terminal.
+/// and tests can check them without a terminal. Every field takes the same keys through `applying`: readline's
+/// Ctrl-A/Ctrl-E (start and end, as Home/End), Ctrl-U (clear to the start) and Ctrl-W (the word before the cursor).
 public struct TextField: Widget, Hashable, Sendable {
     public private(set) var text: String
     /// Where the next character goes, in graphemes from the start.
@@ -78,6 +79,20 @@ public struct TextField: Widget, Hashable, Sendable {
         return copy
     }
 
+    /// Removes the word before the cursor and the whitespace between it and the cursor (Ctrl-W, readline's
+    /// unix-word-rubout: words end at whitespace only).
+    public func deletingWordBackward() -> TextField {
+        let before = Array(text.prefix(cursor))
+        var start = cursor
+        while start > 0 && before[start - 1].isWhitespace { start -= 1 }
+        while start > 0 && !before[start - 1].isWhitespace { start -= 1 }
+        var copy = self
+        let from = text.index(text.startIndex, offsetBy: start)
+        copy.text.removeSubrange(from..<text.index(text.startIndex, offsetBy: cursor))
+        copy.cursor = start
+        return copy
+    }
+
     /// The field after a key request, or nil when the request is not an edit (Enter, Esc, Tab…) and belongs
     /// to the screen.
     public func applying(_ request: KeyRequest) -> TextField? {
@@ -91,6 +106,7 @@ public struct TextField: Widget, Hashable, Sendable {
         case .home: return movingCursorToStart()
         case .end: return movingCursorToEnd()
         case .clearToStart: return deletingToStart()
+        case .deleteWordBackward: return deletingWordBackward()
         default: return nil
         }
     }
