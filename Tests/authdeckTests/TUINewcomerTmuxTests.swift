@@ -22,7 +22,8 @@ struct TUINewcomerTmuxTests: SandboxLoginSuite {
         #expect(list.contains("+- Details -"))
         #expect(list.unicodeScalars.allSatisfy { $0.isASCII }, "\(list)")
         pane.send("n")
-        try pane.press("g", until: "Waiting for the redirect")
+        // "Waiting for the redirect" shows while the attempt starts; the URL (and the code) once it has begun.
+        try pane.press("g", until: "c copies it")
         #expect(!pane.capture().contains("needs a larger terminal"))
         let modules = Self.reversedModules(pane.captureStyled())
         #expect(modules.count > 21, "no QR code drawn in reverse video:\n\(pane.capture())")
