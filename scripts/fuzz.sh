@@ -45,6 +45,7 @@ swift_flags=(-swift-version 6 -parse-as-library -O -wmo -num-threads 2 -g -sanit
     -I Sources/CNettle
     -I "$out/lib" -I Sources/COpenSSL -I Sources/CCjose -I Sources/CJansson -I Sources/CSQLite
     -I Sources/CKeyutils -I Sources/CMicroHTTPD -I Sources/CCurl -I Sources/CQRencode -I Sources/CNcursesw
+    -I Sources/CFido2
     -I "$out/modulemaps/CProcess")
 for flag in $(pkg-config --cflags libmicrohttpd); do swift_flags+=(-Xcc "$flag"); done
 c_libs=(-lcrypto -lcjose -ljansson -lnettle)
@@ -128,8 +129,9 @@ target_recipe() {
             module=FuzzJWS; sources=(Fuzz/JWSFuzz.swift); modules=("${core[@]}"); extra=() ;;
         responses)
             module=FuzzResponses; sources=(Fuzz/ResponsesFuzz.swift)
-            modules=(AuthClient LoopbackHTTP "${core[@]}")
-            # libmicrohttpd and libcurl are opened with dlopen when first used (their shim headers): not linked.
+            modules=(AuthClient Passkeys LoopbackHTTP "${core[@]}")
+            # libmicrohttpd, libcurl and libfido2 are opened with dlopen when first used (their shim headers): not
+            # linked.
             extra=("$out/obj/CProcess.o" -lqrencode) ;;
         storeblob)
             # SecretsCodec is internal to SessionStorage: the target is compiled as the SessionStorage module itself.
@@ -160,8 +162,9 @@ build_target() {
     case " ${extra[*]} " in *CProcess*) build_cprocess || return 1 ;; esac
     case " ${modules[*]} " in *" StoreCore "*) build_module StoreCore AuthBase || return 1 ;; esac
     case " ${modules[*]} " in *" LoopbackHTTP "*) build_module LoopbackHTTP AuthCore AuthCrypto || return 1 ;; esac
+    case " ${modules[*]} " in *" Passkeys "*) build_module Passkeys AuthCore AuthCrypto || return 1 ;; esac
     case " ${modules[*]} " in
-        *" AuthClient "*) build_module AuthClient LoopbackHTTP AuthCore AuthCrypto || return 1 ;;
+        *" AuthClient "*) build_module AuthClient LoopbackHTTP Passkeys AuthCore AuthCrypto || return 1 ;;
     esac
     case " ${modules[*]} " in *" TerminalUI "*) build_module TerminalUI AuthCore AuthCrypto || return 1 ;; esac
     inputs=("${sources[@]}")
