@@ -51,7 +51,8 @@ import Testing
         let home = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: home) }
         let configPath = home.appendingPathComponent("config/config.json").path
-        let started = try start(["--config-out", configPath, "--quiet"], home: home)
+        // Port 0: the fixed default (8750) is SandboxRestartTests' to check, and tests run side by side.
+        let started = try start(["--port", "0", "--config-out", configPath, "--quiet"], home: home)
         defer { if started.process.isRunning { started.process.terminate() } }
 
         let base = started.firstLine
