@@ -35,7 +35,8 @@ struct WireContract: Sendable {
             extensions: extensions)
     }
 
-    static let keywords: Set<String> = ["x-json", "x-jwt", "x-data", "x-added"]
+    /// The `x-` keywords of the schema language: those of `schemaKeywords`, so the two checks cannot disagree.
+    static let keywords = schemaKeywords.filter { $0.hasPrefix("x-") }
 
     /// The first `x-` keyword the schema language does not have, or an `x-added` without its reason. Under
     /// `properties` and `headers` the keys are names, not keywords.
