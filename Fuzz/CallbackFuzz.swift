@@ -41,6 +41,8 @@ private func checkRoundTrip(_ callback: Callback) {
     let fields: [(String, String?)] = [
         ("code", callback.code), ("state", callback.state), ("error", callback.error),
         ("error_description", callback.errorDescription), ("id_token", callback.idToken), ("token", callback.token),
+        ("iss", callback.issuer), ("response", callback.response), ("login_type", callback.loginType),
+        ("authMethod", callback.authMethod),
     ]
     let body = FormEncoding.encode(fields.compactMap { name, value in value.map { (name, $0) } })
     do {
