@@ -85,6 +85,9 @@ struct OIDCGrants {
     private var accessTokens: [String: Token] = [:]
     private var refreshTokens: [String: Token] = [:]
     private var rotatedRefreshTokens: [String: String] = [:]
+    /// How often a rotated-away refresh token came back, by grant: the sandbox's own record that a client sent one
+    /// refresh token twice, kept in the data folder for whoever checks a long run afterwards (`make soak`).
+    private var refreshReplays: [String: Int] = [:]
     private var devices: [String: Device] = [:]
     /// The `jti` of every DPoP proof seen while the sandbox runs.
     private var spentProofs: Set<String> = []
@@ -140,6 +143,7 @@ struct OIDCGrants {
 
     mutating func rotate(refreshToken: String, profile: OIDCProfile, clientID: String) -> Refresh {
         if let grantID = rotatedRefreshTokens[refreshToken] {
+            refreshReplays[grantID, default: 0] += 1
             revoke(grantID: grantID)
             return .replayed
         }
@@ -247,7 +251,8 @@ struct OIDCGrants {
     // MARK: - Kept across restarts
 
     /// The tokens as JSON for the data folder: access tokens, refresh tokens, and rotated ones (so a stale copy
-    /// is still caught after a restart). Codes and device grants live minutes and are not kept.
+    /// is still caught after a restart), and the record of replays. Codes and device grants live minutes and are
+    /// not kept.
     var saved: [String: Any] {
         func encode(_ token: Token) -> [String: Any] {
             var object: [String: Any] = [
@@ -260,7 +265,7 @@ struct OIDCGrants {
         }
         return [
             "accessTokens": accessTokens.mapValues(encode), "refreshTokens": refreshTokens.mapValues(encode),
-            "rotatedRefreshTokens": rotatedRefreshTokens,
+            "rotatedRefreshTokens": rotatedRefreshTokens, "refreshReplays": refreshReplays,
         ]
     }
 
@@ -281,5 +286,7 @@ struct OIDCGrants {
         accessTokens = (saved["accessTokens"] as? [String: Any])?.compactMapValues(decode) ?? [:]
         refreshTokens = (saved["refreshTokens"] as? [String: Any])?.compactMapValues(decode) ?? [:]
         rotatedRefreshTokens = saved["rotatedRefreshTokens"] as? [String: String] ?? [:]
+        refreshReplays =
+            (saved["refreshReplays"] as? [String: Any])?.compactMapValues { ($0 as? NSNumber)?.intValue } ?? [:]
     }
 }

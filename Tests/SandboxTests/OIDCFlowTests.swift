@@ -2,6 +2,7 @@ import AuthCore
 import AuthCrypto
 import Foundation
 import Sandbox
+import TestSupport
 import Testing
 
 @Suite struct OIDCFlowTests {
@@ -295,6 +296,28 @@ import Testing
                 ("grant_type", "refresh_token"), ("refresh_token", secondRefresh), ("client_id", "test-client"),
             ])
         #expect(afterReplay.string("error") == "invalid_grant")
+    }
+
+    /// What a long run reads afterwards to know no refresh token was sent twice: the data folder's grants file
+    /// counts each replay by grant, and a rotation used once leaves nothing there.
+    @Test func aReplayedRefreshTokenIsRecordedInTheDataFolder() throws {
+        let folder = TemporaryFolder()
+        let sandbox = try SandboxFixture { $0.dataFolder = SandboxDataFolder(path: folder.path) }
+        let first = try #require(try sandbox.exchange("google", try sandbox.approve("google")).string("refresh_token"))
+        func refresh(_ token: String) throws -> SandboxHTTP.Reply {
+            try sandbox.form(
+                "/oidc/google/token",
+                [("grant_type", "refresh_token"), ("refresh_token", token), ("client_id", "test-client")])
+        }
+        func replays() throws -> [String: Any]? {
+            let data = try Data(contentsOf: URL(fileURLWithPath: folder.path + "/oidc-grants.json"))
+            return (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["refreshReplays"] as? [String: Any]
+        }
+        #expect(try refresh(first).status == 200)
+        #expect(try replays()?.isEmpty == true)
+        #expect(try refresh(first).string("error") == "invalid_grant")
+        let recorded = try #require(try replays())
+        #expect(recorded.count == 1 && recorded.values.first as? Int == 1, "\(recorded)")
     }
 
     @Test func revokeAlwaysAnswers200AndTheTokenStopsWorking() throws {
