@@ -55,8 +55,10 @@ release:
 
 # Tests run inside a private D-Bus session with an unlocked gnome-keyring, so the Secret Service is real; the run
 # ends by listing everything that was skipped here and why (scripts/list-skips.sh over .build/test-output.log).
+# Then the fuzz smoke run and a 75-second soak (below).
 test: build
-	scripts/run-tests.sh $(SWIFT) $(SWIFT_BUILD_FLAGS) && scripts/fuzz.sh --smoke
+	scripts/run-tests.sh $(SWIFT) $(SWIFT_BUILD_FLAGS) && scripts/fuzz.sh --smoke \
+		&& python3 scripts/soak.py "$(BIN)" --seconds 75
 
 # Mechanical style (.swift-format: 120 columns, 4 spaces): `make lint` fails on any finding, `make format` fixes
 # what it can in place.
@@ -71,6 +73,14 @@ run: build
 
 bench: release
 	scripts/bench.sh "$(RELEASE_BIN)"
+
+# The soak (scripts/soak.py): the TUI in tmux, token/exec/agent loops, sign-ins, imports and logouts on 30-second
+# tokens while the sandbox switches faults and writers are killed with SIGKILL, for SOAK_SECONDS (default 600); it
+# ends with the store's integrity, every session's token, the sandbox's count of refresh-token replays, RSS and
+# leftover processes, and keeps its logs when it fails.
+.PHONY: soak
+soak: build
+	python3 scripts/soak.py "$(BIN)"
 
 # libFuzzer targets in Fuzz/, built with swiftc outside Package.swift; FUZZ_SECONDS (default 60) per target.
 # Crash inputs are kept in Fuzz/crashes/. fuzz-smoke is the short run `make test` ends with.
