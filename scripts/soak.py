@@ -342,6 +342,13 @@ def killable(run, args, kill_after=None):
     return process.returncode, err.decode("utf-8", "replace")
 
 
+def logout(run, log, ledger, key, options, kill=None):
+    """`logout KEY`, perhaps killed: the ledger says gone only when it said it removed the session."""
+    status, err = killable(run, ["logout", key, "--quiet"] + options, kill)
+    ledger[key] = "gone" if status == 0 else "unknown"
+    log.write("%.1f %s logout %s rc=%s %s\n" % (time.time() - run.started, run.phase, key, status, err.strip()[:200]))
+
+
 def writer_loop(run, ledger, counts):
     """Imports of a line or three and logouts of earlier ones; one in five killed a few milliseconds in."""
     log = run.log("loop-writer.log")
@@ -363,12 +370,8 @@ def writer_loop(run, ledger, counts):
         if status not in (0, None):
             run.fail("store import failed: %s" % err.strip()[:200])
         if number >= 2 and number % 2 == 0:
-            victim = "churn-%d-0" % (number - 2)
             kill = random.uniform(0.005, 0.08) if random.random() < 0.2 else None
-            status, err = killable(run, ["logout", victim, "--quiet"], kill)
-            ledger[victim] = "gone" if status == 0 else "unknown"
-            log.write("%.1f %s logout %s rc=%s %s\n" % (time.time() - run.started, run.phase, victim, status,
-                                                         err.strip()[:200]))
+            logout(run, log, ledger, "churn-%d-0" % (number - 2), [], kill)
         number += 1
         counts["writes"] += 1
         time.sleep(0.2)
@@ -394,10 +397,7 @@ def signin_loop(run, ledger, counts):
         if number >= 2:
             victim = "in-%d" % (number - 2)
             if ledger.get(victim) != "gone":
-                status, err = killable(run, ["logout", victim, "--revoke", "--quiet"])
-                ledger[victim] = "gone" if status == 0 else "unknown"
-                log.write("%.1f %s logout %s rc=%s %s\n" % (time.time() - run.started, run.phase, victim, status,
-                                                             err.strip()[:200]))
+                logout(run, log, ledger, victim, ["--revoke"])
         number += 1
         counts["sign-ins"] += 1
         time.sleep(1)
@@ -521,11 +521,11 @@ def main():
         for loop in loops:
             loop.start()
         end = run.started + options.seconds
-        schedule = ["quiet"] + [phase for fault in faults for phase in (fault, "quiet")]
+        cycle = [phase for fault in faults for phase in (fault, "quiet")]
         step = 0
         measured = False
         while time.time() < end:
-            phase = schedule[step % len(schedule)]
+            phase = cycle[(step - 1) % len(cycle)] if step else "quiet"
             if phase != run.phase:
                 switch_faults(run, base, relay, phase)
             step += 1
