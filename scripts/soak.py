@@ -501,6 +501,8 @@ def main():
                 break
             time.sleep(0.05)
         save(run, "tui-start.txt", tui.screen())
+        if "auto-refresh on" not in tui.screen():
+            raise SystemExit("the TUI did not turn auto-refresh on (tui-start.txt)")
         rss["tui launch"] = rss_kb(tui.program_pid() or 0)
         rss["agent launch"] = rss_kb(agent.pid)
 
