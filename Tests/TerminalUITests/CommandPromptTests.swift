@@ -46,8 +46,11 @@ import Testing
     @Test func anUnknownNameIsOneLineNamingTheNearestCommand() {
         let (refused, effects) = command("refrsh work-google")
         #expect(effects.isEmpty)
-        #expect(refused.message == AppState.Message(
-            "Unknown command :refrsh: did you mean :refresh? (Tab lists the commands, ? the keys)", isError: true))
+        #expect(
+            refused.message
+                == AppState.Message(
+                    "Unknown command :refrsh: did you mean :refresh? (Tab lists the commands, ? the keys)",
+                    isError: true))
         #expect(command("zzzzzz").0.message?.text == "Unknown command :zzzzzz (Tab lists the commands, ? the keys)")
         #expect(command("refresh nobody").0.message?.text == "No session nobody is stored (Tab completes the keys).")
         #expect(command("quit now").0.message?.text == ":quit takes nothing after it (:quit alone).")
@@ -64,8 +67,9 @@ import Testing
         #expect(command("sort expiry").0.sessions.sort == .expiry)
         #expect(command("sort").0.sessions.sort == .expiry)  // the next order, as `s`
         let (refused, _) = command("sort age")
-        #expect(refused.message?.text == "No sort field “age”: :sort takes key, expiry, provider, user, backend "
-            + "(-FIELD reverses).")
+        #expect(
+            refused.message?.text == "No sort field “age”: :sort takes key, expiry, provider, user, backend "
+                + "(-FIELD reverses).")
         #expect(refused.sessions.sort == .key)
     }
 
@@ -154,7 +158,8 @@ import Testing
             state, AppFixtures.keys(":use s0095") + [.key(.tab)], answering: source)
         #expect(completing == [.completeSessionKeys("s0095")])
         let answered = AppFixtures.run(
-            tabbed, [.sessionKeysCompleted(prefix: "s0095", keys: ["s00950", "s00951"])]).0
+            tabbed, [.sessionKeysCompleted(prefix: "s0095", keys: ["s00950", "s00951"])]
+        ).0
         #expect(answered.commandPrompt?.field.text == "use s0095")
         #expect(answered.commandPrompt?.choices == ["s00950", "s00951"])
     }

@@ -70,7 +70,9 @@ import Testing
     }
 
     @Test func unknownActionsKeysAndScreensAreRefused() {
-        #expect(refusal(#"{"sessions": {"logot": "x"}}"#) == path + ": sessions.logot: no action “logot”; did you mean logout?")
+        #expect(
+            refusal(#"{"sessions": {"logot": "x"}}"#) == path
+                + ": sessions.logot: no action “logot”; did you mean logout?")
         #expect(
             refusal(#"{"sessions": {"switch-fault": "x"}}"#)
                 == path + ": sessions.switch-fault: no action “switch-fault” on this screen")
@@ -81,9 +83,15 @@ import Testing
                 + "Ctrl-C)")
         #expect(refusal(#"{"sessions": {"logout": "xy"}}"#)?.contains("“xy” is not a key authdeck knows") == true)
         #expect(refusal(#"{"sessions": {"logout": "F13"}}"#)?.contains("“F13” is not a key") == true)
-        #expect(refusal(#"{"sessions": {"logout": 7}}"#) == path + #": sessions.logout: give a key as a string ("x") or a list of them (["x", "F5"])"#)
-        #expect(refusal(#"{"session": {"logout": "x"}}"#) == path + ": session: no such screen (sessions, details, trace, sandbox)")
-        #expect(refusal("{\"sessions\": ") == path + #": not a JSON object of screens ({"sessions": {"logout": "x"}}); fix or remove the file"#)
+        #expect(
+            refusal(#"{"sessions": {"logout": 7}}"#) == path
+                + #": sessions.logout: give a key as a string ("x") or a list of them (["x", "F5"])"#)
+        #expect(
+            refusal(#"{"session": {"logout": "x"}}"#) == path
+                + ": session: no such screen (sessions, details, trace, sandbox)")
+        #expect(
+            refusal("{\"sessions\": ") == path
+                + #": not a JSON object of screens ({"sessions": {"logout": "x"}}); fix or remove the file"#)
         #expect(refusal("[]")?.hasPrefix(path + ": not a JSON object") == true)
     }
 

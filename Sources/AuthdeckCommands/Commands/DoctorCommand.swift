@@ -86,7 +86,8 @@ enum DoctorCommand {
         }
         do throws(CommandFailure) {
             _ = try TUIKeyMap.load(environment: environment)
-            checks.append(Check(level: .ok, area: "keys", message: "\(path) read: its keys replace the standard ones", fix: nil))
+            checks.append(
+                Check(level: .ok, area: "keys", message: "\(path) read: its keys replace the standard ones", fix: nil))
         } catch {
             checks.append(
                 Check(

@@ -24,7 +24,8 @@ public enum KeyMapFile {
         guard let object = try? JSONSerialization.jsonObject(with: Data(data)),
             let screens = object as? [String: Any]
         else {
-            throw fail(nil, "not a JSON object of screens ({\"sessions\": {\"logout\": \"x\"}}); fix or remove the file")
+            throw fail(
+                nil, "not a JSON object of screens ({\"sessions\": {\"logout\": \"x\"}}); fix or remove the file")
         }
         var keys = standard
         for name in screens.keys.sorted() {
@@ -92,7 +93,8 @@ public enum KeyMapFile {
 /// `F1`…`F12`, `Ctrl-C`); names are read in any case.
 public enum KeySpelling {
     /// The names keys.json takes, for its errors.
-    static let known = "one character, or Enter, Esc, Tab, Shift-Tab, Space, Up, Down, Left, Right, PgUp, PgDn, "
+    static let known =
+        "one character, or Enter, Esc, Tab, Shift-Tab, Space, Up, Down, Left, Right, PgUp, PgDn, "
         + "Home, End, Backspace, Delete, F1…F12, Ctrl-C"
 
     static let named: [String: KeyRequest] = [

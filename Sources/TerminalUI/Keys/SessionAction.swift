@@ -58,9 +58,12 @@ public enum SessionAction: String, Hashable, Sendable {
     case help
     case quit
     /// Trace screen: Enter expands or folds the selected step's details; → expands, ← folds.
-    case toggleDetails = "toggle", expandDetails = "expand", foldDetails = "fold"
+    case toggleDetails = "toggle"
+    case expandDetails = "expand"
+    case foldDetails = "fold"
     /// Trace screen: `[` and `]`, the attempt before or after the one shown.
-    case olderAttempt = "older", newerAttempt = "newer"
+    case olderAttempt = "older"
+    case newerAttempt = "newer"
     /// Trace screen: `e`, the steps as a JSON-lines file.
     case exportTrace = "export"
     /// `:`: the command line, where every action runs by its name (`:refresh KEY`, `:sort -expiry`).

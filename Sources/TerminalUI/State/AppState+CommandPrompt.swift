@@ -123,7 +123,8 @@ extension AppState {
                 return []
             }
             guard !reverse else {
-                message = Message("Reverse order is not available: :sort \(order.rawValue) sorts ascending.", isError: true)
+                message = Message(
+                    "Reverse order is not available: :sort \(order.rawValue) sorts ascending.", isError: true)
                 return []
             }
             sessions.setSort(order)
@@ -134,7 +135,8 @@ extension AppState {
                 return run(action, on: argument)
             }
             guard argument.isEmpty else {
-                message = Message(":\(action.rawValue) takes nothing after it (:\(action.rawValue) alone).", isError: true)
+                message = Message(
+                    ":\(action.rawValue) takes nothing after it (:\(action.rawValue) alone).", isError: true)
                 return []
             }
             return enterScreen(of: action) + perform(action)

@@ -81,7 +81,9 @@ public struct CommandPrompt: Equatable, Sendable {
         }
         var completed = Self.commonPrefix(fitting)
         if completed.count < typed.count { completed = typed }
-        if fitting.count == 1, !completed.hasSuffix(":") { completed += " " } else if fitting.count > 1 {
+        if fitting.count == 1, !completed.hasSuffix(":") {
+            completed += " "
+        } else if fitting.count > 1 {
             choices = fitting
         }
         setText(String(text.prefix(start)) + completed)
