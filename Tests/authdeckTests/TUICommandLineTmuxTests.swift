@@ -66,13 +66,15 @@ extension TUIDailyUseTmuxTests {
     }
 
     @Test func aKeysJSONMistakeIsOneLineAndTheTUIDoesNotStart() throws {
-        for (json, line) in [
+        for (run, (json, line)) in [
             (#"{"sessions": {"logout": "r"}}"#, "keys.json: sessions.logout: r is also refresh's key on the sessions"),
             (#"{"sessions": {"sign-out": "x"}}"#, "keys.json: sessions.sign-out: no action “sign-out”"),
             (#"{"sessions": {"logout": "Ctrl-X"}}"#, "keys.json: sessions.logout: “Ctrl-X” is not a key"),
-        ] {
-            unlink(folder.path + "/exited")  // the last pane's exit marker
-            let pane = try runner.startTUI(in: folder.path, keyMap(json))
+        ].enumerated() {
+            // A tmux server and exit marker of its own for each run: the last one's may still be going away.
+            let paneFolder = folder.path + "/pane-\(run)"
+            mkdir(paneFolder, 0o700)
+            let pane = try runner.startTUI(in: paneFolder, keyMap(json))
             defer { pane.close() }
             #expect(pane.exitStatus() == 2)
             let screen = pane.captureJoined()
