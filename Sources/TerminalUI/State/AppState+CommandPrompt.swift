@@ -201,6 +201,11 @@ extension AppState {
     mutating func resumePendingCommand() -> [AppEffect] {
         guard let pending = commandPending, sessions.hasLookedUp(pending.key) else { return [] }
         commandPending = nil
+        // The user went on to another screen (New sign-in, the unlock prompt) meanwhile: the command is dropped.
+        switch mode {
+        case .sessions, .details: break
+        case .unlock, .newSignIn, .contact, .signIn, .sandbox: return []
+        }
         return run(pending.action, on: pending.key)
     }
 }
