@@ -34,6 +34,7 @@ enum DoctorCommand {
                 configPath: ConfigurationFile.path(explicit: global.config, environment: environment), into: &checks)
         }
         checkGitHelper(global, environment, into: &checks)
+        checkKeyMap(environment, into: &checks)
         if arguments.has("json") {
             let objects = checks.map { check in
                 "{\"level\":\(SessionJSON.quoted(check.level.rawValue)),\"area\":\(SessionJSON.quoted(check.area)),"
@@ -73,6 +74,25 @@ enum DoctorCommand {
                     level: .fail, area: "config", message: error.message,
                     fix: "correct the JSON in \(path) (see README, Configuration)"))
             return nil
+        }
+    }
+
+    /// keys.json, read as the TUI reads it: a file it would refuse fails here with the same line.
+    static func checkKeyMap(_ environment: [String: String], into checks: inout [Check]) {
+        let path = TUIKeyMap.path(environment: environment)
+        guard FileManager.default.fileExists(atPath: path) else {
+            checks.append(Check(level: .ok, area: "keys", message: "no \(path): the standard keys", fix: nil))
+            return
+        }
+        do throws(CommandFailure) {
+            _ = try TUIKeyMap.load(environment: environment)
+            checks.append(
+                Check(level: .ok, area: "keys", message: "\(path) read: its keys replace the standard ones", fix: nil))
+        } catch {
+            checks.append(
+                Check(
+                    level: .fail, area: "keys", message: error.message,
+                    fix: "correct the entry in \(path) (see README, Keys), or remove the file"))
         }
     }
 

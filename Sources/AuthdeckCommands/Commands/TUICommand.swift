@@ -16,6 +16,7 @@ enum TUICommand {
         let started = ContinuousClock.now
         let environment = global.environment.variables
         let setup = try SignInSetup.load(global: global)
+        let keys = try TUIKeyMap.load(environment: environment)
         let store = TUIStore(global: global, environment: environment)
 
         // The store is read before the terminal is taken over, so a damaged database is an ordinary error message.
@@ -44,6 +45,7 @@ enum TUICommand {
             defaultBackend: lastBackend ?? setup.configuration.defaultBackendName,
             store: status)
         let pages = TUIPageSource(store: store)
+        state.keys = keys
         if !terminal.showsUnicode {
             state.drawsASCII = true
             state.message = AppState.Message(ASCIIDrawing.localeNotice(environment))
@@ -118,13 +120,17 @@ enum TUICommand {
     /// prints the file instead.
     static func showTraceFile(_ file: TraceFile, _ global: GlobalOptions) throws(CommandFailure) -> Bool {
         let setup = try noSignIns(global)
+        let keys = try TUIKeyMap.load(environment: setup.environment)
         let terminal: Terminal
         do throws(CommandFailure) {
             terminal = try startTerminal(global)
         } catch {
             return false
         }
-        runOneScreen(global, setup: setup, terminal: terminal) { $0.showTraceFile(file) }
+        runOneScreen(global, setup: setup, terminal: terminal) { state in
+            state.keys = keys
+            state.showTraceFile(file)
+        }
         return true
     }
 
@@ -134,8 +140,10 @@ enum TUICommand {
         _ global: GlobalOptions
     ) throws(CommandFailure) -> ExitCode {
         let setup = try noSignIns(global)
+        let keys = try TUIKeyMap.load(environment: setup.environment)
         let terminal = try startTerminal(global)
         runOneScreen(global, setup: setup, terminal: terminal) { state in
+            state.keys = keys
             var panel = SandboxPanel(url: url)
             panel.take(report)
             state.mode = .sandbox(panel)

@@ -320,6 +320,11 @@ final class TUIEventLoop {
         case .completeTracePath(let typed):
             let (text, choices) = Self.completedPath(typed)
             dispatch(.tracePathCompleted(text, choices: choices))
+        case .completeSessionKeys(let prefix):
+            // `key:PREFIX*` is the `/` filter's key-start word: the key index answers it without reading every row.
+            let found = pages.rows(
+                sort: .key, filter: "key:\(prefix)*", at: Date(), after: nil, skip: 0, limit: Self.completedKeys)
+            dispatch(.sessionKeysCompleted(prefix: prefix, keys: found?.map(\.key) ?? []))
         case .sandboxFaults(let url, let faults, let delayMs):
             let inbox = self.inbox
             background.async {
@@ -440,6 +445,9 @@ final class TUIEventLoop {
             inbox.post(.signInDetail(flow: flow, .traceExported("Could not write the trace: \(error.message)")))
         }
     }
+
+    /// How many stored keys Tab on the `:` line reads at most: more than the status bar shows.
+    static let completedKeys = 64
 
     /// A path completed as a shell completes it: the names in its folder that start with what was typed after the
     /// last `/`, the text extended as far as they agree (a folder's name gets its `/`), and the names when several

@@ -59,6 +59,7 @@ public struct KeyBinding: Equatable, Sendable {
         KeyBinding([.character("D")], "D", .doctor, "doctor: config, store, URIs"),
         KeyBinding([.character("S")], "S", .sandboxPanel, "sandbox faults panel"),
         KeyBinding([.character("L")], "L", .lockStore, "lock the store (every TUI)", hint: "lock"),
+        KeyBinding([.character(":")], ":", .commandLine, "run an action by its name"),
         KeyBinding([.escape], "Esc", .back, "clear filter and marks"),
         KeyBinding([.character("?"), .function(1)], "?", .help, "this help", hint: "help"),
         KeyBinding([.character("q"), .interrupt], "q", .quit, "quit", hint: "quit"),
@@ -106,6 +107,7 @@ public struct KeyBinding: Equatable, Sendable {
         KeyBinding([.character("e")], "e", .copyExport, "copy export AUTHDECK_SESSION=…"),
         KeyBinding([.character("m")], "m", .showMessage, "the last message in full"),
         KeyBinding([.character("L")], "L", .lockStore, "lock the store (every TUI)"),
+        KeyBinding([.character(":")], ":", .commandLine, "run an action by its name"),
         KeyBinding([.escape, .enter, .backspace, .left], "Esc", .back, "back to the list", hint: "back"),
         KeyBinding([.character("?"), .function(1)], "?", .help, "this help", hint: "help"),
         KeyBinding([.character("q"), .interrupt], "q", .quit, "quit", hint: "quit"),
@@ -113,12 +115,7 @@ public struct KeyBinding: Equatable, Sendable {
 
     /// The status bar while the inspector is open over Details: the Details keys that matter there, introspection
     /// first (the reducer reads them from `details`).
-    public static let inspector: [KeyBinding] = ([.introspect, .inspect, .back, .help, .quit] as [SessionAction])
-        .compactMap { command in
-            guard var binding = details.first(where: { $0.command == command }) else { return nil }
-            if command == .inspect { binding.hint = "close" }
-            return binding
-        }
+    public static var inspector: [KeyBinding] { KeyBindings.standard.inspector }
 
     /// Keys that scroll the inspector while it is open over Details (help lists them with the Details keys).
     public static let inspectorScrolling: [KeyBinding] = [

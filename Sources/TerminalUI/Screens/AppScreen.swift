@@ -12,7 +12,7 @@ public struct AppScreen: Screen {
     public func render(_ state: AppState, into buffer: inout ScreenBuffer) {
         if state.overlay == .trace || state.overlay == .traceHelp {
             TraceScreen().render(state, into: &buffer)
-            if state.overlay == .traceHelp { HelpOverlay.draw(HelpOverlay.traceEntries, into: &buffer) }
+            if state.overlay == .traceHelp { HelpOverlay.draw(HelpOverlay.traceEntries(state.keys), into: &buffer) }
             return
         }
         switch state.mode {
@@ -24,9 +24,12 @@ public struct AppScreen: Screen {
         case .signIn(let flow): Self.flowScreen(flow, state: state, into: &buffer)
         case .sandbox: SandboxScreen().render(state, into: &buffer)
         }
+        if let prompt = state.commandPrompt, state.overlay == .none {
+            CommandPromptBar.draw(prompt, state: state, into: &buffer)
+        }
         switch state.overlay {
         case .none, .trace, .traceHelp: break
-        case .help: HelpOverlay.draw(for: state.mode, into: &buffer)
+        case .help: HelpOverlay.draw(for: state.mode, keys: state.keys, into: &buffer)
         case .doctor(let lines):
             Dialog(title: "authdeck doctor", message: lines + ["", "Any key closes this."])
                 .draw(in: AppFrame.body(rows: buffer.rows, cols: buffer.cols), into: &buffer)

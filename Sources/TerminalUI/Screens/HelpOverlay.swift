@@ -7,14 +7,14 @@ public enum HelpOverlay {
     /// One line of help, as the status bar's hints are: the keys (`key`), and what they do (`action`).
     public typealias Entry = StatusBar.Hint
 
-    public static func entries(for mode: AppState.Mode) -> [Entry] {
+    public static func entries(for mode: AppState.Mode, keys: KeyBindings = .standard) -> [Entry] {
         switch mode {
         case .sessions:
-            return KeyBinding.helpEntries(KeyBinding.sessions)
+            return KeyBinding.helpEntries(keys.bindings(of: .sessions))
         case .details:
-            return KeyBinding.helpEntries(KeyBinding.details + KeyBinding.inspectorScrolling)
+            return KeyBinding.helpEntries(keys.bindings(of: .details))
         case .sandbox:
-            return KeyBinding.helpEntries(KeyBinding.sandbox)
+            return KeyBinding.helpEntries(keys.bindings(of: .sandbox))
         case .unlock:
             return [
                 Entry("Enter", "unlock (or next, for a new passphrase)"), Entry("Esc", "list only, locked"),
@@ -71,7 +71,9 @@ public enum HelpOverlay {
     }
 
     /// The Trace screen's keys, from the table its reducer reads.
-    public static var traceEntries: [Entry] { KeyBinding.helpEntries(KeyBinding.trace + KeyBinding.traceReading) }
+    public static func traceEntries(_ keys: KeyBindings = .standard) -> [Entry] {
+        KeyBinding.helpEntries(keys.bindings(of: .trace))
+    }
 
     /// What the marks in the Sessions table mean, under the keys.
     static let legend = "* default for scripts   @ this folder's .authdeck-session   + marked"
@@ -103,8 +105,8 @@ public enum HelpOverlay {
         return lines + footer
     }
 
-    public static func draw(for mode: AppState.Mode, into buffer: inout ScreenBuffer) {
-        draw(entries(for: mode), legend: mode == .sessions ? legend : nil, into: &buffer)
+    public static func draw(for mode: AppState.Mode, keys: KeyBindings = .standard, into buffer: inout ScreenBuffer) {
+        draw(entries(for: mode, keys: keys), legend: mode == .sessions ? legend : nil, into: &buffer)
     }
 
     /// The box for `entries` (a screen that is not a mode, such as the Trace screen).

@@ -28,7 +28,7 @@ public struct SandboxScreen: Screen {
 
     public func render(_ state: AppState, into buffer: inout ScreenBuffer) {
         guard case .sandbox(let panel) = state.mode else { return }
-        var (hints, pinned) = KeyBinding.hints(KeyBinding.sandbox)
+        var (hints, pinned) = KeyBinding.hints(state.keys.sandbox)
         if state.singleScreen {
             hints = hints.map { $0.key == "Esc" ? StatusBar.Hint("Esc", "quit") : $0 }
         }

@@ -8,7 +8,7 @@ public struct SessionDetailsScreen: Screen {
     public func render(_ state: AppState, into buffer: inout ScreenBuffer) {
         guard case .details(let key) = state.mode, let item = state.sessions.current, item.key == key else { return }
         let inspecting = state.inspector?.key == key
-        let (hints, pinned) = KeyBinding.hints(inspecting ? KeyBinding.inspector : KeyBinding.details)
+        let (hints, pinned) = KeyBinding.hints(inspecting ? state.keys.inspector : state.keys.details)
         AppFrame.draw(
             title: "Session " + key, right: SessionsScreen.position(state.sessions), hints: hints,
             pinned: pinned, state: state, into: &buffer)
@@ -27,7 +27,7 @@ public struct SessionDetailsScreen: Screen {
             if let grant = binding.grantLine { lines.append(SessionsScreen.DetailLine(label: "Grant", value: grant)) }
         }
         lines.append(SessionsScreen.DetailLine(label: "Scripts", value: Self.scriptsLine(item, state: state)))
-        let actions = KeyBinding.details.filter { ![.back, .help, .quit].contains($0.command) }
+        let actions = state.keys.details.filter { ![.back, .help, .quit].contains($0.command) }
         let actionsHeight = min(actions.count + 2, max(0, body.rows - lines.count - 3))
         let (top, bottom) = body.splitBottom(actionsHeight)
         let infoBox = Box(title: "Details", style: Style(foreground: .dim), titleStyle: Style(attributes: .bold))

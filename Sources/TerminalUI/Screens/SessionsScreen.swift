@@ -167,7 +167,7 @@ public struct SessionsScreen: Screen {
         if state.filterField != nil {
             return ([.init("Enter", "keep"), .init("Esc", "clear")], [.init("?", "help"), .init("q", "quit")])
         }
-        return KeyBinding.hints(KeyBinding.sessions)
+        return KeyBinding.hints(state.keys.sessions)
     }
 
     private func drawDetails(_ state: AppState, in rect: Rect, into buffer: inout ScreenBuffer) {

@@ -70,8 +70,8 @@ public struct TraceScreen: Screen {
         // The table's hints (no export for a file: it is exported already) and opening a file; Esc (first, so it
         // stays at 80 columns) quits a TUI that `trace show` opened on this screen alone.
         let table =
-            KeyBinding.trace.filter { state.traceFile == nil || $0.command != .exportTrace }
-            + KeyBinding.traceReading
+            state.keys.trace.filter { state.traceFile == nil || $0.command != .exportTrace }
+            + state.keys.traceReading
         var hints = KeyBinding.hints(table)
         let leave = StatusBar.Hint("Esc", state.singleScreen ? "quit" : "back")
         hints.hints = [leave] + hints.hints.filter { $0.action != "back" }

@@ -52,6 +52,9 @@ public enum AppEffect: Equatable, Sendable {
     case openTraceFile(String)
     /// Tab in that path field: complete the path typed; it comes back as `tracePathCompleted`.
     case completeTracePath(String)
+    /// Tab on the `:` line after a command that takes a session key: the stored keys that start with the word
+    /// typed; they come back as `sessionKeysCompleted`.
+    case completeSessionKeys(String)
     /// The Sandbox panel: read the faults of the sandbox at `url` (`faults` nil), or switch them to exactly
     /// `faults`; the answer comes back as `sandboxAnswered` or `sandboxFailed`.
     case sandboxFaults(url: String, faults: [String]?, delayMs: Int)

@@ -56,6 +56,8 @@ public enum AppEvent: Equatable, Sendable {
     /// The path typed after `o`, completed as far as the folder's names agree, and the names that still fit when
     /// there is more than one.
     case tracePathCompleted(String, choices: [String])
+    /// The stored keys that start with `prefix`, for the `:` line's Tab (`completeSessionKeys`).
+    case sessionKeysCompleted(prefix: String, keys: [String])
     /// The sandbox's admin route answered the Sandbox panel; `switched` when it was a change, not a read.
     case sandboxAnswered(SandboxPanel.Report, switched: Bool)
     /// The sandbox could not be reached, or refused: why, in one line.

@@ -25,7 +25,7 @@ extension AppState {
             mode = .sandbox(panel)
             return []
         }
-        guard let command = KeyBinding.command(for: request, in: KeyBinding.sandbox) else { return [] }
+        guard let command = KeyBinding.command(for: request, in: keys.sandbox) else { return [] }
         let last = max(0, panel.faults.count - 1)
         switch command {
         case .up: panel.selected = max(0, panel.selected - 1)

@@ -15,19 +15,19 @@ extension AppState {
             message = nil
             return []
         }
-        guard let command = KeyBinding.command(for: request, in: KeyBinding.sessions) else { return [] }
+        guard let command = KeyBinding.command(for: request, in: keys.sessions) else { return [] }
         return perform(command)
     }
 
     mutating func detailsKey(_ request: KeyRequest, _ key: String) -> [AppEffect] {
-        if inspector?.key == key, let command = KeyBinding.command(for: request, in: KeyBinding.inspectorScrolling) {
+        if inspector?.key == key, let command = KeyBinding.command(for: request, in: keys.inspectorScrolling) {
             let page = max(1, AppFrame.body(rows: rows, cols: cols).rows - 3)
             let steps: [SessionAction: Int] = [.up: -1, .down: 1, .pageUp: -page, .pageDown: page]
             inspector?.scroll(by: steps[command] ?? 0)
             return []
         }
         guard sessions.current?.key == key,
-            let command = KeyBinding.command(for: request, in: KeyBinding.details)
+            let command = KeyBinding.command(for: request, in: keys.details)
         else { return [] }
         return perform(command)
     }
@@ -169,6 +169,8 @@ extension AppState {
         case .quit:
             isQuitting = true
             return [.quit]
+        case .commandLine:
+            commandPrompt = CommandPrompt()
         case .toggleDetails, .expandDetails, .foldDetails, .olderAttempt, .newerAttempt, .exportTrace:
             break  // the Trace screen's own (`traceKey`)
         }

@@ -28,7 +28,7 @@ extension AppState {
     mutating func traceFileKey(_ request: KeyRequest) -> [AppEffect]? {
         if let field = tracePathField { return tracePathKey(request, field) }
         if let field = traceSearchField { return traceSearchKey(request, field) }
-        let command = KeyBinding.command(for: request, in: KeyBinding.traceReading)
+        let command = KeyBinding.command(for: request, in: keys.traceReading)
         if command == .expandAll {
             expandAllTraceSteps()
             return []

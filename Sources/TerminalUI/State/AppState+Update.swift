@@ -40,6 +40,7 @@ extension AppState {
         if case .newSignIn(let form) = mode, !form.sessionKey.text.isEmpty { keys.insert(form.sessionKey.text) }
         if let previous = defaultChange?.previous { keys.insert(previous) }
         if case .refresh(let key) = afterUnlock { keys.insert(key) }
+        if let key = commandPending?.key { keys.insert(key) }
         return keys
     }
 
@@ -140,8 +141,10 @@ extension AppState {
             sessions.countArrived(matching, request: request)
             return []
         case .pageRead(let page):
-            guard let candidates = sessions.pageArrived(page) else { return [] }
-            return startAutoRefresh(candidates)
+            let candidates = sessions.pageArrived(page)
+            let resumed = resumePendingCommand()
+            guard let candidates else { return resumed }
+            return resumed + startAutoRefresh(candidates)
         case .refreshFinished(let key, let error):
             sessions.update(key) { $0.refresh = error.map { .failed($0) } ?? .refreshed(now) }
             guard !bulkAnswered(key, error: error) else { return [] }
@@ -169,6 +172,9 @@ extension AppState {
             return []
         case .traceFileFailed(let text):
             traceFileFailed(text)
+            return []
+        case .sessionKeysCompleted(let prefix, let found):
+            sessionKeysCompleted(prefix, keys: found)
             return []
         case .tracePathCompleted(let text, let choices):
             tracePathCompleted(text, choices: choices)
@@ -234,6 +240,7 @@ extension AppState {
         case .confirmSignOut, .confirmSignOutMarked:
             return confirmKey(request)
         }
+        if let prompt = commandPrompt { return commandPromptKey(request, prompt) }
         switch mode {
         case .unlock(let form): return unlockKey(request, form)
         case .sessions: return sessionsKey(request)
@@ -259,7 +266,7 @@ extension AppState {
             return []
         }
         // The keys are `KeyBinding.trace`'s, so the help overlay lists exactly what works here.
-        guard let command = KeyBinding.command(for: request, in: KeyBinding.trace) else { return [] }
+        guard let command = KeyBinding.command(for: request, in: keys.trace) else { return [] }
         switch command {
         case .back:
             overlay = .none

@@ -106,6 +106,14 @@ public struct AppState: Equatable, Sendable {
     public var binding: SessionBinding?
     /// The inspector open over a session's Details (`i`), nil when closed.
     public var inspector: Inspector?
+    /// Every screen's keys: the standard ones with keys.json's changes (`KeyMapFile`).
+    public var keys = KeyBindings.standard
+    /// The `:` command line while it is open (Sessions and Details), nil when closed.
+    public var commandPrompt: CommandPrompt?
+    /// The command lines run in this run, oldest first: Up and Down on the `:` line walk them.
+    public var commandHistory: [String] = []
+    /// A command naming a session the list has not read yet: it runs once the key is looked up.
+    public var commandPending: CommandPrompt.Pending?
 
     /// Why `provider` cannot sign in through `backend`, or nil.
     public func refusal(provider: Provider, backend: String) -> String? {

@@ -137,6 +137,11 @@ public struct SessionList: Equatable, Sendable {
         return known[key].map(decorated)
     }
 
+    /// Whether the store has been asked about `key` (in memory, always): `item(forKey:)` nil then means it is not stored.
+    public func hasLookedUp(_ key: String) -> Bool {
+        !isPaged || lookedUp.contains(key) || window.contains { $0.key == key }
+    }
+
     /// The table row of `key`, nil when the filter leaves it out (or, paged, it is neither held nor watched).
     public func row(of key: String) -> Int? {
         guard isPaged else { return visible.firstIndex { items[$0].key == key } }
