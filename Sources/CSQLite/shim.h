@@ -4,4 +4,7 @@
 
 /// SQLITE_TRANSIENT is a macro that casts -1 to a function pointer; Swift cannot import it.
 static inline sqlite3_destructor_type csqlite_transient(void) { return SQLITE_TRANSIENT; }
+
+/// sqlite3_config is variadic, which Swift cannot call: memory statistics on (1) or off (0), before the first open.
+static inline int csqlite_config_memstatus(int on) { return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, on); }
 #endif

@@ -40,6 +40,13 @@ package final class SQLiteDatabase {
         sqlite3_close_v2(handle)
     }
 
+    /// Turns SQLite's memory statistics off for this process, before its first connection (later it has no effect).
+    /// They count every allocation under a global mutex, and nothing in authdeck reads them or sets a heap limit; the
+    /// lean binary, whose `token` and `list --json` each open one connection and exit, calls this first.
+    package static func withoutMemoryStatistics() {
+        _ = csqlite_config_memstatus(0)
+    }
+
     package func close() {
         sqlite3_close_v2(handle)
         handle = nil
