@@ -9,7 +9,7 @@ import StoreCore
 // itself; everything else, and every case it does not handle plainly (a locked store, a token to refresh, an error
 // to explain), is handed to authdeck-full, which does it all and says what went wrong.
 ProcessHardening.apply()
-SQLiteDatabase.withoutMemoryStatistics()
+SQLiteDatabase.configureForOneShortProcess()
 let arguments = Array(CommandLine.arguments.dropFirst())
 if let status = FastPath.run(arguments, variable: ProcessEnvironment.variable) {
     // Everything was written with write(2) and the database is closed: exit handlers have nothing left to do.
