@@ -26,11 +26,23 @@ public enum SessionChoice {
     )
         throws(StoreError) -> (key: String, source: String)?
     {
+        try resolveWithSource(option: option, variable: { environment[$0] }, home: home, warn: warn)
+    }
+
+    /// As `resolveWithSource(option:environment:home:warn:)`, reading each variable through `variable`
+    /// (`ProcessEnvironment.variable`).
+    public static func resolveWithSource(
+        option: String?, variable: (String) -> String?,
+        home: String? = DirectorySessionFile.homeDirectory(),
+        warn: (String) -> Void = DirectorySessionFile.warnOnStandardError
+    )
+        throws(StoreError) -> (key: String, source: String)?
+    {
         if let option {
             return (try checked(option, from: optionSource), optionSource)
         }
-        if let variable = environment["AUTHDECK_SESSION"], !variable.isEmpty {
-            return (try checked(variable, from: environmentSource), environmentSource)
+        if let value = variable("AUTHDECK_SESSION"), !value.isEmpty {
+            return (try checked(value, from: environmentSource), environmentSource)
         }
         if let file = DirectorySessionFile.find(home: home, warn: warn) {
             return (try checked(file.key, from: file.path), file.path)

@@ -13,8 +13,13 @@ public struct StoreLocation: Sendable, Equatable {
 
     /// `$AUTHDECK_HOME`, else `$XDG_DATA_HOME/authdeck`, else `~/.local/share/authdeck`.
     public static func resolve(environment: [String: String]) -> StoreLocation {
+        resolve(variable: { environment[$0] })
+    }
+
+    /// As `resolve(environment:)`, reading each variable through `variable` (`ProcessEnvironment.variable`).
+    public static func resolve(variable: (String) -> String?) -> StoreLocation {
         func nonEmpty(_ name: String) -> String? {
-            guard let value = environment[name], !value.isEmpty else { return nil }
+            guard let value = variable(name), !value.isEmpty else { return nil }
             return value
         }
         if let home = nonEmpty("AUTHDECK_HOME") { return StoreLocation(directory: home) }

@@ -11,7 +11,7 @@ import AuthBase
 /// that needs no refresh. Everything else returns nil, and the caller goes the long way (SessionStore), which
 /// unlocks, migrates, repairs modes, refreshes and explains every error: no database, a wrong mode, another schema,
 /// no such session, a key not cached or not this store's, a blob that does not open, a token to refresh or absent.
-/// It changes nothing: no warning, no repair, no cache entry (only SQLite's WAL housekeeping, as for any reader).
+/// It changes nothing: no warning, no repair, no cache entry, and its connection to the database is read-only.
 public enum TokenRead {
     /// The token of session `key` (nil: the selected one) at `now` (seconds since 1970), or nil to go the long way.
     /// - Parameters:
@@ -55,10 +55,12 @@ public enum TokenRead {
         var storeID: String, keyCheck: [UInt8]?, key: String, expiresAt: Double?, storedAt: Double?, secret: [UInt8]
     }
 
-    /// One indexed read of the session row with the meta rows it needs; nil on any failure or another schema.
+    /// One indexed read of the session row with the meta rows it needs, on a read-only connection; nil on any failure
+    /// or another schema.
     private static func read(_ key: String?, location: StoreLocation) -> Row? {
         guard location.databaseExists,
-            let database = try? SQLiteDatabase(path: location.databasePath, busyTimeoutMilliseconds: 5_000)
+            let database = try? SQLiteDatabase(
+                path: location.databasePath, readOnly: true, busyTimeoutMilliseconds: 5_000)
         else {
             return nil
         }

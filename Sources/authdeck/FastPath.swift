@@ -9,16 +9,17 @@ import StoreCore
 /// authdeck-full would, so the full binary decides. This binary links no Foundation and no libcrypto: only StoreCore
 /// and AuthBase (SQLite, Nettle, keyutils).
 enum FastPath {
-    static func run(_ arguments: [String], environment: [String: String]) -> Int32? {
+    /// `variable` reads one environment variable (`ProcessEnvironment.variable`): no dictionary of them all is built.
+    static func run(_ arguments: [String], variable: (String) -> String?) -> Int32? {
         switch arguments.first {
         case "--version", "-V", "version":
             guard arguments.count == 1 else { return nil }
             write("authdeck \(AuthdeckVersion.current)\n")
             return 0
         case "token":
-            return token(Array(arguments.dropFirst()), environment: environment)
+            return token(Array(arguments.dropFirst()), variable: variable)
         case "list":
-            return list(Array(arguments.dropFirst()), environment: environment)
+            return list(Array(arguments.dropFirst()), variable: variable)
         default:
             return nil
         }
@@ -28,8 +29,8 @@ enum FastPath {
     /// [--keyring-timeout S]`, served by `TokenRead` (the read authdeck-full's `token` runs first too) when the
     /// master key is in the kernel-keyring cache and the token needs no refresh. With `AUTHDECK_AGENT_SOCK` set the
     /// agent answers, so authdeck-full does.
-    static func token(_ words: [String], environment: [String: String]) -> Int32? {
-        guard environment["AUTHDECK_AGENT_SOCK"]?.isEmpty ?? true else { return nil }
+    static func token(_ words: [String], variable: (String) -> String?) -> Int32? {
+        guard variable("AUTHDECK_AGENT_SOCK")?.isEmpty ?? true else { return nil }
         guard let request = TokenRequest(words) else { return nil }
         // Warnings about a distrusted .authdeck-session are shown once: here if this binary serves the token,
         // else by authdeck-full.
@@ -37,9 +38,9 @@ enum FastPath {
         var key = request.positional
         if key == nil {
             do {
-                key = try SessionChoice.resolve(
-                    option: request.session, environment: environment,
-                    warn: { warnings.append($0) })
+                key = try SessionChoice.resolveWithSource(
+                    option: request.session, variable: variable,
+                    warn: { warnings.append($0) })?.key
             } catch {
                 return nil  // A key that breaks the rule: authdeck-full reports it.
             }
@@ -47,7 +48,7 @@ enum FastPath {
         guard
             let found = TokenRead.cached(
                 key, idToken: request.idToken, minValidSeconds: request.minValidSeconds,
-                location: StoreLocation.resolve(environment: environment),
+                location: StoreLocation.resolve(variable: variable),
                 now: TokenRead.now())
         else { return nil }
         for warning in warnings { DirectorySessionFile.warnOnStandardError(warning) }
@@ -58,19 +59,19 @@ enum FastPath {
     /// `list --json [--session KEY] [--quiet] [--config FILE] [--unlock-for M] [--keyring-timeout S]`, served by
     /// `ListJSON` (the writer authdeck-full's `list --json` uses too) when the store needs nothing but reading.
     /// Listing needs no key, here as there: only metadata is read.
-    static func list(_ words: [String], environment: [String: String]) -> Int32? {
+    static func list(_ words: [String], variable: (String) -> String?) -> Int32? {
         guard let request = ListRequest(words) else { return nil }
         // authdeck-full resolves the session choice for every command, and so warns of a distrusted
         // .authdeck-session even for `list`: here too, once, and only if this binary answers.
         var warnings: [String] = []
-        _ = try? SessionChoice.resolve(
-            option: request.session, environment: environment, warn: { warnings.append($0) })
+        _ = try? SessionChoice.resolveWithSource(
+            option: request.session, variable: variable, warn: { warnings.append($0) })
         // The warnings come first, as authdeck-full prints them before its listing: here they can only be printed
         // once the listing is known to be this binary's to write, so its first chunk waits for them (`before` runs
         // once whenever the listing is written).
         guard
             let ending = ListJSON.write(
-                location: StoreLocation.resolve(environment: environment), now: TokenRead.now(),
+                location: StoreLocation.resolve(variable: variable), now: TokenRead.now(),
                 to: STDOUT_FILENO,
                 before: { for warning in warnings { DirectorySessionFile.warnOnStandardError(warning) } })
         else { return nil }

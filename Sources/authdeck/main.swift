@@ -9,8 +9,9 @@ import StoreCore
 // itself; everything else, and every case it does not handle plainly (a locked store, a token to refresh, an error
 // to explain), is handed to authdeck-full, which does it all and says what went wrong.
 ProcessHardening.apply()
+SQLiteDatabase.configureForOneShortProcess()
 let arguments = Array(CommandLine.arguments.dropFirst())
-if let status = FastPath.run(arguments, environment: ProcessEnvironment.current()) {
+if let status = FastPath.run(arguments, variable: ProcessEnvironment.variable) {
     // Everything was written with write(2) and the database is closed: exit handlers have nothing left to do.
     _exit(status)
 }

@@ -49,6 +49,29 @@ import Testing
         #expect(Self.loaded(login).contains("libcurl.so.4"))
     }
 
+    /// `token` with the master key cached is answered by the lean binary alone, which is static: the loader reports
+    /// loading nothing, where authdeck-full (every other case) loads SQLite's library among others. The lean binary
+    /// finds the store through `$AUTHDECK_HOME` and the session through `$AUTHDECK_SESSION`, read by itself, and opens
+    /// the database read-only through a `file:` URI: the folder's name holds the characters such a URI escapes.
+    @Test func aCachedTokenIsAnsweredWithoutTheDynamicLoader() throws {
+        guard CLIRunner(home: home).run(executable: "/usr/bin/keyctl", ["show", "@u"]).status == 0 else {
+            print("skipped: the kernel keyring (keyctl show @u) is unavailable here, so no key can be cached")
+            return
+        }
+        let passphrase = folder.write("pass", "cached for the lean binary\n")
+        let runner = CLIRunner(home: folder.path + "/a store %41?#x", passphraseFile: passphrase)
+        let lines =
+            "{\"key\":\"lean-a\",\"provider\":\"google\",\"accessToken\":\"AT-a\"}\n"
+            + "{\"key\":\"lean-b\",\"provider\":\"google\",\"accessToken\":\"AT-b\"}\n"
+        #expect(runner.run(["store", "import", "-"], stdin: lines).status == 0)
+        #expect(runner.run(["token", "lean-a"]).stdout == "AT-a\n")  // unlocks, and caches the key
+        let served = runner.run(
+            ["token"],
+            environment: ["LD_DEBUG": "files", "AUTHDECK_SESSION": "lean-b", "AUTHDECK_PASSPHRASE_FILE": nil])
+        #expect(served.stdout == "AT-b\n", "\(served.stderr.suffix(400))")
+        #expect(Self.loaded(served).isEmpty, "authdeck-full answered: \(Self.loaded(served).sorted())")
+    }
+
     /// A sign-in whose first request (discovery) goes to a port nobody listens on.
     static func loginAgainstNobody(_ port: UInt16) -> [String] {
         [
