@@ -16,6 +16,7 @@ enum TUICommand {
         let started = ContinuousClock.now
         let environment = global.environment.variables
         let setup = try SignInSetup.load(global: global)
+        let theme = try theme(arguments.value("theme"), setup.configuration, environment)
         let store = TUIStore(global: global, environment: environment)
 
         // The store is read before the terminal is taken over, so a damaged database is an ordinary error message.
@@ -36,13 +37,14 @@ enum TUICommand {
             throw StoreCommands.failure(error)
         }
 
-        let terminal = try startTerminal(global)
+        let terminal = try startTerminal(global, theme: theme)
         let lastBackend = store.lastBackend.flatMap { setup.backendNames.contains($0) ? $0 : nil }
         var state = AppState(
             rows: terminal.rows, cols: terminal.cols, now: Date(),
             utcOffsetSeconds: localOffset(), backends: setup.backendNames,
             defaultBackend: lastBackend ?? setup.configuration.defaultBackendName,
             store: status)
+        state.theme = terminal.theme
         let pages = TUIPageSource(store: store)
         if !terminal.showsUnicode {
             state.drawsASCII = true
@@ -89,8 +91,24 @@ enum TUICommand {
         return .done
     }
 
+    /// The theme to draw with: `--theme`, else `$AUTHDECK_THEME`, else config.json's `theme`, else dark; monochrome
+    /// under `NO_COLOR` whatever they say. A name that is no theme is a usage error naming where it was given.
+    static func theme(
+        _ option: String?, _ configuration: Configuration, _ environment: [String: String]
+    ) throws(CommandFailure) -> Theme {
+        do throws(Theme.UnknownTheme) {
+            return try Theme.resolve(
+                [
+                    ("--theme", option), ("AUTHDECK_THEME", environment["AUTHDECK_THEME"]),
+                    ("config.json", configuration.theme),
+                ], environment: environment)
+        } catch {
+            throw .badInput(error.description)
+        }
+    }
+
     /// The terminal taken over, or the reason it cannot be.
-    static func startTerminal(_ global: GlobalOptions) throws(CommandFailure) -> Terminal {
+    static func startTerminal(_ global: GlobalOptions, theme: Theme = .dark) throws(CommandFailure) -> Terminal {
         global.environment.requireProcess("tui")
         // A parent may hand down a signal mask that blocks SIGTERM; the terminal must still be restored on one.
         var endings = sigset_t()
@@ -98,7 +116,7 @@ enum TUICommand {
         for number in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&endings, number) }
         pthread_sigmask(SIG_UNBLOCK, &endings, nil)
         do {
-            return try Terminal()
+            return try Terminal(theme: theme)
         } catch Terminal.StartError.notATerminal {
             throw CommandFailure(.usage, "the TUI needs a terminal (use list, login and the other commands in scripts)")
         } catch Terminal.StartError.cannotAddressCursor(let name) {
@@ -118,9 +136,10 @@ enum TUICommand {
     /// prints the file instead.
     static func showTraceFile(_ file: TraceFile, _ global: GlobalOptions) throws(CommandFailure) -> Bool {
         let setup = try noSignIns(global)
+        let theme = try theme(nil, Configuration(), setup.environment)
         let terminal: Terminal
         do throws(CommandFailure) {
-            terminal = try startTerminal(global)
+            terminal = try startTerminal(global, theme: theme)
         } catch {
             return false
         }
@@ -134,7 +153,7 @@ enum TUICommand {
         _ global: GlobalOptions
     ) throws(CommandFailure) -> ExitCode {
         let setup = try noSignIns(global)
-        let terminal = try startTerminal(global)
+        let terminal = try startTerminal(global, theme: try theme(nil, Configuration(), setup.environment))
         runOneScreen(global, setup: setup, terminal: terminal) { state in
             var panel = SandboxPanel(url: url)
             panel.take(report)
@@ -167,6 +186,7 @@ enum TUICommand {
             providers: [], backends: [], store: .empty)
         state.singleScreen = true
         state.drawsASCII = !terminal.showsUnicode
+        state.theme = terminal.theme
         open(&state)
         let loop = TUIEventLoop(
             state: state, terminal: terminal,

@@ -59,4 +59,8 @@ public enum SessionAction: Hashable, Sendable {
     case olderAttempt, newerAttempt
     /// Trace screen: `e`, the steps as a JSON-lines file.
     case exportTrace
+    /// `I` on Sessions: the sort order turned round (htop's invert), the header's arrow shows which way.
+    case reverseSort
+    /// `A` on Sessions: mark every session the filter shows; when all are marked already, unmark them.
+    case markAllShown
 }

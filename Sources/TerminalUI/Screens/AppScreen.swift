@@ -6,13 +6,18 @@ public struct AppScreen: Screen {
 
     /// A frame of the state's size, ready for `Terminal.present`.
     public static func frame(_ state: AppState) -> ScreenBuffer {
-        TooSmallScreen.frame(rows: state.rows, cols: state.cols) { AppScreen().render(state, into: &$0) }
+        TooSmallScreen.frame(rows: state.rows, cols: state.cols) { buffer in
+            buffer.marksFocus = state.theme.marksFocus
+            AppScreen().render(state, into: &buffer)
+        }
     }
 
     public func render(_ state: AppState, into buffer: inout ScreenBuffer) {
         if state.overlay == .trace || state.overlay == .traceHelp {
             TraceScreen().render(state, into: &buffer)
-            if state.overlay == .traceHelp { HelpOverlay.draw(HelpOverlay.traceEntries, into: &buffer) }
+            if state.overlay == .traceHelp {
+                HelpOverlay.draw(HelpOverlay.traceEntries, search: state.helpSearch, into: &buffer)
+            }
             return
         }
         switch state.mode {
@@ -26,7 +31,7 @@ public struct AppScreen: Screen {
         }
         switch state.overlay {
         case .none, .trace, .traceHelp: break
-        case .help: HelpOverlay.draw(for: state.mode, into: &buffer)
+        case .help: HelpOverlay.draw(for: state.mode, search: state.helpSearch, into: &buffer)
         case .doctor(let lines):
             Dialog(title: "authdeck doctor", message: lines + ["", "Any key closes this."])
                 .draw(in: AppFrame.body(rows: buffer.rows, cols: buffer.cols), into: &buffer)

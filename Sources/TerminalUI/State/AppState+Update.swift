@@ -140,7 +140,9 @@ extension AppState {
             sessions.countArrived(matching, request: request)
             return []
         case .pageRead(let page):
-            guard let candidates = sessions.pageArrived(page) else { return [] }
+            let candidates = sessions.pageArrived(page)
+            if let shown = sessions.takeShownKeys() { markShown(shown) }
+            guard let candidates else { return [] }
             return startAutoRefresh(candidates)
         case .refreshFinished(let key, let error):
             sessions.update(key) { $0.refresh = error.map { .failed($0) } ?? .refreshed(now) }
@@ -223,11 +225,12 @@ extension AppState {
         switch overlay {
         case .none:
             break
-        case .help, .message, .doctor:
-            overlay = .none  // any key closes help, the full message and the doctor's report
+        case .help, .traceHelp:
+            if helpSearchKey(request) { return [] }
+            overlay = overlay == .traceHelp ? .trace : .none  // any other key closes help (the Trace's: to the trace)
             return []
-        case .traceHelp:
-            overlay = .trace  // any key closes the Trace screen's help, back to the trace
+        case .message, .doctor:
+            overlay = .none  // any key closes the full message and the doctor's report
             return []
         case .trace:
             return traceKey(request)
@@ -242,6 +245,33 @@ extension AppState {
         case .contact(let form): return contactKey(request, form)
         case .signIn(let flow): return flowKey(request, flow)
         case .sandbox(let panel): return sandboxKey(request, panel)
+        }
+    }
+
+    /// `/` in help and what follows it: the typed words filter help's lines as they are typed, Enter keeps them,
+    /// Esc clears them (Esc with a kept filter clears it too). False for a key that closes help.
+    private mutating func helpSearchKey(_ request: KeyRequest) -> Bool {
+        if helpSearch.isTyping {
+            switch request {
+            case .enter: helpSearch.isTyping = false
+            case .escape, .interrupt: helpSearch = HelpOverlay.Search()
+            default:
+                // Typed at the end, as a search line is (the cursor starts there).
+                let field = TextField(text: helpSearch.query, isFocused: true, maxLength: 60)
+                if let edited = field.applying(request) { helpSearch.query = edited.text }
+            }
+            return true
+        }
+        switch request {
+        case .character("/"):
+            helpSearch.isTyping = true
+            return true
+        case .escape where !helpSearch.query.isEmpty:
+            helpSearch = HelpOverlay.Search()
+            return true
+        default:
+            helpSearch = HelpOverlay.Search()
+            return false
         }
     }
 
