@@ -51,6 +51,17 @@ import Testing
         ([.key("k00", prefix: true)], ["k00"]), ([.text("user")], ["nokey"]), ([], ["k2"]),
     ]
 
+    /// Holds the store to the peer's listing `want` for `query`: its count, read forward in pages of 7 and backward
+    /// in pages of 5, and every seventh row's number.
+    func expectPages(_ store: SessionStore, _ query: SessionQuery, _ want: [String], _ label: String) throws {
+        #expect(try store.count(query) == want.count, "\(label)")
+        #expect(try store.keys(query, forwardInPagesOf: 7) == want, "\(label) forward")
+        #expect(try store.keys(query, backwardInPagesOf: 5) == want, "\(label) backward")
+        for (row, key) in want.enumerated() where row % 7 == 0 {
+            #expect(try store.rowNumber(of: key, in: query) == row, "\(label) row of \(key)")
+        }
+    }
+
     @Test func rankedAnchoredAndKeyFiltersPageLikeThePythonPeer() throws {
         let store = try seeded()
         let expected = try PythonListingPeer.keys(
@@ -65,13 +76,7 @@ import Testing
                 var query = SessionQuery(order: order, terms: terms, now: Self.now)
                 query.rankWords = words
                 let want = try #require(expected["\(order.rawValue)|\(index)"])
-                let label = "\(order) \(terms) ranked by \(words)"
-                #expect(try store.count(query) == want.count, "\(label)")
-                #expect(try store.keys(query, forwardInPagesOf: 7) == want, "\(label) forward")
-                #expect(try store.keys(query, backwardInPagesOf: 5) == want, "\(label) backward")
-                for (row, key) in want.enumerated() where row % 7 == 0 {
-                    #expect(try store.rowNumber(of: key, in: query) == row, "\(label) row of \(key)")
-                }
+                try expectPages(store, query, want, "\(order) \(terms) ranked by \(words)")
             }
         }
     }
@@ -90,13 +95,7 @@ import Testing
                 query.rankWords = words
                 query.descending = true
                 let want = try #require(expected["\(order.rawValue)|\(index)"])
-                let label = "\(order) reversed \(terms) ranked by \(words)"
-                #expect(try store.count(query) == want.count, "\(label)")
-                #expect(try store.keys(query, forwardInPagesOf: 7) == want, "\(label) forward")
-                #expect(try store.keys(query, backwardInPagesOf: 5) == want, "\(label) backward")
-                for (row, key) in want.enumerated() where row % 7 == 0 {
-                    #expect(try store.rowNumber(of: key, in: query) == row, "\(label) row of \(key)")
-                }
+                try expectPages(store, query, want, "\(order) reversed \(terms) ranked by \(words)")
             }
         }
     }
@@ -127,13 +126,7 @@ import Testing
                     query.fuzzyWords = terms.compactMap { if case .fuzzy(let word) = $0 { word } else { nil } }
                     query.descending = descending
                     let want = try #require(expected["\(order.rawValue)|\(index)"])
-                    let label = "\(order) \(descending ? "reversed " : "")\(terms)"
-                    #expect(try store.count(query) == want.count, "\(label)")
-                    #expect(try store.keys(query, forwardInPagesOf: 7) == want, "\(label) forward")
-                    #expect(try store.keys(query, backwardInPagesOf: 5) == want, "\(label) backward")
-                    for (row, key) in want.enumerated() where row % 7 == 0 {
-                        #expect(try store.rowNumber(of: key, in: query) == row, "\(label) row of \(key)")
-                    }
+                    try expectPages(store, query, want, "\(order) \(descending ? "reversed " : "")\(terms)")
                 }
             }
         }
