@@ -4,7 +4,8 @@ import Testing
 /// The habits operators bring from k9s, htop and fzf, against the real binary in tmux: each theme as the terminal
 /// holds it (tmux's own record of the cells, `capture-pane -e`, never our idea of them), NO_COLOR overriding the
 /// theme with the selected row marked `>`, an unknown theme refused in one line; `?` help narrowed with `/`; a fuzzy
-/// filter (Tab) that still puts the exact key first; `I` turning the sort round with the header's arrow; `A`
+/// filter (Tab) that still puts the exact key first; `I` turning the sort round with the header's arrow (`^`/`v`
+/// outside UTF-8); `A`
 /// marking every session the filter shows, and the sign-out of them naming each.
 @Suite(.serialized, TmuxPane.required)
 struct TUIHabitsTmuxTests {
@@ -126,6 +127,16 @@ struct TUIHabitsTmuxTests {
         try pane.press("Escape", until: "new sign-in")
         try pane.press("x", until: "5 sessions")
         #expect(!pane.capture().contains("backend: provider:"))
+        try pane.quit()
+    }
+
+    @Test func theSortArrowIsASCIIOutsideAUTF8Locale() throws {
+        let store = seeded()
+        let pane = try start(store, "ascii", ["LANG": "C", "LC_ALL": ""])
+        defer { pane.close() }
+        try pane.waitFor("5 sessions")
+        #expect(pane.capture().contains("KEY^"))
+        try pane.press("I", until: "KEYv")
         try pane.quit()
     }
 
