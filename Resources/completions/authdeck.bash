@@ -43,7 +43,10 @@ _authdeck() {
     esac
     case "$scope" in
         "tui")
-            : ;;
+            case "$prev" in
+                --theme) COMPREPLY=($(compgen -W "dark light monochrome" -- "$cur")); return ;;
+            esac
+            options="--theme" ;;
         "list")
             options="--json" ;;
         "login")

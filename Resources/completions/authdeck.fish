@@ -57,6 +57,7 @@ complete -c authdeck -l unlock-for -x -d 'keep the unlocked store key cached in 
 complete -c authdeck -l keyring-timeout -x -d 'seconds to wait for the Secret Service (default 5)'
 complete -c authdeck -l quiet -d 'print nothing but data and errors'
 complete -c authdeck -l help -d 'show this help'
+complete -c authdeck -n '__authdeck_in "tui"' -l theme -x -a 'dark light monochrome' -d 'dark (the default), light (for a white background) or monochrome (no colour; focus marked with >); before $AUTHDECK_THEME and config.json\'s theme, and NO_COLOR always means monochrome'
 complete -c authdeck -n '__authdeck_in "list"' -l json -d 'print a JSON array'
 complete -c authdeck -n '__authdeck_in "login"' -a 'google apple discord x oidc email sms email-link'
 complete -c authdeck -n '__authdeck_in "login"' -l backend -x -a 'direct sandbox sandbox-turnkey sandbox-portal turnkey portal' -d 'who issues the session: direct, turnkey, portal, sandbox or a configured name; config.json sets turnkey\'s totpExtension (the sandbox\'s TOTP step, not in the Auth Proxy contract: off unless true) and oauthFlow (code or hosted), and portal\'s redirectURL'

@@ -218,6 +218,9 @@ public struct Configuration: Equatable, Sendable, Codable {
     public var listen: String?
     /// Seconds after which the TUI clears a token it copied (`c`), as `pass` does; 0 never clears. Nil: 45.
     public var clipboardClearSeconds: Int?
+    /// The TUI's theme: `dark` (nil), `light` or `monochrome`; `NO_COLOR` still means monochrome. The TUI checks the
+    /// name, so a wrong one stops only the TUI.
+    public var theme: String?
 
     /// The clipboard clearing time when config.json names none (`pass`'s).
     public static let defaultClipboardClearSeconds = 45

@@ -17,6 +17,8 @@ public struct SessionQuery: Equatable, Sendable {
         case backend(String)
         /// The start of the provider's name, lower-cased.
         case provider(String)
+        /// Lower-cased letters found in this order in one of `text`'s fields, others allowed between them.
+        case fuzzy(String)
     }
 
     public var order: SessionOrder
@@ -24,6 +26,11 @@ public struct SessionQuery: Equatable, Sendable {
     /// Keys equal to one of these come first, then keys starting with one, then the rest (each in `order`); the
     /// store leaves them out when no key ranks (`ranked`), so the order's index reads the listing.
     public var rankWords: [String] = []
+    /// The order turned round (latest expiry first, keys from z to a); ranked keys still come first.
+    public var descending = false
+    /// The fuzzy filter's words: after the rank words, keys holding one whole come next, then keys holding its
+    /// letters in order, then the rest.
+    public var fuzzyWords: [String] = []
     /// The time `status:` terms are judged at.
     public var now: Date
 
@@ -56,6 +63,10 @@ public struct SessionQuery: Equatable, Sendable {
                 values.append(.text(pattern))
                 let like = searched.map { "\($0) LIKE ?\(values.count) ESCAPE '\\'" }
                 parts.append(like.joined(separator: " OR "))
+            case .fuzzy(let letters):
+                values.append(.text(Self.likePattern(letters, scattered: true)))
+                let like = searched.map { "\($0) LIKE ?\(values.count) ESCAPE '\\'" }
+                parts.append(like.joined(separator: " OR "))
             case .key(let name, false):
                 values.append(.text(name))
                 parts.append("key = ?\(values.count)")
@@ -74,17 +85,39 @@ public struct SessionQuery: Equatable, Sendable {
             }
         }
         values += rankWords.map { .text($0) }
+        values += fuzzyWords.map { .text(Self.likePattern($0, scattered: false)) }
+        values += fuzzyWords.map { .text(Self.likePattern($0, scattered: true)) }
         return (parts.isEmpty ? "1" : parts.map { "(\($0))" }.joined(separator: " AND "), values)
     }
 
-    /// The rank (0, 1 or 2) of the key `expression` names, as SQL on the rank words `condition` bound last; nil
-    /// when nothing ranks.
+    /// `%word%` for LIKE (`%w%o%r%d%` when `scattered`), its `%`, `_` and `\` escaped.
+    static func likePattern(_ word: String, scattered: Bool) -> String {
+        var pattern = "%"
+        for character in word {
+            if character == "%" || character == "_" || character == "\\" { pattern.append("\\") }
+            pattern.append(character)
+            if scattered { pattern.append("%") }
+        }
+        return scattered ? pattern : pattern + "%"
+    }
+
+    /// The rank (0, 1 or 2; with fuzzy words up to 4) of the key `expression` names, as SQL on the rank words and
+    /// fuzzy patterns `condition` bound last; nil when nothing ranks.
     func rank(of expression: String, _ condition: (sql: String, values: [SQLiteValue])) -> String? {
         guard !rankWords.isEmpty else { return nil }
-        let words = (condition.values.count - rankWords.count + 1...condition.values.count).map { "?\($0)" }
+        let first = condition.values.count - 2 * fuzzyWords.count - rankWords.count + 1
+        let words = (first..<first + rankWords.count).map { "?\($0)" }
         let exact = words.map { "\(expression) = \($0)" }.joined(separator: " OR ")
         let start = words.map { "substr(\(expression), 1, length(\($0))) = \($0)" }.joined(separator: " OR ")
-        return "CASE WHEN \(exact) THEN 0 WHEN \(start) THEN 1 ELSE 2 END"
+        guard !fuzzyWords.isEmpty else { return "CASE WHEN \(exact) THEN 0 WHEN \(start) THEN 1 ELSE 2 END" }
+        let patterns = first + rankWords.count
+        let whole = (0..<fuzzyWords.count).map { "\(expression) LIKE ?\(patterns + $0) ESCAPE '\\'" }
+        let letters = (0..<fuzzyWords.count).map {
+            "\(expression) LIKE ?\(patterns + fuzzyWords.count + $0) ESCAPE '\\'"
+        }
+        return
+            "CASE WHEN \(exact) THEN 0 WHEN \(start) THEN 1 WHEN \(whole.joined(separator: " OR ")) THEN 2 "
+            + "WHEN \(letters.joined(separator: " OR ")) THEN 3 ELSE 4 END"
     }
 
     /// The least text greater than every text that starts with `prefix` (in SQLite's byte order): `prefix` and

@@ -109,7 +109,8 @@ extension SessionStore {
             let before = try database.prepare(
                 """
                 SELECT count(*) FROM \(from) (\(condition.sql)) AND \
-                \(Self.range(order, forward: false, first: next, rank: query.rank(of:_:), condition))
+                \(Self.range(
+                    order, forward: false, descending: query.descending, first: next, rank: query.rank(of:_:), condition))
                 """)
             for (index, value) in condition.values.enumerated() { value.bind(to: before, at: Int32(index + 1)) }
             Self.bindAnchor(anchor, into: before, order: order, first: next, key: key)
@@ -148,8 +149,9 @@ extension SessionStore {
             let condition = query.condition()
             let order = query.order
             let direction = forward ? "" : " DESC"
-            var ordering =
-                order == .key ? "key\(direction)" : "\(order.sortExpression)\(direction), key\(direction)"
+            // The order's own value and the key run the other way in a descending listing; the rank never does.
+            let own = forward != query.descending ? "" : " DESC"
+            var ordering = order == .key ? "key\(own)" : "\(order.sortExpression)\(own), key\(own)"
             if let rank = query.rank(of: "key", condition) { ordering = "\(rank)\(direction), " + ordering }
             let next = Int32(condition.values.count + 1)
             var anchor: SQLiteStatement?
@@ -161,7 +163,10 @@ extension SessionStore {
             }
             let range =
                 anchor == nil
-                ? "1" : Self.range(order, forward: forward, first: next, rank: query.rank(of:_:), condition)
+                ? "1"
+                : Self.range(
+                    order, forward: forward, descending: query.descending, first: next, rank: query.rank(of:_:),
+                    condition)
             let after = anchor == nil ? next : next + 2
             let selected = try Self.readMetaText(database, StoreSchema.Meta.selected)
             /// The page read from `from` (FROM's text up to its WHERE) with `extra` ANDed to the filter, and what
@@ -209,7 +214,9 @@ extension SessionStore {
                 }
                 let last = Int32(condition.values.count + 6)
                 let found = try read(
-                    "sessions", Self.range(order, forward: !forward, first: last, inclusive: true) + " AND "
+                    "sessions",
+                    Self.range(order, forward: !forward, descending: query.descending, first: last, inclusive: true)
+                        + " AND "
                 ) {
                     Self.bindAnchor(edge, into: $0, order: order, first: last, key: edgeKey)
                 }
@@ -230,7 +237,8 @@ extension SessionStore {
     /// index. Each word is one look-up in the key's index.
     func ranked(_ query: SessionQuery) throws(SQLiteError) -> SessionQuery {
         var query = query
-        guard !query.rankWords.isEmpty else { return query }
+        // Fuzzy words rank by their letters in the key too, which no prefix probe can rule out.
+        guard !query.rankWords.isEmpty, query.fuzzyWords.isEmpty else { return query }
         let probe = try database.prepare("SELECT 1 FROM sessions WHERE key >= ?1 AND key < ?2 LIMIT 1")
         for word in query.rankWords {
             probe.reset()
@@ -317,19 +325,25 @@ extension SessionStore {
 
     /// Rows strictly after (or before) the anchor bound at `?first` (its sort value) and `?first+1` (its key).
     /// The leading single-column bound lets SQLite search the expression index; the row value settles ties.
-    /// With `inclusive`, the anchor's row too.
+    /// With `inclusive`, the anchor's row too. `descending` turns the order's value and key round, not the rank.
     private static func range(
-        _ order: SessionOrder, forward: Bool, first: Int32, inclusive: Bool = false,
+        _ order: SessionOrder, forward: Bool, descending: Bool = false, first: Int32, inclusive: Bool = false,
         rank: (String, (sql: String, values: [SQLiteValue])) -> String? = { _, _ in nil },
         _ condition: (sql: String, values: [SQLiteValue]) = ("1", [])
     ) -> String {
-        let op = forward ? ">" : "<"
+        let op = forward != descending ? ">" : "<"
         let rowOp = op + (inclusive ? "=" : "")
         if let rows = rank("key", condition), let anchor = rank("?\(first + 1)", condition) {
             // Ranked keys first: the rank leads the row value, the anchor's rank worked out from its key.
             let value = order == .key ? "" : "\(order.sortExpression), "
             let anchorValue = order == .key ? "" : "?\(first), "
-            return "(\(rows), \(value)key) \(rowOp) (\(anchor), \(anchorValue)?\(first + 1))"
+            guard descending else {
+                return "(\(rows), \(value)key) \(rowOp) (\(anchor), \(anchorValue)?\(first + 1))"
+            }
+            // The rank keeps its direction while the rest turns: no one row value compares both ways.
+            let rankOp = forward ? ">" : "<"
+            let rest = "(\(value)key) \(rowOp) (\(anchorValue)?\(first + 1))"
+            return "(\(rows) \(rankOp) \(anchor) OR (\(rows) = \(anchor) AND \(rest)))"
         }
         if order == .key { return "key \(rowOp) ?\(first + 1)" }
         let value = order.sortExpression

@@ -10,9 +10,11 @@ import Testing
 /// equal to a filter's rank words first and keys starting with one next when `ranks` gives them. What
 /// SessionPagesTests and SessionSearchTests check the store's SQL against.
 enum PythonListingPeer {
-    /// For each order and filter, the keys in order, keyed "ORDER|INDEX".
+    /// For each order and filter, the keys in order, keyed "ORDER|INDEX"; `descending` turns each order round while
+    /// ranked keys stay first.
     static func keys(
-        databasePath: String, now: Date, filters: [[SessionQuery.Term]], ranks: [[String]]? = nil
+        databasePath: String, now: Date, filters: [[SessionQuery.Term]], ranks: [[String]]? = nil,
+        descending: Bool = false
     ) throws -> [String: [String]] {
         let script = """
             import json, sqlite3, sys
@@ -28,11 +30,20 @@ enum PythonListingPeer {
                 if r[7] is None: return "active"
                 left = r[7] - now
                 return "expired" if left <= 0 else "expiring" if left <= 300 else "active"
+            def in_order(letters, text):  # each letter after the one before, anything between
+                at = 0
+                for letter in letters:
+                    at = text.find(letter, at)
+                    if at < 0: return False
+                    at += 1
+                return True
             def matches(r, term):
                 kind, value = term[0], term[1]
                 fields = [fold(f) for f in [r[0], label(r), r[4] or "", r[5] or "", r[2], r[1]]]
                 if kind == "text":
                     return any(value in f for f in fields)
+                if kind == "fuzzy":
+                    return any(in_order(value, f) for f in fields)
                 if kind == "anchored":
                     start, end = term[2] == "1", term[3] == "1"
                     return any(f == value if start and end else f.startswith(value) if start else f.endswith(value)
@@ -50,14 +61,21 @@ enum PythonListingPeer {
             }
             filters = json.loads(sys.argv[3])
             ranks = json.loads(sys.argv[4])
-            def rank(r, words):
-                return 0 if r[0] in words else 1 if any(r[0].startswith(w) for w in words) else 2
+            def rank(r, words, fuzzy):
+                if r[0] in words: return 0
+                if any(r[0].startswith(w) for w in words): return 1
+                if not fuzzy: return 2
+                if any(w in fold(r[0]) for w in fuzzy): return 2
+                return 3 if any(in_order(w, fold(r[0])) for w in fuzzy) else 4
             out = {}
             for name, key in orders.items():
                 for index, terms in enumerate(filters):
                     chosen = [r for r in rows if all(matches(r, t) for t in terms)]
                     words = ranks[index]
-                    ordered = sorted(chosen, key=lambda r: (rank(r, words), key(r)))
+                    fuzzy = [t[1] for t in terms if t[0] == "fuzzy"]
+                    ordered = sorted(chosen, key=key, reverse=sys.argv[5] == "1")
+                    # stable: the order stays within a rank
+                    ordered = sorted(ordered, key=lambda r: rank(r, words, fuzzy))
                     out[f"{name}|{index}"] = [r[0] for r in ordered]
             print(json.dumps(out))
             """
@@ -71,13 +89,15 @@ enum PythonListingPeer {
                 case .status(let value): return ["status", value]
                 case .backend(let value): return ["backend", value]
                 case .provider(let value): return ["provider", value]
+                case .fuzzy(let value): return ["fuzzy", value]
                 }
             }
         }
         let filterJSON = String(decoding: try JSONSerialization.data(withJSONObject: encoded), as: UTF8.self)
         let rankWords = ranks ?? filters.map { _ in [] }
         let rankJSON = String(decoding: try JSONSerialization.data(withJSONObject: rankWords), as: UTF8.self)
-        let peer = try Program.python(script, [databasePath, String(now.timeIntervalSince1970), filterJSON, rankJSON])
+        let peer = try Program.python(
+            script, [databasePath, String(now.timeIntervalSince1970), filterJSON, rankJSON, descending ? "1" : "0"])
         #expect(peer.status == 0)
         return try JSONSerialization.jsonObject(with: peer.data) as? [String: [String]] ?? [:]
     }

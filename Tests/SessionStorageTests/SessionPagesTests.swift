@@ -51,6 +51,17 @@ import Testing
         ([.key("k00", prefix: true)], ["k00"]), ([.text("user")], ["nokey"]), ([], ["k2"]),
     ]
 
+    /// Holds the store to the peer's listing `want` for `query`: its count, read forward in pages of 7 and backward
+    /// in pages of 5, and every seventh row's number.
+    func expectPages(_ store: SessionStore, _ query: SessionQuery, _ want: [String], _ label: String) throws {
+        #expect(try store.count(query) == want.count, "\(label)")
+        #expect(try store.keys(query, forwardInPagesOf: 7) == want, "\(label) forward")
+        #expect(try store.keys(query, backwardInPagesOf: 5) == want, "\(label) backward")
+        for (row, key) in want.enumerated() where row % 7 == 0 {
+            #expect(try store.rowNumber(of: key, in: query) == row, "\(label) row of \(key)")
+        }
+    }
+
     @Test func rankedAnchoredAndKeyFiltersPageLikeThePythonPeer() throws {
         let store = try seeded()
         let expected = try PythonListingPeer.keys(
@@ -65,12 +76,57 @@ import Testing
                 var query = SessionQuery(order: order, terms: terms, now: Self.now)
                 query.rankWords = words
                 let want = try #require(expected["\(order.rawValue)|\(index)"])
-                let label = "\(order) \(terms) ranked by \(words)"
-                #expect(try store.count(query) == want.count, "\(label)")
-                #expect(try store.keys(query, forwardInPagesOf: 7) == want, "\(label) forward")
-                #expect(try store.keys(query, backwardInPagesOf: 5) == want, "\(label) backward")
-                for (row, key) in want.enumerated() where row % 7 == 0 {
-                    #expect(try store.rowNumber(of: key, in: query) == row, "\(label) row of \(key)")
+                try expectPages(store, query, want, "\(order) \(terms) ranked by \(words)")
+            }
+        }
+    }
+
+    @Test func reversedOrdersPageLikeThePythonPeerWithRankedKeysStillFirst() throws {
+        let store = try seeded()
+        let expected = try PythonListingPeer.keys(
+            databasePath: fixture.databasePath, now: Self.now, filters: Self.rankedFilters.map(\.0),
+            ranks: Self.rankedFilters.map(\.1), descending: true)
+        // Hand-checked: k229 heads the unfiltered key order turned round; k010 still leads its ranked filter.
+        #expect(expected["key|9"]?.prefix(2) == ["k229", "k228"])
+        #expect(expected["expiry|0"]?.first == "k010")
+        for order in SessionOrder.allCases {
+            for (index, (terms, words)) in Self.rankedFilters.enumerated() {
+                var query = SessionQuery(order: order, terms: terms, now: Self.now)
+                query.rankWords = words
+                query.descending = true
+                let want = try #require(expected["\(order.rawValue)|\(index)"])
+                try expectPages(store, query, want, "\(order) reversed \(terms) ranked by \(words)")
+            }
+        }
+    }
+
+    /// Fuzzy words (letters in order within one field), ranked: exact key, key start, the word whole in the key, its
+    /// letters in order in the key, then the rest; in both directions of every order.
+    static let fuzzyFilters: [([SessionQuery.Term], [String])] = [
+        ([.fuzzy("k05")], ["k05"]), ([.fuzzy("k15")], ["k15"]), ([.fuzzy("zd")], ["zd"]), ([.fuzzy("u1e")], ["u1e"]),
+        ([.fuzzy("2"), .provider("dis")], ["2"]), ([.fuzzy("k0_")], ["k0_"]),
+    ]
+
+    @Test func fuzzyFiltersPageLikeThePythonPeerBestFirst() throws {
+        let store = try seeded()
+        for descending in [false, true] {
+            let expected = try PythonListingPeer.keys(
+                databasePath: fixture.databasePath, now: Self.now, filters: Self.fuzzyFilters.map(\.0),
+                ranks: Self.fuzzyFilters.map(\.1), descending: descending)
+            // Hand-checked: keys starting "k05" (k050…k059) lead; k150…k159 lead for "k15", then by key the first
+            // holding k, 1, 5 apart: k015 (k215 turned round); "zd" is in no key, only in the users "Zed …".
+            #expect(expected["user|0"].map { Set($0.prefix(10)) } == Set((50..<60).map { "k0\($0)" }))
+            #expect(expected["key|1"]?.dropFirst(10).first == (descending ? "k215" : "k015"))
+            #expect(expected["key|2"]?.isEmpty == false && expected["key|2"]?.allSatisfy { !$0.contains("z") } == true)
+            #expect(expected["key|5"]?.isEmpty == true)
+            for order in SessionOrder.allCases {
+                for (index, (terms, words)) in Self.fuzzyFilters.enumerated() {
+                    var query = SessionQuery(order: order, terms: terms, now: Self.now)
+                    query.rankWords = words
+                    query.fuzzyWords = terms.compactMap { if case .fuzzy(let word) = $0 { word } else { nil } }
+                    query.descending = descending
+                    let want = try #require(expected["\(order.rawValue)|\(index)"])
+                    try expectPages(store, query, want, "\(order) \(descending ? "reversed " : "")\(terms)")
                 }
             }
         }

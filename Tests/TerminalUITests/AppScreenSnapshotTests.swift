@@ -28,6 +28,13 @@ import Testing
         },
         Case.afterKeys("sessions-filter", "/ada"),
         Case.afterKeys("sessions-sorted-by-expiry", "s"),
+        Case.afterKeys("sessions-sort-reversed", "I"),
+        Case.afterKeys("sessions-help-search", "?/sign"),
+        Case(name: "sessions-monochrome-confirm") { rows, cols in
+            var state = AppFixtures.state(rows: rows, cols: cols)
+            state.theme = .monochrome
+            return AppFixtures.run(state, AppFixtures.keys("jd")).0
+        },
         Case.afterKeys("sessions-help", "?"),
         Case.afterKeys("sessions-confirm-sign-out", "jd"),
         Case.afterKeys("sessions-confirm-revoke", "jR"),

@@ -39,7 +39,7 @@ import Testing
         }
 
         func rows(
-            sort: SessionSort, filter: String, at date: Date, after key: String?, skip: Int,
+            sort: SessionSort, descending: Bool, filter: String, at date: Date, after key: String?, skip: Int,
             limit: Int
         ) -> [SessionItem]? {
             page(filter, from: key, limit: limit) { all in
@@ -50,7 +50,7 @@ import Testing
         }
 
         func rows(
-            sort: SessionSort, filter: String, at date: Date, before key: String?, skip: Int,
+            sort: SessionSort, descending: Bool, filter: String, at date: Date, before key: String?, skip: Int,
             limit: Int
         ) -> [SessionItem]? {
             page(filter, from: key, limit: limit, last: true) { all in
@@ -77,7 +77,7 @@ import Testing
             }
         }
 
-        func rowNumber(of key: String, sort: SessionSort, filter: String, at date: Date) -> Int? {
+        func rowNumber(of key: String, sort: SessionSort, descending: Bool, filter: String, at date: Date) -> Int? {
             lock.withLock { listed(filter).firstIndex(of: key) }
         }
 
@@ -100,17 +100,21 @@ import Testing
             return keys.count(sort: sort, filter: filter, at: date)
         }
         func rows(
-            sort: SessionSort, filter: String, at date: Date, after key: String?, skip: Int, limit: Int
+            sort: SessionSort, descending: Bool, filter: String, at date: Date, after key: String?, skip: Int,
+            limit: Int
         ) -> [SessionItem]? {
-            keys.rows(sort: sort, filter: filter, at: date, after: key, skip: skip, limit: limit)
+            keys.rows(
+                sort: sort, descending: descending, filter: filter, at: date, after: key, skip: skip, limit: limit)
         }
         func rows(
-            sort: SessionSort, filter: String, at date: Date, before key: String?, skip: Int, limit: Int
+            sort: SessionSort, descending: Bool, filter: String, at date: Date, before key: String?, skip: Int,
+            limit: Int
         ) -> [SessionItem]? {
-            keys.rows(sort: sort, filter: filter, at: date, before: key, skip: skip, limit: limit)
+            keys.rows(
+                sort: sort, descending: descending, filter: filter, at: date, before: key, skip: skip, limit: limit)
         }
-        func rowNumber(of key: String, sort: SessionSort, filter: String, at date: Date) -> Int? {
-            keys.rowNumber(of: key, sort: sort, filter: filter, at: date)
+        func rowNumber(of key: String, sort: SessionSort, descending: Bool, filter: String, at date: Date) -> Int? {
+            keys.rowNumber(of: key, sort: sort, descending: descending, filter: filter, at: date)
         }
         func item(_ key: String) -> SessionItem? { keys.item(key) }
         func autoRefreshCandidates(expiringBy horizon: Date) -> [SessionItem] { [] }

@@ -163,7 +163,7 @@ import Testing
 
     @Test func theKeysAreInTheTablesHelpReads() {
         let sessions = HelpOverlay.entries(for: .sessions)
-        #expect(sessions.contains(HelpOverlay.Entry("S", "sandbox faults panel")))
+        #expect(sessions.contains { $0.key == "S" && $0.action == "sandbox faults panel" })
         #expect(KeyBinding.command(for: .character("S"), in: KeyBinding.sessions) == .sandboxPanel)
         #expect(KeyBinding.command(for: .character("o"), in: KeyBinding.traceReading) == .openTraceFile)
         #expect(KeyBinding.command(for: .character("a"), in: KeyBinding.traceReading) == .expandAll)

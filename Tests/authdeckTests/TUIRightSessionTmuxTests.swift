@@ -148,7 +148,8 @@ struct TUIRightSessionTmuxTests {
         defer { pane.close() }
         try pane.waitFor("5 sessions")
         try pane.press("n", until: "Sign in with")
-        #expect(line(pane, containing: "[g]").hasPrefix(">"))
+        // The row and, monochrome under NO_COLOR, the focused button itself: `>g<` in place of `[g]`.
+        #expect(line(pane, containing: ">g< Google").hasPrefix(">"))
         #expect(line(pane, containing: "Backend").hasPrefix("  "))
         pane.send("Tab")
         try pane.waitFor("> Backend")

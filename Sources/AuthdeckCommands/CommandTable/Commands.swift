@@ -1,6 +1,7 @@
 import AuthClient
 import AuthCore
 import Sandbox
+import TerminalUI
 
 /// The command table: every command of SPEC section 5, in the order `--help` lists them, with its subcommands and
 /// one row per option. The parser, every `--help`, the shell completions and the man page's command and option
@@ -13,7 +14,14 @@ enum Commands {
     ]
 
     static let tui = Command(
-        "tui", synopsis: "tui", summary: "Open the ncurses front end (what `authdeck` alone does on a terminal).",
+        "tui", synopsis: "tui [--theme NAME]",
+        summary: "Open the ncurses front end (what `authdeck` alone does on a terminal).",
+        options: [
+            .choice(
+                "theme", Theme.names, placeholder: "NAME",
+                "dark (the default), light (for a white background) or monochrome (no colour; focus marked with >); "
+                    + "before $AUTHDECK_THEME and config.json's theme, and NO_COLOR always means monochrome")
+        ],
         run: TUICommand.run)
 
     static let list = Command(

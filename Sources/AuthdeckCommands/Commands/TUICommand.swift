@@ -17,6 +17,7 @@ enum TUICommand {
         let environment = global.environment.variables
         let setup = try SignInSetup.load(global: global)
         let keys = try TUIKeyMap.load(environment: environment)
+        let theme = try theme(arguments.value("theme"), setup.configuration, environment)
         let store = TUIStore(global: global, environment: environment)
 
         // The store is read before the terminal is taken over, so a damaged database is an ordinary error message.
@@ -37,13 +38,14 @@ enum TUICommand {
             throw StoreCommands.failure(error)
         }
 
-        let terminal = try startTerminal(global)
+        let terminal = try startTerminal(global, theme: theme)
         let lastBackend = store.lastBackend.flatMap { setup.backendNames.contains($0) ? $0 : nil }
         var state = AppState(
             rows: terminal.rows, cols: terminal.cols, now: Date(),
             utcOffsetSeconds: localOffset(), backends: setup.backendNames,
             defaultBackend: lastBackend ?? setup.configuration.defaultBackendName,
             store: status)
+        state.theme = terminal.theme
         let pages = TUIPageSource(store: store)
         state.keys = keys
         if !terminal.showsUnicode {
@@ -91,8 +93,24 @@ enum TUICommand {
         return .done
     }
 
+    /// The theme to draw with: `--theme`, else `$AUTHDECK_THEME`, else config.json's `theme`, else dark; monochrome
+    /// under `NO_COLOR` whatever they say. A name that is no theme is a usage error naming where it was given.
+    static func theme(
+        _ option: String?, _ configuration: Configuration, _ environment: [String: String]
+    ) throws(CommandFailure) -> Theme {
+        do throws(Theme.UnknownTheme) {
+            return try Theme.resolve(
+                [
+                    ("--theme", option), ("AUTHDECK_THEME", environment["AUTHDECK_THEME"]),
+                    ("config.json", configuration.theme),
+                ], environment: environment)
+        } catch {
+            throw .badInput(error.description)
+        }
+    }
+
     /// The terminal taken over, or the reason it cannot be.
-    static func startTerminal(_ global: GlobalOptions) throws(CommandFailure) -> Terminal {
+    static func startTerminal(_ global: GlobalOptions, theme: Theme = .dark) throws(CommandFailure) -> Terminal {
         global.environment.requireProcess("tui")
         // A parent may hand down a signal mask that blocks SIGTERM; the terminal must still be restored on one.
         var endings = sigset_t()
@@ -100,7 +118,7 @@ enum TUICommand {
         for number in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&endings, number) }
         pthread_sigmask(SIG_UNBLOCK, &endings, nil)
         do {
-            return try Terminal()
+            return try Terminal(theme: theme)
         } catch Terminal.StartError.notATerminal {
             throw CommandFailure(.usage, "the TUI needs a terminal (use list, login and the other commands in scripts)")
         } catch Terminal.StartError.cannotAddressCursor(let name) {
@@ -121,9 +139,10 @@ enum TUICommand {
     static func showTraceFile(_ file: TraceFile, _ global: GlobalOptions) throws(CommandFailure) -> Bool {
         let setup = try noSignIns(global)
         let keys = try TUIKeyMap.load(environment: setup.environment)
+        let theme = try theme(nil, Configuration(), setup.environment)
         let terminal: Terminal
         do throws(CommandFailure) {
-            terminal = try startTerminal(global)
+            terminal = try startTerminal(global, theme: theme)
         } catch {
             return false
         }
@@ -141,7 +160,7 @@ enum TUICommand {
     ) throws(CommandFailure) -> ExitCode {
         let setup = try noSignIns(global)
         let keys = try TUIKeyMap.load(environment: setup.environment)
-        let terminal = try startTerminal(global)
+        let terminal = try startTerminal(global, theme: try theme(nil, Configuration(), setup.environment))
         runOneScreen(global, setup: setup, terminal: terminal) { state in
             state.keys = keys
             var panel = SandboxPanel(url: url)
@@ -175,6 +194,7 @@ enum TUICommand {
             providers: [], backends: [], store: .empty)
         state.singleScreen = true
         state.drawsASCII = !terminal.showsUnicode
+        state.theme = terminal.theme
         open(&state)
         let loop = TUIEventLoop(
             state: state, terminal: terminal,

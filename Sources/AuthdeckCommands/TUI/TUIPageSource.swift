@@ -39,20 +39,21 @@ final class TUIPageSource: SessionPageSource {
     }
 
     func rows(
-        sort: SessionSort, filter: String, at date: Date, after key: String?, skip: Int,
+        sort: SessionSort, descending: Bool, filter: String, at date: Date, after key: String?, skip: Int,
         limit: Int
     ) -> [SessionItem]? {
         page { store throws(StoreError) in
-            try store.page(Self.query(sort, filter, date), after: key, skip: skip, limit: limit)
+            try store.page(Self.query(sort, filter, date, descending: descending), after: key, skip: skip, limit: limit)
         }
     }
 
     func rows(
-        sort: SessionSort, filter: String, at date: Date, before key: String?, skip: Int,
+        sort: SessionSort, descending: Bool, filter: String, at date: Date, before key: String?, skip: Int,
         limit: Int
     ) -> [SessionItem]? {
         page { store throws(StoreError) in
-            try store.page(Self.query(sort, filter, date), before: key, skip: skip, limit: limit)
+            try store.page(
+                Self.query(sort, filter, date, descending: descending), before: key, skip: skip, limit: limit)
         }
     }
 
@@ -87,8 +88,10 @@ final class TUIPageSource: SessionPageSource {
         latestCount.withLock { $0 = -1 }
     }
 
-    func rowNumber(of key: String, sort: SessionSort, filter: String, at date: Date) -> Int? {
-        read(nil) { store throws(StoreError) in try store.rowNumber(of: key, in: Self.query(sort, filter, date)) }
+    func rowNumber(of key: String, sort: SessionSort, descending: Bool, filter: String, at date: Date) -> Int? {
+        read(nil) { store throws(StoreError) in
+            try store.rowNumber(of: key, in: Self.query(sort, filter, date, descending: descending))
+        }
     }
 
     func item(_ key: String) -> SessionItem? {
@@ -107,7 +110,7 @@ final class TUIPageSource: SessionPageSource {
     }
 
     /// The TUI's filter words as the store's query terms.
-    static func query(_ sort: SessionSort, _ filter: String, _ date: Date) -> SessionQuery {
+    static func query(_ sort: SessionSort, _ filter: String, _ date: Date, descending: Bool = false) -> SessionQuery {
         let words = SessionList.terms(filter)
         let terms = words.map { term -> SessionQuery.Term in
             switch term {
@@ -117,10 +120,13 @@ final class TUIPageSource: SessionPageSource {
             case .status(let prefix): return .status(prefix)
             case .backend(let prefix): return .backend(prefix)
             case .provider(let prefix): return .provider(prefix)
+            case .fuzzy(let letters): return .fuzzy(letters)
             }
         }
         var query = SessionQuery(order: SessionOrder(rawValue: sort.rawValue) ?? .key, terms: terms, now: date)
         query.rankWords = words.compactMap(\.rankWord)
+        query.descending = descending
+        query.fuzzyWords = words.compactMap { term in if case .fuzzy(let letters) = term { letters } else { nil } }
         return query
     }
 

@@ -10,6 +10,9 @@ public struct ScreenBuffer: Hashable, Sendable {
     /// Texts written across whole rows from column 0 (a URL): the driver prints them again as one line the
     /// terminal wraps itself, so a mouse selection or tmux's copy mode takes them whole.
     public private(set) var logicalLines: [LogicalLine] = []
+    /// The theme wants focus and selection marked with `>` besides reverse video (monochrome): widgets read it here,
+    /// so every one drawing into the frame follows the theme without being told.
+    public var marksFocus = false
 
     public init(rows: Int, cols: Int, style: Style = .plain) {
         self.rows = max(0, rows)
@@ -55,6 +58,12 @@ public struct ScreenBuffer: Hashable, Sendable {
             }
         }
         return true
+    }
+
+    /// Writes the focus marker `>` at `row`, `col` (a column the line leaves blank) when the theme marks focus.
+    public mutating func markFocus(row: Int, col: Int) {
+        guard marksFocus, col >= 0 else { return }
+        write(">", row: row, col: col, style: Style(attributes: [.bold, .reverse]))
     }
 
     /// Blanks the whole screen.

@@ -49,8 +49,10 @@ public struct KeyBinding: Equatable, Sendable {
         KeyBinding([.character("d")], "d", .signOut, "sign out (marked or this)", hint: "sign out"),
         KeyBinding([.character("R")], "R", .revoke, "revoke and sign out"),
         KeyBinding([.character(" ")], "Space", .mark, "mark for r and d"),
+        KeyBinding([.character("A")], "A", .markAllShown, "mark all shown, or unmark"),
         KeyBinding([.character("/")], "/", .filter, "filter (status:expired…)", hint: "filter"),
         KeyBinding([.character("s")], "s", .sort, "sort: key, expiry, user…", hint: "sort"),
+        KeyBinding([.character("I")], "I", .reverseSort, "reverse the sort order"),
         KeyBinding([.character("t")], "t", .trace, "trace of the last sign-in", hint: "trace"),
         KeyBinding([.character("c")], "c", .copyToken, "copy the access token"),
         KeyBinding([.character("y")], "y", .copyKey, "copy the key"),
@@ -161,8 +163,11 @@ public struct KeyBinding: Equatable, Sendable {
         )
     }
 
-    /// Help entries: the keys and what they do.
+    /// The action's name, as help lists it beside the key.
+    public var name: String { command.rawValue }
+
+    /// Help entries: the keys, what they do and the action's name.
     public static func helpEntries(_ table: [KeyBinding]) -> [HelpOverlay.Entry] {
-        table.map { HelpOverlay.Entry($0.label, $0.help) }
+        table.map { HelpOverlay.Entry($0.label, $0.help, name: $0.name) }
     }
 }

@@ -68,4 +68,8 @@ public enum SessionAction: String, Hashable, Sendable {
     case exportTrace = "export"
     /// `:`: the command line, where every action runs by its name (`:refresh KEY`, `:sort -expiry`).
     case commandLine = "command"
+    /// `I` on Sessions: the sort order turned round (htop's invert), the header's arrow shows which way.
+    case reverseSort = "reverse-sort"
+    /// `A` on Sessions: mark every session the filter shows; when all are marked already, unmark them.
+    case markAllShown = "mark-all"
 }

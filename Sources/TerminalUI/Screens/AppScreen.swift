@@ -6,13 +6,18 @@ public struct AppScreen: Screen {
 
     /// A frame of the state's size, ready for `Terminal.present`.
     public static func frame(_ state: AppState) -> ScreenBuffer {
-        TooSmallScreen.frame(rows: state.rows, cols: state.cols) { AppScreen().render(state, into: &$0) }
+        TooSmallScreen.frame(rows: state.rows, cols: state.cols) { buffer in
+            buffer.marksFocus = state.theme.marksFocus
+            AppScreen().render(state, into: &buffer)
+        }
     }
 
     public func render(_ state: AppState, into buffer: inout ScreenBuffer) {
         if state.overlay == .trace || state.overlay == .traceHelp {
             TraceScreen().render(state, into: &buffer)
-            if state.overlay == .traceHelp { HelpOverlay.draw(HelpOverlay.traceEntries(state.keys), into: &buffer) }
+            if state.overlay == .traceHelp {
+                HelpOverlay.draw(HelpOverlay.traceEntries(state.keys), search: state.helpSearch, into: &buffer)
+            }
             return
         }
         switch state.mode {
@@ -29,7 +34,7 @@ public struct AppScreen: Screen {
         }
         switch state.overlay {
         case .none, .trace, .traceHelp: break
-        case .help: HelpOverlay.draw(for: state.mode, keys: state.keys, into: &buffer)
+        case .help: HelpOverlay.draw(for: state.mode, keys: state.keys, search: state.helpSearch, into: &buffer)
         case .doctor(let lines):
             Dialog(title: "authdeck doctor", message: lines + ["", "Any key closes this."])
                 .draw(in: AppFrame.body(rows: buffer.rows, cols: buffer.cols), into: &buffer)

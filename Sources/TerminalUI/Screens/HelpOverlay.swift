@@ -1,16 +1,34 @@
 import AuthCore
 import Foundation
 
-/// `?`: the keys of the screen underneath, in a box over it: an aligned table of key and meaning, in two columns
-/// when one does not fit the height. Any key closes it.
+/// `?`: the keys of the screen underneath, in a box over it: an aligned table of key, meaning and the action's name,
+/// in two columns when one does not fit the height. `/` filters its lines as they are typed (Enter keeps the filter,
+/// Esc clears it); any other key closes it.
 public enum HelpOverlay {
-    /// One line of help, as the status bar's hints are: the keys (`key`), and what they do (`action`).
-    public typealias Entry = StatusBar.Hint
+    /// One line of help: the keys (`key`), what they do (`action`) and, for a line of the key-binding table, the
+    /// action's name (`name`).
+    public struct Entry: Hashable, Sendable {
+        public var key: String
+        public var action: String
+        public var name: String?
+
+        public init(_ key: String, _ action: String, name: String? = nil) {
+            self.key = key
+            self.action = action
+            self.name = name
+        }
+
+        /// Whether the line holds `query` (folded case) in its keys, its words or its name.
+        public func matches(_ query: String) -> Bool {
+            let folded = query.lowercased()
+            return [key, action, name ?? ""].contains { $0.lowercased().contains(folded) }
+        }
+    }
 
     public static func entries(for mode: AppState.Mode, keys: KeyBindings = .standard) -> [Entry] {
         switch mode {
         case .sessions:
-            return KeyBinding.helpEntries(keys.bindings(of: .sessions))
+            return KeyBinding.helpEntries(keys.bindings(of: .sessions)) + filterEntries
         case .details:
             return KeyBinding.helpEntries(keys.bindings(of: .details))
         case .sandbox:
@@ -70,6 +88,12 @@ public enum HelpOverlay {
         ]
     }
 
+    /// The `/` filter's field keys, from the parser's own list (`SessionList.FilterField`), and the fuzzy switch:
+    /// one line under the key `/`, so the key column keeps its width and 80×24 keeps its footer.
+    static var filterEntries: [Entry] {
+        [Entry("/", SessionList.FilterField.allCases.map(\.prefix).joined(separator: " ") + " · ~ fuzzy (Tab)")]
+    }
+
     /// The Trace screen's keys, from the table its reducer reads.
     public static func traceEntries(_ keys: KeyBindings = .standard) -> [Entry] {
         KeyBinding.helpEntries(keys.bindings(of: .trace))
@@ -79,22 +103,58 @@ public enum HelpOverlay {
     static let legend = "* default for scripts   @ this folder's .authdeck-session   + marked"
 
     /// The lines of the box for a body `width` columns wide and `height` rows high, without the frame.
-    public static func lines(for mode: AppState.Mode, width: Int, height: Int) -> [String] {
-        lines(entries(for: mode), legend: mode == .sessions ? legend : nil, width: width, height: height)
+    public static func lines(
+        for mode: AppState.Mode, width: Int, height: Int, search: Search = Search()
+    ) -> [String] {
+        lines(
+            entries(for: mode), legend: mode == .sessions ? legend : nil, width: width, height: height, search: search)
     }
 
-    /// The lines of the box for `entries`, with the `legend` under them when there is one.
-    public static func lines(_ entries: [Entry], legend: String?, width: Int, height: Int) -> [String] {
-        let footer = [""] + (legend.map { [$0] } ?? []) + ["Any key closes this help."]
+    /// What `/` in help has typed: the words kept (`query`), and whether the field is still open for typing.
+    public struct Search: Equatable, Sendable {
+        public var query: String
+        public var isTyping: Bool
+
+        public init(query: String = "", isTyping: Bool = false) {
+            self.query = query
+            self.isTyping = isTyping
+        }
+
+        public var isEmpty: Bool { query.isEmpty && !isTyping }
+    }
+
+    /// The lines of the box for `entries` that `search` leaves, with the `legend` under them when there is one. The
+    /// names column shows where one column of lines has the width for it.
+    public static func lines(
+        _ entries: [Entry], legend: String?, width: Int, height: Int, search: Search = Search()
+    ) -> [String] {
+        let all = entries
+        let entries = search.query.isEmpty ? all : all.filter { $0.matches(search.query) }
+        var footer = [""] + (legend.map { [$0] } ?? []) + ["Any key closes this help; / finds a key or a word."]
+        if !search.isEmpty {
+            let count = "\(entries.count) of \(all.count) lines"
+            footer = [
+                "", "/" + search.query + (search.isTyping ? "▏" : ""),
+                search.isTyping
+                    ? "\(count); Enter keeps the filter, Esc clears it." : "\(count); Esc clears, / changes.",
+            ]
+        }
+        // Short of rows, the blank line over the footer goes first.
+        if (entries.count + 1) / 2 > height - footer.count - 2 { footer.removeFirst() }
         let room = max(1, height - footer.count - 2)
         let columns = entries.count > room ? 2 : 1
         let perColumn = (entries.count + columns - 1) / columns
         let keyWidth = entries.map { DisplayText.width(of: $0.key) }.max() ?? 0
+        let actionWidth = entries.map { DisplayText.width(of: $0.action) }.max() ?? 0
+        let nameWidth = entries.compactMap { $0.name.map { DisplayText.width(of: $0) } }.max() ?? 0
         let columnWidth = columns == 1 ? width : (width - 3) / 2
+        let showsNames = nameWidth > 0 && keyWidth + actionWidth + nameWidth + 4 <= columnWidth
         func cell(_ entry: Entry) -> String {
-            DisplayText.padded(
-                DisplayText.padded(entry.key, toWidth: keyWidth) + "  " + entry.action,
-                toWidth: columnWidth)
+            var text = DisplayText.padded(entry.key, toWidth: keyWidth) + "  " + entry.action
+            if showsNames, let name = entry.name {
+                text = DisplayText.padded(text, toWidth: keyWidth + 2 + actionWidth) + "  " + name
+            }
+            return DisplayText.padded(text, toWidth: columnWidth)
         }
         var lines: [String] = []
         for row in 0..<perColumn {
@@ -102,18 +162,24 @@ public enum HelpOverlay {
             if columns == 2, row + perColumn < entries.count { line += "   " + cell(entries[row + perColumn]) }
             lines.append(line)
         }
+        if entries.isEmpty { lines = ["No key or word holds “\(search.query)”."] }
         return lines + footer
     }
 
-    public static func draw(for mode: AppState.Mode, keys: KeyBindings = .standard, into buffer: inout ScreenBuffer) {
-        draw(entries(for: mode, keys: keys), legend: mode == .sessions ? legend : nil, into: &buffer)
+    public static func draw(
+        for mode: AppState.Mode, keys: KeyBindings = .standard, search: Search = Search(),
+        into buffer: inout ScreenBuffer
+    ) {
+        draw(entries(for: mode, keys: keys), legend: mode == .sessions ? legend : nil, search: search, into: &buffer)
     }
 
     /// The box for `entries` (a screen that is not a mode, such as the Trace screen).
-    public static func draw(_ entries: [Entry], legend: String? = nil, into buffer: inout ScreenBuffer) {
+    public static func draw(
+        _ entries: [Entry], legend: String? = nil, search: Search = Search(), into buffer: inout ScreenBuffer
+    ) {
         let body = AppFrame.body(rows: buffer.rows, cols: buffer.cols)
         let inner = max(1, body.cols - 6)
-        let lines = lines(entries, legend: legend, width: inner, height: body.rows - 2)
+        let lines = lines(entries, legend: legend, width: inner, height: body.rows - 2, search: search)
         let used = lines.map { DisplayText.width(of: $0.trimmingCharacters(in: .whitespaces)) }.max() ?? 0
         let frame = body.centered(rows: min(body.rows, lines.count + 4), cols: min(body.cols, used + 4))
         Box(title: "Keys", fillsInside: true).draw(in: frame, into: &buffer)

@@ -284,7 +284,9 @@ public struct NewSignInScreen: Screen {
         }
         let marker = Style(attributes: .bold)
         buffer.write(">", row: row, col: 0, style: marker)
-        if let item, item.col > 1, item.right <= cols - 1 {
+        // A focused button marks itself in a theme that marks focus (`>g< Google`).
+        let buttonMarks = form.focus == .providers && buffer.marksFocus
+        if let item, !buttonMarks, item.col > 1, item.right <= cols - 1 {
             buffer.write(">", row: item.row, col: item.col - 1, style: marker)
         }
     }

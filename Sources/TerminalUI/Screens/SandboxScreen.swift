@@ -68,6 +68,7 @@ public struct SandboxScreen: Screen {
                 maxWidth: body.cols - col - 1)
             if first + offset == panel.selected {
                 buffer.restyle(Rect(row: row, col: 0, rows: 1, cols: body.cols)) { $0.attributes.insert(.reverse) }
+                buffer.markFocus(row: row, col: 0)
             }
         }
         buffer.write(

@@ -43,20 +43,28 @@ public struct SessionsScreen: Screen {
             if wide { email = max(email, DisplayText.width(of: DisplayText.sanitized(record.email ?? ""))) }
         }
         email = min(email, 32)
-        var fixed = 2 + 1 + 8 + 9 + 6  // marks, P, STATUS, EXPIRES and the six gaps
+        // The sorted column's heading carries the arrow (KEY↑, USER↓), so it needs one column more.
+        let sorted = state.sessions.sort
+        let provider = sorted == .provider ? 2 : 1
+        if sorted == .key { key = max(key, 4) }
+        if sorted == .user { user = max(user, 5) }
+        if sorted == .backend { backend = max(backend, 8) }
+        var fixed = 2 + provider + 8 + 9 + 6  // marks, P, STATUS, EXPIRES and the six gaps
         if wide { fixed += 16 + email + 12 + 3 }  // CREATED, EMAIL, at least 12 for SCOPES, and their gaps
         let room = max(0, width - fixed)
-        backend = min(backend, max(7, room * 2 / 5))
+        backend = min(backend, max(sorted == .backend ? 8 : 7, room * 2 / 5))
         key = min(key, max(10, (room - backend) * 11 / 20))
-        user = max(4, min(user, room - key - backend))
+        user = max(sorted == .user ? 5 : 4, min(user, room - key - backend))
+        let arrow = state.sessions.descending ? "↓" : "↑"
+        func title(_ name: String, _ order: SessionSort) -> String { order == sorted ? name + arrow : name }
         return [
             Table.Column(" ", width: .fixed(2)),
-            Table.Column("KEY", width: .fixed(key)),
-            Table.Column("P", width: .fixed(1)),
-            Table.Column("USER", width: .fixed(user)),
-            Table.Column("BACKEND", width: .fixed(backend)),
+            Table.Column(title("KEY", .key), width: .fixed(key)),
+            Table.Column(title("P", .provider), width: .fixed(provider)),
+            Table.Column(title("USER", .user), width: .fixed(user)),
+            Table.Column(title("BACKEND", .backend), width: .fixed(backend)),
             Table.Column("STATUS", width: .fixed(8)),
-            Table.Column("EXPIRES", width: .fixed(9), alignment: .right),
+            Table.Column(title("EXPIRES", .expiry), width: .fixed(9), alignment: .right),
         ]
             + (wide
                 ? [
@@ -149,7 +157,7 @@ public struct SessionsScreen: Screen {
             right = "\(list.count)\(list.isCounting ? "+" : "") of \(list.totalCount) match “\(list.filter)”\(counting)"
         }
         if !state.marked.isEmpty { right += " · \(state.marked.count) marked" }
-        right += " · by \(list.sort.rawValue) · " + Self.position(list)
+        right += " · by \(list.sort.rawValue)\(list.descending ? " reversed" : "") · " + Self.position(list)
         let (hints, pinned) = Self.hints(state)
         AppFrame.draw(title: "Sessions", right: right, hints: hints, pinned: pinned, state: state, into: &buffer)
         Self.table(for: state).draw(in: layout.table, into: &buffer)
@@ -157,15 +165,18 @@ public struct SessionsScreen: Screen {
         if let field = state.filterField {
             let row = buffer.rows - 2
             buffer.fill(Rect(row: row, col: 0, rows: 1, cols: buffer.cols))
-            let start = buffer.write(
-                " Filter: ", row: row, col: 0, style: Style(foreground: .accent, attributes: .bold))
+            let label = SessionList.isFuzzy(field.text) ? " Fuzzy: " : " Filter: "
+            let start = buffer.write(label, row: row, col: 0, style: Style(foreground: .accent, attributes: .bold))
             field.draw(in: Rect(row: row, col: start, rows: 1, cols: min(40, buffer.cols - start - 1)), into: &buffer)
         }
     }
 
     static func hints(_ state: AppState) -> (hints: [StatusBar.Hint], pinned: [StatusBar.Hint]) {
         if state.filterField != nil {
-            return ([.init("Enter", "keep"), .init("Esc", "clear")], [.init("?", "help"), .init("q", "quit")])
+            return (
+                [.init("Enter", "keep"), .init("Esc", "clear"), .init("Tab", "fuzzy")],
+                [.init("?", "help"), .init("q", "quit")]
+            )
         }
         return KeyBinding.hints(state.keys.sessions)
     }

@@ -134,6 +134,7 @@ public struct TraceScreen: Screen {
                 maxWidth: body.cols - col - 1)
             if entry.step == selected {
                 buffer.restyle(Rect(row: row, col: 0, rows: 1, cols: body.cols)) { $0.attributes.insert(.reverse) }
+                buffer.markFocus(row: row, col: 0)
             }
             row += 1
         }

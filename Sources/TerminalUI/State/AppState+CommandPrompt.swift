@@ -122,13 +122,9 @@ extension AppState {
                     isError: true)
                 return []
             }
-            guard !reverse else {
-                message = Message(
-                    "Reverse order is not available: :sort \(order.rawValue) sorts ascending.", isError: true)
-                return []
-            }
             sessions.setSort(order)
-            message = Message("Sorted by \(order.rawValue).")
+            if sessions.descending != reverse { sessions.reverseSort() }
+            message = Message("Sorted by \(order.rawValue)\(reverse ? ", reversed" : "").")
             return []
         default:
             if CommandPrompt.keyed.contains(action), !argument.isEmpty {

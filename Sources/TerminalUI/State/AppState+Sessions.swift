@@ -114,6 +114,13 @@ extension AppState {
         case .sort:
             sessions.setSort(sessions.sort.next)
             message = Message("Sorted by \(sessions.sort.rawValue).")
+        case .reverseSort:
+            sessions.reverseSort()
+            message = Message(
+                "Sorted by \(sessions.sort.rawValue), \(sessions.descending ? "reversed" : "in order") (I turns it).")
+        case .markAllShown:
+            sessions.askShownKeys(limit: Self.markAllLimit + 1)
+            if let keys = sessions.takeShownKeys() { markShown(keys) }
         case .trace:
             overlay = .trace
         case .copyToken:
@@ -186,6 +193,14 @@ extension AppState {
             sessions.setFilter("", now: now)
         case .up: sessions.moveCursor(by: -1)
         case .down: sessions.moveCursor(by: 1)
+        case .tab:
+            // Fuzzy on or off: the filter's leading `~`, so what is typed says which it is.
+            let text = field.text.drop { $0 == " " }
+            let toggled = SessionList.isFuzzy(field.text) ? String(text.dropFirst()) : "~" + text
+            filterField = TextField(text: toggled, isFocused: true, maxLength: 200)
+            sessions.setFilter(toggled, now: now)
+            message = Message(
+                SessionList.isFuzzy(toggled) ? "Fuzzy filter: letters in order, best first." : "Exact filter.")
         default:
             if let edited = field.applying(request) {
                 filterField = edited
@@ -213,6 +228,33 @@ extension AppState {
         sessions.update(item.key) { $0.refresh = .refreshing }
         message = Message("Refreshing \(item.key) before copying its token…")
         return [.refresh(item.key)]
+    }
+
+    /// The most sessions `A` marks at once: beyond it the filter is too wide to be meant (a sign-out of them all
+    /// would be one key away).
+    static let markAllLimit = 1_000
+
+    /// `A`'s answer: every key the filter shows marked, or unmarked when all of them were marked already.
+    mutating func markShown(_ keys: [String]) {
+        guard keys.count <= Self.markAllLimit else {
+            message = Message(
+                "The filter shows more than \(Self.markAllLimit) sessions; A marks at most \(Self.markAllLimit): "
+                    + "narrow it first (/).", isError: true)
+            return
+        }
+        guard !keys.isEmpty else {
+            message = Message("No session shown to mark.")
+            return
+        }
+        if keys.allSatisfy(marked.contains) {
+            marked.subtract(keys)
+            message = Message("Unmarked the \(keys.count) shown; \(marked.count) marked.")
+        } else {
+            marked.formUnion(keys)
+            message = Message(
+                "Marked the \(keys.count) shown (\(marked.count) marked): r refreshes them, d signs out of them, "
+                    + "Esc unmarks.")
+        }
     }
 
     /// The marked keys in table order, then any marked rows the filter hides.

@@ -142,6 +142,7 @@ extension AppState {
             return []
         case .pageRead(let page):
             let candidates = sessions.pageArrived(page)
+            if let shown = sessions.takeShownKeys() { markShown(shown) }
             let resumed = resumePendingCommand()
             guard let candidates else { return resumed }
             return resumed + startAutoRefresh(candidates)
@@ -229,11 +230,12 @@ extension AppState {
         switch overlay {
         case .none:
             break
-        case .help, .message, .doctor:
-            overlay = .none  // any key closes help, the full message and the doctor's report
+        case .help, .traceHelp:
+            if helpSearchKey(request) { return [] }
+            overlay = overlay == .traceHelp ? .trace : .none  // any other key closes help (the Trace's: to the trace)
             return []
-        case .traceHelp:
-            overlay = .trace  // any key closes the Trace screen's help, back to the trace
+        case .message, .doctor:
+            overlay = .none  // any key closes the full message and the doctor's report
             return []
         case .trace:
             return traceKey(request)
@@ -249,6 +251,33 @@ extension AppState {
         case .contact(let form): return contactKey(request, form)
         case .signIn(let flow): return flowKey(request, flow)
         case .sandbox(let panel): return sandboxKey(request, panel)
+        }
+    }
+
+    /// `/` in help and what follows it: the typed words filter help's lines as they are typed, Enter keeps them,
+    /// Esc clears them (Esc with a kept filter clears it too). False for a key that closes help.
+    private mutating func helpSearchKey(_ request: KeyRequest) -> Bool {
+        if helpSearch.isTyping {
+            switch request {
+            case .enter: helpSearch.isTyping = false
+            case .escape, .interrupt: helpSearch = HelpOverlay.Search()
+            default:
+                // Typed at the end, as a search line is (the cursor starts there).
+                let field = TextField(text: helpSearch.query, isFocused: true, maxLength: 60)
+                if let edited = field.applying(request) { helpSearch.query = edited.text }
+            }
+            return true
+        }
+        switch request {
+        case .character("/"):
+            helpSearch.isTyping = true
+            return true
+        case .escape where !helpSearch.query.isEmpty:
+            helpSearch = HelpOverlay.Search()
+            return true
+        default:
+            helpSearch = HelpOverlay.Search()
+            return false
         }
     }
 

@@ -92,6 +92,11 @@ public struct AppState: Equatable, Sendable {
     public var providerRefusals: [String: [Provider: String]] = [:]
     /// The locale is not UTF-8: the driver draws every cell in ASCII, and QR codes take two columns a module.
     public var drawsASCII = false
+    /// The theme the driver paints with (config.json's `theme`, `--theme`, monochrome under `NO_COLOR`): monochrome
+    /// marks focus and selection with `>` as well.
+    public var theme = Theme.dark
+    /// What `/` typed in the open help: its lines are filtered to those holding it.
+    public var helpSearch = HelpOverlay.Search()
     /// config.json's path when no file is there: New sign-in says where it goes and how to try the sandbox.
     public var missingConfig: String?
     /// Seconds a copied token stays on the clipboard before the TUI clears it (config.json's

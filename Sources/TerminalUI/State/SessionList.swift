@@ -19,6 +19,8 @@ public struct SessionList: Equatable, Sendable {
     /// Every item in memory mode; empty when paged.
     public private(set) var items: [SessionItem]
     public private(set) var sort: SessionSort
+    /// The sort turned round (`I`): latest expiry first, keys from z to a; keys the filter ranks stay first.
+    public private(set) var descending = false
     public private(set) var filter: String
     /// The time statuses are judged at for a `status:` filter (when it was typed).
     public private(set) var filterDate: Date
@@ -58,6 +60,10 @@ public struct SessionList: Equatable, Sendable {
     private var lookedUp: Set<String> = []
     /// Paged: the auto-refresh candidates are wanted, up to this time.
     private var autoRefreshBy: Date?
+    /// The keys of every row shown are wanted, this many at most (`A`); asked with the next request.
+    private var shownKeysWanted: Int?
+    /// The keys asked for by `askShownKeys`, once read.
+    private var shownKeys: [String]?
     /// Paged: the last request's token, and the one asked and not yet answered.
     private var token = 0
     private var asked: Asked?
@@ -298,6 +304,33 @@ public struct SessionList: Equatable, Sendable {
         rebuild(keeping: keep)
     }
 
+    /// The sort turned round, or back; the cursor stays on its session.
+    public mutating func reverseSort() {
+        let keep = current?.key
+        descending.toggle()
+        guard !isPaged else {
+            reload(keeping: keep)
+            return
+        }
+        rebuild(keeping: keep)
+    }
+
+    /// Asks for the keys of the rows the filter shows, `limit` at most: at once in memory, else with the next read;
+    /// `takeShownKeys` hands them over once they are there.
+    public mutating func askShownKeys(limit: Int) {
+        guard isPaged else {
+            shownKeys = visible.prefix(limit).map { items[$0].key }
+            return
+        }
+        shownKeysWanted = limit
+    }
+
+    /// The keys `askShownKeys` asked for, once (nil until they are read).
+    public mutating func takeShownKeys() -> [String]? {
+        defer { shownKeys = nil }
+        return shownKeys
+    }
+
     /// A new filter: the cursor goes to the first match.
     public mutating func setFilter(_ text: String, now: Date) {
         guard text != filter || now != filterDate && text.contains(":") else { return }
@@ -431,6 +464,7 @@ public struct SessionList: Equatable, Sendable {
     public mutating func takeRequest() -> SessionPageRequest? {
         guard isPaged else { return nil }
         var next = Asked(request: SessionPageRequest(token: 0, sort: sort, filter: filter, date: filterDate))
+        next.request.descending = descending
         next.listing = listing
         switch listing {
         case .reload(let focus):
@@ -447,9 +481,10 @@ public struct SessionList: Equatable, Sendable {
         }
         next.request.stopCounting = stopCountPending
         next.request.autoRefreshBy = autoRefreshBy
+        next.request.shownKeys = shownKeysWanted
         guard
             listing != nil || next.request.rows != nil || !next.request.lookups.isEmpty
-                || next.request.autoRefreshBy != nil
+                || next.request.autoRefreshBy != nil || next.request.shownKeys != nil
         else { return nil }
         // Asked already and not answered, or answered already: not again (a read that came back short would be).
         if var pending = asked?.request {
@@ -473,6 +508,10 @@ public struct SessionList: Equatable, Sendable {
         answered = request
         if request.stopCounting { stopCountPending = false }
         if autoRefreshBy == request.autoRefreshBy { autoRefreshBy = nil }
+        if let keys = page.shownKeys, request.shownKeys == shownKeysWanted {
+            shownKeysWanted = nil
+            shownKeys = keys
+        }
         if asked.listing != nil {
             // The rows of looked-up keys are the old listing's: all are looked up again.
             known = [:]
@@ -569,13 +608,18 @@ public struct SessionList: Equatable, Sendable {
         }
         let order = sort
         let all = items
+        let turned = descending
+        func precedes(_ a: Int, _ b: Int) -> Bool {
+            turned ? order.precedes(all[b], all[a]) : order.precedes(all[a], all[b])
+        }
         // The store lists by key already; checking first avoids sorting 100,000 rows that are in order.
-        let sorted = zip(indices, indices.dropFirst()).allSatisfy { !order.precedes(all[$0.1], all[$0.0]) }
-        if !sorted { indices.sort { order.precedes(all[$0], all[$1]) } }
+        let sorted = zip(indices, indices.dropFirst()).allSatisfy { !precedes($0.1, $0.0) }
+        if !sorted { indices.sort(by: precedes) }
         let words = terms.compactMap(\.rankWord)
         if !words.isEmpty {
-            let ranks = indices.map { Self.rank(all[$0].key, words) }
-            indices = (0...2).flatMap { rank in indices.indices.filter { ranks[$0] == rank }.map { indices[$0] } }
+            let fuzzy = terms.compactMap { term -> String? in if case .fuzzy(let word) = term { word } else { nil } }
+            let ranks = indices.map { Self.rank(all[$0].key, words, fuzzy: fuzzy) }
+            indices = (0...4).flatMap { rank in indices.indices.filter { ranks[$0] == rank }.map { indices[$0] } }
         }
         visible = indices
         if let key, let row = visible.firstIndex(where: { items[$0].key == key }) {
@@ -596,10 +640,14 @@ public struct SessionList: Equatable, Sendable {
         case status(String)
         case backend(String)
         case provider(String)
+        /// The letters of the word in order in one field, others between them allowed (`~` filters).
+        case fuzzy(String)
 
         public func matches(_ item: SessionItem, at date: Date) -> Bool {
             switch self {
             case .text(let needle): return item.searchText.contains(needle)
+            case .fuzzy(let letters):
+                return item.searchText.split(separator: "\u{1}").contains { SessionList.isSubsequence(letters, of: $0) }
             case .anchored(let needle, let start, let end):
                 // Every field is framed by U+0001 in the searched text, so an anchor is that mark.
                 let framed = "\u{1}" + item.searchText + "\u{1}"
@@ -614,18 +662,56 @@ public struct SessionList: Equatable, Sendable {
         /// The word a key equal to it (or starting with it) ranks first for: text and key words.
         public var rankWord: String? {
             switch self {
-            case .text(let word), .anchored(let word, _, _), .key(let word, _): return word
+            case .text(let word), .anchored(let word, _, _), .key(let word, _), .fuzzy(let word): return word
             case .status, .backend, .provider: return nil
             }
         }
     }
 
+    /// The filter's field keys, the parser's one list of them (help lists them from here): `key:` the key exactly
+    /// (`key:name*` the keys it starts), the others the start of a session's status, backend or provider.
+    public enum FilterField: String, CaseIterable, Sendable {
+        case key, status, backend, provider
+
+        /// What is typed: `status:`.
+        public var prefix: String { rawValue + ":" }
+
+        /// The term for what follows the prefix (`value` as typed); nil when nothing is left of it.
+        func term(_ value: String) -> Term? {
+            switch self {
+            case .key:
+                if value.hasSuffix("*") { return value.count > 1 ? .key(String(value.dropLast()), prefix: true) : nil }
+                return value.isEmpty ? nil : .key(value, prefix: false)
+            case .status: return .status(value.lowercased())
+            case .backend: return .backend(value.lowercased())
+            case .provider: return .provider(value.lowercased())
+            }
+        }
+    }
+
+    /// Whether the characters of `letters` come in order in `text`, others between them allowed.
+    static func isSubsequence(_ letters: String, of text: Substring) -> Bool {
+        var rest = text[...]
+        for letter in letters {
+            guard let found = rest.firstIndex(of: letter) else { return false }
+            rest = rest[rest.index(after: found)...]
+        }
+        return true
+    }
+
+    /// Whether `filter` is fuzzy: it starts with `~` (Tab in the filter field puts it there or takes it away).
+    public static func isFuzzy(_ filter: String) -> Bool {
+        filter.drop { $0 == " " }.first == "~"
+    }
+
     /// The filter's words: split at spaces outside double quotes, lower-cased except a `key:` value; an unknown
     /// `field:` is plain text. A quoted text (closed or still being typed) is a whole field; `^` and `$` anchor a
     /// word at a field's start and end; `key:name` is that key exactly and `key:name*` the keys it starts.
+    /// A filter starting with `~` is fuzzy: its plain words match their letters in order (`gbob` finds google-bob).
     public static func terms(_ filter: String) -> [Term] {
         var terms: [Term] = []
-        var rest = Substring(filter)
+        let fuzzy = isFuzzy(filter)
+        var rest = fuzzy ? Substring(filter).drop { $0 == " " }.dropFirst() : Substring(filter)
         while let first = rest.firstIndex(where: { $0 != " " }) {
             rest = rest[first...]
             if rest.first == "\"" {
@@ -637,7 +723,9 @@ public struct SessionList: Equatable, Sendable {
                 continue
             }
             let stop = rest.firstIndex(of: " ") ?? rest.endIndex
-            if let term = term(String(rest[..<stop])) { terms.append(term) }
+            if let term = term(String(rest[..<stop])) {
+                if fuzzy, case .text(let word) = term { terms.append(.fuzzy(word)) } else { terms.append(term) }
+            }
             rest = rest[stop...]
         }
         return terms
@@ -645,15 +733,9 @@ public struct SessionList: Equatable, Sendable {
 
     /// One unquoted word as a term; nil when nothing is left of it (a lone `^`, `key:`).
     private static func term(_ word: String) -> Term? {
-        if word.lowercased().hasPrefix("key:") {
-            let name = word.dropFirst(4)
-            if name.hasSuffix("*") { return name.count > 1 ? .key(String(name.dropLast()), prefix: true) : nil }
-            return name.isEmpty ? nil : .key(String(name), prefix: false)
-        }
         let text = word.lowercased()
-        for (name, make) in [("status:", Term.status), ("backend:", Term.backend), ("provider:", Term.provider)]
-        where text.hasPrefix(name) {
-            return make(String(text.dropFirst(name.count)))
+        for field in FilterField.allCases where text.hasPrefix(field.prefix) {
+            return field.term(String(word.dropFirst(field.prefix.count)))
         }
         let start = text.hasPrefix("^")
         let end = text.count > (start ? 1 : 0) && text.hasSuffix("$")
@@ -662,9 +744,15 @@ public struct SessionList: Equatable, Sendable {
         return needle.isEmpty ? nil : .anchored(needle, start: start, end: end)
     }
 
-    /// How a key ranks for the filter's words: 0 when it is one of them, 1 when it starts with one, else 2.
-    public static func rank(_ key: String, _ words: [String]) -> Int {
+    /// How a key ranks for the filter's words: 0 when it is one of them, 1 when it starts with one, else 2. With
+    /// fuzzy words, a key holding one whole is 2, one holding its letters in order 3, and the rest (a match in
+    /// another field) 4: the score fuzzy rows are listed by, the order within each rank.
+    public static func rank(_ key: String, _ words: [String], fuzzy: [String] = []) -> Int {
         if words.contains(key) { return 0 }
-        return words.contains(where: { key.hasPrefix($0) }) ? 1 : 2
+        if words.contains(where: { key.hasPrefix($0) }) { return 1 }
+        guard !fuzzy.isEmpty else { return 2 }
+        let folded = key.lowercased()
+        if fuzzy.contains(where: { folded.contains($0) }) { return 2 }
+        return fuzzy.contains(where: { isSubsequence($0, of: folded[...]) }) ? 3 : 4
     }
 }

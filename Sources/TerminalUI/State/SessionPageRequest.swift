@@ -32,6 +32,8 @@ public struct SessionPageRequest: Equatable, Sendable {
 
     public var token: Int
     public var sort: SessionSort
+    /// The sort turned round (`I`).
+    public var descending = false
     public var filter: String
     /// The time statuses are judged at for a `status:` filter.
     public var date: Date
@@ -47,6 +49,8 @@ public struct SessionPageRequest: Equatable, Sendable {
     public var lookups: [String] = []
     /// The sessions with auto-refresh on that can refresh and expire by this time are wanted.
     public var autoRefreshBy: Date?
+    /// The keys of the listing's first rows, this many at most, are wanted (`A` marks every session shown).
+    public var shownKeys: Int?
 
     public init(token: Int, sort: SessionSort, filter: String, date: Date) {
         self.token = token
@@ -72,6 +76,8 @@ public struct SessionPage: Equatable, Sendable {
     public var found: [SessionItem] = []
     public var foundRows: [String: Int] = [:]
     public var autoRefresh: [SessionItem]?
+    /// The keys of the listing's first rows, when asked for.
+    public var shownKeys: [String]?
 
     public init(token: Int) {
         self.token = token
@@ -82,11 +88,13 @@ extension SessionPageSource {
     /// Runs `request` against the source: the one place a request turns into reads, for the event loop and for
     /// the tests' list of rows.
     public func answer(_ request: SessionPageRequest) -> SessionPage {
-        let (sort, filter, date) = (request.sort, request.filter, request.date)
+        let (sort, descending, filter, date) = (request.sort, request.descending, request.filter, request.date)
         var page = SessionPage(token: request.token)
         if request.stopCounting { stopCounting() }
         if request.count == .now { (page.total, page.matching) = count(sort: sort, filter: filter, at: date) }
-        if let focus = request.focus { page.focusRow = rowNumber(of: focus, sort: sort, filter: filter, at: date) }
+        if let focus = request.focus {
+            page.focusRow = rowNumber(of: focus, sort: sort, descending: descending, filter: filter, at: date)
+        }
         if let wanted = request.rows {
             var rows = read(wanted, request)
             if rows == nil, let fallback = request.fallback {
@@ -105,19 +113,25 @@ extension SessionPageSource {
         for key in request.lookups {
             guard let found = item(key) else { continue }
             page.found.append(found)
-            page.foundRows[key] = rowNumber(of: key, sort: sort, filter: filter, at: date)
+            page.foundRows[key] = rowNumber(of: key, sort: sort, descending: descending, filter: filter, at: date)
         }
         page.autoRefresh = request.autoRefreshBy.map { autoRefreshCandidates(expiringBy: $0) }
+        if let limit = request.shownKeys {
+            page.shownKeys =
+                rows(
+                    sort: sort, descending: descending, filter: filter, at: date, after: nil, skip: 0, limit: limit
+                )?.map(\.key) ?? []
+        }
         return page
     }
 
     private func read(_ rows: SessionPageRequest.Rows, _ request: SessionPageRequest) -> [SessionItem]? {
         rows.before
             ? self.rows(
-                sort: request.sort, filter: request.filter, at: request.date, before: rows.anchor, skip: rows.skip,
-                limit: rows.limit)
+                sort: request.sort, descending: request.descending, filter: request.filter, at: request.date,
+                before: rows.anchor, skip: rows.skip, limit: rows.limit)
             : self.rows(
-                sort: request.sort, filter: request.filter, at: request.date, after: rows.anchor, skip: rows.skip,
-                limit: rows.limit)
+                sort: request.sort, descending: request.descending, filter: request.filter, at: request.date,
+                after: rows.anchor, skip: rows.skip, limit: rows.limit)
     }
 }

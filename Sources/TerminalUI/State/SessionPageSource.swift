@@ -8,18 +8,18 @@ public protocol SessionPageSource: AnyObject, Sendable {
     /// How many sessions there are, and how many the filter leaves.
     func count(sort: SessionSort, filter: String, at date: Date) -> (total: Int, matching: Int)
     /// Up to `limit` rows after the row of `key` (from the first row when nil), skipping `skip` of them. Nil when
-    /// `key` is no longer stored.
+    /// `key` is no longer stored. `descending` turns the sort round (keys the filter ranks stay first).
     func rows(
-        sort: SessionSort, filter: String, at date: Date, after key: String?, skip: Int,
+        sort: SessionSort, descending: Bool, filter: String, at date: Date, after key: String?, skip: Int,
         limit: Int
     ) -> [SessionItem]?
     /// Up to `limit` rows before the row of `key` (before the end when nil), skipping the `skip` nearest, in order.
     func rows(
-        sort: SessionSort, filter: String, at date: Date, before key: String?, skip: Int,
+        sort: SessionSort, descending: Bool, filter: String, at date: Date, before key: String?, skip: Int,
         limit: Int
     ) -> [SessionItem]?
     /// The 0-based row of `key`, nil when the filter leaves it out or it is not stored.
-    func rowNumber(of key: String, sort: SessionSort, filter: String, at date: Date) -> Int?
+    func rowNumber(of key: String, sort: SessionSort, descending: Bool, filter: String, at date: Date) -> Int?
     /// One session, nil when it is not stored.
     func item(_ key: String) -> SessionItem?
     /// The sessions with auto-refresh on that can refresh and expire by `horizon`.

@@ -25,8 +25,11 @@ public final class Terminal {
 
     public private(set) var rows: Int
     public private(set) var cols: Int
-    /// False under `NO_COLOR` or on a terminal without colours; meaning then rides on attributes alone.
+    /// False under `NO_COLOR`, the monochrome theme or on a terminal without colours; meaning then rides on
+    /// attributes alone.
     public let usesColor: Bool
+    /// The hues meanings are painted in.
+    public let theme: Theme
     /// False when the locale is not UTF-8 (`LANG=C`): every cell is then drawn in ASCII (`ASCIIDrawing`).
     public let showsUnicode: Bool
 
@@ -37,7 +40,7 @@ public final class Terminal {
 
     /// Takes over the terminal: raw mode (so Ctrl-C arrives as a key), no echo, keypad and mouse, colours,
     /// bracketed paste, and handlers that restore the terminal on exit, on SIGTERM/SIGINT/SIGHUP and on a crash.
-    public init(keyMap: KeyMap = .standard) throws {
+    public init(keyMap: KeyMap = .standard, theme: Theme = .dark) throws {
         guard isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 else { throw StartError.notATerminal }
         if cncursesw_can_address_cursor() == 0 {
             throw StartError.cannotAddressCursor(getenv("TERM").map { String(cString: $0) } ?? "")
@@ -64,8 +67,10 @@ public final class Terminal {
         mousemask(cncursesw_button1_pressed() | cncursesw_button4_pressed() | cncursesw_button5_pressed(), nil)
 
         let noColor = getenv("NO_COLOR").map { $0.pointee != 0 } ?? false
-        usesColor = !noColor && has_colors() && start_color() == cncursesw_ok()
-        if usesColor { Terminal.definePairs() }
+        let drawn = noColor ? Theme.monochrome : theme
+        self.theme = drawn
+        usesColor = drawn.usesColor && has_colors() && start_color() == cncursesw_ok()
+        if usesColor { Terminal.definePairs(drawn) }
 
         rows = Int(cncursesw_lines())
         cols = Int(cncursesw_cols())
@@ -185,27 +190,18 @@ public final class Terminal {
         Int16(1 + foreground.rawValue * Color.allCases.count + background.rawValue)
     }
 
-    private static func hue(_ color: Color) -> Int16 {
-        switch color {
-        case .normal, .dim: return -1  // the terminal's own default
-        case .accent: return Int16(COLOR_CYAN)
-        case .active: return Int16(COLOR_GREEN)
-        case .expiring: return Int16(COLOR_YELLOW)
-        case .expired, .error: return Int16(COLOR_RED)
-        }
-    }
-
-    private static func definePairs() {
+    private static func definePairs(_ theme: Theme) {
         let hasDefaults = use_default_colors() == cncursesw_ok()
         for foreground in Color.allCases {
             for background in Color.allCases {
                 let pair = pairNumber(foreground, background)
                 guard Int32(pair) < cncursesw_color_pairs() else { continue }
-                var fg = hue(foreground)
-                var bg = hue(background)
+                var fg = theme.hue(foreground) ?? -1  // -1: the terminal's own default
+                var bg = theme.hue(background) ?? -1
                 if !hasDefaults {
-                    if fg < 0 { fg = Int16(COLOR_WHITE) }
-                    if bg < 0 { bg = Int16(COLOR_BLACK) }
+                    // No default colours to keep: the theme's own ground, dark text on white for light.
+                    if fg < 0 { fg = Int16(theme == .light ? COLOR_BLACK : COLOR_WHITE) }
+                    if bg < 0 { bg = Int16(theme == .light ? COLOR_WHITE : COLOR_BLACK) }
                 }
                 init_pair(pair, fg, bg)
             }

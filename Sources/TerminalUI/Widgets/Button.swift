@@ -14,10 +14,15 @@ public struct Button: Widget, Hashable, Sendable {
     }
 
     /// The text drawn: `[g] Google`, or `[ OK ]` when there is no mnemonic.
-    public var text: String {
+    public var text: String { text(marked: false) }
+
+    /// The text, with `>`…`<` in place of the brackets when focus is marked (`>g< Google`, `> OK <`): the same
+    /// width, so the layout does not move.
+    func text(marked: Bool) -> String {
         let clean = DisplayText.sanitized(label)
-        if let mnemonic { return "[\(mnemonic)] \(clean)" }
-        return "[ \(clean) ]"
+        let (open, close) = marked ? (">", "<") : ("[", "]")
+        if let mnemonic { return "\(open)\(mnemonic)\(close) \(clean)" }
+        return "\(open) \(clean) \(close)"
     }
 
     public var width: Int { DisplayText.width(of: text) }
@@ -36,7 +41,10 @@ public struct Button: Widget, Hashable, Sendable {
                 "] " + DisplayText.sanitized(label), row: rect.row, col: end, style: look,
                 maxWidth: rect.right - end)
         } else {
-            buffer.write(text, row: rect.row, col: rect.col, style: look, maxWidth: rect.cols)
+            let marked = isFocused && buffer.marksFocus
+            buffer.write(
+                text(marked: marked), row: rect.row, col: rect.col, style: marked ? look.adding(.bold) : look,
+                maxWidth: rect.cols)
         }
     }
 }

@@ -184,6 +184,7 @@ public struct Table: Widget {
         }
         if selected {
             buffer.restyle(lineRect) { $0.attributes.insert(.reverse) }
+            buffer.markFocus(row: row, col: rect.col - 1)
         }
     }
 }
