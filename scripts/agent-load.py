@@ -36,7 +36,7 @@ def verdict(answer, key, expected):
     if not answer.get("ok"):
         return "failure", f"refused: {answer.get('error', '?')}"
     if answer.get("key") != key or answer.get("token") != expected[key]:
-        return "wrong", f"asked for {key}, got the token of {answer.get('key')}"
+        return "wrong", f"asked for {key}, got a token that is not its own (the answer names {answer.get('key')})"
     return None
 
 
