@@ -16,6 +16,8 @@ import sys
 import tempfile
 import time
 
+import bench_load
+
 BIN = os.path.abspath(sys.argv[1])
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BROWSER = os.path.join(ROOT, "Tests/authdeckTests/Fixtures/scripted-browser.py")
@@ -128,6 +130,10 @@ def percentile(values, fraction):
     return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
 
 
+# BENCH_ONLY=agent,sandbox (any of store, agent, sandbox; scripts/bench.sh adds tui) runs only those sections.
+SECTIONS = set(filter(None, os.environ.get("BENCH_ONLY", "store,agent,sandbox").split(",")))
+
+
 def main():
     base = tempfile.mkdtemp(prefix="authdeck-bench.")
     try:
@@ -137,59 +143,75 @@ def main():
         os.chmod(passphrase, 0o600)
         print(f"authdeck bench: {BIN}", file=sys.stderr)
         print(f"  {'what':<56} {'figure':>11}  {'peer, same run':>30}  {'target':>22}  met", file=sys.stderr)
-
-        starts = interleaved([("authdeck", [BIN, "--version"], environment(base), 1),
-                              ("true", ["/bin/true"], environment(base), 1)], 100)
-        version = starts["authdeck"]
-        floor = statistics.median(starts["true"])
-        row("process start (authdeck --version), p50", ms(statistics.median(version)), "-",
-            peer=f"/bin/true {ms(floor)}", note=f"{statistics.median(version) / floor:.1f}x the floor")
-
-        stores = {}
-        for count in (1_000, 10_000, 100_000):
-            stores[count] = seeded_store(base, count, passphrase)
-
-        token_peers(base, stores)
-
-        home, env = stores[100_000]
-        database = os.path.join(home, "sessions.db")
-        columns = ("key, backend, provider, subject, email, phone, issuer, created_at, expires_at, refreshable "
-                   "FROM sessions ORDER BY key")
-        lists = interleaved([("authdeck", [BIN, "list", "--json"], env, 1),
-                             ("sqlite3", ["sqlite3", "-json", database, "SELECT " + columns], env, 1)], 9)
-        a, q = statistics.median(lists["authdeck"]), statistics.median(lists["sqlite3"])
-        row("list --json, 100,000 sessions, median of 9", ms(a), "<= 150 ms", peer=f"sqlite3 -json {ms(q)}",
-            note=f"{a / q:.2f}x sqlite3", met=verdict(a <= 0.150))
-
-        one = sessions(1, prefix="extra")
-        imports = []
-        for index in range(20):
-            line = one.replace("extra000000", f"extra{index:06d}")
-            imports.append(run(["store", "import", "-"], env, stdin=line)[0])
-        full = os.path.join(os.path.dirname(BIN), "authdeck-full")
-        full_start = []
-        for _ in range(20):
-            started = time.perf_counter()
-            subprocess.run([full, "--version"], capture_output=True)
-            full_start.append(time.perf_counter() - started)
-        row("store one session into 100,000 (import), p50", ms(statistics.median(imports)), "-",
-            "whole process: authdeck, then authdeck-full")
-        row("  less both binaries' start", ms(max(0, statistics.median(imports) - statistics.median(version)
-                                                  - statistics.median(full_start))), "<= 2 ms",
-            "upper bound: also opens the database, reads the key, fsyncs")
-        row("authdeck-full start (--version), p50", ms(statistics.median(full_start)), "-")
-
-        browser_flow(base, passphrase)
-        secret_service_token(base)
+        if "store" in SECTIONS:
+            store_rows(base, passphrase)
+        if "agent" in SECTIONS:
+            bench_load.agent_rows(sys.modules[__name__])
+        if "sandbox" in SECTIONS:
+            bench_load.sandbox_rows(sys.modules[__name__], passphrase)
     finally:
         shutil.rmtree(base, ignore_errors=True)
 
 
-def start_sandbox(base):
+def store_rows(base, passphrase):
+    starts = interleaved([("authdeck", [BIN, "--version"], environment(base), 1),
+                          ("true", ["/bin/true"], environment(base), 1)], 100)
+    version = starts["authdeck"]
+    floor = statistics.median(starts["true"])
+    row("process start (authdeck --version), p50", ms(statistics.median(version)), "-",
+        peer=f"/bin/true {ms(floor)}", note=f"{statistics.median(version) / floor:.1f}x the floor")
+
+    stores = {}
+    for count in (1_000, 10_000, 100_000):
+        stores[count] = seeded_store(base, count, passphrase)
+
+    token_peers(base, stores)
+
+    home, env = stores[100_000]
+    database = os.path.join(home, "sessions.db")
+    columns = ("key, backend, provider, subject, email, phone, issuer, created_at, expires_at, refreshable "
+               "FROM sessions ORDER BY key")
+    lists = interleaved([("authdeck", [BIN, "list", "--json"], env, 1),
+                         ("sqlite3", ["sqlite3", "-json", database, "SELECT " + columns], env, 1)], 9)
+    a, q = statistics.median(lists["authdeck"]), statistics.median(lists["sqlite3"])
+    row("list --json, 100,000 sessions, median of 9", ms(a), "<= 150 ms", peer=f"sqlite3 -json {ms(q)}",
+        note=f"{a / q:.2f}x sqlite3", met=verdict(a <= 0.150))
+
+    one = sessions(1, prefix="extra")
+    imports = []
+    for index in range(20):
+        line = one.replace("extra000000", f"extra{index:06d}")
+        imports.append(run(["store", "import", "-"], env, stdin=line)[0])
+    full = os.path.join(os.path.dirname(BIN), "authdeck-full")
+    full_start = []
+    for _ in range(20):
+        started = time.perf_counter()
+        subprocess.run([full, "--version"], capture_output=True)
+        full_start.append(time.perf_counter() - started)
+    row("store one session into 100,000 (import), p50", ms(statistics.median(imports)), "-",
+        "whole process: authdeck, then authdeck-full")
+    row("  less both binaries' start", ms(max(0, statistics.median(imports) - statistics.median(version)
+                                              - statistics.median(full_start))), "<= 2 ms",
+        "upper bound: also opens the database, reads the key, fsyncs")
+    row("authdeck-full start (--version), p50", ms(statistics.median(full_start)), "-")
+
+    browser_flow(base, passphrase)
+    secret_service_token(base)
+
+
+def start_sandbox(base, fault=None):
+    """A sandbox on a free port, with `fault` (a fault selection's JSON object) switched on if given."""
     config = os.path.join(base, "sandbox-config.json")
+    if os.path.exists(config):
+        os.unlink(config)
     out = open(os.path.join(base, "sandbox.out"), "w")
+    faults = []
+    if fault:
+        with open(os.path.join(base, "faults.json"), "w") as handle:
+            json.dump(fault, handle)
+        faults = ["--fault", os.path.join(base, "faults.json")]
     sandbox = subprocess.Popen([BIN, "sandbox", "--port", "0", "--config-out", config, "--outbox",
-                                os.path.join(base, "outbox.jsonl")], stdout=out, stderr=subprocess.DEVNULL,
+                                os.path.join(base, "outbox.jsonl")] + faults, stdout=out, stderr=subprocess.DEVNULL,
                                env=environment(os.path.join(base, "sandbox-home")))
     for _ in range(200):
         if os.path.exists(config) and os.path.getsize(config) > 0:

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `make bench`: measures the targets of SPEC section 8 and prints a table (scripts/bench.py does the work). It runs
 # inside a private D-Bus session with gnome-keyring so the Secret Service rows compare against a real keyring.
+# BENCH_ONLY=SECTION[,SECTION…] runs only those sections: store, agent, sandbox (scripts/bench.py) and tui (below).
 set -euo pipefail
 bin=$1
 here=$(cd "$(dirname "$0")" && pwd)
@@ -95,4 +96,6 @@ PY
     for socket in "$work"/tmux-*.sock; do tmux -S "$socket" kill-server 2>/dev/null || true; done
     rm -rf "$work"
 }
-tui_rows || echo "  (the TUI rows did not finish)" >&2
+case ",${BENCH_ONLY:-tui}," in
+*,tui,*) tui_rows || echo "  (the TUI rows did not finish)" >&2 ;;
+esac

@@ -121,15 +121,19 @@ typedef void *(*mhd_shim_uri_logger)(void *context, const char *uri, struct MHD_
 /// Starts a daemon with its own polling thread (loading libmicrohttpd the first time; NULL with `*failure` set
 /// when it cannot be loaded, NULL with errno when it cannot listen), bound to `address` (IPv4, network byte order in the struct).
 /// `connection_timeout` is in seconds; `memory_limit` caps the per-connection buffer (and so the request size).
+/// With `thread_per_connection` non-zero each connection is served on a thread of its own (at most
+/// `connection_limit` of them), so a handler that waits holds up only its own connection.
 static inline struct MHD_Daemon *mhd_shim_start(const struct sockaddr_in *address,
                                                 mhd_shim_uri_logger uri_logger, void *uri_logger_context,
                                                 MHD_AccessHandlerCallback handler, void *handler_context,
                                                 MHD_RequestCompletedCallback completed, void *completed_context,
                                                 unsigned int connection_timeout, size_t memory_limit,
-                                                unsigned int connection_limit, const char **failure) {
+                                                unsigned int connection_limit, int thread_per_connection,
+                                                const char **failure) {
     const struct mhd_shim_api *api = mhd_shim_api(failure);
     if (api == NULL) return NULL;
     unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO;
+    if (thread_per_connection) flags |= MHD_USE_THREAD_PER_CONNECTION;
     return api->start_daemon(flags, ntohs(address->sin_port), NULL, NULL, handler, handler_context,
                             MHD_OPTION_SOCK_ADDR, (const struct sockaddr *)address,
                             MHD_OPTION_URI_LOG_CALLBACK, uri_logger, uri_logger_context,

@@ -10,7 +10,8 @@ public struct HTTPServerError: Error, Sendable, CustomStringConvertible {
 
 /// A small HTTP/1.1 server on libmicrohttpd, bound to one IPv4 address (127.0.0.1 for every use authdeck has),
 /// with a cap on the request size and a timeout for clients that never finish sending. The handler runs on
-/// libmicrohttpd's thread; it must be quick and must not block on the server itself.
+/// libmicrohttpd's thread (one for the whole server, or with `threadPerConnection` one per connection, so a handler
+/// that waits delays only its own request); it must not block on the server itself.
 public final class HTTPServer: Sendable {
     public typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
 
@@ -24,9 +25,10 @@ public final class HTTPServer: Sendable {
     /// - Parameters:
     ///   - maximumRequestBytes: a request whose body exceeds this is answered 413 and never reaches the handler.
     ///   - connectionTimeout: seconds of silence after which a connection is dropped.
+    ///   - threadPerConnection: serve each connection on a thread of its own (handlers then run concurrently).
     public init(
         host: String = "127.0.0.1", port: UInt16 = 0, maximumRequestBytes: Int = 16 * 1024,
-        connectionTimeout: UInt32 = 10, connectionLimit: UInt32 = 256,
+        connectionTimeout: UInt32 = 10, connectionLimit: UInt32 = 256, threadPerConnection: Bool = false,
         handler: @escaping Handler
     ) throws(HTTPServerError) {
         var address = sockaddr_in()
@@ -43,7 +45,7 @@ public final class HTTPServer: Sendable {
             let started = mhd_shim_start(
                 &address, httpServerURILogger, context.toOpaque(),
                 httpServerAccess, context.toOpaque(), httpServerCompleted, nil,
-                connectionTimeout, memoryLimit, connectionLimit, &failure)
+                connectionTimeout, memoryLimit, connectionLimit, threadPerConnection ? 1 : 0, &failure)
         else {
             context.release()
             if let failure { throw HTTPServerError(description: String(cString: failure)) }

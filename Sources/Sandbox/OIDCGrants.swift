@@ -89,6 +89,9 @@ struct OIDCGrants {
     /// refresh token twice, kept in the data folder for whoever checks a long run afterwards (`make soak`).
     private var refreshReplays: [String: Int] = [:]
     private var devices: [String: Device] = [:]
+    /// Grants revoked because a code or refresh token came twice: a request that redeemed or rotated before the
+    /// reuse was seen, and is still issuing, gets no tokens for them (requests are served side by side).
+    private var revokedGrants: Set<String> = []
     /// The `jti` of every DPoP proof seen while the sandbox runs.
     private var spentProofs: Set<String> = []
     private var deviceCodeByUserCode: [String: String] = [:]
@@ -100,10 +103,12 @@ struct OIDCGrants {
         codes[code] = value
     }
 
-    /// Takes the code out whatever happens next, so a wrong verifier cannot be retried against the same code.
-    mutating func redeem(code: String, now: Double) -> Redemption {
+    /// Takes the code out whatever happens next, so a wrong verifier cannot be retried against the same code. The
+    /// grant the code will produce is named now, in the same step, so a replay arriving before its tokens are
+    /// issued revokes it too.
+    mutating func redeem(code: String, now: Double, grantID: String? = nil) -> Redemption {
         if let value = codes.removeValue(forKey: code) {
-            spentCodes[code] = (nil, now)
+            spentCodes[code] = (grantID, now)
             return .redeemed(value)
         }
         if let spent = spentCodes[code] {
@@ -113,14 +118,11 @@ struct OIDCGrants {
         return .unknown
     }
 
-    /// Remembers which grant a redeemed code produced, for replay detection.
-    mutating func link(code: String, to grantID: String) {
-        if let spent = spentCodes[code] { spentCodes[code] = (grantID, spent.spentAt) }
-    }
-
     // MARK: - Tokens
 
-    mutating func add(accessToken: String, refreshToken: String?, _ token: Token) {
+    /// Records the tokens of a grant; false (nothing recorded) when the grant was revoked meanwhile.
+    mutating func add(accessToken: String, refreshToken: String?, _ token: Token) -> Bool {
+        guard !revokedGrants.contains(token.grantID) else { return false }
         accessTokens[accessToken] = token
         if let refreshToken {
             refreshTokens[refreshToken] = Token(
@@ -128,6 +130,7 @@ struct OIDCGrants {
                 userName: token.userName, scope: token.scope,
                 grantID: token.grantID, expiresAt: nil, jkt: token.jkt)
         }
+        return true
     }
 
     /// Whether a DPoP proof's `jti` is new (RFC 9449 11.1: a proof is used once); it is spent by this call.
@@ -174,6 +177,7 @@ struct OIDCGrants {
     }
 
     private mutating func revoke(grantID: String) {
+        revokedGrants.insert(grantID)
         accessTokens = accessTokens.filter { $0.value.grantID != grantID }
         refreshTokens = refreshTokens.filter { $0.value.grantID != grantID }
     }

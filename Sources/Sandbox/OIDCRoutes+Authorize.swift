@@ -134,7 +134,9 @@ extension OIDCRoutes {
                 selected: hinted ?? session?.userName, choosing: prompt.selectAccount)
         }
 
-        if action == "deny" || action == "approve" { consumePushed(outer) }
+        if action == "deny" || action == "approve", !consumePushed(outer) {
+            return Self.errorPage(400, "The request_uri is unknown or was used already.")
+        }
         switch action {
         case "deny":
             return reply.error("access_denied", "the user denied the request")

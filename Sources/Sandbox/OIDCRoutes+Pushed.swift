@@ -107,10 +107,12 @@ extension OIDCRoutes {
         return .success(query)
     }
 
-    /// A pushed request's `request_uri` is used up once the user answered (RFC 9126 section 4).
-    func consumePushed(_ query: [String: String]) {
-        guard let requestURI = query["request_uri"] else { return }
-        pushedRequests.withLock { _ = $0.removeValue(forKey: requestURI) }
+    /// A pushed request's `request_uri` is used up once the user answered (RFC 9126 section 4): false when another
+    /// answer used it up first (two answers can arrive at once), true when it was still there or none was pushed.
+    @discardableResult
+    func consumePushed(_ query: [String: String]) -> Bool {
+        guard let requestURI = query["request_uri"] else { return true }
+        return pushedRequests.withLock { $0.removeValue(forKey: requestURI) } != nil
     }
 
     /// RFC 9101: the object is a JWS by the client's registered key (none registered, none accepted), `iss` the

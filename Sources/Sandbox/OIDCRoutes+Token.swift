@@ -103,28 +103,27 @@ extension OIDCRoutes {
         guard let verifier = form["code_verifier"] else {
             throw .invalidRequest("code_verifier is required (PKCE)")
         }
+        let grantID = try random()
         let redeemed = try redeem(
             code: code, profile: profile, clientID: clientID, redirectURI: redirectURI,
-            verifier: verifier)
+            verifier: verifier, grantID: grantID)
         if let bound = redeemed.value.dpopJKT, bound != jkt {
             throw .invalidGrant("the DPoP proof's key is not the one dpop_jkt named in the authorization request")
         }
-        let grantID = try random()
-        grants.withLock { $0.link(code: code, to: grantID) }
         return try issueTokens(
             profile: profile, clientID: clientID, user: redeemed.user, scope: redeemed.value.scope,
             nonce: redeemed.value.nonce, grantID: grantID, jkt: jkt, acr: redeemed.value.acr)
     }
 
     /// Redeems a code once: it is gone after this call whether or not the checks pass, and a second redemption
-    /// revokes whatever the first one issued.
+    /// revokes whatever the first one issued (`grantID`, the grant its tokens will belong to), or is still issuing.
     func redeem(
         code: String, profile: OIDCProfile, clientID: String, redirectURI: String,
-        verifier: String
+        verifier: String, grantID: String? = nil
     ) throws(OAuthError) -> RedeemedCode {
         let now = context.clock.now
         let value: OIDCGrants.Code
-        switch grants.withLock({ $0.redeem(code: code, now: now) }) {
+        switch grants.withLock({ $0.redeem(code: code, now: now, grantID: grantID) }) {
         case .redeemed(let found): value = found
         case .replayed: throw .invalidGrant("the authorization code was already used")
         case .unknown: throw .invalidGrant("the authorization code is unknown")
@@ -223,10 +222,12 @@ extension OIDCRoutes {
         let token = OIDCGrants.Token(
             profile: profile, clientID: clientID, userName: user.name, scope: scope,
             grantID: grantID, expiresAt: now + Double(lifetime), jkt: jkt)
-        grants.withLock {
-            $0.add(accessToken: accessToken, refreshToken: refreshToken, token)
-            keep($0)
+        let recorded = grants.withLock { current in
+            let recorded = current.add(accessToken: accessToken, refreshToken: refreshToken, token)
+            keep(current)
+            return recorded
         }
+        guard recorded else { throw .invalidGrant("the grant was revoked: its code or refresh token was used twice") }
         var answer: [String: Any] = [
             "access_token": accessToken, "token_type": jkt == nil ? "Bearer" : "DPoP", "expires_in": lifetime,
             "refresh_token": refreshToken, "scope": scope,

@@ -26,7 +26,7 @@ struct SandboxFaultFilter: Sendable {
             let endpoint = "/" + parts[2]
             if on.contains(.slowProvider), endpoint != "/authorize", endpoint != "/device" {
                 // The pages a browser shows stay quick, so the delay lands where clients wait: on the back channel.
-                // The sandbox has one worker thread: the whole sandbox answers late, as an overloaded provider does.
+                // Only this request waits: every connection has a thread of its own, so other clients are answered.
                 usleep(useconds_t(selection.delayMs) * 1000)
             }
             switch endpoint {

@@ -5,8 +5,9 @@ import LoopbackHTTP
 import Synchronization
 
 /// The built-in local identity provider and auth proxy (SPEC section 7): five OIDC profiles, a
-/// Turnkey-compatible Auth Proxy and Portal-compatible routes, on 127.0.0.1 only. Handlers run on
-/// libmicrohttpd's thread; all state sits behind locks.
+/// Turnkey-compatible Auth Proxy and Portal-compatible routes, on 127.0.0.1 only. Each connection is served on a
+/// thread of its own, so a fault that delays one answer delays no other client; all state sits behind locks, and
+/// what one request must check and change together is done under one lock.
 public final class SandboxServer: Sendable {
     /// Why the sandbox could not start or write its config.
     public struct Failure: Error, Sendable, CustomStringConvertible {
@@ -42,7 +43,7 @@ public final class SandboxServer: Sendable {
             started = try HTTPServer(
                 host: "127.0.0.1", port: configuration.port,
                 maximumRequestBytes: configuration.maximumRequestBytes,
-                connectionTimeout: 10
+                connectionTimeout: 10, threadPerConnection: true
             ) { request in
                 guard let router = slot.router.withLock({ $0 }) else {
                     return .json(

@@ -348,14 +348,14 @@ import Testing
         #expect(log.contains("no request"), "log: \(log)")
     }
 
-    /// Eight connections of the user at once are served; the ninth is told the agent is busy, in
+    /// 128 connections of the user at once are served; the 129th is told the agent is busy, in
     /// one line, and the agent serves again once they are gone.
-    @Test func theNinthConnectionAtOnceIsTurnedAway() throws {
+    @Test func oneConnectionMoreThan128AtOnceIsTurnedAway() throws {
         let agent = try startAgent(seeded(), ["--allow", "*"])
         defer { stop(agent) }
         let idleOut = folder.path + "/idle.out"
         let idle = try storeRunner().spawn(
-            executable: "/usr/bin/python3", ["-c", Self.idleClients, socket, "8", "30"], stdoutPath: idleOut)
+            executable: "/usr/bin/python3", ["-c", Self.idleClients, socket, "128", "30"], stdoutPath: idleOut)
         try #require(waitFor(idleOut, toRead: "connected\n"))
         let busy = client().run(["token"], timeout: 60)
         idle.kill(SIGKILL)
@@ -363,15 +363,56 @@ import Testing
         #expect(busy.status == 5, "stderr: \(busy.stderr)")
         #expect(busy.stdout.isEmpty)
         #expect(
-            busy.stderr.hasPrefix("authdeck token: agent: the agent is busy: 8 connections")
+            busy.stderr.hasPrefix("authdeck token: agent: the agent is busy: 128 connections")
                 && busy.stderr.filter { $0 == "\n" }.count == 1, "stderr: \(busy.stderr)")
-        #expect(log.contains("refused, 8 connections already open"), "log: \(log)")
+        #expect(log.contains("refused, 128 connections already open"), "log: \(log)")
         var served = client().run(["token"])
         for _ in 0..<20 where served.status != 0 {
             usleep(100_000)
             served = client().run(["token"])
         }
         #expect(served.stdout == "AT-work-secret\n", "stderr: \(served.stderr)")
+    }
+
+    /// Sessions `load0`…`load4` beside the seeded ones, and the file that tells scripts/agent-load.py which token
+    /// each must come with (the tokens imported, not anything the agent says).
+    func loadSessions(_ runner: CLIRunner) -> String {
+        var lines = ""
+        var expected: [String] = []
+        for index in 0..<5 {
+            lines += TokenDeliveryTests.line("load\(index)", token: "AT-load\(index)-secret")
+            expected.append("\"load\(index)\": \"AT-load\(index)-secret\"")
+        }
+        #expect(runner.run(["store", "import", "-"], stdin: lines).status == 0)
+        return folder.write("expected.json", "{" + expected.joined(separator: ", ") + "}")
+    }
+
+    /// What scripts/agent-load.py printed, checked: every request answered with the token of the session it asked
+    /// for, the slow client's too.
+    func expectAllServed(_ result: CLIRunner.Result, requests: Int) {
+        #expect(result.status == 0 && !result.timedOut, "stderr: \(result.stderr)")
+        let report =
+            (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [String: Any] ?? [:]
+        #expect(report["requests"] as? Int == requests, "report: \(result.stdout)")
+        #expect(report["failures"] as? Int == 0, "report: \(result.stdout)")
+        #expect(report["wrong"] as? Int == 0, "report: \(result.stdout)")
+        #expect((report["slowServed"] as? Int ?? 0) >= 1, "report: \(result.stdout)")
+    }
+
+    static let loadScript = CLIRunner.repositoryRoot + "/scripts/agent-load.py"
+
+    /// Twenty clients at once, 200 requests each on a connection apiece, beside a client that sends its requests in
+    /// pieces, reads its answers a byte at a time and holds an idle connection: none is refused or answered with
+    /// another session's token.
+    @Test func twentyClientsAtOnceEachGetTheirOwnTokens() throws {
+        let runner = seeded()
+        let expected = loadSessions(runner)
+        let agent = try startAgent(runner, ["--allow", "*"])
+        defer { stop(agent) }
+        let result = storeRunner().run(
+            executable: "/usr/bin/python3", [Self.loadScript, socket, expected, "20", "200"], timeout: 300)
+        expectAllServed(result, requests: 4000)
+        #expect(!log.contains("busy"), "log: \(log.suffix(500))")
     }
 
     // MARK: - ssh -R
@@ -399,6 +440,27 @@ import Testing
         #expect(result.stdout == "AT-work-secret\nstatus=0\nstatus=4\n", "stdout: \(result.stdout)")
         #expect(!FileManager.default.fileExists(atPath: remoteHome + "/sessions.db"))
         #expect(log.contains("session 'work' for remote (via ssh)"), "log: \(log)")
+    }
+
+    /// The same load through `ssh -R`: every connection of the remote clients is a channel of one ssh session.
+    @Test func twentyRemoteClientsAtOnceThroughSSHForwarding() throws {
+        guard getuid() == 0, Installed.has("/usr/sbin/sshd"), Installed.has("/usr/bin/ssh") else {
+            return Installed.skip("sshd and ssh, run as root")
+        }
+        let runner = seeded()
+        let expected = loadSessions(runner)
+        let agent = try startAgent(runner, ["--allow", "*"])
+        defer { stop(agent) }
+        let sshd = try SSHServer(folder: folder, runner: runner)
+        let remoteSocket = folder.path + "/remote.sock"
+        let result = runner.run(
+            executable: "/usr/bin/ssh",
+            sshd.clientArguments + [
+                "-o", "ExitOnForwardFailure=yes", "-R", "\(remoteSocket):\(socket)", "root@127.0.0.1",
+                "python3 '\(Self.loadScript)' '\(remoteSocket)' '\(expected)' 20 200",
+            ], timeout: 300)
+        expectAllServed(result, requests: 4000)
+        #expect(log.contains("for remote (via ssh)"), "log: \(log.suffix(500))")
     }
 }
 

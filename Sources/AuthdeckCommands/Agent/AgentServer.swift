@@ -7,7 +7,8 @@ import Synchronization
     import Glibc
 #endif
 
-/// Answers agent connections, each on a thread of its own, so a slow or idle client holds up no other: checks the
+/// Answers agent connections, each on a thread of its own while it is open (threads are kept for the next
+/// connection, `ServingThreads`), so a slow or idle client holds up no other: checks the
 /// peer's user, the allow-list and (with `--confirm`) the operator, then hands out the token through the same path
 /// as `authdeck token`, and logs the request. The store serialises its own calls; the prompts are taken one at a time.
 final class AgentServer: Sendable {
@@ -28,8 +29,10 @@ final class AgentServer: Sendable {
 
     /// Seconds a client has to send its whole request, however slowly the bytes come.
     static let requestTimeoutSeconds = 10
-    /// Connections of the agent's user served at once; one more is answered that the agent is busy.
-    static let maximumConnections = 8
+    /// Connections of the agent's user served at once; one more is answered that the agent is busy. Enough for
+    /// many scripts at once, each holding a connection for one request.
+    static let maximumConnections = 128
+    private let threads = ServingThreads()
 
     init(store: SessionStore, allowed: Set<String>, confirm: Bool, log: RequestLog, config: String? = nil) {
         self.store = store
@@ -40,7 +43,7 @@ final class AgentServer: Sendable {
     }
 
     /// Takes a just-accepted connection: refused here (on the accepting thread, without reading) when its peer is
-    /// another user or the agent's user already has `maximumConnections` open, else served on a new thread.
+    /// another user or the agent's user already has `maximumConnections` open, else served on a thread of its own.
     func accept(_ connection: UnixSocket) {
         connection.setTimeout(seconds: Self.requestTimeoutSeconds)
         guard let peer = connection.peer() else {
@@ -69,7 +72,7 @@ final class AgentServer: Sendable {
             connection.close()
             return
         }
-        Thread.detachNewThread { [self] in
+        threads.run { [self] in
             serve(connection, pid: peer.pid)
             serving.withLock { $0 -= 1 }
         }
@@ -114,6 +117,10 @@ final class AgentServer: Sendable {
                 log.record("session '\(key)' for \(who): refused, not on the allow-list")
                 throw CommandFailure(.authenticationFailed, "session '\(key)' is not on this agent's allow-list")
             }
+            // The sign-in time matters only to a step-up report and to a session with one pending: most requests
+            // skip that read.
+            let pending = stepUps.withLock { $0[key] }
+            if stepUp == nil && pending == nil { return try respond(requirement, key: key, proof: proof, who: who) }
             let signedInAt = try StoreCommands.attempt { () throws(StoreError) in try store.entry(key) }.record
                 .createdAt
             if let stepUp {
@@ -121,7 +128,7 @@ final class AgentServer: Sendable {
                 log.record("session '\(key)' for \(who): step-up asked (\(stepUp.summary))")
                 return AgentMessage.answer(stepUp: stepUp.command(key: key), key: key)
             }
-            if let pending = stepUps.withLock({ $0[key] }) {
+            if let pending {
                 guard pending.signedInAt == signedInAt else {
                     stepUps.withLock { _ = $0.removeValue(forKey: key) }
                     return try respond(requirement, key: key, proof: proof, who: who)
@@ -161,9 +168,14 @@ final class AgentServer: Sendable {
         return AgentMessage.answer(issued)
     }
 
-    /// "remote" when the peer is an ssh client forwarding a socket from another machine, else "local".
+    /// "remote" when the peer is an ssh client forwarding a socket from another machine, else "local". Read with
+    /// one `read` of `/proc/PID/comm` ("ssh\n" for an ssh client), as it is asked once per request.
     static func place(of pid: Int32) -> String {
-        guard let comm = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8) else { return "local" }
-        return comm.trimmingCharacters(in: .whitespacesAndNewlines) == "ssh" ? "remote (via ssh)" : "local"
+        let descriptor = open("/proc/\(pid)/comm", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return "local" }
+        defer { close(descriptor) }
+        var comm = [UInt8](repeating: 0, count: 32)
+        let count = comm.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        return count > 0 && Array(comm.prefix(count)) == Array("ssh\n".utf8) ? "remote (via ssh)" : "local"
     }
 }

@@ -61,7 +61,7 @@ struct UnixSocket {
             }
         }
         umask(previous)
-        guard bound == 0, chmod(path, 0o600) == 0, Glibc.listen(descriptor, 16) == 0 else {
+        guard bound == 0, chmod(path, 0o600) == 0, Glibc.listen(descriptor, SOMAXCONN) == 0 else {
             let failure = lastError()
             Glibc.close(descriptor)
             throw failure
@@ -88,17 +88,22 @@ struct UnixSocket {
     }
 
     /// Reads up to the first newline (not kept), at most `limit` bytes; nil on EOF before one, a timeout or too long.
-    /// With a `deadline`, the whole line must have come by then, however the bytes trickle in.
+    /// With a `deadline`, the whole line must have come by then, however the bytes trickle in. Reads what has come
+    /// in one call (a line usually arrives whole); bytes after the newline are dropped, as one line each way is
+    /// all either side sends.
     func readLine(limit: Int = 65_536, until deadline: ContinuousClock.Instant? = nil) -> [UInt8]? {
         var line: [UInt8] = []
-        var byte: UInt8 = 0
+        var chunk = [UInt8](repeating: 0, count: 4096)
         while line.count <= limit {
             if let deadline, !waitForInput(until: deadline) { return nil }
-            let count = read(descriptor, &byte, 1)
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
-            guard count == 1 else { return nil }
-            if byte == UInt8(ascii: "\n") { return line }
-            line.append(byte)
+            guard count > 0 else { return nil }
+            if let end = chunk[0..<count].firstIndex(of: UInt8(ascii: "\n")) {
+                line.append(contentsOf: chunk[0..<end])
+                return line.count <= limit ? line : nil
+            }
+            line.append(contentsOf: chunk[0..<count])
         }
         return nil
     }
