@@ -124,7 +124,11 @@ import Testing
         guard let keyring = try keyring() else { return }
         let refused = keyring.runner.run(["store", "migrate", "--to", "pass", "--pass-entry", "../outside"])
         #expect(refused.status == 2, "bad name: \(refused.stderr)")
-        #expect(!refused.stderr.dropLast().contains("\n"), "one line: \(refused.stderr)")
+        let said = refused.stderr.split(separator: "\n").filter { !$0.hasPrefix("usage:") }
+        #expect(
+            said == [
+                "authdeck store migrate: --pass-entry must be a relative name such as authdeck/master-key (no leading /, no ..)"
+            ], "one line and the usage: \(refused.stderr)")
         // Someone else's entry is never replaced.
         #expect(keyring.pass(["insert", "--multiline", "team/other"], stdin: "not ours\n").status == 0)
         let taken = keyring.runner.run(["store", "migrate", "--to", "pass", "--pass-entry", "team/other"])
