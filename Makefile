@@ -14,7 +14,7 @@ DEBIAN_PACKAGES = pkg-config libncurses-dev libssl-dev libcjose-dev libjansson-d
 	libmicrohttpd-dev libsecret-1-dev libkeyutils-dev libqrencode-dev libfido2-dev python3-fido2 \
 	libcurl4-openssl-dev libcurl4 ca-certificates keyutils tmux dbus dbus-x11 gnome-keyring libsecret-tools sqlite3 python3 python3-keyring \
 	procps glewlwyd openssl python3-venv git openssh-server openssh-client python3-cryptography \
-	fish zsh zbar-tools gh oathtool curl util-linux dash chromium
+	fish zsh zbar-tools gh oathtool curl util-linux dash chromium pass gnupg awscli
 
 # The interoperability suite's django-oauth-toolkit, in a venv under .build (never system-wide). oauthlib 4 breaks
 # the toolkit's device authorization view (3.4.1), so it stays below 4. Without the network this step only warns:
@@ -29,6 +29,9 @@ EXCHANGE_PYPI = "idpyoidc==5.0.0"
 # python3-cryptography predates it (46 added hpke), so a venv of its own.
 HPKE_VENV = .build/hpke-venv
 HPKE_PYPI = "cryptography>=46"
+# moto's server, a local AWS STS that `authdeck aws-credentials` is tested against with the real aws CLI.
+MOTO_VENV = .build/moto-venv
+MOTO_PYPI = "moto[server]>=5,<6"
 
 .PHONY: setup build release test lint format run bench fuzz install clean
 
@@ -46,6 +49,8 @@ setup:
 		|| echo "make setup: idpyoidc not installed; the interop suite will skip it" >&2
 	( python3 -m venv $(HPKE_VENV) && $(HPKE_VENV)/bin/pip install -q $(HPKE_PYPI) ) \
 		|| echo "make setup: cryptography>=46 not installed; the HPKE tests will say they skipped" >&2
+	( python3 -m venv $(MOTO_VENV) && $(MOTO_VENV)/bin/pip install -q $(MOTO_PYPI) ) \
+		|| echo "make setup: moto not installed; the AWS credential tests will say they skipped" >&2
 
 build:
 	$(SWIFT) build $(SWIFT_BUILD_FLAGS)

@@ -5,4 +5,7 @@ public enum MasterKeySource: String, Sendable, Equatable, CaseIterable {
     case secretService = "secret-service"
     /// The key is in the database, AES-256-GCM-wrapped under a key derived from a passphrase with scrypt.
     case passphrase
+    /// The key is an entry of `pass`, the standard Unix password manager (GPG-encrypted, unlocked through
+    /// gpg-agent); the database holds the entry's name and a check value.
+    case pass
 }

@@ -63,16 +63,34 @@ extension SessionStore {
         masterKey = nil
     }
 
-    /// Moves the master key to `target`: stores it in the Secret Service or wraps it under a new passphrase.
-    /// Only the key's wrapping changes; no session is rewritten. On a store that has no key yet, creates it there.
-    public func migrateMasterKey(to target: MasterKeySource) throws(StoreError) {
+    /// The `pass` entry that holds the master key, when `pass` is the key source.
+    public func passEntryName() throws(StoreError) -> String? {
+        lock.lock()
+        defer { lock.unlock() }
+        do { return try Self.readMetaText(database, StoreSchema.Meta.passEntry) } catch { throw fail(error) }
+    }
+
+    /// Moves the master key to `target`: stores it in the Secret Service or `pass` (the entry `passEntry`, else
+    /// `PassEntry.defaultName`), or wraps it under a new passphrase. Only the key's wrapping changes; no session is
+    /// rewritten. On a store that has no key yet, creates it there. The old source's copy goes only once the new
+    /// one is written (and, for pass, read back), so a failure leaves the store as it was.
+    public func migrateMasterKey(to target: MasterKeySource, passEntry: String? = nil) throws(StoreError) {
         lock.lock()
         defer { lock.unlock() }
         guard let current = try currentSource() else {
+            if target == .pass {
+                let key: [UInt8]
+                do { key = try SecureRandom.bytes(32) } catch { throw .storage("\(error)") }
+                try moveToPass(key, entry: passEntry, previous: nil)
+                remember(key)
+                return
+            }
             _ = try createMasterKey(preferring: target)
             return
         }
         let key = try unlockedKey()
+        let previousEntry = current == .pass ? try currentPassEntry() : nil
+        defer { if let previousEntry { dropUnlessNamed(previousEntry) } }
         switch target {
         case .passphrase:
             let wrapping = try passphraseWrapping(of: key)
@@ -81,6 +99,7 @@ extension SessionStore {
                 try Self.writeMeta(database, StoreSchema.Meta.kdfSalt, blob: wrapping.salt)
                 try Self.writeMeta(database, StoreSchema.Meta.kdfParameters, text: wrapping.parameters)
                 try Self.writeMeta(database, StoreSchema.Meta.wrappedKey, blob: wrapping.wrapped)
+                try Self.deleteMeta(database, StoreSchema.Meta.passEntry)
             }
             if current == .secretService, let vault = options.secretService {
                 // The database now holds the key; an item left in the keyring would be a second copy to protect.
@@ -93,11 +112,60 @@ extension SessionStore {
             try storeInSecretService(key)
             try write { () throws(SQLiteError) in
                 try writeSource(.secretService, key: key)
-                for name in [StoreSchema.Meta.kdfSalt, StoreSchema.Meta.kdfParameters, StoreSchema.Meta.wrappedKey] {
+                for name in [
+                    StoreSchema.Meta.kdfSalt, StoreSchema.Meta.kdfParameters, StoreSchema.Meta.wrappedKey,
+                    StoreSchema.Meta.passEntry,
+                ] {
                     try Self.deleteMeta(database, name)
                 }
             }
+        case .pass:
+            try moveToPass(key, entry: passEntry, previous: current)
         }
+    }
+
+    /// Writes `key` to the pass entry `entry` (read back through gpg-agent), then records it as the key source;
+    /// the passphrase wrapping and any Secret Service item go after.
+    private func moveToPass(_ key: [UInt8], entry name: String?, previous: MasterKeySource?) throws(StoreError) {
+        let entry = PassEntry(name: name ?? PassEntry.defaultName, environment: options.environment)
+        let currentName = previous == .pass ? try currentPassEntry()?.name : nil
+        let replacing = currentName == entry.name
+        try entry.write(key, storeID: storeID, replacing: replacing)
+        try write { () throws(SQLiteError) in
+            try writeSource(.pass, key: key)
+            try Self.writeMeta(database, StoreSchema.Meta.passEntry, text: entry.name)
+            for name in [StoreSchema.Meta.kdfSalt, StoreSchema.Meta.kdfParameters, StoreSchema.Meta.wrappedKey] {
+                try Self.deleteMeta(database, name)
+            }
+        }
+        if previous == .secretService, let vault = options.secretService {
+            _ = try? vault.clear(storeID: storeID)
+        }
+    }
+
+    private func currentPassEntry() throws(StoreError) -> PassEntry? {
+        let name: String?
+        do { name = try Self.readMetaText(database, StoreSchema.Meta.passEntry) } catch { throw fail(error) }
+        return name.map { PassEntry(name: $0, environment: options.environment) }
+    }
+
+    /// Removes `entry` from the password store once the database no longer names it (a migration away from it
+    /// succeeded): a copy left there would be one more to protect. Nothing is removed when that cannot be read.
+    private func dropUnlessNamed(_ entry: PassEntry) {
+        let named: String?
+        do { named = try Self.readMetaText(database, StoreSchema.Meta.passEntry) } catch { return }
+        if named != entry.name { entry.remove() }
+    }
+
+    private func unlockFromPass() throws(StoreError) -> [UInt8] {
+        guard let entry = try currentPassEntry() else {
+            throw .damagedDatabase(path: location.databasePath, detail: "the key source is pass but no entry is named")
+        }
+        let key = try entry.read()
+        guard try keyMatches(key) else {
+            throw .locked("the pass entry '\(entry.name)' holds a key of another store")
+        }
+        return key
     }
 
     // MARK: - Unlocking (callers hold `lock`)
@@ -120,6 +188,7 @@ extension SessionStore {
         case nil: key = try createMasterKey(preferring: nil)
         case .secretService: key = try unlockFromSecretService()
         case .passphrase: key = try unlockWithPassphrase()
+        case .pass: key = try unlockFromPass()
         }
         remember(key)
         return key
@@ -207,7 +276,7 @@ extension SessionStore {
                 throw .locked("no D-Bus session bus is reachable, so the Secret Service cannot take the key")
             }
             useSecretService = true
-        case .passphrase?:
+        case .passphrase?, .pass?:
             useSecretService = false
         case nil:
             useSecretService = options.secretServiceEnabled

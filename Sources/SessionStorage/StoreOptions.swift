@@ -18,13 +18,16 @@ public struct StoreOptions: Sendable {
     public var useKeyCache: Bool
     /// How long a write waits for another process's transaction before it fails.
     public var busyTimeoutMilliseconds: Int32
+    /// The environment the `pass` program runs with, when the master key is kept there.
+    public var environment: [String: String]
     /// Receives one-line warnings (permissions repaired); the executable prints them on stderr.
     public var warn: @Sendable (String) -> Void
 
     public init(
         unlockForSeconds: Int = 900, keyringTimeoutSeconds: Int = 5, secretService: MasterKeyVault? = nil,
         passphrase: PassphraseUnlock = .unavailable, useKeyCache: Bool = true,
-        busyTimeoutMilliseconds: Int32 = 5_000, warn: @escaping @Sendable (String) -> Void = { _ in }
+        busyTimeoutMilliseconds: Int32 = 5_000, environment: [String: String] = [:],
+        warn: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.unlockForSeconds = unlockForSeconds
         self.keyringTimeoutSeconds = keyringTimeoutSeconds
@@ -32,6 +35,7 @@ public struct StoreOptions: Sendable {
         self.passphrase = passphrase
         self.useKeyCache = useKeyCache
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        self.environment = environment
         self.warn = warn
     }
 
@@ -51,6 +55,6 @@ public struct StoreOptions: Sendable {
             secretService: SessionBus.configured(environment: environment) ? secretService : nil,
             passphrase: .fromEnvironment(
                 environment, standardInputIsTerminal: standardInputIsTerminal, writeError: writeError),
-            warn: warn)
+            environment: environment, warn: warn)
     }
 }

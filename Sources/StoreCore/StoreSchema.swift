@@ -93,6 +93,8 @@ package enum StoreSchema {
         package static let kdfSalt = "kdf_salt"
         package static let kdfParameters = "kdf_parameters"
         package static let wrappedKey = "wrapped_key"
+        /// The `pass` entry that holds the master key, when the key source is `pass`.
+        package static let passEntry = "pass_entry"
         package static let selected = "selected"
         /// When the store was last locked (`store lock`, the TUI's lock key): a write that every open TUI's watch
         /// sees, so each drops its key too.

@@ -22,6 +22,7 @@ import Testing
         ],
         "token": ["id-token", "json", "min-valid", "format"], "exec": ["env", "min-valid"],
         "env": ["shell", "env", "min-valid"], "git-credential": ["host", "username", "min-valid"],
+        "aws-credentials": ["role-arn", "duration", "role-session-name"],
         "agent": ["allow", "socket", "confirm", "log"], "stamp": ["body", "header"], "refresh": ["all"],
         "dpop-proof": ["method", "url", "nonce"],
         "logout": ["all", "expired", "revoke", "yes"], "status": ["json"],
@@ -29,7 +30,8 @@ import Testing
         "totp": [], "totp add": ["secret", "uri", "replace"], "totp list": ["json"], "totp rm": [], "totp code": [],
         "sandbox": ["port", "users", "outbox", "config-out", "token-lifetime", "device-interval", "fault", "delay-ms"],
         "sandbox faults": ["delay-ms", "url", "json"], "sandbox panel": ["url"], "sandbox approve": ["user", "deny"],
-        "store": [], "store lock": [], "store migrate": ["to"], "store import": ["replace", "skip-existing"],
+        "store": [], "store lock": [], "store migrate": ["to", "pass-entry"],
+        "store import": ["replace", "skip-existing"],
         "store export": [],
         "trace": [], "trace show": ["expand", "all", "plain", "json"], "trace diff": ["json"],
         "trace replay": ["timeout", "trace-out", "json"],
@@ -236,7 +238,7 @@ import Testing
         let add = bash(["authdeck", "totp", "add", "--"])
         #expect(add.contains("--secret") && !add.contains("--json"), "\(add)")
         #expect(Set(bash(["authdeck", "store", ""])) == ["lock", "migrate", "import", "export"])
-        #expect(Set(bash(["authdeck", "store", "migrate", "--to", ""])) == ["secret-service", "passphrase"])
+        #expect(Set(bash(["authdeck", "store", "migrate", "--to", ""])) == ["secret-service", "passphrase", "pass"])
         #expect(bash(["authdeck", "store", "lock", "--"]).allSatisfy { Self.global.contains(String($0.dropFirst(2))) })
         #expect(bash(["authdeck", "sandbox", "panel", "--p"]) == [])
         #expect(bash(["authdeck", "sandbox", "--p"]) == ["--port", "--post-logout-redirect-uri"])

@@ -10,14 +10,19 @@ final class ScriptServer: @unchecked Sendable {
     let process: Process
     let port: Int
 
-    init(fixture: String, arguments: [String], folder: TemporaryFolder, runner: CLIRunner) throws {
+    /// Starts `fixture` with `interpreter` (a venv's python for a server from PyPI) and waits `seconds` at most
+    /// for its port.
+    init(
+        fixture: String, arguments: [String], folder: TemporaryFolder, runner: CLIRunner,
+        interpreter: String = "/usr/bin/python3", seconds: Int = 10
+    ) throws {
         let portFile = folder.path + "/\(fixture).port"
         process = try runner.start(
-            executable: "/usr/bin/python3",
+            executable: interpreter,
             [CLIRunner.repositoryRoot + "/Tests/authdeckTests/Fixtures/" + fixture]
                 + arguments + [portFile])
         var found: Int?
-        for _ in 0..<200 {
+        for _ in 0..<(seconds * 20) {
             if let text = try? String(contentsOfFile: portFile, encoding: .utf8), let number = Int(text) {
                 found = number
                 break

@@ -8,7 +8,8 @@ import TerminalUI
 /// lists come from it (`make completions` regenerates Resources/completions and Resources/authdeck.1).
 enum Commands {
     static let all: [Command] = [
-        tui, list, login, use, token, exec, env, gitCredential, agent, stamp, dpopProof, refresh, logout, status,
+        tui, list, login, use, token, exec, env, gitCredential, awsCredentials, agent, stamp, dpopProof, refresh,
+        logout, status,
         inspect, introspect, openURL, totp,
         sandbox, store, trace, doctor,
     ]
@@ -181,6 +182,18 @@ enum Commands {
         ],
         operands: .words(["get", "store", "erase"]), run: GitCredentialCommand.run)
 
+    static let awsCredentials = Command(
+        "aws-credentials",
+        synopsis: "aws-credentials --role-arn ARN [KEY] [--duration DUR] [--role-session-name NAME]",
+        summary: "AWS credentials for a role, from the session's ID token (STS AssumeRoleWithWebIdentity), "
+            + "as credential_process prints them.",
+        options: [
+            .value("role-arn", "ARN", "the IAM role to assume (arn:aws:iam::ACCOUNT:role/NAME)"),
+            .value("duration", "DUR", "how long the credentials last, 15m to 12h (default: the role's, often 1h)"),
+            .value("role-session-name", "NAME", "the role session name (default authdeck-KEY)"),
+        ],
+        operands: .sessions, run: AWSCredentialsCommand.run)
+
     static let agent = Command(
         "agent", synopsis: "agent --allow KEY[,KEY…]|'*' [--socket PATH] [--confirm] [--log FILE]",
         summary: "Serve tokens on a Unix socket (AUTHDECK_AGENT_SOCK), to forward with ssh -R.",
@@ -337,9 +350,13 @@ enum Commands {
         subcommands: [
             Command("lock", synopsis: "store lock", summary: "Forget the cached unlocked store key."),
             Command(
-                "migrate", synopsis: "store migrate --to secret-service|passphrase",
-                summary: "Keep the master key with the Secret Service or under a passphrase.",
-                options: [.choice("to", ["secret-service", "passphrase"], "secret-service or passphrase")]),
+                "migrate", synopsis: "store migrate --to secret-service|passphrase|pass [--pass-entry NAME]",
+                summary: "Keep the master key with the Secret Service, under a passphrase, or in pass.",
+                options: [
+                    .choice(
+                        "to", ["secret-service", "passphrase", "pass"], "secret-service, passphrase or pass"),
+                    .value("pass-entry", "NAME", "the pass entry for the key (default authdeck/master-key)"),
+                ]),
             Command(
                 "import", synopsis: "store import FILE|- [--replace|--skip-existing]",
                 summary: "Add sessions from an export bundle or JSON lines.",

@@ -182,7 +182,8 @@ enum DoctorCommand {
                 level: .ok, area: "store",
                 message: "\(location.databasePath): \(count) session\(count == 1 ? "" : "s")", fix: nil))
         let source = try? store.keySource()
-        let sourceName = source?.rawValue ?? "none yet"
+        var sourceName = source?.rawValue ?? "none yet"
+        if source == .pass, let entry = try? store.passEntryName() { sourceName += " (entry \(entry))" }
         if store.isUnlockedInCache {
             checks.append(
                 Check(

@@ -39,14 +39,20 @@ enum StoreMaintenance {
 
     private static func migrate(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
         guard let name = arguments.value("to") else {
-            throw .usage("store migrate needs --to secret-service|passphrase")
+            throw .usage("store migrate needs --to secret-service|passphrase|pass")
         }
         guard let target = MasterKeySource(rawValue: name) else {
-            throw .usage("--to must be secret-service or passphrase")
+            throw .usage("--to must be secret-service, passphrase or pass")
+        }
+        let entry = arguments.value("pass-entry")
+        if let entry {
+            guard target == .pass else { throw .usage("--pass-entry goes with --to pass") }
+            if let problem = PassEntry.nameProblem(entry) { throw .usage(problem) }
         }
         guard let store = try StoreCommands.openStore(global, create: true) else { return .failed }
-        try StoreCommands.attempt { () throws(StoreError) in try store.migrateMasterKey(to: target) }
-        if !global.quiet { global.err("the master key is now kept by \(target.rawValue)\n") }
+        try StoreCommands.attempt { () throws(StoreError) in try store.migrateMasterKey(to: target, passEntry: entry) }
+        let place = target == .pass ? "pass (entry \(entry ?? PassEntry.defaultName))" : target.rawValue
+        if !global.quiet { global.err("the master key is now kept by \(place)\n") }
         return .done
     }
 

@@ -60,4 +60,6 @@ OAUTH2_PROVIDER = {
     "OIDC_RP_INITIATED_LOGOUT_ALWAYS_PROMPT": False,
     # Access-token lifetime: the toolkit's default (ten hours) unless a test asks for short-lived tokens.
     "ACCESS_TOKEN_EXPIRE_SECONDS": int(os.environ.get("INTEROP_ACCESS_TOKEN_SECONDS", "36000")),
+    # ID-token lifetime: the toolkit's default (ten hours) unless a test asks for short-lived ones.
+    "ID_TOKEN_EXPIRE_SECONDS": int(os.environ.get("INTEROP_ID_TOKEN_SECONDS", "36000")),
 }
