@@ -33,10 +33,11 @@ EXCHANGE_PYPI = "idpyoidc==5.0.0"
 HPKE_VENV = .build/hpke-venv
 HPKE_PYPI = "cryptography>=46"
 # The clean Debian root `make deb-check` installs the package into: a tarball made once by mmdebstrap from the
-# mirror, with zsh, fish and desktop-file-utils (to see the completions and the URL handler land where they
-# look) and the runtime libraries' packages downloaded but not installed, so the install needs no network.
+# mirror, with zsh, fish, desktop-file-utils and man-db (to see the completions, the URL handler and the man page
+# land where they look) and the runtime libraries' packages downloaded but not installed, so the install needs no
+# network.
 DEB_ROOT = .build/deb-root/bookworm.tar
-DEB_ROOT_INSTALLED = zsh fish desktop-file-utils
+DEB_ROOT_INSTALLED = zsh fish desktop-file-utils man-db
 DEB_ROOT_CACHED = libc6 libgcc-s1 libstdc++6 libssl3 libcjose0 libjansson4 libqrencode4 libncursesw6 libtinfo6 \
 	libsqlite3-0 libnettle8 libkeyutils1 libcurl4 libmicrohttpd12 libsecret-1-0 libfido2-1
 

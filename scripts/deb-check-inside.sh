@@ -23,27 +23,38 @@ apt() {
     }
 }
 # Every file and folder of the root with its type and mode, and each regular file's checksum; what apt and dpkg
-# keep of their own doings (logs, caches, the status database) and this check's own files are left out.
+# keep of their own doings (logs, caches, the status database; ldconfig's inode cache) and this check's own files
+# are left out, and so is man-db's index: its dpkg trigger adds pages but leaves purging to its daily job
+# (`mandb -p`), so `gone` runs that purge itself and asks whatis.
 snapshot() {
     find / -xdev \( -path /proc -o -path /dev -o -path /tmp -o -path /root -o -path /run -o -path /var/log \
-        -o -path /var/cache/apt -o -path /var/cache/debconf -o -path /var/lib/apt -o -path /var/lib/dpkg \) -prune \
+        -o -path /var/cache/apt -o -path /var/cache/man -o -path /var/cache/ldconfig -o -path /var/cache/debconf -o -path /var/lib/apt -o -path /var/lib/dpkg \) -prune \
         -o -printf '%p %y %m\n' | LC_ALL=C sort
     find / -xdev \( -path /proc -o -path /dev -o -path /tmp -o -path /root -o -path /run -o -path /var/log \
-        -o -path /var/cache/apt -o -path /var/cache/debconf -o -path /var/lib/apt -o -path /var/lib/dpkg \) -prune \
+        -o -path /var/cache/apt -o -path /var/cache/man -o -path /var/cache/ldconfig -o -path /var/cache/debconf -o -path /var/lib/apt -o -path /var/lib/dpkg \) -prune \
         -o -type f -print0 | LC_ALL=C sort -z | xargs -0 md5sum
+}
+
+# The package's Depends first, as apt installs them (their own Recommends, like ca-certificates, included), then
+# the list to compare with: what the package itself adds must all be gone again after remove and after purge.
+depends=$(dpkg-deb -f "$package" Depends | sed 's/([^)]*)//g; s/,/ /g')
+apt install -y $depends
+gone() {
+    mandb -q
+    ! whatis authdeck >/dev/null 2>&1 || fail "man-db's index still has authdeck's page after apt-get $1"
+    snapshot >/tmp/after
+    diff /tmp/before /tmp/after >&2 ||
+        fail "apt-get $1 left the root different from before the install (above: < before, > after)"
+    say "apt-get $1 left every file of the root as it was"
 }
 
 snapshot >/tmp/before
 start=$(date +%s)
-# The command users type: Recommends come along. Then libsecret-1-0 goes again (apt keeps authdeck: it is only
-# recommended), so everything below shows that Depends alone is enough.
-apt install -y "$package"
+# Depends is enough: everything below runs without what is only recommended (libsecret-1-0).
+apt install -y --no-install-recommends "$package"
 say "installed in $(($(date +%s) - start)) s"
-[ "$(dpkg-query -W -f='${Status}' libsecret-1-0)" = "install ok installed" ] ||
-    fail "apt-get install did not bring libsecret-1-0 (Recommends)"
-apt remove -y libsecret-1-0
-[ "$(dpkg-query -W -f='${Status}' authdeck)" = "install ok installed" ] ||
-    fail "removing libsecret-1-0 removed authdeck: it must be a Recommends, not a Depends"
+[ "$(dpkg-query -W -f='${Status}' libsecret-1-0 2>/dev/null || true)" != "install ok installed" ] ||
+    fail "libsecret-1-0 was installed with Depends alone"
 
 said=$(authdeck --version)
 [ "$said" = "authdeck $version" ] || fail "authdeck --version says '$said', not 'authdeck $version'"
@@ -83,7 +94,8 @@ echo "$code" >&3
 exec 3>&-
 wait "$login" || fail "authdeck login failed: $(cat /tmp/login.err)"
 key=$(cat /tmp/login.out)
-authdeck list --json | grep -q "\"key\":\"$key\"" || fail "the session '$key' is not listed: $(authdeck list --json)"
+listed=$(authdeck list --json)
+grep -q "\"key\":\"$key\"" <<<"$listed" || fail "the session '$key' is not listed: $(authdeck list --json)"
 token=$(authdeck token "$key")
 [ -n "$token" ] || fail "authdeck token $key printed nothing"
 say "signed in as session '$key' and read its token"
@@ -92,12 +104,15 @@ wait "$sandbox" || true
 
 # The man page, the completions where bash, zsh and fish look, the URL handler registered by Debian's
 # desktop-file-utils trigger, the copyright.
-gzip -dc /usr/share/man/man1/authdeck.1.gz | grep -q '^\.TH AUTHDECK 1' || fail "no man page at /usr/share/man/man1"
+# (Each output is read whole before grep -q looks at it: a writer cut off by grep's early exit fails under pipefail.)
+[ "$(man -w authdeck)" = /usr/share/man/man1/authdeck.1.gz ] || fail "man finds no authdeck page in /usr/share/man"
+whatis authdeck >/dev/null || fail "man-db's trigger did not index authdeck's man page"
 bash -c '. /usr/share/bash-completion/completions/authdeck && complete -p authdeck' >/dev/null ||
     fail "bash: the completion defines none for authdeck"
 zsh -fc 'autoload -Uz compinit && compinit -u -d /tmp/zcompdump && [[ -n ${_comps[authdeck]} ]]' ||
     fail "zsh: compinit finds no completion for authdeck in its fpath"
-fish -c 'complete -C"authdeck "' | grep -q '^login' || fail "fish: no completion offers authdeck's login"
+offered=$(fish -c 'complete -C"authdeck "')
+grep -q '^login' <<<"$offered" || fail "fish: no completion offers authdeck's login"
 grep -q '^x-scheme-handler/authdeck=.*authdeck-url-handler.desktop' /usr/share/applications/mimeinfo.cache ||
     fail "authdeck-url-handler.desktop is not the x-scheme-handler/authdeck handler in mimeinfo.cache"
 grep -q '^Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/' \
@@ -106,17 +121,16 @@ say "man page, bash/zsh/fish completions, URL handler and copyright are where th
 
 apt remove -y authdeck
 ! command -v authdeck >/dev/null || fail "authdeck is still on the PATH after apt-get remove"
-for left in /usr/lib/authdeck /usr/share/authdeck /usr/share/doc/authdeck; do
-    [ ! -e "$left" ] || fail "$left is still there after apt-get remove"
-done
-! grep -q authdeck /usr/share/applications/mimeinfo.cache || fail "mimeinfo.cache still names authdeck after remove"
+gone remove
+# With no conffiles, remove leaves nothing to purge: dpkg forgets the package at once.
+[ -z "$(dpkg-query -W -f='${Status}' authdeck 2>/dev/null || true)" ] || fail "dpkg still knows authdeck after remove"
+
+# The command users type: the Recommends come along. Then the way most people leave a package, apt-get purge while
+# it is installed, and autoremove for what it brought.
+apt install -y "$package"
+[ "$(dpkg-query -W -f='${Status}' libsecret-1-0)" = "install ok installed" ] ||
+    fail "apt-get install did not bring libsecret-1-0 (Recommends)"
 apt purge -y authdeck
 apt autoremove --purge -y
-[ "$(dpkg-query -W -f='${Status}' authdeck 2>/dev/null || true)" != "install ok installed" ] ||
-    fail "dpkg still lists authdeck as installed after purge"
-snapshot >/tmp/after
-if ! diff /tmp/before /tmp/after >/tmp/left; then
-    cat /tmp/left >&2
-    fail "apt-get remove, purge and autoremove left the root different from before the install (above: < before, > after)"
-fi
-say "remove, purge and autoremove left every file of the root as it was"
+[ -z "$(dpkg-query -W -f='${Status}' authdeck 2>/dev/null || true)" ] || fail "dpkg still knows authdeck after purge"
+gone "purge and autoremove"

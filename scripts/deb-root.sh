@@ -19,7 +19,7 @@ if [ -s "$tarball" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$wanted" ]; then
     exit 0
 fi
 mkdir -p "$(dirname "$tarball")"
-rm -f "$tarball" "$stamp"
+rm -f "$stamp" "$tarball.new"
 start=$(date +%s)
 mmdebstrap --quiet --format=tar --variant=apt --include="${installed// /,}" \
     --skip=cleanup/apt/lists --skip=cleanup/apt/cache \
