@@ -98,6 +98,8 @@ listed=$(authdeck list --json)
 grep -q "\"key\":\"$key\"" <<<"$listed" || fail "the session '$key' is not listed: $(authdeck list --json)"
 token=$(authdeck token "$key")
 [ -n "$token" ] || fail "authdeck token $key printed nothing"
+# The store's key stays cached in the kernel keyring, which the chroot shares with the machine: drop it.
+locked=$(authdeck store lock 2>&1) || fail "authdeck store lock failed: $locked"
 say "signed in as session '$key' and read its token"
 kill "$sandbox"
 wait "$sandbox" || true
@@ -120,6 +122,7 @@ grep -q '^Format: https://www.debian.org/doc/packaging-manuals/copyright-format/
 say "man page, bash/zsh/fish completions, URL handler and copyright are where their readers look"
 
 apt remove -y authdeck
+hash -r
 ! command -v authdeck >/dev/null || fail "authdeck is still on the PATH after apt-get remove"
 gone remove
 # With no conffiles, remove leaves nothing to purge: dpkg forgets the package at once.
