@@ -19,20 +19,22 @@ apt() {
     apt-get -qq -o Dpkg::Use-Pty=0 -o Acquire::http::Proxy=http://127.0.0.1:9 -o Acquire::Retries=0 "$@" \
         >/tmp/apt.log 2>&1 || {
         cat /tmp/apt.log >&2
-        fail "apt-get $* failed (a dependency missing from the clean root's cache is added to DEB_ROOT_CACHED in the Makefile, then make setup)"
+        fail "apt-get $* failed (a dependency missing from the clean root's cache goes into DEB_ROOT_CACHED" \
+            "in the Makefile, then make setup)"
     }
 }
 # Every file and folder of the root with its type and mode, and each regular file's checksum; what apt and dpkg
 # keep of their own doings (logs, caches, the status database; ldconfig's inode cache) and this check's own files
 # are left out, and so is man-db's index: its dpkg trigger adds pages but leaves purging to its daily job
 # (`mandb -p`), so `gone` runs that purge itself and asks whatis.
+skipped=(/proc /dev /tmp /root /run /var/log /var/cache/apt /var/cache/man /var/cache/ldconfig /var/cache/debconf
+    /var/lib/apt /var/lib/dpkg)
 snapshot() {
-    find / -xdev \( -path /proc -o -path /dev -o -path /tmp -o -path /root -o -path /run -o -path /var/log \
-        -o -path /var/cache/apt -o -path /var/cache/man -o -path /var/cache/ldconfig -o -path /var/cache/debconf -o -path /var/lib/apt -o -path /var/lib/dpkg \) -prune \
-        -o -printf '%p %y %m\n' | LC_ALL=C sort
-    find / -xdev \( -path /proc -o -path /dev -o -path /tmp -o -path /root -o -path /run -o -path /var/log \
-        -o -path /var/cache/apt -o -path /var/cache/man -o -path /var/cache/ldconfig -o -path /var/cache/debconf -o -path /var/lib/apt -o -path /var/lib/dpkg \) -prune \
-        -o -type f -print0 | LC_ALL=C sort -z | xargs -0 md5sum
+    local prune=()
+    for path in "${skipped[@]}"; do prune+=(-path "$path" -o); done
+    unset 'prune[-1]'
+    find / -xdev \( "${prune[@]}" \) -prune -o -printf '%p %y %m\n' | LC_ALL=C sort
+    find / -xdev \( "${prune[@]}" \) -prune -o -type f -print0 | LC_ALL=C sort -z | xargs -0 md5sum
 }
 
 # The package's Depends first, as apt installs them (their own Recommends, like ca-certificates, included), then
