@@ -4,8 +4,11 @@ SWIFT_BUILD_FLAGS ?=
 # Release builds carry the Swift runtime and Foundation inside the binary and are not position-independent, so
 # authdeck-full needs none of their 125,888 relative relocations at start (~1.5 ms and 1.6 MB of dirtied pages).
 # Never -no-pie without --static-swift-stdlib: against the shared Swift runtime the loader warns on every start.
-RELEASE_FLAGS = -c release --static-swift-stdlib -Xlinker -no-pie
+# No $ORIGIN run path either (--disable-local-rpath): with the runtime inside, nothing is loaded from beside the
+# binary, and an installed one must not prefer libraries there (lintian's custom-library-search-path).
+RELEASE_FLAGS = -c release --static-swift-stdlib -Xlinker -no-pie --disable-local-rpath
 PREFIX ?= /usr/local
+ZSH_COMPLETIONS ?= $(PREFIX)/share/zsh/site-functions
 BIN = $(shell $(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/authdeck
 RELEASE_BIN = $(shell $(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/authdeck
 
@@ -14,7 +17,7 @@ DEBIAN_PACKAGES = pkg-config libncurses-dev libssl-dev libcjose-dev libjansson-d
 	libmicrohttpd-dev libsecret-1-dev libkeyutils-dev libqrencode-dev libfido2-dev python3-fido2 \
 	libcurl4-openssl-dev libcurl4 ca-certificates keyutils tmux dbus dbus-x11 gnome-keyring libsecret-tools sqlite3 python3 python3-keyring \
 	procps glewlwyd openssl python3-venv git openssh-server openssh-client python3-cryptography \
-	fish zsh zbar-tools gh oathtool curl util-linux dash chromium pass gnupg awscli
+	fish zsh zbar-tools gh oathtool curl util-linux dash chromium pass gnupg awscli dpkg-dev lintian mmdebstrap
 
 # The interoperability suite's django-oauth-toolkit, in a venv under .build (never system-wide). oauthlib 4 breaks
 # the toolkit's device authorization view (3.4.1), so it stays below 4. Without the network this step only warns:
@@ -32,8 +35,16 @@ HPKE_PYPI = "cryptography>=46"
 # moto's server, a local AWS STS that `authdeck aws-credentials` is tested against with the real aws CLI.
 MOTO_VENV = .build/moto-venv
 MOTO_PYPI = "moto[server]>=5,<6"
+# The clean Debian root `make deb-check` installs the package into: a tarball made once by mmdebstrap from the
+# mirror, with zsh, fish, desktop-file-utils and man-db (to see the completions, the URL handler and the man page
+# land where they look) and the runtime libraries' packages downloaded but not installed, so the install needs no
+# network.
+DEB_ROOT = .build/deb-root/bookworm.tar
+DEB_ROOT_INSTALLED = zsh fish desktop-file-utils man-db
+DEB_ROOT_CACHED = libc6 libgcc-s1 libstdc++6 libssl3 libcjose0 libjansson4 libqrencode4 libncursesw6 libtinfo6 \
+	libsqlite3-0 libnettle8 libkeyutils1 libcurl4 libmicrohttpd12 libsecret-1-0 libfido2-1
 
-.PHONY: setup build release test lint format run bench fuzz install clean
+.PHONY: setup build release test lint format run bench fuzz install deb deb-check clean
 
 setup:
 	@if [ "$$(id -u)" != 0 ]; then echo "make setup: run as root (it installs Debian packages)" >&2; exit 1; fi
@@ -51,6 +62,7 @@ setup:
 		|| echo "make setup: cryptography>=46 not installed; the HPKE tests will say they skipped" >&2
 	( python3 -m venv $(MOTO_VENV) && $(MOTO_VENV)/bin/pip install -q $(MOTO_PYPI) ) \
 		|| echo "make setup: moto not installed; the AWS credential tests will say they skipped" >&2
+	scripts/deb-root.sh $(DEB_ROOT) "$(DEB_ROOT_INSTALLED)" "$(DEB_ROOT_CACHED)"
 
 build:
 	$(SWIFT) build $(SWIFT_BUILD_FLAGS)
@@ -115,10 +127,18 @@ install: release
 		Resources/callback-error.html "$(DESTDIR)$(PREFIX)/share/authdeck/"
 	install -D -m 0644 Resources/authdeck.1 "$(DESTDIR)$(PREFIX)/share/man/man1/authdeck.1"
 	install -D -m 0644 Resources/completions/authdeck.bash "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/authdeck"
-	install -D -m 0644 Resources/completions/_authdeck "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_authdeck"
+	install -D -m 0644 Resources/completions/_authdeck "$(DESTDIR)$(ZSH_COMPLETIONS)/_authdeck"
 	install -D -m 0644 Resources/completions/authdeck.fish "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/authdeck.fish"
 	install -D -m 0644 Resources/authdeck-url-handler.desktop \
 		"$(DESTDIR)$(PREFIX)/share/applications/authdeck-url-handler.desktop"
+
+# authdeck_VERSION-N_amd64.deb from the release build (scripts/make-deb.sh), and its check, which CI runs: lintian
+# finds no error, and in a clean root from `make setup` it installs with apt-get, signs in against its sandbox, and
+# removes and purges leaving nothing behind (scripts/check-deb.sh).
+deb: release
+	scripts/make-deb.sh "$(RELEASE_BIN)"
+deb-check: deb
+	scripts/check-deb.sh $(DEB_ROOT) authdeck_*_amd64.deb
 
 clean:
 	rm -rf .build
