@@ -134,10 +134,13 @@ enum Commands {
         operands: .sessions, run: TokenCommand.run)
 
     static let exec = Command(
-        "exec", synopsis: "exec [--env NAME] [--min-valid DUR] [--step-up-watch] -- COMMAND ARGS…",
+        "exec",
+        synopsis: "exec [--env NAME | --env-file FILE [--mask]] [--min-valid DUR] [--step-up-watch] -- COMMAND ARGS…",
         summary: "Run a command with the token in $AUTHDECK_TOKEN and the key in $AUTHDECK_SESSION.",
         options: [
             .value("env", "NAME", "the variable that holds the token (default AUTHDECK_TOKEN)"),
+            .file("env-file", "set the NAME=value lines of FILE; authdeck://KEY/token is that session's token"),
+            .flag("mask", "show the env file's tokens as <authdeck:KEY> in the command's output"),
             .value(
                 "min-valid", "DUR", "refresh first unless the token stays valid this long (default: the refresh window)"
             ),
