@@ -91,11 +91,13 @@ completions: build
 	"$(BIN)-full" --generate man < Resources/authdeck.1 > Resources/authdeck.1.new
 	mv Resources/authdeck.1.new Resources/authdeck.1
 
-# The two binaries (authdeck hands most commands to lib/authdeck/authdeck-full), the data files, the man page,
+# The two binaries (authdeck hands most commands to lib/authdeck/authdeck-full; docker-credential-authdeck is a
+# link to authdeck, which reads its name), the data files, the man page,
 # shell completions and the authdeck:// URL handler.
 install: release
 	install -D -m 0755 "$(RELEASE_BIN)" "$(DESTDIR)$(PREFIX)/bin/authdeck"
 	install -D -m 0755 "$(RELEASE_BIN)-full" "$(DESTDIR)$(PREFIX)/lib/authdeck/authdeck-full"
+	ln -sf authdeck "$(DESTDIR)$(PREFIX)/bin/docker-credential-authdeck"
 	install -d "$(DESTDIR)$(PREFIX)/share/authdeck"
 	install -m 0644 Resources/providers.json Resources/sandbox-users.json Resources/callback-success.html \
 		Resources/callback-error.html "$(DESTDIR)$(PREFIX)/share/authdeck/"

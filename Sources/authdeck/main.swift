@@ -9,7 +9,11 @@ import StoreCore
 // itself; everything else, and every case it does not handle plainly (a locked store, a token to refresh, an error
 // to explain), is handed to authdeck-full, which does it all and says what went wrong.
 ProcessHardening.apply()
-let arguments = Array(CommandLine.arguments.dropFirst())
+var arguments = Array(CommandLine.arguments.dropFirst())
+// Installed as docker-credential-authdeck too (a symlink), the name Docker, skopeo and podman run a helper by.
+if CommandLine.arguments.first?.split(separator: "/").last == "docker-credential-authdeck" {
+    arguments.insert("docker-credential", at: 0)
+}
 if let status = FastPath.run(arguments, environment: ProcessEnvironment.current()) {
     // Everything was written with write(2) and the database is closed: exit handlers have nothing left to do.
     _exit(status)
