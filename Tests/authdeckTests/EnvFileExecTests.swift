@@ -71,7 +71,8 @@ import Testing
         let missing = runner.run(["exec", "--env-file", folder.path + "/none.env", "--", "/bin/true"])
         #expect(missing.status == 2 && missing.stderr.contains("none.env"), "\(missing.stderr)")
         #expect(runner.run(["exec", "--mask", "--", "/bin/true"]).status == 2)
-        #expect(runner.run(["exec", "--env-file", folder.write("x.env", ""), "--env", "X", "--", "/bin/true"]).status == 2)
+        #expect(
+            runner.run(["exec", "--env-file", folder.write("x.env", ""), "--env", "X", "--", "/bin/true"]).status == 2)
     }
 
     /// A token written to stderr three bytes at a time (so reads split it anywhere) and one whole on stdout are

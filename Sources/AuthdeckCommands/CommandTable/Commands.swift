@@ -7,8 +7,8 @@ import Sandbox
 /// lists come from it (`make completions` regenerates Resources/completions and Resources/authdeck.1).
 enum Commands {
     static let all: [Command] = [
-        tui, list, login, use, token, exec, env, gitCredential, dockerCredential, agent, stamp, dpopProof, refresh, logout,
-        status, inspect, introspect, openURL, totp,
+        tui, list, login, use, token, exec, env, gitCredential, dockerCredential, agent, stamp, dpopProof, refresh,
+        logout, status, inspect, introspect, openURL, totp,
         sandbox, store, trace, doctor,
     ]
 
