@@ -31,7 +31,8 @@ enum DockerCredentialCommand {
                 global.out(json(map.mapValues { $0.username }))
                 return .done
             case "get":
-                let registry = self.registry(String(decoding: input, as: UTF8.self))
+                let asked = String(decoding: input, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                let registry = self.registry(asked)
                 guard let mapping = map[registry] else {
                     throw CommandFailure(
                         .failed,
@@ -42,7 +43,7 @@ enum DockerCredentialCommand {
                 requirement.idToken = false
                 let issued = try TokenSource.issue(requirement, global)
                 global.out(
-                    json(["ServerURL": registry, "Username": mapping.username, "Secret": issued.token]))
+                    json(["ServerURL": asked, "Username": mapping.username, "Secret": issued.token]))
                 return .done
             default:
                 let object = try? JSONSerialization.jsonObject(with: input) as? [String: Any]

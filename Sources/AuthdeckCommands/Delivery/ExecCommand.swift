@@ -7,7 +7,8 @@ import SessionStorage
 
 /// `authdeck exec [--session KEY] [--env NAME] [--min-valid DUR] -- COMMAND ARGS…`: runs a command with the token in
 /// its environment (never its arguments, which every user of the machine can read in /proc), passes its exit
-/// status through and forwards signals to it.
+/// status through and forwards signals to it. With `--env-file` the variables are the file's (`EnvFile`), its
+/// references resolved before the command starts, and `--mask` hides those tokens in its output (`OutputMask`).
 enum ExecCommand {
     static func run(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
         global.environment.requireProcess("exec")
