@@ -10,15 +10,17 @@ import Foundation
 enum DockerCredentialCommand {
     /// The protocol's text for "nothing stored for this registry"; clients compare it literally.
     static let notFound = "credentials not found in native keychain"
-    /// The name a client runs: `docker-credential-` and the helper's name from `credHelpers`.
-    static let programName = "docker-credential-authdeck"
+    /// The protocol's verbs, the one word a client passes.
+    enum Action: String {
+        case get, store, erase, list
+    }
 
     static func run(_ arguments: Arguments, _ global: GlobalOptions) throws(CommandFailure) -> ExitCode {
-        guard let action = try arguments.positionals(atMost: 1).first else {
+        guard let word = try arguments.positionals(atMost: 1).first else {
             throw .usage("docker-credential needs get, store, erase or list")
         }
-        guard ["get", "store", "erase", "list"].contains(action) else {
-            throw .usage("unknown docker-credential action '\(action)' (get, store, erase, list)")
+        guard let action = Action(rawValue: word) else {
+            throw .usage("unknown docker-credential action '\(word)' (get, store, erase, list)")
         }
         let input = Data((try? global.environment.input.readToEnd()) ?? [])
         do throws(CommandFailure) {
@@ -27,10 +29,10 @@ enum DockerCredentialCommand {
                 map[self.registry(registry)] = mapping
             }
             switch action {
-            case "list":
+            case .list:
                 global.out(json(map.mapValues { $0.username }))
                 return .done
-            case "get":
+            case .get:
                 let asked = String(decoding: input, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
                 let registry = self.registry(asked)
                 guard let mapping = map[registry] else {
@@ -45,15 +47,15 @@ enum DockerCredentialCommand {
                 global.out(
                     json(["ServerURL": asked, "Username": mapping.username, "Secret": issued.token]))
                 return .done
-            default:
+            case .store, .erase:
                 let object = try? JSONSerialization.jsonObject(with: input) as? [String: Any]
-                let named = action == "erase" ? String(decoding: input, as: UTF8.self) : object?["ServerURL"] as? String
+                let named = action == .erase ? String(decoding: input, as: UTF8.self) : object?["ServerURL"] as? String
                 guard let named else {
                     throw CommandFailure(.usage, "store reads {\"ServerURL\", \"Username\", \"Secret\"} on stdin")
                 }
                 let registry = self.registry(named)
                 guard map[registry] == nil else { return .done }
-                guard action == "store" else { throw CommandFailure(.failed, notFound) }
+                guard action == .store else { throw CommandFailure(.failed, notFound) }
                 throw CommandFailure(
                     .failed,
                     "authdeck keeps no registry passwords: map '\(TerminalText.sanitized(registry))' to a session "
