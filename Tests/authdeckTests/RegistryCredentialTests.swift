@@ -110,7 +110,9 @@ import Testing
         let object = try #require(
             try JSONSerialization.jsonObject(with: Data(got.stdout.utf8)) as? [String: String])
         #expect(
-            object == ["ServerURL": "https://registry.example:5000", "Username": "deploy", "Secret": "AT-reg-secret-42"])
+            object == [
+                "ServerURL": "https://registry.example:5000", "Username": "deploy", "Secret": "AT-reg-secret-42",
+            ])
         let listed = try JSONSerialization.jsonObject(with: Data(helper(runner, "list", stdin: "").stdout.utf8))
         #expect(listed as? [String: String] == ["registry.example:5000": "deploy"])
         let other = helper(runner, "get", stdin: "other.example\n")
