@@ -14,9 +14,10 @@ DEBIAN_PACKAGES = pkg-config libncurses-dev libssl-dev libcjose-dev libjansson-d
 	libmicrohttpd-dev libsecret-1-dev libkeyutils-dev libqrencode-dev libfido2-dev python3-fido2 \
 	libcurl4-openssl-dev libcurl4 ca-certificates keyutils tmux dbus dbus-x11 gnome-keyring libsecret-tools sqlite3 python3 python3-keyring \
 	procps glewlwyd openssl python3-venv git openssh-server openssh-client python3-cryptography \
-	fish zsh zbar-tools gh oathtool curl util-linux dash chromium \
-	skopeo docker-registry apache2-utils
+	fish zsh zbar-tools gh oathtool curl util-linux dash chromium
 
+# skopeo, Debian's docker-registry and htpasswd: the registry credential helper's test pushes through them.
+DEBIAN_PACKAGES += skopeo docker-registry apache2-utils
 # The interoperability suite's django-oauth-toolkit, in a venv under .build (never system-wide). oauthlib 4 breaks
 # the toolkit's device authorization view (3.4.1), so it stays below 4. Without the network this step only warns:
 # the suite then says it skipped that server.

@@ -23,7 +23,7 @@ _authdeck() {
     cur="${COMP_WORDS[COMP_CWORD]}"
     prev="${COMP_WORDS[COMP_CWORD-1]}"
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "tui list login use token exec env git-credential docker-credential agent stamp dpop-proof refresh logout status inspect introspect open-url totp sandbox store trace doctor --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "tui list login use token exec env git-credential agent stamp dpop-proof refresh logout status inspect introspect open-url totp docker-credential sandbox store trace doctor --help --version" -- "$cur"))
         return
     fi
     # The command, then the subcommand: the first word after it that is not an option.
@@ -89,12 +89,6 @@ _authdeck() {
             esac
             options="--host --username --min-valid"
             operands="get store erase" ;;
-        "docker-credential")
-            case "$prev" in
-                --min-valid) return ;;
-            esac
-            options="--min-valid"
-            operands="get store erase list" ;;
         "agent")
             case "$prev" in
                 --allow) _authdeck_sessions; return ;;
@@ -146,6 +140,12 @@ _authdeck() {
             : ;;
         "totp code")
             : ;;
+        "docker-credential")
+            case "$prev" in
+                --min-valid) return ;;
+            esac
+            options="--min-valid"
+            operands="get store erase list" ;;
         "sandbox")
             case "$prev" in
                 --port|--token-lifetime|--device-interval|--post-logout-redirect-uri|--delay-ms|--trust-issuer) return ;;

@@ -7,8 +7,9 @@ import Sandbox
 /// lists come from it (`make completions` regenerates Resources/completions and Resources/authdeck.1).
 enum Commands {
     static let all: [Command] = [
-        tui, list, login, use, token, exec, env, gitCredential, dockerCredential, agent, stamp, dpopProof, refresh,
-        logout, status, inspect, introspect, openURL, totp,
+        tui, list, login, use, token, exec, env, gitCredential, agent, stamp, dpopProof, refresh, logout, status,
+        inspect, introspect, openURL, totp,
+        dockerCredential,
         sandbox, store, trace, doctor,
     ]
 
@@ -162,6 +163,16 @@ enum Commands {
         ],
         operands: .sessions, run: EnvCommand.run)
 
+    static let dockerCredential = Command(
+        "docker-credential", synopsis: "docker-credential get|store|erase|list",
+        summary: "A Docker credential helper (docker-credential-authdeck): a registry's session token as its secret.",
+        options: [
+            .value(
+                "min-valid", "DUR", "refresh first unless the token stays valid this long (default: the refresh window)"
+            )
+        ],
+        operands: .words(["get", "store", "erase", "list"]), run: DockerCredentialCommand.run)
+
     static let gitCredential = Command(
         "git-credential", synopsis: "git-credential get|store|erase [--host HOST --username NAME]",
         summary: "A git credential helper: the token of the session mapped to the host, as its password.",
@@ -175,16 +186,6 @@ enum Commands {
             ),
         ],
         operands: .words(["get", "store", "erase"]), run: GitCredentialCommand.run)
-
-    static let dockerCredential = Command(
-        "docker-credential", synopsis: "docker-credential get|store|erase|list",
-        summary: "A Docker credential helper (docker-credential-authdeck): a registry's session token as its secret.",
-        options: [
-            .value(
-                "min-valid", "DUR", "refresh first unless the token stays valid this long (default: the refresh window)"
-            )
-        ],
-        operands: .words(["get", "store", "erase", "list"]), run: DockerCredentialCommand.run)
 
     static let agent = Command(
         "agent", synopsis: "agent --allow KEY[,KEY…]|'*' [--socket PATH] [--confirm] [--log FILE]",
