@@ -19,6 +19,8 @@ DEBIAN_PACKAGES = pkg-config libncurses-dev libssl-dev libcjose-dev libjansson-d
 	procps glewlwyd openssl python3-venv git openssh-server openssh-client python3-cryptography \
 	fish zsh zbar-tools gh oathtool curl util-linux dash chromium pass gnupg awscli dpkg-dev lintian mmdebstrap
 
+# skopeo, Debian's docker-registry and htpasswd: the registry credential helper's test pushes through them.
+DEBIAN_PACKAGES += skopeo docker-registry apache2-utils
 # The interoperability suite's django-oauth-toolkit, in a venv under .build (never system-wide). oauthlib 4 breaks
 # the toolkit's device authorization view (3.4.1), so it stays below 4. Without the network this step only warns:
 # the suite then says it skipped that server.
@@ -117,11 +119,13 @@ completions: build
 	"$(BIN)-full" --generate man < Resources/authdeck.1 > Resources/authdeck.1.new
 	mv Resources/authdeck.1.new Resources/authdeck.1
 
-# The two binaries (authdeck hands most commands to lib/authdeck/authdeck-full), the data files, the man page,
+# The two binaries (authdeck hands most commands to lib/authdeck/authdeck-full; docker-credential-authdeck is a
+# link to authdeck, which reads its name), the data files, the man page,
 # shell completions and the authdeck:// URL handler.
 install: release
 	install -D -m 0755 "$(RELEASE_BIN)" "$(DESTDIR)$(PREFIX)/bin/authdeck"
 	install -D -m 0755 "$(RELEASE_BIN)-full" "$(DESTDIR)$(PREFIX)/lib/authdeck/authdeck-full"
+	ln -sf authdeck "$(DESTDIR)$(PREFIX)/bin/docker-credential-authdeck"
 	install -d "$(DESTDIR)$(PREFIX)/share/authdeck"
 	install -m 0644 Resources/providers.json Resources/sandbox-users.json Resources/callback-success.html \
 		Resources/callback-error.html "$(DESTDIR)$(PREFIX)/share/authdeck/"

@@ -177,6 +177,25 @@ import Testing
                 .status == 2)
     }
 
+    /// The token's expiry goes with it as `password_expiry_utc` (seconds since 1970, the session's 2099-01-01
+    /// counted by date(1)), so a git that knows the attribute (2.41 on) drops the credential when it expires; such
+    /// a git echoes it from `git credential fill`, an older one ignores it.
+    @Test func gitCredentialSendsTheTokensExpiry() {
+        guard Installed.has("/usr/bin/git"), Installed.has("/usr/bin/date") else { return Installed.skip("git") }
+        let runner = seeded(config: Self.gitConfig(nil))
+        let epoch = runner.run(executable: "/usr/bin/date", ["-u", "-d", "2099-01-01T00:00:00Z", "+%s"]).stdout
+        let expected = "password_expiry_utc=" + epoch.trimmingCharacters(in: .whitespacesAndNewlines) + "\n"
+        let direct = runner.run(["git-credential", "get"], stdin: "protocol=https\nhost=git.example.com\n\n")
+        #expect(direct.stdout == "username=oauth2\npassword=AT-git-secret\n" + expected, "\(direct.stdout)")
+        let version = runner.run(executable: "/usr/bin/git", ["version"]).stdout
+        let numbers = version.split(separator: " ").last.map { $0.split(separator: ".").compactMap { Int($0) } } ?? []
+        guard numbers.count >= 2, (numbers[0], numbers[1]) >= (2, 41) else {
+            return print("skipped: \(version.trimmingCharacters(in: .newlines)) predates password_expiry_utc")
+        }
+        let filled = git(runner, ["credential", "fill"], stdin: "protocol=https\nhost=git.example.com\n\n")
+        #expect(filled.stdout.contains(expected), "\(filled.stdout)")
+    }
+
     @Test func gitCredentialRejectsABrokenMap() {
         let runner = seeded(config: "{\"gitCredentials\":{\"git.example.com\":{\"user\":\"x\"}}}")
         let result = runner.run(["git-credential", "get"], stdin: "protocol=https\nhost=git.example.com\n\n")

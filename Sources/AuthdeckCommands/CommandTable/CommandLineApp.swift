@@ -84,7 +84,7 @@ public enum CommandLineApp {
 
             """
         for command in Commands.all {
-            text += "  " + command.name.padded(to: 16) + command.summary + "\n"
+            text += "  " + (command.name + " ").padded(to: 16) + command.summary + "\n"
         }
         text += """
 

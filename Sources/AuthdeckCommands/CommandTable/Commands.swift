@@ -11,6 +11,7 @@ enum Commands {
         tui, list, login, use, token, exec, env, gitCredential, awsCredentials, agent, stamp, dpopProof, refresh,
         logout, status,
         inspect, introspect, openURL, totp,
+        dockerCredential,
         sandbox, store, trace, doctor,
     ]
 
@@ -143,10 +144,13 @@ enum Commands {
         operands: .sessions, run: TokenCommand.run)
 
     static let exec = Command(
-        "exec", synopsis: "exec [--env NAME] [--min-valid DUR] [--step-up-watch] -- COMMAND ARGS…",
+        "exec",
+        synopsis: "exec [--env NAME | --env-file FILE [--mask]] [--min-valid DUR] [--step-up-watch] -- COMMAND ARGS…",
         summary: "Run a command with the token in $AUTHDECK_TOKEN and the key in $AUTHDECK_SESSION.",
         options: [
             .value("env", "NAME", "the variable that holds the token (default AUTHDECK_TOKEN)"),
+            .file("env-file", "set the NAME=value lines of FILE; authdeck://KEY/token is that session's token"),
+            .flag("mask", "show the env file's tokens as <authdeck:KEY> in the command's output"),
             .value(
                 "min-valid", "DUR", "refresh first unless the token stays valid this long (default: the refresh window)"
             ),
@@ -167,6 +171,16 @@ enum Commands {
             ),
         ],
         operands: .sessions, run: EnvCommand.run)
+
+    static let dockerCredential = Command(
+        "docker-credential", synopsis: "docker-credential get|store|erase|list",
+        summary: "A Docker credential helper (docker-credential-authdeck): a registry's session token as its secret.",
+        options: [
+            .value(
+                "min-valid", "DUR", "refresh first unless the token stays valid this long (default: the refresh window)"
+            )
+        ],
+        operands: .words(["get", "store", "erase", "list"]), run: DockerCredentialCommand.run)
 
     static let gitCredential = Command(
         "git-credential", synopsis: "git-credential get|store|erase [--host HOST --username NAME]",

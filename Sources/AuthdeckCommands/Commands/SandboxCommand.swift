@@ -142,20 +142,10 @@ enum SandboxCommand {
         return trusted
     }
 
-    /// sandbox-users.json in `$AUTHDECK_RESOURCES`, next to an installed binary (`PREFIX/share/authdeck`) or in
-    /// the source tree of a development build (`.build/<config>/authdeck`); nil falls back to the built-in list
-    /// (the same users).
+    /// sandbox-users.json in the resource folder (`$AUTHDECK_RESOURCES`, `PREFIX/share/authdeck` beside either
+    /// installed binary, or the source tree's Resources); nil falls back to the built-in list (the same users).
     private static func defaultUsersFile(environment: [String: String]) -> String? {
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var candidates = environment["AUTHDECK_RESOURCES"].map { [$0 + "/sandbox-users.json"] } ?? []
-        candidates.append(
-            executable.deletingLastPathComponent()
-                .appendingPathComponent("../share/authdeck/sandbox-users.json").standardized.path)
-        var folder = executable.deletingLastPathComponent()
-        for _ in 0..<5 {
-            folder = folder.deletingLastPathComponent()
-            candidates.append(folder.appendingPathComponent("Resources/sandbox-users.json").path)
-        }
-        return candidates.first { FileManager.default.isReadableFile(atPath: $0) }
+        let path = ResourceFolder.locate(environment: environment).appendingPathComponent("sandbox-users.json").path
+        return FileManager.default.isReadableFile(atPath: path) ? path : nil
     }
 }

@@ -80,8 +80,11 @@ enum GitCredentialCommand {
         return name == "127.0.0.1" || name == "::1" || name.lowercased() == "localhost"
     }
 
-    /// config.json's `gitCredentials`: `{"HOST": {"session": KEY, "username": NAME, "allowHTTP": BOOL}}`.
-    static func configuredMap(_ global: GlobalOptions) throws(CommandFailure) -> [String: Mapping] {
+    /// config.json's `gitCredentials` (or `section`, `registryCredentials` for the Docker helper):
+    /// `{"HOST": {"session": KEY, "username": NAME, "allowHTTP": BOOL}}`.
+    static func configuredMap(
+        _ global: GlobalOptions, section name: String = "gitCredentials"
+    ) throws(CommandFailure) -> [String: Mapping] {
         let path = ConfigurationFile.path(explicit: global.config, environment: global.environment.variables)
         guard let data = FileManager.default.contents(atPath: path) else { return [:] }
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
@@ -91,9 +94,9 @@ enum GitCredentialCommand {
         if let problem = Configuration.controlCharacterProblem(in: data) {
             throw CommandFailure(.failed, "\(path): \(problem)")
         }
-        guard let section = object["gitCredentials"] else { return [:] }
+        guard let section = object[name] else { return [:] }
         guard let hosts = section as? [String: Any] else {
-            throw CommandFailure(.failed, "\(path): gitCredentials must map hosts to {\"session\", \"username\"}")
+            throw CommandFailure(.failed, "\(path): \(name) must map hosts to {\"session\", \"username\"}")
         }
         var map: [String: Mapping] = [:]
         for (host, value) in hosts {
@@ -103,7 +106,7 @@ enum GitCredentialCommand {
             else {
                 throw CommandFailure(
                     .failed,
-                    "\(path): gitCredentials.\(host) needs \"session\" (and may have "
+                    "\(path): \(name).\(host) needs \"session\" (and may have "
                         + "\"username\" and \"allowHTTP\")")
             }
             map[host.lowercased()] = Mapping(

@@ -51,9 +51,10 @@ struct StepUpWatch {
     /// Runs `command` with its stdout and stderr through pipes, copied to authdeck's own as they come and watched;
     /// returns the command's exit status and the challenge seen, if any. Both pipes are read to their end, so a
     /// background process the command leaves holding them keeps authdeck waiting as it would keep a pipe reader.
-    static func run(_ command: [String], environment: [String: String]) throws(ChildProcess.StartFailure) -> (
-        status: Int32, challenge: StepUpChallenge?
-    ) {
+    /// With `mask` (`exec --mask`), what is copied and watched is the output with the env file's secrets masked.
+    static func run(
+        _ command: [String], environment: [String: String], mask: OutputMask? = nil
+    ) throws(ChildProcess.StartFailure) -> (status: Int32, challenge: StepUpChallenge?) {
         var out: [Int32] = [-1, -1]
         var err: [Int32] = [-1, -1]
         guard pipe(&out) == 0, pipe(&err) == 0 else {
@@ -71,6 +72,7 @@ struct StepUpWatch {
         close(out[1])
         close(err[1])
         var watch = StepUpWatch()
+        var mask = mask
         var open: [(read: Int32, write: Int32)] = [(out[0], STDOUT_FILENO), (err[0], STDERR_FILENO)]
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while !open.isEmpty {
@@ -87,10 +89,19 @@ struct StepUpWatch {
                     finished.append(entry.fd)
                     continue
                 }
-                writeAll(buffer[0..<count], to: open[index].write)
-                watch.look(at: buffer[0..<count], from: entry.fd)
+                if let passed = mask?.pass(buffer[0..<count], from: entry.fd) {
+                    writeAll(passed[...], to: open[index].write)
+                    watch.look(at: passed[...], from: entry.fd)
+                } else {
+                    writeAll(buffer[0..<count], to: open[index].write)
+                    watch.look(at: buffer[0..<count], from: entry.fd)
+                }
             }
             for descriptor in finished {
+                if let rest = mask?.ended(descriptor), let target = open.first(where: { $0.read == descriptor }) {
+                    writeAll(rest[...], to: target.write)
+                    watch.look(at: rest[...], from: descriptor)
+                }
                 watch.ended(descriptor)
                 close(descriptor)
                 open.removeAll { $0.read == descriptor }

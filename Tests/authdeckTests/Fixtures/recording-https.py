@@ -2,7 +2,8 @@
 """A tiny HTTPS server on 127.0.0.1 for the kubectl test: answers every GET with a small JSON body and appends the
 Authorization header it received (or "-") to a log, one line per request.
 
-usage: recording-https.py CERT KEY LOG_FILE PORT_FILE   (the chosen port is written to PORT_FILE when ready)
+usage: recording-https.py CERT KEY LOG_FILE PORT_FILE   (the chosen port is written to PORT_FILE when ready;
+       CERT and KEY "-" serve plain HTTP)
 """
 import http.server
 import os
@@ -27,9 +28,10 @@ signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
 signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-context.load_cert_chain(cert, key)
-server.socket = context.wrap_socket(server.socket, server_side=True)
+if cert != "-":
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
 with open(port_file + ".tmp", "w") as out:
     out.write(str(server.server_address[1]))
 os.rename(port_file + ".tmp", port_file)
