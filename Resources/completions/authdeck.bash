@@ -23,7 +23,7 @@ _authdeck() {
     cur="${COMP_WORDS[COMP_CWORD]}"
     prev="${COMP_WORDS[COMP_CWORD-1]}"
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "tui list login use token exec env git-credential agent stamp dpop-proof refresh logout status inspect introspect open-url totp docker-credential sandbox store trace doctor --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "tui list login use token exec env git-credential aws-credentials agent stamp dpop-proof refresh logout status inspect introspect open-url totp docker-credential sandbox store trace doctor --help --version" -- "$cur"))
         return
     fi
     # The command, then the subcommand: the first word after it that is not an option.
@@ -43,7 +43,10 @@ _authdeck() {
     esac
     case "$scope" in
         "tui")
-            : ;;
+            case "$prev" in
+                --theme) COMPREPLY=($(compgen -W "dark light monochrome" -- "$cur")); return ;;
+            esac
+            options="--theme" ;;
         "list")
             options="--json" ;;
         "login")
@@ -89,6 +92,12 @@ _authdeck() {
             esac
             options="--host --username --min-valid"
             operands="get store erase" ;;
+        "aws-credentials")
+            case "$prev" in
+                --role-arn|--duration|--role-session-name) return ;;
+            esac
+            options="--role-arn --duration --role-session-name"
+            sessions=1 ;;
         "agent")
             case "$prev" in
                 --allow) _authdeck_sessions; return ;;
@@ -176,9 +185,10 @@ _authdeck() {
             : ;;
         "store migrate")
             case "$prev" in
-                --to) COMPREPLY=($(compgen -W "secret-service passphrase" -- "$cur")); return ;;
+                --to) COMPREPLY=($(compgen -W "secret-service passphrase pass" -- "$cur")); return ;;
+                --pass-entry) return ;;
             esac
-            options="--to" ;;
+            options="--to --pass-entry" ;;
         "store import")
             options="--replace --skip-existing"
             files=1 ;;

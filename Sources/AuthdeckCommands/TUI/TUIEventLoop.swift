@@ -323,7 +323,8 @@ final class TUIEventLoop {
         case .completeSessionKeys(let prefix):
             // `key:PREFIX*` is the `/` filter's key-start word: the key index answers it without reading every row.
             let found = pages.rows(
-                sort: .key, filter: "key:\(prefix)*", at: Date(), after: nil, skip: 0, limit: Self.completedKeys)
+                sort: .key, descending: false, filter: "key:\(prefix)*", at: Date(), after: nil, skip: 0,
+                limit: Self.completedKeys)
             dispatch(.sessionKeysCompleted(prefix: prefix, keys: found?.map(\.key) ?? []))
         case .sandboxFaults(let url, let faults, let delayMs):
             let inbox = self.inbox
