@@ -42,6 +42,8 @@ public enum SessionAction: Hashable, Sendable {
     case switchFault
     /// `n` on the Sandbox panel: every fault off.
     case faultsOff
+    /// `d` on the Sandbox panel: type slow-provider's delay; `+` and `-` change it by a second.
+    case typeDelay, longerDelay, shorterDelay
     /// `o` on the Trace screen: ask for a trace file's path and show the file.
     case openTraceFile
     /// `a` on the Trace screen: every step's details, or none.
