@@ -672,7 +672,7 @@ final class TUIEventLoop {
         }
         terminal.sendControl(sequence)
         let inTmux = !(setup.environment["TMUX"] ?? "").isEmpty
-        copiedInTmux = secret && inTmux ? TmuxPasteBuffer(copied: text) : nil
+        copiedInTmux = secret && inTmux ? TmuxPasteBuffer(copied: text, environment: setup.environment) : nil
         inbox.post(.copied(what: what, secret: secret))
     }
 

@@ -8,45 +8,34 @@ import Foundation
 struct TmuxPasteBuffer: Sendable {
     let digest: [UInt8]
     let length: Int
+    /// The TUI's environment: `$TMUX` and `PATH`.
+    let environment: [String: String]
 
-    init(copied text: String) {
+    init(copied text: String, environment: [String: String]) {
         digest = SHA256.hash(text)
         length = text.utf8.count
+        self.environment = environment
     }
 
     /// Deletes the buffers holding the copied text; the names deleted. Nothing when tmux cannot be run.
     @discardableResult
     func delete() -> [String] {
-        guard let listing = Self.tmux(["list-buffers", "-F", "#{buffer_size} #{buffer_name}"]) else { return [] }
+        guard let listing = tmux(["list-buffers", "-F", "#{buffer_size} #{buffer_name}"]) else { return [] }
         var deleted: [String] = []
         for line in String(decoding: listing, as: UTF8.self).split(separator: "\n") {
             let parts = line.split(separator: " ", maxSplits: 1)
             guard parts.count == 2, Int(parts[0]) == length else { continue }
             let name = String(parts[1])
-            guard let content = Self.tmux(["show-buffer", "-b", name]), SHA256.hash(content) == digest else {
+            guard let content = tmux(["show-buffer", "-b", name]), SHA256.hash(content) == digest else {
                 continue
             }
-            if Self.tmux(["delete-buffer", "-b", name]) != nil { deleted.append(name) }
+            if tmux(["delete-buffer", "-b", name]) != nil { deleted.append(name) }
         }
         return deleted
     }
 
-    /// `tmux ARGUMENTS` on the server of `$TMUX` (tmux reads it), its standard output; nil when it failed.
-    private static func tmux(_ arguments: [String]) -> [UInt8]? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["tmux"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            return nil
-        }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return process.terminationStatus == 0 ? Array(data) : nil
+    /// `tmux ARGUMENTS` on the server `$TMUX` names (tmux reads it), its standard output; nil when it failed.
+    private func tmux(_ arguments: [String]) -> [UInt8]? {
+        ProgramOutput.run("tmux", arguments, environment: environment)
     }
 }
