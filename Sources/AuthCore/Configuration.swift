@@ -49,6 +49,9 @@ public struct BackendConfiguration: Equatable, Sendable, Codable {
     public var magicLinkTemplateID: String?
     /// A PEM file of the certificate authorities trusted for `baseURL`'s HTTPS (a private CA).
     public var caFile: String?
+    /// The sandbox's backends: the file its one-time codes and links are appended to (`sandbox --outbox`), which the
+    /// TUI's code screen names. Written by `sandbox --config-out`.
+    public var outbox: String?
 
     public init(
         type: BackendType, baseURL: String? = nil, configID: String? = nil, environmentID: String? = nil,

@@ -34,6 +34,7 @@ import Foundation
 /// (the PAR endpoint among them) come from discovery. `sandbox-jwt` is written when the sandbox registered its JWT
 /// client (`SandboxJWTClient`, a key in the data folder): the same profile, signed in with `private_key_jwt`.
 /// Both turnkey-speaking backends get `"totpExtension": true` when the sandbox runs its TOTP extension.
+/// The three code-sending backends carry `"outbox"`, the file the codes go to, when there is one.
 /// B is the base URL (`http://127.0.0.1:PORT`). The `sandbox` backend runs social providers as the `direct`
 /// backend does (straight at the profiles) and email/SMS codes through the proxy at `proxyBaseURL`. Each provider
 /// entry overrides its preset (Resources/providers.json) field by field; discovery follows from the issuer, and
@@ -77,6 +78,7 @@ enum SandboxConfigFile {
             }
         }
         var backends = ["sandbox": sandbox, "sandbox-turnkey": turnkey, "sandbox-portal": portal]
+        for name in backends.keys { backends[name]?.outbox = settings.outboxPath }
         if let client = settings.jwtClient {
             let oidc = ProviderConfiguration(
                 clientID: SandboxJWTClient.clientID, issuer: context.issuer(.generic), keyID: client.keyID,

@@ -20,9 +20,9 @@ import Testing
         let helpKeys = HelpCoverageTests.named(in: HelpOverlay.entries(for: opened.mode))
         for provider in Provider.standard {
             let key = try #require(provider.mnemonic, "\(provider) has no key")
-            // OIDC's button ends in … (highlighting it shows the issuer fields); the others show the title.
-            let label = provider == .oidc ? provider.title + "…" : provider.title
-            #expect(screen.contains("[\(key)] \(label)"), "\(provider): \(screen)")
+            // Every button shows the title messages use, OIDC's without an ellipsis.
+            #expect(screen.contains("[\(key)] \(provider.title)"), "\(provider): \(screen)")
+            #expect(!screen.contains("OIDC…"), "\(screen)")
             #expect(helpKeys.contains(String(key)), "\(provider): the help does not name \(key)")
 
             // The key starts this provider: a browser sign-in at once, a code or link one at its contact step.

@@ -169,6 +169,89 @@ import Testing
         #expect(KeyBinding.command(for: .character("a"), in: KeyBinding.traceReading) == .expandAll)
         #expect(
             HelpOverlay.entries(for: .sandbox(SandboxPanel(url: Self.url))).map(\.key)
-                == ["↑/k", "↓/j", "Home/g", "End/G", "Space", "n", "r", "Esc", "?", "q"])
+                == ["↑/k", "↓/j", "Home/g", "End/G", "Space", "n", "d", "+", "-", "r", "Esc", "?", "q"])
+    }
+
+    static func tick(_ seconds: TimeInterval) -> AppEvent { .tick(AppFixtures.now.addingTimeInterval(seconds)) }
+
+    @Test func dTypesTheDelayAndPlusAndMinusStepIt() {
+        let (typing, none) = AppFixtures.run(Self.answered(), AppFixtures.keys("d"))
+        #expect(none.isEmpty && Self.panel(typing)?.delayField?.text == "8000")
+        #expect(AppScreen.frame(typing).textLines()[21].hasPrefix("  slow-provider's delay in ms, 0 to 60000"))
+        let cleared = AppFixtures.run(typing, [.key(.clearToStart)]).0
+        let (sent, effects) = AppFixtures.run(cleared, AppFixtures.keys("2500") + [.key(.enter)])
+        // The faults that are on stay on; only the delay changes.
+        #expect(effects == [.sandboxFaults(url: Self.url, faults: ["code-reused"], delayMs: 2500)])
+        #expect(Self.panel(sent)?.delayField == nil && Self.panel(sent)?.isWaiting == true)
+        var slower = Self.report
+        slower.delayMs = 2500
+        let (done, _) = AppFixtures.run(sent, [.sandboxAnswered(slower, switched: true)])
+        #expect(done.message?.text == "slow-provider now waits 2500 ms at the sandbox.")
+        #expect(
+            AppFixtures.run(done, AppFixtures.keys("+")).1
+                == [.sandboxFaults(url: Self.url, faults: ["code-reused"], delayMs: 3500)])
+        #expect(
+            AppFixtures.run(done, AppFixtures.keys("-")).1
+                == [.sandboxFaults(url: Self.url, faults: ["code-reused"], delayMs: 1500)])
+        // Out of range or not a number: one line, nothing sent, the field stays for a fix; Esc forgets it.
+        for typed in ["60001", "fast", ""] {
+            let (refused, nothing) = AppFixtures.run(
+                typing, [.key(.clearToStart)] + AppFixtures.keys(typed) + [.key(.enter)])
+            #expect(nothing.isEmpty && refused.message?.isError == true)
+            #expect(
+                refused.message?.text.hasPrefix("The delay is a whole number of milliseconds from 0 to 60000") == true)
+            #expect(Self.panel(refused)?.delayField != nil)
+        }
+        let (kept, _) = AppFixtures.run(typing, [.key(.escape)])
+        #expect(Self.panel(kept)?.delayField == nil && kept.mode != .sessions)
+    }
+
+    @Test func theSelectedFaultsDescriptionStandsWholeUnderTheList() {
+        var long = Self.report
+        long.available[0].summary = String(repeating: "a long description ", count: 6) + "ends here"
+        let state = AppFixtures.run(
+            Self.withSandbox(), AppFixtures.keys("S") + [.sandboxAnswered(long, switched: false)]
+        ).0
+        let lines = AppScreen.frame(state).textLines()
+        #expect(lines[3].hasPrefix("  [ ] token-5xx-html") && !lines[3].contains("ends here"))
+        #expect(lines[18] == "  token-5xx-html: a long description a long description a long description a")
+        #expect(lines[19] == "  long description a long description a long description ends here.")
+        let slow = AppScreen.frame(AppFixtures.run(state, [.key(.down)]).0).textLines()
+        #expect(slow[18] == "  slow-provider: every answer comes late. Now 8000 ms: d types it, + and -")
+        #expect(slow[19] == "  change it by a second.")
+    }
+
+    @Test func theOpenPanelReadsTheSandboxAgainOnItsOwn() {
+        let state = Self.answered()
+        let (polled, effects) = AppFixtures.run(state, [Self.tick(1)])
+        #expect(effects == [.pollSandbox(url: Self.url, request: 1)])
+        // One poll at a time, and none sooner than pollSeconds after the last.
+        #expect(AppFixtures.run(polled, [Self.tick(2)]).1.isEmpty)
+        let (same, _) = AppFixtures.run(polled, [.sandboxPolled(request: 1, .success(Self.report))])
+        #expect(same.message == nil)
+        #expect(AppFixtures.run(same, [Self.tick(2)]).1.isEmpty)
+        #expect(AppFixtures.run(same, [Self.tick(3)]).1 == [.pollSandbox(url: Self.url, request: 2)])
+        // Switched elsewhere: the boxes follow and the message says so.
+        let elsewhere = SandboxPanel.Report(available: Self.report.available, on: ["slow-provider"], delayMs: 1500)
+        let (changed, _) = AppFixtures.run(polled, [.sandboxPolled(request: 1, .success(elsewhere))])
+        #expect(changed.message?.text == "Changed elsewhere: slow-provider (1500 ms).")
+        #expect(AppScreen.frame(changed).textLines()[4].hasPrefix("  [x] slow-provider"))
+        // A switch sent after the poll: the poll's older answer never undoes it.
+        let (switched, _) = AppFixtures.run(polled, AppFixtures.keys(" "))
+        let (stale, _) = AppFixtures.run(switched, [.sandboxPolled(request: 1, .success(elsewhere))])
+        #expect(Self.panel(stale)?.on == ["code-reused"] && Self.panel(stale)?.isWaiting == true)
+        #expect(AppFixtures.run(stale, [Self.tick(5)]).1.isEmpty)  // nor is a poll sent while the switch is out
+        // The sandbox stops: said once, not at every poll.
+        let down = SandboxPanel.Unreachable("cannot reach the sandbox: Could not connect to the server.")
+        let (failed, _) = AppFixtures.run(polled, [.sandboxPolled(request: 1, .failure(down))])
+        #expect(failed.message?.text == down.reason && failed.message?.isError == true)
+        var quiet = AppFixtures.run(failed, [Self.tick(4)]).0
+        quiet.message = nil
+        let (again, _) = AppFixtures.run(quiet, [.sandboxPolled(request: 2, .failure(down))])
+        #expect(again.message == nil)
+        let (back, _) = AppFixtures.run(again, [Self.tick(7), .sandboxPolled(request: 3, .success(Self.report))])
+        #expect(back.message?.text == "The sandbox answers again.")
+        // Not on other screens.
+        #expect(AppFixtures.run(AppFixtures.state(), [Self.tick(5)]).1.isEmpty)
     }
 }

@@ -81,11 +81,46 @@ import Testing
     }
 
     @Test func noBrowserPrintsTheURLAndAQRCode() throws {
-        let result = login(["google", "--no-browser", "--timeout", "5"], stdin: "")
+        let result = login(["google", "--no-browser", "--timeout", "5"], environment: ["LANG": "C.UTF-8"], stdin: "")
         #expect(result.status == 6, "stderr: \(result.stderr)")
         #expect(result.stderr.contains("/oidc/google/authorize?"))
         #expect(result.stderr.contains("▀") || result.stderr.contains("▄"))
         #expect(try listed().isEmpty)
+    }
+
+    /// Under `LANG=C` the QR code is ASCII, as the TUI draws it there: two blanks a module, light ones in reverse
+    /// video; zbarimg reads the URL back from it.
+    @Test func underLANGCTheQRCodeIsASCIIAndStillReads() throws {
+        let result = login(
+            ["google", "--no-browser", "--timeout", "5"], environment: ["LANG": "C", "LC_ALL": nil, "LC_CTYPE": nil],
+            stdin: "")
+        #expect(result.status == 6, "stderr: \(result.stderr)")
+        #expect(result.stderr.utf8.allSatisfy { $0 < 0x80 }, "\(result.stderr)")
+        // The code's lines: blanks between SGR 7 (light) and SGR 27 (dark), two a module.
+        let lines = result.stderr.split(separator: "\n").filter { $0.hasPrefix("\u{1B}[7m") }
+        var modules: [[Bool]] = []
+        for line in lines {
+            var row: [Bool] = []
+            var light = false
+            var rest = Substring(line)
+            while !rest.isEmpty {
+                if rest.hasPrefix("\u{1B}[7m") {
+                    light = true
+                    rest = rest.dropFirst(4)
+                } else if rest.hasPrefix("\u{1B}[27m") {
+                    light = false
+                    rest = rest.dropFirst(5)
+                } else {
+                    if rest.hasPrefix("  ") { row.append(!light) }
+                    rest = rest.dropFirst(2)
+                }
+            }
+            modules.append(row)
+        }
+        #expect(modules.count >= 21 && modules.allSatisfy { $0.count == modules.count })
+        guard let decoded = try runner.decodeQR(modules, in: folder, suite: "LoginCommandTests") else { return }
+        #expect(decoded.status == 0)
+        #expect(decoded.stdout.contains("/oidc/google/authorize?response_type=code"), "zbarimg read: \(decoded.stdout)")
     }
 
     @Test func ctrlCCancelsWithExit3AndStoresNothing() throws {

@@ -3,7 +3,9 @@ import Testing
 
 /// The Sandbox panel inside the TUI under tmux, against a running sandbox: `S` lists the faults as the admin route
 /// says, Space switches one at the sandbox (seen through `sandbox faults` and a login that fails), `n` switches all
-/// off, a stopped sandbox is one line. `authdeck sandbox panel` opens the same panel on its own.
+/// off, a stopped sandbox is one line; `d` sets slow-provider's delay, a switch made by another process shows
+/// without `r`, and the selected fault's description stands whole under the list. `authdeck sandbox panel` opens
+/// the same panel on its own.
 @Suite(TmuxPane.required)
 struct SandboxPanelTmuxTests {
     @Test func sInTheTUIOpensThePanelThatSwitchesTheRunningSandbox() throws {
@@ -56,5 +58,34 @@ struct SandboxPanelTmuxTests {
         #expect(nothing.status == 1)
         #expect(nothing.stderr.contains("cannot reach the sandbox"))
         #expect(nothing.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func theDelayIsSetFromThePanelAndSwitchesMadeElsewhereShowWithoutR() throws {
+        let setup = try FaultedSandbox([])
+        let pane = try setup.runner.startTUI(in: setup.folder.path, arguments: ["sandbox", "panel"])
+        defer { pane.close() }
+        try pane.waitFor("no faults on")
+        // The first fault's description is longer than its row at 80 columns: it stands whole under the list.
+        let description = "token-5xx-html: token endpoint answers 502 with an HTML page (a gateway in front of the"
+        #expect(pane.capture().contains(description), "\(pane.capture())")
+        try pane.press("d", until: "slow-provider's delay in ms")
+        pane.send("C-u")
+        pane.send("3000")
+        try pane.press("Enter", until: "slow-provider now waits 3000 ms at the sandbox.")
+        #expect(setup.runner.run(["sandbox", "faults", "--json"]).stdout.contains("\"delayMs\":3000"))
+        try pane.press("+", until: "slow-provider now waits 4000 ms at the sandbox.")
+        // Out of range: one line, nothing sent.
+        try pane.press("d", until: "slow-provider's delay in ms")
+        pane.send("C-u")
+        pane.send("99999")
+        try pane.press("Enter", until: "from 0 to 60000")
+        pane.send("Escape")
+        #expect(setup.runner.run(["sandbox", "faults", "--json"]).stdout.contains("\"delayMs\":4000"))
+        // Another process switches faults and the delay; the panel shows it on its own, no r pressed.
+        #expect(setup.runner.run(["sandbox", "faults", "code-reused,slow-provider", "--delay-ms", "1500"]).status == 0)
+        try pane.waitFor("Changed elsewhere: slow-provider (1500 ms), code-reused.", timeout: 6)
+        let screen = pane.capture()
+        #expect(screen.contains("[x] code-reused") && screen.contains("[x] slow-provider"))
+        try pane.quit(with: "Escape")
     }
 }

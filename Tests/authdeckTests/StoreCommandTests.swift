@@ -144,6 +144,11 @@ import Testing
         let unasked = runner.run(["logout", "--all"])
         #expect(unasked.status == 2)
         #expect(unasked.stderr.contains("add --yes"), "stderr: \(unasked.stderr)")
+        // The real binary with its standard input a pipe, as a script runs it.
+        var binary = runner
+        binary.runsInProcess = false
+        let scripted = binary.run(["logout", "--all"], stdin: "")
+        #expect(scripted.status == 2 && scripted.stderr.contains("add --yes"), "stderr: \(scripted.stderr)")
         #expect(runner.run(["list", "--json"]).stdout.contains("\"c\""))
         #expect(runner.run(["logout", "--all", "--yes"]).status == 0)
         #expect(runner.run(["list", "--json"]).stdout == "[]\n")

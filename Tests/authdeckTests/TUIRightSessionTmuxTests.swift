@@ -167,4 +167,23 @@ struct TUIRightSessionTmuxTests {
         try pane.press("Escape", until: "5 sessions")
         try pane.quit()
     }
+
+    /// tmux ignores the empty OSC 52 that clears a terminal's clipboard, so the clearing deletes the paste buffer the
+    /// copy made, through the server of `$TMUX`; the user's own buffers stay.
+    @Test func aClearedTokenLeavesTmuxsPasteBuffersButNotTheUsersOwn() throws {
+        let store = seeded()
+        let config = folder.write("clear-config.json", #"{"clipboardClearSeconds": 2}"#)
+        let tmux = folder.path + "/tmux.sock,0,0"  // the pane's server, as tmux sets $TMUX in its panes
+        let pane = try clipboardTUI(store, ["AUTHDECK_CONFIG": config, "TMUX": tmux])
+        defer { pane.close() }
+        pane.tmuxCommand(["set-buffer", "keep me"])
+        try pane.press("g", until: "1/5")
+        try pane.press("c", until: "Copied the access token of acme-google-bob; clears in 2 s")
+        #expect(pane.pasteBuffer() == "token-acme-google-bob")
+        try pane.waitFor("5 sessions")
+        let deadline = Date().addingTimeInterval(6)
+        while pane.pasteBuffer() != "keep me" && Date() < deadline { Thread.sleep(forTimeInterval: 0.2) }
+        #expect(pane.pasteBuffer() == "keep me")
+        try pane.quit()
+    }
 }

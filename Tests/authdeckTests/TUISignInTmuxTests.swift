@@ -3,7 +3,8 @@ import Testing
 
 /// Under tmux, the real binary against a real sandbox: OIDC's issuer and client id typed on
 /// New sign-in, OIDC's PAR and DPoP choices through to Details' binding, a redirect URI no receiver gets told at
-/// once, the QR code at 120×40 read back by zbarimg, and the Trace screen's help.
+/// once, a refusal worded without command-line flags, the QR code at 120×40 read back by zbarimg, and the Trace
+/// screen's help.
 @Suite(TmuxPane.required)
 struct TUISignInTmuxTests {
     let folder = TemporaryFolder()
@@ -22,6 +23,8 @@ struct TUISignInTmuxTests {
         defer { pane.close() }
         try pane.waitFor("No sessions yet")
         try pane.press("n", until: "Sign in with")
+        // OIDC's button is named as every message names it, without an ellipsis.
+        #expect(pane.capture().contains("[o] OIDC") && !pane.capture().contains("OIDC…"), "\(pane.capture())")
         for _ in 0..<4 { pane.send("Right") }
         for _ in 0..<3 { pane.send("Tab") }
         try pane.waitFor("Client id")
@@ -159,6 +162,22 @@ struct TUISignInTmuxTests {
             decoded.stdout.hasPrefix(sandbox.baseURL + "/oidc/google/authorize?response_type=code"),
             "zbarimg read: \(decoded.stdout)")
         pane.send("Escape")
+        try pane.quit()
+    }
+
+    /// A sign-in refused because a non-sandbox backend reaches the sandbox says how to fix it in the TUI's words
+    /// (the Backend field), never with a command-line flag.
+    @Test func aRefusalInTheTUINamesNoCommandLineFlag() throws {
+        let pane = try runner.startTUI(in: folder.path, ScriptedBrowser.approving, cols: 120, rows: 40)
+        defer { pane.close() }
+        try pane.waitFor("No sessions yet")
+        try pane.press("n", until: "Backend")
+        for _ in 0..<8 where !pane.capture().contains("‹ direct ›") { pane.send("b") }
+        try pane.press("g", until: "Sign-in unavailable", timeout: 20)
+        let screen = pane.captureJoined()
+        #expect(screen.contains("choose sandbox in the Backend field"), "\(screen)")
+        #expect(!screen.contains("--backend"), "\(screen)")
+        try pane.press("Enter", until: "No sessions yet")
         try pane.quit()
     }
 

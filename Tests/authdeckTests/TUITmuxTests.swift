@@ -133,6 +133,8 @@ struct TUITmuxTests {
         try pane.press("e", until: "Which address should the code go to?")
         try pane.submit("ada@example.com", until: "A code was sent to ada@example.com.")
         #expect(pane.capture().contains("Resend in 0:"))
+        // The sandbox's outbox is where its config says, not in the store's folder: the screen names it all the same.
+        #expect(pane.captureJoined().contains("Sandbox: the code is in " + sandbox.outboxPath))
         let adaCode = try #require(sandbox.codes().last { $0.contact == "ada@example.com" }?.code)
         try pane.submit(adaCode, until: "Signed in with Email code as ada@example.com")
         try pane.press("Enter", until: "1 session")

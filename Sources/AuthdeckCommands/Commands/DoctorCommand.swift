@@ -134,25 +134,12 @@ enum DoctorCommand {
 
     /// `git config --get-all credential.helper` as git itself reads it for this user; nil when git cannot run.
     static func gitCredentialHelpers(_ environment: [String: String]) -> [String]? {
-        let path = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { "\($0)/git" }
-            .first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let path else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = ["config", "--get-all", "credential.helper"]
-        process.environment = environment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            return nil
-        }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        // git exits 1 when no helper is set: that is an empty list, not a git that cannot run.
+        let found = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+            .contains { FileManager.default.isExecutableFile(atPath: "\($0)/git") }
+        guard found else { return nil }
+        let output = ProgramOutput.run("git", ["config", "--get-all", "credential.helper"], environment: environment)
+        return String(decoding: output ?? [], as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
     static func checkStore(_ global: GlobalOptions, _ environment: [String: String], into checks: inout [Check]) {

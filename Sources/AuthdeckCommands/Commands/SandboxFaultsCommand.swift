@@ -164,6 +164,16 @@ enum SandboxFaultsCommand {
         }
     }
 
+    /// The panel's own read of the sandbox, answered as `sandboxPolled` with the request's number.
+    static func pollEvent(url: String, request: Int) -> AppEvent {
+        do throws(CommandFailure) {
+            let object = try send(OutgoingRequest(url: url + "/sandbox/faults"), CurlTransport(timeout: 5))
+            return .sandboxPolled(request: request, .success(report(object)))
+        } catch {
+            return .sandboxPolled(request: request, .failure(SandboxPanel.Unreachable(error.message)))
+        }
+    }
+
     /// The admin route's answer as the panel shows it.
     static func report(_ object: [String: Any]) -> SandboxPanel.Report {
         let available = (object["available"] as? [[String: Any]] ?? []).compactMap { entry -> SandboxPanel.Fault? in

@@ -92,6 +92,14 @@ enum SessionCommands {
         guard url.lowercased().hasPrefix(SchemeReceiver.scheme + "://") else {
             throw .usage("open-url takes authdeck:// URLs only")
         }
+        try handOver(url, global)
+        if !global.quiet { global.err("handed the redirect to the waiting sign-in\n") }
+        return .done
+    }
+
+    /// Hands an authdeck:// redirect to the sign-in waiting on this user's socket (`open-url`, and `sandbox approve`
+    /// when a redirect ends there); a refusal is the sign-in's reason.
+    static func handOver(_ url: String, _ global: GlobalOptions) throws(CommandFailure) {
         let path = SchemeReceiver.defaultSocketPath(environment: global.environment.variables)
         let verdict: CallbackVerdict
         do throws(SignInError) {
@@ -101,8 +109,7 @@ enum SessionCommands {
         }
         switch verdict {
         case .accepted:
-            if !global.quiet { global.err("handed the redirect to the waiting sign-in\n") }
-            return .done
+            return
         case .refused(let reason):
             throw CommandFailure(.authenticationFailed, "the waiting sign-in refused the redirect: \(reason)")
         }

@@ -54,7 +54,8 @@ enum TUICommand {
         }
         state.sessions = SessionList(selected: selected)
         state.directorySession = DirectorySessionFile.find()?.key
-        state.sandboxOutbox = sandboxOutbox(backends: setup.backendNames, environment: environment)
+        state.sandboxOutbox = sandboxOutbox(
+            setup.configuration, backends: setup.backendNames, environment: environment)
         state.sandboxURL = SandboxFaultsCommand.configuredURL(setup.configuration).map { url in
             url.hasSuffix("/") ? String(url.dropLast()) : url
         }.flatMap { SandboxFaultsCommand.isLoopback($0) ? $0 : nil }
@@ -204,10 +205,14 @@ enum TUICommand {
         terminal.restore()
     }
 
-    /// Where the sandbox appends the one-time codes it "sends", for the code screen: its default outbox in this data
-    /// folder, named only when a sandbox backend is configured and that file is there already or the sandbox's
-    /// config lives in the same folder (`make run`).
-    static func sandboxOutbox(backends: [String], environment: [String: String]) -> String? {
+    /// Where the sandbox appends the one-time codes it "sends", for the code screen: the outbox its config names
+    /// (`sandbox --config-out` writes it), else its default outbox in this data folder when a sandbox backend is
+    /// configured and that file is there already or the sandbox's config lives in the same folder.
+    static func sandboxOutbox(_ configuration: Configuration, backends: [String], environment: [String: String])
+        -> String?
+    {
+        let configured = configuration.backends ?? [:]
+        if let named = configured.keys.sorted().lazy.compactMap({ configured[$0]?.outbox }).first { return named }
         guard backends.contains(where: { $0.hasPrefix("sandbox") }) else { return nil }
         let folder = StoreLocation.resolve(environment: environment).directory
         let path = folder + "/sandbox-outbox.jsonl"

@@ -3,6 +3,7 @@ import AuthCore
 import Foundation
 import SessionStorage
 import Synchronization
+import TerminalUI
 
 #if canImport(Glibc)
     import Glibc
@@ -98,17 +99,29 @@ final class CommandLinePresenter: Sendable {
         }
     }
 
+    /// A QR code as the terminal can show it: half blocks, or where the locale is not UTF-8 (`LANG=C`) the TUI's
+    /// ASCII drawing, blanks in reverse video. Its bytes are ours alone (blanks, blocks and SGR 7/27), so they are
+    /// written as they are; the sanitiser would drop the reverse video.
+    private func printQR(_ code: QRCode) {
+        guard !quiet else { return }
+        var text =
+            ASCIIDrawing.environmentLocaleIsUTF8()
+            ? code.terminalText() : QRBlock(modules: code.modules, ascii: true).reversedText
+        text += "\n"
+        text.withUTF8 { _ = errors.write(bytes: $0) }
+    }
+
     private func attemptBegan(_ attempt: Attempt, prompt: AttemptPrompt, receivers: [String]) {
         switch prompt {
         case .browser(let url):
             say("Sign in with \(attempt.provider) in your browser:\n\n  \(url)\n")
-            if showQR, let code = QRCode(url) { say(code.terminalText()) }
+            if showQR, let code = QRCode(url) { printQR(code) }
             say("Waiting for the redirect (\(receivers.joined(separator: ", "))).")
             say("If the browser is on another machine, paste the final URL here and press Enter. Ctrl-C cancels.")
         case .device(let authorization):
             say("Go to \(authorization.verificationURI) and enter the code:\n\n  \(authorization.userCode)\n")
             if let code = QRCode(authorization.verificationURIComplete ?? authorization.verificationURI) {
-                say(code.terminalText())
+                printQR(code)
             }
             say("Waiting for approval. Ctrl-C cancels.")
         case .codeSent(let otpID):
@@ -171,7 +184,7 @@ final class CommandLinePresenter: Sendable {
             if let link = challenge.enrolmentLink, let code = QRCode(link) {
                 // The link carries the TOTP secret: only the QR code is shown, never the text.
                 say("Not enrolled yet? Scan this with your authenticator app:")
-                say(code.terminalText())
+                printQR(code)
             }
             let who = challenge.shownUser.map { " for \($0)" } ?? ""
             say("Two-factor code required\(who) (\(challenge.attemptsLeft) attempts left). Type the 6-digit code.")

@@ -27,6 +27,8 @@ final class TUIEventLoop {
     private var controllers: [Int: SignInController] = [:]
     /// Each flow's redacted protocol trace, for `e` on the Trace screen.
     private var traces: [Int: FlowTrace] = [:]
+    /// The secret copied last under tmux, whose paste buffer the clearing deletes.
+    private var copiedInTmux: TmuxPasteBuffer?
 
     /// `pages` is the source the Sessions table reads from (a new one over `store` when nil).
     init(state: AppState, terminal: Terminal, store: TUIStore, pages: TUIPageSource? = nil, setup: SignInSetup) {
@@ -108,7 +110,7 @@ final class TUIEventLoop {
         switch state.mode {
         case .sessions, .details: break
         case .unlock, .newSignIn, .contact, .signIn: return true
-        case .sandbox: return false  // the panel counts nothing down; the sandbox's answers wake the loop
+        case .sandbox: return true  // the panel reads the sandbox again every few seconds (switches made elsewhere)
         }
         if state.overlay == .trace { return true }
         let list = state.sessions
@@ -299,6 +301,10 @@ final class TUIEventLoop {
             copy(text, what: what)
         case .clearClipboard:
             terminal.sendControl(Clipboard.clearing)
+            if let copied = copiedInTmux {
+                copiedInTmux = nil
+                background.async { copied.delete() }
+            }
         case .copyToken(let key):
             storeWork { store throws(StoreError) in
                 let session = try store.session(key)
@@ -331,6 +337,9 @@ final class TUIEventLoop {
             background.async {
                 inbox.post(SandboxFaultsCommand.panelEvent(url: url, faults: faults, delayMs: delayMs))
             }
+        case .pollSandbox(let url, let request):
+            let inbox = self.inbox
+            background.async { inbox.post(SandboxFaultsCommand.pollEvent(url: url, request: request)) }
         case .readBinding(let key):
             // Details says more when the session's sealed half can be read; when it cannot, it says what it did.
             if let opened = try? store.store(create: false), let session = try? opened.session(key) {
@@ -671,6 +680,8 @@ final class TUIEventLoop {
             return
         }
         terminal.sendControl(sequence)
+        let inTmux = !(setup.environment["TMUX"] ?? "").isEmpty
+        copiedInTmux = secret && inTmux ? TmuxPasteBuffer(copied: text, environment: setup.environment) : nil
         inbox.post(.copied(what: what, secret: secret))
     }
 

@@ -15,6 +15,16 @@ public enum ASCIIDrawing {
         return name == "UTF-8" || name == "UTF8"
     }
 
+    /// Whether the locale the environment names (`LC_ALL`, `LC_CTYPE`, `LANG`) encodes characters as UTF-8, asked
+    /// without setting the process's locale: for output that is not through ncurses (the command line's QR code).
+    public static func environmentLocaleIsUTF8() -> Bool {
+        guard let locale = newlocale(LC_CTYPE_MASK, "", nil) else { return false }
+        defer { freelocale(locale) }
+        guard let codeset = nl_langinfo_l(nl_item(CODESET), locale) else { return false }
+        let name = String(cString: codeset).uppercased()
+        return name == "UTF-8" || name == "UTF8"
+    }
+
     /// The one line said when the TUI starts in such a locale: what happens and how to fix it.
     public static func localeNotice(_ environment: [String: String]) -> String {
         let variable = ["LC_ALL", "LC_CTYPE", "LANG"].first { !(environment[$0] ?? "").isEmpty }

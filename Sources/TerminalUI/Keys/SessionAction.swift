@@ -46,6 +46,10 @@ public enum SessionAction: String, Hashable, Sendable {
     case switchFault = "switch-fault"
     /// `n` on the Sandbox panel: every fault off.
     case faultsOff = "faults-off"
+    /// `d` on the Sandbox panel: type slow-provider's delay; `+` and `-` change it by a second.
+    case typeDelay = "type-delay"
+    case longerDelay = "longer-delay"
+    case shorterDelay = "shorter-delay"
     /// `o` on the Trace screen: ask for a trace file's path and show the file.
     case openTraceFile = "open-file"
     /// `a` on the Trace screen: every step's details, or none.

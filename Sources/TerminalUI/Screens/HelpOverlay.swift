@@ -41,8 +41,8 @@ public enum HelpOverlay {
         case .newSignIn, .contact:
             return providerEntries + [
                 Entry("←/→", "move between providers or backends; change an OIDC choice"),
-                Entry("Tab/↓", "providers, backend, session key (OIDC: issuer … DPoP)"),
-                Entry("Space", "OIDC: change the choice (auth method, PAR, DPoP…)"),
+                Entry("Tab/↓", "providers, backend, session key, OIDC's fields"),
+                Entry("Space", "OIDC: change the auth method, PAR or DPoP choice"),
                 Entry("Shift-Tab/↑", "the field before"),
                 Entry("b", "next backend"),
                 Entry("m", "browser redirect or device grant"),

@@ -32,10 +32,10 @@ public struct NewSignInScreen: Screen {
         return frames
     }
 
-    /// A button's label: the provider's title, ending in `…` when highlighting it shows more fields (OIDC's issuer
-    /// and client id).
+    /// A button's label: the provider's title, the word every message uses too (no `…`: the fields highlighting OIDC
+    /// shows, its issuer and client id, are named on the screen and in help).
     static func label(_ provider: Provider) -> String {
-        provider == .oidc ? provider.title + "…" : provider.title
+        provider.title
     }
 
     public static func backendRect(rows: Int, cols: Int) -> Rect {

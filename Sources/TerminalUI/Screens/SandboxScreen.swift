@@ -1,15 +1,20 @@
 /// The Sandbox panel (`S` on the Sessions screen, or `authdeck sandbox panel`): every fault profile of the running
 /// sandbox with a box saying whether it is on, as its admin route last answered; Space switches the selected one,
-/// `n` switches all off, `r` reads the sandbox again. Errors (a sandbox that is not running) are the message line.
+/// `n` switches all off, `r` reads the sandbox again, `d` types slow-provider's delay (`+`/`-` by a second). Under the
+/// list the selected fault's description stands whole, however narrow the row; the panel reads the sandbox again
+/// every few seconds, so switches made elsewhere show. Errors (a sandbox that is not running) are the message line.
 public struct SandboxScreen: Screen {
     public init() {}
 
     /// Rows of the body before the list: the summary line and a blank one.
     static let listOffset = 2
 
-    /// How many faults fit on a screen `rows` high (the last body row keeps the note).
+    /// Rows under the list for the selected fault's whole description (a blank one, then up to three lines).
+    static let detailRows = 4
+
+    /// How many faults fit on a screen `rows` high (the last body row keeps the note, the ones above the detail).
     static func room(rows: Int) -> Int {
-        max(1, AppFrame.body(rows: rows, cols: 0).rows - listOffset - 1)
+        max(1, AppFrame.body(rows: rows, cols: 0).rows - listOffset - 1 - detailRows)
     }
 
     /// The first fault in view: the list scrolls only as far as keeps the selection on screen.
@@ -71,8 +76,33 @@ public struct SandboxScreen: Screen {
                 buffer.markFocus(row: row, col: 0)
             }
         }
-        buffer.write(
-            "  Each switch goes to the sandbox's admin route; sign-ins see it at once.",
-            row: body.bottom - 1, col: 0, style: Style(foreground: .dim), maxWidth: body.cols)
+        if panel.faults.indices.contains(panel.selected) {
+            Self.drawDetail(panel.faults[panel.selected], panel, top: body.bottom - 1 - Self.detailRows, into: &buffer)
+        }
+        let note = body.bottom - 1
+        if let field = panel.delayField {
+            let label = "  slow-provider's delay in ms, 0 to 60000 (Enter sets it, Esc cancels): "
+            let end = buffer.write(label, row: note, col: 0, style: Style(attributes: .bold), maxWidth: body.cols)
+            field.draw(in: Rect(row: note, col: end, rows: 1, cols: max(0, min(8, body.cols - end - 1))), into: &buffer)
+        } else {
+            buffer.write(
+                "  Each switch goes to the sandbox's admin route; sign-ins see it at once.",
+                row: note, col: 0, style: Style(foreground: .dim), maxWidth: body.cols)
+        }
+    }
+
+    /// The selected fault's name and whole description, wrapped, over the rows from `top` (after a blank one).
+    private static func drawDetail(
+        _ fault: SandboxPanel.Fault, _ panel: SandboxPanel, top: Int, into buffer: inout ScreenBuffer
+    ) {
+        var text = fault.name + ": " + fault.summary + "."
+        if fault.name == "slow-provider" {
+            text += " Now \(panel.delayMs) ms: d types it, + and - change it by a second."
+        }
+        let lines = DisplayText.wrapped(text, toWidth: max(1, buffer.cols - 4))
+        for (index, line) in lines.prefix(detailRows - 1).enumerated() {
+            buffer.write(
+                "  " + line, row: top + 1 + index, col: 0, style: Style(foreground: .accent), maxWidth: buffer.cols)
+        }
     }
 }

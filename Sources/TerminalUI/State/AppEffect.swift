@@ -58,6 +58,9 @@ public enum AppEffect: Equatable, Sendable {
     /// The Sandbox panel: read the faults of the sandbox at `url` (`faults` nil), or switch them to exactly
     /// `faults`; the answer comes back as `sandboxAnswered` or `sandboxFailed`.
     case sandboxFaults(url: String, faults: [String]?, delayMs: Int)
+    /// The open Sandbox panel reads the sandbox again on its own, so switches made elsewhere show; the answer
+    /// comes back as `sandboxPolled` with the same request number.
+    case pollSandbox(url: String, request: Int)
     /// Read what the Sessions table lacks from the store; the answer comes back as `pageRead`. The event loop reads
     /// at once, before the frame, so a key press that moves past the rows held still draws them.
     case readPage(SessionPageRequest)

@@ -62,6 +62,8 @@ public enum AppEvent: Equatable, Sendable {
     case sandboxAnswered(SandboxPanel.Report, switched: Bool)
     /// The sandbox could not be reached, or refused: why, in one line.
     case sandboxFailed(String)
+    /// The answer to the panel's own read (`pollSandbox`) numbered `request`.
+    case sandboxPolled(request: Int, Result<SandboxPanel.Report, SandboxPanel.Unreachable>)
     /// The sign-in controller of flow `flow` reported progress.
     case signIn(flow: Int, SignInProgress)
     /// The event loop learned something about flow `flow` beside its progress (a QR code, a trace step).

@@ -171,7 +171,8 @@ extension AppState {
                 return []
             }
             return [.lockStore]
-        case .switchFault, .faultsOff, .openTraceFile, .expandAll, .searchTrace, .nextMatch, .firstError:
+        case .switchFault, .faultsOff, .typeDelay, .longerDelay, .shorterDelay, .openTraceFile, .expandAll,
+            .searchTrace, .nextMatch, .firstError:
             break  // the Sandbox panel's and the Trace screen's own
         case .quit:
             isQuitting = true

@@ -50,7 +50,7 @@ extension AppState {
             return handleKey(request)
         case .tick(let date):
             now = date
-            return clipboardClearDue() + autoRefreshDue()
+            return clipboardClearDue() + autoRefreshDue() + sandboxPollDue()
         case .sessionsLoaded(let items):
             sessions.replaceAll(items)
             return []
@@ -185,6 +185,9 @@ extension AppState {
             return []
         case .sandboxFailed(let text):
             sandboxFailed(text)
+            return []
+        case .sandboxPolled(let request, let answer):
+            sandboxPolled(request, answer)
             return []
         case .doctorReport(let lines):
             message = nil

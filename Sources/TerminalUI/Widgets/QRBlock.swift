@@ -33,6 +33,24 @@ public struct QRBlock: Widget, Hashable, Sendable {
         return !modules[r][c]
     }
 
+    /// The ASCII drawing as text for a terminal's output stream (the command line's `login`): each light module two
+    /// blanks in reverse video (SGR 7), as the TUI draws it where the locale is not UTF-8.
+    public var reversedText: String {
+        var lines: [String] = []
+        for line in 0..<side {
+            var text = ""
+            var reversed = false
+            for col in 0..<side {
+                let ink = isInk(row: line, col: col)
+                if ink != reversed { text += ink ? "\u{1B}[7m" : "\u{1B}[27m" }
+                reversed = ink
+                text += "  "
+            }
+            lines.append(text + (reversed ? "\u{1B}[27m" : ""))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     public func draw(in rect: Rect, into buffer: inout ScreenBuffer) {
         // A QR code that is cut is unreadable: draw nothing rather than a part.
         guard width <= rect.cols && height <= rect.rows else { return }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The Sandbox panel's state (`S`, or `authdeck sandbox panel`): the fault profiles of a running sandbox as its
 /// admin route last listed them, which are on, and the selection bar. The boxes change only when the sandbox
 /// answers, so they always say what the sandbox does, never what was merely asked for.
@@ -26,6 +28,15 @@ public struct SandboxPanel: Equatable, Sendable {
         }
     }
 
+    /// Why the sandbox did not answer a poll, in one line.
+    public struct Unreachable: Error, Equatable, Sendable {
+        public var reason: String
+
+        public init(_ reason: String) {
+            self.reason = reason
+        }
+    }
+
     /// The sandbox's base URL (`http://127.0.0.1:PORT`).
     public let url: String
     public var faults: [Fault] = []
@@ -38,6 +49,21 @@ public struct SandboxPanel: Equatable, Sendable {
     public var isWaiting = false
     /// Whether the sandbox answered at least once (until then the list is empty and says it is being read).
     public var hasAnswered = false
+    /// `d`: the slow provider's delay being typed, in milliseconds; Enter sends it.
+    public var delayField: TextField?
+    /// Counts the requests sent to the admin route. A poll's answer is taken only when no request went out after
+    /// it, so an older read never undoes a switch the sandbox has confirmed since.
+    public var requests = 0
+    /// The poll on its way (its request number), so a slow sandbox never has polls piling up.
+    public var pollOut: Int?
+    /// When the last poll went out: switches made elsewhere (`authdeck sandbox faults`, the admin route) show within
+    /// `pollSeconds`.
+    public var polledAt: Date?
+    /// The last poll failed: its error is said once, not every poll.
+    public var pollFailed = false
+
+    /// How often an open panel reads the sandbox again on its own (one small GET on loopback).
+    public static let pollSeconds: TimeInterval = 2
 
     public init(url: String) {
         self.url = url
@@ -54,6 +80,11 @@ public struct SandboxPanel: Equatable, Sendable {
         let name = faults[selected].name
         let next = on.contains(name) ? on.subtracting([name]) : on.union([name])
         return faults.map(\.name).filter(next.contains)
+    }
+
+    /// Whether `report` says anything other than what the panel shows.
+    public func differs(from report: Report) -> Bool {
+        report.available != faults || Set(report.on) != on || report.delayMs != delayMs
     }
 
     /// Takes the sandbox's answer; the selection stays on the same fault.
