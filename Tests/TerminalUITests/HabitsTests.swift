@@ -75,7 +75,7 @@ import Testing
             if case .text = SessionList.terms(field.prefix + "ab").first { Issue.record("\(field) parsed as text") }
         }
         // The names beside the keys, from the key-binding table.
-        #expect(entries.contains(HelpOverlay.Entry("I", "reverse the sort order", name: "reverseSort")))
+        #expect(entries.contains(HelpOverlay.Entry("I", "reverse the sort order", name: "reverse-sort")))
     }
 
     @Test func reversingTheSortKeepsRankedKeysFirstAndShowsTheArrow() {
