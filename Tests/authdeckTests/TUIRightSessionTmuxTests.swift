@@ -121,7 +121,7 @@ struct TUIRightSessionTmuxTests {
         pane.tmuxCommand(["set-buffer", "before"])
         let locked = store.run(["store", "lock"])
         #expect(locked.status == 0, "\(locked.stderr)")
-        try pane.waitFor("Locked by authdeck store lock", timeout: 5)
+        try pane.waitFor("Locked by authdeck store lock", timeout: 15)
         try pane.waitFor("The session store is locked.")
         // Listing goes on without the key; c asks to unlock instead of copying.
         try pane.press("Escape", until: "5 sessions")
@@ -131,6 +131,20 @@ struct TUIRightSessionTmuxTests {
         try pane.submit("correct horse", until: "Store unlocked.")
         try pane.press("L", until: "Locked with L")
         #expect(store.run(["token", "google-bob"], environment: ["AUTHDECK_PASSPHRASE_FILE": ""]).status != 0)
+        try pane.quit(with: "C-c")
+    }
+
+    /// A `store lock` that is the first write the open TUI sees still locks it: the TUI knew the lock record
+    /// before any other process wrote.
+    @Test func storeLockAsTheFirstWriteElsewhereLocksAnOpenTUI() throws {
+        let store = seeded()
+        #expect(store.run(["token", "google-bob"]).stdout == "token-google-bob\n")
+        let pane = try clipboardTUI(store, ["AUTHDECK_PASSPHRASE_FILE": ""])
+        defer { pane.close() }
+        try pane.waitFor("unlocked")
+        let locked = store.run(["store", "lock"])
+        #expect(locked.status == 0, "\(locked.stderr)")
+        try pane.waitFor("Locked by authdeck store lock", timeout: 15)
         try pane.quit(with: "C-c")
     }
 

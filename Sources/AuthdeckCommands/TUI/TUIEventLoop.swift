@@ -46,6 +46,10 @@ final class TUIEventLoop {
     /// Runs until the user quits.
     func run() {
         var watch = TUIStoreWatch(directory: store.location.directory)
+        // The first look, once the watch exists: what another process wrote since the first frame is read, and the
+        // lock record and change counter are known before the next write, so a `store lock` whose write arrives in
+        // the same wake-up as an earlier one still reads as a new lock.
+        if watch != nil { _ = watchOtherProcesses() }
         TUIResizeWake.install(descriptor: inbox.wakeDescriptorForSignals)
         var nextTick = tickAfter(Date(), watching: watch != nil)
         while !state.isQuitting {
