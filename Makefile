@@ -130,6 +130,7 @@ install: release
 	install -m 0644 Resources/providers.json Resources/sandbox-users.json Resources/callback-success.html \
 		Resources/callback-error.html "$(DESTDIR)$(PREFIX)/share/authdeck/"
 	install -D -m 0644 Resources/authdeck.1 "$(DESTDIR)$(PREFIX)/share/man/man1/authdeck.1"
+	ln -sf authdeck.1 "$(DESTDIR)$(PREFIX)/share/man/man1/docker-credential-authdeck.1"
 	install -D -m 0644 Resources/completions/authdeck.bash "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/authdeck"
 	install -D -m 0644 Resources/completions/_authdeck "$(DESTDIR)$(ZSH_COMPLETIONS)/_authdeck"
 	install -D -m 0644 Resources/completions/authdeck.fish "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/authdeck.fish"

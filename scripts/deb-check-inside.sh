@@ -111,6 +111,7 @@ wait "$sandbox" || true
 # (Each output is read whole before grep -q looks at it: a writer cut off by grep's early exit fails under pipefail.)
 [ "$(man -w authdeck)" = /usr/share/man/man1/authdeck.1.gz ] || fail "man finds no authdeck page in /usr/share/man"
 whatis authdeck >/dev/null || fail "man-db's trigger did not index authdeck's man page"
+man -w docker-credential-authdeck >/dev/null 2>&1 || fail "man finds no page for docker-credential-authdeck"
 bash -c '. /usr/share/bash-completion/completions/authdeck && complete -p authdeck' >/dev/null ||
     fail "bash: the completion defines none for authdeck"
 zsh -fc 'autoload -Uz compinit && compinit -u -d /tmp/zcompdump && [[ -n ${_comps[authdeck]} ]]' ||

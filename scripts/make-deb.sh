@@ -36,6 +36,9 @@ mkdir -p "$stage/DEBIAN"
 strip --remove-section=.comment --remove-section=.note "$stage/usr/bin/authdeck" \
     "$stage/usr/lib/authdeck/authdeck-full"
 gzip -9n "$stage/usr/share/man/man1/authdeck.1"
+# The credential helper's name is a link to authdeck, so its manual page is a link to authdeck's (Policy 12.1).
+ln -sf authdeck.1.gz "$stage/usr/share/man/man1/docker-credential-authdeck.1.gz"
+rm -f "$stage/usr/share/man/man1/docker-credential-authdeck.1"
 install -D -m 0644 packaging/debian/copyright "$stage/usr/share/doc/authdeck/copyright"
 gzip -9nc packaging/debian/changelog >"$stage/usr/share/doc/authdeck/changelog.Debian.gz"
 install -D -m 0644 packaging/debian/lintian-overrides "$stage/usr/share/lintian/overrides/authdeck"
