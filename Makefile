@@ -21,6 +21,8 @@ DEBIAN_PACKAGES = pkg-config libncurses-dev libssl-dev libcjose-dev libjansson-d
 
 # skopeo, Debian's docker-registry and htpasswd: the registry credential helper's test pushes through them.
 DEBIAN_PACKAGES += skopeo docker-registry apache2-utils
+# strace: the token cache's test counts the files a cached `token` opens (none of the database's).
+DEBIAN_PACKAGES += strace
 # The interoperability suite's django-oauth-toolkit, in a venv under .build (never system-wide). oauthlib 4 breaks
 # the toolkit's device authorization view (3.4.1), so it stays below 4. Without the network this step only warns:
 # the suite then says it skipped that server.

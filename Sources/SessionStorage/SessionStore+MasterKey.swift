@@ -196,7 +196,9 @@ extension SessionStore {
 
     private func remember(_ key: [UInt8]) {
         masterKey = key
-        if options.useKeyCache {
+        if options.useKeyCache && !KeyCache(storeID: storeID).store(key, seconds: options.unlockForSeconds) {
+            // The user's key quota may be full of cached tokens (TokenCache): the master key comes first.
+            TokenCache(databasePath: location.databasePath)?.drop()
             KeyCache(storeID: storeID).store(key, seconds: options.unlockForSeconds)
         }
     }

@@ -52,6 +52,8 @@ public final class SessionStore: @unchecked Sendable {
             throw diagnose(error, path: path, database: nil)
         }
         try StoreFileHeader.check(database)
+        // Whatever a commit changed, no `token` may answer from the rows it read before (TokenCache).
+        database.observeCommits { TokenCache(databasePath: path)?.drop() }
         let storeID: String
         do {
             try database.execute("PRAGMA synchronous=FULL")

@@ -105,6 +105,7 @@ package final class SQLiteDatabase {
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()
+            committing?()
             try execute("COMMIT")
             return result
         } catch {
@@ -115,6 +116,29 @@ package final class SQLiteDatabase {
     }
 
     package var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// Called just before `writeTransaction` commits and after every commit of this connection (SQLite's WAL hook,
+    /// which runs once the commit is in the WAL and its locks are released). The store drops its `TokenCache` here.
+    private var committing: (() -> Void)?
+
+    /// Installs `changed` as the call before and after every commit (see `committing`). The WAL hook replaces
+    /// SQLite's automatic checkpoint, so it checkpoints the same way: passively, once the WAL holds 1,000 pages.
+    package func observeCommits(_ changed: @escaping () -> Void) {
+        committing = changed
+        sqlite3_wal_hook(
+            handle,
+            { context, connection, name, pages in
+                guard let context else { return SQLITE_OK }
+                Unmanaged<SQLiteDatabase>.fromOpaque(context).takeUnretainedValue().committing?()
+                if pages >= SQLiteDatabase.automaticCheckpointPages {
+                    sqlite3_wal_checkpoint_v2(connection, name, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+                }
+                return SQLITE_OK
+            }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// SQLite's default `wal_autocheckpoint`.
+    static let automaticCheckpointPages: Int32 = 1_000
 
     /// The main file's size and first `count` bytes, read through SQLite's own file handle. Opening and closing a
     /// second descriptor of the database would drop every POSIX lock this process holds on it (close(2) releases

@@ -11,7 +11,8 @@ import AuthBase
 /// that needs no refresh. Everything else returns nil, and the caller goes the long way (SessionStore), which
 /// unlocks, migrates, repairs modes, refreshes and explains every error: no database, a wrong mode, another schema,
 /// no such session, a key not cached or not this store's, a blob that does not open, a token to refresh or absent.
-/// It changes nothing: no warning, no repair, no cache entry, and its connection to the database is read-only.
+/// It changes nothing in the store: no warning, no repair, and its connection to the database is read-only. The one
+/// thing it writes is the row it answered from, into the kernel keyring (`TokenCache`), where the next call finds it.
 public enum TokenRead {
     /// The token of session `key` (nil: the selected one) at `now` (seconds since 1970), or nil to go the long way.
     /// - Parameters:
@@ -22,7 +23,28 @@ public enum TokenRead {
         location: StoreLocation, now: Double
     ) -> CachedToken? {
         guard location.permissionsAreRight else { return nil }
-        guard let row = read(key, location: location) else { return nil }
+        // The row from the kernel keyring when a `token` before this one put it there (TokenCache), else from the
+        // database; then added to the keyring found or made before that read, never to one made after it.
+        let cache = TokenCache(databasePath: location.databasePath)
+        var ring = cache?.ring()
+        if let ring, let row = TokenCache.row(key, in: ring),
+            let found = answer(row, idToken: idToken, minValidSeconds: minValidSeconds, now: now)
+        {
+            return found
+        }
+        if ring == nil { ring = cache?.ringMadeIfMissing() }
+        guard let row = read(key, location: location),
+            let found = answer(row, idToken: idToken, minValidSeconds: minValidSeconds, now: now)
+        else { return nil }
+        if let ring { TokenCache.add(row, selected: key == nil, to: ring) }
+        return found
+    }
+
+    /// The token `row` holds for the caller, or nil to go the long way: the master key not cached or not this
+    /// store's, a blob that does not open, a bearer token to refresh first or none.
+    private static func answer(
+        _ row: TokenCache.Row, idToken: Bool, minValidSeconds: Int?, now: Double
+    ) -> CachedToken? {
         guard let masterKey = KeyCache(storeID: row.storeID).read() else { return nil }
         if let check = row.keyCheck {
             guard KeyCheck.matches(check, masterKey: masterKey, storeID: row.storeID) else { return nil }
@@ -51,13 +73,9 @@ public enum TokenRead {
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
-    private struct Row {
-        var storeID: String, keyCheck: [UInt8]?, key: String, expiresAt: Double?, storedAt: Double?, secret: [UInt8]
-    }
-
     /// One indexed read of the session row with the meta rows it needs, on a read-only connection; nil on any failure
     /// or another schema.
-    private static func read(_ key: String?, location: StoreLocation) -> Row? {
+    private static func read(_ key: String?, location: StoreLocation) -> TokenCache.Row? {
         guard location.databaseExists,
             let database = try? SQLiteDatabase(
                 path: location.databasePath, readOnly: true, busyTimeoutMilliseconds: 5_000)
@@ -81,7 +99,7 @@ public enum TokenRead {
             guard try statement.step(), let storeID = statement.string(0), let found = statement.string(2),
                 let secret = statement.blob(4)
             else { return nil }
-            return Row(
+            return TokenCache.Row(
                 storeID: storeID, keyCheck: statement.blob(1), key: found, expiresAt: statement.double(3),
                 storedAt: statement.double(5), secret: secret)
         } catch {

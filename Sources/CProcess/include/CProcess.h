@@ -20,4 +20,11 @@ int cprocess_is_dumpable(void);
 /// on success, -1 otherwise.
 int cprocess_peer_uid(int descriptor, uid_t *uid);
 
+/// Writes a name for the file at `path` as it is now into `name` (`size` bytes): its device, inode, birth time and
+/// status-change time (statx), or with `written` non-zero its modification time and size in place of the ctime.
+/// A file made again, even on a reused inode, or changed by any means (its ctime moves) gets another name; with
+/// `written`, a file whose content was written does. Returns 0 on success, -1 when the file cannot be examined or
+/// the name does not fit.
+int cprocess_file_state_name(const char *path, int written, char *name, size_t size);
+
 #endif
