@@ -8,6 +8,13 @@ func systemLibrary(_ name: String, pkgConfig: String?, apt: [String]) -> Target 
     .systemLibrary(name: name, path: "Sources/\(name)", pkgConfig: pkgConfig, providers: [.apt(apt)])
 }
 
+// The modules `authdeck token` runs: generic types such as [UInt8] are set up through their metadata accessors, not
+// through mangled type names the runtime demangles on first use: 8% fewer instructions for a cached `token`
+// (callgrind; BENCHMARKS.md).
+let leanPathSettings: [SwiftSetting] = [
+    .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])
+]
+
 /// Where Debian puts the headers of libsecret and GLib (`pkg-config --cflags libsecret-1`, without its libraries).
 let libsecretHeaderFolders: [String] = {
     #if arch(arm64)
@@ -52,9 +59,11 @@ let package = Package(
 
         // Foundation-free modules: the lean `authdeck` binary links only AuthBase and StoreCore (and SQLite, Nettle,
         // keyutils; no libcrypto). AuthCore, AuthCrypto and SessionStorage re-export them, so their users import one.
-        .target(name: "AuthBase"),
+        .target(name: "AuthBase", swiftSettings: leanPathSettings),
         .target(name: "AuthCipher", dependencies: ["COpenSSL"]),
-        .target(name: "StoreCore", dependencies: ["AuthBase", "CNettle", "CSQLite", "CKeyutils", "CProcess"]),
+        .target(
+            name: "StoreCore", dependencies: ["AuthBase", "CNettle", "CSQLite", "CKeyutils", "CProcess"],
+            swiftSettings: leanPathSettings),
         .target(name: "AuthCrypto", dependencies: ["AuthCipher", "COpenSSL", "CCjose"]),
         .target(name: "AuthCore", dependencies: ["AuthBase", "AuthCrypto"]),
         // The store never links libsecret: the Secret Service comes in as a vault from its own module, so the
@@ -98,6 +107,7 @@ let package = Package(
             path: "Sources/authdeck",
             // Linked statically: no dynamic loader, no symbol lookups and no relocations of a position-independent
             // image at start. These were most of `token`'s time (SPEC section 8; BENCHMARKS.md).
+            swiftSettings: leanPathSettings,
             linkerSettings: [.unsafeFlags(["-static-executable"])]
         ),
 

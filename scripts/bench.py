@@ -8,6 +8,7 @@ missed target (tests do not assert on time).
 """
 import json
 import os
+import random
 import resource
 import shutil
 import statistics
@@ -34,11 +35,14 @@ def verdict(ok):
 
 
 def interleaved(commands, rounds):
-    """Runs every command once per round, in turn (one with `every` only each that many rounds), so all of them see
-    the same load; returns {name: [wall seconds]}. A command that fails raises, naming it (never its output)."""
+    """Runs every command once per round (one with `every` only each that many rounds), so all of them see the same
+    load, in an order shuffled each round: the command that always ran right after a heavy one (gh, a 50 ms Go
+    program) paid for the caches it left cold, which put `token` at 2.4x `/bin/true` where 1.8x was its own figure.
+    Returns {name: [wall seconds]}. A command that fails raises, naming it (never its output)."""
     times = {name: [] for name, *_ in commands}
+    order = random.Random(31)
     for index in range(rounds):
-        for name, argv, env, every in commands:
+        for name, argv, env, every in order.sample(commands, len(commands)):
             if index % every:
                 continue
             started = time.perf_counter()

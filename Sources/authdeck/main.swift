@@ -10,10 +10,18 @@ import StoreCore
 // to explain), is handed to authdeck-full, which does it all and says what went wrong.
 ProcessHardening.apply()
 SQLiteDatabase.configureForOneShortProcess()
-var arguments = Array(CommandLine.arguments.dropFirst())
+// Read from argv one by one rather than through `CommandLine.arguments`, whose array the standard library sets up
+// through a mangled type name: that demangling was a fifth of a cached `token`'s profile (perf).
+var arguments: [String] = []
+arguments.reserveCapacity(Int(CommandLine.argc))
+for index in 1..<max(1, Int(CommandLine.argc)) {
+    arguments.append(CommandLine.unsafeArgv[index].map { String(cString: $0) } ?? "")
+}
 // Installed as docker-credential-authdeck too (a symlink), the name Docker, skopeo and podman run a helper by; read
 // before the fast path, which would otherwise answer the helper's `list` with the sessions' list.
-if CommandLine.arguments.first?.split(separator: "/").last == "docker-credential-authdeck" {
+if let name = CommandLine.unsafeArgv[0].map({ String(cString: $0) }),
+    name == "docker-credential-authdeck" || name.hasSuffix("/docker-credential-authdeck")
+{
     arguments.insert("docker-credential", at: 0)
 }
 if let status = FastPath.run(arguments, variable: ProcessEnvironment.variable) {
