@@ -66,9 +66,11 @@ package struct TokenCache {
         return serial > 0 ? key_serial_t(serial) : nil
     }
 
-    /// The keyring, made now (with its lifetime) when there is none.
+    /// The keyring, made now (with its lifetime) when there is none, after dropping the keyrings of this file's
+    /// earlier states.
     package func ringMadeIfMissing() -> key_serial_t? {
         if let ring = ring() { return ring }
+        dropEarlierStates()
         let serial = add_key("keyring", name, nil, 0, KEY_SPEC_USER_KEYRING)
         guard serial > 0 else { return nil }
         guard keyctl_set_timeout(serial, Self.lifetimeSeconds) == 0 else {
@@ -102,6 +104,30 @@ package struct TokenCache {
     package func drop() {
         while let serial = ring() {
             if keyctl_invalidate(serial) != 0 && keyctl_unlink(serial, KEY_SPEC_USER_KEYRING) != 0 { return }
+        }
+    }
+
+    /// Drops the keyrings of this database file's earlier states: a checkpoint or another program's write renamed
+    /// them without dropping them, nobody will find them again, and each counts against the user's key quota.
+    private func dropEarlierStates() {
+        // The name's first part up to the ctime: "authdeck:tokens:" device, inode, birth time.
+        let fields = name.split(separator: ":", maxSplits: 5, omittingEmptySubsequences: false)
+        guard fields.count == 6 else { return }
+        let file = fields.prefix(5).joined(separator: ":") + ":"
+        let size = keyctl_read(KEY_SPEC_USER_KEYRING, nil, 0)
+        guard size > 0 else { return }
+        var serials = [key_serial_t](repeating: 0, count: Int(size) / 4)
+        let count = serials.withUnsafeMutableBytes { keyctl_read(KEY_SPEC_USER_KEYRING, $0.baseAddress, $0.count) }
+        for serial in serials.prefix(max(0, min(Int(count), Int(size)) / 4)) {
+            var buffer: UnsafeMutablePointer<CChar>?
+            guard keyctl_describe_alloc(serial, &buffer) > 0, let buffer else { continue }
+            // "type;uid;gid;perm;description"
+            let description = String(cString: buffer)
+            free(buffer)
+            let parts = description.split(separator: ";", maxSplits: 4, omittingEmptySubsequences: false)
+            if parts.count == 5 && parts[0] == "keyring" && parts[4].hasPrefix(file) && parts[4] != name {
+                _ = keyctl_invalidate(serial)
+            }
         }
     }
 

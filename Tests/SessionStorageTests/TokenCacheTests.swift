@@ -83,6 +83,22 @@ import Testing
         #expect(TokenRead.cached("a", location: fixture.location, now: now)?.token == "AT-a-3")
     }
 
+    /// A keyring renamed without a commit (here by the checkpoint of the last connection's close) is dropped when
+    /// the next reader makes the keyring of the file's new state: the user's key quota is small.
+    @Test func aNewStateDropsTheKeyringsOfEarlierOnes() throws {
+        guard let (fixture, store, now) = try storeWithACopy() else { return }
+        defer { store.lockStore() }
+        let earlier = try #require(TokenCache(databasePath: fixture.databasePath))
+        #expect(earlier.ring() != nil)
+        store.close()
+        let later = try #require(TokenCache(databasePath: fixture.databasePath))
+        #expect(later.name != earlier.name)
+        #expect(earlier.ring() != nil)
+        #expect(TokenRead.cached("a", location: fixture.location, now: now)?.token == "AT-a")
+        #expect(earlier.ring() == nil)
+        #expect(later.ring() != nil)
+    }
+
     /// Another program writing the store (here SQLite's own shell, deleting the row while authdeck still holds a
     /// connection, so the change stays in the WAL) changes the keyring's name, so the copy is not found.
     @Test func anotherProgramsWriteIsNotAnsweredFromTheCopy() throws {
