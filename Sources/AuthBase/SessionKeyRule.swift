@@ -37,6 +37,8 @@ public enum SessionKeyRule {
     /// `key` with every character that is not plainly visible written as an escape (`\u{200B}`), so a message
     /// naming a refused key cannot itself carry what was refused.
     public static func escaped(_ key: String) -> String {
+        // Printable ASCII (the space included) is shown as it is: no property lookup for the agent's log lines.
+        if key.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return key }
         var result = ""
         for scalar in key.unicodeScalars {
             switch scalar.properties.generalCategory {

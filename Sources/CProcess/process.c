@@ -62,3 +62,7 @@ int cprocess_file_state_name(const char *path, int written, char *name, size_t s
                          changed.tv_nsec, written ? (unsigned long long)status.stx_size : 0ULL);
     return count > 0 && (size_t)count < size ? 0 : -1;
 }
+
+int cprocess_accept_cloexec(int listener) {
+    return accept4(listener, NULL, NULL, SOCK_CLOEXEC);
+}

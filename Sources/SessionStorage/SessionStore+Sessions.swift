@@ -72,28 +72,41 @@ extension SessionStore {
     // MARK: - Reading secrets
 
     /// The whole session, secrets decrypted; `key` nil means the selected session. This is `authdeck token`'s
-    /// path: one indexed read, the key from the kernel keyring when cached, one AES-GCM open.
+    /// path: one indexed read, the key from the kernel keyring when cached, one AES-GCM open. The lock is held for
+    /// the read only (its statement kept prepared, so no SQL is parsed per call); the blob is opened after.
     public func session(_ key: String? = nil) throws(StoreError) -> Session {
+        let found: (entry: StoreEntry, blob: [UInt8], masterKey: [UInt8])
         lock.lock()
-        defer { lock.unlock() }
-        let found: (entry: StoreEntry, blob: [UInt8])
         do {
-            let statement = try database.prepare(
-                """
-                SELECT \(StoreSchema.sessionReadColumns), secret, (SELECT value FROM meta WHERE name = 'selected') \
-                FROM sessions WHERE key = coalesce(?1, (SELECT value FROM meta WHERE name = 'selected'))
-                """)
+            let statement = try sessionRead()
+            // Reset before the lock is let go: a statement left on its row would hold its read transaction open.
+            defer { statement.reset() }
             statement.bind(1, key)
             guard try statement.step() else {
                 throw key.map { StoreError.noSuchSession($0) } ?? StoreError.noSessionSelected
             }
             let selected = statement.string(16)
-            found = (Self.entry(from: statement, selected: selected), statement.blob(15) ?? [])
+            let entry = Self.entry(from: statement, selected: selected)
+            found = (entry, statement.blob(15) ?? [], try unlockedKey())
         } catch {
+            lock.unlock()
             throw fail(any: error)
         }
-        let secrets = try decrypt(found.blob, key: found.entry.record.key)
+        lock.unlock()
+        let secrets = try decrypt(found.blob, key: found.entry.record.key, masterKey: found.masterKey)
         return Session(record: found.entry.record, secrets: secrets)
+    }
+
+    /// `session`'s statement, prepared on its first use and kept (the caller holds `lock`, and resets it after).
+    private func sessionRead() throws(SQLiteError) -> SQLiteStatement {
+        if let sessionReadStatement { return sessionReadStatement }
+        let statement = try database.prepare(
+            """
+            SELECT \(StoreSchema.sessionReadColumns), secret, (SELECT value FROM meta WHERE name = 'selected') \
+            FROM sessions WHERE key = coalesce(?1, (SELECT value FROM meta WHERE name = 'selected'))
+            """)
+        sessionReadStatement = statement
+        return statement
     }
 
     /// Every session with its secrets (for export). Fails on the first damaged one, naming it.
@@ -105,9 +118,12 @@ extension SessionStore {
         return result
     }
 
-    private func decrypt(_ blob: [UInt8], key: String) throws(StoreError) -> SessionSecrets {
-        let plaintext = try openSealed(blob, associatedData: Array(key.utf8), damaged: .damagedSession(key))
-        guard let secrets = SecretsCodec.decode(plaintext) else { throw StoreError.damagedSession(key) }
+    /// Opens session `key`'s blob under `masterKey` (checked when the store was unlocked, so a blob that does not
+    /// open is damage). Needs no lock: it touches neither the database nor the store's state.
+    private func decrypt(_ blob: [UInt8], key: String, masterKey: [UInt8]) throws(StoreError) -> SessionSecrets {
+        guard let plaintext = try? AESGCM.open(blob, key: masterKey, associatedData: Array(key.utf8)),
+            let secrets = SecretsCodec.decode(plaintext)
+        else { throw StoreError.damagedSession(key) }
         return secrets
     }
 

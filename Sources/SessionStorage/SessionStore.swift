@@ -8,8 +8,8 @@ import Foundation
 ///
 /// Every method is safe to call from any thread (calls are serialised), and every write returns only after its
 /// COMMIT succeeded: what a caller was told is stored survives a crash of this process.
-// Unchecked: every method holds `lock` for its whole call (a transaction spans many statements), and `database`,
-// `masterKey` and `passphraseOverride` are touched only there.
+// Unchecked: every method holds `lock` while it uses `database` (a transaction spans many statements), and
+// `database`, `masterKey`, `passphraseOverride` and `sessionReadStatement` are touched only under it.
 public final class SessionStore: @unchecked Sendable {
     public let location: StoreLocation
     public let options: StoreOptions
@@ -23,6 +23,8 @@ public final class SessionStore: @unchecked Sendable {
     /// The passphrase source of one `unlock(passphrase:)` call, in place of `options.passphrase`.
     var passphraseOverride: PassphraseUnlock?
     var passphraseSource: PassphraseUnlock { passphraseOverride ?? options.passphrase }
+    /// `session`'s read, kept prepared once used (the agent asks for it per request).
+    var sessionReadStatement: SQLiteStatement?
 
     private init(location: StoreLocation, options: StoreOptions, database: SQLiteDatabase, storeID: String) {
         self.location = location
@@ -90,6 +92,7 @@ public final class SessionStore: @unchecked Sendable {
     public func close() {
         lock.lock()
         defer { lock.unlock() }
+        sessionReadStatement = nil
         database.close()
     }
 

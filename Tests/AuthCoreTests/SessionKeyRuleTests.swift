@@ -26,4 +26,15 @@ import Testing
         #expect(!problem.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
         #expect(!problem.contains("\u{202E}") && !problem.contains("\u{200B}"))
     }
+
+    /// Printable ASCII, the space included, is shown as it is (the agent's log lines take that path without a
+    /// property lookup); DEL, controls and anything not plainly visible beyond ASCII are escaped.
+    @Test(arguments: [
+        ("session 'work' for local pid 7 origin host-1.x_y: token handed out ~!", nil),
+        ("del\u{7F}", "del\\u{7F}"), ("tab\there", "tab\\u{9}here"), ("nl\n", "nl\\u{A}"),
+        ("東京\u{200B}x", "東京\\u{200B}x"), ("c1\u{85}", "c1\\u{85}"), ("🎌 flag", "🎌 flag"),
+    ])
+    func escapedKeepsOnlyWhatIsPlainlyVisible(_ text: String, _ shown: String?) {
+        #expect(SessionKeyRule.escaped(text) == shown ?? text)
+    }
 }

@@ -34,6 +34,27 @@ import Testing
         return text
     }
 
+    /// `session` keeps its statement prepared between calls (the agent reads a session per request): each call
+    /// still reads what another connection committed since the last one, whether it replaced, removed or
+    /// re-selected the session, and a failed read leaves the statement usable. A statement left on its row would
+    /// hold its read transaction (and the snapshot it saw) open, or fail the next call's bind.
+    @Test func aKeptSessionReadSeesEveryOtherConnectionsWrite() throws {
+        let reader = try fixture.open()
+        let writer = try fixture.open()
+        try writer.persist([StoreFixture.session("a"), StoreFixture.session("b")], replace: false)
+        for _ in 0..<3 { #expect(try reader.session("a").secrets.accessToken == "AT-a") }
+        try writer.persist(StoreFixture.session("a", access: "AT-a-replaced"), replace: true)
+        #expect(try reader.session("a").secrets.accessToken == "AT-a-replaced")
+        #expect(try reader.session().record.key == "a", "the first session stored is selected")
+        try writer.select("b")
+        #expect(try reader.session().record.key == "b")
+        try writer.remove("a")
+        #expect(throws: StoreError.noSuchSession("a")) { try reader.session("a") }
+        #expect(try reader.session("b").secrets.accessToken == "AT-b")
+        try writer.persist(StoreFixture.session("a", access: "AT-a-again"), replace: false)
+        #expect(try reader.session("a").secrets.accessToken == "AT-a-again")
+    }
+
     /// The last connection to close leaves the `-wal` and `-shm` files for the next process to open (a `token` call
     /// then neither creates nor deletes them), private, and the WAL emptied: no page of the store stays behind in it,
     /// and SQLite's own program reads the store as whole.

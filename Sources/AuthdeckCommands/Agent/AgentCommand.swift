@@ -1,4 +1,5 @@
 import AuthCore
+import CProcess
 import Foundation
 import SessionStorage
 
@@ -56,9 +57,9 @@ enum AgentCommand {
         while agentStopRequested == 0 {
             poller.revents = 0
             guard poll(&poller, 1, 250) > 0 else { continue }
-            let descriptor = accept(listener.descriptor, nil, nil)
+            // Close-on-exec from the start (one call, where `accept` and `fcntl` made two per connection).
+            let descriptor = cprocess_accept_cloexec(listener.descriptor)
             guard descriptor >= 0 else { continue }
-            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
             server.accept(UnixSocket(descriptor: descriptor))
         }
         if !server.drain(seconds: AgentServer.requestTimeoutSeconds) {

@@ -100,16 +100,20 @@ enum AgentMessage {
         // The peer says where it runs; shown to the operator, so only a host name's characters are kept.
         let origin =
             (object["origin"] as? String).map { text in
-                String(
-                    text.unicodeScalars.filter {
-                        $0.isASCII
-                            && ($0.properties.isAlphabetic
-                                || $0.properties.numericType
-                                    != nil
-                                || "-._".unicodeScalars.contains($0))
-                    }.prefix(64).map(Character.init))
+                String(decoding: text.utf8.filter(isHostNameByte).prefix(64), as: UTF8.self)
             }.flatMap { $0.isEmpty ? nil : $0 } ?? "?"
         return .success((requirement, origin, proof, stepUp))
+    }
+
+    /// An ASCII letter, digit, `-`, `.` or `_`: what an origin keeps. Bytes, not Unicode properties: a multi-byte
+    /// character's bytes are all above 0x7F, so none is kept.
+    private static func isHostNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"):
+            true
+        default: false
+        }
     }
 
     static func answer(_ issued: IssuedToken) -> [UInt8] {

@@ -1,7 +1,7 @@
 #ifndef AUTHDECK_CPROCESS_H
 #define AUTHDECK_CPROCESS_H
 // Fixed-argument wrappers for process settings whose C functions are variadic (prctl), which Swift cannot call,
-// and for socket credentials, whose struct needs _GNU_SOURCE.
+// and for socket credentials and accept4, which need _GNU_SOURCE.
 #include <sys/types.h>
 
 /// Sets the core-file limit to 0 and marks the process not dumpable (no core file, no ptrace by the same user,
@@ -26,5 +26,9 @@ int cprocess_peer_uid(int descriptor, uid_t *uid);
 /// `written`, a file whose content was written does. Returns 0 on success, -1 when the file cannot be examined or
 /// the name does not fit.
 int cprocess_file_state_name(const char *path, int written, char *name, size_t size);
+
+/// accept(2) of a connection on `listener`, close-on-exec from the start (accept4, which needs _GNU_SOURCE): one
+/// system call where accept and fcntl make two. The descriptor, or -1 with errno set.
+int cprocess_accept_cloexec(int listener);
 
 #endif
