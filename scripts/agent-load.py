@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Many clients of `authdeck agent` at once, and one slow one: what `make bench` times and the agent's load test
-checks. Usage: agent-load.py SOCKET EXPECTED.json CLIENTS REQUESTS
+checks. Usage: agent-load.py SOCKET EXPECTED.json CLIENTS REQUESTS [--keep]
 
 EXPECTED.json maps each session key to the token the agent must hand out for it. CLIENTS processes start together
-and each sends REQUESTS token requests, one connection each (the agent's protocol: one JSON line each way), asking
-for the sessions in turn; every answer is checked against EXPECTED. One more client is slow all along: it sends
+and each sends REQUESTS token requests (one JSON line each way), each on a connection of its own as every
+`authdeck token` process does, or with --keep all on one connection the client keeps, as a long-running client
+may; asking for the sessions in turn; every answer is checked against EXPECTED. One more client is slow all along: it sends
 each request in pieces, waits before reading and reads the answer a byte at a time, while holding a second
 connection open that sends nothing. Prints one JSON object: requests, failures, wrong (a token of another session
 or none), the fast clients' throughput and p50/p99 latency, what the slow client did, and a sample failure.
@@ -17,17 +18,24 @@ import time
 from array import array
 
 
-def ask(path, key):
-    """One request on a new connection: the answer's parsed JSON line."""
+def ask(path, key, kept=None):
+    """One request on a new connection, or on `kept` (a connection the client keeps, when it keeps one): the
+    answer's parsed JSON line."""
+    if kept is not None:
+        return exchange(kept, key)
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
         connection.connect(path)
-        connection.sendall(json.dumps({"op": "token", "session": key, "origin": "load"}).encode() + b"\n")
-        answer = b""
-        while not answer.endswith(b"\n"):
-            chunk = connection.recv(4096)
-            if not chunk:
-                raise ConnectionError(f"closed after {len(answer)} bytes")
-            answer += chunk
+        return exchange(connection, key)
+
+
+def exchange(connection, key):
+    connection.sendall(json.dumps({"op": "token", "session": key, "origin": "load"}).encode() + b"\n")
+    answer = b""
+    while not answer.endswith(b"\n"):
+        chunk = connection.recv(4096)
+        if not chunk:
+            raise ConnectionError(f"closed after {len(answer)} bytes")
+        answer += chunk
     return json.loads(answer)
 
 
@@ -40,25 +48,34 @@ def verdict(answer, key, expected):
     return None
 
 
-def fast_client(index, path, expected, requests, start, results):
+def fast_client(index, path, expected, requests, start, results, keep):
     keys = sorted(expected)
     latencies = array("d")
     failures = wrong = 0
     sample = ""
+    kept = None
     start.wait()
     began = time.perf_counter()
     for number in range(requests):
         key = keys[(index + number) % len(keys)]
         sent = time.perf_counter()
         try:
-            problem = verdict(ask(path, key), key, expected)
+            if keep and kept is None:
+                kept = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                kept.connect(path)
+            problem = verdict(ask(path, key, kept), key, expected)
         except (OSError, ValueError) as error:
             problem = ("failure", f"{type(error).__name__}: {error}")
+            if kept is not None:
+                kept.close()
+                kept = None
         latencies.append(time.perf_counter() - sent)
         if problem:
             failures += problem[0] == "failure"
             wrong += problem[0] == "wrong"
             sample = sample or problem[1]
+    if kept is not None:
+        kept.close()
     results.put((index, began, time.perf_counter(), failures, wrong, sample, latencies.tobytes()))
 
 
@@ -115,12 +132,13 @@ def held_open(connection):
 
 def main():
     path, expected_file, clients, requests = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+    keep = sys.argv[5:] == ["--keep"]
     with open(expected_file) as handle:
         expected = json.load(handle)
     context = multiprocessing.get_context("fork")
     start, done = context.Event(), context.Event()
     results, slow_results = context.Queue(), context.Queue()
-    workers = [context.Process(target=fast_client, args=(index, path, expected, requests, start, results))
+    workers = [context.Process(target=fast_client, args=(index, path, expected, requests, start, results, keep))
                for index in range(clients)]
     slow = context.Process(target=slow_client, args=(path, expected, start, done, slow_results))
     for process in workers + [slow]:

@@ -41,6 +41,9 @@ def agent_rows(bench):
         clients, requests = int(os.environ.get("AGENT_CLIENTS", 50)), int(os.environ.get("AGENT_REQUESTS", 1000))
         load_row(bench, "agent socket", [sys.executable, AGENT_LOAD, socket_path, tokens, str(clients),
                                           str(requests)], clients, requests)
+        # The same clients, each keeping one connection for its requests (a long-running client).
+        load_row(bench, "  kept connections", [sys.executable, AGENT_LOAD, socket_path, tokens, str(clients),
+                                                str(requests), "--keep"], clients, requests)
         ssh = SSHForward(base, env)
         if ssh.problem:
             bench.row("agent through ssh -R", "n/a", "-", ssh.problem)
@@ -50,6 +53,11 @@ def agent_rows(bench):
             load_row(bench, "agent through ssh -R",
                      ssh.command(remote, socket_path, [sys.executable, AGENT_LOAD, remote, tokens, str(clients),
                                                        str(requests)]), clients, requests)
+            # Kept connections: ssh opens a channel per connection, which cost it and sshd more than the agent
+            # spends on a request; a client that keeps its connection pays that once.
+            load_row(bench, "  kept connections",
+                     ssh.command(remote, socket_path, [sys.executable, AGENT_LOAD, remote, tokens, str(clients),
+                                                       str(requests), "--keep"]), clients, requests)
         finally:
             ssh.stop()
     except (RuntimeError, OSError) as error:

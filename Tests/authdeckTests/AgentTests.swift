@@ -237,6 +237,49 @@ import Testing
         #expect(second.stderr.contains("already listens"))
     }
 
+    /// A client may keep its connection for several requests: sent one after another or all at once, each is
+    /// answered, in order, on the same connection (Python's socket module as the client).
+    @Test func oneConnectionCarriesSeveralRequests() throws {
+        let runner = seeded()
+        let expected = loadSessions(runner)
+        let agent = try startAgent(runner, ["--allow", "*"])
+        defer { stop(agent) }
+        let script = """
+            import json, socket, sys
+            s = socket.socket(socket.AF_UNIX)
+            s.connect(sys.argv[1])
+            answers = s.makefile("rb")
+            def line(key):
+                return json.dumps({"op": "token", "session": key, "origin": "kept"}).encode() + b"\\n"
+            for key in ["load0", "load1", "nope"]:
+                s.sendall(line(key))
+                answer = json.loads(answers.readline())
+                print(answer.get("key"), answer.get("token"), answer.get("exit"))
+            s.sendall(line("load2") + line("load3") + b"not json\\n" + line("load4"))
+            for _ in range(4):
+                answer = json.loads(answers.readline())
+                print(answer.get("key"), answer.get("token"), answer.get("exit"))
+            """
+        let result = storeRunner().run(executable: "/usr/bin/python3", ["-c", script, socket])
+        #expect(
+            result.stdout == """
+                load0 AT-load0-secret None
+                load1 AT-load1-secret None
+                None None 7
+                load2 AT-load2-secret None
+                load3 AT-load3-secret None
+                None None 2
+                load4 AT-load4-secret None
+
+                """, "stderr: \(result.stderr)")
+        #expect(!expected.isEmpty)
+        #expect(!log.contains("no request"), "log: \(log)")
+        // The load client keeping one connection apiece: every answer its session's own.
+        let load = storeRunner().run(
+            executable: "/usr/bin/python3", [Self.loadScript, socket, expected, "10", "200", "--keep"], timeout: 300)
+        expectAllServed(load, requests: 2000)
+    }
+
     @Test func requestsCannotWriteControlCharactersIntoTheLog() throws {
         let agent = try startAgent(seeded(), ["--allow", "*"])
         defer { stop(agent) }

@@ -93,23 +93,35 @@ final class AgentServer: Sendable {
         return serving.load(ordering: .acquiring) == 0
     }
 
+    /// Answers the requests of one connection in turn: a client may send one and close (`authdeck token`), or keep
+    /// the connection for many (a long-running client; through `ssh -R` that saves a channel per request). Each
+    /// request must come whole within `requestTimeoutSeconds` of the connection or of the answer before it; a
+    /// connection that sends nothing more in that time is closed.
     private func serve(_ connection: UnixSocket, pid: Int32) {
         defer { connection.close() }
         let place = Self.place(of: pid)
-        let deadline = ContinuousClock.now + .seconds(Self.requestTimeoutSeconds)
-        guard let line = connection.readLine(until: deadline) else {
-            log.record("\(place) pid \(pid): no request (none whole within \(Self.requestTimeoutSeconds) s)")
-            return
+        var reader = UnixSocket.LineReader(connection)
+        var answered = 0
+        while true {
+            let deadline = ContinuousClock.now + .seconds(Self.requestTimeoutSeconds)
+            guard let line = reader.next(until: deadline) else {
+                if answered == 0 {
+                    log.record("\(place) pid \(pid): no request (none whole within \(Self.requestTimeoutSeconds) s)")
+                }
+                return
+            }
+            let answer: [UInt8]
+            switch AgentMessage.parseRequest(line) {
+            case .failure(let failure):
+                log.record("\(place) pid \(pid): refused, \(failure.message)")
+                answer = AgentMessage.answer(failure)
+            case .success(let (requirement, origin, proof, stepUp)):
+                answer = respond(
+                    requirement, proof: proof, stepUp: stepUp, who: "\(place) pid \(pid) origin \(origin)")
+            }
+            guard connection.write(answer) else { return }
+            answered += 1
         }
-        let answer: [UInt8]
-        switch AgentMessage.parseRequest(line) {
-        case .failure(let failure):
-            log.record("\(place) pid \(pid): refused, \(failure.message)")
-            answer = AgentMessage.answer(failure)
-        case .success(let (requirement, origin, proof, stepUp)):
-            answer = respond(requirement, proof: proof, stepUp: stepUp, who: "\(place) pid \(pid) origin \(origin)")
-        }
-        connection.write(answer)
     }
 
     private func respond(

@@ -88,34 +88,57 @@ struct UnixSocket {
     }
 
     /// Reads up to the first newline (not kept), at most `limit` bytes; nil on EOF before one, a timeout or too long.
-    /// With a `deadline`, the whole line must have come by then, however the bytes trickle in: what has come is read
-    /// without waiting (most often the whole line, as a request is sent at once), and only when nothing has does it
-    /// wait, until the deadline. Bytes after the newline are dropped, as one line each way is all either side sends.
-    /// The chunk is on the stack: a 4 KiB heap block per request made glibc consolidate its free lists each time.
+    /// Bytes after the newline are dropped, as one line each way is all a client sends (`LineReader` keeps them).
     func readLine(limit: Int = 65_536, until deadline: ContinuousClock.Instant? = nil) -> [UInt8]? {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4096) { chunk -> [UInt8]? in
-            var line: [UInt8] = []
-            while line.count <= limit {
-                if let deadline, ContinuousClock.now >= deadline { return nil }
-                let count = recv(descriptor, chunk.baseAddress, chunk.count, deadline == nil ? 0 : Int32(MSG_DONTWAIT))
-                if count < 0 && errno == EINTR { continue }
-                if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK), let deadline {
-                    guard waitForInput(until: deadline) else { return nil }
-                    continue
-                }
-                guard count > 0 else { return nil }
-                if let end = chunk[0..<count].firstIndex(of: UInt8(ascii: "\n")) {
-                    line.append(contentsOf: chunk[0..<end])
-                    return line.count <= limit ? line : nil
-                }
-                line.append(contentsOf: chunk[0..<count])
+        var reader = LineReader(self)
+        return reader.next(limit: limit, until: deadline)
+    }
+
+    /// The lines of one connection in turn: what came after a line's newline (a client that sent several requests
+    /// at once) is kept for the next.
+    struct LineReader {
+        let socket: UnixSocket
+        private var pending: [UInt8] = []
+
+        init(_ socket: UnixSocket) {
+            self.socket = socket
+        }
+
+        /// The next line, as `readLine`. With a `deadline`, the whole line must have come by then, however the
+        /// bytes trickle in: what has come is read without waiting (most often the whole line, as a request is sent
+        /// at once), and only when nothing has does it wait, until the deadline. The chunk is on the stack: a 4 KiB
+        /// heap block per request made glibc consolidate its free lists each time.
+        mutating func next(limit: Int = 65_536, until deadline: ContinuousClock.Instant? = nil) -> [UInt8]? {
+            if let end = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                defer { pending.removeSubrange(...end) }
+                return end <= limit ? Array(pending[..<end]) : nil
             }
-            return nil
+            let descriptor = socket.descriptor
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4096) { chunk -> [UInt8]? in
+                while pending.count <= limit {
+                    if let deadline, ContinuousClock.now >= deadline { return nil }
+                    let count = recv(
+                        descriptor, chunk.baseAddress, chunk.count, deadline == nil ? 0 : Int32(MSG_DONTWAIT))
+                    if count < 0 && errno == EINTR { continue }
+                    if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK), let deadline {
+                        guard socket.waitForInput(until: deadline) else { return nil }
+                        continue
+                    }
+                    guard count > 0 else { return nil }
+                    let start = pending.count
+                    pending.append(contentsOf: chunk[0..<count])
+                    if let end = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                        defer { pending.removeSubrange(...end) }
+                        return end <= limit ? Array(pending[..<end]) : nil
+                    }
+                }
+                return nil
+            }
         }
     }
 
     /// Whether a byte (or the end) can be read before `deadline`.
-    private func waitForInput(until deadline: ContinuousClock.Instant) -> Bool {
+    fileprivate func waitForInput(until deadline: ContinuousClock.Instant) -> Bool {
         while true {
             let left = deadline - ContinuousClock.now
             guard left > .zero else { return false }
