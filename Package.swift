@@ -12,7 +12,11 @@ func systemLibrary(_ name: String, pkgConfig: String?, apt: [String]) -> Target 
 // through mangled type names the runtime demangles on first use: 8% fewer instructions for a cached `token`
 // (callgrind; BENCHMARKS.md).
 let leanPathSettings: [SwiftSetting] = [
-    .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])
+    .unsafeFlags([
+        "-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors",
+        "-Xfrontend", "-disable-implicit-concurrency-module-import",
+        "-Xfrontend", "-disable-implicit-string-processing-module-import",
+    ])
 ]
 
 /// Where Debian puts the headers of libsecret and GLib (`pkg-config --cflags libsecret-1`, without its libraries).

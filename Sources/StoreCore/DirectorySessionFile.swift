@@ -21,7 +21,10 @@ public enum DirectorySessionFile {
         var directory = currentDirectory()
         while true {
             let path = (directory == "/" ? "" : directory) + "/" + fileName
-            if let why = refusal(path, folder: directory) {
+            var info = stat()
+            if lstat(path, &info) != 0 {
+                // None here (the common case): nothing to check or open.
+            } else if let why = refusal(path, folder: directory) {
                 warn("ignoring \(path): \(why)")
             } else if let key = readKey(path) {
                 return (key, path)

@@ -21,16 +21,25 @@ public struct KeyCache: Sendable {
     /// The cached key, or nil on a miss (absent, expired, revoked, or keyutils unavailable).
     public func read() -> [UInt8]? {
         let serial = keyctl_search(KEY_SPEC_USER_KEYRING, "user", description, 0)
-        guard serial > 0 else { return nil }
-        var buffer: UnsafeMutableRawPointer?
-        let count = keyctl_read_alloc(key_serial_t(serial), &buffer)
-        guard count > 0, let buffer else { return nil }
-        defer {
-            memset(buffer, 0, Int(count))
-            free(buffer)
+        guard serial > 0, let key = Self.payload(of: key_serial_t(serial), atMost: 64), key.count == 32 else {
+            return nil
         }
-        guard count == 32 else { return nil }
-        return [UInt8](UnsafeRawBufferPointer(start: buffer, count: Int(count)))
+        return key
+    }
+
+    /// The payload of key `serial`, read with one call into a buffer of `capacity` bytes (where the library's
+    /// `keyctl_read_alloc` asks the size first); nil when unreadable, empty or larger.
+    package static func payload(of serial: key_serial_t, atMost capacity: Int) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: capacity)
+        let count = bytes.withUnsafeMutableBytes {
+            keyctl_read(serial, $0.baseAddress?.assumingMemoryBound(to: CChar.self), $0.count)
+        }
+        guard count > 0, count <= capacity else {
+            bytes.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
+            return nil
+        }
+        bytes.removeSubrange(Int(count)...)
+        return bytes
     }
 
     /// Caches `key` for `seconds`; zero or negative seconds caches nothing. Returns whether it was cached.

@@ -18,6 +18,10 @@ package final class SQLiteDatabase {
         path: String, create: Bool = false, readOnly: Bool = false, busyTimeoutMilliseconds: Int32
     ) throws(SQLiteError) {
         self.path = path
+        if Self.configuresOnFirstOpen {
+            Self.configuresOnFirstOpen = false
+            Self.configureForOneShortProcess()
+        }
         var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
         if create { flags |= SQLITE_OPEN_CREATE }
         if readOnly { flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI }
@@ -75,6 +79,10 @@ package final class SQLiteDatabase {
         _ = csqlite_config_memstatus(0)
         _ = csqlite_config_no_initial_page_cache()
     }
+
+    /// Set by the lean binary: `configureForOneShortProcess` runs just before its first connection opens, so a
+    /// `token` answered from the keyring (`TokenCache`) never touches SQLite's code at all.
+    nonisolated(unsafe) package static var configuresOnFirstOpen = false
 
     package func close() {
         sqlite3_close_v2(handle)

@@ -136,14 +136,7 @@ package struct TokenCache {
     private static func read(_ description: String, in ring: key_serial_t) -> [UInt8]? {
         let serial = keyctl_search(ring, "user", description, 0)
         guard serial > 0 else { return nil }
-        var buffer: UnsafeMutableRawPointer?
-        let count = keyctl_read_alloc(key_serial_t(serial), &buffer)
-        guard count > 0, let buffer else { return nil }
-        defer {
-            memset(buffer, 0, Int(count))
-            free(buffer)
-        }
-        return [UInt8](UnsafeRawBufferPointer(start: buffer, count: Int(count)))
+        return KeyCache.payload(of: key_serial_t(serial), atMost: maximumRowBytes)
     }
 
     private static func store(_ bytes: [UInt8], as description: String, in ring: key_serial_t) -> Bool {
