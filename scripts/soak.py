@@ -407,6 +407,9 @@ def signin_loop(run, ledger, counts):
 
 
 def switch_faults(run, base, relay, phase):
+    # No call failing from here on is put down to a quiet spell: the relay starts dropping before the `sandbox
+    # faults` command has run and the phase is set (a sign-in that failed in that window was once blamed on "quiet").
+    run.phase = "switching"
     relay.dropping = phase == "dropped-connections"
     names = phase if phase not in ("quiet", "dropped-connections") else "none"
     status, _, err, _ = run.authdeck(["sandbox", "faults", names, "--delay-ms", "1500", "--url", base])
