@@ -103,8 +103,14 @@ package struct TokenCache {
     /// Drops the keyring (every copy, should two readers have made one at once). What every commit calls.
     package func drop() {
         while let serial = ring() {
-            if keyctl_invalidate(serial) != 0 && keyctl_unlink(serial, KEY_SPEC_USER_KEYRING) != 0 { return }
+            guard Self.drop(serial) else { return }
         }
+    }
+
+    /// Drops the keyring `serial`; false when the kernel refused.
+    @discardableResult
+    package static func drop(_ serial: key_serial_t) -> Bool {
+        keyctl_invalidate(serial) == 0 || keyctl_unlink(serial, KEY_SPEC_USER_KEYRING) == 0
     }
 
     /// Drops the keyrings of this database file's earlier states: a checkpoint or another program's write renamed

@@ -32,10 +32,15 @@ public enum TokenRead {
         {
             return found
         }
-        if ring == nil { ring = cache?.ringMadeIfMissing() }
+        let made = ring == nil
+        if made { ring = cache?.ringMadeIfMissing() }
         guard let row = read(key, location: location),
             let found = answer(row, idToken: idToken, minValidSeconds: minValidSeconds, now: now)
-        else { return nil }
+        else {
+            // Nothing to keep (a locked store, a token to refresh): a keyring made for it would only use up quota.
+            if made, let ring { TokenCache.drop(ring) }
+            return nil
+        }
         if let ring { TokenCache.add(row, selected: key == nil, to: ring) }
         return found
     }

@@ -69,6 +69,15 @@ import Testing
         #expect(copy("b", fixture) == nil)
     }
 
+    /// A read that answers nothing (here: the store locked, so no key to open the row with) leaves no keyring
+    /// behind: each would count against the user's key quota until it expired.
+    @Test func aReadThatAnswersNothingLeavesNoKeyring() throws {
+        guard let (fixture, store, now) = try storeWithACopy() else { return }
+        store.lockStore()
+        #expect(TokenRead.cached("a", location: fixture.location, now: now) == nil)
+        #expect(TokenCache(databasePath: fixture.databasePath)?.ring() == nil)
+    }
+
     /// A reader finds or makes the keyring before it reads, so a row it read before a commit goes into a keyring the
     /// commit dropped, where no later reader looks.
     @Test func aRowReadBeforeACommitIsNeverFoundAfterIt() throws {

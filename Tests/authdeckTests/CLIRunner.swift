@@ -32,6 +32,12 @@ struct CLIRunner: Sendable {
         return "authdeck"
     }()
 
+    /// Whether this process's user keyring answers (`keyctl show @u`): without it no master key or token is cached,
+    /// and the tests of the cached path say they skipped.
+    static let kernelKeyringWorks: Bool = {
+        CLIRunner(home: "/nonexistent").run(executable: "/usr/bin/keyctl", ["show", "@u"]).status == 0
+    }()
+
     /// The repository root, for scripts/with-keyring.sh.
     static let repositoryRoot: String = {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
