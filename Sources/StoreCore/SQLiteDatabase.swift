@@ -131,6 +131,7 @@ package final class SQLiteDatabase {
 
     /// Installs `changed` as the call before and after every commit (see `committing`). The WAL hook replaces
     /// SQLite's automatic checkpoint, so it checkpoints the same way: passively, once the WAL holds 1,000 pages.
+    /// (`PRAGMA wal_autocheckpoint` would in turn replace this hook: nothing may run it on such a connection.)
     package func observeCommits(_ changed: @escaping () -> Void) {
         committing = changed
         sqlite3_wal_hook(
